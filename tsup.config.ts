@@ -1,0 +1,16 @@
+import { defineConfig } from "tsup";
+
+// Library (isomorphic) and server entry points, ESM + CJS + .d.ts.
+export default defineConfig([
+  {
+    entry: { index: "lib/index.ts", server: "server/index.ts", cli: "server/main.ts" },
+    format: ["esm", "cjs"],
+    dts: { entry: { index: "lib/index.ts", server: "server/index.ts" } },
+    platform: "node",
+    target: "node20",
+    sourcemap: true,
+    clean: true,
+    splitting: false,
+    external: ["better-sqlite3"],
+  },
+]);
