@@ -32,3 +32,55 @@ export class ApiError extends Error {
 export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
+
+/** Constructors for the codes the server raises itself, so messages read the same everywhere. */
+export const apiErrors = {
+  /** 400 `missing_parameter` naming the parameter. */
+  missingParameter(name: string): ApiError {
+    return new ApiError(400, "missing_parameter", `Missing required parameter \`${name}\`.`);
+  },
+  /** 400 `invalid_parameter`; `detail` says what is allowed (for enums, the allowed values). */
+  invalidParameter(name: string, detail: string): ApiError {
+    return new ApiError(400, "invalid_parameter", `Invalid value for \`${name}\`: ${detail}`);
+  },
+  /** 400 `range_too_large` (a window wider than the endpoint allows). */
+  rangeTooLarge(message: string, details: Record<string, unknown> = {}): ApiError {
+    return new ApiError(400, "range_too_large", message, { details });
+  },
+  /** 404 `not_found` for a path that does not exist. */
+  notFound(): ApiError {
+    return new ApiError(404, "not_found", "No such path.");
+  },
+  /** 405 `method_not_allowed` with `Allow: GET`. */
+  methodNotAllowed(method: string): ApiError {
+    return new ApiError(405, "method_not_allowed", `Method ${method} is not allowed; use GET.`, {
+      headers: { Allow: "GET" },
+    });
+  },
+  /** 404 `symbol_not_found` when none of the requested symbols is known. */
+  symbolNotFound(symbols: readonly string[]): ApiError {
+    const list = symbols.map((s) => `"${s}"`).join(", ");
+    return new ApiError(404, "symbol_not_found", `No requested symbol is available: ${list}.`);
+  },
+  /** 429 `rate_limited`: no `Retry-After` (the spec's gateway form); wait for `X-RateLimit-Reset`. */
+  rateLimited(limitPerMinute: number): ApiError {
+    return new ApiError(
+      429,
+      "rate_limited",
+      `Rate limit of ${limitPerMinute} requests per minute exceeded; retry after X-RateLimit-Reset.`,
+    );
+  },
+  /** 429 `too_many_concurrent_requests` with `Retry-After` (seconds). */
+  tooManyConcurrent(kind: string, max: number, retryAfterS: number): ApiError {
+    return new ApiError(
+      429,
+      "too_many_concurrent_requests",
+      `Too many ${kind} requests in flight (at most ${max} per account).`,
+      { headers: { "Retry-After": String(retryAfterS) }, details: { retry_after: retryAfterS } },
+    );
+  },
+  /** 504 `gateway_timeout` after the request time limit. */
+  gatewayTimeout(limitMs: number): ApiError {
+    return new ApiError(504, "gateway_timeout", `The request did not finish within ${limitMs / 1000} seconds.`);
+  },
+};

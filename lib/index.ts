@@ -1,0 +1,26 @@
+// optionscope: the isomorphic library. Runs in Node and in browsers; nothing here touches the
+// network, the disk or the environment, and importing it instantiates nothing.
+
+// Calendar and session instants (NYSE, America/New_York)
+export * from "./time";
+
+// OPRA contract symbols and option roots
+export * from "./symbols";
+
+// Normal distribution, Black-Scholes-Merton, implied volatility
+export * from "./math";
+
+// Batch kernels: WebAssembly engine with a JS fallback
+export * from "./kernels";
+
+// Market data interface, simulated market, file-backed provider
+export * from "./market";
+
+// Positioning analytics: exposure grid, heatmap frames, nodes, key levels, daily statistics
+export * from "./positioning";
+
+// Names defined by more than one area: one meaning each.
+export type { IsoDate } from "./time";
+export type { OptionRight } from "./symbols";
+export type { ImpliedVolInput, ImpliedVolResult } from "./math";
+export type { ImpliedVolInput as ImpliedVolBatchInput, ImpliedVolResult as ImpliedVolBatchResult } from "./kernels";

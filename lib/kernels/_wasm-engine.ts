@@ -1,0 +1,173 @@
+// The WASM engine: copies columns into the bump region, calls a kernel, copies results out.
+import { impliedVolsJs } from "./_js-implied-vols";
+import { KernelError } from "./errors";
+import {
+  checkChainColumns,
+  checkImpliedVolInput,
+  checkProfileColumns,
+  checkSpots,
+  fitsExposure,
+  resolveParams,
+} from "./_validate";
+import type { KernelExports } from "./_wasm-exports";
+import { aligned, WasmRegion } from "./_wasm-region";
+import type {
+  ChainColumns,
+  ExposureParams,
+  ExposureResult,
+  GridParams,
+  ImpliedVolInput,
+  ImpliedVolResult,
+  KernelEngine,
+  ProfileColumns,
+  ProfileMetric,
+} from "./types";
+
+/** Copies a typed array into linear memory at `ptr`. */
+function put(buffer: ArrayBuffer, ptr: number, src: Float64Array | Int32Array | Uint8Array): void {
+  if (src instanceof Float64Array) new Float64Array(buffer, ptr, src.length).set(src);
+  else if (src instanceof Int32Array) new Int32Array(buffer, ptr, src.length).set(src);
+  else new Uint8Array(buffer, ptr, src.length).set(src);
+}
+
+/**
+ * Wraps an instantiated kernels module as a KernelEngine.
+ * @example const engine = createWasmEngine(instance.exports as unknown as KernelExports);
+ */
+export function createWasmEngine(exports: KernelExports): KernelEngine {
+  const region = new WasmRegion(exports);
+
+  function exposure(input: ChainColumns, params: GridParams, out?: ExposureResult): ExposureResult {
+    const n = checkChainColumns(input, params);
+    const p = resolveParams(params);
+    const { nStrikes, nExp } = params;
+    const cells = nStrikes * nExp;
+    const scratchBytes = exports.exposureScratchBytes(n);
+    region.reserve(
+      aligned(n * 8) * 4 + aligned(n * 4) * 2 + aligned(n) + aligned(cells * 8) * 2 + aligned(nStrikes * 8) * 2 + 16 + aligned(scratchBytes),
+    );
+    const strikePtr = region.alloc(n * 8);
+    const tPtr = region.alloc(n * 8);
+    const ivPtr = region.alloc(n * 8);
+    const oiPtr = region.alloc(n * 8);
+    const expPtr = region.alloc(n * 4);
+    const strikeIdxPtr = region.alloc(n * 4);
+    const rightPtr = region.alloc(n);
+    const gammaGridPtr = region.alloc(cells * 8);
+    const vannaGridPtr = region.alloc(cells * 8);
+    const gammaByStrikePtr = region.alloc(nStrikes * 8);
+    const vannaByStrikePtr = region.alloc(nStrikes * 8);
+    const totalsPtr = region.alloc(16);
+    const scratchPtr = region.alloc(scratchBytes);
+    const buffer = region.buffer;
+    put(buffer, strikePtr, input.strike);
+    put(buffer, tPtr, input.tYears);
+    put(buffer, ivPtr, input.iv);
+    put(buffer, oiPtr, input.oi);
+    put(buffer, expPtr, input.expIndex);
+    put(buffer, strikeIdxPtr, input.strikeIndex);
+    put(buffer, rightPtr, input.right);
+    const used = exports.exposure(
+      n, strikePtr, tPtr, ivPtr, oiPtr, rightPtr, expPtr, strikeIdxPtr,
+      p.spot, p.rate, p.q, p.callSign, p.putSign, nStrikes, nExp,
+      gammaGridPtr, vannaGridPtr, gammaByStrikePtr, vannaByStrikePtr, totalsPtr, scratchPtr,
+    );
+    if (used < 0) {
+      const i = -used - 1;
+      throw new KernelError(
+        "invalid_index",
+        `contract ${i}: (strikeIndex ${input.strikeIndex[i]}, expIndex ${input.expIndex[i]}) outside a ${nStrikes} x ${nExp} grid`,
+      );
+    }
+    // The kernel never allocates, so `buffer` is still attached here.
+    const gammaGrid = new Float64Array(buffer, gammaGridPtr, cells);
+    const vannaGrid = new Float64Array(buffer, vannaGridPtr, cells);
+    const gammaByStrike = new Float64Array(buffer, gammaByStrikePtr, nStrikes);
+    const vannaByStrike = new Float64Array(buffer, vannaByStrikePtr, nStrikes);
+    const totals = new Float64Array(buffer, totalsPtr, 2);
+    if (out && fitsExposure(out, nStrikes, nExp)) {
+      out.gammaGrid.set(gammaGrid);
+      out.vannaGrid.set(vannaGrid);
+      out.gammaByStrike.set(gammaByStrike);
+      out.vannaByStrike.set(vannaByStrike);
+      out.nStrikes = nStrikes;
+      out.nExp = nExp;
+      out.gammaTotal = totals[0];
+      out.vannaTotal = totals[1];
+      out.contributing = used;
+      return out;
+    }
+    return {
+      nStrikes,
+      nExp,
+      gammaGrid: gammaGrid.slice(),
+      vannaGrid: vannaGrid.slice(),
+      gammaByStrike: gammaByStrike.slice(),
+      vannaByStrike: vannaByStrike.slice(),
+      gammaTotal: totals[0],
+      vannaTotal: totals[1],
+      contributing: used,
+    };
+  }
+
+  function profile(input: ProfileColumns, params: ExposureParams, spots: Float64Array, metric: ProfileMetric): Float64Array {
+    const n = checkProfileColumns(input);
+    const p = resolveParams(params);
+    checkSpots(spots);
+    const nSpots = spots.length;
+    const scratchBytes = exports.profileScratchBytes(n, nSpots);
+    region.reserve(aligned(n * 8) * 4 + aligned(n) + aligned(nSpots * 8) * 2 + aligned(scratchBytes));
+    const strikePtr = region.alloc(n * 8);
+    const tPtr = region.alloc(n * 8);
+    const ivPtr = region.alloc(n * 8);
+    const oiPtr = region.alloc(n * 8);
+    const rightPtr = region.alloc(n);
+    const spotsPtr = region.alloc(nSpots * 8);
+    const outPtr = region.alloc(nSpots * 8);
+    const scratchPtr = region.alloc(scratchBytes);
+    const buffer = region.buffer;
+    put(buffer, strikePtr, input.strike);
+    put(buffer, tPtr, input.tYears);
+    put(buffer, ivPtr, input.iv);
+    put(buffer, oiPtr, input.oi);
+    put(buffer, rightPtr, input.right);
+    put(buffer, spotsPtr, spots);
+    exports.profile(
+      n, strikePtr, tPtr, ivPtr, oiPtr, rightPtr,
+      p.spot, p.rate, p.q, p.callSign, p.putSign,
+      metric === "vanna" ? 1 : 0, nSpots, spotsPtr, outPtr, scratchPtr,
+    );
+    return new Float64Array(buffer, outPtr, nSpots).slice();
+  }
+
+  function impliedVols(input: ImpliedVolInput, out?: ImpliedVolResult): ImpliedVolResult {
+    const batch = exports.impliedVolBatch;
+    // Until the IV kernel is part of the build, the JS batch keeps the API whole.
+    if (!batch) return impliedVolsJs(input, out);
+    const { n, spot, rate, q } = checkImpliedVolInput(input);
+    region.reserve(aligned(n * 8) * 4 + aligned(n) + aligned(n * 4));
+    const pricePtr = region.alloc(n * 8);
+    const strikePtr = region.alloc(n * 8);
+    const tPtr = region.alloc(n * 8);
+    const rightPtr = region.alloc(n);
+    const outPtr = region.alloc(n * 8);
+    const iterPtr = region.alloc(n * 4);
+    const buffer = region.buffer;
+    put(buffer, pricePtr, input.prices);
+    put(buffer, strikePtr, input.strike);
+    put(buffer, tPtr, input.tYears);
+    put(buffer, rightPtr, input.right);
+    const failures = batch(n, pricePtr, spot, strikePtr, tPtr, rate, q, rightPtr, outPtr, iterPtr);
+    const vols = new Float64Array(buffer, outPtr, n);
+    const iterations = new Int32Array(buffer, iterPtr, n);
+    if (out && out.vols.length === n && out.iterations.length === n) {
+      out.vols.set(vols);
+      out.iterations.set(iterations);
+      out.failures = failures;
+      return out;
+    }
+    return { vols: vols.slice(), iterations: iterations.slice(), failures };
+  }
+
+  return { name: "wasm", exposure, profile, impliedVols };
+}

@@ -1,0 +1,25 @@
+// Kernels: one API, two engines (WASM by default, plain JS as oracle and fallback).
+
+// Engines and loading
+export { loadKernels, loadKernelsSync, kernelsInfo } from "./load";
+export { jsKernels } from "./js-engine";
+
+// Errors
+export { KernelError, type KernelErrorCode } from "./errors";
+
+// Types
+export type {
+  ChainColumns,
+  ExposureParams,
+  ExposureResult,
+  GridParams,
+  ImpliedVolInput,
+  ImpliedVolResult,
+  KernelEngine,
+  KernelEngineChoice,
+  KernelEngineName,
+  KernelsInfo,
+  LoadKernelsOptions,
+  ProfileColumns,
+  ProfileMetric,
+} from "./types";

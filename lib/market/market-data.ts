@@ -1,0 +1,172 @@
+/**
+ * The `MarketData` interface: everything the analytics read, from the simulator or from files.
+ *
+ * Conventions (docs/architecture.md): instants are ms since the epoch, ranges are half-open
+ * `[fromMs, toMs)`, session dates are ET `YYYY-MM-DD`, rights are `"C"/"P"` in records and
+ * `1`/`0` in columns, vols and rates are decimals.
+ * @see docs/methodology/market.md#the-marketdata-interface
+ */
+import type { SymbolInfo } from "./schemas";
+// Forward import: the prints engineer owns these record types (lib/market/prints/schemas.ts).
+import type { EarningsEvent, OffExchangePrint, OptionPrint } from "./prints/schemas";
+
+export type { SymbolInfo } from "./schemas";
+export type { EarningsEvent, OffExchangePrint, OptionPrint } from "./prints/schemas";
+
+/** ET session date `YYYY-MM-DD`. */
+export type IsoDate = string;
+
+/** A source of "now", in ms since the epoch (pinned or scaled in tests). */
+export interface Clock {
+  now(): number;
+}
+
+/**
+ * An option chain at one instant, columnar (one row per contract, all columns of length `n`).
+ *
+ * `strikeIndex[i]` indexes `strikes`; `expIndex[i]` indexes `expirations`, `expirySettleMs`
+ * and `expiryRoot`. Rows are sorted by expiration, then strike, then right (put before call).
+ * @see docs/architecture.md#chain-snapshot-what-marketdatachain-returns
+ */
+export interface ChainSnapshot {
+  /** The symbol asked for (an option root such as `SPXW`, or a ticker such as `SPY`). */
+  symbol: string;
+  /** The ticker whose price the contracts reference (`SPX` for `SPXW`). */
+  underlying: string;
+  /** The instant the board describes: a minute boundary within a regular session. */
+  asOfMs: number;
+  /** ET date of the session the board belongs to. */
+  sessionDate: IsoDate;
+  /** Underlying price at `asOfMs`. */
+  spot: number;
+  /** Continuous risk-free rate per year, decimal. */
+  rate: number;
+  /** Continuous dividend yield per year, decimal. */
+  dividendYield: number;
+  simulated: boolean;
+  /** Sorted expiration dates present on the board. */
+  expirations: IsoDate[];
+  /** Settlement instant per expiration (09:30 ET for AM-settled, the close for PM-settled). */
+  expirySettleMs: number[];
+  /** Option root per expiration. */
+  expiryRoot: string[];
+  /** Sorted unique strikes across the board. */
+  strikes: Float64Array;
+  strikeIndex: Int32Array;
+  expIndex: Int32Array;
+  /** 1 call, 0 put. */
+  right: Uint8Array;
+  /** Open interest as of the session's start, contracts. */
+  oi: Float64Array;
+  bid: Float64Array;
+  ask: Float64Array;
+  last: Float64Array;
+  /** Implied volatility, decimal. */
+  iv: Float64Array;
+  /** Contracts traded so far in the session (cumulative; non-decreasing within a session). */
+  volume: Float64Array;
+}
+
+/** One-minute bars, columnar. `t[i]` is the start of bar i (ms); all columns share a length. */
+export interface MinuteBars {
+  ticker: string;
+  /** Whether pre- and post-market bars were asked for. */
+  extended: boolean;
+  simulated: boolean;
+  t: Float64Array;
+  o: Float64Array;
+  h: Float64Array;
+  l: Float64Array;
+  c: Float64Array;
+  v: Float64Array;
+  /** Buyer-initiated volume. */
+  bv: Float64Array;
+  /** Seller-initiated volume. */
+  sv: Float64Array;
+  /** Unclassified volume (`bv + sv + uv = v`). */
+  uv: Float64Array;
+}
+
+/** Options of `MarketData.minuteBars`. */
+export interface MinuteBarsOptions {
+  /** Add pre-market (04:00-09:30 ET) and post-market (16:00-20:00 ET) bars; default false. */
+  extended?: boolean;
+}
+
+/**
+ * Market data, simulated or real. Every method is async; none throws for an unknown symbol
+ * (it answers `undefined`, `null` or empty). Nothing is returned for instants after `clock.now()`.
+ * @see docs/methodology/market.md#the-marketdata-interface
+ */
+export interface MarketData {
+  /** True for the embedded simulator; people reading its output must be told. */
+  readonly simulated: boolean;
+  readonly clock: Clock;
+  /** Every symbol served, index/ETF tier first. */
+  universe(): Promise<SymbolInfo[]>;
+  symbolInfo(ticker: string): Promise<SymbolInfo | undefined>;
+  /**
+   * The board at the latest regular-session minute boundary at or before `atMs` (and not after
+   * `clock.now()`). Between sessions this is the previous session's closing board (as of its
+   * close; expirations settled at that instant have dropped out). `null` for an unknown symbol,
+   * before the first session (2023-03-28 09:30 ET), or when no board exists.
+   */
+  chain(symbol: string, atMs: number): Promise<ChainSnapshot | null>;
+  /** Last price at or before `atMs` (extended hours included for ETFs and stocks); null if none. */
+  spot(symbol: string, atMs: number): Promise<number | null>;
+  /** Bars whose start lies in `[fromMs, toMs)` and which have completed by `clock.now()`. */
+  minuteBars(ticker: string, fromMs: number, toMs: number, options?: MinuteBarsOptions): Promise<MinuteBars>;
+  /** Option trade prints of a ticker or root in `[fromMs, toMs)`, in time order. */
+  optionPrints(ticker: string, fromMs: number, toMs: number): Promise<OptionPrint[]>;
+  /** Off-exchange prints of the tickers (all when `null`) in `[fromMs, toMs)`, in time order. */
+  offExchangePrints(tickers: readonly string[] | null, fromMs: number, toMs: number): Promise<OffExchangePrint[]>;
+  /** Earnings releases with `fromDate <= date <= toDate`, in date order. */
+  earnings(ticker: string, fromDate: IsoDate, toDate: IsoDate): Promise<EarningsEvent[]>;
+}
+
+// --- the seam between the simulator (lib/market/simulated) and the print generators ---
+
+/**
+ * What the simulator hands to the print generators in `lib/market/prints/`: synchronous,
+ * deterministic views of the same simulated market. Consistency contract: a contract's prints
+ * in a minute should sum to the increase of its `volume` column between the chain snapshots
+ * at the minute's start and end (`chainSync(root, m)` and `chainSync(root, m + 60_000)`).
+ */
+export interface SimulatedMarketContext {
+  readonly seed: number;
+  readonly clock: Clock;
+  universeSync(): SymbolInfo[];
+  symbolInfoSync(ticker: string): SymbolInfo | undefined;
+  chainSync(symbol: string, atMs: number): ChainSnapshot | null;
+  spotSync(symbol: string, atMs: number): number | null;
+  minuteBarsSync(ticker: string, fromMs: number, toMs: number, options?: MinuteBarsOptions): MinuteBars;
+  earningsSync(ticker: string, fromDate: IsoDate, toDate: IsoDate): EarningsEvent[];
+}
+
+/**
+ * Simulated earnings calendar (pure in its arguments; no market access, because the spot paths
+ * read it for earnings gaps). Exported by `lib/market/prints` as `simulatedEarnings`.
+ * Called only for `type: "stock"` symbols; returns events with `fromDate <= date <= toDate`.
+ */
+export type SimulatedEarningsFn = (
+  seed: number,
+  ticker: string,
+  fromDate: IsoDate,
+  toDate: IsoDate,
+) => EarningsEvent[];
+
+/** Simulated option prints; exported by `lib/market/prints` as `simulatedOptionPrints`. */
+export type SimulatedOptionPrintsFn = (
+  ctx: SimulatedMarketContext,
+  ticker: string,
+  fromMs: number,
+  toMs: number,
+) => OptionPrint[];
+
+/** Simulated off-exchange prints; exported by `lib/market/prints` as `simulatedOffExchangePrints`. */
+export type SimulatedOffExchangePrintsFn = (
+  ctx: SimulatedMarketContext,
+  tickers: readonly string[] | null,
+  fromMs: number,
+  toMs: number,
+) => OffExchangePrint[];

@@ -1,0 +1,34 @@
+// Records
+export { OptionPrintSchema, OffExchangePrintSchema, EarningsEventSchema } from "./schemas";
+export type { OptionPrint, OffExchangePrint, EarningsEvent } from "./schemas";
+
+// Condition codes, exchanges, venues
+export {
+  OPTION_CONDITIONS,
+  SWEEP_CONDITIONS,
+  MULTI_LEG_CONDITIONS,
+  CROSS_CONDITIONS,
+  CONDITION_ALIASES,
+  OPTION_EXCHANGES,
+  EXCHANGE_ALIASES,
+  OFF_EXCHANGE_VENUES,
+  isSweepPrint,
+  isMultiLegPrint,
+  isCrossPrint,
+} from "./conditions";
+export type { OptionCondition, OptionExchange, OffExchangeVenue } from "./conditions";
+
+// Nanosecond timestamps
+export { composeTsNs, tsNsToMs, isTsNs, compareTsNs, parseIsoInstantNs, formatTsNsIso } from "./ts-ns";
+
+// Simulated tapes
+export { uCurve } from "./intraday-curve";
+export { optionPrintProfile, MULTI_LISTED_EXCHANGES, DEFAULT_ORDERS_PER_DAY } from "./print-profile";
+export type { OptionPrintProfile } from "./print-profile";
+export { optionPrintsForMinute, PLACEMENT_SHARES } from "./simulated-option-minute";
+export type { OptionMinuteInput } from "./simulated-option-minute";
+export type { PrintChainView } from "./_chain-index";
+export { simulatedOptionPrints, CHAIN_REFRESH_MINUTES } from "./simulated-option-prints";
+export { simulatedOffExchangePrints, offExchangePrintsForMinute, OFF_EXCHANGE_PARAMS } from "./simulated-off-exchange";
+export type { OffExchangeBar } from "./simulated-off-exchange";
+export { simulatedEarnings, earningsTiming, EARNINGS_PARAMS } from "./simulated-earnings";

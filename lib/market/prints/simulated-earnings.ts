@@ -1,0 +1,81 @@
+/**
+ * Simulated earnings calendar: one report per calendar quarter for every stock, 4-6 weeks after
+ * the quarter ends, on a trading day, before the open or after the close.
+ * @see docs/methodology/market-prints.md#earnings-calendar
+ */
+import { isTradingDay, nextTradingDay } from "../../time";
+import type { IsoDate } from "../market-data";
+import { createRng, hashString } from "./_rng";
+import type { EarningsEvent } from "./schemas";
+
+const DAY_MS = 86_400_000;
+
+/** Parameters of the calendar. @see docs/methodology/market-prints.md#earnings-calendar */
+export const EARNINGS_PARAMS = {
+  /** Per-ticker base delay after quarter end, calendar days (uniform integer range). */
+  baseDelayDays: [28, 38] as const,
+  /** Extra delay for the fourth quarter (annual reports take longer), calendar days. */
+  q4ExtraDays: 7,
+  /** Per-quarter jitter, calendar days (uniform integer range). */
+  jitterDays: [-3, 3] as const,
+  /** Probability that a ticker without a known timing reports after the close. */
+  amcShare: 0.6,
+} as const;
+
+/** Known report timings of widely followed names (as they have reported in 2023-2024). */
+const KNOWN_TIMING: Readonly<Record<string, "bmo" | "amc">> = {
+  AAPL: "amc", MSFT: "amc", NVDA: "amc", AMZN: "amc", GOOGL: "amc", GOOG: "amc", META: "amc",
+  TSLA: "amc", NFLX: "amc", AMD: "amc", INTC: "amc", CRM: "amc", ORCL: "amc", ADBE: "amc",
+  AVGO: "amc", COST: "amc", V: "amc", QCOM: "amc", PLTR: "amc", COIN: "amc", SMCI: "amc",
+  JPM: "bmo", BAC: "bmo", WFC: "bmo", C: "bmo", GS: "bmo", MS: "bmo", WMT: "bmo", JNJ: "bmo",
+  XOM: "bmo", CVX: "bmo", UNH: "bmo", PG: "bmo", KO: "bmo", PEP: "bmo", MCD: "bmo", MA: "bmo",
+  HD: "bmo", LLY: "bmo", PFE: "bmo", MRK: "bmo", CAT: "bmo", BA: "bmo", DIS: "bmo",
+};
+
+function addDays(date: IsoDate, days: number): IsoDate {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** The date itself when it is a trading day, else the next one (weekdays only outside the calendar's years). */
+function onTradingDay(date: IsoDate): IsoDate {
+  try {
+    return isTradingDay(date) ? date : nextTradingDay(date);
+  } catch {
+    let d = date;
+    for (let dow = new Date(`${d}T12:00:00Z`).getUTCDay(); dow === 0 || dow === 6; dow = (dow + 1) % 7) d = addDays(d, 1);
+    return d;
+  }
+}
+
+/** Whether a ticker reports before the open or after the close (fixed per ticker and seed). */
+export function earningsTiming(seed: number, ticker: string): "bmo" | "amc" {
+  const known = KNOWN_TIMING[ticker];
+  if (known) return known;
+  return createRng(hashString(`${seed}|${ticker}|earnings`), 0).next() < EARNINGS_PARAMS.amcShare ? "amc" : "bmo";
+}
+
+/**
+ * Earnings reports of a stock with `fromDate <= date <= toDate`, in date order. Pure in its
+ * arguments (no market access), so the spot paths can read it for earnings gaps. Call it for
+ * stocks only: indices and ETFs do not report.
+ * @example
+ * simulatedEarnings(42, "AAPL", "2024-01-01", "2024-12-31").length; // 4
+ * @see docs/methodology/market-prints.md#earnings-calendar
+ */
+export function simulatedEarnings(seed: number, ticker: string, fromDate: IsoDate, toDate: IsoDate): EarningsEvent[] {
+  if (!(fromDate <= toDate)) return [];
+  const P = EARNINGS_PARAMS;
+  const base = createRng(hashString(`${seed}|${ticker}|earnings`), 1).int(P.baseDelayDays[0], P.baseDelayDays[1]);
+  const timing = earningsTiming(seed, ticker);
+  const out: EarningsEvent[] = [];
+  // A quarter ending up to ~2 months before fromDate can still report inside the range.
+  for (let year = Number(fromDate.slice(0, 4)) - 1; year <= Number(toDate.slice(0, 4)); year++) {
+    for (let q = 1; q <= 4; q++) {
+      const quarterEnd = new Date(Date.UTC(year, q * 3, 0)).toISOString().slice(0, 10);
+      const jitter = createRng(hashString(`${seed}|${ticker}|earnings`), year * 4 + q).int(P.jitterDays[0], P.jitterDays[1]);
+      const date = onTradingDay(addDays(quarterEnd, base + jitter + (q === 4 ? P.q4ExtraDays : 0)));
+      if (date >= fromDate && date <= toDate) out.push({ ticker, date, timing, fiscalQuarter: `${year}Q${q}` });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,82 @@
+/**
+ * Simulated option prints of a ticker or root over a time range: the minute generator run over
+ * every regular-session minute in the range, on boards fetched from the simulator.
+ * @see docs/methodology/market-prints.md#option-prints
+ */
+import { etDateOf, sessionBounds, tradingDaysBetween } from "../../time";
+import type { ChainSnapshot, SimulatedMarketContext } from "../market-data";
+import { chainIndex } from "./_chain-index";
+import { optionPrintProfile, type OptionPrintProfile } from "./print-profile";
+import type { OptionPrint } from "./schemas";
+import { optionPrintsForMinute } from "./simulated-option-minute";
+import { compareTsNs } from "./ts-ns";
+
+const MINUTE_MS = 60_000;
+
+/**
+ * Boards are read every this many minutes from the open (quotes in between are shifted by delta
+ * to each minute's spot), which keeps a full day cheap. @see docs/methodology/market-prints.md#option-prints
+ */
+export const CHAIN_REFRESH_MINUTES = 15;
+
+/**
+ * Option prints of `ticker` (a ticker or an option root) with `fromMs <= tsMs < toMs`, in time
+ * order, never after `ctx.clock.now()`. Deterministic in `(ctx.seed, root, minute)`: the same
+ * minute gives the same prints whatever range it was asked in.
+ * @example
+ * const prints = simulatedOptionPrints(ctx, "SPXW", Date.parse("2024-03-15T13:30:00Z"), Date.parse("2024-03-15T13:31:00Z"));
+ * @see docs/methodology/market-prints.md#option-prints
+ */
+export function simulatedOptionPrints(
+  ctx: SimulatedMarketContext,
+  ticker: string,
+  fromMs: number,
+  toMs: number,
+): OptionPrint[] {
+  const info = ctx.symbolInfoSync(ticker);
+  const endMs = Math.min(toMs, ctx.clock.now());
+  if (!info || !(endMs > fromMs)) return [];
+  const firstMinute = Math.floor(fromMs / MINUTE_MS) * MINUTE_MS;
+  let days: string[];
+  try {
+    days = tradingDaysBetween(etDateOf(firstMinute), etDateOf(endMs - 1));
+  } catch {
+    return []; // outside the calendar's years: no sessions to simulate
+  }
+  const profiles = new Map<string, OptionPrintProfile>();
+  const profileOf = (root: string) => {
+    let p = profiles.get(root);
+    if (!p) profiles.set(root, (p = optionPrintProfile(root, info.type)));
+    return p;
+  };
+  const out: OptionPrint[] = [];
+  const cadenceMs = CHAIN_REFRESH_MINUTES * MINUTE_MS;
+  for (const day of days) {
+    const session = sessionBounds(day);
+    const start = Math.max(session.openMs, firstMinute);
+    const end = Math.min(session.closeMs, endMs);
+    let anchorMs = -1;
+    let chain: ChainSnapshot | null = null;
+    for (let m = start; m < end; m += MINUTE_MS) {
+      const a = session.openMs + Math.floor((m - session.openMs) / cadenceMs) * cadenceMs;
+      if (a !== anchorMs) {
+        anchorMs = a;
+        chain = ctx.chainSync(ticker, a);
+      }
+      if (!chain) continue;
+      const spotUsd = ctx.spotSync(chain.underlying, m) ?? chain.spot;
+      const roots = [...chainIndex(chain).expirationsByRoot.keys()];
+      let minute: OptionPrint[] = [];
+      for (const root of roots) {
+        const prints = optionPrintsForMinute({
+          seed: ctx.seed, root, minuteMs: m, session, chain, spotUsd, profile: profileOf(root),
+        });
+        minute = minute.length === 0 ? prints : minute.concat(prints);
+      }
+      if (roots.length > 1) minute.sort((p, q) => compareTsNs(p.tsNs, q.tsNs));
+      const edge = m < fromMs || m + MINUTE_MS > endMs;
+      for (const p of minute) if (!edge || (p.tsMs >= fromMs && p.tsMs < endMs)) out.push(p);
+    }
+  }
+  return out;
+}

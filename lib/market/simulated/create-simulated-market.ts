@@ -1,0 +1,159 @@
+/**
+ * The embedded default market: deterministic from `(seed, symbol, instant)`, any minute from
+ * 2023-03-28 to the clock's now, nothing stored beyond memo caches of pure results.
+ * @see docs/methodology/market.md#the-simulated-market
+ */
+import { systemClock } from "../clock";
+import type {
+  ChainSnapshot,
+  Clock,
+  IsoDate,
+  MarketData,
+  MinuteBars,
+  MinuteBarsOptions,
+  SimulatedMarketContext,
+} from "../market-data";
+import { simulatedEarnings, simulatedOffExchangePrints, simulatedOptionPrints } from "../prints";
+import type { EarningsEvent, OffExchangePrint, OptionPrint } from "../prints/schemas";
+import type { SymbolInfo } from "../schemas";
+import { toSymbolInfo } from "../universe";
+import { sessionIndexAtOrBefore, simCalendar } from "./_calendar";
+import { hashText } from "./_hash";
+import { Lru } from "./_lru";
+import { quoteBoard } from "./chain-quotes";
+import { SimEngine } from "./engine";
+import { computeDayBars, emptyBars, sliceBars, type DayBars } from "./minute-bars";
+import { firstSessionIndex, openOf, priceAtBoundary, spotAt } from "./prices";
+import { buildSessionBoard, type SessionBoard } from "./session-board";
+
+const MINUTE_MS = 60_000;
+
+/** Options of `createSimulatedMarket`. */
+export interface SimulatedMarketOptions {
+  /** Seed of the whole market (`OPTIONSCOPE_SEED`); strings are hashed. Default 42. */
+  seed?: number | string;
+  /** Source of "now"; nothing after it is returned. Default the system clock. */
+  clock?: Clock;
+}
+
+/** The simulator: the async `MarketData` interface plus the synchronous views the print generators use. */
+export type SimulatedMarket = MarketData & SimulatedMarketContext;
+
+/** A seed as a 32-bit integer. */
+function seedOf(seed: number | string | undefined): number {
+  if (seed === undefined) return 42;
+  if (typeof seed === "string") return /^-?\d+$/.test(seed.trim()) ? Number(seed.trim()) | 0 : hashText(seed) | 0;
+  if (!Number.isFinite(seed)) throw new RangeError("createSimulatedMarket: seed must be finite");
+  return Math.trunc(seed) | 0;
+}
+
+/**
+ * Creates the simulated market.
+ * @example
+ * const market = createSimulatedMarket({ seed: 7, clock: fixedClock(Date.parse("2024-05-01T18:00:00Z")) });
+ * const board = await market.chain("SPXW", market.clock.now()); // ~20,000 contracts, simulated: true
+ * @see docs/methodology/market.md#the-simulated-market
+ */
+export function createSimulatedMarket(options: SimulatedMarketOptions = {}): SimulatedMarket {
+  const seed = seedOf(options.seed);
+  const clock = options.clock ?? systemClock;
+  const engine = new SimEngine(seed);
+  const boards = new Lru<string, SessionBoard>(64);
+  const dayBars = new Lru<string, DayBars>(256);
+  let universeCache: SymbolInfo[] | undefined;
+  let infoByTicker: Map<string, SymbolInfo> | undefined;
+
+  const universeSync = (): SymbolInfo[] => {
+    if (!universeCache) {
+      universeCache = engine.specList.map(toSymbolInfo);
+      infoByTicker = new Map(universeCache.map((s) => [s.ticker, s]));
+    }
+    return universeCache.map((s) => ({ ...s, optionRoots: [...s.optionRoots], tiers: [...s.tiers] }));
+  };
+
+  const symbolInfoSync = (ticker: string): SymbolInfo | undefined => {
+    if (!infoByTicker) universeSync();
+    const s = infoByTicker!.get(ticker);
+    return s && { ...s, optionRoots: [...s.optionRoots], tiers: [...s.tiers] };
+  };
+
+  const chainSync = (symbol: string, atMs: number): ChainSnapshot | null => {
+    const spec = engine.spec(symbol);
+    if (!spec || !Number.isFinite(atMs)) return null;
+    const t = Math.min(atMs, clock.now());
+    const cal = simCalendar();
+    let d = sessionIndexAtOrBefore(t);
+    if (d < 0) return null;
+    let asOfMs: number;
+    if (t < cal.regOpen[d]) {
+      d -= 1;
+      if (d < 0) return null;
+      asOfMs = cal.regClose[d];
+    } else if (t >= cal.regClose[d]) {
+      asOfMs = cal.regClose[d];
+    } else {
+      asOfMs = cal.regOpen[d] + Math.floor((t - cal.regOpen[d]) / MINUTE_MS) * MINUTE_MS;
+    }
+    if (d < firstSessionIndex(spec)) return null;
+    const board = boards.get(`${symbol}|${d}`, () => buildSessionBoard(engine, spec, d));
+    if (board.expirations.every((e) => e.settleMs <= asOfMs)) return null;
+    const nPre = engine.intradayPath(engine.owner(spec).ticker, d).nPre;
+    const spot = priceAtBoundary(engine, spec, d, nPre + Math.round((asOfMs - cal.regOpen[d]) / MINUTE_MS));
+    return quoteBoard(board, asOfMs, spot, openOf(engine, spec, d));
+  };
+
+  const spotSync = (symbol: string, atMs: number): number | null => {
+    const spec = engine.spec(symbol);
+    if (!spec || !Number.isFinite(atMs)) return null;
+    return spotAt(engine, spec, Math.min(atMs, clock.now()));
+  };
+
+  const minuteBarsSync = (ticker: string, fromMs: number, toMs: number, opts: MinuteBarsOptions = {}): MinuteBars => {
+    const extended = opts.extended === true;
+    const spec = engine.spec(ticker);
+    const endMs = Math.min(toMs, clock.now() - MINUTE_MS + 1);
+    if (!spec || !(endMs > fromMs)) return emptyBars(ticker, extended);
+    const cal = simCalendar();
+    const first = firstSessionIndex(spec);
+    const dFrom = Math.max(sessionIndexAtOrBefore(fromMs), first, 0);
+    const dTo = sessionIndexAtOrBefore(endMs - 1);
+    const parts: { bars: DayBars; from: number; to: number }[] = [];
+    for (let d = dFrom; d <= dTo; d++) {
+      const bars = dayBars.get(`${ticker}|${d}`, () => computeDayBars(engine, spec, d));
+      const withExt = extended && spec.type !== "index";
+      const lo = withExt ? 0 : bars.nPre;
+      const hi = withExt ? bars.nPre + bars.nReg + bars.nPost : bars.nPre + bars.nReg;
+      const from = Math.max(lo, Math.ceil((fromMs - cal.extOpen[d]) / MINUTE_MS));
+      const to = Math.min(hi, Math.ceil((endMs - cal.extOpen[d]) / MINUTE_MS));
+      if (to > from) parts.push({ bars, from, to });
+    }
+    return sliceBars(ticker, extended, parts);
+  };
+
+  const earningsSync = (ticker: string, fromDate: IsoDate, toDate: IsoDate): EarningsEvent[] => {
+    const spec = engine.spec(ticker);
+    return spec?.type === "stock" ? simulatedEarnings(seed, ticker, fromDate, toDate) : [];
+  };
+
+  const market: SimulatedMarket = {
+    simulated: true,
+    clock,
+    seed,
+    universeSync,
+    symbolInfoSync,
+    chainSync,
+    spotSync,
+    minuteBarsSync,
+    earningsSync,
+    universe: async () => universeSync(),
+    symbolInfo: async (ticker) => symbolInfoSync(ticker),
+    chain: async (symbol, atMs) => chainSync(symbol, atMs),
+    spot: async (symbol, atMs) => spotSync(symbol, atMs),
+    minuteBars: async (ticker, fromMs, toMs, opts) => minuteBarsSync(ticker, fromMs, toMs, opts),
+    optionPrints: async (ticker, fromMs, toMs): Promise<OptionPrint[]> => simulatedOptionPrints(market, ticker, fromMs, toMs),
+    offExchangePrints: async (tickers, fromMs, toMs): Promise<OffExchangePrint[]> =>
+      simulatedOffExchangePrints(market, tickers, fromMs, toMs),
+    earnings: async (ticker, fromDate, toDate) => earningsSync(ticker, fromDate, toDate),
+  };
+  return market;
+}

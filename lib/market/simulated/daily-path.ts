@@ -1,0 +1,148 @@
+/**
+ * Daily factors of one price path: overnight and intraday log returns, the conditional variance
+ * (GJR-GARCH with jumps), earnings gaps, and the post-market level, for every session from
+ * 2023-03-28 to the end of the calendar. Computed once per path owner and memoized.
+ * @see docs/methodology/market.md#daily-returns
+ */
+import type { SymbolSpec } from "../universe";
+import { simCalendar } from "./_calendar";
+import { hashText, key, normal, uniform } from "./_hash";
+import { EARNINGS, EXTENDED, GARCH, JUMPS, OVERNIGHT_VARIANCE_SHARE, TREND } from "./params";
+
+/** Earnings flag of a session: none, released before this open, or after this close. */
+export const EARN_NONE = 0;
+export const EARN_BMO = 1;
+export const EARN_AMC = 2;
+
+/** The daily factors of one path owner (all arrays indexed by session). */
+export interface DailyPath {
+  ticker: string;
+  n: number;
+  /** Previous close before the first session (the reference price). */
+  refPrice: number;
+  open: Float64Array;
+  close: Float64Array;
+  /** Price at the end of the post-market session (20:00 ET). */
+  postEnd: Float64Array;
+  /** Log return previous close -> open, and open -> close. */
+  retOn: Float64Array;
+  retId: Float64Array;
+  /** Conditional variance of the session's total log return (factor + own), per day. */
+  hTotal: Float64Array;
+  /** Conditional variance of the own (idiosyncratic) part, per day. */
+  hOwn: Float64Array;
+  /** Earnings flag per session (EARN_*). */
+  earn: Int8Array;
+  /** Long-run daily variance of the total return. */
+  longRunVar: number;
+  /** Loading on the factor and the factor's path (null for the market). */
+  beta: number;
+  factor: DailyPath | null;
+}
+
+/** Stable 32-bit id of a ticker for the hash keys. */
+export function symbolId(ticker: string): number {
+  return hashText(ticker);
+}
+
+/** Trend growth of a symbol's reference path per year (equities only). */
+function trendGrowth(spec: SymbolSpec): number {
+  const equity = spec.type !== "etf" || ["Multi-Sector", "Information Technology", "Financials", "Health Care",
+    "Industrials", "Consumer Discretionary", "Consumer Staples", "Utilities", "Materials", "Real Estate",
+    "Communication Services", "Energy"].includes(spec.sector);
+  return equity && spec.beta > 0 ? TREND.equityGrowth : 0;
+}
+
+/**
+ * Builds the daily factors of a path owner (a symbol whose `family` is null).
+ * @param earningsDays map session date -> "bmo" | "amc" (stocks; empty otherwise)
+ */
+export function computeDailyPath(
+  seed: number,
+  spec: SymbolSpec,
+  factor: DailyPath | null,
+  earningsDays: ReadonlyMap<string, "bmo" | "amc">,
+): DailyPath {
+  const cal = simCalendar();
+  const n = cal.days.length;
+  const id = symbolId(spec.ticker);
+  const beta = factor ? spec.beta : 0;
+  const longRunVar = (spec.vol * spec.vol) / 252;
+  const factorVar = factor ? factor.longRunVar : 0;
+  const ownVar = factor ? Math.max(longRunVar - beta * beta * factorVar, 0.09 * longRunVar) : longRunVar;
+  const persistence = GARCH.alpha + GARCH.gamma / 2 + GARCH.beta;
+  const omega = ownVar * (1 - persistence);
+  const phi = OVERNIGHT_VARIANCE_SHARE;
+  const sqrtPhi = Math.sqrt(phi);
+  const sqrtOneMinusPhi = Math.sqrt(1 - phi);
+  const jumpRate = factor ? JUMPS.idioRate : JUMPS.marketRate;
+  const jumpMean = factor ? JUMPS.idioMean : JUMPS.marketMean;
+  const jumpSd = factor ? JUMPS.idioSd : JUMPS.marketSd;
+  const gapSd = EARNINGS.gapSdInDailySd * spec.vol / Math.sqrt(252);
+  const growthPerDay = trendGrowth(spec) / 252;
+  const lnRef = Math.log(spec.refPrice);
+
+  const p: DailyPath = {
+    ticker: spec.ticker,
+    n,
+    refPrice: spec.refPrice,
+    open: new Float64Array(n),
+    close: new Float64Array(n),
+    postEnd: new Float64Array(n),
+    retOn: new Float64Array(n),
+    retId: new Float64Array(n),
+    hTotal: new Float64Array(n),
+    hOwn: new Float64Array(n),
+    earn: new Int8Array(n),
+    longRunVar,
+    beta,
+    factor,
+  };
+
+  let h = ownVar;
+  let lnPrev = lnRef;
+  let pendingGap = 0; // an after-close release gaps the next session's open
+  for (let d = 0; d < n; d++) {
+    const k = key(seed, id, d, 0x0da1);
+    const zOn = normal(k, 1);
+    const zId = normal(k, 2);
+    const sd = Math.sqrt(h);
+    let jump = 0;
+    let jumpOvernight = false;
+    if (uniform(k, 3) < jumpRate) {
+      jump = (jumpMean + jumpSd * normal(k, 4)) * sd;
+      jumpOvernight = uniform(k, 5) < JUMPS.overnightShare;
+    }
+    const timing = earningsDays.get(cal.days[d]);
+    let gap = pendingGap;
+    pendingGap = 0;
+    if (timing === "bmo") {
+      p.earn[d] = EARN_BMO;
+      gap += gapSd * normal(k, 6);
+    } else if (timing === "amc") {
+      p.earn[d] = EARN_AMC;
+      pendingGap = gapSd * normal(k, 6);
+    }
+    const hTot = beta * beta * (factor ? factor.hTotal[d] : 0) + h;
+    const drift = TREND.kappa * (lnRef + growthPerDay * d - lnPrev) - 0.5 * hTot;
+    const shock = sd * (sqrtPhi * zOn + sqrtOneMinusPhi * zId) + jump;
+    const on = (factor ? beta * factor.retOn[d] : 0) + sd * sqrtPhi * zOn + (jumpOvernight ? jump : 0) + gap;
+    const intra = (factor ? beta * factor.retId[d] : 0) + sd * sqrtOneMinusPhi * zId + (jumpOvernight ? 0 : jump) + drift;
+    p.retOn[d] = on;
+    p.retId[d] = intra;
+    p.hOwn[d] = h;
+    p.hTotal[d] = hTot;
+    p.open[d] = Math.exp(lnPrev + on);
+    lnPrev += on + intra;
+    p.close[d] = Math.exp(lnPrev);
+    // GJR-GARCH update on the own shock (earnings gaps excluded: scheduled news does not cluster).
+    const a = shock < 0 ? GARCH.alpha + GARCH.gamma : GARCH.alpha;
+    h = omega + a * shock * shock + GARCH.beta * h;
+    h = Math.min(Math.max(h, GARCH.minRatio * ownVar), GARCH.maxRatio * ownVar);
+  }
+  for (let d = 0; d < n; d++) {
+    const share = p.earn[d] === EARN_AMC ? EARNINGS.postMarketShare : EXTENDED.postMarketShare;
+    p.postEnd[d] = d + 1 < n ? p.close[d] * Math.exp(share * p.retOn[d + 1]) : p.close[d];
+  }
+  return p;
+}

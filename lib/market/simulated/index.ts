@@ -1,0 +1,11 @@
+// The simulated market
+export { createSimulatedMarket } from "./create-simulated-market";
+export type { SimulatedMarket, SimulatedMarketOptions } from "./create-simulated-market";
+
+// Model pieces (documented in docs/methodology/market.md)
+export { listedExpirations, EXPIRATION_COUNTS } from "./expirations";
+export type { Expiration } from "./expirations";
+export { strikeSteps, expiryStrikes } from "./strike-grid";
+export { atmTotalVariance, ssviTotalVariance, ssviPhi, impliedVolAt } from "./vol-surface";
+export type { SurfaceState } from "./vol-surface";
+export { SIM_RATE, GARCH, JUMPS, EARNINGS, TREND, EXTENDED, INTRADAY, SURFACE, SPREAD, OI, VOLUME } from "./params";

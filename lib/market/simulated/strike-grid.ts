@@ -1,0 +1,53 @@
+/**
+ * Listed strikes of one expiration: fine spacing near the money, coarser further out, the range
+ * widening with the expiration's standard deviation; spacing by price level.
+ * @see docs/methodology/market.md#strikes
+ */
+
+/** Strike steps [near, mid, far] for an underlying level. @see docs/methodology/market.md#strikes */
+export function strikeSteps(price: number, type: "index" | "etf" | "stock"): [number, number, number] {
+  if (type === "index") {
+    if (price >= 8000) return [10, 50, 100];
+    if (price >= 1000) return [5, 25, 50];
+    return [1, 5, 10];
+  }
+  if (price < 5) return [0.5, 0.5, 1];
+  if (price < 25) return [0.5, 1, 2.5];
+  if (price < 100) return [1, 2.5, 5];
+  if (price < 250) return type === "etf" ? [1, 5, 10] : [2.5, 5, 10];
+  if (price < 500) return type === "etf" ? [1, 5, 10] : [5, 10, 25];
+  if (price < 1000) return [5, 10, 25];
+  return [10, 25, 50];
+}
+
+/** Moneyness bands (fractions of spot) for an expiration with sd `s` = vol * sqrt(T). */
+export function strikeBands(s: number): { fine: number; mid: number; down: number; up: number } {
+  return {
+    fine: Math.min(0.1, 0.03 + 2 * s),
+    mid: Math.min(0.3, 0.08 + 3 * s),
+    down: Math.min(0.8, 0.15 + 5 * s),
+    up: Math.min(0.6, 0.1 + 3.5 * s),
+  };
+}
+
+function addMultiples(out: Set<number>, lo: number, hi: number, step: number): void {
+  const start = Math.ceil(lo / step - 1e-9);
+  const end = Math.floor(hi / step + 1e-9);
+  // Strikes as exact decimals (0.5 steps and larger are exact in binary; round the product anyway).
+  for (let i = Math.max(start, 1); i <= end; i++) out.add(Math.round(i * step * 1000) / 1000);
+}
+
+/**
+ * Sorted strikes listed for one expiration around `spot`.
+ * @example
+ * expiryStrikes(4000, 0.17, 30 / 365, "index").includes(4000); // true
+ */
+export function expiryStrikes(spot: number, vol: number, tYears: number, type: "index" | "etf" | "stock"): Float64Array {
+  const [fine, mid, far] = strikeSteps(spot, type);
+  const b = strikeBands(vol * Math.sqrt(Math.max(tYears, 1 / 365)));
+  const set = new Set<number>();
+  addMultiples(set, spot * (1 - b.fine), spot * (1 + b.fine), fine);
+  addMultiples(set, spot * (1 - b.mid), spot * (1 + Math.min(b.mid, b.up)), mid);
+  addMultiples(set, spot * (1 - b.down), spot * (1 + b.up), far);
+  return Float64Array.from([...set].sort((x, y) => x - y));
+}

@@ -1,0 +1,63 @@
+// Positioning analytics: exposure grid, heatmap frames, velocity, nodes, key levels, daily statistics.
+// Every formula and threshold: docs/methodology/positioning.md.
+
+// Exposure grid
+export { exposureGrid } from "./exposure-grid";
+export type { ExposureGrid, ExposureGridMeta } from "./exposure-grid";
+export { ExposureGridOptionsSchema, SignModelSchema, DEFAULT_SIGN_MODEL, parseGridOptions } from "./options";
+export type { ExposureGridOptions, ExposureGridOptionsInput } from "./options";
+export { selectExpirations } from "./select-expirations";
+export { strikeWindow } from "./strike-window";
+export { tYearsToSettle } from "./time-to-expiry";
+
+// Heatmap frames, velocity, nodes
+export { heatmapFrame } from "./heatmap-frame";
+export type { HeatmapFrameOptions } from "./heatmap-frame";
+export { velocityPct } from "./velocity";
+export { classifyNodes, kingIndex } from "./classify-nodes";
+export type { StrikeValue } from "./classify-nodes";
+export { NODE_THRESHOLDS, NODE_TYPES } from "./node-thresholds";
+export type { NodeType } from "./node-thresholds";
+
+// Key levels
+export { keyLevels, levelsFromFrame } from "./key-levels";
+export type { FlipLevel, FrameLevels, KeyLevels, Level, LevelsSummary } from "./key-levels";
+export { zeroGammaLevel, profileSpots } from "./zero-gamma";
+export type { ZeroGamma } from "./zero-gamma";
+export { zeroCrossings, nearestCrossing, cumulativeSum } from "./zero-crossings";
+export type { ZeroCrossing } from "./zero-crossings";
+
+// Daily statistics
+export { dailyStats, sessionFrameInstants } from "./session-frames";
+export { dailyStatsInWindow } from "./daily-stats";
+export type { DailyStat, StatFrame, StatsWindow } from "./daily-stats";
+export { statFrame } from "./stat-frame";
+export { averageDailyStats } from "./average-daily-stats";
+export type { AverageDailyStats } from "./average-daily-stats";
+
+// Constants, types, errors
+export {
+  POSITIONING_DEFAULTS,
+  VELOCITY_LOOKBACK_MINUTES,
+  VELOCITY_FLOOR_FRACTION,
+  ZERO_GAMMA_PROFILE,
+  STATS_COMPLETE_AFTER_MS,
+  MIN_T_YEARS,
+} from "./defaults";
+export { PositioningError } from "./errors";
+export type { PositioningErrorCode } from "./errors";
+export type { HeatmapCell, HeatmapFrame, Metric, PositioningChain, SignModel } from "./types";
+export { isoUtc } from "./iso-utc";
+
+// Output schemas (zod), for route tables and clients
+export {
+  NodeTypeSchema,
+  HeatmapCellSchema,
+  HeatmapFrameSchema,
+  LevelSchema,
+  FlipLevelSchema,
+  ZeroGammaSchema,
+  LevelsSummarySchema,
+  KeyLevelsEntrySchema,
+  DailyStatSchema,
+} from "./schemas";

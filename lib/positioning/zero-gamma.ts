@@ -1,0 +1,80 @@
+import { loadKernelsSync, type KernelEngine } from "../kernels";
+import { selectColumns } from "./_chain-columns";
+import { ZERO_GAMMA_PROFILE } from "./defaults";
+import { parseGridOptions, type ExposureGridOptionsInput } from "./options";
+import { selectExpirations } from "./select-expirations";
+import type { PositioningChain } from "./types";
+import { nearestCrossing, zeroCrossings } from "./zero-crossings";
+
+/** The profile-based zero-gamma level; the method is named so clients can tell it from `flip`. */
+export interface ZeroGamma {
+  method: "spot_profile";
+  /** Spot level where total dealer gamma exposure crosses zero nearest spot, or null when it never does in range. */
+  level: number | null;
+  /** Percent distance from spot (negative = below), or null. */
+  distancePct: number | null;
+  /** Every crossing found in the range, ascending. */
+  crossings: number[];
+  /** Half-width of the hypothetical-spot range, percent of spot. */
+  rangePct: number;
+  /** Step between hypothetical spots, percent of spot. */
+  stepPct: number;
+}
+
+/**
+ * Hypothetical spots `spot * (1 + k * stepPct / 100)` for k = -K..K, K = round(rangePct / stepPct).
+ *
+ * @example profileSpots(100, 10, 0.1).length // 201
+ */
+export function profileSpots(spot: number, rangePct: number, stepPct: number): Float64Array {
+  const k = Math.round(rangePct / stepPct);
+  const out = new Float64Array(2 * k + 1);
+  for (let i = -k; i <= k; i++) out[i + k] = spot * (1 + (i * stepPct) / 100);
+  return out;
+}
+
+/**
+ * Zero-gamma level by the spot profile: total dealer gamma exposure of the selected expirations
+ * (every listed strike, not just the window) recomputed with the profile kernel at hypothetical
+ * spots over +-10% in 0.1% steps; the root is interpolated linearly between the bracketing levels,
+ * the crossing nearest spot wins; null when the profile never changes sign.
+ *
+ * @param chain columnar chain snapshot
+ * @param options the same options as {@link exposureGrid} (the expirations filter applies; the metric does not: this is always gamma)
+ * @param engine kernel engine (default `loadKernelsSync()`)
+ * @example zeroGammaLevel(chain, {}, loadKernelsSync()).level // e.g. 5712.4
+ * @see docs/methodology.md#zero-gamma
+ */
+export function zeroGammaLevel(
+  chain: PositioningChain,
+  options: ExposureGridOptionsInput | undefined,
+  engine: KernelEngine = loadKernelsSync(),
+  profile: { rangePct: number; stepPct: number } = ZERO_GAMMA_PROFILE,
+): ZeroGamma {
+  const opts = parseGridOptions(options);
+  const expCols = selectExpirations(chain, opts);
+  const { columns } = selectColumns(chain, expCols, 0, chain.strikes.length, engine);
+  const spots = profileSpots(chain.spot, profile.rangePct, profile.stepPct);
+  const totals = engine.profile(
+    columns,
+    {
+      spot: chain.spot,
+      rate: chain.rate,
+      dividendYield: chain.dividendYield,
+      callSign: opts.signModel.calls,
+      putSign: opts.signModel.puts,
+    },
+    spots,
+    "gamma",
+  );
+  const all = zeroCrossings(spots, totals);
+  const best = nearestCrossing(all, chain.spot);
+  return {
+    method: "spot_profile",
+    level: best ? best.level : null,
+    distancePct: best ? (100 * (best.level - chain.spot)) / chain.spot : null,
+    crossings: all.map((c) => c.level),
+    rangePct: profile.rangePct,
+    stepPct: profile.stepPct,
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * The demo account `serve` creates on first start, so a fresh machine has a working key.
+ * See docs/operations.md#first-start.
+ */
+import type { SqliteAccountService } from "./account-service";
+
+/** Label that marks the demo account in the store. */
+export const DEMO_ACCOUNT_LABEL = "demo";
+
+/**
+ * Make sure a `top` demo account exists. The key is returned only when the account is created
+ * now (keys are stored as hashes and cannot be shown again).
+ * @example
+ * const demo = ensureDemoAccount(accounts);
+ * if (demo.key) console.log(`curl -H "Authorization: Bearer ${demo.key}" ...`);
+ */
+export function ensureDemoAccount(service: SqliteAccountService): {
+  accountId: string;
+  key: string | null;
+  created: boolean;
+} {
+  const existing = service.findAccountByLabel(DEMO_ACCOUNT_LABEL);
+  if (existing) return { accountId: existing, key: null, created: false };
+  const { accountId, key } = service.createAccount({ plan: "top", label: DEMO_ACCOUNT_LABEL });
+  return { accountId, key, created: true };
+}

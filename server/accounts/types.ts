@@ -1,0 +1,135 @@
+/**
+ * The contract between the accounts/limits services and the rest of the server (pipeline,
+ * routes, streams, MCP, CLI). Everything here is synchronous: the store is better-sqlite3.
+ * See docs/api.md#accounts-and-keys, docs/api.md#credits-and-ledger, docs/api.md#limits.
+ */
+
+/** Plan tiers of the spec ("Plans decide which data an account may read"). */
+export type Plan = "top" | "api" | "index-etf" | "flow" | "invite";
+export const PLANS: readonly Plan[] = ["top", "api", "index-etf", "flow", "invite"];
+
+/** Administrative state of an account; only `active` may call the API. */
+export type AccountStatus = "active" | "suspended" | "blocked";
+export const ACCOUNT_STATUSES: readonly AccountStatus[] = ["active", "suspended", "blocked"];
+
+/** The spec's `limits.*` fields of the Account record (all integers). */
+export interface AccountLimits {
+  requestsPerMinute: number;
+  symbolsPerHeatmapCall: number;
+  symbolsPerStream: number;
+  streamSymbolsConcurrent: number;
+  historicalInFlight: number;
+  activeKeys: number;
+  streamMaxDurationMinutes: number;
+}
+
+/** Who is calling: the result of `authenticate`. Never contains the key itself. */
+export interface Principal {
+  accountId: string;
+  keyId: string;
+  plan: Plan;
+  limits: AccountLimits;
+}
+
+/**
+ * What a route needs. `none` is for free, key-only routes such as `/v1/account`.
+ * `positioning` (heatmap, levels, stats, stream), `replay` (`/v1/historical`), `flow` (the flow
+ * module), `volatility` (the volatility module), `price` (the price/UDF host).
+ */
+export type Entitlement = "positioning" | "replay" | "flow" | "volatility" | "price" | "none";
+
+/** `data` of `GET /v1/account`: the spec's Account record plus additive fields. */
+export interface AccountRecord {
+  /** Additive (reference name): the account id. */
+  customerId: string;
+  status: AccountStatus;
+  /** Additive: the plan name. */
+  plan: Plan;
+  /** Additive (reference name): true when the plan includes API access (always, here). */
+  apiEligible: boolean;
+  /** Additive (reference name): credits are always metered here, so false. */
+  unlimited: boolean;
+  creditsBalance: number;
+  /** `creditsBalance * 0.001`, rounded to 0.001. */
+  balanceUsd: number;
+  limits: AccountLimits;
+  /** Additive: spend caps and what has been spent against them (credits, net of refunds). */
+  caps: {
+    dailyCredits: number | null;
+    monthlyCredits: number | null;
+    usedTodayCredits: number;
+    usedThisMonthCredits: number;
+  };
+}
+
+/** Reference to the request a ledger entry belongs to. */
+export interface LedgerRef {
+  requestId: string;
+  route: string;
+}
+
+/** Result of a debit or a refund: the balance after it and the ledger row written (if any). */
+export interface BalanceResult {
+  balance: number;
+  /** Id of the ledger row written; null when nothing was written (0 credits, nothing to refund). */
+  ledgerId: number | null;
+}
+
+/** A clock: a function returning Unix ms, or an object with `now()` (lib/market's `Clock`) or `nowMs()`. */
+export type ClockLike = (() => number) | { now(): number } | { nowMs(): number };
+
+export interface AccountService {
+  /**
+   * Resolve the `Authorization` header to a principal. Throws `ApiError`:
+   * 401 `unauthorized` (no header / empty), 403 `forbidden` (unknown, revoked, expired key:
+   * identical bodies), 403 `account_suspended`, 403 `account_blocked`.
+   */
+  authenticate(authorizationHeader: string | null | undefined): Principal;
+  /**
+   * Re-check a principal that was authenticated earlier (long-lived streams). Throws the same
+   * errors as `authenticate`; a revoked or expired key gives 403 `forbidden` (streams map that
+   * to their `key_revoked` close reason). Returns a fresh principal (plan/limits may have changed).
+   */
+  revalidate(p: Principal): Principal;
+  /** 403 `not_entitled` / `opra_agreement_required`. `symbols` are checked against the plan's list. */
+  assertEntitled(p: Principal, entitlement: Entitlement, symbols?: readonly string[]): void;
+  /**
+   * Atomically charge `credits`. 402 `insufficient_credits` (header X-Credits-Remaining),
+   * `daily_cap_reached` (Retry-After to midnight ET), `monthly_cap_reached`;
+   * 503 `credit_check_failed` when the store cannot be read or written (nothing charged).
+   */
+  debit(p: Principal, credits: number, ref: LedgerRef): BalanceResult;
+  /**
+   * Compensating entry for an earlier debit of the same `requestId`; never refunds more than
+   * was debited (net) under that request id, so calling it twice is harmless.
+   */
+  refund(p: Principal, credits: number, ref: LedgerRef): BalanceResult;
+  /** Current balance in credits (applies a due monthly grant first). */
+  balance(accountId: string): number;
+  /** `data` of `GET /v1/account`. */
+  accountView(p: Principal): AccountRecord;
+  close(): void;
+}
+
+/** Per-key requests-per-minute limiter (fixed window aligned to the UTC minute). */
+export interface RateLimiter {
+  take(
+    keyId: string,
+    limitPerMinute: number,
+    nowMs: number,
+  ): { allowed: boolean; limit: number; remaining: number; resetSec: number };
+}
+
+/**
+ * Per-account concurrency slots by kind (`historical`, `stream-symbols`, ...). `units` (default
+ * 1) lets streams hold one unit per symbol. The returned release function is idempotent.
+ */
+export interface ConcurrencyLimiter {
+  tryAcquire(accountId: string, kind: string, max: number, units?: number): (() => void) | null;
+  /** Units currently held by an account for a kind. */
+  inUse(accountId: string, kind: string): number;
+}
+
+/** Concurrency kinds used across the server, so nobody spells them differently. */
+export const SLOT_HISTORICAL = "historical";
+export const SLOT_STREAM_SYMBOLS = "stream-symbols";

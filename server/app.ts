@@ -1,0 +1,105 @@
+import { H3, type H3Event } from "h3";
+import { systemClock } from "../lib/market/clock";
+import { buildHostApp, HOST_STYLE, type RestHost } from "./http/host-app";
+import { renderError } from "./http/render-error";
+import { apiErrors } from "./errors";
+import { allRoutes } from "./routes";
+import { DEFAULT_STREAM_TIMINGS, type AppOptions, type AppServices, type FetchLike } from "./services";
+
+/** Path prefixes of the hosts on one port (DESIGN section 4). */
+export const HOST_PREFIXES = { flowAlias: "/flow-alias", atlas: "/atlas", mcp: "/mcp" } as const;
+
+/** What `createApp` returns: fetch-compatible, usable in-process and by `serve()`. */
+export interface OptionscopeApp {
+  /** The root h3 app (pass to h3's `serve`). */
+  h3: H3;
+  fetch(request: Request): Promise<Response>;
+  /** In-process request: a path (`/v1/account`), a URL or a `Request`. */
+  request(input: string | URL | Request, init?: RequestInit): Promise<Response>;
+  services: AppServices;
+}
+
+function hostOnly(header: string | null): string {
+  if (!header) return "";
+  const h = header.trim().toLowerCase();
+  if (h.startsWith("[")) return h.slice(0, h.indexOf("]") + 1);
+  const i = h.indexOf(":");
+  return i === -1 ? h : h.slice(0, i);
+}
+
+function underPrefix(pathname: string, prefix: string): boolean {
+  return pathname === prefix || pathname.startsWith(prefix + "/");
+}
+
+/**
+ * The API as one fetch handler: one h3 app per host and a root that dispatches on the `Host`
+ * header when host names are configured, else (and for unmatched hosts) on the path prefix.
+ * A pure factory: no listening, no env reads.
+ * @example
+ * const app = createApp({ market, accounts, rateLimiter, concurrency });
+ * const res = await app.request("/v1/heatmap?symbols=SPXW", { headers: { Authorization: `Bearer ${key}` } });
+ * @see docs/api.md#hosts
+ */
+export function createApp(options: AppOptions): OptionscopeApp {
+  const services: AppServices = {
+    market: options.market,
+    accounts: options.accounts,
+    rateLimiter: options.rateLimiter,
+    concurrency: options.concurrency,
+    clock: options.clock ?? options.market.clock ?? systemClock,
+    wallNowMs: options.wallNowMs ?? (() => Date.now()),
+    logger: options.logger ?? (() => {}),
+    requestTimeoutMs: options.requestTimeoutMs ?? 25_000,
+    anonymousRequestsPerMinute: options.anonymousRequestsPerMinute ?? 120,
+    routes: options.routes ?? allRoutes,
+    heatmapCacheTtlMs: options.heatmapCacheTtlMs ?? 5_000,
+    statsCacheEntries: options.statsCacheEntries ?? 20_000,
+    publicBaseUrl: options.publicBaseUrl,
+    streams: { ...DEFAULT_STREAM_TIMINGS, ...options.streams },
+    state: new Map(),
+  };
+  const hosts = options.hosts ?? {};
+  const byPrefix: Record<RestHost, H3> = {
+    base: buildHostApp("base", "", services.routes, services),
+    flowAlias: buildHostApp("flowAlias", HOST_PREFIXES.flowAlias, services.routes, services),
+    atlas: buildHostApp("atlas", HOST_PREFIXES.atlas, services.routes, services),
+  };
+  const byName = new Map<string, H3 | FetchLike | null>();
+  if (hosts.base) byName.set(hosts.base.toLowerCase(), byPrefix.base);
+  if (hosts.flowAlias) byName.set(hosts.flowAlias.toLowerCase(), buildHostApp("flowAlias", "", services.routes, services));
+  if (hosts.atlas) byName.set(hosts.atlas.toLowerCase(), buildHostApp("atlas", "", services.routes, services));
+  if (hosts.mcp) byName.set(hosts.mcp.toLowerCase(), options.mcp ?? null);
+
+  const mcpOrNotFound = (request: Request): Response | Promise<Response> =>
+    options.mcp ? options.mcp(request) : renderError(apiErrors.notFound(), { style: "lower", method: request.method });
+
+  const dispatch = (event: H3Event): Response | Promise<Response> => {
+    const request = event.req;
+    if (byName.size > 0) {
+      const named = byName.get(hostOnly(request.headers.get("host")));
+      if (named !== undefined) {
+        if (named === null) return mcpOrNotFound(request);
+        return typeof named === "function" ? named(request) : named.fetch(request);
+      }
+    }
+    const path = event.url.pathname;
+    if (underPrefix(path, HOST_PREFIXES.mcp)) return mcpOrNotFound(request);
+    if (underPrefix(path, HOST_PREFIXES.flowAlias)) return byPrefix.flowAlias.fetch(request);
+    if (underPrefix(path, HOST_PREFIXES.atlas)) return byPrefix.atlas.fetch(request);
+    return byPrefix.base.fetch(request);
+  };
+
+  const root = new H3({
+    silent: true,
+    allowMalformedURL: true,
+    onError: (error, event) => renderError(error, { style: HOST_STYLE.base, method: event.req.method }),
+  });
+  root.use((event) => dispatch(event));
+
+  return {
+    h3: root,
+    services,
+    fetch: (request) => Promise.resolve(root.fetch(request)),
+    request: (input, init) => Promise.resolve(root.request(input, init)),
+  };
+}

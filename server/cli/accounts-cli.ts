@@ -1,0 +1,233 @@
+/**
+ * `optionscope account ...` and `optionscope key ...`: manage accounts and keys in the same
+ * store the server uses, while it runs. See docs/operations.md#accounts-cli.
+ */
+import { parseArgs } from "node:util";
+import { isApiError } from "../errors";
+import { openAccountService, type AccountDetails, type SqliteAccountService } from "../accounts/account-service";
+import { accountsDbPath, resolveDataDir } from "../accounts/open-db";
+import { isPlan } from "../accounts/plans";
+import { ACCOUNT_STATUSES, type AccountStatus, type Plan } from "../accounts/types";
+
+/** Where the CLI writes; tests pass collectors, `main.ts` passes nothing (process streams). */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/** Exit codes: 0 done, 1 the operation failed (not found, limit), 2 usage error, 3 store error. */
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_STORE = 3;
+
+export const ACCOUNTS_CLI_USAGE = `Usage:
+  optionscope account create --plan top|api|index-etf|flow|invite [--credits N] [--label TEXT]
+                             [--daily-cap N|none] [--monthly-cap N|none] [--opra-agreement signed|unsigned] [--json]
+  optionscope account set ID [--status active|suspended|blocked] [--credits N] [--add-credits N]
+                             [--daily-cap N|none] [--monthly-cap N|none] [--plan PLAN]
+                             [--opra-agreement signed|unsigned] [--json]
+  optionscope account show ID [--ledger N] [--json]
+  optionscope account list [--json]
+  optionscope account verify [--json]
+  optionscope key create --account ID [--expires-in-days N] [--json]
+  optionscope key revoke KEY_OR_ID [--json]
+
+Options for every command:
+  --data-dir DIR   data directory (default $OPTIONSCOPE_DATA_DIR or ./.optionscope)
+  --json           machine-readable output on stdout
+`;
+
+class UsageError extends Error {}
+
+const OPTIONS = {
+  "data-dir": { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  plan: { type: "string" },
+  credits: { type: "string" },
+  "add-credits": { type: "string" },
+  label: { type: "string" },
+  status: { type: "string" },
+  "daily-cap": { type: "string" },
+  "monthly-cap": { type: "string" },
+  "opra-agreement": { type: "string" },
+  account: { type: "string" },
+  "expires-in-days": { type: "string" },
+  ledger: { type: "string" },
+} as const;
+
+function nonNegativeInt(flag: string, raw: string): number {
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(Number(raw))) {
+    throw new UsageError(`--${flag} must be a non-negative integer, got "${raw}".`);
+  }
+  return Number(raw);
+}
+
+function cap(flag: string, raw: string | undefined): number | null | undefined {
+  if (raw === undefined) return undefined;
+  return raw.trim().toLowerCase() === "none" ? null : nonNegativeInt(flag, raw);
+}
+
+function planFlag(raw: string | undefined): Plan | undefined {
+  if (raw === undefined) return undefined;
+  if (!isPlan(raw)) throw new UsageError(`--plan must be one of top, api, index-etf, flow, invite; got "${raw}".`);
+  return raw;
+}
+
+function statusFlag(raw: string | undefined): AccountStatus | undefined {
+  if (raw === undefined) return undefined;
+  if (!(ACCOUNT_STATUSES as readonly string[]).includes(raw)) {
+    throw new UsageError(`--status must be one of ${ACCOUNT_STATUSES.join(", ")}; got "${raw}".`);
+  }
+  return raw as AccountStatus;
+}
+
+function opraFlag(raw: string | undefined): boolean | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === "signed") return true;
+  if (raw === "unsigned") return false;
+  throw new UsageError(`--opra-agreement must be signed or unsigned; got "${raw}".`);
+}
+
+function describe(d: AccountDetails): string {
+  const capText = (v: number | null) => (v == null ? "none" : `${v} credits`);
+  const lines = [
+    `Account ${d.accountId}${d.label ? ` (${d.label})` : ""}`,
+    `  plan:            ${d.plan}`,
+    `  status:          ${d.status}`,
+    `  balance:         ${d.creditsBalance} credits (ledger sum ${d.ledgerSumCredits})`,
+    `  daily cap:       ${capText(d.dailyCapCredits)}, used today ${d.usedTodayCredits}`,
+    `  monthly cap:     ${capText(d.monthlyCapCredits)}, used this month ${d.usedThisMonthCredits}`,
+    `  OPRA agreement:  ${d.opraAgreement ? "signed" : "unsigned"}`,
+    `  created:         ${d.createdAt}`,
+    `  keys:`,
+    ...d.keys.map((k) => `    ${k.keyId}  ${k.prefix}...  ${k.state}${k.expiresAt ? `  expires ${k.expiresAt}` : ""}`),
+  ];
+  if (d.keys.length === 0) lines.push("    (none)");
+  return lines.join("\n") + "\n";
+}
+
+function one(positionals: string[], what: string): string {
+  if (positionals.length !== 1) throw new UsageError(`Expected exactly one ${what}.`);
+  return positionals[0];
+}
+
+/**
+ * Run an `account` or `key` command. `argv` starts at the command group (`["account", "create",
+ * "--plan", "top"]`). Resolves to the process exit code; never calls `process.exit`.
+ * @example await runAccountsCli(["key", "revoke", "key_abc"], process.env) // 0
+ */
+export async function runAccountsCli(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  io: CliIo = { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) },
+): Promise<number> {
+  let json = argv.includes("--json");
+  let service: SqliteAccountService | null = null;
+  const fail = (code: number, errorCode: string, message: string) => {
+    io.stderr(json ? JSON.stringify({ error: { code: errorCode, message } }) + "\n" : `error: ${message}\n`);
+    return code;
+  };
+  try {
+    const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    json = values.json ?? false;
+    const [group, command, ...rest] = positionals;
+    if (values.help || !group) {
+      io.stdout(ACCOUNTS_CLI_USAGE);
+      return values.help ? EXIT_OK : EXIT_USAGE;
+    }
+    const key = `${group} ${command ?? ""}`.trim();
+    const known = ["account create", "account set", "account show", "account list", "account verify", "key create", "key revoke"];
+    if (!known.includes(key)) throw new UsageError(`Unknown command "${key}".`);
+
+    // Validate every flag before touching the store.
+    const plan = planFlag(values.plan);
+    const status = statusFlag(values.status);
+    const credits = values.credits === undefined ? undefined : nonNegativeInt("credits", values.credits);
+    const addCredits = values["add-credits"] === undefined ? undefined : nonNegativeInt("add-credits", values["add-credits"]);
+    const dailyCap = cap("daily-cap", values["daily-cap"]);
+    const monthlyCap = cap("monthly-cap", values["monthly-cap"]);
+    const opra = opraFlag(values["opra-agreement"]);
+    const expiresDays = values["expires-in-days"] === undefined ? undefined : nonNegativeInt("expires-in-days", values["expires-in-days"]);
+    const ledgerRows = values.ledger === undefined ? 0 : nonNegativeInt("ledger", values.ledger);
+
+    const out = (data: unknown, text: string) => io.stdout(json ? JSON.stringify(data) + "\n" : text);
+    const dataDir = resolveDataDir(values["data-dir"], env);
+    const open = () => (service = openAccountService({ dbPath: accountsDbPath(dataDir) }));
+
+    switch (key) {
+      case "account create": {
+        if (rest.length) throw new UsageError(`Unexpected argument "${rest[0]}".`);
+        if (!plan) throw new UsageError("account create needs --plan (top, api, index-etf, flow or invite).");
+        const s = open();
+        const created = s.createAccount({ plan, credits, label: values.label, dailyCapCredits: dailyCap, monthlyCapCredits: monthlyCap, opraAgreement: opra, status });
+        const balance = s.balance(created.accountId);
+        out(
+          { accountId: created.accountId, key: created.key, keyId: created.keyId },
+          `Created account ${created.accountId} (plan ${plan}, ${balance} credits).\nAPI key (shown once, store it now): ${created.key}\n`,
+        );
+        return EXIT_OK;
+      }
+      case "account set": {
+        const id = one(rest, "account id");
+        if ([status, credits, addCredits, dailyCap, monthlyCap, plan, opra, values.label].every((v) => v === undefined)) {
+          throw new UsageError("account set needs at least one of --status, --credits, --add-credits, --daily-cap, --monthly-cap, --plan, --opra-agreement, --label.");
+        }
+        const d = open().updateAccount(id, { status, credits, addCredits, dailyCapCredits: dailyCap, monthlyCapCredits: monthlyCap, plan, opraAgreement: opra, label: values.label });
+        out(d, describe(d));
+        return EXIT_OK;
+      }
+      case "account show": {
+        const id = one(rest, "account id");
+        const s = open();
+        const d = s.getAccount(id);
+        const ledger = ledgerRows > 0 ? s.ledger(id, { limit: ledgerRows }) : undefined;
+        const ledgerText = ledger
+          ? "  ledger (newest first):\n" + ledger.map((e) => `    #${e.id} ${new Date(e.tsMs).toISOString()} ${e.kind} ${e.delta > 0 ? "+" : ""}${e.delta} -> ${e.balanceAfter}${e.route ? ` ${e.route}` : ""}`).join("\n") + "\n"
+          : "";
+        out(ledger ? { ...d, ledger } : d, describe(d) + ledgerText);
+        return EXIT_OK;
+      }
+      case "account list": {
+        if (rest.length) throw new UsageError(`Unexpected argument "${rest[0]}".`);
+        const all = open().listAccounts();
+        out(all, all.length === 0 ? "No accounts.\n" : all.map((d) => `${d.accountId}  ${d.plan.padEnd(9)}  ${d.status.padEnd(9)}  ${d.creditsBalance} credits${d.label ? `  (${d.label})` : ""}`).join("\n") + "\n");
+        return EXIT_OK;
+      }
+      case "account verify": {
+        const mismatches = open().verifyLedger();
+        out({ ok: mismatches.length === 0, mismatches }, mismatches.length === 0 ? "Every balance equals its ledger sum.\n" : mismatches.map((m) => `MISMATCH ${m.accountId}: balance ${m.balance}, ledger ${m.ledgerSum}`).join("\n") + "\n");
+        return mismatches.length === 0 ? EXIT_OK : EXIT_FAILED;
+      }
+      case "key create": {
+        if (rest.length) throw new UsageError(`Unexpected argument "${rest[0]}".`);
+        if (!values.account) throw new UsageError("key create needs --account ID.");
+        const s = open();
+        const expiresAtMs = expiresDays === undefined ? null : Date.now() + expiresDays * 86_400_000;
+        const k = s.createKey(values.account, { expiresAtMs });
+        out({ accountId: values.account, keyId: k.keyId, key: k.key }, `Created key ${k.keyId} for ${values.account}.\nAPI key (shown once, store it now): ${k.key}\n`);
+        return EXIT_OK;
+      }
+      case "key revoke": {
+        const r = open().revokeKey(one(rest, "key or key id"));
+        out(r, r.alreadyRevoked ? `Key ${r.keyId} was already revoked.\n` : `Revoked key ${r.keyId} of ${r.accountId}.\n`);
+        return EXIT_OK;
+      }
+    }
+    throw new UsageError(`Unknown command "${key}".`);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      return fail(EXIT_USAGE, "usage", `${error.message}\n\n${ACCOUNTS_CLI_USAGE}`);
+    }
+    if ((error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      return fail(EXIT_USAGE, "usage", `${(error as Error).message}\n\n${ACCOUNTS_CLI_USAGE}`);
+    }
+    if (isApiError(error)) {
+      return fail(error.status === 503 ? EXIT_STORE : EXIT_FAILED, error.code, error.message);
+    }
+    return fail(EXIT_STORE, "store_error", `The accounts store could not be used: ${(error as Error).message}`);
+  } finally {
+    (service as SqliteAccountService | null)?.close();
+  }
+}

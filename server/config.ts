@@ -1,0 +1,106 @@
+import { parseArgs } from "node:util";
+import { resolveDataDir } from "./accounts/open-db";
+import { DEFAULT_STREAM_TIMINGS, type HostNames, type StreamTimings } from "./services";
+
+/** Everything `optionscope serve` needs, from flags and environment (flags win). */
+export interface ServeConfig {
+  port: number;
+  hostname: string;
+  /** Accounts store and other state (`OPTIONSCOPE_DATA_DIR`, default ./.optionscope). */
+  dataDir: string;
+  seed: string | undefined;
+  /** Pinned or starting simulated instant (`OPTIONSCOPE_NOW`), ms. */
+  nowMs: number | undefined;
+  /** Simulated seconds per real second (`OPTIONSCOPE_CLOCK_SPEED`). */
+  clockSpeed: number | undefined;
+  /** Folder of real data files; absent -> the simulated market. */
+  marketDataDir: string | undefined;
+  hosts: HostNames;
+  streams: StreamTimings;
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  maxHeaderSize: number;
+  /** Print one JSON line per request. */
+  accessLog: boolean;
+}
+
+/** A usage error of the command line (exit code 2). */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+export const SERVE_USAGE = `Usage: optionscope serve [options]
+  --port N               listen port (env PORT, default 8080)
+  --hostname ADDR        listen address (default 0.0.0.0)
+  --data-dir DIR         accounts store (env OPTIONSCOPE_DATA_DIR, default ./.optionscope)
+  --seed S               simulator seed (env OPTIONSCOPE_SEED)
+  --now ISO              pin the simulated clock (env OPTIONSCOPE_NOW)
+  --clock-speed X        simulated seconds per real second (env OPTIONSCOPE_CLOCK_SPEED)
+  --data DIR             serve real data files from DIR instead of the simulator
+  --host-base NAME       match {base_url} by Host header (also --host-flow-alias, --host-atlas, --host-mcp)
+  --request-timeout-ms N request time limit before 504 (default 25000)
+  --no-access-log        no JSON line per request
+Environment: STREAM_MAX_DURATION_S (3600), STREAM_BILLING_INTERVAL_S (60), STREAM_KEEPALIVE_S (15)
+`;
+
+function num(name: string, raw: string | undefined, check: (n: number) => boolean): number | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || !check(n)) throw new UsageError(`Invalid ${name}: ${raw}`);
+  return n;
+}
+
+/**
+ * Resolve `serve` options from argv (after the `serve` word) and the environment.
+ * @example resolveServeConfig(["--port", "0"], { OPTIONSCOPE_NOW: "2024-03-06T15:00:00Z" }).nowMs
+ */
+export function resolveServeConfig(argv: string[], env: Record<string, string | undefined>): ServeConfig {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      port: { type: "string" },
+      hostname: { type: "string" },
+      "data-dir": { type: "string" },
+      seed: { type: "string" },
+      now: { type: "string" },
+      "clock-speed": { type: "string" },
+      data: { type: "string" },
+      "host-base": { type: "string" },
+      "host-flow-alias": { type: "string" },
+      "host-atlas": { type: "string" },
+      "host-mcp": { type: "string" },
+      "request-timeout-ms": { type: "string" },
+      "no-access-log": { type: "boolean" },
+    },
+  });
+  const nowRaw = values.now ?? env.OPTIONSCOPE_NOW;
+  const nowMs = nowRaw ? Date.parse(nowRaw) : undefined;
+  if (nowRaw && !Number.isFinite(nowMs)) throw new UsageError(`Invalid OPTIONSCOPE_NOW / --now: ${nowRaw}`);
+  const positive = (n: number) => n > 0;
+  return {
+    port: num("port", values.port ?? env.PORT, (n) => Number.isInteger(n) && n >= 0 && n < 65536) ?? 8080,
+    hostname: values.hostname ?? env.HOST ?? "0.0.0.0",
+    dataDir: resolveDataDir(values["data-dir"], env),
+    seed: values.seed ?? env.OPTIONSCOPE_SEED,
+    nowMs,
+    clockSpeed: num("clock speed", values["clock-speed"] ?? env.OPTIONSCOPE_CLOCK_SPEED, (n) => n >= 0),
+    marketDataDir: values.data ?? env.OPTIONSCOPE_DATA,
+    hosts: {
+      base: values["host-base"] ?? env.OPTIONSCOPE_HOST_BASE,
+      flowAlias: values["host-flow-alias"] ?? env.OPTIONSCOPE_HOST_FLOW_ALIAS,
+      atlas: values["host-atlas"] ?? env.OPTIONSCOPE_HOST_ATLAS,
+      mcp: values["host-mcp"] ?? env.OPTIONSCOPE_HOST_MCP,
+    },
+    streams: {
+      maxDurationS: num("STREAM_MAX_DURATION_S", env.STREAM_MAX_DURATION_S, positive) ?? DEFAULT_STREAM_TIMINGS.maxDurationS,
+      billingIntervalS: num("STREAM_BILLING_INTERVAL_S", env.STREAM_BILLING_INTERVAL_S, positive) ?? DEFAULT_STREAM_TIMINGS.billingIntervalS,
+      keepaliveS: num("STREAM_KEEPALIVE_S", env.STREAM_KEEPALIVE_S, positive) ?? DEFAULT_STREAM_TIMINGS.keepaliveS,
+    },
+    requestTimeoutMs: num("request timeout", values["request-timeout-ms"], positive) ?? 25_000,
+    headersTimeoutMs: 10_000,
+    maxHeaderSize: 16_384,
+    accessLog: !values["no-access-log"],
+  };
+}

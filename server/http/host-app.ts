@@ -1,0 +1,70 @@
+import { H3, type H3Event } from "h3";
+import { ApiError, apiErrors } from "../errors";
+import type { AnyRoute } from "../routes/define-route";
+import type { AppServices } from "../services";
+import { preflightResponse } from "./cors";
+import { authenticateAndLimit, createRouteHandler, newRequestId } from "./pipeline";
+import { renderError, type ErrorStyle } from "./render-error";
+
+/** The REST hosts of DESIGN section 4 (the MCP host is a mounted fetch handler). */
+export type RestHost = "base" | "flowAlias" | "atlas";
+
+/** How each REST host spells errors that belong to no route (404, 405, malformed URLs). */
+export const HOST_STYLE: Record<RestHost, ErrorStyle> = { base: "lower", flowAlias: "flow", atlas: "price" };
+
+/** Whether a route is served on a host: flow routes are on the base host and the flow alias. */
+export function servedOn(route: AnyRoute, host: RestHost): boolean {
+  if (host === "base") return route.host === "base" || route.host === "flow";
+  if (host === "flowAlias") return route.host === "flow";
+  return route.host === "atlas";
+}
+
+/** True when a path has percent-encoding that does not decode. */
+export function isMalformedPath(pathname: string): boolean {
+  if (!pathname.includes("%")) return false;
+  try {
+    decodeURIComponent(pathname);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * One h3 app for one host, its routes registered under `prefix` ("" when matched by host name).
+ * Every method reaches the route's pipeline (which answers 405 itself, since h3 would say 404);
+ * anything unrouted answers an enveloped 404 with rate-limit headers.
+ */
+export function buildHostApp(host: RestHost, prefix: string, routes: AnyRoute[], services: AppServices): H3 {
+  const style = HOST_STYLE[host];
+  const app = new H3({
+    silent: true,
+    allowMalformedURL: true,
+    onError: (error, event) => renderError(error, { style, method: event.req.method }),
+  });
+  for (const route of routes) {
+    if (!servedOn(route, host)) continue;
+    const handle = createRouteHandler(route, services);
+    app.all(prefix + route.path, (event: H3Event) => {
+      if (isMalformedPath(event.url.pathname)) return fallback(event);
+      return handle(event);
+    });
+  }
+  const fallback = (event: H3Event): Response => {
+    if (event.req.method === "OPTIONS") return preflightResponse();
+    const headers = new Headers({ "X-Request-Id": newRequestId() });
+    try {
+      // A valid key counts against that key; anything else against the caller's IP.
+      authenticateAndLimit(services, headers, event.req, "optional");
+      if (isMalformedPath(event.url.pathname)) {
+        throw new ApiError(400, "invalid_request", "Malformed percent-encoding in the URL path.");
+      }
+      throw apiErrors.notFound();
+    } catch (error) {
+      return renderError(error, { style, headers, method: event.req.method });
+    }
+  };
+  app.all(prefix === "" ? "/**" : `${prefix}/**`, fallback);
+  app.all(prefix === "" ? "/" : prefix, fallback);
+  return app;
+}

@@ -1,0 +1,96 @@
+#!/usr/bin/env node
+/**
+ * The `optionscope` command: `serve` (the API), `account ...` and `key ...` (the accounts store).
+ * The only file with process-wide side effects: signals, exit codes, stdout.
+ * See docs/api.md#running-the-server.
+ */
+import { realpathSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { runAccountsCli } from "./cli";
+import { resolveServeConfig, SERVE_USAGE, UsageError } from "./config";
+import { startServer } from "./serve";
+
+const USAGE = `optionscope: options analytics API
+
+  optionscope serve [options]        serve the API (see: optionscope serve --help)
+  optionscope account ...            manage accounts (see: optionscope account --help)
+  optionscope key ...                manage API keys
+`;
+
+/** The ready-to-paste request printed on first start. */
+export function curlLine(baseUrl: string, key: string): string {
+  return `curl -s -H "Authorization: Bearer ${key}" "${baseUrl}/v1/heatmap?symbols=SPXW"`;
+}
+
+async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    process.stdout.write(SERVE_USAGE);
+    return 0;
+  }
+  const config = resolveServeConfig(argv, env);
+  const running = await startServer(config, {
+    log: (line) => process.stdout.write(JSON.stringify(line) + "\n"),
+    stderr: (t) => process.stderr.write(t),
+  });
+  const shown = config.hostname === "0.0.0.0" || config.hostname === "::" ? "localhost" : config.hostname;
+  const baseUrl = `http://${shown}:${running.listening.port}`;
+  const say = (msg: string) => process.stderr.write(msg + "\n");
+  say(`optionscope listening on ${baseUrl} (${config.marketDataDir ? `data from ${config.marketDataDir}` : "simulated market"})`);
+  say(`  flow alias ${baseUrl}/flow-alias  price ${baseUrl}/atlas  tools ${baseUrl}/mcp  store ${config.dataDir}`);
+  if (running.demoKey) {
+    say("Demo account created. Its key is shown only now:");
+    say(`  ${curlLine(baseUrl, running.demoKey)}`);
+  } else {
+    say("Demo account exists; make a new key with: optionscope key create --account <id> (optionscope account list)");
+  }
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      say(`${signal}: draining in-flight requests...`);
+      running.shutdown().then(resolve, (error) => {
+        say(`shutdown error: ${(error as Error).message}`);
+        resolve();
+      });
+    };
+    process.once("SIGTERM", () => stop("SIGTERM"));
+    process.once("SIGINT", () => stop("SIGINT"));
+  });
+  return 0;
+}
+
+/**
+ * Run the CLI; resolves to the exit code.
+ * @example await main(["serve", "--port", "0"], process.env)
+ */
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    if (command === "serve") return await serve(rest, env);
+    if (command === "account" || command === "key" || command === "apps") return await runAccountsCli(argv, env);
+    if (!command || command === "--help" || command === "-h" || command === "help") {
+      process.stdout.write(USAGE);
+      return command ? 0 : 2;
+    }
+    process.stderr.write(`Unknown command: ${command}\n${USAGE}`);
+    return 2;
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      process.stderr.write(`${(error as Error).message}\n`);
+      return 2;
+    }
+    process.stderr.write(`optionscope: ${(error as Error).message}\n`);
+    return 1;
+  }
+}
+
+function isEntry(): boolean {
+  try {
+    const url = import.meta.url;
+    return Boolean(url && process.argv[1] && url === pathToFileURL(realpathSync(process.argv[1])).href);
+  } catch {
+    return false;
+  }
+}
+
+if (isEntry()) {
+  main(process.argv.slice(2)).then((code) => process.exit(code));
+}

@@ -1,0 +1,188 @@
+import { z } from "zod";
+import {
+  dailyStats,
+  exposureGrid,
+  PositioningError,
+  POSITIONING_DEFAULTS as D,
+  sessionFrameInstants,
+  statFrame,
+  STATS_COMPLETE_AFTER_MS,
+  type DailyStat,
+  type StatFrame,
+} from "../../../lib/positioning";
+import { countTradingDays, etDateOf, sessionBounds, tradingDaysBetween } from "../../../lib/time";
+import { LruCache } from "../../cache/lru-cache";
+import { ApiError, apiErrors } from "../../errors";
+import { moduleState, type AppServices } from "../../services";
+import { defineRoute } from "../define-route";
+import { boolParam, dateParam, enumParam, requiredDateParam, symbolsParam } from "../params";
+import { attribution, FIRST_HISTORY_DATE, gridOptions, kernelEngine, knownSymbols } from "./_shared";
+
+/** Spec limits of `/v1/stats/daily`. */
+export const STATS_LIMITS = Object.freeze({ symbols: 50, calendarDays: 31, symbolSessions: 400 });
+
+/**
+ * The replay parameters every statistics frame uses: `/v1/historical`'s defaults with the asked
+ * metric, so a session's statistics equal those of its replayed frames exactly.
+ */
+export function statsGridQuery(metric: "gamma" | "vanna") {
+  return {
+    metric,
+    maxStrikes: D.maxStrikes,
+    maxExpirations: D.maxExpirations,
+    includeEmpty: false,
+    layout: "matrix" as const,
+  };
+}
+
+const DAY_MS = 86_400_000;
+const calendarDaysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+
+/** Replays one symbol's session minute by minute (frames without a board of their own minute are skipped). */
+async function replaySession(
+  services: AppServices,
+  symbol: string,
+  date: string,
+  extended: boolean,
+  metric: "gamma" | "vanna",
+  nowMs: number,
+): Promise<DailyStat | null> {
+  const options = gridOptions(statsGridQuery(metric));
+  const engine = kernelEngine(services);
+  const frames: StatFrame[] = [];
+  for (const t of sessionFrameInstants(date, { extended })) {
+    if (t > nowMs) break;
+    const chain = await services.market.chain(symbol, t);
+    if (!chain || chain.asOfMs !== t) continue;
+    try {
+      frames.push(statFrame(exposureGrid(chain, options, engine)));
+    } catch (error) {
+      if (error instanceof PositioningError && error.code !== "invalid_parameter") continue;
+      throw error;
+    }
+  }
+  return dailyStats(frames, { date, extended, nowMs });
+}
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** `GET /v1/stats/daily`: per symbol and ET session, spot range and exposure extremes. 5 credits. */
+export const statsDailyRoute = defineRoute({
+  host: "base",
+  module: "positioning",
+  method: "GET",
+  path: "/v1/stats/daily",
+  operationId: "getDailyStats",
+  cost: 5,
+  entitlement: "positioning",
+  query: z.object({
+    symbols: symbolsParam(STATS_LIMITS.symbols, "Comma-separated tickers, up to 50."),
+    from: requiredDateParam(`First ET session date, not before ${FIRST_HISTORY_DATE}.`),
+    to: dateParam("Last ET session date, inclusive; default today (ET); at most 31 calendar days after from."),
+    extended: boolParam(false, "Cover 04:00-20:00 ET instead of the regular 09:30-16:00 ET session."),
+    metric: enumParam(["gamma", "vanna"], "gamma", "Which dealer exposure the cells hold."),
+  }),
+  check: (q, { nowMs }) => {
+    const to = q.to ?? etDateOf(nowMs);
+    if (q.from < FIRST_HISTORY_DATE) throw apiErrors.invalidParameter("from", `history begins on ${FIRST_HISTORY_DATE}.`);
+    if (to < q.from) throw apiErrors.invalidParameter("to", "must not be before from.");
+    const days = calendarDaysBetween(q.from, to);
+    if (days > STATS_LIMITS.calendarDays) {
+      throw apiErrors.rangeTooLarge(`from..to spans ${days} calendar days; at most ${STATS_LIMITS.calendarDays}.`);
+    }
+    const sessions = q.symbols.length * countTradingDays(q.from, to);
+    if (sessions > STATS_LIMITS.symbolSessions) {
+      throw new ApiError(
+        422,
+        "request_too_large",
+        `${q.symbols.length} symbols x ${sessions / q.symbols.length} sessions = ${sessions} symbol-sessions; at most ${STATS_LIMITS.symbolSessions} per call.`,
+      );
+    }
+  },
+  symbolsOf: (q) => q.symbols,
+  data: z.object({
+    from: z.string(),
+    to: z.string(),
+    symbols: z.array(
+      z.object({
+        symbol: z.string(),
+        days: z.array(
+          z.object({
+            date: z.string(),
+            frames: z.number().int(),
+            complete: z.boolean(),
+            firstAt: z.string(),
+            lastAt: z.string(),
+            spotOpen: z.number(),
+            spotHigh: z.number(),
+            spotLow: z.number(),
+            spotClose: z.number(),
+            minValue: z.number(),
+            maxValue: z.number(),
+            peakAbsMean: z.number(),
+            peakAbsMax: z.number(),
+          }),
+        ),
+      }),
+    ),
+  }),
+  meta: z.object({
+    metric: z.enum(["gamma", "vanna"]),
+    resolution: z.string(),
+    mode: z.string(),
+    cached: z.boolean(),
+    delayed: z.boolean(),
+    delayMinutes: z.number(),
+    extended: z.boolean(),
+    simulated: z.boolean(),
+    attribution: z.object({}).loose(),
+  }),
+  cacheControl: "private, max-age=60",
+  summary: "Daily statistics per symbol and session",
+  description:
+    "For each symbol and ET trading session: frame count, first and last frame, spot open/high/low/close, the smallest " +
+    "and largest single strike x expiration cell, and the mean and maximum over frames of max(|smallest|, |largest|). " +
+    "Frames are the one-minute boards /v1/historical replays with its default parameters. Weekends and NYSE holidays " +
+    "have no row; early closes have fewer frames; today stays complete=false until 30 minutes after the close. " +
+    "At most 50 symbols, 31 calendar days and 400 symbol-sessions per call.",
+  tags: ["Heatmap"],
+  handler: async ({ query, services, nowMs, signal }) => {
+    const to = query.to ?? etDateOf(nowMs);
+    const symbols = await knownSymbols(services, query.symbols);
+    const cache = moduleState(services, "positioning.stats", () => new LruCache<string, DailyStat | null>(services.statsCacheEntries));
+    const dates = tradingDaysBetween(query.from, to).filter((d) => sessionBounds(d, { extended: query.extended }).openMs <= nowMs);
+    let allCached = true;
+    const out: { symbol: string; days: DailyStat[] }[] = [];
+    for (const symbol of symbols) {
+      const days: DailyStat[] = [];
+      for (const date of dates) {
+        if (signal.aborted) throw signal.reason ?? apiErrors.gatewayTimeout(services.requestTimeoutMs);
+        const key = `${symbol}|${date}|${query.extended}|${query.metric}`;
+        let stat = cache.get(key);
+        if (stat === undefined) {
+          allCached = false;
+          stat = await replaySession(services, symbol, date, query.extended, query.metric, nowMs);
+          const { closeMs } = sessionBounds(date, { extended: query.extended });
+          if (nowMs >= closeMs + STATS_COMPLETE_AFTER_MS) cache.set(key, stat);
+          await yieldToLoop();
+        }
+        if (stat) days.push(stat);
+      }
+      if (days.length > 0) out.push({ symbol, days });
+    }
+    return {
+      data: { from: query.from, to, symbols: out },
+      meta: {
+        metric: query.metric,
+        resolution: "1m",
+        mode: "historical",
+        cached: allCached,
+        delayed: false,
+        delayMinutes: 0,
+        extended: query.extended,
+        simulated: services.market.simulated,
+        attribution: attribution(services.market.simulated),
+      },
+    };
+  },
+});

@@ -1,0 +1,87 @@
+import type { Clock, MarketData } from "../lib/market/market-data";
+import type { AccountService, ConcurrencyLimiter, RateLimiter } from "./accounts/types";
+import type { AnyRoute } from "./routes/define-route";
+
+/** A structured log sink: one JSON-able object per line. Never given a key. */
+export type Logger = (line: Record<string, unknown>) => void;
+
+/** Host names for matching by `Host` header (DESIGN section 4); unset ones use path prefixes. */
+export interface HostNames {
+  base?: string;
+  flowAlias?: string;
+  atlas?: string;
+  mcp?: string;
+}
+
+/** A fetch-style handler (the MCP tool server mounts as one). */
+export type FetchLike = (request: Request) => Response | Promise<Response>;
+
+/** Options of `createApp`. Everything is injected: no env reads, no listening. */
+export interface AppOptions {
+  market: MarketData;
+  accounts: AccountService;
+  rateLimiter: RateLimiter;
+  concurrency: ConcurrencyLimiter;
+  /** The market clock (what "now" is for data); default `market.clock`. */
+  clock?: Clock;
+  /** Wall time for rate limits and logs, ms; default `Date.now`. */
+  wallNowMs?: () => number;
+  hosts?: HostNames;
+  logger?: Logger;
+  /** Request time limit, ms (then 504 `gateway_timeout`); default 25000. */
+  requestTimeoutMs?: number;
+  /** Per-IP requests per minute for requests without a valid key; default 120. */
+  anonymousRequestsPerMinute?: number;
+  /** The tool server mounted at {mcp_url}; absent -> 404 there. */
+  mcp?: FetchLike;
+  /** The route table; default every built-in route (`allRoutes`). */
+  routes?: AnyRoute[];
+  /** Heatmap/levels cache lifetime, ms; default 5000. */
+  heatmapCacheTtlMs?: number;
+  /** Finished daily-statistics sessions kept in memory; default 20000. */
+  statsCacheEntries?: number;
+  /** Public base URL written into OpenAPI `servers` (default derived from the request). */
+  publicBaseUrl?: string;
+  /** Stream timings (DESIGN section 7); defaults 3600 / 60 / 15 seconds. */
+  streams?: Partial<StreamTimings>;
+}
+
+/** Stream lifecycle timings, seconds (env STREAM_MAX_DURATION_S, STREAM_BILLING_INTERVAL_S, STREAM_KEEPALIVE_S). */
+export interface StreamTimings {
+  maxDurationS: number;
+  billingIntervalS: number;
+  keepaliveS: number;
+}
+
+/** The spec's stream timings: one hour, billed each minute, a ping every 15 seconds. */
+export const DEFAULT_STREAM_TIMINGS: StreamTimings = Object.freeze({ maxDurationS: 3600, billingIntervalS: 60, keepaliveS: 15 });
+
+/** What handlers see: the options with defaults filled in, plus app-scoped caches. */
+export interface AppServices {
+  market: MarketData;
+  accounts: AccountService;
+  rateLimiter: RateLimiter;
+  concurrency: ConcurrencyLimiter;
+  clock: Clock;
+  wallNowMs: () => number;
+  logger: Logger;
+  requestTimeoutMs: number;
+  anonymousRequestsPerMinute: number;
+  routes: AnyRoute[];
+  heatmapCacheTtlMs: number;
+  statsCacheEntries: number;
+  publicBaseUrl?: string;
+  streams: StreamTimings;
+  /** App-scoped memo space for route modules (keyed by module name). */
+  state: Map<string, unknown>;
+}
+
+/** App-scoped state of one route module, created on first use. */
+export function moduleState<T>(services: AppServices, key: string, create: () => T): T {
+  let v = services.state.get(key) as T | undefined;
+  if (v === undefined) {
+    v = create();
+    services.state.set(key, v);
+  }
+  return v;
+}

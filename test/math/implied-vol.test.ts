@@ -1,0 +1,258 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { bsmGreeks, bsmPrice } from "../../lib/math/black-scholes";
+import {
+  impliedBlackVolatility,
+  impliedVol,
+  impliedVolFromNormalisedPrice,
+} from "../../lib/math/implied-vol";
+import {
+  IV_CODE_ABOVE_UPPER_BOUND,
+  IV_CODE_BELOW_INTRINSIC,
+  IV_CODE_INVALID_INPUT,
+  impliedVolsInto,
+} from "../../lib/math/implied-vol-batch";
+import { normalisedBlack } from "../../lib/math/normalised-black";
+
+const EPS = Number.EPSILON;
+const SPOT = 100;
+const RATE = 0.05;
+const DIV = 0.02;
+const MINUTE = 1 / 525600;
+
+/** The issue's domain: K/F 0.5-2, 1 minute to 3 years, vol 1%-300% (log-spaced, endpoints included). */
+function grid(nM: number, nT: number, nV: number) {
+  const rows: Array<{ m: number; t: number; v: number }> = [];
+  for (let i = 0; i < nM; i++)
+    for (let j = 0; j < nT; j++)
+      for (let k = 0; k < nV; k++) {
+        rows.push({
+          m: 0.5 * 4 ** (i / (nM - 1)),
+          t: MINUTE * (3 * 525600) ** (j / (nT - 1)),
+          v: 0.01 * 300 ** (k / (nV - 1)),
+        });
+      }
+  return rows;
+}
+
+const forwardOf = (t: number) => SPOT * Math.exp((RATE - DIV) * t);
+
+describe("impliedVol round trips price -> vol -> price", () => {
+  const rows = grid(29, 23, 23);
+
+  it("out of the money: |vol error| <= 1e-12 for every price >= 1e-100 (and down to 1e-300), <= 2 steps", () => {
+    let checked = 0;
+    let tiny = 0;
+    let worst = 0;
+    let steps = 0;
+    for (const { m, t, v } of rows) {
+      const strike = m * forwardOf(t);
+      const right = m >= 1 ? "C" : "P";
+      const price = bsmPrice({ spot: SPOT, strike, tYears: t, vol: v, rate: RATE, dividendYield: DIV, right });
+      if (!(price >= 1e-300)) continue; // true value below 1e-300: not a normal double, outside the domain
+      const r = impliedVol({ price, spot: SPOT, strike, tYears: t, rate: RATE, dividendYield: DIV, right });
+      expect(r.ok, `m=${m} t=${t} v=${v} price=${price}`).toBe(true);
+      if (!r.ok) continue;
+      const err = Math.abs(r.vol - v);
+      expect(err, `m=${m} t=${t} v=${v} price=${price}`).toBeLessThanOrEqual(1e-12);
+      expect(r.iterations).toBeLessThanOrEqual(2);
+      worst = Math.max(worst, err);
+      steps += r.iterations;
+      checked++;
+      if (price < 1e-100) tiny++;
+    }
+    // The grid really covers the far wings and the whole body.
+    expect(checked).toBeGreaterThan(0.45 * rows.length);
+    expect(tiny).toBeGreaterThan(100);
+    expect(steps / checked).toBeLessThanOrEqual(2);
+  });
+
+  it("in the money: vol to 1e-12 wherever one ulp of the price moves vol by <= 1e-13; else the price round-trips", () => {
+    let identifiable = 0;
+    let lost = 0;
+    for (const { m, t, v } of rows) {
+      const strike = m * forwardOf(t);
+      const right = m >= 1 ? "P" : "C";
+      const inp = { spot: SPOT, strike, tYears: t, vol: v, rate: RATE, dividendYield: DIV, right } as const;
+      const g = bsmGreeks(inp);
+      const price = g.price;
+      // Vol resolution of a double price: eps * price / vega (vega per 1.00 vol).
+      const resolution = (EPS * price) / g.vega;
+      const r = impliedVol({ ...inp, price });
+      if (resolution <= 1e-13) {
+        identifiable++;
+        expect(r.ok).toBe(true);
+        if (r.ok) {
+          expect(Math.abs(r.vol - v), `m=${m} t=${t} v=${v}`).toBeLessThanOrEqual(1e-12);
+          expect(r.iterations).toBeLessThanOrEqual(3);
+        }
+      } else if (r.ok) {
+        const back = bsmPrice({ ...inp, vol: r.vol });
+        expect(Math.abs(back - price), `m=${m} t=${t} v=${v}`).toBeLessThanOrEqual(4 * EPS * price);
+      } else {
+        // The time value is below the price's rounding: the price is the intrinsic value.
+        lost++;
+        expect(r.reason).toBe("below_intrinsic");
+        const otm = bsmPrice({ ...inp, right: right === "C" ? "P" : "C" });
+        expect(otm).toBeLessThanOrEqual(4 * EPS * price);
+      }
+    }
+    expect(identifiable).toBeGreaterThan(0.2 * rows.length);
+    expect(lost).toBeGreaterThan(0);
+  });
+
+  it("agrees with a slow bisection on bsmPrice (independent of the rational guess)", () => {
+    const bisect = (price: number, inp: Omit<Parameters<typeof bsmPrice>[0], "vol">) => {
+      let lo = 1e-4;
+      let hi = 20;
+      for (let i = 0; i < 200 && hi - lo > 1e-16; i++) {
+        const mid = 0.5 * (lo + hi);
+        if (bsmPrice({ ...inp, vol: mid }) < price) lo = mid;
+        else hi = mid;
+      }
+      return 0.5 * (lo + hi);
+    };
+    fc.assert(
+      fc.property(
+        fc.double({ min: 60, max: 160, noNaN: true }),
+        fc.double({ min: 0.02, max: 2, noNaN: true }),
+        fc.double({ min: 0.05, max: 1.5, noNaN: true }),
+        (strike, tYears, vol) => {
+          const right = strike >= forwardOf(tYears) ? "C" : "P"; // out of the money: vol identifiable
+          const inp = { spot: SPOT, strike, tYears, rate: RATE, dividendYield: DIV, right } as const;
+          const price = bsmPrice({ ...inp, vol });
+          if (!(price > 1e-250)) return;
+          const r = impliedVol({ ...inp, price });
+          expect(r.ok).toBe(true);
+          if (r.ok) expect(Math.abs(r.vol - bisect(price, inp))).toBeLessThanOrEqual(1e-11);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe("impliedVol: no volatility", () => {
+  const base = { spot: 100, strike: 90, tYears: 0.5, rate: 0.05, dividendYield: 0.01 };
+  const intrinsicCall = 100 * Math.exp(-0.01 * 0.5) - 90 * Math.exp(-0.05 * 0.5);
+
+  it("below_intrinsic: under the discounted forward intrinsic, at it, or a zero OTM price", () => {
+    expect(impliedVol({ ...base, price: intrinsicCall * 0.999, right: "C" })).toEqual({ ok: false, reason: "below_intrinsic" });
+    expect(impliedVol({ ...base, price: 0, right: "P" })).toEqual({ ok: false, reason: "below_intrinsic" });
+  });
+
+  it("above_upper_bound: a call at S exp(-qT) or above, a put at K exp(-rT) or above", () => {
+    expect(impliedVol({ ...base, price: 100 * Math.exp(-0.01 * 0.5), right: "C" })).toEqual({ ok: false, reason: "above_upper_bound" });
+    expect(impliedVol({ ...base, price: 95, right: "P" })).toEqual({ ok: false, reason: "above_upper_bound" });
+  });
+
+  it("invalid_input: non-finite or negative numbers, zero time, unknown right", () => {
+    const ok = { ...base, price: 12, right: "C" as const };
+    for (const bad of [
+      { price: NaN },
+      { price: -1 },
+      { spot: 0 },
+      { strike: Infinity },
+      { tYears: 0 },
+      { rate: NaN },
+      { dividendYield: -Infinity },
+      { right: "X" },
+    ]) {
+      expect(impliedVol({ ...ok, ...bad } as typeof ok)).toEqual({ ok: false, reason: "invalid_input" });
+    }
+  });
+
+  it("never returns 0, NaN or Infinity as a volatility", () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -1, max: 300 }),
+        fc.double({ min: 1e-3, max: 1e3, noNaN: true }),
+        fc.double({ min: 1e-6, max: 30, noNaN: true }),
+        fc.double({ min: -0.5, max: 0.5, noNaN: true }),
+        fc.constantFrom<"C" | "P">("C", "P"),
+        (price, strike, tYears, rate, right) => {
+          const r = impliedVol({ price, spot: 100, strike, tYears, rate, dividendYield: 0, right });
+          if (r.ok) {
+            expect(r.vol).toBeGreaterThan(0);
+            expect(Number.isFinite(r.vol)).toBe(true);
+            expect(r.iterations).toBeLessThanOrEqual(3);
+          } else expect(["below_intrinsic", "above_upper_bound", "invalid_input"]).toContain(r.reason);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe("lower-level entry points", () => {
+  it("impliedBlackVolatility recovers Haug's Black-76 example (F=K=19, T=0.75, r=10%, sigma=28%: 1.7011)", () => {
+    const undiscounted = 1.7011 * Math.exp(0.1 * 0.75);
+    const r = impliedBlackVolatility(undiscounted, 19, 19, 0.75, 1);
+    expect(r.ok && Math.abs(r.vol - 0.28)).toBeLessThan(1e-4);
+  });
+
+  it("impliedVolFromNormalisedPrice inverts normalisedBlack, puts and calls, in and out of the money", () => {
+    for (const x of [-0.7, -0.05, 0, 1e-9, 0.3, 0.69])
+      for (const s of [1e-4, 0.01, 0.3, 1, 4])
+        for (const theta of [1, -1] as const) {
+          const beta = normalisedBlack(x, s, theta);
+          const r = impliedVolFromNormalisedPrice(beta, x, theta);
+          if (theta * x > 0 && beta - Math.abs(2 * Math.sinh(x / 2)) <= 4 * EPS * beta) continue; // time value lost
+          if (beta === 0) continue; // underflow: outside the domain
+          expect(r.ok, `x=${x} s=${s} theta=${theta}`).toBe(true);
+          if (r.ok) expect(Math.abs(r.vol - s)).toBeLessThanOrEqual(1e-13 * Math.max(1, s) + (theta * x > 0 ? 1e-10 : 0));
+        }
+    expect(impliedVolFromNormalisedPrice(NaN, 0, 1)).toEqual({ ok: false, reason: "invalid_input" });
+    expect(impliedVolFromNormalisedPrice(-1, 0, 1)).toEqual({ ok: false, reason: "below_intrinsic" });
+    expect(impliedVolFromNormalisedPrice(1, 0, 1)).toEqual({ ok: false, reason: "above_upper_bound" });
+  });
+});
+
+describe("impliedVolsInto (JS batch kernel)", () => {
+  it("matches impliedVol row by row and codes the failures", () => {
+    const rows = grid(9, 8, 8);
+    const n = rows.length + 4;
+    const prices = new Float64Array(n);
+    const strikes = new Float64Array(n);
+    const ts = new Float64Array(n);
+    const rights = new Uint8Array(n);
+    rows.forEach(({ m, t, v }, i) => {
+      strikes[i] = m * SPOT;
+      ts[i] = t;
+      rights[i] = i % 2;
+      prices[i] = bsmPrice({ spot: SPOT, strike: strikes[i], tYears: t, vol: v, rate: RATE, dividendYield: DIV, right: rights[i] ? "C" : "P" });
+    });
+    // Four failure rows: below intrinsic, above the bound, a NaN price, a zero time.
+    const k = rows.length;
+    strikes.fill(80, k);
+    ts.fill(1, k);
+    rights.fill(1, k);
+    prices[k] = 1;
+    prices[k + 1] = 150;
+    prices[k + 2] = NaN;
+    prices[k + 3] = 25;
+    ts[k + 3] = 0;
+    const out = new Float64Array(n);
+    const iters = new Int32Array(n);
+    const failures = impliedVolsInto(prices, SPOT, strikes, ts, RATE, DIV, rights, out, iters);
+    let expectedFailures = 0;
+    for (let i = 0; i < n; i++) {
+      const r = impliedVol({ price: prices[i], spot: SPOT, strike: strikes[i], tYears: ts[i], rate: RATE, dividendYield: DIV, right: rights[i] ? "C" : "P" });
+      if (r.ok) {
+        expect(out[i]).toBe(r.vol);
+        expect(iters[i]).toBe(r.iterations);
+      } else {
+        expectedFailures++;
+        expect(Number.isNaN(out[i])).toBe(true);
+        const code = { below_intrinsic: IV_CODE_BELOW_INTRINSIC, above_upper_bound: IV_CODE_ABOVE_UPPER_BOUND, invalid_input: IV_CODE_INVALID_INPUT }[r.reason];
+        expect(iters[i]).toBe(code);
+      }
+    }
+    expect(failures).toBe(expectedFailures);
+    expect(Array.from(iters.subarray(k))).toEqual([-1, -2, -3, -3]);
+    // The iterations column is optional.
+    const out2 = new Float64Array(n);
+    expect(impliedVolsInto(prices, SPOT, strikes, ts, RATE, DIV, rights, out2)).toBe(failures);
+    expect(Array.from(out2)).toEqual(Array.from(out));
+  });
+});

@@ -1,0 +1,157 @@
+import asc from "assemblyscript/asc";
+import { beforeAll, describe, expect, it } from "vitest";
+import { bsmPrice } from "../../lib/math/black-scholes";
+import { erfc, erfcx } from "../../lib/math/erf";
+import { impliedVolsInto } from "../../lib/math/implied-vol-batch";
+import { inverseNormCdf, normCdf, normPdf } from "../../lib/math/normal";
+
+/**
+ * The WASM kernels in assembly/normal.ts and assembly/implied-vol.ts, compiled here in memory
+ * with the project's flags, against the JS engine (the oracle): relative difference <= 1e-12
+ * (in practice a few ulp, from differing exp/log implementations), identical failure codes and
+ * identical step counts.
+ */
+
+async function compile(entry: string): Promise<WebAssembly.Instance> {
+  let binary: Uint8Array | undefined;
+  const { error, stderr } = await asc.main(
+    [entry, "-O3", "--runtime", "stub", "--noAssert", "--enable", "simd", "--outFile", "out.wasm"],
+    {
+      writeFile: (name, contents) => {
+        if (name.endsWith(".wasm") && typeof contents !== "string") binary = contents;
+      },
+      stdout: { write: () => true } as never,
+    },
+  );
+  if (error || !binary) throw new Error(`asc failed: ${error?.message}\n${stderr.toString()}`);
+  const module = new WebAssembly.Module(new Uint8Array(binary));
+  return new WebAssembly.Instance(module, {
+    env: {
+      abort: () => {
+        throw new Error("abort");
+      },
+    },
+  });
+}
+
+interface IvExports {
+  memory: WebAssembly.Memory;
+  impliedVolBatch: (...args: number[]) => number;
+}
+
+let iv: IvExports;
+let normal: Record<string, (x: number) => number>;
+
+beforeAll(async () => {
+  const [a, b] = await Promise.all([compile("assembly/implied-vol.ts"), compile("assembly/normal.ts")]);
+  iv = a.exports as unknown as IvExports;
+  normal = b.exports as unknown as Record<string, (x: number) => number>;
+});
+
+const rel = (a: number, b: number): number => (a === b ? 0 : Math.abs(a - b) / Math.abs(b));
+
+describe("assembly/normal.ts vs lib/math/normal.ts", () => {
+  it("normCdf, normPdf, erfc, erfcx, inverseNormCdf agree to <= 1e-14 relative", () => {
+    const pairs: Array<[string, (x: number) => number, number, number]> = [
+      ["normCdf", normCdf, -38, 9],
+      ["normPdf", normPdf, -38, 38],
+      ["erfc", erfc, -6, 26.5],
+      ["erfcx", erfcx, -20, 1e3],
+      ["inverseNormCdf", inverseNormCdf, 1e-300, 1],
+    ];
+    for (const [name, js, lo, hi] of pairs) {
+      const wasm = normal[name];
+      for (let i = 0; i <= 4000; i++) {
+        const x = name === "inverseNormCdf" ? Math.exp((Math.log(lo) * (4000 - i)) / 4000) * (i % 2 ? 1 : 0.5) : lo + ((hi - lo) * i) / 4000;
+        const a = wasm(x);
+        const b = js(x);
+        if (b === 0 || !Number.isFinite(b)) expect(a, `${name}(${x})`).toBe(b);
+        else expect(rel(a, b), `${name}(${x})`).toBeLessThanOrEqual(1e-14);
+      }
+    }
+  });
+});
+
+describe("impliedVolBatch (WASM) vs impliedVolsInto (JS)", () => {
+  it("agree on a grid over K/F 0.5-2, 1 minute-3 years, vol 1%-300%, calls and puts, plus bad rows", () => {
+    const rows: Array<[number, number, number, number]> = [];
+    for (let i = 0; i < 21; i++)
+      for (let j = 0; j < 21; j++)
+        for (let k = 0; k < 21; k++)
+          for (const right of [0, 1]) {
+            const m = 0.5 * 4 ** (i / 20);
+            const t = (3 * 525600) ** (j / 20) / 525600;
+            const v = 0.01 * 300 ** (k / 20);
+            rows.push([m, t, v, right]);
+          }
+    const spot = 100;
+    const rate = 0.05;
+    const q = 0.02;
+    const n = rows.length + 5;
+    const prices = new Float64Array(n);
+    const strikes = new Float64Array(n);
+    const ts = new Float64Array(n);
+    const rights = new Uint8Array(n);
+    rows.forEach(([m, t, v, right], i) => {
+      strikes[i] = m * spot * Math.exp((rate - q) * t);
+      ts[i] = t;
+      rights[i] = right;
+      prices[i] = bsmPrice({ spot, strike: strikes[i], tYears: t, vol: v, rate, dividendYield: q, right: right ? "C" : "P" });
+    });
+    const k = rows.length;
+    strikes.fill(90, k);
+    ts.fill(0.5, k);
+    rights.fill(1, k);
+    prices.set([1, 150, NaN, -2, 12], k); // below intrinsic, above the bound, NaN, negative, ...
+    ts[k + 4] = 0; // ... zero time
+
+    const jsOut = new Float64Array(n);
+    const jsIt = new Int32Array(n);
+    const jsFailures = impliedVolsInto(prices, spot, strikes, ts, rate, q, rights, jsOut, jsIt);
+
+    // Columns past the module's static data, in memory the test grows (as the loader will).
+    const bytes = n * (8 * 4 + 4 + 1) + 64;
+    const base = iv.memory.buffer.byteLength;
+    iv.memory.grow(Math.ceil(bytes / 65536));
+    const pricePtr = base;
+    const strikePtr = pricePtr + 8 * n;
+    const tPtr = strikePtr + 8 * n;
+    const outPtr = tPtr + 8 * n;
+    const iterPtr = outPtr + 8 * n;
+    const rightPtr = iterPtr + 4 * n;
+    new Float64Array(iv.memory.buffer, pricePtr, n).set(prices);
+    new Float64Array(iv.memory.buffer, strikePtr, n).set(strikes);
+    new Float64Array(iv.memory.buffer, tPtr, n).set(ts);
+    new Uint8Array(iv.memory.buffer, rightPtr, n).set(rights);
+    const wasmFailures = iv.impliedVolBatch(n, pricePtr, spot, strikePtr, tPtr, rate, q, rightPtr, outPtr, iterPtr);
+    const wasmOut = new Float64Array(iv.memory.buffer, outPtr, n);
+    const wasmIt = new Int32Array(iv.memory.buffer, iterPtr, n);
+
+    expect(wasmFailures).toBe(jsFailures);
+    expect(jsFailures).toBeLessThan(n);
+    let solved = 0;
+    for (let i = 0; i < n; i++) {
+      expect(wasmIt[i], `row ${i}`).toBe(jsIt[i]);
+      if (Number.isNaN(jsOut[i])) expect(Number.isNaN(wasmOut[i])).toBe(true);
+      else {
+        solved++;
+        expect(rel(wasmOut[i], jsOut[i]), `row ${i}`).toBeLessThanOrEqual(1e-12);
+        if (i < k && prices[i] >= 1e-100 && (rights[i] === 1) === rows[i][0] >= 1) {
+          // out of the money: also the absolute error against the true vol
+          expect(Math.abs(wasmOut[i] - rows[i][2]), `row ${i}`).toBeLessThanOrEqual(1e-12);
+        }
+      }
+    }
+    expect(solved).toBeGreaterThan(n / 3);
+    expect(Array.from(wasmIt.subarray(k))).toEqual([-1, -2, -3, -3, -3]);
+
+    // iterPtr = 0 skips the iterations column.
+    wasmOut.fill(0);
+    expect(iv.impliedVolBatch(n, pricePtr, spot, strikePtr, tPtr, rate, q, rightPtr, outPtr, 0)).toBe(jsFailures);
+    const again = new Float64Array(iv.memory.buffer, outPtr, n);
+    for (let i = 0; i < n; i++) {
+      if (Number.isNaN(jsOut[i])) expect(Number.isNaN(again[i])).toBe(true);
+      else expect(rel(again[i], jsOut[i])).toBeLessThanOrEqual(1e-12);
+    }
+  });
+});
