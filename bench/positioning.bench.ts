@@ -1,10 +1,15 @@
 // Positioning benchmarks (issue 3 targets): one live SPXW frame, a 390-frame SPY session of daily
 // statistics, and the zero-gamma spot profile over the SPXW chain. Run alone:
 //   npx tsx bench/positioning.bench.ts [--engine js|wasm]
-// or import `positioningSuite` from bench/run.ts. Prints one PASS/FAIL line per target.
+// or add `positioningSuite` to bench/suites.ts. Prints one PASS/FAIL line per target.
+// Chains come from the simulated market (seed 42) by default; `--synthetic` uses the
+// deterministic synthetic boards below instead.
 import { Bench } from "tinybench";
 import { loadKernels, type KernelEngine, type KernelEngineChoice } from "../lib/kernels";
+import { createSimulatedMarket, fixedClock } from "../lib/market";
 import {
+  POSITIONING_DEFAULTS,
+  strikeWindow,
   dailyStats,
   exposureGrid,
   heatmapFrame,
@@ -16,6 +21,7 @@ import {
 } from "../lib/positioning";
 import { etInstant } from "../lib/time";
 import { settlementInstantMs } from "../lib/symbols";
+import type { Suite, SuiteReport } from "./suites";
 
 /** One measured workload against its target. */
 export interface PositioningBenchRow {
@@ -27,7 +33,7 @@ export interface PositioningBenchRow {
   engine: string;
 }
 
-// --- synthetic chains (deterministic; used until/unless a simulated market is passed in) ---
+// --- synthetic chains (deterministic; `--synthetic`) ---
 
 /** Small deterministic PRNG (mulberry32) so every run benches the same chains. */
 function rng(seed: number): () => number {
@@ -116,26 +122,40 @@ export function syntheticChain(opts: {
 
 const TARGETS = { liveFrameMs: 2, sessionStatsMs: 150, zeroGammaMs: 60 };
 
+/** Boards of the simulated market (seed 42): full SPXW boards, SPY windows as daily statistics read them. */
+function simulatedChains(date: string): (symbol: "SPXW" | "SPY", atMs: number) => PositioningChain {
+  const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse(`${date}T23:59:00Z`) + 86_400_000) });
+  const select = {
+    maxExpirations: POSITIONING_DEFAULTS.maxExpirations,
+    strikeWindow: (k: Float64Array, spot: number) => strikeWindow(k, spot, POSITIONING_DEFAULTS.maxStrikes),
+  };
+  return (symbol, atMs) => {
+    const c = symbol === "SPXW" ? market.chainSync(symbol, atMs) : market.chainWindowSync(symbol, atMs, select);
+    if (!c) throw new Error(`simulated market has no ${symbol} board at ${new Date(atMs).toISOString()}`);
+    return c;
+  };
+}
+
+/** Deterministic synthetic boards: SPXW 40 x 250 x 2 = 20,000 contracts; SPY 30 x 150 x 2. */
+function syntheticChains(date: string): (symbol: "SPXW" | "SPY", atMs: number) => PositioningChain {
+  return (symbol, atMs) =>
+    symbol === "SPXW"
+      ? syntheticChain({ symbol, root: "SPXW", date, asOfMs: atMs, spot: 5801.3, step: 5, nExp: 40, nStrikes: 250, seed: 7 })
+      : syntheticChain({ symbol, root: "SPY", date, asOfMs: atMs, spot: 580.13 + Math.sin(atMs / 9e5), step: 1, nExp: 30, nStrikes: 150, seed: 11 });
+}
+
 /**
- * Runs the three positioning workloads and returns one row per target (also printed as PASS/FAIL).
- * `chainAt(symbol, ms)` may supply real or simulated boards; default: the synthetic chains above.
+ * Runs the three positioning workloads and returns one row per target (also printed as PASS/FAIL
+ * unless `print: false`). Chains: the simulated market unless `source: "synthetic"`.
  */
-export async function positioningSuite(
-  options: {
-    engine?: KernelEngine | KernelEngineChoice;
-    chainAt?: (symbol: "SPXW" | "SPY", atMs: number) => PositioningChain;
-    print?: boolean;
-  } = {},
-): Promise<PositioningBenchRow[]> {
+export async function runPositioningBench(
+  options: { engine?: KernelEngine | KernelEngineChoice; source?: "simulated" | "synthetic"; print?: boolean } = {},
+): Promise<{ rows: PositioningBenchRow[]; notes: string[] }> {
   const engine = typeof options.engine === "object" ? options.engine : await loadKernels({ engine: options.engine ?? "auto" });
   const date = "2025-03-05";
   const stamps = sessionFrameInstants(date);
-  const chainAt =
-    options.chainAt ??
-    ((symbol: "SPXW" | "SPY", atMs: number) =>
-      symbol === "SPXW"
-        ? syntheticChain({ symbol, root: "SPXW", date, asOfMs: atMs, spot: 5801.3, step: 5, nExp: 40, nStrikes: 250, seed: 7 })
-        : syntheticChain({ symbol, root: "SPY", date, asOfMs: atMs, spot: 580.13 + Math.sin(atMs / 9e5), step: 1, nExp: 30, nStrikes: 150, seed: 11 }));
+  const source = options.source ?? "simulated";
+  const chainAt = source === "simulated" ? simulatedChains(date) : syntheticChains(date);
 
   const spxw = chainAt("SPXW", etInstant(date, "11:00"));
   const earlier: HeatmapFrame = heatmapFrame(exposureGrid(chainAt("SPXW", etInstant(date, "10:55")), {}, engine));
@@ -162,23 +182,41 @@ export async function positioningSuite(
     const meanMs = stats ? stats.mean : Number.NaN;
     return { name: t.name, meanMs, p99Ms: stats ? stats.p99 : Number.NaN, targetMs: targets[i], pass: meanMs <= targets[i], engine: engine.name };
   });
+  const notes = [
+    `${engine.name} engine; ${source} chains (${date}); SPXW board ${spxw.oi.length} contracts; ` +
+      `SPY session boards ${spySession[0].oi.length} contracts each${source === "simulated" ? " (the default window, as statistics read them)" : ""}; ` +
+      "board generation is outside the timings",
+  ];
   if (options.print ?? true) {
-    const contracts = spxw.oi.length;
-    console.log(`positioning bench (${engine.name} engine; SPXW board ${contracts} contracts; ${options.chainAt ? "supplied chains" : "synthetic chains"})`);
+    console.log(`positioning bench: ${notes[0]}`);
     for (const r of rows) {
       console.log(`${r.pass ? "PASS" : "FAIL"} ${r.name}: mean ${r.meanMs.toFixed(3)} ms, p99 ${r.p99Ms.toFixed(3)} ms (target <= ${r.targetMs} ms)`);
     }
   }
-  return rows;
+  return { rows, notes };
 }
 
-// Run directly: npx tsx bench/positioning.bench.ts [--engine js|wasm]
+/** The suite for bench/run.ts (shape of bench/suites.ts). */
+export const positioningSuite: Suite = {
+  name: "positioning",
+  async run(): Promise<SuiteReport> {
+    const { rows, notes } = await runPositioningBench({ print: false });
+    return {
+      table: rows.map((r) => ({ workload: r.name, engine: r.engine, "mean ms": Number(r.meanMs.toFixed(3)), "p99 ms": Number(r.p99Ms.toFixed(3)), "target ms": r.targetMs })),
+      checks: rows.map((r) => ({ name: r.name, pass: r.pass, detail: `mean ${r.meanMs.toFixed(3)} ms (target <= ${r.targetMs} ms)` })),
+      notes,
+    };
+  },
+};
+
+// Run directly: npx tsx bench/positioning.bench.ts [--engine js|wasm] [--synthetic]
 const isMain = typeof process !== "undefined" && process.argv[1]?.endsWith("positioning.bench.ts");
 if (isMain) {
   const i = process.argv.indexOf("--engine");
   const engine = (i > 0 ? process.argv[i + 1] : "auto") as KernelEngineChoice;
-  positioningSuite({ engine }).then(
-    (rows) => {
+  const source = process.argv.includes("--synthetic") ? "synthetic" : "simulated";
+  runPositioningBench({ engine, source }).then(
+    ({ rows }) => {
       process.exitCode = rows.every((r) => r.pass) ? 0 : 1;
     },
     (err) => {

@@ -19,8 +19,10 @@ export * from "./market";
 // Positioning analytics: exposure grid, heatmap frames, nodes, key levels, daily statistics
 export * from "./positioning";
 
+// Price bars: aggregation across resolutions and sessions, the UDF history rules
+export * from "./price";
+
 // Names defined by more than one area: one meaning each.
 export type { IsoDate } from "./time";
 export type { OptionRight } from "./symbols";
 export type { ImpliedVolInput, ImpliedVolResult } from "./math";
-export type { ImpliedVolInput as ImpliedVolBatchInput, ImpliedVolResult as ImpliedVolBatchResult } from "./kernels";

@@ -3,6 +3,7 @@ import { systemClock } from "../lib/market/clock";
 import { buildHostApp, HOST_STYLE, type RestHost } from "./http/host-app";
 import { renderError } from "./http/render-error";
 import { apiErrors } from "./errors";
+import { createToolServer, isOAuthDiscoveryPath, type ToolServerOptions } from "./mcp/tool-server";
 import { allRoutes } from "./routes";
 import { DEFAULT_STREAM_TIMINGS, type AppOptions, type AppServices, type FetchLike } from "./services";
 
@@ -40,7 +41,7 @@ function underPrefix(pathname: string, prefix: string): boolean {
  * const res = await app.request("/v1/heatmap?symbols=SPXW", { headers: { Authorization: `Bearer ${key}` } });
  * @see docs/api.md#hosts
  */
-export function createApp(options: AppOptions): OptionscopeApp {
+export function createApp(options: AppOptions & { toolServer?: ToolServerOptions | false }): OptionscopeApp {
   const services: AppServices = {
     market: options.market,
     accounts: options.accounts,
@@ -68,10 +69,13 @@ export function createApp(options: AppOptions): OptionscopeApp {
   if (hosts.base) byName.set(hosts.base.toLowerCase(), byPrefix.base);
   if (hosts.flowAlias) byName.set(hosts.flowAlias.toLowerCase(), buildHostApp("flowAlias", "", services.routes, services));
   if (hosts.atlas) byName.set(hosts.atlas.toLowerCase(), buildHostApp("atlas", "", services.routes, services));
-  if (hosts.mcp) byName.set(hosts.mcp.toLowerCase(), options.mcp ?? null);
+  // The tool server (server/mcp) is built from this app's route table unless one is injected.
+  const mcp: FetchLike | undefined =
+    options.mcp ?? (options.toolServer === false ? undefined : createToolServer(services, options.toolServer).fetch);
+  if (hosts.mcp) byName.set(hosts.mcp.toLowerCase(), mcp ?? null);
 
   const mcpOrNotFound = (request: Request): Response | Promise<Response> =>
-    options.mcp ? options.mcp(request) : renderError(apiErrors.notFound(), { style: "lower", method: request.method });
+    mcp ? mcp(request) : renderError(apiErrors.notFound(), { style: "lower", method: request.method });
 
   const dispatch = (event: H3Event): Response | Promise<Response> => {
     const request = event.req;
@@ -84,6 +88,8 @@ export function createApp(options: AppOptions): OptionscopeApp {
     }
     const path = event.url.pathname;
     if (underPrefix(path, HOST_PREFIXES.mcp)) return mcpOrNotFound(request);
+    // OAuth discovery documents live at the origin root (RFC 8414, RFC 9728), not under /mcp.
+    if (mcp && isOAuthDiscoveryPath(path)) return mcp(request);
     if (underPrefix(path, HOST_PREFIXES.flowAlias)) return byPrefix.flowAlias.fetch(request);
     if (underPrefix(path, HOST_PREFIXES.atlas)) return byPrefix.atlas.fetch(request);
     return byPrefix.base.fetch(request);

@@ -7,14 +7,17 @@
 import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { runAccountsCli } from "./cli";
+import { runAppsCli } from "./cli/apps-cli";
 import { resolveServeConfig, SERVE_USAGE, UsageError } from "./config";
 import { startServer } from "./serve";
+import { streamHub } from "./streams/stream-hub";
 
 const USAGE = `optionscope: options analytics API
 
   optionscope serve [options]        serve the API (see: optionscope serve --help)
   optionscope account ...            manage accounts (see: optionscope account --help)
   optionscope key ...                manage API keys
+  optionscope apps list|revoke       connected tool clients (OAuth sign-ins)
 `;
 
 /** The ready-to-paste request printed on first start. */
@@ -46,10 +49,15 @@ async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       say(`${signal}: draining in-flight requests...`);
-      running.shutdown().then(resolve, (error) => {
-        say(`shutdown error: ${(error as Error).message}`);
-        resolve();
-      });
+      // Open streams get `reconnect` with `server_shutdown` first, so clients resume elsewhere.
+      streamHub(running.app.services)
+        .shutdown()
+        .catch(() => {})
+        .then(() => running.shutdown())
+        .then(resolve, (error) => {
+          say(`shutdown error: ${(error as Error).message}`);
+          resolve();
+        });
     };
     process.once("SIGTERM", () => stop("SIGTERM"));
     process.once("SIGINT", () => stop("SIGINT"));
@@ -65,7 +73,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   const [command, ...rest] = argv;
   try {
     if (command === "serve") return await serve(rest, env);
-    if (command === "account" || command === "key" || command === "apps") return await runAccountsCli(argv, env);
+    if (command === "apps") return await runAppsCli(argv, env);
+    if (command === "account" || command === "key") return await runAccountsCli(argv, env);
     if (!command || command === "--help" || command === "-h" || command === "help") {
       process.stdout.write(USAGE);
       return command ? 0 : 2;

@@ -33,6 +33,11 @@ export function jsExposureInto(
   const scale = INV_SQRT_2PI * SCALE_PER_PCT * spot;
   const n = strike.length;
   let used = 0;
+  // Consecutive contributing contracts in one cell are summed first, then added to the cell once
+  // (the WASM kernel's order; identical to plain accumulation when a cell's contracts are adjacent).
+  let runCell = -1;
+  let runG = 0;
+  let runV = 0;
   for (let i = 0; i < n; i++) {
     const row = strikeIndex[i];
     const col = expIndex[i];
@@ -44,18 +49,34 @@ export function jsExposureInto(
     const iv = ivs[i];
     const oi = ois[i];
     if (!(k > 0 && t > 0 && iv > 0 && oi > 0)) continue;
+    used++;
     const lnMoneyness = Math.log(spot / k);
     const sqrtT = Math.sqrt(t);
     const sst = iv * sqrtT;
     const rs = 1 / sst;
     const d1 = (lnMoneyness + (rMinusQ + 0.5 * iv * iv) * t) * rs;
-    const e = Math.exp(negQ * t - 0.5 * d1 * d1); // e^{-qT - d1^2/2}
-    const we = (right[i] !== 0 ? callSign : putSign) * oi * e;
-    // gamma * S^2 = e^{-qT} phi(d1) S / (iv sqrt T);  vanna * S = -e^{-qT} phi(d1) d2 S / iv.
+    const e = Math.exp(negQ * t - 0.5 * d1 * d1); // e^{-qT - d1^2/2} = e^{-qT} phi(d1) sqrt(2 pi)
+    // Per signed contract: gamma * S^2 = e^{-qT} phi(d1) S / (iv sqrt T), vanna * S = -e^{-qT} phi(d1) d2 S / iv.
+    const w = (right[i] !== 0 ? callSign : putSign) * oi;
+    const g = w * (e * rs * scale);
+    const v = w * (e * (sst - d1) * (rs * sqrtT) * scale);
     const cell = row * nExp + col;
-    gammaGrid[cell] += we * rs * scale;
-    vannaGrid[cell] += we * (sst - d1) * (rs * sqrtT) * scale;
-    used++;
+    if (cell === runCell) {
+      runG += g;
+      runV += v;
+      continue;
+    }
+    if (runCell >= 0) {
+      gammaGrid[runCell] += runG;
+      vannaGrid[runCell] += runV;
+    }
+    runCell = cell;
+    runG = g;
+    runV = v;
+  }
+  if (runCell >= 0) {
+    gammaGrid[runCell] += runG;
+    vannaGrid[runCell] += runV;
   }
   let gammaTotal = 0;
   let vannaTotal = 0;

@@ -13,6 +13,8 @@ export type {
   ExposureParams,
   ExposureResult,
   GridParams,
+  ImpliedVolBatchInput,
+  ImpliedVolBatchResult,
   ImpliedVolInput,
   ImpliedVolResult,
   KernelEngine,

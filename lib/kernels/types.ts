@@ -94,6 +94,9 @@ export interface ImpliedVolInput {
   dividendYield?: number;
 }
 
+/** Alias of ImpliedVolInput that does not collide with lib/math's single-option type. */
+export type ImpliedVolBatchInput = ImpliedVolInput;
+
 /** Batch implied-vol output. */
 export interface ImpliedVolResult {
   /** Implied vols, decimal; NaN where no vol exists (price outside the no-arbitrage bounds). */
@@ -106,6 +109,9 @@ export interface ImpliedVolResult {
   /** Rows with no vol (NaN). */
   failures: number;
 }
+
+/** Alias of ImpliedVolResult that does not collide with lib/math's single-option type. */
+export type ImpliedVolBatchResult = ImpliedVolResult;
 
 /** The engine names. */
 export type KernelEngineName = "wasm" | "js";

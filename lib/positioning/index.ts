@@ -13,7 +13,7 @@ export { tYearsToSettle } from "./time-to-expiry";
 // Heatmap frames, velocity, nodes
 export { heatmapFrame } from "./heatmap-frame";
 export type { HeatmapFrameOptions } from "./heatmap-frame";
-export { velocityPct } from "./velocity";
+export { velocityPct, velocityReference } from "./velocity";
 export { classifyNodes, kingIndex } from "./classify-nodes";
 export type { StrikeValue } from "./classify-nodes";
 export { NODE_THRESHOLDS, NODE_TYPES } from "./node-thresholds";

@@ -1,4 +1,4 @@
-import { VELOCITY_FLOOR_FRACTION } from "./defaults";
+import { VELOCITY_FLOOR_FRACTION, VELOCITY_LOOKBACK_MINUTES } from "./defaults";
 import type { StrikeValue } from "./classify-nodes";
 
 /**
@@ -35,4 +35,31 @@ export function velocityPct(
     out[i] = den > 0 ? (100 * (now - old)) / den : 0;
   }
   return out;
+}
+
+/**
+ * The frame velocity compares against: the newest of `history` stamped at or before
+ * `asOfMs - lookbackMinutes` (default {@link VELOCITY_LOOKBACK_MINUTES}), or null when none is old enough.
+ *
+ * @param history earlier frames of one symbol, any order (`asOf` ISO-8601)
+ * @param asOfMs the current frame's instant, ms
+ * @example velocityReference(lastFrames, Date.parse(frame.asOf)) // the frame from 5 minutes before
+ * @see docs/methodology.md#velocity
+ */
+export function velocityReference<F extends { asOf: string }>(
+  history: readonly F[],
+  asOfMs: number,
+  lookbackMinutes: number = VELOCITY_LOOKBACK_MINUTES,
+): F | null {
+  const cutoff = asOfMs - lookbackMinutes * 60_000;
+  let best: F | null = null;
+  let bestMs = -Infinity;
+  for (const f of history) {
+    const t = Date.parse(f.asOf);
+    if (t <= cutoff && t > bestMs) {
+      best = f;
+      bestMs = t;
+    }
+  }
+  return best;
 }

@@ -7,6 +7,7 @@
 import type Database from "better-sqlite3";
 import { ApiError, isApiError } from "../errors";
 import { etPeriods, secondsUntilEtMidnight } from "./et-periods";
+import { createGroupCommitter, type GroupCommitStats } from "./group-commit";
 import {
   displayPrefix,
   generateKey,
@@ -19,6 +20,7 @@ import {
 import { openAccountsDb } from "./open-db";
 import { isPlan, OPRA_ENTITLEMENTS, planDefinition } from "./plans";
 import type {
+  AccountLimits,
   AccountRecord,
   AccountService,
   AccountStatus,
@@ -46,6 +48,11 @@ export interface OpenAccountServiceOptions {
   /** `full` (default) or `normal`; see `OpenDbOptions.durability` and docs/operations.md#durability. */
   durability?: "full" | "normal";
   /**
+   * Group-commit window of `debitAsync`/`refundAsync`, ms: 0 (default) batches what arrives in
+   * the same event-loop turn; larger values wait that long for more. See docs/operations.md#group-commit.
+   */
+  groupCommitWindowMs?: number;
+  /**
    * Whether a symbol exists in the market at all. When given, unknown symbols are left out of
    * the plan's symbol check, so the route drops them (spec: unknown symbols are dropped, 404 only
    * when none is known) instead of answering 403 `not_entitled`.
@@ -64,6 +71,11 @@ export interface CreateAccountInput {
   /** Credits per ET month; null = no cap; undefined = the plan's default. */
   monthlyCapCredits?: number | null;
   opraAgreement?: boolean;
+  /**
+   * Requests per minute per key instead of the plan's `limits.requestsPerMinute`; null or
+   * undefined = the plan's. For load benches and negotiated limits (docs/operations.md#group-commit).
+   */
+  requestsPerMinute?: number | null;
 }
 
 export interface UpdateAccountInput {
@@ -77,6 +89,8 @@ export interface UpdateAccountInput {
   monthlyCapCredits?: number | null;
   opraAgreement?: boolean;
   label?: string | null;
+  /** Requests-per-minute override; null = back to the plan's limit. */
+  requestsPerMinute?: number | null;
 }
 
 export type KeyState = "active" | "revoked" | "expired";
@@ -100,6 +114,8 @@ export interface AccountDetails {
   opraAgreement: boolean;
   dailyCapCredits: number | null;
   monthlyCapCredits: number | null;
+  /** Requests-per-minute override, or null when the plan's limit applies. */
+  requestsPerMinuteOverride: number | null;
   createdAt: string;
   creditsBalance: number;
   ledgerSumCredits: number;
@@ -134,6 +150,10 @@ export interface SqliteAccountService extends AccountService {
   ledger(accountId: string, options?: { limit?: number }): LedgerEntry[];
   /** Accounts whose balance differs from their ledger sum (empty when the store is consistent). */
   verifyLedger(): { accountId: string; balance: number; ledgerSum: number }[];
+  debitAsync(p: Principal, credits: number, ref: LedgerRef): Promise<BalanceResult>;
+  refundAsync(p: Principal, credits: number, ref: LedgerRef): Promise<BalanceResult>;
+  /** How many group commits acknowledged how many async debits and refunds so far. */
+  groupCommitStats(): GroupCommitStats;
   /** The underlying connection (tests, backups). */
   readonly db: Database.Database;
 }
@@ -146,6 +166,7 @@ interface AccountRow {
   opra_agreement: number;
   daily_cap: number | null;
   monthly_cap: number | null;
+  requests_per_minute: number | null;
   created_ms: number;
 }
 
@@ -158,6 +179,7 @@ interface AuthRow {
   plan: Plan;
   status: AccountStatus;
   opra_agreement: number;
+  requests_per_minute: number | null;
 }
 
 /** The one body for unknown, invalid, revoked and expired keys (spec: identical 403s). */
@@ -192,6 +214,12 @@ function assertCredits(name: string, value: number, allowZero: boolean): void {
   }
 }
 
+function assertRpm(value: number | null | undefined): void {
+  if (value != null && (!Number.isSafeInteger(value) || value <= 0)) {
+    throw new ApiError(400, "invalid_parameter", "requests per minute must be a positive integer.");
+  }
+}
+
 function assertCap(name: string, value: number | null | undefined): void {
   if (value != null) assertCredits(name, value, true);
 }
@@ -217,7 +245,7 @@ export function openAccountService(options: OpenAccountServiceOptions): SqliteAc
   const q = {
     auth: db.prepare<[Buffer], AuthRow>(
       `SELECT k.id AS key_id, k.hash, k.revoked_ms, k.expires_ms,
-              a.id AS account_id, a.plan, a.status, a.opra_agreement
+              a.id AS account_id, a.plan, a.status, a.opra_agreement, a.requests_per_minute
          FROM api_keys k JOIN accounts a ON a.id = k.account_id
         WHERE k.hash = ?`,
     ),
@@ -233,8 +261,8 @@ export function openAccountService(options: OpenAccountServiceOptions): SqliteAc
       `SELECT id FROM accounts WHERE label = ? ORDER BY created_ms LIMIT 1`,
     ),
     insertAccount: db.prepare(
-      `INSERT INTO accounts (id, label, plan, status, opra_agreement, daily_cap, monthly_cap, created_ms)
-       VALUES (@id, @label, @plan, @status, @opra, @dailyCap, @monthlyCap, @createdMs)`,
+      `INSERT INTO accounts (id, label, plan, status, opra_agreement, daily_cap, monthly_cap, requests_per_minute, created_ms)
+       VALUES (@id, @label, @plan, @status, @opra, @dailyCap, @monthlyCap, @rpm, @createdMs)`,
     ),
     insertBalance: db.prepare(`INSERT INTO balances (account_id, credits) VALUES (?, 0)`),
     balance: db.prepare<[string], { credits: number }>(`SELECT credits FROM balances WHERE account_id = ?`),
@@ -348,12 +376,19 @@ export function openAccountService(options: OpenAccountServiceOptions): SqliteAc
     return row;
   }
 
+  /** The plan's limits with the account's requests-per-minute override applied. */
+  function limitsOf(plan: Plan, rpmOverride: number | null): AccountLimits {
+    const limits = { ...planDefinition(plan).limits };
+    if (rpmOverride != null) limits.requestsPerMinute = rpmOverride;
+    return limits;
+  }
+
   function principalFrom(row: AuthRow): AccountPrincipal {
     return {
       accountId: row.account_id,
       keyId: row.key_id,
       plan: row.plan,
-      limits: { ...planDefinition(row.plan).limits },
+      limits: limitsOf(row.plan, row.requests_per_minute),
       opraAgreement: row.opra_agreement === 1,
     };
   }
@@ -398,6 +433,7 @@ export function openAccountService(options: OpenAccountServiceOptions): SqliteAc
       opraAgreement: row.opra_agreement === 1,
       dailyCapCredits: row.daily_cap,
       monthlyCapCredits: row.monthly_cap,
+      requestsPerMinuteOverride: row.requests_per_minute,
       createdAt: iso(row.created_ms)!,
       creditsBalance: q.balance.get(row.id)?.credits ?? 0,
       ledgerSumCredits: q.ledgerSum.get(row.id)!.s,
@@ -472,6 +508,13 @@ export function openAccountService(options: OpenAccountServiceOptions): SqliteAc
     return { balance: after, ledgerId };
   });
 
+  const committer = createGroupCommitter(db, {
+    windowMs: options.groupCommitWindowMs,
+    storeFailure,
+    // A grant row seen inside a batch that was then rolled back must not stay cached.
+    onRollback: () => appliedGrants.clear(),
+  });
+
   const createAccountTxn = db.transaction((input: CreateAccountInput, tsMs: number) => {
     const def = planDefinition(input.plan);
     const accountId = newId("acct");
@@ -483,6 +526,7 @@ export function openAccountService(options: OpenAccountServiceOptions): SqliteAc
       opra: input.opraAgreement === false ? 0 : 1,
       dailyCap: input.dailyCapCredits === undefined ? def.defaultDailyCapCredits : input.dailyCapCredits,
       monthlyCap: input.monthlyCapCredits === undefined ? def.defaultMonthlyCapCredits : input.monthlyCapCredits,
+      rpm: input.requestsPerMinute ?? null,
       createdMs: tsMs,
     });
     q.insertBalance.run(accountId);
@@ -506,6 +550,7 @@ export function openAccountService(options: OpenAccountServiceOptions): SqliteAc
     if (input.monthlyCapCredits !== undefined) field("monthly_cap", input.monthlyCapCredits);
     if (input.opraAgreement !== undefined) field("opra_agreement", input.opraAgreement ? 1 : 0);
     if (input.label !== undefined) field("label", input.label);
+    if (input.requestsPerMinute !== undefined) field("requests_per_minute", input.requestsPerMinute);
     if (set.length > 0) db.prepare(`UPDATE accounts SET ${set.join(", ")} WHERE id = @id`).run(params);
     const plan = input.plan ?? row.plan;
     // Apply any due grant first, so a balance set now is not topped up a moment later.
@@ -548,6 +593,7 @@ export function openAccountService(options: OpenAccountServiceOptions): SqliteAc
           plan: a.plan,
           status: a.status,
           opra_agreement: a.opra_agreement,
+          requests_per_minute: a.requests_per_minute,
         } satisfies AuthRow;
       });
       return checkAuthRow(row, tsMs);
@@ -595,6 +641,29 @@ export function openAccountService(options: OpenAccountServiceOptions): SqliteAc
       return guarded(() => refundTxn.immediate(p, credits, ref, tsMs));
     },
 
+    debitAsync(p, credits, ref) {
+      try {
+        assertCredits("credits", credits, true);
+        if (credits === 0) return Promise.resolve({ balance: service.balance(p.accountId), ledgerId: null });
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      const tsMs = now();
+      return committer.submit(() => debitTxn(p, credits, ref, tsMs));
+    },
+
+    refundAsync(p, credits, ref) {
+      try {
+        assertCredits("credits", credits, true);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      const tsMs = now();
+      return committer.submit(() => refundTxn(p, credits, ref, tsMs));
+    },
+
+    groupCommitStats: () => committer.stats(),
+
     balance(accountId) {
       return guarded(() => {
         const row = requireAccount(accountId);
@@ -606,7 +675,7 @@ export function openAccountService(options: OpenAccountServiceOptions): SqliteAc
 
     accountView(p) {
       const d = guarded(() => details(p.accountId));
-      const limits = planDefinition(d.plan).limits;
+      const limits = limitsOf(d.plan, d.requestsPerMinuteOverride);
       return {
         customerId: d.accountId,
         status: d.status,
@@ -615,7 +684,7 @@ export function openAccountService(options: OpenAccountServiceOptions): SqliteAc
         unlimited: false,
         creditsBalance: d.creditsBalance,
         balanceUsd: Math.round(d.creditsBalance) / 1000,
-        limits: { ...limits },
+        limits,
         caps: {
           dailyCredits: d.dailyCapCredits,
           monthlyCredits: d.monthlyCapCredits,
@@ -629,6 +698,7 @@ export function openAccountService(options: OpenAccountServiceOptions): SqliteAc
       if (!isPlan(input.plan)) throw new ApiError(400, "invalid_parameter", `Unknown plan ${String(input.plan)}.`);
       if (input.credits !== undefined) assertCredits("credits", input.credits, true);
       assertCap("daily cap", input.dailyCapCredits);
+      assertRpm(input.requestsPerMinute);
       assertCap("monthly cap", input.monthlyCapCredits);
       return createAccountTxn.immediate(input, now());
     },
@@ -638,6 +708,7 @@ export function openAccountService(options: OpenAccountServiceOptions): SqliteAc
       if (input.credits !== undefined) assertCredits("credits", input.credits, true);
       if (input.addCredits !== undefined) assertCredits("added credits", input.addCredits, true);
       assertCap("daily cap", input.dailyCapCredits);
+      assertRpm(input.requestsPerMinute);
       assertCap("monthly cap", input.monthlyCapCredits);
       updateAccountTxn.immediate(accountId, input, now());
       return details(accountId);
@@ -688,6 +759,7 @@ export function openAccountService(options: OpenAccountServiceOptions): SqliteAc
     verifyLedger: () => q.mismatches.all().map((r) => ({ accountId: r.account_id, balance: r.credits, ledgerSum: r.s })),
 
     close() {
+      committer.close();
       if (db.open) db.close();
     },
   };

@@ -66,6 +66,9 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (account_id, period)
   ) WITHOUT ROWID;
   `,
+  /* v2: per-account requests-per-minute override (load benches, partner deals); NULL = the plan's limit. */ `
+  ALTER TABLE accounts ADD COLUMN requests_per_minute INTEGER CHECK (requests_per_minute IS NULL OR requests_per_minute > 0);
+  `,
 ];
 
 /** The schema version this build writes. */

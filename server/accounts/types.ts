@@ -1,6 +1,7 @@
 /**
  * The contract between the accounts/limits services and the rest of the server (pipeline,
- * routes, streams, MCP, CLI). Everything here is synchronous: the store is better-sqlite3.
+ * routes, streams, MCP, CLI). Everything here is synchronous (the store is better-sqlite3) except
+ * the group-committed `debitAsync`/`refundAsync`, which the request pipeline awaits.
  * See docs/api.md#accounts-and-keys, docs/api.md#credits-and-ledger, docs/api.md#limits.
  */
 
@@ -104,6 +105,15 @@ export interface AccountService {
    * was debited (net) under that request id, so calling it twice is harmless.
    */
   refund(p: Principal, credits: number, ref: LedgerRef): BalanceResult;
+  /**
+   * `debit` through group commit: resolves once the transaction holding it is committed (fsynced
+   * at `synchronous=FULL`), together with the other debits and refunds of the same short window;
+   * rejects with the same errors as `debit`. Optional so that test doubles may omit it; the
+   * pipeline falls back to `debit`. See docs/operations.md#group-commit.
+   */
+  debitAsync?(p: Principal, credits: number, ref: LedgerRef): Promise<BalanceResult>;
+  /** `refund` through group commit (see `debitAsync`). */
+  refundAsync?(p: Principal, credits: number, ref: LedgerRef): Promise<BalanceResult>;
   /** Current balance in credits (applies a due monthly grant first). */
   balance(accountId: string): number;
   /** `data` of `GET /v1/account`. */

@@ -5,6 +5,7 @@ import type { AppServices } from "../services";
 import { preflightResponse } from "./cors";
 import { authenticateAndLimit, createRouteHandler, newRequestId } from "./pipeline";
 import { renderError, type ErrorStyle } from "./render-error";
+import { webPages } from "../web";
 
 /** The REST hosts of DESIGN section 4 (the MCP host is a mounted fetch handler). */
 export type RestHost = "base" | "flowAlias" | "atlas";
@@ -49,6 +50,11 @@ export function buildHostApp(host: RestHost, prefix: string, routes: AnyRoute[],
       if (isMalformedPath(event.url.pathname)) return fallback(event);
       return handle(event);
     });
+  }
+  // Non-API pages (the price module's chart page): GET only, no key, no charge.
+  for (const page of webPages) {
+    if (page.host !== host) continue;
+    app.get(prefix + page.path, (event: H3Event) => page.handle(event.req, services));
   }
   const fallback = (event: H3Event): Response => {
     if (event.req.method === "OPTIONS") return preflightResponse();

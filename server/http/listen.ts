@@ -1,3 +1,4 @@
+import { plugin as wsPlugin } from "crossws/server";
 import { serve } from "h3";
 import type { Server as NodeServer } from "node:http";
 import type { OptionscopeApp } from "../app";
@@ -36,6 +37,8 @@ export async function listen(app: OptionscopeApp, options: ListenOptions): Promi
     hostname: options.hostname ?? "127.0.0.1",
     silent: true,
     gracefulShutdown: false,
+    // WebSocket upgrades (the /v1/stream/ws route) resolve their hooks through the app's fetch.
+    plugins: [wsPlugin({})],
     node: {
       headersTimeout: options.headersTimeoutMs ?? 10_000,
       requestTimeout: options.requestTimeoutMs ?? 30_000,

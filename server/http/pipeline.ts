@@ -55,11 +55,13 @@ export function authenticateAndLimit(
   headers: Headers,
   request: Request,
   mode: "required" | "optional" | "none",
+  authorization?: string | null,
 ): Principal | null {
   let principal: Principal | null = null;
   let authError: unknown = null;
   if (mode !== "none") {
-    const header = request.headers.get("authorization");
+    // `authorization`: credentials a route read from elsewhere (the WebSocket stream's subprotocol).
+    const header = authorization !== undefined ? authorization : request.headers.get("authorization");
     if (mode === "required" || header !== null) {
       try {
         principal = services.accounts.authenticate(header);
@@ -128,7 +130,9 @@ async function runWithLimits(
 export function createRouteHandler(route: AnyRoute, services: AppServices) {
   const style = routeStyle(route);
   const envelope = route.envelope !== false;
-  return async function handle(event: H3Event): Promise<Response> {
+  // `preauthenticated`: the caller (the MCP tool server) already resolved the principal from its
+  // own credentials (an API key or an OAuth access token); everything after auth runs unchanged.
+  return async function handle(event: H3Event, preauthenticated?: Principal): Promise<Response> {
     const request = event.req;
     const startMs = services.wallNowMs();
     const requestId = newRequestId();
@@ -144,7 +148,12 @@ export function createRouteHandler(route: AnyRoute, services: AppServices) {
         return preflightResponse();
       }
       if (request.method !== "GET") throw apiErrors.methodNotAllowed(request.method);
-      principal = authenticateAndLimit(services, headers, request, route.auth === "none" ? "none" : "required");
+      if (preauthenticated) {
+        principal = preauthenticated;
+        takeRateLimit(services, headers, principal, request);
+      } else {
+        principal = authenticateAndLimit(services, headers, request, route.auth === "none" ? "none" : "required", route.credentials?.(request));
+      }
       // Known before validation, so a 400 on a chargeable route also states the balance.
       chargeable = principal !== null && route.cost !== 0;
       const query = validateParams(route.query, event.url.searchParams, route.unknownQuery ?? "ignore");
@@ -173,7 +182,10 @@ export function createRouteHandler(route: AnyRoute, services: AppServices) {
           request.signal?.addEventListener("abort", () => r(), { once: true });
         }
         if (cost > 0) {
-          const r = services.accounts.debit(principal, cost, { requestId, route: route.path });
+          // Group-committed: resolves only after the commit (fsync) that holds this debit.
+          const ref = { requestId, route: route.path };
+          const a = services.accounts;
+          const r = a.debitAsync ? await a.debitAsync(principal, cost, ref) : a.debit(principal, cost, ref);
           charged = cost;
           headers.set("X-Credits-Remaining", String(r.balance));
         }
@@ -185,6 +197,12 @@ export function createRouteHandler(route: AnyRoute, services: AppServices) {
         services.requestTimeoutMs,
       );
       if (request.signal?.aborted) throw new ApiError(499, "client_closed", "Client closed the request.");
+      if (result.response) {
+        // A raw response (event stream, WebSocket upgrade): checked and charged above, sent as is.
+        for (const [k, v] of headers) result.response.headers.set(k, v);
+        applyCorsHeaders(result.response.headers);
+        return result.response;
+      }
       headers.set("Content-Type", "application/json; charset=utf-8");
       headers.set("Cache-Control", result.cacheControl ?? route.cacheControl ?? DEFAULT_CACHE_CONTROL);
       for (const [k, v] of Object.entries(result.headers ?? {})) headers.set(k, v);
@@ -199,7 +217,9 @@ export function createRouteHandler(route: AnyRoute, services: AppServices) {
       }
       if (principal && charged > 0) {
         try {
-          const r = services.accounts.refund(principal, charged, { requestId, route: route.path });
+          const ref = { requestId, route: route.path };
+          const a = services.accounts;
+          const r = a.refundAsync ? await a.refundAsync(principal, charged, ref) : a.refund(principal, charged, ref);
           headers.set("X-Credits-Remaining", String(r.balance));
           charged = 0;
         } catch {
@@ -229,5 +249,49 @@ export function createRouteHandler(route: AnyRoute, services: AppServices) {
         credits: charged,
       });
     }
+  };
+}
+
+/** What `runRouteAs` returns: the REST status and body, the balance after any debit or refund. */
+export interface InProcessResult {
+  status: number;
+  body: unknown;
+  /** `X-Credits-Remaining` of the response, or null when the route did not state it (free routes). */
+  creditsRemaining: number | null;
+  headers: Headers;
+}
+
+/**
+ * Run a route in-process for an already-authenticated principal, through exactly the REST
+ * pipeline (rate limit, validation, entitlement, concurrency, debit, handler, refund on error),
+ * so a tool call is validated and charged like the REST call. Used by the MCP tool server.
+ * @example await runRouteAs(route, services, { principal, query: { symbols: "SPY" } })
+ */
+export async function runRouteAs(
+  route: AnyRoute,
+  services: AppServices,
+  input: { principal: Principal; query: Record<string, string>; params?: Record<string, string>; signal?: AbortSignal },
+): Promise<InProcessResult> {
+  const params = input.params ?? {};
+  const path = route.path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ""));
+  const url = new URL(`http://in-process${path}`);
+  for (const [k, v] of Object.entries(input.query)) url.searchParams.set(k, v);
+  const request = new Request(url, { method: "GET", signal: input.signal });
+  // The handler reads only `req`, `url` and `context.params` of the event.
+  const event = { req: request, url, context: { params } } as unknown as H3Event;
+  const response = await createRouteHandler(route, services)(event, input.principal);
+  const text = await response.text();
+  let body: unknown = null;
+  try {
+    body = text === "" ? null : JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  const credits = response.headers.get("x-credits-remaining");
+  return {
+    status: response.status,
+    body,
+    creditsRemaining: credits !== null && /^-?\d+$/.test(credits) ? Number(credits) : null,
+    headers: response.headers,
   };
 }

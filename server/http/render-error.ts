@@ -59,7 +59,13 @@ export function toApiError(error: unknown): ApiError {
 /** The JSON body of an error in a module's style (see docs/api.md#errors). */
 export function errorBody(error: ApiError, style: ErrorStyle): Record<string, unknown> {
   const inner = { code: renderCode(error.code, style), message: error.message, ...error.details };
-  if (style === "price") return { s: "error", errmsg: error.message, ...error.details, error: inner };
+  if (style === "price") {
+    // `/v1/symbols` answers in UDF's own form `{success: false, error: <text>}` (spec, Errors rule 5).
+    if (error.details.success === false) {
+      return { s: "error", errmsg: error.message, success: false, error: error.message, code: inner.code };
+    }
+    return { s: "error", errmsg: error.message, ...error.details, error: inner };
+  }
   return { error: inner };
 }
 

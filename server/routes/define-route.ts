@@ -34,6 +34,11 @@ export interface RouteResult {
   cacheControl?: string;
   /** Extra headers (for example price-module cache rules). */
   headers?: Record<string, string>;
+  /**
+   * A raw response sent as is after the pipeline's checks and debit (event streams, WebSocket
+   * upgrades); the pipeline adds its headers (request id, rate limit, credits, CORS).
+   */
+  response?: Response;
 }
 
 /** One endpoint, declared once (DESIGN section 3). */
@@ -51,6 +56,11 @@ export interface RouteDef<QS extends z.ZodObject = z.ZodObject, PS extends z.Zod
   entitlement: Entitlement;
   /** `none`: no key read at all (the OpenAPI documents). Default `key`. */
   auth?: "key" | "none";
+  /**
+   * Where the credentials are, when not only in `Authorization` (the WebSocket stream also reads
+   * the `Sec-WebSocket-Protocol` bearer form). Returns an `Authorization`-style value or null.
+   */
+  credentials?: (request: Request) => string | null;
   /** Query parameters with the spec's bounds, defaults and enums. */
   query: QS;
   /** Path parameters (flow routes such as `{ticker}`). */

@@ -3,6 +3,8 @@
 import { accountRoute } from "./meta/account";
 import { openApiBaseRoute, openApiFlowRoute, openApiPriceRoute } from "./meta/openapi";
 import { positioningRoutes } from "./positioning";
+import { streamRoutes } from "./stream";
+import { priceRoutes } from "./price";
 import type { AnyRoute } from "./define-route";
 
 export { defineRoute, routeCost } from "./define-route";
@@ -16,4 +18,4 @@ export { openApiBaseRoute, openApiFlowRoute, openApiPriceRoute } from "./meta/op
 export const metaRoutes: AnyRoute[] = [accountRoute, openApiBaseRoute, openApiFlowRoute, openApiPriceRoute];
 
 /** Every built-in route: the default of `createApp({ routes })`. */
-export const allRoutes: AnyRoute[] = [...metaRoutes, ...positioningRoutes];
+export const allRoutes: AnyRoute[] = [...metaRoutes, ...positioningRoutes, ...streamRoutes, ...priceRoutes];

@@ -5,7 +5,7 @@ import { classifyNodes } from "../../lib/positioning/classify-nodes";
 import { VELOCITY_FLOOR_FRACTION, VELOCITY_LOOKBACK_MINUTES } from "../../lib/positioning/defaults";
 import { exposureGrid } from "../../lib/positioning/exposure-grid";
 import { heatmapFrame } from "../../lib/positioning/heatmap-frame";
-import { velocityPct } from "../../lib/positioning/velocity";
+import { velocityPct, velocityReference } from "../../lib/positioning/velocity";
 import { etInstant } from "../../lib/time";
 import { buildChain, type Row } from "./_chain";
 
@@ -50,6 +50,16 @@ describe("velocityPct", () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe("velocityReference", () => {
+  it("picks the newest frame at least 5 minutes older than now", () => {
+    const h = ["14:20", "14:24", "14:25", "14:26", "14:31"].map((m) => ({ asOf: `2025-03-05T${m}:00Z`, id: m }));
+    const now = Date.parse("2025-03-05T14:30:00Z");
+    expect(velocityReference(h, now)?.id).toBe("14:25");
+    expect(velocityReference(h, now, 10)?.id).toBe("14:20");
+    expect(velocityReference(h, Date.parse("2025-03-05T14:24:59Z"))).toBeNull();
   });
 });
 

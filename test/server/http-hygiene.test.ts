@@ -83,7 +83,8 @@ describe("hosts", () => {
     expect((await h.get("/v1/flow/openapi.json")).status).toBe(200);
     expect((await h.get("/flow-alias/v1/heatmap?symbols=SPY")).status).toBe(404);
     expect((await h.get("/atlas/v1/openapi.json")).status).toBe(200);
-    expect((await h.get("/mcp")).status).toBe(404);
+    // The tool server is mounted by default; a plain GET (no SSE session) is not allowed there.
+    expect((await h.get("/mcp")).status).toBe(405);
   });
 
   it("Host header matching when host names are configured; other hosts fall back to prefixes", async () => {

@@ -12,121 +12,311 @@ import { SPREAD, SURFACE } from "./params";
 const MINUTE_MS = 60_000;
 const YEAR_MS = 365 * 86_400_000;
 
+/** What one minute's quotes share across the board: spot, surface level, spread rule, volume clock. */
+interface MinuteContext {
+  asOfMs: number;
+  r: number;
+  q: number;
+  vShort: number;
+  vLong: number;
+  rho: number;
+  eta: number;
+  oneMinusRho2: number;
+  tau: number;
+  gamma: number;
+  base: number;
+  rel: number;
+  maxHalf: number;
+  lnSpot: number;
+  lnU: number;
+}
+
+/** Output columns of a quote, written at `o` for board row `row`. */
+interface QuoteColumns {
+  /** Only `iv` and `expIndex` are written; bid, ask, last and volume stay NaN. */
+  ivOnly: boolean;
+  bid: Float64Array;
+  ask: Float64Array;
+  last: Float64Array;
+  iv: Float64Array;
+  volume: Float64Array;
+  expIndex: Int32Array;
+}
+
+function minuteContext(board: SessionBoard, asOfMs: number, spot: number, openSpot: number): MinuteContext {
+  const lev = Math.min(
+    Math.max(Math.exp(-2 * board.leverage * Math.log(spot / openSpot)), SURFACE.leverageMin),
+    SURFACE.leverageMax,
+  );
+  const rho = board.rho;
+  const m = Math.round((asOfMs - board.regOpenMs) / MINUTE_MS);
+  return {
+    asOfMs,
+    r: board.rate,
+    q: board.dividendYield,
+    vShort: board.vShortDay * lev,
+    vLong: board.vLong,
+    rho,
+    eta: board.eta,
+    oneMinusRho2: 1 - rho * rho,
+    tau: SURFACE.tauYears,
+    gamma: SURFACE.gamma,
+    base:
+      board.spec.type === "index" ? (spot >= 1000 ? SPREAD.baseIndex : SPREAD.baseEtf) : board.spec.type === "etf" ? SPREAD.baseEtf : SPREAD.baseStock,
+    rel: SPREAD.relative,
+    maxHalf: SPREAD.maxHalfShareOfPrice,
+    lnSpot: Math.log(spot),
+    lnU: board.lnCumVolume[Math.min(Math.max(m, 0), board.nReg)],
+  };
+}
+
+/**
+ * Quotes the (put, call) row pairs `[rowFrom, rowTo)` of expiration `e` into `out`, board row
+ * `row` at `row - rowFrom + oFrom`; `col` is the expiration's column in the snapshot.
+ */
+function quoteRows(board: SessionBoard, c: MinuteContext, e: number, col: number, rowFrom: number, rowTo: number, oFrom: number, out: QuoteColumns): void {
+  if (out.ivOnly) {
+    quoteIvRows(board, c, e, col, rowFrom, rowTo, oFrom, out);
+    return;
+  }
+  const { r, q, vShort, vLong, rho, eta, oneMinusRho2, tau, gamma, base, rel, maxHalf, lnSpot, lnU } = c;
+  const { bid, ask, last, iv, volume, expIndex } = out;
+  const tYears = Math.max(board.expirations[e].settleMs - c.asOfMs, MINUTE_MS) / YEAR_MS;
+  const theta = vLong * tYears + (vShort - vLong) * tau * (1 - Math.exp(-tYears / tau)) + board.eventVariance[e];
+  const phi = eta / (Math.pow(theta, gamma) * Math.pow(1 + theta, 1 - gamma));
+  const lnF = lnSpot + (r - q) * tYears;
+  const fwd = Math.exp(lnF);
+  const df = Math.exp(-r * tYears);
+  const halfTheta = 0.5 * theta;
+  const invT = 1 / tYears;
+  // Rows come in (put, call) pairs per strike: price both from one d1/d2.
+  for (let i = rowFrom; i < rowTo; i += 2) {
+    const K = board.strike[i];
+    const k = board.lnStrike[i] - lnF;
+    const pk = phi * k;
+    const w = halfTheta * (1 + rho * pk + Math.sqrt((pk + rho) * (pk + rho) + oneMinusRho2));
+    const sw = Math.sqrt(w);
+    const d1 = -k / sw + 0.5 * sw;
+    const d2 = d1 - sw;
+    // One normCdf per d: the small tail exactly, its complement by subtraction (no lost digits).
+    let n1: number, n1c: number, n2: number, n2c: number;
+    if (d1 >= 0) {
+      n1c = normCdf(-d1);
+      n1 = 1 - n1c;
+    } else {
+      n1 = normCdf(d1);
+      n1c = 1 - n1;
+    }
+    if (d2 >= 0) {
+      n2c = normCdf(-d2);
+      n2 = 1 - n2c;
+    } else {
+      n2 = normCdf(d2);
+      n2c = 1 - n2;
+    }
+    const call = df * (fwd * n1 - K * n2);
+    const put = df * (K * n2c - fwd * n1c);
+    const vol = Math.sqrt(w * invT);
+    for (let side = 0; side < 2; side++) {
+      const row = i + side;
+      const o = row - rowFrom + oFrom;
+      const price = side === 0 ? put : call;
+      const half = Math.min(0.5 * (base + rel * price), maxHalf * price);
+      bid[o] = price - half;
+      ask[o] = price + half;
+      last[o] = price + board.lastPos[row] * 2 * half;
+      iv[o] = vol;
+      expIndex[o] = col;
+      const dv = board.dailyVolume[row];
+      volume[o] = dv > 0 ? Math.floor(dv * Math.exp(board.warp[row] * lnU) + 1e-9) : 0;
+    }
+  }
+}
+
+/**
+ * `quoteRows` for `iv` and `expIndex` only: the same expressions up to the vol, without prices
+ * (no normCdf), so every iv is identical to the full quote's.
+ */
+function quoteIvRows(board: SessionBoard, c: MinuteContext, e: number, col: number, rowFrom: number, rowTo: number, oFrom: number, out: QuoteColumns): void {
+  const { r, q, vShort, vLong, rho, eta, oneMinusRho2, tau, gamma, lnSpot } = c;
+  const { iv, expIndex } = out;
+  const tYears = Math.max(board.expirations[e].settleMs - c.asOfMs, MINUTE_MS) / YEAR_MS;
+  const theta = vLong * tYears + (vShort - vLong) * tau * (1 - Math.exp(-tYears / tau)) + board.eventVariance[e];
+  const phi = eta / (Math.pow(theta, gamma) * Math.pow(1 + theta, 1 - gamma));
+  const lnF = lnSpot + (r - q) * tYears;
+  const halfTheta = 0.5 * theta;
+  const invT = 1 / tYears;
+  for (let i = rowFrom; i < rowTo; i += 2) {
+    const k = board.lnStrike[i] - lnF;
+    const pk = phi * k;
+    const w = halfTheta * (1 + rho * pk + Math.sqrt((pk + rho) * (pk + rho) + oneMinusRho2));
+    const vol = Math.sqrt(w * invT);
+    const o = i - rowFrom + oFrom;
+    iv[o] = vol;
+    iv[o + 1] = vol;
+    expIndex[o] = col;
+    expIndex[o + 1] = col;
+  }
+}
+
+function newColumns(n: number, ivOnly = false): QuoteColumns {
+  if (ivOnly) {
+    const nan = () => new Float64Array(n).fill(Number.NaN);
+    return { ivOnly, bid: nan(), ask: nan(), last: nan(), iv: new Float64Array(n), volume: nan(), expIndex: new Int32Array(n) };
+  }
+  return {
+    ivOnly,
+    bid: new Float64Array(n),
+    ask: new Float64Array(n),
+    last: new Float64Array(n),
+    iv: new Float64Array(n),
+    volume: new Float64Array(n),
+    expIndex: new Int32Array(n),
+  };
+}
+
+/** Index of the first unsettled expiration at `asOfMs`. */
+function firstLive(board: SessionBoard, asOfMs: number): number {
+  const exps = board.expirations;
+  let first = 0;
+  while (first < exps.length && exps[first].settleMs <= asOfMs) first++;
+  return first;
+}
+
 /**
  * The board at `asOfMs` (a minute boundary in [open, close]) with underlying `spot` and the
  * session's regular open `openSpot`. Expirations settled at or before `asOfMs` are left out.
  */
 export function quoteBoard(board: SessionBoard, asOfMs: number, spot: number, openSpot: number): ChainSnapshot {
   const exps = board.expirations;
-  let first = 0;
-  while (first < exps.length && exps[first].settleMs <= asOfMs) first++;
+  const first = firstLive(board, asOfMs);
   const start = board.expStart[first];
   const n = board.n - start;
   const { strikes, strikeIndex } = strikeUnionFrom(board, first);
-
-  const bid = new Float64Array(n);
-  const ask = new Float64Array(n);
-  const last = new Float64Array(n);
-  const iv = new Float64Array(n);
-  const volume = new Float64Array(n);
-  const expIndex = new Int32Array(n);
-
-  const r = board.rate;
-  const q = board.dividendYield;
-  const lev = Math.min(
-    Math.max(Math.exp(-2 * board.leverage * Math.log(spot / openSpot)), SURFACE.leverageMin),
-    SURFACE.leverageMax,
-  );
-  const vShort = board.vShortDay * lev;
-  const vLong = board.vLong;
-  const rho = board.rho;
-  const eta = board.eta;
-  const oneMinusRho2 = 1 - rho * rho;
-  const tau = SURFACE.tauYears;
-  const gamma = SURFACE.gamma;
-  const base =
-    board.spec.type === "index" ? (spot >= 1000 ? SPREAD.baseIndex : SPREAD.baseEtf) : board.spec.type === "etf" ? SPREAD.baseEtf : SPREAD.baseStock;
-  const rel = SPREAD.relative;
-  const maxHalf = SPREAD.maxHalfShareOfPrice;
-  const lnSpot = Math.log(spot);
-  const m = Math.round((asOfMs - board.regOpenMs) / MINUTE_MS);
-  const lnU = board.lnCumVolume[Math.min(Math.max(m, 0), board.nReg)];
-
+  const out = newColumns(n);
+  const c = minuteContext(board, asOfMs, spot, openSpot);
   for (let e = first; e < exps.length; e++) {
-    const tYears = Math.max(exps[e].settleMs - asOfMs, MINUTE_MS) / YEAR_MS;
-    const theta = vLong * tYears + (vShort - vLong) * tau * (1 - Math.exp(-tYears / tau)) + board.eventVariance[e];
-    const phi = eta / (Math.pow(theta, gamma) * Math.pow(1 + theta, 1 - gamma));
-    const lnF = lnSpot + (r - q) * tYears;
-    const fwd = Math.exp(lnF);
-    const df = Math.exp(-r * tYears);
-    const halfTheta = 0.5 * theta;
-    const invT = 1 / tYears;
-    const end = board.expStart[e + 1];
-    // Rows come in (put, call) pairs per strike: price both from one d1/d2.
-    for (let i = board.expStart[e]; i < end; i += 2) {
-      const K = board.strike[i];
-      const k = board.lnStrike[i] - lnF;
-      const pk = phi * k;
-      const w = halfTheta * (1 + rho * pk + Math.sqrt((pk + rho) * (pk + rho) + oneMinusRho2));
-      const sw = Math.sqrt(w);
-      const d1 = -k / sw + 0.5 * sw;
-      const d2 = d1 - sw;
-      // One normCdf per d: the small tail exactly, its complement by subtraction (no lost digits).
-      let n1: number, n1c: number, n2: number, n2c: number;
-      if (d1 >= 0) {
-        n1c = normCdf(-d1);
-        n1 = 1 - n1c;
-      } else {
-        n1 = normCdf(d1);
-        n1c = 1 - n1;
-      }
-      if (d2 >= 0) {
-        n2c = normCdf(-d2);
-        n2 = 1 - n2c;
-      } else {
-        n2 = normCdf(d2);
-        n2c = 1 - n2;
-      }
-      const call = df * (fwd * n1 - K * n2);
-      const put = df * (K * n2c - fwd * n1c);
-      const vol = Math.sqrt(w * invT);
-      for (let side = 0; side < 2; side++) {
-        const row = i + side;
-        const o = row - start;
-        const price = side === 0 ? put : call;
-        const half = Math.min(0.5 * (base + rel * price), maxHalf * price);
-        bid[o] = price - half;
-        ask[o] = price + half;
-        last[o] = price + board.lastPos[row] * 2 * half;
-        iv[o] = vol;
-        expIndex[o] = e - first;
-        const dv = board.dailyVolume[row];
-        volume[o] = dv > 0 ? Math.floor(dv * Math.exp(board.warp[row] * lnU) + 1e-9) : 0;
-      }
-    }
+    quoteRows(board, c, e, e - first, board.expStart[e], board.expStart[e + 1], board.expStart[e] - start, out);
   }
-
   return {
     symbol: board.symbol,
     underlying: board.underlying,
     asOfMs,
     sessionDate: board.sessionDate,
     spot,
-    rate: r,
-    dividendYield: q,
+    rate: c.r,
+    dividendYield: c.q,
     simulated: true,
     expirations: exps.slice(first).map((x) => x.expiry),
     expirySettleMs: exps.slice(first).map((x) => x.settleMs),
     expiryRoot: exps.slice(first).map(() => board.root),
     strikes: strikes.slice(),
     strikeIndex: strikeIndex.slice(),
-    expIndex,
+    expIndex: out.expIndex,
     right: board.right.slice(start),
     oi: board.oi.slice(start),
-    bid,
-    ask,
-    last,
-    iv,
-    volume,
+    bid: out.bid,
+    ask: out.ask,
+    last: out.last,
+    iv: out.iv,
+    volume: out.volume,
+  };
+}
+
+/** Which part of a board a windowed quote keeps. */
+export interface ChainWindowSelect {
+  /** The nearest this many unsettled expirations, or all. */
+  maxExpirations: number | "all";
+  /**
+   * The strike rows kept, as a half-open range `[lo, hi)` into the snapshot's ascending unique
+   * strikes, given spot (for example `lib/positioning`'s `strikeWindow` with `maxStrikes`).
+   */
+  strikeWindow: (strikes: Float64Array, spot: number) => { lo: number; hi: number };
+  /**
+   * Also price the contracts (bid, ask, last, volume). Default false: those columns are NaN and
+   * only `iv` is computed (exposure needs strike, expiry, right, OI and IV only).
+   */
+  prices?: boolean;
+}
+
+/** First row in `[from, to)` whose strike is >= `k` (rows are sorted by strike within an expiration, in pairs). */
+function lowerBound(strike: Float64Array, from: number, to: number, k: number): number {
+  let a = from;
+  let b = to;
+  while (a < b) {
+    const mid = (a + b) >>> 1;
+    if (strike[mid] < k) a = mid + 1;
+    else b = mid;
+  }
+  return a;
+}
+
+/**
+ * `quoteBoard` restricted to the contracts of the nearest `maxExpirations` expirations whose
+ * strike lies in the strike window: the same snapshot fields (`strikes` is still the full union,
+ * so strike indices and the window agree with the full board), with only those contracts, in the
+ * full board's order and with identical strike, right, OI, expiry and IV (and, with `prices`,
+ * identical bid, ask, last and volume; without, those are NaN). A positioning grid of the same
+ * window computed from it is identical to one computed from the full board, at a fraction of the
+ * cost. @see docs/operations.md#daily-statistics-performance
+ */
+export function quoteBoardWindow(board: SessionBoard, asOfMs: number, spot: number, openSpot: number, select: ChainWindowSelect): ChainSnapshot {
+  const exps = board.expirations;
+  const first = firstLive(board, asOfMs);
+  const start = board.expStart[first];
+  const { strikes, strikeIndex } = strikeUnionFrom(board, first);
+  const lastExp = select.maxExpirations === "all" ? exps.length : Math.min(exps.length, first + Math.max(0, Math.floor(select.maxExpirations)));
+  const { lo, hi } = strikes.length > 0 ? select.strikeWindow(strikes, spot) : { lo: 0, hi: 0 };
+  const ranges: number[] = [];
+  let n = 0;
+  if (hi > lo) {
+    const kLo = strikes[lo];
+    const kHi = strikes[hi - 1];
+    for (let e = first; e < lastExp; e++) {
+      const from = lowerBound(board.strike, board.expStart[e], board.expStart[e + 1], kLo);
+      let to = lowerBound(board.strike, from, board.expStart[e + 1], kHi);
+      while (to < board.expStart[e + 1] && board.strike[to] === kHi) to++;
+      ranges.push(e, from, to);
+      n += to - from;
+    }
+  }
+  const out = newColumns(n, select.prices !== true);
+  const c = minuteContext(board, asOfMs, spot, openSpot);
+  const right = new Uint8Array(n);
+  const oi = new Float64Array(n);
+  const rowStrikeIndex = new Int32Array(n);
+  let o = 0;
+  for (let j = 0; j < ranges.length; j += 3) {
+    const e = ranges[j];
+    const from = ranges[j + 1];
+    const to = ranges[j + 2];
+    quoteRows(board, c, e, e - first, from, to, o, out);
+    right.set(board.right.subarray(from, to), o);
+    oi.set(board.oi.subarray(from, to), o);
+    rowStrikeIndex.set(strikeIndex.subarray(from - start, to - start), o);
+    o += to - from;
+  }
+  return {
+    symbol: board.symbol,
+    underlying: board.underlying,
+    asOfMs,
+    sessionDate: board.sessionDate,
+    spot,
+    rate: c.r,
+    dividendYield: c.q,
+    simulated: true,
+    expirations: exps.slice(first).map((x) => x.expiry),
+    expirySettleMs: exps.slice(first).map((x) => x.settleMs),
+    expiryRoot: exps.slice(first).map(() => board.root),
+    strikes: strikes.slice(),
+    strikeIndex: rowStrikeIndex,
+    expIndex: out.expIndex,
+    right,
+    oi,
+    bid: out.bid,
+    ask: out.ask,
+    last: out.last,
+    iv: out.iv,
+    volume: out.volume,
   };
 }

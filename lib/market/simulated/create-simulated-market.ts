@@ -20,7 +20,7 @@ import { toSymbolInfo } from "../universe";
 import { sessionIndexAtOrBefore, simCalendar } from "./_calendar";
 import { hashText } from "./_hash";
 import { Lru } from "./_lru";
-import { quoteBoard } from "./chain-quotes";
+import { quoteBoard, quoteBoardWindow, type ChainWindowSelect } from "./chain-quotes";
 import { SimEngine } from "./engine";
 import { computeDayBars, emptyBars, sliceBars, type DayBars } from "./minute-bars";
 import { firstSessionIndex, openOf, priceAtBoundary, spotAt } from "./prices";
@@ -37,7 +37,18 @@ export interface SimulatedMarketOptions {
 }
 
 /** The simulator: the async `MarketData` interface plus the synchronous views the print generators use. */
-export type SimulatedMarket = MarketData & SimulatedMarketContext;
+export type SimulatedMarket = MarketData &
+  SimulatedMarketContext & {
+    /**
+     * `chainSync` restricted to the nearest `select.maxExpirations` expirations and the strike
+     * window `select.strikeWindow` picks: the same snapshot (asOfMs, spot, expirations, the full
+     * strike union) with only those contracts, each with exactly the values the full board gives
+     * it. For consumers that need only a window of every minute (daily statistics): an SPXW
+     * minute costs a few hundred contracts instead of ~21,000.
+     * @example market.chainWindowSync("SPXW", t, { maxExpirations: 5, strikeWindow: (k, s) => strikeWindow(k, s, 92) })
+     */
+    chainWindowSync(symbol: string, atMs: number, select: ChainWindowSelect): ChainSnapshot | null;
+  };
 
 /** A seed as a 32-bit integer. */
 function seedOf(seed: number | string | undefined): number {
@@ -77,7 +88,7 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
     return s && { ...s, optionRoots: [...s.optionRoots], tiers: [...s.tiers] };
   };
 
-  const chainSync = (symbol: string, atMs: number): ChainSnapshot | null => {
+  const chainAt = (symbol: string, atMs: number, select: ChainWindowSelect | null): ChainSnapshot | null => {
     const spec = engine.spec(symbol);
     if (!spec || !Number.isFinite(atMs)) return null;
     const t = Math.min(atMs, clock.now());
@@ -99,8 +110,11 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
     if (board.expirations.every((e) => e.settleMs <= asOfMs)) return null;
     const nPre = engine.intradayPath(engine.owner(spec).ticker, d).nPre;
     const spot = priceAtBoundary(engine, spec, d, nPre + Math.round((asOfMs - cal.regOpen[d]) / MINUTE_MS));
-    return quoteBoard(board, asOfMs, spot, openOf(engine, spec, d));
+    const openSpot = openOf(engine, spec, d);
+    return select ? quoteBoardWindow(board, asOfMs, spot, openSpot, select) : quoteBoard(board, asOfMs, spot, openSpot);
   };
+  const chainSync = (symbol: string, atMs: number): ChainSnapshot | null => chainAt(symbol, atMs, null);
+  const chainWindowSync = (symbol: string, atMs: number, select: ChainWindowSelect): ChainSnapshot | null => chainAt(symbol, atMs, select);
 
   const spotSync = (symbol: string, atMs: number): number | null => {
     const spec = engine.spec(symbol);
@@ -142,6 +156,7 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
     universeSync,
     symbolInfoSync,
     chainSync,
+    chainWindowSync,
     spotSync,
     minuteBarsSync,
     earningsSync,

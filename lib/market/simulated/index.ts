@@ -1,6 +1,7 @@
 // The simulated market
 export { createSimulatedMarket } from "./create-simulated-market";
 export type { SimulatedMarket, SimulatedMarketOptions } from "./create-simulated-market";
+export type { ChainWindowSelect } from "./chain-quotes";
 
 // Model pieces (documented in docs/methodology/market.md)
 export { listedExpirations, EXPIRATION_COUNTS } from "./expirations";

@@ -207,4 +207,6 @@ export const PositioningMetaSchema = z.object({
   delayed: z.boolean().optional(),
   delayMinutes: z.number().optional(),
   attribution: z.object({}).loose().optional(),
+  flipMethod: z.string().optional().meta({ description: "How `summary.flip` was found (key levels only)." }),
+  zeroGammaMethod: z.string().optional().meta({ description: "How `summary.zeroGamma` was found (key levels only)." }),
 });

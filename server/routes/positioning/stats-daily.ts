@@ -1,15 +1,6 @@
 import { z } from "zod";
-import {
-  dailyStats,
-  exposureGrid,
-  PositioningError,
-  POSITIONING_DEFAULTS as D,
-  sessionFrameInstants,
-  statFrame,
-  STATS_COMPLETE_AFTER_MS,
-  type DailyStat,
-  type StatFrame,
-} from "../../../lib/positioning";
+import { POSITIONING_DEFAULTS as D, STATS_COMPLETE_AFTER_MS, type DailyStat } from "../../../lib/positioning";
+import type { MarketData } from "../../../lib/market/market-data";
 import { countTradingDays, etDateOf, sessionBounds, tradingDaysBetween } from "../../../lib/time";
 import { LruCache } from "../../cache/lru-cache";
 import { ApiError, apiErrors } from "../../errors";
@@ -17,6 +8,8 @@ import { moduleState, type AppServices } from "../../services";
 import { defineRoute } from "../define-route";
 import { boolParam, dateParam, enumParam, requiredDateParam, symbolsParam } from "../params";
 import { attribution, FIRST_HISTORY_DATE, gridOptions, kernelEngine, knownSymbols } from "./_shared";
+import { createStatsPool, StatsPoolUnavailable, type StatsPool } from "./_stats-pool";
+import { replayStatsSession, type StatsSessionTask } from "./_stats-replay";
 
 /** Spec limits of `/v1/stats/daily`. */
 export const STATS_LIMITS = Object.freeze({ symbols: 50, calendarDays: 31, symbolSessions: 400 });
@@ -38,30 +31,31 @@ export function statsGridQuery(metric: "gamma" | "vanna") {
 const DAY_MS = 86_400_000;
 const calendarDaysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
 
-/** Replays one symbol's session minute by minute (frames without a board of their own minute are skipped). */
-async function replaySession(
-  services: AppServices,
-  symbol: string,
-  date: string,
-  extended: boolean,
-  metric: "gamma" | "vanna",
-  nowMs: number,
-): Promise<DailyStat | null> {
-  const options = gridOptions(statsGridQuery(metric));
-  const engine = kernelEngine(services);
-  const frames: StatFrame[] = [];
-  for (const t of sessionFrameInstants(date, { extended })) {
-    if (t > nowMs) break;
-    const chain = await services.market.chain(symbol, t);
-    if (!chain || chain.asOfMs !== t) continue;
+/**
+ * The app's statistics worker pool, or null when the market is not the simulator (workers rebuild
+ * it from its seed; other markets replay in the request's thread).
+ */
+function statsPool(services: AppServices): StatsPool | null {
+  return moduleState(services, "positioning.statsPool", () => {
+    const m = services.market as MarketData & { seed?: unknown; chainWindowSync?: unknown };
+    if (m.simulated !== true || typeof m.seed !== "number" || typeof m.chainWindowSync !== "function") return null;
+    return createStatsPool({ seed: m.seed, engine: kernelEngine(services).name });
+  });
+}
+
+/** One session's statistics: in a pool worker when there is one, else in this thread. */
+async function sessionStats(services: AppServices, task: StatsSessionTask, signal: AbortSignal): Promise<DailyStat | null> {
+  const pool = statsPool(services);
+  if (pool && pool.size > 0) {
     try {
-      frames.push(statFrame(exposureGrid(chain, options, engine)));
+      return await pool.run(task, signal);
     } catch (error) {
-      if (error instanceof PositioningError && error.code !== "invalid_parameter") continue;
-      throw error;
+      if (!(error instanceof StatsPoolUnavailable)) throw error;
     }
   }
-  return dailyStats(frames, { date, extended, nowMs });
+  const stat = await replayStatsSession(services.market, kernelEngine(services), task);
+  await yieldToLoop();
+  return stat;
 }
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -151,23 +145,31 @@ export const statsDailyRoute = defineRoute({
     const symbols = await knownSymbols(services, query.symbols);
     const cache = moduleState(services, "positioning.stats", () => new LruCache<string, DailyStat | null>(services.statsCacheEntries));
     const dates = tradingDaysBetween(query.from, to).filter((d) => sessionBounds(d, { extended: query.extended }).openMs <= nowMs);
-    let allCached = true;
+    const options = gridOptions(statsGridQuery(query.metric));
+    // Cached sessions are read now; the rest are replayed (in parallel across the pool's workers)
+    // and cached once finished, then everything is assembled in request order.
+    const cells: { symbol: string; date: string; key: string; stat: DailyStat | null | undefined }[] = [];
+    for (const symbol of symbols) {
+      for (const date of dates) {
+        const key = `${symbol}|${date}|${query.extended}|${query.metric}`;
+        cells.push({ symbol, date, key, stat: cache.get(key) });
+      }
+    }
+    const missing = cells.filter((c) => c.stat === undefined);
+    const allCached = missing.length === 0;
+    const pooled = (statsPool(services)?.size ?? 0) > 0;
+    const compute = async (c: (typeof cells)[number]) => {
+      if (signal.aborted) throw signal.reason ?? apiErrors.gatewayTimeout(services.requestTimeoutMs);
+      const task: StatsSessionTask = { symbol: c.symbol, date: c.date, extended: query.extended, nowMs, options };
+      c.stat = await sessionStats(services, task, signal);
+      const { closeMs } = sessionBounds(c.date, { extended: query.extended });
+      if (nowMs >= closeMs + STATS_COMPLETE_AFTER_MS) cache.set(c.key, c.stat);
+    };
+    if (pooled) await Promise.all(missing.map(compute));
+    else for (const c of missing) await compute(c);
     const out: { symbol: string; days: DailyStat[] }[] = [];
     for (const symbol of symbols) {
-      const days: DailyStat[] = [];
-      for (const date of dates) {
-        if (signal.aborted) throw signal.reason ?? apiErrors.gatewayTimeout(services.requestTimeoutMs);
-        const key = `${symbol}|${date}|${query.extended}|${query.metric}`;
-        let stat = cache.get(key);
-        if (stat === undefined) {
-          allCached = false;
-          stat = await replaySession(services, symbol, date, query.extended, query.metric, nowMs);
-          const { closeMs } = sessionBounds(date, { extended: query.extended });
-          if (nowMs >= closeMs + STATS_COMPLETE_AFTER_MS) cache.set(key, stat);
-          await yieldToLoop();
-        }
-        if (stat) days.push(stat);
-      }
+      const days = cells.filter((c) => c.symbol === symbol && c.stat).map((c) => c.stat!);
       if (days.length > 0) out.push({ symbol, days });
     }
     return {

@@ -1,0 +1,19 @@
+// The bench suites `npm run bench` runs, in order. Add a suite by importing it here.
+import { kernelsSuite } from "./kernels.bench";
+import { positioningSuite } from "./positioning.bench";
+import { priceSuite } from "./price.bench";
+
+/** What a suite reports: a table for people, checks for targets, free-form notes. */
+export interface SuiteReport {
+  table: Array<Record<string, string | number>>;
+  checks: Array<{ name: string; pass: boolean; detail: string }>;
+  notes: string[];
+}
+
+/** A bench suite. */
+export interface Suite {
+  name: string;
+  run(): Promise<SuiteReport>;
+}
+
+export const suites: Suite[] = [kernelsSuite, positioningSuite, priceSuite];

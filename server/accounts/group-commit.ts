@@ -1,0 +1,137 @@
+/**
+ * Group commit over one better-sqlite3 connection: operations submitted within a short window are
+ * applied one by one inside ONE `BEGIN IMMEDIATE` transaction (each in its own savepoint, so each
+ * keeps its own success or failure), then one `COMMIT` (one fsync at `synchronous=FULL`)
+ * acknowledges them all. No promise resolves before the commit that holds its operation returned.
+ * See docs/operations.md#group-commit.
+ */
+import type Database from "better-sqlite3";
+import { isApiError } from "../errors";
+
+/** Options of `createGroupCommitter`. */
+export interface GroupCommitOptions {
+  /**
+   * How long the first operation of a batch waits for company, ms. 0 (default) flushes in the
+   * event loop's check phase (`setImmediate`): every request parsed in the same I/O phase joins
+   * the batch, and a lone request waits no timer.
+   */
+  windowMs?: number;
+  /** Largest batch; the rest waits for the next flush (default 1024). */
+  maxBatch?: number;
+  /** Error given to an operation whose batch could not be committed (nothing of it is stored). */
+  storeFailure: () => Error;
+  /** Called when a batch was rolled back as a whole (drop caches of rows written inside it). */
+  onRollback?: () => void;
+}
+
+/** Counters for tests and the bench: how many commits acknowledged how many operations. */
+export interface GroupCommitStats {
+  batches: number;
+  ops: number;
+  largestBatch: number;
+}
+
+export interface GroupCommitter {
+  /**
+   * Queue `op` (a `db.transaction(...)` function, so it nests as a savepoint) for the next batch.
+   * Resolves with its result after the batch's COMMIT; rejects with its own `ApiError` (its
+   * savepoint rolled back, the rest of the batch unaffected) or with `storeFailure()` when the
+   * store failed.
+   */
+  submit<T>(op: () => T): Promise<T>;
+  /** Run everything queued now (synchronously); used before close. */
+  flush(): void;
+  stats(): GroupCommitStats;
+  /** Flush, then refuse further operations. */
+  close(): void;
+}
+
+interface Pending {
+  op: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/**
+ * Create a group committer over `db` (WAL mode; `synchronous` decides what a commit means).
+ * @example
+ * const gc = createGroupCommitter(db, { storeFailure: () => new Error("store") });
+ * const [a, b] = await Promise.all([gc.submit(() => debitTxn(p, 1, r1)), gc.submit(() => debitTxn(p, 1, r2))]); // one fsync
+ */
+export function createGroupCommitter(db: Database.Database, options: GroupCommitOptions): GroupCommitter {
+  const windowMs = Math.max(0, options.windowMs ?? 0);
+  const maxBatch = Math.max(1, options.maxBatch ?? 1024);
+  let queue: Pending[] = [];
+  let scheduled = false;
+  let closed = false;
+  const stats: GroupCommitStats = { batches: 0, ops: 0, largestBatch: 0 };
+
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    if (windowMs > 0) setTimeout(flush, windowMs);
+    else setImmediate(flush);
+  };
+
+  /** Marks a failure that left no transaction open (SQLite rolled back the whole batch). */
+  class BatchAborted extends Error {}
+
+  const runBatch = db.transaction((batch: Pending[], outcomes: Outcome[]) => {
+    for (let i = 0; i < batch.length; i++) {
+      try {
+        outcomes[i] = { ok: true, value: batch[i].op() };
+      } catch (error) {
+        outcomes[i] = { ok: false, error: isApiError(error) ? error : options.storeFailure() };
+        // Some errors (disk full, I/O) make SQLite roll back the whole transaction; anything
+        // after that would run in autocommit mode, outside the batch. Stop and fail the batch.
+        if (!isApiError(error) && !db.inTransaction) throw new BatchAborted();
+      }
+    }
+  });
+
+  function flush(): void {
+    scheduled = false;
+    if (queue.length === 0) return;
+    const batch = queue.length > maxBatch ? queue.splice(0, maxBatch) : queue;
+    queue = batch === queue ? [] : queue;
+    if (queue.length > 0) schedule();
+    const outcomes: Outcome[] = new Array(batch.length);
+    let committed = true;
+    try {
+      if (!db.open) throw new Error("store closed");
+      runBatch.immediate(batch, outcomes);
+    } catch {
+      committed = false;
+      options.onRollback?.();
+    }
+    stats.batches++;
+    stats.ops += batch.length;
+    if (batch.length > stats.largestBatch) stats.largestBatch = batch.length;
+    for (let i = 0; i < batch.length; i++) {
+      const o = outcomes[i];
+      if (o && !o.ok && (committed || isApiError(o.error))) batch[i].reject(o.error);
+      else if (!committed) batch[i].reject(options.storeFailure());
+      else batch[i].resolve((o as { value: unknown }).value);
+    }
+  }
+
+  return {
+    submit<T>(op: () => T): Promise<T> {
+      if (closed) return Promise.reject(options.storeFailure());
+      return new Promise<T>((resolve, reject) => {
+        queue.push({ op, resolve: resolve as (v: unknown) => void, reject });
+        schedule();
+      });
+    },
+    flush() {
+      while (queue.length > 0) flush();
+    },
+    stats: () => ({ ...stats }),
+    close() {
+      this.flush();
+      closed = true;
+    },
+  };
+}

@@ -1,0 +1,220 @@
+/**
+ * The tool server at {mcp_url}: Streamable HTTP MCP (the official SDK's `createMcpHandler`), one
+ * tool per keyed endpoint of the route table, each call run through the REST pipeline for the
+ * caller, so it is validated and charged exactly like the REST call; plus the OAuth 2.1 sign-in
+ * that lets a tool client connect with only the URL. See docs/api.md#mcp-tool-server.
+ */
+import type Database from "better-sqlite3";
+import { createMcpHandler, ProtocolError, ProtocolErrorCode, Server, type CallToolResult } from "@modelcontextprotocol/server";
+import type { Principal } from "../accounts/types";
+import { apiErrors } from "../errors";
+import { clientIp, newRequestId, runRouteAs, takeRateLimit } from "../http/pipeline";
+import { renderError } from "../http/render-error";
+import { createAuthorizationServer, MCP_PATH, oauthUrls, type AuthorizationServer } from "../oauth/authorization-server";
+import { openOAuthStore, type OAuthStore, type OAuthTtls } from "../oauth/oauth-store";
+import type { AppServices, FetchLike } from "../services";
+import { routeTools, type RouteTool } from "./route-tools";
+import { toRouteInput } from "./tool-args";
+import { refusalResponse, resolveToolCaller } from "./tool-auth";
+import { toToolResult } from "./tool-result";
+
+/** Name and version the server reports in `initialize`. */
+export const TOOL_SERVER_INFO = { name: "optionscope", title: "optionscope options analytics", version: "0.1.0" } as const;
+
+/** What a client is told once, at initialize. */
+export const TOOL_SERVER_INSTRUCTIONS =
+  "Read-only options analytics. Every tool wraps one REST endpoint 1:1 and costs the same credits, charged to the " +
+  "account of the API key or OAuth sign-in; failed calls are free and say the API error code. Each result's _meta " +
+  "carries creditsRemaining. Several symbols go in one comma-separated string (\"SPXW,SPY,QQQ\"), never a list. " +
+  "For the S&P 500 use SPXW (SPX holds only the AM-settled monthlies); likewise NDXP/NDX and RUTW/RUT. " +
+  "account_usage (free) shows the balance and limits. meta.simulated says whether the market data is simulated.";
+
+export interface ToolServerOptions {
+  /** The OAuth store; default: opened on the accounts database (`accounts.db`) when there is one. `false`: API keys only. */
+  oauth?: OAuthStore | false;
+  /** Token lifetimes, seconds, when the store is opened here (access 3600, refresh 30 days, code 300). */
+  oauthTtls?: Partial<OAuthTtls>;
+  /** Public origin of the tool host, e.g. `https://mcp.example.com` (behind a proxy); default: the request's origin. */
+  publicOrigin?: string;
+  /** Sign-in form submissions per client IP per minute (default 10). */
+  signInAttemptsPerMinute?: number;
+}
+
+/** What `createToolServer` returns: the fetch handler plus what tests and the CLI want to see. */
+export interface ToolServer {
+  fetch: FetchLike;
+  tools: readonly RouteTool[];
+  oauth: OAuthStore | null;
+  close(): Promise<void>;
+}
+
+const MCP_ALLOWED_HEADERS = "Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID";
+const MCP_EXPOSED_HEADERS =
+  "WWW-Authenticate, Mcp-Session-Id, X-Credits-Remaining, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id";
+
+function withCors(response: Response, extra?: Headers): Response {
+  const headers = new Headers(response.headers);
+  extra?.forEach((v, k) => headers.set(k, v));
+  headers.set("Access-Control-Allow-Origin", "*");
+  headers.set("Access-Control-Expose-Headers", MCP_EXPOSED_HEADERS);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+function openDefaultStore(services: AppServices, ttls: Partial<OAuthTtls> | undefined): OAuthStore | null {
+  const db = (services.accounts as { db?: Database.Database }).db;
+  if (!db || typeof db.prepare !== "function") return null;
+  return openOAuthStore(db, { now: services.wallNowMs, ...ttls });
+}
+
+/**
+ * Build the tool server for an app's services (its route table, accounts, limiters, clock).
+ * @example
+ * const tools = createToolServer(services);
+ * const res = await tools.fetch(new Request("http://localhost:8080/mcp", { method: "POST", ... }));
+ */
+export function createToolServer(services: AppServices, options: ToolServerOptions = {}): ToolServer {
+  // Built on first use: an app that never serves a tool call pays nothing (no schemas, no tables).
+  let built: { tools: RouteTool[]; byName: Map<string, RouteTool>; listed: Record<string, unknown>[] } | null = null;
+  const toolList = () => {
+    if (!built) {
+      const tools = routeTools(services.routes);
+      built = {
+        tools,
+        byName: new Map(tools.map((t) => [t.name, t])),
+        listed: tools.map((t) => ({
+          name: t.name,
+          title: t.title,
+          description: t.description,
+          inputSchema: t.inputSchema,
+          ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
+          annotations: t.annotations,
+        })),
+      };
+    }
+    return built;
+  };
+
+  let oauthState: { store: OAuthStore | null; as: AuthorizationServer | null } | null = null;
+  const signInLimit = options.signInAttemptsPerMinute ?? 10;
+  const oauthOf = () => {
+    if (!oauthState) {
+      const store = options.oauth === false ? null : (options.oauth ?? openDefaultStore(services, options.oauthTtls));
+      const as = store
+        ? createAuthorizationServer({
+            store,
+            accounts: services.accounts,
+            allowSignInAttempt: (request) =>
+              services.rateLimiter.take(`signin:${clientIp(request)}`, signInLimit, services.wallNowMs()).allowed,
+          })
+        : null;
+      oauthState = { store, as };
+    }
+    return oauthState;
+  };
+
+  async function callTool(tool: RouteTool, args: unknown, principal: Principal, signal: AbortSignal | undefined): Promise<CallToolResult> {
+    const input = toRouteInput(tool, args);
+    const r = await runRouteAs(tool.route, services, { principal, query: input.query, params: input.params, signal });
+    let credits = r.creditsRemaining;
+    if (credits === null) {
+      try {
+        credits = services.accounts.balance(principal.accountId);
+      } catch {
+        credits = null; // The store is unreadable: leave the figure out rather than guess it.
+      }
+    }
+    return toToolResult(r, credits, tool.outputSchema !== undefined);
+  }
+
+  const handler = createMcpHandler(
+    (ctx) => {
+      const server = new Server(TOOL_SERVER_INFO, { capabilities: { tools: {} }, instructions: TOOL_SERVER_INSTRUCTIONS });
+      server.setRequestHandler("tools/list", async () => ({ tools: toolList().listed as never }));
+      server.setRequestHandler("tools/call", async (request, c) => {
+        const tool = toolList().byName.get(request.params.name);
+        if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${String(request.params.name).slice(0, 80)}`);
+        const principal = (c.http?.authInfo?.extra?.principal ?? ctx.authInfo?.extra?.principal) as Principal | undefined;
+        // The endpoint refuses unauthenticated requests before they reach here; this is a guard only.
+        if (!principal) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, "Not authenticated.");
+        const result = await callTool(tool, request.params.arguments, principal, c.mcpReq.signal);
+        return server.projectCallToolResult(result, tool.outputSchema);
+      });
+      return server;
+    },
+    { onerror: () => {} },
+  );
+
+  async function serveMcp(request: Request, origin: string): Promise<Response> {
+    if (request.method === "OPTIONS") {
+      return new Response(null, {
+        status: 204,
+        headers: {
+          "Access-Control-Allow-Origin": "*",
+          "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS",
+          "Access-Control-Allow-Headers": MCP_ALLOWED_HEADERS,
+          "Access-Control-Expose-Headers": MCP_EXPOSED_HEADERS,
+          "Access-Control-Max-Age": "600",
+        },
+      });
+    }
+    const urls = oauthUrls(origin);
+    const headers = new Headers({ "X-Request-Id": newRequestId() });
+    const caller = resolveToolCaller(request, {
+      accounts: services.accounts,
+      oauth: oauthOf().store,
+      resource: urls.resource,
+      resourceMetadataUrl: urls.protectedResourceMetadata,
+    });
+    if (!caller.ok) {
+      if (!oauthOf().store && caller.status === 401) caller.headers["WWW-Authenticate"] = 'Bearer realm="optionscope"';
+      try {
+        // Refused requests count against the caller's IP, as on the REST hosts.
+        takeRateLimit(services, headers, null, request);
+      } catch (error) {
+        return renderError(error, { style: "lower", headers, method: request.method });
+      }
+      return refusalResponse(caller, headers);
+    }
+    const grant = caller.grant;
+    const response = await handler.fetch(request, {
+      authInfo: {
+        // The credential itself stays here: nothing downstream needs it, nothing may pass it on.
+        token: "",
+        clientId: grant?.clientId ?? "api-key",
+        scopes: grant ? grant.scope.split(" ") : ["mcp"],
+        ...(grant ? { expiresAt: Math.floor(grant.expiresMs / 1000) } : {}),
+        resource: new URL(urls.resource),
+        extra: { principal: caller.principal, via: caller.via },
+      },
+    });
+    return withCors(response, headers);
+  }
+
+  async function fetch(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const origin = options.publicOrigin ? new URL(options.publicOrigin).origin : url.origin;
+    const { as } = oauthOf();
+    if (as) {
+      const answered = await as.handle(request, url.pathname, oauthUrls(origin));
+      if (answered) return answered;
+    }
+    if (url.pathname === MCP_PATH || url.pathname === MCP_PATH + "/") return serveMcp(request, origin);
+    return renderError(apiErrors.notFound(), { style: "lower", method: request.method });
+  }
+
+  return {
+    fetch,
+    get tools() {
+      return toolList().tools;
+    },
+    get oauth() {
+      return oauthOf().store;
+    },
+    close: () => handler.close(),
+  };
+}
+
+/** True for paths the tool server answers outside its own prefix (RFC 8414 / RFC 9728 discovery). */
+export function isOAuthDiscoveryPath(pathname: string): boolean {
+  return pathname.startsWith("/.well-known/oauth-protected-resource") || pathname.startsWith("/.well-known/oauth-authorization-server");
+}

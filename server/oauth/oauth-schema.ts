@@ -1,0 +1,59 @@
+/**
+ * The OAuth tables, kept beside (not inside) the accounts schema in the same SQLite file, so a
+ * connected app, its codes and tokens live with the account they charge. Created with
+ * `IF NOT EXISTS`: opening is idempotent and safe from the server and the CLI at once.
+ * Secrets are stored only as SHA-256 hex (`*_hash`); times are Unix ms.
+ */
+import type Database from "better-sqlite3";
+
+const DDL = `
+CREATE TABLE IF NOT EXISTS oauth_clients (
+  client_id     TEXT PRIMARY KEY,
+  secret_hash   TEXT,
+  auth_method   TEXT NOT NULL,
+  client_name   TEXT,
+  redirect_uris TEXT NOT NULL,
+  metadata      TEXT NOT NULL,
+  created_ms    INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS oauth_apps (
+  app_id       TEXT PRIMARY KEY,
+  account_id   TEXT NOT NULL,
+  client_id    TEXT NOT NULL,
+  client_name  TEXT,
+  resource     TEXT NOT NULL,
+  scope        TEXT NOT NULL,
+  created_ms   INTEGER NOT NULL,
+  last_used_ms INTEGER,
+  revoked_ms   INTEGER
+);
+CREATE INDEX IF NOT EXISTS oauth_apps_by_account ON oauth_apps (account_id, created_ms);
+CREATE TABLE IF NOT EXISTS oauth_codes (
+  code_hash      TEXT PRIMARY KEY,
+  app_id         TEXT NOT NULL,
+  client_id      TEXT NOT NULL,
+  redirect_uri   TEXT NOT NULL,
+  code_challenge TEXT NOT NULL,
+  resource       TEXT NOT NULL,
+  scope          TEXT NOT NULL,
+  expires_ms     INTEGER NOT NULL,
+  used_ms        INTEGER
+);
+CREATE TABLE IF NOT EXISTS oauth_tokens (
+  token_hash TEXT PRIMARY KEY,
+  kind       TEXT NOT NULL CHECK (kind IN ('access', 'refresh')),
+  app_id     TEXT NOT NULL,
+  client_id  TEXT NOT NULL,
+  resource   TEXT NOT NULL,
+  scope      TEXT NOT NULL,
+  created_ms INTEGER NOT NULL,
+  expires_ms INTEGER NOT NULL,
+  revoked_ms INTEGER
+);
+CREATE INDEX IF NOT EXISTS oauth_tokens_by_app ON oauth_tokens (app_id);
+`;
+
+/** Create the OAuth tables if they are missing (idempotent). */
+export function migrateOAuth(db: Database.Database): void {
+  db.exec(DDL);
+}

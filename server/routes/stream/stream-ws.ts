@@ -1,0 +1,106 @@
+import { setWebSocketHooks } from "crossws";
+import { z } from "zod";
+import { ApiError } from "../../errors";
+import { streamHub } from "../../streams/stream-hub";
+import { createWsSink } from "../../streams/ws-sink";
+import { defineRoute } from "../define-route";
+import { knownSymbols } from "../positioning/_shared";
+import { boardQueryOf, lastEventIdOf, streamQuery, symbolsPerStream } from "./_query";
+
+/** The subprotocol the server speaks (echoed in the handshake). */
+export const WS_SUBPROTOCOL = "optionscope.stream.v1";
+/** Prefix of the bearer subprotocol for clients that cannot set headers (browsers). */
+export const WS_BEARER_PREFIX = "bearer.";
+
+/**
+ * Credentials of an upgrade request: `Authorization`, else a `bearer.<key>` entry of
+ * `Sec-WebSocket-Protocol` (the form browsers can send).
+ * @example credentialsOf(new Request("http://x", { headers: { "Sec-WebSocket-Protocol": "optionscope.stream.v1, bearer.osk_live_abc" } })) // "Bearer osk_live_abc"
+ */
+export function credentialsOf(request: Request): string | null {
+  const auth = request.headers.get("authorization");
+  if (auth !== null) return auth;
+  const offered = (request.headers.get("sec-websocket-protocol") ?? "").split(",").map((p) => p.trim());
+  const bearer = offered.find((p) => p.startsWith(WS_BEARER_PREFIX));
+  return bearer ? `Bearer ${bearer.slice(WS_BEARER_PREFIX.length)}` : null;
+}
+
+/**
+ * `GET /v1/stream/ws`: the same stream over WebSocket (crossws). The upgrade request goes through
+ * the same pipeline (auth, validation, entitlement, the opening debit), so a refused open is a
+ * plain HTTP JSON error instead of a handshake. See docs/api.md#stream-websocket.
+ */
+export const streamWsRoute = defineRoute({
+  host: "base",
+  module: "positioning",
+  method: "GET",
+  path: "/v1/stream/ws",
+  operationId: "streamHeatmapWebSocket",
+  cost: (q) => q.symbols.length,
+  entitlement: "positioning",
+  credentials: credentialsOf,
+  query: streamQuery,
+  symbolsOf: (q) => q.symbols,
+  symbolsLimit: { param: "symbols", max: symbolsPerStream },
+  data: z.string().meta({ description: "WebSocket upgrade; then one JSON message {id, event, data} per event, as on /v1/stream." }),
+  envelope: false,
+  cacheControl: "no-store",
+  summary: "Live stream over WebSocket",
+  description:
+    "The /v1/stream events as WebSocket text messages {id, event, data}; keep-alives are {\"event\":\"ping\"}. Authenticate with " +
+    "the Authorization header or, from a browser, the subprotocols [\"optionscope.stream.v1\", \"bearer.<API_KEY>\"]. Resume " +
+    "with lastEventId. Same billing and limits as /v1/stream. A request without Upgrade gets 426 upgrade_required.",
+  tags: ["Heatmap"],
+  handler: async ({ query, principal, services, request, requestId }) => {
+    if ((request.headers.get("upgrade") ?? "").toLowerCase() !== "websocket") {
+      throw new ApiError(426, "upgrade_required", "This endpoint speaks WebSocket; send an Upgrade request (or use /v1/stream for SSE).", {
+        headers: { Upgrade: "websocket" },
+      });
+    }
+    const hub = streamHub(services);
+    const symbols = await knownSymbols(services, query.symbols);
+    let creditsRemaining: number | null = null;
+    try {
+      creditsRemaining = services.accounts.balance(principal!.accountId);
+    } catch {
+      creditsRemaining = null;
+    }
+    const conn = hub.open({
+      principal: principal!,
+      symbols,
+      query: boardQueryOf(query),
+      requestId,
+      lastEventId: lastEventIdOf(request, query),
+      transport: "ws",
+      creditsRemaining,
+    });
+    let opened = false;
+    let onDrain = () => {};
+    // Charged at the upgrade request: refund it if the handshake never completes.
+    const grace = setTimeout(() => {
+      if (opened || conn.disposed) return;
+      conn.dispose();
+      try {
+        services.accounts.refund(principal!, symbols.length, { requestId, route: "/v1/stream/ws" });
+      } catch {
+        // the ledger keeps the debit; nothing else to do
+      }
+    }, hub.settings.upgradeGraceMs);
+    (grace as { unref?: () => void }).unref?.();
+    const offered = (request.headers.get("sec-websocket-protocol") ?? "").split(",").map((p) => p.trim());
+    setWebSocketHooks(request, {
+      upgrade: () => (offered.includes(WS_SUBPROTOCOL) ? { protocol: WS_SUBPROTOCOL } : {}),
+      open(peer) {
+        opened = true;
+        clearTimeout(grace);
+        const ws = createWsSink(peer as never, hub.settings.wsHighWaterBytes);
+        onDrain = ws.onDrain;
+        conn.start(ws.sink, hub.lifeNow());
+      },
+      drain: () => onDrain(),
+      close: () => conn.dispose(),
+      error: () => conn.abort(),
+    });
+    return { data: null, response: new Response(null, { status: 426, headers: { Upgrade: "websocket" } }) };
+  },
+});

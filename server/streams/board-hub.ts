@@ -1,0 +1,176 @@
+/**
+ * Shared live boards for every open stream: one topic per (symbol, board options), refreshed once
+ * per simulated minute on the market clock whatever the number of subscribers, built with the same
+ * `liveEntry` as `/v1/heatmap` so a streamed board equals the heatmap board of that minute.
+ * See docs/api.md#stream-events.
+ */
+import { VELOCITY_LOOKBACK_MINUTES } from "../../lib/positioning";
+import { etDateOf, marketStateAt } from "../../lib/time";
+import { ApiError } from "../errors";
+import { liveEntry } from "../routes/positioning/_frames";
+import { optionsKey, toApiError, type GridQuery } from "../routes/positioning/_shared";
+import type { AppServices } from "../services";
+
+const MINUTE_MS = 60_000;
+/** Strikes listed in `topRisers` / `topFallers` of a velocity event. */
+export const VELOCITY_TOP_N = 5;
+
+/** Board options of a stream (the heatmap query without `symbols`). */
+export type BoardQuery = Omit<GridQuery, "symbols">;
+
+/** Per-strike velocity of one board. */
+export interface VelocityPayload {
+  symbol: string;
+  metric: "gamma" | "vanna";
+  asOf: string;
+  lookbackMinutes: number;
+  strikes: { strike: number; value: number; velocityPct: number }[];
+  topRisers: { strike: number; value: number; velocityPct: number }[];
+  topFallers: { strike: number; value: number; velocityPct: number }[];
+}
+
+/** What a topic currently has. */
+export type BoardState =
+  | {
+      kind: "board";
+      asOfMs: number;
+      snapshot: Record<string, unknown>;
+      velocity: VelocityPayload;
+      /** JSON of `snapshot` and `velocity`, made once per board for every subscriber. */
+      snapshotJson: string;
+      velocityJson: string;
+    }
+  | { kind: "unavailable"; reason: "no_live_board" | "expiration_not_found"; message: string };
+
+export type BoardListener = (symbol: string, state: BoardState) => void;
+
+interface Topic {
+  key: string;
+  symbol: string;
+  query: BoardQuery;
+  listeners: Set<BoardListener>;
+  latest: BoardState | null;
+  /** Market-clock minute of the last refresh started (floor(ms / 60000)). */
+  minute: number;
+  refreshing: boolean;
+}
+
+/** Topic key of a symbol and board options. */
+export function topicKey(symbol: string, query: BoardQuery): string {
+  return `${symbol}|${optionsKey(query)}`;
+}
+
+function velocityOf(entry: { symbol: string; asOf: string; strikes: { strike: number; value: number; velocityPct?: number }[] }, metric: "gamma" | "vanna"): VelocityPayload {
+  const strikes = entry.strikes.map((s) => ({ strike: s.strike, value: s.value, velocityPct: s.velocityPct ?? 0 }));
+  const byVel = [...strikes].sort((a, b) => b.velocityPct - a.velocityPct || a.strike - b.strike);
+  return {
+    symbol: entry.symbol,
+    metric,
+    asOf: entry.asOf,
+    lookbackMinutes: VELOCITY_LOOKBACK_MINUTES,
+    strikes,
+    topRisers: byVel.filter((s) => s.velocityPct > 0).slice(0, VELOCITY_TOP_N),
+    topFallers: byVel.filter((s) => s.velocityPct < 0).reverse().slice(0, VELOCITY_TOP_N),
+  };
+}
+
+/**
+ * Build one topic's state at a market instant: a board during the regular session, else
+ * `no_live_board` (spec: "no live board yet, for example outside market hours").
+ */
+export async function buildBoardState(services: AppServices, symbol: string, query: BoardQuery, nowMs: number): Promise<BoardState> {
+  if (marketStateAt(nowMs) !== "open") {
+    return { kind: "unavailable", reason: "no_live_board", message: `${symbol} has no live board outside the regular session.` };
+  }
+  try {
+    const { entry } = await liveEntry(services, symbol, query, nowMs);
+    const asOfMs = Date.parse(entry.asOf);
+    if (etDateOf(asOfMs) !== etDateOf(nowMs)) {
+      return { kind: "unavailable", reason: "no_live_board", message: `${symbol} has no board in today's session yet.` };
+    }
+    const snapshot: Record<string, unknown> = {
+      ...entry,
+      strikes: entry.strikes.map((s) => ({ strike: s.strike, value: s.value, nodeType: s.nodeType })),
+    };
+    const velocity = velocityOf(entry, query.metric);
+    return { kind: "board", asOfMs, snapshot, velocity, snapshotJson: JSON.stringify(snapshot), velocityJson: JSON.stringify(velocity) };
+  } catch (error) {
+    const e = toApiError(error);
+    if (e instanceof ApiError && e.code === "expiration_not_found") return { kind: "unavailable", reason: "expiration_not_found", message: e.message };
+    if (e instanceof ApiError && e.status === 404) return { kind: "unavailable", reason: "no_live_board", message: e.message };
+    throw error;
+  }
+}
+
+/**
+ * Create the hub (one per app).
+ * @example
+ * const hub = createBoardHub(services);
+ * const off = hub.subscribe("SPY", query, (symbol, state) => { ... });
+ * await hub.tick(services.clock.now());
+ */
+export function createBoardHub(services: AppServices) {
+  const topics = new Map<string, Topic>();
+
+  async function refresh(t: Topic, nowMs: number): Promise<void> {
+    t.refreshing = true;
+    t.minute = Math.floor(nowMs / MINUTE_MS);
+    try {
+      const next = await buildBoardState(services, t.symbol, t.query, nowMs);
+      const prev = t.latest;
+      const changed =
+        prev === null ||
+        prev.kind !== next.kind ||
+        (next.kind === "board" && prev.kind === "board" && next.asOfMs > prev.asOfMs) ||
+        (next.kind === "unavailable" && prev.kind === "unavailable" && next.reason !== prev.reason);
+      // Within a symbol asOf never goes backwards.
+      if (next.kind === "board" && prev?.kind === "board" && next.asOfMs < prev.asOfMs) return;
+      t.latest = next;
+      if (changed) for (const l of [...t.listeners]) l(t.symbol, next);
+    } catch (error) {
+      services.logger({ level: "error", msg: "stream_board_failed", symbol: t.symbol, error: String((error as Error)?.message ?? error).slice(0, 300) });
+    } finally {
+      t.refreshing = false;
+    }
+  }
+
+  return {
+    /** Listen to a topic; the current state (if any) is delivered at once. Returns the unsubscribe. */
+    subscribe(symbol: string, query: BoardQuery, listener: BoardListener): () => void {
+      const key = topicKey(symbol, query);
+      let t = topics.get(key);
+      if (!t) {
+        t = { key, symbol, query, listeners: new Set(), latest: null, minute: -1, refreshing: false };
+        topics.set(key, t);
+      }
+      t.listeners.add(listener);
+      if (t.latest) listener(symbol, t.latest);
+      const topic = t;
+      return () => {
+        topic.listeners.delete(listener);
+        if (topic.listeners.size === 0 && topics.get(key) === topic) topics.delete(key);
+      };
+    },
+
+    /** Whether a topic exists (for the server-wide topic cap). */
+    has(symbol: string, query: BoardQuery): boolean {
+      return topics.has(topicKey(symbol, query));
+    },
+
+    /** Refresh every topic whose market minute changed; resolves when those refreshes finish. */
+    tick(nowMs: number): Promise<void> {
+      const minute = Math.floor(nowMs / MINUTE_MS);
+      const work: Promise<void>[] = [];
+      for (const t of topics.values()) {
+        if (!t.refreshing && t.minute !== minute) work.push(refresh(t, nowMs));
+      }
+      return work.length ? Promise.all(work).then(() => {}) : Promise.resolve();
+    },
+
+    get size(): number {
+      return topics.size;
+    },
+  };
+}
+
+export type BoardHub = ReturnType<typeof createBoardHub>;

@@ -1,0 +1,383 @@
+/**
+ * One open stream: its lifecycle deadlines on the stream clock (keep-alive, per-interval billing,
+ * maximum duration), its bounded outgoing queue (newest board per symbol wins), and the lineage it
+ * writes into. Transport-agnostic: SSE and WebSocket give it a `StreamSink`.
+ * See docs/api.md#streams.
+ */
+import type { Principal } from "../accounts/types";
+import { ApiError } from "../errors";
+import type { BoardQuery, BoardState, VelocityPayload } from "./board-hub";
+import { formatEventId } from "./event-id";
+import type { Lineage, LoggedEvent } from "./replay-store";
+import type { OutFrame, StreamSink } from "./sink";
+import type { StreamHubInternals } from "./stream-hub";
+
+/** The spec's `closed` reasons for the positioning stream. */
+export type CloseReason =
+  | "insufficient_credits"
+  | "account_suspended"
+  | "monthly_cap_reached"
+  | "daily_cap_reached"
+  | "credit_check_failed"
+  | "key_revoked";
+
+/** The spec's `reconnect` reasons. */
+export type ReconnectReason = "max_duration" | "server_shutdown";
+
+/** The SSE `retry` field sent with `connected`, ms. */
+export const RETRY_MS = 1000;
+
+/** Ledger route of every stream debit. */
+export const STREAM_ROUTE = "/v1/stream";
+
+/**
+ * Map an accounts error to a `closed` reason: 402 codes as they are, a revoked or expired key
+ * (403 `forbidden`) is `key_revoked`, a suspended or blocked account `account_suspended`, and
+ * anything else (store down, unexpected) `credit_check_failed`.
+ */
+export function closeReasonOf(error: unknown): CloseReason {
+  if (error instanceof ApiError) {
+    switch (error.code) {
+      case "insufficient_credits":
+      case "daily_cap_reached":
+      case "monthly_cap_reached":
+        return error.code;
+      case "forbidden":
+        return "key_revoked";
+      case "account_suspended":
+      case "account_blocked":
+        return "account_suspended";
+    }
+  }
+  return "credit_check_failed";
+}
+
+const CLOSE_MESSAGES: Record<CloseReason, string> = {
+  insufficient_credits: "The credit balance does not cover the next minute.",
+  account_suspended: "API access for this account is suspended.",
+  monthly_cap_reached: "The account's monthly spend cap is reached.",
+  daily_cap_reached: "The plan's daily credit cap is reached.",
+  credit_check_failed: "The credit balance could not be verified; reconnect to continue.",
+  key_revoked: "The API key of this stream was revoked or has expired.",
+};
+
+type Item =
+  | { kind: "event"; event: string; data: string; id?: string }
+  | { kind: "end"; event: "closed" | "reconnect"; data: string; code: "closed" | "reconnect" | "shutdown" }
+  | { kind: "replay"; ev: LoggedEvent }
+  | { kind: "board"; symbol: string }
+  | { kind: "velocity"; symbol: string }
+  | { kind: "ping" };
+
+/** What a connection starts from. */
+export interface ConnectionInit {
+  id: string;
+  principal: Principal;
+  symbols: string[];
+  query: BoardQuery;
+  /** Request id of the opening request (its debit); minute debits use `<requestId>.m<k>`. */
+  requestId: string;
+  lineage: Lineage;
+  /** Seq the client already has (0 on a fresh lineage). */
+  resumeFromSeq: number;
+  replay: LoggedEvent[];
+  /** `resumed` payload to send after the replay, or null when no `Last-Event-ID` was sent. */
+  resumed: Record<string, unknown> | null;
+  connected: Record<string, unknown>;
+  transport: "sse" | "ws";
+}
+
+export class StreamConnection {
+  readonly id: string;
+  principal: Principal;
+  readonly symbols: string[];
+  readonly query: BoardQuery;
+  readonly transport: "sse" | "ws";
+  readonly lineage: Lineage;
+  private readonly requestId: string;
+  private readonly hub: StreamHubInternals;
+  private sink: StreamSink | null = null;
+  private queue: Item[] = [];
+  private pendingBoards = new Map<string, { state: Extract<BoardState, { kind: "board" }>; lagged: boolean }>();
+  private pendingVelocity = new Map<string, { payload: VelocityPayload; json: string }>();
+  private unsubscribes: (() => void)[] = [];
+  private writing = false;
+  private writeSinceWallMs = 0;
+  private finishing = false;
+  disposed = false;
+  private startLifeMs = 0;
+  private nextPingMs = 0;
+  private nextBillMs = 0;
+  private endMs = 0;
+  private minutesBilled = 0;
+  private releaseSlot: () => void;
+  private onDispose: (() => void)[] = [];
+
+  constructor(hub: StreamHubInternals, init: ConnectionInit, releaseSlot: () => void) {
+    this.hub = hub;
+    this.id = init.id;
+    this.principal = init.principal;
+    this.symbols = init.symbols;
+    this.query = init.query;
+    this.transport = init.transport;
+    this.lineage = init.lineage;
+    this.requestId = init.requestId;
+    this.releaseSlot = releaseSlot;
+    const resumePoint = formatEventId(init.lineage.id, init.resumeFromSeq);
+    this.queue.push({ kind: "event", event: "connected", id: resumePoint, data: JSON.stringify({ ...init.connected, resumeFrom: resumePoint }) });
+    for (const ev of init.replay) this.queue.push({ kind: "replay", ev });
+    if (init.resumed) this.queue.push({ kind: "event", event: "resumed", data: JSON.stringify(init.resumed) });
+  }
+
+  /** Attach the transport and start: deadlines, board subscriptions, first writes. */
+  start(sink: StreamSink, lifeNowMs: number): void {
+    if (this.disposed) {
+      sink.abort();
+      return;
+    }
+    this.sink = sink;
+    const s = this.hub.settings;
+    this.startLifeMs = lifeNowMs;
+    this.nextPingMs = lifeNowMs + s.keepaliveS * 1000;
+    this.nextBillMs = lifeNowMs + s.billingIntervalS * 1000;
+    this.endMs = lifeNowMs + s.maxDurationS * 1000;
+    for (const symbol of this.symbols) {
+      this.unsubscribes.push(this.hub.boards.subscribe(symbol, this.query, (sym, state) => this.offerBoard(sym, state)));
+    }
+    this.pump();
+  }
+
+  /** Run at a cleanup (transport gone, abort listeners). */
+  addDisposer(fn: () => void): void {
+    if (this.disposed) fn();
+    else this.onDispose.push(fn);
+  }
+
+  /** Events still waiting to be written (bench and tests). */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /** Minute debits made so far. */
+  get billedIntervals(): number {
+    return this.minutesBilled;
+  }
+
+  // --- lifecycle ---
+
+  /** Process every deadline up to `lifeNowMs` in time order; drop a reader stuck past the limit. */
+  tick(lifeNowMs: number, wallNowMs: number): void {
+    if (this.disposed || !this.sink) return;
+    if (this.writing && wallNowMs - this.writeSinceWallMs > this.hub.settings.slowReaderMs) {
+      this.hub.log({ level: "warn", msg: "stream_slow_reader_dropped", streamId: this.id, accountId: this.principal.accountId });
+      this.abort();
+      return;
+    }
+    const s = this.hub.settings;
+    while (!this.finishing && !this.disposed) {
+      const next = Math.min(this.nextPingMs, this.nextBillMs, this.endMs);
+      if (next > lifeNowMs) break;
+      if (next === this.endMs) {
+        this.reconnect("max_duration");
+        break;
+      }
+      if (next === this.nextBillMs) {
+        this.bill();
+        this.nextBillMs += s.billingIntervalS * 1000;
+        continue;
+      }
+      this.nextPingMs += s.keepaliveS * 1000;
+      this.enqueue({ kind: "ping" });
+    }
+  }
+
+  private bill(): void {
+    const n = this.symbols.length;
+    this.minutesBilled += 1;
+    try {
+      const r = this.hub.accounts.debit(this.principal, n, { requestId: `${this.requestId}.m${this.minutesBilled}`, route: STREAM_ROUTE });
+      this.enqueue({ kind: "event", event: "credits", data: JSON.stringify({ remaining: r.balance, charged: n, interval: this.minutesBilled }) });
+    } catch (error) {
+      this.close(closeReasonOf(error));
+    }
+  }
+
+  /** End with a final `closed` event. */
+  close(reason: CloseReason): void {
+    if (this.finishing || this.disposed) return;
+    this.finish({
+      kind: "end",
+      event: "closed",
+      code: "closed",
+      data: JSON.stringify({ reason, message: CLOSE_MESSAGES[reason], reconnectable: reason === "credit_check_failed" }),
+    });
+  }
+
+  /** End with a `reconnect` event (the client reconnects at once with its last id). */
+  reconnect(reason: ReconnectReason): void {
+    if (this.finishing || this.disposed) return;
+    this.finish({ kind: "end", event: "reconnect", code: reason === "server_shutdown" ? "shutdown" : "reconnect", data: JSON.stringify({ reason }) });
+  }
+
+  private finish(item: Extract<Item, { kind: "end" }>): void {
+    this.finishing = true;
+    // Boards and pings not yet written are dropped (they never got ids, so nothing is skipped).
+    this.queue = this.queue.filter((q) => q.kind === "event" || q.kind === "replay");
+    this.pendingBoards.clear();
+    this.pendingVelocity.clear();
+    for (const off of this.unsubscribes.splice(0)) off();
+    this.enqueue(item);
+  }
+
+  /** Tear down at once, without a final event. */
+  abort(): void {
+    if (this.disposed) return;
+    this.sink?.abort();
+    this.dispose();
+  }
+
+  /** Free everything: slots, subscriptions, the lineage, the hub's entry. Idempotent. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.queue = [];
+    this.pendingBoards.clear();
+    this.pendingVelocity.clear();
+    for (const off of this.unsubscribes.splice(0)) off();
+    this.releaseSlot();
+    if (this.lineage.owner === this) {
+      this.lineage.owner = null;
+      this.lineage.detachedAtMs = this.hub.lifeNow();
+    }
+    for (const fn of this.onDispose.splice(0)) {
+      try {
+        fn();
+      } catch {
+        // cleanup must not throw
+      }
+    }
+    this.hub.remove(this);
+  }
+
+  // --- boards ---
+
+  private offerBoard(symbol: string, state: BoardState): void {
+    if (this.finishing || this.disposed) return;
+    if (state.kind === "unavailable") {
+      if (this.lineage.unavailable.has(symbol) && !this.pendingBoards.has(symbol)) return;
+      this.enqueue({
+        kind: "event",
+        event: "symbol_unavailable",
+        data: JSON.stringify({ symbol, reason: state.reason, message: state.message }),
+      });
+      return;
+    }
+    if ((this.lineage.lastBoardMs.get(symbol) ?? -Infinity) >= state.asOfMs) return;
+    const pending = this.pendingBoards.get(symbol);
+    if (pending) {
+      pending.state = state;
+      pending.lagged = true;
+    } else {
+      this.pendingBoards.set(symbol, { state, lagged: false });
+      this.enqueue({ kind: "board", symbol });
+    }
+    if ((this.lineage.lastVelocityMs.get(symbol) ?? -Infinity) < state.asOfMs) {
+      const hadVelocity = this.pendingVelocity.has(symbol);
+      this.pendingVelocity.set(symbol, { payload: state.velocity, json: state.velocityJson });
+      if (!hadVelocity) this.enqueue({ kind: "velocity", symbol });
+    }
+  }
+
+  // --- writing ---
+
+  private enqueue(item: Item): void {
+    if (this.disposed) return;
+    this.queue.push(item);
+    if (this.queue.length > this.hub.settings.queueMaxEvents + 2 * this.symbols.length + 4) {
+      this.hub.log({ level: "warn", msg: "stream_queue_overflow", streamId: this.id, accountId: this.principal.accountId });
+      this.abort();
+      return;
+    }
+    this.pump();
+  }
+
+  /** Turn a queued item into a frame, assigning ids at write time so logged seqs have no holes. */
+  private materialize(item: Item): { frame: OutFrame; end?: Extract<Item, { kind: "end" }>["code"] } | null {
+    const lineage = this.lineage;
+    const now = this.hub.lifeNow();
+    const log = (event: string, data: string) => this.hub.replay.append(lineage, event, data, now);
+    const resumePoint = () => formatEventId(lineage.id, lineage.seq);
+    switch (item.kind) {
+      case "ping":
+        return { frame: { ping: true } };
+      case "replay":
+        return { frame: { id: formatEventId(lineage.id, item.ev.seq), event: item.ev.event, data: item.ev.data } };
+      case "end":
+        return { frame: { id: resumePoint(), event: item.event, data: item.data }, end: item.code };
+      case "event": {
+        // `retry` makes an EventSource reconnect one second after a server-requested `reconnect`.
+        if (item.id !== undefined) return { frame: { id: item.id, event: item.event, data: item.data, retry: RETRY_MS } };
+        if (item.event === "symbol_unavailable") {
+          const symbol = (JSON.parse(item.data) as { symbol: string }).symbol;
+          if (lineage.unavailable.has(symbol)) return null;
+          lineage.unavailable.add(symbol);
+        }
+        return { frame: { id: log(item.event, item.data), event: item.event, data: item.data } };
+      }
+      case "board": {
+        const p = this.pendingBoards.get(item.symbol);
+        this.pendingBoards.delete(item.symbol);
+        if (!p || (lineage.lastBoardMs.get(item.symbol) ?? -Infinity) >= p.state.asOfMs) return null;
+        lineage.lastBoardMs.set(item.symbol, p.state.asOfMs);
+        lineage.unavailable.delete(item.symbol);
+        // `{...snapshot, lagged}` without re-serializing the board for every subscriber.
+        const json = p.state.snapshotJson;
+        const data = json.length > 2 ? `${json.slice(0, -1)},"lagged":${p.lagged}}` : `{"lagged":${p.lagged}}`;
+        return { frame: { id: log("snapshot", data), event: "snapshot", data } };
+      }
+      case "velocity": {
+        const v = this.pendingVelocity.get(item.symbol);
+        this.pendingVelocity.delete(item.symbol);
+        const asOfMs = v ? Date.parse(v.payload.asOf) : NaN;
+        if (!v || (lineage.lastVelocityMs.get(item.symbol) ?? -Infinity) >= asOfMs) return null;
+        lineage.lastVelocityMs.set(item.symbol, asOfMs);
+        const data = v.json;
+        return { frame: { id: log("velocity", data), event: "velocity", data } };
+      }
+    }
+  }
+
+  private pump(): void {
+    const sink = this.sink;
+    if (!sink) return;
+    while (!this.writing && !this.disposed && this.queue.length > 0) {
+      const item = this.queue.shift()!;
+      const m = this.materialize(item);
+      if (!m) continue;
+      let pending: void | Promise<void>;
+      try {
+        pending = sink.write(m.frame);
+      } catch {
+        this.dispose();
+        return;
+      }
+      if (m.end) {
+        sink.end(m.end);
+        this.dispose();
+        return;
+      }
+      if (pending) {
+        this.writing = true;
+        this.writeSinceWallMs = this.hub.wallNow();
+        pending.then(
+          () => {
+            this.writing = false;
+            this.pump();
+          },
+          () => this.dispose(),
+        );
+        return;
+      }
+    }
+  }
+}
