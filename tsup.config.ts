@@ -3,7 +3,13 @@ import { defineConfig } from "tsup";
 // Library (isomorphic) and server entry points, ESM + CJS + .d.ts.
 export default defineConfig([
   {
-    entry: { index: "lib/index.ts", server: "server/index.ts", cli: "server/main.ts" },
+    entry: {
+      index: "lib/index.ts",
+      server: "server/index.ts",
+      cli: "server/main.ts",
+      // Daily-statistics worker: started by server/routes/positioning/_stats-pool.ts as a sibling file.
+      "_stats-worker": "server/routes/positioning/_stats-worker.ts",
+    },
     format: ["esm", "cjs"],
     dts: { entry: { index: "lib/index.ts", server: "server/index.ts" } },
     platform: "node",
@@ -11,6 +17,7 @@ export default defineConfig([
     sourcemap: true,
     clean: true,
     splitting: false,
+    shims: true,
     external: ["better-sqlite3"],
   },
 ]);

@@ -86,7 +86,9 @@ async function parent(seconds: number, streams: number, speed: number): Promise<
   for (let i = 0; i < Math.ceil(streams / STREAMS_PER_ACCOUNT); i++) keys.push(accounts.createAccount({ plan: "top", credits: 1_000_000 }).key);
 
   const h = monitorEventLoopDelay({ resolution: 10 });
-  const samples: { tS: number; rssMb: number; heapMb: number; open: number; events: number }[] = [];
+  // `win` is reset at each sample, so each sample says the worst stall of its 5 s.
+  const win = monitorEventLoopDelay({ resolution: 10 });
+  const samples: { tS: number; rssMb: number; heapMb: number; open: number; events: number; maxDelayMs: number }[] = [];
   let last = { open: 0, failed: 0, events: 0, bytes: 0 };
   const kid = fork(fileURLToPath(import.meta.url), ["--child", listening.url, String(streams)], { stdio: ["pipe", "inherit", "inherit", "ipc"] });
   kid.stdin!.end(JSON.stringify(keys));
@@ -97,13 +99,23 @@ async function parent(seconds: number, streams: number, speed: number): Promise<
   while (last.open + last.failed < streams && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 250));
   const rampS = (Date.now() - t0) / 1000;
   h.enable();
+  win.enable();
   const start = Date.now();
   while (Date.now() - start < seconds * 1000) {
     await new Promise((r) => setTimeout(r, 5000));
     const m = process.memoryUsage();
-    samples.push({ tS: Math.round((Date.now() - start) / 1000), rssMb: Math.round(m.rss / 1e6), heapMb: Math.round(m.heapUsed / 1e6), open: last.open, events: last.events });
+    samples.push({
+      tS: Math.round((Date.now() - start) / 1000),
+      rssMb: Math.round(m.rss / 1e6),
+      heapMb: Math.round(m.heapUsed / 1e6),
+      open: last.open,
+      events: last.events,
+      maxDelayMs: Math.round(win.max / 1e6),
+    });
+    win.reset();
   }
   h.disable();
+  win.disable();
   kid.send("stop");
   await new Promise((r) => kid.once("exit", r));
   const stats = streamHub(app.services).stats();

@@ -5,6 +5,7 @@ import type { AnyRoute, RouteResult } from "../routes/define-route";
 import { routeCost } from "../routes/define-route";
 import type { AppServices } from "../services";
 import { applyCorsHeaders, preflightResponse } from "./cors";
+import { toJson } from "./json-body";
 import { renderError, toApiError, type ErrorStyle } from "./render-error";
 import { validateParams } from "./validate";
 
@@ -208,7 +209,8 @@ export function createRouteHandler(route: AnyRoute, services: AppServices) {
       for (const [k, v] of Object.entries(result.headers ?? {})) headers.set(k, v);
       applyCorsHeaders(headers);
       const body = envelope ? { data: result.data, meta: result.meta ?? {} } : result.data;
-      return new Response(JSON.stringify(body), { status: 200, headers });
+      // toJson === JSON.stringify, reusing the text of memoized (cached) parts such as heatmap entries.
+      return new Response(toJson(body), { status: 200, headers });
     } catch (error) {
       const apiError = toApiError(error);
       status = apiError.status;

@@ -37,7 +37,7 @@ export function isToolRoute(route: AnyRoute): boolean {
   if (route.auth === "none") return false;
   const flagged = route as AnyRoute & { stream?: boolean; sse?: boolean };
   if (flagged.stream === true || flagged.sse === true) return false;
-  return !/\/stream$/.test(route.path);
+  return !/\/stream(\/|$)/.test(route.path);
 }
 
 /** `/v1/flow/:ticker` -> `/v1/flow/{ticker}` (the reference catalogue's spelling). */

@@ -126,7 +126,10 @@ export function createBoardHub(services: AppServices) {
       // Within a symbol asOf never goes backwards.
       if (next.kind === "board" && prev?.kind === "board" && next.asOfMs < prev.asOfMs) return;
       t.latest = next;
-      if (changed) for (const l of [...t.listeners]) l(t.symbol, next);
+      // Fan out in a macrotask of its own: boards of many topics finishing together would
+      // otherwise all be written to every subscriber within one event-loop turn.
+      if (changed) await new Promise((r) => setTimeout(r, 0));
+      if (changed && t.latest === next) for (const l of [...t.listeners]) l(t.symbol, next);
     } catch (error) {
       services.logger({ level: "error", msg: "stream_board_failed", symbol: t.symbol, error: String((error as Error)?.message ?? error).slice(0, 300) });
     } finally {

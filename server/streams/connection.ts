@@ -8,7 +8,7 @@ import type { Principal } from "../accounts/types";
 import { ApiError } from "../errors";
 import type { BoardQuery, BoardState, VelocityPayload } from "./board-hub";
 import { formatEventId } from "./event-id";
-import type { Lineage, LoggedEvent } from "./replay-store";
+import { eventData, type Lineage, type LoggedEvent } from "./replay-store";
 import type { OutFrame, StreamSink } from "./sink";
 import type { StreamHubInternals } from "./stream-hub";
 
@@ -311,7 +311,7 @@ export class StreamConnection {
       case "ping":
         return { frame: { ping: true } };
       case "replay":
-        return { frame: { id: formatEventId(lineage.id, item.ev.seq), event: item.ev.event, data: item.ev.data } };
+        return { frame: { id: formatEventId(lineage.id, item.ev.seq), event: item.ev.event, data: eventData(item.ev) } };
       case "end":
         return { frame: { id: resumePoint(), event: item.event, data: item.data }, end: item.code };
       case "event": {
@@ -330,10 +330,10 @@ export class StreamConnection {
         if (!p || (lineage.lastBoardMs.get(item.symbol) ?? -Infinity) >= p.state.asOfMs) return null;
         lineage.lastBoardMs.set(item.symbol, p.state.asOfMs);
         lineage.unavailable.delete(item.symbol);
-        // `{...snapshot, lagged}` without re-serializing the board for every subscriber.
-        const json = p.state.snapshotJson;
-        const data = json.length > 2 ? `${json.slice(0, -1)},"lagged":${p.lagged}}` : `{"lagged":${p.lagged}}`;
-        return { frame: { id: log("snapshot", data), event: "snapshot", data } };
+        // `{...snapshot, lagged}` without re-serializing the board for every subscriber; the log
+        // keeps the shared board JSON, not a copy.
+        const id = this.hub.replay.append(lineage, "snapshot", p.state.snapshotJson, now, p.lagged);
+        return { frame: { id, event: "snapshot", data: eventData({ data: p.state.snapshotJson, lagged: p.lagged }) } };
       }
       case "velocity": {
         const v = this.pendingVelocity.get(item.symbol);

@@ -10,8 +10,13 @@ import { formatEventId, newLineageId, parseEventId } from "./event-id";
 export interface LoggedEvent {
   seq: number;
   event: string;
-  /** The JSON text of `data`, exactly as written. */
+  /**
+   * The JSON text of `data`, exactly as written; for a snapshot, the board's shared JSON and the
+   * `lagged` flag instead (`eventData` rebuilds it), so a retained board is one pointer per
+   * lineage rather than a copy.
+   */
   data: string;
+  lagged?: boolean;
   /** Stream-clock instant of the write, ms. */
   atMs: number;
 }
@@ -41,6 +46,15 @@ export interface Lineage {
 export type ResumeLookup =
   | { kind: "resume"; lineage: Lineage; afterSeq: number; replay: LoggedEvent[] }
   | { kind: "gap"; reason: "malformed" | "unknown" | "expired" | "different_stream" };
+
+/**
+ * The `data` text of a logged event as it goes on the wire.
+ * @example eventData({ seq: 1, event: "snapshot", data: '{"symbol":"SPY"}', lagged: false, atMs: 0 }) // '{"symbol":"SPY","lagged":false}'
+ */
+export function eventData(e: Pick<LoggedEvent, "data" | "lagged">): string {
+  if (e.lagged === undefined) return e.data;
+  return e.data.length > 2 ? `${e.data.slice(0, -1)},"lagged":${e.lagged}}` : `{"lagged":${e.lagged}}`;
+}
 
 export interface ReplayStoreOptions {
   maxEvents: number;
@@ -112,10 +126,10 @@ export function createReplayStore(options: ReplayStoreOptions) {
       return { kind: "resume", lineage: l, afterSeq: parsed.seq, replay: l.events.slice(parsed.seq - oldest + 1) };
     },
 
-    /** Record an event being written; returns its id. */
-    append(l: Lineage, event: string, data: string, nowMs: number): string {
+    /** Record an event being written; returns its id. `lagged` marks a snapshot given as board JSON. */
+    append(l: Lineage, event: string, data: string, nowMs: number, lagged?: boolean): string {
       l.seq += 1;
-      l.events.push({ seq: l.seq, event, data, atMs: nowMs });
+      l.events.push(lagged === undefined ? { seq: l.seq, event, data, atMs: nowMs } : { seq: l.seq, event, data, atMs: nowMs, lagged });
       if (l.events.length > options.maxEvents * 2) prune(l, nowMs);
       return formatEventId(l.id, l.seq);
     },

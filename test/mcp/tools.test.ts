@@ -41,7 +41,7 @@ describe("tool list (generated from the route table)", () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
     expect(new Set(names).size).toBe(names.length);
-    const keyed = allRoutes.filter((r) => r.auth !== "none" && !r.path.endsWith("/stream"));
+    const keyed = allRoutes.filter((r) => r.auth !== "none" && !/\/stream(\/|$)/.test(r.path));
     expect(tools).toHaveLength(keyed.length);
     for (const [path, name] of Object.entries(REFERENCE_NAMES)) {
       if (allRoutes.some((r) => r.path === path && r.host !== "atlas")) expect(names).toContain(name);

@@ -4,6 +4,7 @@
 import fc from "fast-check";
 import { EventSource } from "eventsource";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventData } from "../../server/streams/replay-store";
 import { openRaw, sequenced, seqOf, sleep, type Frame } from "./_sse";
 import { startStreamServer, type StreamServer } from "./_server";
 
@@ -120,7 +121,7 @@ describe("property: random drops and resumes deliver the exact published sequenc
         }
         const publishedEvents = published(lineage).filter((e) => e.event !== "resumed");
         expect(publishedEvents[0].seq).toBe(1);
-        const want = publishedEvents.slice(0, received.length).map((e) => ({ id: `${lineage}.${e.seq}`, event: e.event, data: JSON.parse(e.data) }));
+        const want = publishedEvents.slice(0, received.length).map((e) => ({ id: `${lineage}.${e.seq}`, event: e.event, data: JSON.parse(eventData(e)) }));
         expect(received.map((f) => ({ id: f.id, event: f.event, data: f.data }))).toEqual(want);
       }),
       { numRuns: 8 },

@@ -2,6 +2,7 @@ import type { ChainSnapshot } from "../../../lib/market/market-data";
 import { heatmapFrame, VELOCITY_LOOKBACK_MINUTES, type ExposureGrid, type HeatmapFrame } from "../../../lib/positioning";
 import { previousTradingDay, sessionBounds } from "../../../lib/time";
 import { LruCache } from "../../cache/lru-cache";
+import { memoizeJson } from "../../http/json-body";
 import { moduleState, type AppServices } from "../../services";
 import { gridOf, noData, optionsKey, type GridQuery } from "./_shared";
 
@@ -60,7 +61,8 @@ export async function liveEntry(
     }
   }
   const frame = heatmapFrame(grid, { live: true, earlier, layout: q.layout });
-  const built = { entry: withPriceChange(frame, await previousClose(services, chain)), grid };
+  // The cached entry is never mutated: serialise it once for every response of its lifetime.
+  const built = { entry: memoizeJson(withPriceChange(frame, await previousClose(services, chain))), grid };
   cache.set(key, built, wall);
   return { ...built, cached: false };
 }

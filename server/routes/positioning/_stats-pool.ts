@@ -42,7 +42,15 @@ function spawnWorker(init: StatsWorkerInit): Worker {
   const self = import.meta.url;
   if (self.endsWith(".ts")) {
     const url = new URL("./_stats-worker.ts", self).href;
-    const code = `import("tsx/esm/api").then((m) => m.tsImport(${JSON.stringify(url)}, ${JSON.stringify(url)}));`;
+    // Resolve tsx from here, not from the process's working directory (the eval worker's base).
+    let tsx = "tsx/esm/api";
+    try {
+      const resolve = (import.meta as ImportMeta & { resolve?: (s: string) => string }).resolve;
+      if (typeof resolve === "function") tsx = resolve("tsx/esm/api");
+    } catch {
+      // keep the bare specifier
+    }
+    const code = `import(${JSON.stringify(tsx)}).then((m) => m.tsImport(${JSON.stringify(url)}, ${JSON.stringify(url)}));`;
     return new Worker(code, { eval: true, workerData: init });
   }
   return new Worker(new URL("./_stats-worker.js", self), { workerData: init });

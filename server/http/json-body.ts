@@ -1,0 +1,60 @@
+/**
+ * Response-body JSON with memoized parts: a value passed to `memoizeJson` is serialised once and
+ * its text reused wherever it appears in later bodies (a cached heatmap entry is the same object
+ * for 5 seconds, so thousands of responses would otherwise re-serialise identical data).
+ * `toJson(v)` equals `JSON.stringify(v)` for every JSON-able value. See bench/README.md#performance.
+ */
+
+const memo = new WeakMap<object, string>();
+
+/** How deep `toJson` looks for memoized parts before handing a subtree to `JSON.stringify`. */
+const MAX_DEPTH = 4;
+
+/**
+ * Serialise `value` now and reuse the text in every later `toJson`. The value must not be mutated
+ * afterwards (memoize only cached, immutable results).
+ * @example const entry = memoizeJson({ symbol: "SPXW", strikes: [...] });
+ */
+export function memoizeJson<T extends object>(value: T): T {
+  memo.set(value, JSON.stringify(value));
+  return value;
+}
+
+function isPlainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+const skipped = (v: unknown) => v === undefined || typeof v === "function" || typeof v === "symbol";
+
+/**
+ * `JSON.stringify(value)`, splicing in the memoized text of any part registered with
+ * `memoizeJson` (plain objects and arrays are walked to a small depth; anything else, and
+ * anything deeper, goes to `JSON.stringify` whole).
+ * @example toJson({ data: { symbols: [entry] }, meta }) === JSON.stringify({ data: { symbols: [entry] }, meta }) // true
+ */
+export function toJson(value: unknown, depth = MAX_DEPTH): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  const hit = memo.get(value);
+  if (hit !== undefined) return hit;
+  if (depth <= 0 || typeof (value as { toJSON?: unknown }).toJSON === "function") return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ",";
+      const v: unknown = value[i];
+      out += skipped(v) ? "null" : toJson(v, depth - 1);
+    }
+    return out + "]";
+  }
+  if (!isPlainObject(value)) return JSON.stringify(value);
+  let out = "{";
+  let first = true;
+  for (const key of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[key];
+    if (skipped(v)) continue;
+    out += (first ? "" : ",") + JSON.stringify(key) + ":" + toJson(v, depth - 1);
+    first = false;
+  }
+  return out + "}";
+}

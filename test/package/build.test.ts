@@ -1,0 +1,65 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// The public surface is guarded (STYLE 11): the export names are a reviewed list, and the
+// published build (ESM + CJS + .d.ts) exposes exactly them without instantiating anything.
+const root = join(__dirname, "..", "..");
+const snapshotPath = join(__dirname, "exports.snapshot.json");
+const expected: string[] = JSON.parse(readFileSync(snapshotPath, "utf8"));
+
+describe("public surface", () => {
+  it("lib/index.ts exports exactly the reviewed names (update exports.snapshot.json on purpose)", async () => {
+    const lib = await import("../../lib/index");
+    expect(Object.keys(lib).sort()).toEqual(expected);
+  });
+});
+
+describe("npm run build output", () => {
+  let outDir: string;
+
+  beforeAll(() => {
+    // Inside the repo so that the build's own imports (zod, h3, ...) resolve from node_modules.
+    mkdirSync(join(root, ".vitest"), { recursive: true });
+    outDir = mkdtempSync(join(root, ".vitest", "build-"));
+    execFileSync(process.execPath, [join(root, "node_modules/tsup/dist/cli-default.js"), "--out-dir", outDir], {
+      cwd: root,
+      stdio: "pipe",
+    });
+  }, 180_000);
+
+  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+  it("has ESM, CJS and declaration files for both entry points", () => {
+    for (const name of ["index", "server"]) {
+      for (const ext of [".js", ".cjs", ".d.ts", ".d.cts"]) expect(existsSync(join(outDir, name + ext)), name + ext).toBe(true);
+    }
+  });
+
+  it("the ESM build exports the reviewed names and instantiates no WebAssembly at import", async () => {
+    const esm = await import(pathToFileURL(join(outDir, "index.js")).href);
+    expect(Object.keys(esm).sort()).toEqual(expected);
+    expect(esm.kernelsInfo().wasmInstantiated).toBe(false);
+    const engine = await esm.loadKernels();
+    expect(engine.name).toBe("wasm");
+  });
+
+  it("the CJS build exports the same names", () => {
+    const cjs = createRequire(import.meta.url)(join(outDir, "index.cjs"));
+    expect(Object.keys(cjs).filter((k) => k !== "__esModule").sort()).toEqual(expected);
+  });
+
+  it("the server entry exports the app factory", async () => {
+    const server = await import(pathToFileURL(join(outDir, "server.js")).href);
+    expect(typeof server.createApp).toBe("function");
+  });
+
+  it("package.json exports map points at files the build makes", () => {
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+    const targets = [pkg.exports["."], pkg.exports["./server"]].flatMap((e) => [e.import.default, e.import.types, e.require.default, e.require.types]);
+    for (const t of targets) expect(existsSync(join(outDir, t.replace("./dist/", ""))), t).toBe(true);
+  });
+});
