@@ -1,5 +1,5 @@
 // Dealer gamma and vanna exposure of a chain, accumulated into strikes x expirations grids.
-// Formulas, units, sign model and layout: docs/methodology/kernels.md#exposure-kernel.
+// Formulas, units, sign model and layout: docs/methodology.md#exposure-kernel.
 // The JS engine (lib/kernels/_js-exposure.ts) performs the same floating-point operations in
 // the same order, so the two engines differ only where vlog and Math.log differ (<= 1 ulp).
 import { vexpWith, vlogWith, VK, VKI } from "./vmath";

@@ -1,6 +1,6 @@
 // The kernels module: numbers and pointers in, results written to linear memory.
 // Memory is laid out by the loader (lib/kernels/_wasm-engine.ts) as a bump region that starts at
-// heapBase(); nothing here allocates. Layouts: docs/methodology/kernels.md#memory-layout.
+// heapBase(); nothing here allocates. Layouts: docs/methodology.md#memory-layout.
 
 export { exposure, exposureScratchBytes } from "./exposure";
 export { profile, profileScratchBytes } from "./profile";

@@ -1,6 +1,6 @@
 // Total dealer gamma or vanna exposure recomputed at N hypothetical spot levels (for zero-gamma).
 // Everything that does not depend on spot is hoisted out of the spot loop.
-// See docs/methodology/kernels.md#profile-kernel. Mirrored by lib/kernels/_js-profile.ts.
+// See docs/methodology.md#profile-kernel. Mirrored by lib/kernels/_js-profile.ts.
 import { vexpWith, vlog, VK, VKI } from "./vmath";
 
 // @ts-ignore: decorator

@@ -1,7 +1,7 @@
 // Two-lane (f64x2) exp and log: AssemblyScript's standard library has no vector versions.
 // Both follow fdlibm's algorithms (exp is the one V8's Math.exp uses, so results are bitwise
 // identical to Math.exp; log agrees with Math.log to one ulp).
-// See docs/methodology/kernels.md#simd-exp-and-log.
+// See docs/methodology.md#simd-exp-and-log.
 //
 // Constants are read from a static table (`v128.load(VK, offset)`) rather than written as
 // v128 literals: V8 rebuilds every v128 literal inside a loop (several instructions each),

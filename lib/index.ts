@@ -22,6 +22,9 @@ export * from "./positioning";
 // Price bars: aggregation across resolutions and sessions, the UDF history rules
 export * from "./price";
 
+// Stream client: fetch-based SSE reader that sends Authorization and resumes without gaps
+export * from "./stream-client";
+
 // Names defined by more than one area: one meaning each.
 export type { IsoDate } from "./time";
 export type { OptionRight } from "./symbols";

@@ -12,7 +12,7 @@ const SCALE_PER_PCT = 100 * 0.01;
 /**
  * Accumulates dealer gamma/vanna exposure into `out` (zeroed first); returns the contributing count.
  * Throws KernelError("invalid_index") for an index outside the grid.
- * @see docs/methodology/kernels.md#exposure-kernel
+ * @see docs/methodology.md#exposure-kernel
  */
 export function jsExposureInto(
   c: ChainColumns,

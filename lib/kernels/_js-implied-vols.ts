@@ -5,7 +5,7 @@ import type { ImpliedVolInput, ImpliedVolResult } from "./types";
 
 /**
  * Implied vols of a batch of prices with the JS solver (Jäckel's "Let's Be Rational").
- * @see docs/methodology/kernels.md#implied-vol-batch
+ * @see docs/methodology.md#implied-vol-batch
  */
 export function impliedVolsJs(input: ImpliedVolInput, out?: ImpliedVolResult): ImpliedVolResult {
   const { n, spot, rate, q } = checkImpliedVolInput(input);

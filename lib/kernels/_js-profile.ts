@@ -8,7 +8,7 @@ const SCALE_PER_PCT = 100 * 0.01;
 
 /**
  * Total gamma or vanna exposure at each spot level.
- * @see docs/methodology/kernels.md#profile-kernel
+ * @see docs/methodology.md#profile-kernel
  */
 export function jsProfile(c: ProfileColumns, p: ResolvedParams, spots: Float64Array, metric: ProfileMetric): Float64Array {
   const { strike, tYears, iv: ivs, oi: ois, right } = c;

@@ -14,7 +14,7 @@ export type KernelErrorCode = "invalid_columns" | "invalid_index" | "invalid_par
  * @example
  * try { jsKernels.exposure(cols, { spot: -1, nStrikes: 1, nExp: 1 }); }
  * catch (e) { (e as KernelError).code; } // "invalid_parameter"
- * @see docs/methodology/kernels.md#input-rules
+ * @see docs/methodology.md#input-rules
  */
 export class KernelError extends Error {
   override readonly name = "KernelError";

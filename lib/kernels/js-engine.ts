@@ -12,7 +12,7 @@ import type { ChainColumns, ExposureParams, ExposureResult, GridParams, KernelEn
  * @example
  * const r = jsKernels.exposure(columns, { spot: 5800, nStrikes: 250, nExp: 40 });
  * r.gammaTotal; // dollars of delta per 1% move
- * @see docs/methodology/kernels.md#exposure-kernel
+ * @see docs/methodology.md#exposure-kernel
  */
 export const jsKernels: KernelEngine = Object.freeze({
   name: "js" as const,

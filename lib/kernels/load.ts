@@ -33,7 +33,7 @@ function choose(options: LoadKernelsOptions | undefined): "wasm" | "js" | "auto"
  * @example
  * const engine = await loadKernels();            // { name: "wasm", ... } in Node and browsers
  * const js = await loadKernels({ engine: "js" });
- * @see docs/methodology/kernels.md#engines-and-loading
+ * @see docs/methodology.md#engines-and-loading
  */
 export async function loadKernels(options?: LoadKernelsOptions): Promise<KernelEngine> {
   const engine = choose(options);
@@ -60,7 +60,7 @@ export async function loadKernels(options?: LoadKernelsOptions): Promise<KernelE
  * @example
  * const engine = loadKernelsSync();
  * engine.exposure(columns, { spot: 5800, nStrikes, nExp });
- * @see docs/methodology/kernels.md#engines-and-loading
+ * @see docs/methodology.md#engines-and-loading
  */
 export function loadKernelsSync(options?: LoadKernelsOptions): KernelEngine {
   const engine = choose(options);

@@ -1,4 +1,4 @@
-// Types shared by both kernel engines. See docs/methodology/kernels.md.
+// Types shared by both kernel engines. See docs/methodology.md#kernels-exposure-profile-implied-vol-batch.
 
 /**
  * A chain as structure-of-arrays columns, one row per contract, all of length n.
@@ -26,7 +26,7 @@ export type ProfileColumns = Pick<ChainColumns, "strike" | "tYears" | "iv" | "oi
 
 /**
  * Market and convention parameters of an exposure computation.
- * @see docs/methodology/kernels.md#sign-model
+ * @see docs/methodology.md#sign-model-in-the-kernels
  */
 export interface ExposureParams {
   /** Underlying spot, price units (> 0). */
@@ -53,7 +53,7 @@ export interface GridParams extends ExposureParams {
  * Dealer exposure of a chain. Grids are row-major: cell (strikeRow, expCol) is at
  * `strikeRow * nExp + expCol`. Gamma in dollars of delta per 1% spot move, vanna in dollars
  * of delta per one vol point.
- * @see docs/methodology/kernels.md#exposure-kernel
+ * @see docs/methodology.md#exposure-kernel
  */
 export interface ExposureResult {
   nStrikes: number;
@@ -77,7 +77,7 @@ export type ProfileMetric = "gamma" | "vanna";
 
 /**
  * Inputs of a batch implied-vol computation: one option price per row.
- * @see docs/methodology/kernels.md#implied-vol-batch
+ * @see docs/methodology.md#implied-vol-batch
  */
 export interface ImpliedVolInput {
   /** Option prices, price units per share (not per contract). */

@@ -1,6 +1,6 @@
 /**
  * Clocks for `MarketData`: the system clock, a pinned clock, and a scaled clock.
- * @see docs/methodology/market.md#clocks
+ * @see docs/methodology.md#clocks
  */
 import type { Clock } from "./market-data";
 

@@ -4,7 +4,7 @@
  * Conventions (docs/architecture.md): instants are ms since the epoch, ranges are half-open
  * `[fromMs, toMs)`, session dates are ET `YYYY-MM-DD`, rights are `"C"/"P"` in records and
  * `1`/`0` in columns, vols and rates are decimals.
- * @see docs/methodology/market.md#the-marketdata-interface
+ * @see docs/methodology.md#the-marketdata-interface
  */
 import type { SymbolInfo } from "./schemas";
 // Forward import: the prints engineer owns these record types (lib/market/prints/schemas.ts).
@@ -96,7 +96,7 @@ export interface MinuteBarsOptions {
 /**
  * Market data, simulated or real. Every method is async; none throws for an unknown symbol
  * (it answers `undefined`, `null` or empty). Nothing is returned for instants after `clock.now()`.
- * @see docs/methodology/market.md#the-marketdata-interface
+ * @see docs/methodology.md#the-marketdata-interface
  */
 export interface MarketData {
   /** True for the embedded simulator; people reading its output must be told. */

@@ -3,7 +3,7 @@
  *
  * Types are `z.output<typeof X>`. Option prints and off-exchange prints live beside their
  * generators in `./prints/schemas`.
- * @see docs/methodology/market.md#records
+ * @see docs/methodology.md#records
  */
 import { z } from "zod";
 

@@ -5,7 +5,7 @@
  * Reference prices are approximate closes of 2023-03-27 (split-adjusted to today's share counts),
  * vols are long-run annualised levels, betas are to the S&P 500 factor unless `factor` says
  * otherwise. They shape the simulation only; nothing here is market data.
- * @see docs/methodology/market.md#symbol-universe
+ * @see docs/methodology.md#symbol-universe
  */
 import { SymbolInfoSchema, type SymbolInfo } from "./schemas";
 

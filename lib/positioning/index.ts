@@ -1,5 +1,5 @@
 // Positioning analytics: exposure grid, heatmap frames, velocity, nodes, key levels, daily statistics.
-// Every formula and threshold: docs/methodology/positioning.md.
+// Every formula and threshold: docs/methodology.md#positioning-methodology.
 
 // Exposure grid
 export { exposureGrid } from "./exposure-grid";

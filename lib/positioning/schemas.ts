@@ -3,7 +3,7 @@ import { NODE_TYPES } from "./node-thresholds";
 
 // zod schemas of what the positioning functions return, for the server's route table (response
 // `data` schemas, OpenAPI) and for clients. Names and shapes follow the spec and the reference
-// service; fields beyond them are documented supersets (docs/methodology/positioning.md).
+// service; fields beyond them are documented supersets (docs/methodology.md#positioning-methodology).
 
 /** One of the six node types. */
 export const NodeTypeSchema = z.enum(NODE_TYPES);

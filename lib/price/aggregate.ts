@@ -1,7 +1,7 @@
 /**
  * Aggregation of one-minute bars into session-aligned intraday bars, daily bars and weekly bars.
  * Pure functions over columnar arrays, one pass each.
- * @see docs/methodology/price.md#aggregation
+ * @see docs/methodology.md#aggregation
  */
 import { allocateBars, hasSidedVolume, sliceBars, type MinuteBarColumns, type PriceBars } from "./bars";
 import { resolutionMinutes, type Resolution } from "./resolution";
@@ -53,7 +53,7 @@ function fold(out: PriceBars, k: number, m: MinuteBarColumns, j: number, start: 
  * @example
  * aggregateIntraday(minutes, 60).t.map((t) => new Date(t).toISOString().slice(11, 16))
  * // ["13:30", "14:30", ..., "19:30"] for a regular EDT session
- * @see docs/methodology/price.md#intraday-bars
+ * @see docs/methodology.md#intraday-bars
  */
 export function aggregateIntraday(minutes: MinuteBarColumns, minutesPerBar: number, options: AggregateOptions = {}): PriceBars {
   const idx = sessionIndex();
@@ -89,7 +89,7 @@ export function aggregateIntraday(minutes: MinuteBarColumns, minutesPerBar: numb
  *
  * @param minutes one-minute bars sorted by `t` ascending
  * @example aggregateDaily(minutesOf("2024-11-29")).t[0] === Date.UTC(2024, 10, 29) // true
- * @see docs/methodology/price.md#daily-and-weekly-bars
+ * @see docs/methodology.md#daily-and-weekly-bars
  */
 export function aggregateDaily(minutes: MinuteBarColumns): PriceBars {
   const idx = sessionIndex();
@@ -121,7 +121,7 @@ export function aggregateDaily(minutes: MinuteBarColumns): PriceBars {
  *
  * @param daily daily bars (from {@link aggregateDaily}) sorted by `t` ascending
  * @example aggregateWeekly(daily).t // one entry per week, e.g. Date.UTC(2024, 0, 16) after MLK day
- * @see docs/methodology/price.md#daily-and-weekly-bars
+ * @see docs/methodology.md#daily-and-weekly-bars
  */
 export function aggregateWeekly(daily: PriceBars): PriceBars {
   const n = daily.t.length;
@@ -147,7 +147,7 @@ export function aggregateWeekly(daily: PriceBars): PriceBars {
  * extended), `D` and `W` from the regular session only.
  *
  * @example aggregateBars(minutes, "5", { extended: true }) // 192 bars for a full extended session
- * @see docs/methodology/price.md#aggregation
+ * @see docs/methodology.md#aggregation
  */
 export function aggregateBars(minutes: MinuteBarColumns, resolution: Resolution, options: AggregateOptions = {}): PriceBars {
   if (resolution === "D") return aggregateDaily(minutes);

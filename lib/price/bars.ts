@@ -1,7 +1,7 @@
 /**
  * Columnar OHLCV bars: the input (one-minute bars, as `MarketData.minuteBars` returns them) and the
  * output (bars of any resolution) of the aggregation.
- * @see docs/methodology/price.md#aggregation
+ * @see docs/methodology.md#aggregation
  */
 
 /**

@@ -1,6 +1,6 @@
 /**
  * `Cache-Control` of a `/v1/history` answer, from how fresh the newest session it can reach is.
- * @see docs/methodology/price.md#cache-control
+ * @see docs/methodology.md#cache-control
  */
 import { resolutionMinutes, type Resolution } from "./resolution";
 import { lowerBound, sessionIndex, upperBound } from "./_sessions";
@@ -25,7 +25,7 @@ const ET_DAY_AFTER_EXT_OPEN_MS = 20 * 3_600_000; // 04:00 ET to the next ET midn
  * the latest session). A window reaching a later session than today is `today` too.
  *
  * @example historyFreshness("D", Date.parse("2024-03-01T00:00:00Z") / 1000, Date.parse("2024-03-06T15:00:00Z")) // "final"
- * @see docs/methodology/price.md#cache-control
+ * @see docs/methodology.md#cache-control
  */
 export function historyFreshness(resolution: Resolution, toSec: number, nowMs: number): HistoryFreshness {
   const idx = sessionIndex();

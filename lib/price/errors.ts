@@ -8,7 +8,7 @@ export type PriceErrorCode = "range_too_large" | "invalid_window";
  * @example
  * try { planHistory(req, nowMs) }
  * catch (e) { if (e instanceof PriceError && e.code === "range_too_large") e.maxDays; }
- * @see docs/methodology/price.md#trading-day-caps
+ * @see docs/methodology.md#trading-day-caps
  */
 export class PriceError extends Error {
   override readonly name = "PriceError";

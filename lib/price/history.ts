@@ -2,7 +2,7 @@
  * The `/v1/history` window rules: which bars a request selects (`[from, to)` or `countback`), how
  * many NYSE trading days it spans against its tier's cap, which minutes must be read, and the
  * UDF response built from the bars.
- * @see docs/methodology/price.md#history-windows
+ * @see docs/methodology.md#history-windows
  */
 import type { IsoDate } from "../time";
 import { sliceBars, type PriceBars } from "./bars";
@@ -148,7 +148,7 @@ function dailySpan(idx: SessionIndex, req: HistoryRequest, weekly: boolean, data
  *   `invalid_window` when `from > to` without countback
  * @example
  * planHistory({ resolution: "1", fromSec: 1704067200, toSec: 1711929600 }, Date.parse("2024-06-01T00:00:00Z")).requestedDays // 61
- * @see docs/methodology/price.md#history-windows
+ * @see docs/methodology.md#history-windows
  */
 export function planHistory(req: HistoryRequest, nowMs: number): HistoryPlan {
   const { resolution } = req;

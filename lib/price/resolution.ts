@@ -1,6 +1,6 @@
 /**
  * Bar resolutions of the price module and the tier each one reads from.
- * @see docs/methodology/price.md#resolutions-and-tiers
+ * @see docs/methodology.md#resolutions-and-tiers
  */
 
 /** Every resolution `/v1/history` serves, in the spec's order. */
@@ -29,7 +29,7 @@ const ALIASES: Readonly<Record<string, Resolution>> = { "1D": "D", "1W": "W" };
  * null when it is not one of {@link RESOLUTIONS}.
  * @example normalizeResolution("1D") // "D"
  * @example normalizeResolution("7") // null
- * @see docs/methodology/price.md#resolutions-and-tiers
+ * @see docs/methodology.md#resolutions-and-tiers
  */
 export function normalizeResolution(raw: string): Resolution | null {
   const s = raw.trim().toUpperCase();

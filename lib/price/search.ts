@@ -1,6 +1,6 @@
 /**
  * Ranked symbol search for the datafeed's symbol picker (`/v1/search`).
- * @see docs/methodology/price.md#symbol-info-and-search
+ * @see docs/methodology.md#symbol-info-and-search
  */
 import type { SymbolInfo } from "../market/schemas";
 import { displayDescription, exchangeOf } from "./symbol-info";
@@ -31,7 +31,7 @@ export interface SearchOptions {
  * 0 exact ticker, 1 exact name, 2 ticker prefix, 3 name prefix or a name word starting with the
  * query, 4 ticker substring, 5 name substring.
  * @example matchRank("SP", { ticker: "SPY", name: "SPDR S&P 500 ETF Trust" }) // 2
- * @see docs/methodology/price.md#search-ranking
+ * @see docs/methodology.md#search-ranking
  */
 export function matchRank(query: string, info: Pick<SymbolInfo, "ticker" | "name">): number | null {
   const q = query.trim().toUpperCase();
@@ -53,7 +53,7 @@ export function matchRank(query: string, info: Pick<SymbolInfo, "ticker" | "name
  *
  * @param universe the symbols to search, in the market's order
  * @example searchSymbols(universe, "spy")[0].symbol // "SPY"
- * @see docs/methodology/price.md#search-ranking
+ * @see docs/methodology.md#search-ranking
  */
 export function searchSymbols(universe: readonly SymbolInfo[], query: string, options: SearchOptions = {}): SearchResult[] {
   const limit = options.limit ?? 25;

@@ -1,7 +1,7 @@
 /**
  * The UDF symbol-info record (`/v1/symbols`), the listing venue shown in the symbol picker, and the
  * `/v1/config` datafeed configuration.
- * @see docs/methodology/price.md#symbol-info-and-search
+ * @see docs/methodology.md#symbol-info-and-search
  */
 import type { SymbolInfo } from "../market/schemas";
 import { INTRADAY_MULTIPLIERS, RESOLUTIONS, maxFetchTradingDays, type Resolution } from "./resolution";
@@ -61,7 +61,7 @@ export function displayDescription(info: Pick<SymbolInfo, "name" | "simulated">)
  * The UDF symbol info of a symbol: regular session `0930-1600` New York time, prices in cents
  * (`pricescale` 100), every resolution, labelled `data_status: "simulated"` for simulated data.
  * @example udfSymbolInfo(spyInfo).supported_resolutions.length // 11
- * @see docs/methodology/price.md#symbol-info-and-search
+ * @see docs/methodology.md#symbol-info-and-search
  */
 export function udfSymbolInfo(info: SymbolInfo): UdfSymbolInfo {
   const exchange = exchangeOf(info);

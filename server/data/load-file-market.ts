@@ -1,7 +1,7 @@
 /**
  * Loads a folder of documented CSV files into a file-backed `MarketData`, streaming each file
  * line by line. Used by `optionscope serve --data DIR`.
- * @see docs/data-files.md#real-data-from-files
+ * @see docs/data.md#real-data-from-files
  */
 import { createReadStream } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
@@ -107,7 +107,7 @@ export async function readFileMarketTables(dir: string, options: LoadFileMarketO
  * @example
  * const market = await loadFileMarket("./data", { onProgress: progressBar(process.stderr) });
  * await market.chain("SPY", Date.now());
- * @see docs/data-files.md#real-data-from-files
+ * @see docs/data.md#real-data-from-files
  */
 export async function loadFileMarket(dir: string, options: LoadFileMarketOptions = {}): Promise<ReloadableFileMarket> {
   const market = createFileMarket(await readFileMarketTables(dir, options), { clock: options.clock });

@@ -1,7 +1,7 @@
 /**
  * CSV records from lines (RFC 4180 quoting: `"a,b"`, `""` for a quote, quoted line breaks),
  * fed one physical line at a time so that large files can be streamed.
- * @see docs/data-files.md#csv-conventions
+ * @see docs/data.md#csv-conventions
  */
 
 /** One logical record and the physical line it starts on (1-based). */

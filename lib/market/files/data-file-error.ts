@@ -1,6 +1,6 @@
 /**
  * The one error of the file provider: a file, a line and a field that are wrong, and why.
- * @see docs/data-files.md#errors
+ * @see docs/data.md#errors
  */
 
 /** Stable codes: a bad value, a bad header, a file that cannot be read, a cross-row conflict. */

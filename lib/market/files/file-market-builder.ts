@@ -1,7 +1,7 @@
 /**
  * Builds the in-memory tables of the file provider from CSV lines, validating every row.
  * Isomorphic: the caller feeds lines (from a stream on a server, from strings in a browser).
- * @see docs/data-files.md#file-layouts
+ * @see docs/data.md#file-layouts
  */
 import { sessionDateAt } from "../../time";
 import { formatOptionSymbol } from "../../symbols/format-option-symbol";

@@ -1,7 +1,7 @@
 /**
  * The file provider: `MarketData` answered from tables built by `FileMarketBuilder`, by binary
  * search over time-sorted columns. Tables are swapped whole, so a failed reload changes nothing.
- * @see docs/data-files.md#real-data-from-files
+ * @see docs/data.md#real-data-from-files
  */
 import { marketStateAt } from "../../time";
 import { systemClock } from "../clock";
@@ -54,7 +54,7 @@ function emptyBars(ticker: string, extended: boolean): MinuteBars {
  * @example
  * const market = createFileMarket(builder.finish(), { clock: fixedClock(Date.parse("2024-03-16T00:00:00Z")) });
  * await market.chain("SPY", Date.parse("2024-03-15T15:00:00Z"));
- * @see docs/data-files.md#real-data-from-files
+ * @see docs/data.md#real-data-from-files
  */
 export function createFileMarket(initial: FileMarketTables, options: FileMarketOptions = {}): FileMarket {
   let t = initial;

@@ -1,6 +1,6 @@
 /**
  * The documented CSV layouts: file names, required and optional columns.
- * @see docs/data-files.md#file-layouts
+ * @see docs/data.md#file-layouts
  */
 
 /** The kinds of data file a folder may hold. */

@@ -1,7 +1,7 @@
 /**
  * Builds file-provider tables from file contents held in memory (browsers, tests); the server's
  * `loadFileMarket(dir)` streams from disk into the same builder.
- * @see docs/data-files.md#real-data-from-files
+ * @see docs/data.md#real-data-from-files
  */
 import { FileMarketBuilder, type FileMarketTables } from "./file-market-builder";
 import { FILE_KINDS, fileKindOf } from "./layouts";

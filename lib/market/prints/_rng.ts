@@ -3,7 +3,7 @@
  *
  * Every stream is derived from `(seed, key, index)` so that a minute's prints never depend on
  * which minutes were generated before it (no global state, no order dependence).
- * @see docs/methodology/market-prints.md#determinism
+ * @see docs/methodology.md#determinism-of-the-prints
  */
 
 /** 32-bit FNV-1a hash of a string; stable across engines and processes. */

@@ -1,7 +1,7 @@
 /**
  * Option trade condition codes (OPRA last-sale message types, by their four-letter
  * abbreviations) and the exchanges (OPRA participants) that prints carry.
- * @see docs/methodology/market-prints.md#condition-codes
+ * @see docs/methodology.md#condition-codes
  */
 
 /** Every condition code a print may carry. */

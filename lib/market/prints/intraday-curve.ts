@@ -1,6 +1,6 @@
 /**
  * The U-shaped intraday activity curve used by the option-print generator.
- * @see docs/methodology/market-prints.md#intraday-curve
+ * @see docs/methodology.md#intraday-curve
  */
 
 /** Baseline level of the curve (midday activity before normalisation). */

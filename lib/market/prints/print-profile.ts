@@ -1,7 +1,7 @@
 /**
  * Activity profiles of the option-print generator: how busy a root is and how its orders split
  * between single prints, sweeps, multi-leg packages and blocks.
- * @see docs/methodology/market-prints.md#activity-profiles
+ * @see docs/methodology.md#activity-profiles
  */
 import type { OptionExchange } from "./conditions";
 

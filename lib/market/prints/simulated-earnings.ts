@@ -1,7 +1,7 @@
 /**
  * Simulated earnings calendar: one report per calendar quarter for every stock, 4-6 weeks after
  * the quarter ends, on a trading day, before the open or after the close.
- * @see docs/methodology/market-prints.md#earnings-calendar
+ * @see docs/methodology.md#earnings-calendar
  */
 import { isTradingDay, nextTradingDay } from "../../time";
 import type { IsoDate } from "../market-data";
@@ -10,7 +10,7 @@ import type { EarningsEvent } from "./schemas";
 
 const DAY_MS = 86_400_000;
 
-/** Parameters of the calendar. @see docs/methodology/market-prints.md#earnings-calendar */
+/** Parameters of the calendar. @see docs/methodology.md#earnings-calendar */
 export const EARNINGS_PARAMS = {
   /** Per-ticker base delay after quarter end, calendar days (uniform integer range). */
   baseDelayDays: [28, 38] as const,
@@ -60,7 +60,7 @@ export function earningsTiming(seed: number, ticker: string): "bmo" | "amc" {
  * stocks only: indices and ETFs do not report.
  * @example
  * simulatedEarnings(42, "AAPL", "2024-01-01", "2024-12-31").length; // 4
- * @see docs/methodology/market-prints.md#earnings-calendar
+ * @see docs/methodology.md#earnings-calendar
  */
 export function simulatedEarnings(seed: number, ticker: string, fromDate: IsoDate, toDate: IsoDate): EarningsEvent[] {
   if (!(fromDate <= toDate)) return [];

@@ -1,6 +1,6 @@
 /**
  * Simulated off-exchange (TRF) prints: block-heavy equity prints reported to FINN or FINC,
- * at prices inside each minute's bar. @see docs/methodology/market-prints.md#off-exchange-prints
+ * at prices inside each minute's bar. @see docs/methodology.md#off-exchange-prints
  */
 import type { SimulatedMarketContext } from "../market-data";
 import { createRng, hashString } from "./_rng";
@@ -9,7 +9,7 @@ import { composeTsNs } from "./ts-ns";
 
 const MINUTE_MS = 60_000;
 
-/** Parameters of the off-exchange tape. @see docs/methodology/market-prints.md#off-exchange-prints */
+/** Parameters of the off-exchange tape. @see docs/methodology.md#off-exchange-prints */
 export const OFF_EXCHANGE_PARAMS = {
   /** Share of a minute's consolidated volume reported off exchange. */
   offExchangeShare: 0.4,
@@ -38,7 +38,7 @@ export interface OffExchangeBar {
  * @param minuteMs start of the minute, ms
  * @example
  * offExchangePrintsForMinute(7, "SPY", Date.parse("2024-03-15T14:00:00Z"), { h: 512.3, l: 511.9, v: 180_000 });
- * @see docs/methodology/market-prints.md#off-exchange-prints
+ * @see docs/methodology.md#off-exchange-prints
  */
 export function offExchangePrintsForMinute(
   seed: number,
@@ -86,7 +86,7 @@ export function offExchangePrintsForMinute(
  * `fromMs <= tsMs < toMs`, in time order, never after `ctx.clock.now()`; extended hours included.
  * @example
  * simulatedOffExchangePrints(ctx, ["SPY"], Date.parse("2024-03-15T13:30:00Z"), Date.parse("2024-03-15T20:00:00Z"));
- * @see docs/methodology/market-prints.md#off-exchange-prints
+ * @see docs/methodology.md#off-exchange-prints
  */
 export function simulatedOffExchangePrints(
   ctx: SimulatedMarketContext,

@@ -1,7 +1,7 @@
 /**
  * One minute of simulated option prints for one option root, from a board and the minute's spot.
  * Pure: the same `(seed, root, minuteMs, board, spot)` gives the same prints, in any process.
- * @see docs/methodology/market-prints.md#option-prints
+ * @see docs/methodology.md#option-prints
  */
 import { normCdf } from "../../math/normal";
 import type { IsoDate } from "../market-data";
@@ -60,7 +60,7 @@ function tickOf(price: number, proprietary: boolean): number {
   return price < 3 ? 0.01 : 0.05;
 }
 
-/** Expirations of a root with their draw weights at the minute. @see docs/methodology/market-prints.md#contract-choice */
+/** Expirations of a root with their draw weights at the minute. @see docs/methodology.md#contract-choice */
 function expiryWeights(
   chain: PrintChainView,
   exps: readonly number[],
@@ -106,7 +106,7 @@ function isMonthly(date: IsoDate): boolean {
  * @example
  * const prints = optionPrintsForMinute({ seed: 7, root: "SPXW", minuteMs, session, chain, spotUsd: 5210.4,
  *   profile: optionPrintProfile("SPXW", "index") });
- * @see docs/methodology/market-prints.md#option-prints
+ * @see docs/methodology.md#option-prints
  */
 export function optionPrintsForMinute(input: OptionMinuteInput): OptionPrint[] {
   const { seed, root, minuteMs, session, chain, spotUsd, profile } = input;

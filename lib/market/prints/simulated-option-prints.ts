@@ -1,7 +1,7 @@
 /**
  * Simulated option prints of a ticker or root over a time range: the minute generator run over
  * every regular-session minute in the range, on boards fetched from the simulator.
- * @see docs/methodology/market-prints.md#option-prints
+ * @see docs/methodology.md#option-prints
  */
 import { etDateOf, sessionBounds, tradingDaysBetween } from "../../time";
 import type { ChainSnapshot, SimulatedMarketContext } from "../market-data";
@@ -15,7 +15,7 @@ const MINUTE_MS = 60_000;
 
 /**
  * Boards are read every this many minutes from the open (quotes in between are shifted by delta
- * to each minute's spot), which keeps a full day cheap. @see docs/methodology/market-prints.md#option-prints
+ * to each minute's spot), which keeps a full day cheap. @see docs/methodology.md#option-prints
  */
 export const CHAIN_REFRESH_MINUTES = 15;
 
@@ -25,7 +25,7 @@ export const CHAIN_REFRESH_MINUTES = 15;
  * minute gives the same prints whatever range it was asked in.
  * @example
  * const prints = simulatedOptionPrints(ctx, "SPXW", Date.parse("2024-03-15T13:30:00Z"), Date.parse("2024-03-15T13:31:00Z"));
- * @see docs/methodology/market-prints.md#option-prints
+ * @see docs/methodology.md#option-prints
  */
 export function simulatedOptionPrints(
   ctx: SimulatedMarketContext,

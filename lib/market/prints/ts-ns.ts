@@ -1,7 +1,7 @@
 /**
  * Nanosecond timestamps without bigint: `tsNs` is a decimal string of nanoseconds since the Unix
  * epoch (exact), and every record also carries `tsMs`, its millisecond floor, for arithmetic and
- * binary search. @see docs/methodology/market-prints.md#timestamps
+ * binary search. @see docs/methodology.md#timestamps
  */
 
 const NS_PATTERN = /^(0|[1-9][0-9]{0,19})$/;

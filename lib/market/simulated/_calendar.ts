@@ -1,7 +1,7 @@
 /**
  * The simulation's session table: every NYSE trading day from 2023-03-28 to the end of the
  * calendar, with regular and extended bounds, and instant -> session lookups.
- * @see docs/methodology/market.md#sessions-and-instants
+ * @see docs/methodology.md#sessions-and-instants
  */
 import { CALENDAR_LAST_YEAR, sessionBounds, tradingDaysBetween } from "../../time";
 import { SIMULATION_START_DATE } from "../universe";

@@ -1,7 +1,7 @@
 /**
  * Counter-based random numbers: every draw is a pure hash of integer words
  * (seed, symbol id, day, minute, stream), so nothing depends on the order of requests.
- * @see docs/methodology/market.md#determinism
+ * @see docs/methodology.md#determinism
  */
 
 /** Mixes a word into a 32-bit state (murmur3-style multiply-xorshift). */

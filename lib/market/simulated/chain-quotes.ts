@@ -2,7 +2,7 @@
  * Quotes a session board at one minute: spot, the surface level moved by spot, SSVI implied
  * vols, Black-Scholes-Merton mids (inlined, with the library's `normCdf`), spreads around the
  * mid, last trade and volume so far.
- * @see docs/methodology/market.md#quotes-and-spreads
+ * @see docs/methodology.md#quotes-and-spreads
  */
 import { normCdf } from "../../math";
 import type { ChainSnapshot } from "../market-data";

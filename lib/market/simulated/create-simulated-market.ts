@@ -1,7 +1,7 @@
 /**
  * The embedded default market: deterministic from `(seed, symbol, instant)`, any minute from
  * 2023-03-28 to the clock's now, nothing stored beyond memo caches of pure results.
- * @see docs/methodology/market.md#the-simulated-market
+ * @see docs/methodology.md#market-data-and-the-simulated-market
  */
 import { systemClock } from "../clock";
 import type {
@@ -63,7 +63,7 @@ function seedOf(seed: number | string | undefined): number {
  * @example
  * const market = createSimulatedMarket({ seed: 7, clock: fixedClock(Date.parse("2024-05-01T18:00:00Z")) });
  * const board = await market.chain("SPXW", market.clock.now()); // ~20,000 contracts, simulated: true
- * @see docs/methodology/market.md#the-simulated-market
+ * @see docs/methodology.md#market-data-and-the-simulated-market
  */
 export function createSimulatedMarket(options: SimulatedMarketOptions = {}): SimulatedMarket {
   const seed = seedOf(options.seed);

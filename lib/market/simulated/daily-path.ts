@@ -2,7 +2,7 @@
  * Daily factors of one price path: overnight and intraday log returns, the conditional variance
  * (GJR-GARCH with jumps), earnings gaps, and the post-market level, for every session from
  * 2023-03-28 to the end of the calendar. Computed once per path owner and memoized.
- * @see docs/methodology/market.md#daily-returns
+ * @see docs/methodology.md#daily-returns
  */
 import type { SymbolSpec } from "../universe";
 import { simCalendar } from "./_calendar";

@@ -2,7 +2,7 @@
  * The simulator's state for one `(seed)`: symbol specs, and memo caches of pure results
  * (daily factors per path owner, intraday paths and session boards in LRUs). Nothing here
  * depends on the order of requests: every cached value is a pure function of its key.
- * @see docs/methodology/market.md#determinism
+ * @see docs/methodology.md#determinism
  */
 import { simulatedEarnings } from "../prints";
 import { symbolSpecs, type SymbolSpec } from "../universe";

@@ -2,7 +2,7 @@
  * Listed expirations of an option root on a session: dailies (0DTE every trading day) for the
  * daily-cycle roots, Friday weeklies, third-Friday monthlies, quarter-ends and long-dated
  * Decembers/Januaries, never past the calendar's last year.
- * @see docs/methodology/market.md#expirations
+ * @see docs/methodology.md#expirations
  */
 import { monthlyExpiration, optionRoot, settlementInstantMs } from "../../symbols";
 import { CALENDAR_LAST_YEAR, isTradingDay, previousTradingDay } from "../../time";
@@ -18,7 +18,7 @@ export interface Expiration {
   quarterly: boolean;
 }
 
-/** How far out each cycle lists. @see docs/methodology/market.md#expirations */
+/** How far out each cycle lists. @see docs/methodology.md#expirations */
 export const EXPIRATION_COUNTS = {
   daily: { dailies: 12, weeklies: 9, monthlies: 12, quarterlies: 8, longYears: 3 },
   weekly: { dailies: 0, weeklies: 6, monthlies: 8, quarterlies: 0, longYears: 2 },

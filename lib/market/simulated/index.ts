@@ -3,7 +3,7 @@ export { createSimulatedMarket } from "./create-simulated-market";
 export type { SimulatedMarket, SimulatedMarketOptions } from "./create-simulated-market";
 export type { ChainWindowSelect } from "./chain-quotes";
 
-// Model pieces (documented in docs/methodology/market.md)
+// Model pieces (documented in docs/methodology.md#market-data-and-the-simulated-market)
 export { listedExpirations, EXPIRATION_COUNTS } from "./expirations";
 export type { Expiration } from "./expirations";
 export { strikeSteps, expiryStrikes } from "./strike-grid";

@@ -3,7 +3,7 @@
  * Brownian bridges pinned to the day's open, close and post-market level, with U-shaped
  * intraday variance, the factor's intraday noise for correlated symbols, and news minutes for
  * earnings released outside the regular session.
- * @see docs/methodology/market.md#intraday-paths
+ * @see docs/methodology.md#intraday-paths
  */
 import { simCalendar } from "./_calendar";
 import { key, normal } from "./_hash";

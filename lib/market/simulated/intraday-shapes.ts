@@ -1,7 +1,7 @@
 /**
  * Intraday shapes: the U-shaped variance and volume weights of a regular session, and the flat
  * (news-spiked) weights of the extended sessions. Pure; memoized per session length.
- * @see docs/methodology/market.md#intraday-paths
+ * @see docs/methodology.md#intraday-paths
  */
 import { INTRADAY } from "./params";
 

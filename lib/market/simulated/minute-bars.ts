@@ -3,7 +3,7 @@
  * noise), share volume on a U-shaped curve scaled by the day's volatility and news, split into
  * buyer-, seller-initiated and unclassified volume by the minute's return. Indices carry zero
  * volume (they do not trade).
- * @see docs/methodology/market.md#minute-bars
+ * @see docs/methodology.md#minute-bars
  */
 import type { MinuteBars } from "../market-data";
 import type { SymbolSpec } from "../universe";

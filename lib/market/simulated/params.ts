@@ -1,12 +1,12 @@
 /**
  * Every constant of the simulated market, in one place, each documented in
- * docs/methodology/market.md (section named beside it).
+ * docs/methodology.md#market-data-and-the-simulated-market (section named beside it).
  */
 
-/** Continuous risk-free rate used for every chain, per year. @see docs/methodology/market.md#rates-and-dividends */
+/** Continuous risk-free rate used for every chain, per year. @see docs/methodology.md#rates-and-dividends */
 export const SIM_RATE = 0.045;
 
-/** Daily variance process (GJR-GARCH(1,1)). @see docs/methodology/market.md#daily-returns */
+/** Daily variance process (GJR-GARCH(1,1)). @see docs/methodology.md#daily-returns */
 export const GARCH = {
   alpha: 0.03,
   /** Extra weight of negative shocks (leverage effect). */
@@ -17,10 +17,10 @@ export const GARCH = {
   maxRatio: 9,
 } as const;
 
-/** Share of a day's diffusive variance that arrives overnight (close -> open). @see docs/methodology/market.md#daily-returns */
+/** Share of a day's diffusive variance that arrives overnight (close -> open). @see docs/methodology.md#daily-returns */
 export const OVERNIGHT_VARIANCE_SHARE = 0.2;
 
-/** Jumps. @see docs/methodology/market.md#jumps */
+/** Jumps. @see docs/methodology.md#jumps */
 export const JUMPS = {
   /** Probability per session of a jump in the market factor. */
   marketRate: 0.006,
@@ -35,7 +35,7 @@ export const JUMPS = {
   overnightShare: 0.6,
 } as const;
 
-/** Earnings gaps (stocks). @see docs/methodology/market.md#earnings-gaps */
+/** Earnings gaps (stocks). @see docs/methodology.md#earnings-gaps */
 export const EARNINGS = {
   /** Gap sd in units of the long-run daily sd. */
   gapSdInDailySd: 3.5,
@@ -43,7 +43,7 @@ export const EARNINGS = {
   postMarketShare: 0.85,
 } as const;
 
-/** Mean reversion of the log price toward the reference trend. @see docs/methodology/market.md#daily-returns */
+/** Mean reversion of the log price toward the reference trend. @see docs/methodology.md#daily-returns */
 export const TREND = {
   /** Pull per session on the log distance to the trend. */
   kappa: 0.003,
@@ -51,7 +51,7 @@ export const TREND = {
   equityGrowth: 0.08,
 } as const;
 
-/** Extended hours. @see docs/methodology/market.md#extended-hours */
+/** Extended hours. @see docs/methodology.md#extended-hours */
 export const EXTENDED = {
   /** Share of the next overnight gap realised in the post-market session (no earnings). */
   postMarketShare: 0.35,
@@ -63,7 +63,7 @@ export const EXTENDED = {
   postVolumeShare: 0.03,
 } as const;
 
-/** Intraday shapes over x = minute / minutes-in-session. @see docs/methodology/market.md#intraday-paths */
+/** Intraday shapes over x = minute / minutes-in-session. @see docs/methodology.md#intraday-paths */
 export const INTRADAY = {
   /** Variance weight: base + open * exp(-x / openDecay) + close * exp(-(1 - x) / closeDecay). */
   varBase: 0.7,
@@ -88,7 +88,7 @@ export const INTRADAY = {
   unclassifiedSpan: 0.1,
 } as const;
 
-/** Implied volatility surface (SSVI). @see docs/methodology/market.md#implied-volatility-surface */
+/** Implied volatility surface (SSVI). @see docs/methodology.md#implied-volatility-surface */
 export const SURFACE = {
   /** Implied over realised variance (variance risk premium), multiplier on variances. */
   varianceRiskPremium: 1.2,
@@ -109,7 +109,7 @@ export const SURFACE = {
   leverageMax: 3,
 } as const;
 
-/** Quotes. @see docs/methodology/market.md#quotes-and-spreads */
+/** Quotes. @see docs/methodology.md#quotes-and-spreads */
 export const SPREAD = {
   /** Full spread = base + relative * price, capped at maxRelative * price for price above 1. */
   baseIndex: 0.1,
@@ -120,7 +120,7 @@ export const SPREAD = {
   maxHalfShareOfPrice: 0.8,
 } as const;
 
-/** Open interest and volume. @see docs/methodology/market.md#open-interest-and-volume */
+/** Open interest and volume. @see docs/methodology.md#open-interest-and-volume */
 export const OI = {
   /** Total open interest of a chain, in days of its average option volume. */
   daysOfVolume: 12,
@@ -145,7 +145,7 @@ export const OI = {
   noiseSd: 0.6,
 } as const;
 
-/** Daily option volume split. @see docs/methodology/market.md#open-interest-and-volume */
+/** Daily option volume split. @see docs/methodology.md#open-interest-and-volume */
 export const VOLUME = {
   /** Share of an index root's daily volume in the expiration settling today (0DTE). */
   zeroDteShareDaily: 0.55,

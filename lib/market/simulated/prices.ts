@@ -2,7 +2,7 @@
  * Prices of a symbol at an instant, read off its path owner's minute path (times the family
  * ratio, in cents). Indices have no extended hours: outside the regular session they show the
  * last close.
- * @see docs/methodology/market.md#sessions-and-instants
+ * @see docs/methodology.md#sessions-and-instants
  */
 import type { SymbolSpec } from "../universe";
 import { sessionIndexAtOrBefore, simCalendar } from "./_calendar";

@@ -3,7 +3,7 @@
  * expirations, the strike grid around the previous close, open interest as of the session's
  * start, each contract's volume for the day and its intraday timing, and the surface's
  * day-level inputs.
- * @see docs/methodology/market.md#open-interest-and-volume
+ * @see docs/methodology.md#open-interest-and-volume
  */
 import { optionRoot } from "../../symbols";
 import type { SymbolSpec } from "../universe";

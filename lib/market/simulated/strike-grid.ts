@@ -1,10 +1,10 @@
 /**
  * Listed strikes of one expiration: fine spacing near the money, coarser further out, the range
  * widening with the expiration's standard deviation; spacing by price level.
- * @see docs/methodology/market.md#strikes
+ * @see docs/methodology.md#strikes
  */
 
-/** Strike steps [near, mid, far] for an underlying level. @see docs/methodology/market.md#strikes */
+/** Strike steps [near, mid, far] for an underlying level. @see docs/methodology.md#strikes */
 export function strikeSteps(price: number, type: "index" | "etf" | "stock"): [number, number, number] {
   if (type === "index") {
     if (price >= 8000) return [10, 50, 100];

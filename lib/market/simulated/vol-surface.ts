@@ -2,7 +2,7 @@
  * The implied-volatility surface: an SSVI smile (Gatheral-Jacquier) in forward log-moneyness over
  * an ATM total-variance term structure that mean-reverts from the short variance (the symbol's
  * conditional variance, moved by spot within the session) to the long-run level.
- * @see docs/methodology/market.md#implied-volatility-surface
+ * @see docs/methodology.md#implied-volatility-surface
  */
 import { SURFACE } from "./params";
 

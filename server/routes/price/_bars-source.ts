@@ -119,7 +119,7 @@ async function readMinutes(market: MarketData, ticker: string, fromMs: number, t
 
 /**
  * The bars a plan needs, aggregated to its resolution (before `selectBars`).
- * @see docs/methodology/price.md#where-bars-come-from
+ * @see docs/methodology.md#where-bars-come-from
  */
 export async function loadPlanBars(
   services: AppServices,
@@ -147,7 +147,7 @@ export async function loadPlanBars(
 /**
  * Start (ms) of the nearest bar before `beforeMs` at the plan's resolution, looking back at most
  * {@link NEXT_TIME_LOOKBACK_SESSIONS} sessions; null when there is none.
- * @see docs/methodology/price.md#empty-windows-and-nexttime
+ * @see docs/methodology.md#empty-windows-and-nexttime
  */
 export async function nearestEarlierBarMs(
   services: AppServices,
