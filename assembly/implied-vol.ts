@@ -2,13 +2,16 @@
 // 2015, pp. 40-53; reference implementation of 2023-12), the same algorithm, constants and order
 // of operations as lib/math/normalised-black.ts, lib/math/_rational-cubic.ts and
 // lib/math/_lets-be-rational.ts, so the WASM and JS engines agree to about 1e-15.
-// Port of www.jaeckel.org/LetsBeRational.7z:
-//   Copyright © 2013-2023 Peter Jäckel. Permission to use, copy, modify, and distribute this
+// The branch points b_l, b_u come from Jäckel's 2024 univariate approximations (as
+// lib/math/_lbr-branch-points.ts), so the guess evaluates the Black function once (b_c), and the
+// iteration stops after one step when the fourth-order error bound shows the next correction is
+// below eps * s. Port of www.jaeckel.org/LetsBeRational.7z:
+//   Copyright © 2013-2024 Peter Jäckel. Permission to use, copy, modify, and distribute this
 //   software is freely granted, provided that this notice is preserved.
 // The kernel is pure over caller-owned linear memory: it allocates nothing.
 // See docs/methodology.md#implied-volatility and #implied-volatility-batch
 
-import { erfc, erfcx, inverseNormCdf, normCdf, normPdf } from "./normal";
+import { erf, erfc, erfcx, inverseNormCdf, normCdf, normPdf } from "./normal";
 
 const DBL_EPSILON: f64 = 2.220446049250313e-16;
 const DBL_MIN: f64 = 2.2250738585072014e-308;
@@ -32,14 +35,17 @@ const PI_OVER_SIX: f64 = 0.523598775598298873077107230546583814032861566563;
 const MIN_CONTROL: f64 = -(1.0 - 1.4901161193847656e-8); // -(1 - sqrt(DBL_EPSILON))
 const MAX_CONTROL: f64 = 2.0 / (DBL_EPSILON * DBL_EPSILON);
 const THIRD_STEP_RELATIVE_THRESHOLD: f64 = 1e-6;
+const EXIT_MAX_RELATIVE_STEP: f64 = 1.0 / 64.0;
 
 /** Codes in the iterations column when no volatility exists (the vol column gets NaN). */
 export const IV_CODE_BELOW_INTRINSIC: i32 = -1;
 export const IV_CODE_ABOVE_UPPER_BOUND: i32 = -2;
 export const IV_CODE_INVALID_INPUT: i32 = -3;
 
-// Householder steps of the last solve (module state is the natural scratch inside a kernel).
+// Householder steps and price evaluations of the last solve (module state is the natural
+// scratch inside a kernel).
 let lbrIterations: i32 = 0;
+let lbrEvaluations: i32 = 0;
 
 // ---------------------------------------------------------------- normalised Black function
 
@@ -252,6 +258,77 @@ function convexControlRight(xl: f64, xr: f64, yl: f64, yr: f64, dl: f64, dr: f64
   return Math.max(r, rMin);
 }
 
+// ---------------------------------------------------------------- branch points (Jäckel 2024)
+
+/** 1 - erfcx(y), y >= 0; exp(y^2) erf(y) - expm1(y^2) on Cody's first interval (no cancellation). */
+function oneMinusErfcx(y: f64): f64 {
+  if (y <= 0.46875) {
+    const y2: f64 = y * y;
+    return Math.exp(y2) * erf(y) - Math.expm1(y2);
+  }
+  return 1.0 - erfcx(y);
+}
+
+/** b_l(x) / b_max(x) in s_c = sqrt(2|x|). */
+function blOverBmax(sc: f64): f64 {
+  if (sc < 2.6267851073127395) {
+    if (sc < 0.7099295739719539) {
+      const g: f64 =
+        (8.0741072372882856924e-2 +
+          sc * (9.8078911786358897272e-2 + sc * (3.9760631445677058375e-2 + sc * (5.9716928459589189876e-3 + sc * (-6.4036399341479799981e-6 + 4.5425102093616062245e-7 * sc))))) /
+        (1.0 + sc * (1.8594977672287664353 + sc * (1.3658801475711790419 + sc * (4.6132707108655653215e-1 + 6.1254597049831720643e-2 * sc))));
+      return sc * sc * (0.07560996640296361767172 + sc * (sc * g - 0.09672719281339436290858));
+    }
+    return (
+      (1.9795737927598581235e-9 +
+        sc * (-2.7081288564685588037e-8 + sc * (7.5610142272549044609e-2 + sc * (6.917130174466834016e-2 + sc * (2.9537058950963019803e-2 + sc * (6.5849252702302307774e-3 + 6.9711400639834715731e-4 * sc)))))) /
+      (1.0 + sc * (2.1941448525586579756 + sc * (2.1297103549995181357 + sc * (1.1571483187179784072 + sc * (3.7831622253060456794e-1 + sc * (7.1714862448829349869e-2 + 6.6361975827861200167e-3 * sc))))))
+    );
+  }
+  if (sc < 7.348469228349534) {
+    return (
+      (-9.3325115354837883291e-5 +
+        sc * (5.3118033972794648837e-4 + sc * (7.4114855448345002595e-2 + sc * (7.4039658186822817454e-2 + sc * (3.9225177407687604785e-2 + sc * (1.0022913378254090083e-2 + 1.7012579407246055469e-3 * sc)))))) /
+      (1.0 + sc * (2.2217238132228132256 + sc * (2.3441816707087403282 + sc * (1.3912323646271141826 + sc * (5.3231258443501838354e-1 + sc * (1.1744005919716101572e-1 + 1.6195405895930935811e-2 * sc))))))
+    );
+  }
+  return (
+    (1.4500072297240603183e-3 +
+      sc * (-1.5116692485011195757e-3 + sc * (7.1682178310936334831e-2 + sc * (3.921610857820463493e-2 + sc * (2.9342405658628443931e-2 + sc * (5.1832526171631521426e-3 + 1.6930208078421474854e-3 * sc)))))) /
+    (1.0 + sc * (1.6176313502305414664 + sc * (1.6823159175281531664 + sc * (8.4878307567372222113e-1 + sc * (3.7543742137375791321e-1 + sc * (7.126137099644302999e-2 + 1.6116992546788676159e-2 * sc))))))
+  );
+}
+
+/** b_u(x) / b_max(x) in s_c = sqrt(2|x|). */
+function buOverBmax(sc: f64): f64 {
+  if (sc < 1.7888543819998317) {
+    if (sc < 0.7745966692414833) {
+      const g: f64 =
+        (-6.063099881233561706e-2 +
+          sc * (-8.1011946637120604985e-2 + sc * (-4.2505564862438753828e-2 + sc * (-8.9880000946868691788e-3 + sc * (-7.5603072110443268356e-6 + 4.3879556621540147458e-7 * sc))))) /
+        (1.0 + sc * (1.8400371530721828756 + sc * (1.5709283443886143691 + sc * (6.8913245453611400484e-1 + 1.4703173061720980923e-1 * sc))));
+      return 0.7899085945560627246288 + sc * sc * (0.0614616805805147403487 + sc * g);
+    }
+    return (
+      (7.8990944435755287611e-1 +
+        sc * (-1.2655410534988972886 + sc * (-2.8803040699221003256 + sc * (-2.6936198689113258727 + sc * (-1.1213067281643205754 + sc * (-2.1277793801691629892e-1 + 5.1486445905299802703e-6 * sc)))))) /
+      (1.0 + sc * (-1.6021222722060444448 + sc * (-3.7242680976480704555 + sc * (-3.2083117718907365085 + sc * (-1.2922333835930958583 - 2.3762328334050001161e-1 * sc)))))
+    );
+  }
+  if (sc < 6.164414002968976) {
+    return (
+      (7.8990640048967596475e-1 +
+        sc * (1.5993699253596663678 + sc * (1.6481729039140370242 + sc * (9.8227188109869200166e-1 + sc * (3.6313557966186936883e-1 + sc * (7.8277036261179606301e-2 + 9.3404307364538726214e-3 * sc)))))) /
+      (1.0 + sc * (2.0247407005640401446 + sc * (2.0087454279103740489 + sc * (1.1627561803056961973 + sc * (4.2004672123723823581e-1 + sc * (8.9130862793887234546e-2 + 1.0436767768858021717e-2 * sc))))))
+    );
+  }
+  return (
+    (7.91133825948419359e-1 +
+      sc * (1.24653733210880042 + sc * (1.32747426980537386 + sc * (6.95009705717846778e-1 + sc * (3.05965944268228457e-1 + sc * (6.02200363391352887e-2 + 1.29050244454344842e-2 * sc)))))) /
+    (1.0 + sc * (1.58117486714634672 + sc * (1.60144713247629644 + sc * (8.30040185836882436e-1 + sc * (3.53071863813401531e-1 + sc * (6.95901684131758475e-2 + 1.44197580643890011e-2 * sc))))))
+  );
+}
+
 // ---------------------------------------------------------------- Let's Be Rational
 
 // @ts-ignore: decorator
@@ -260,6 +337,18 @@ function keepIterating(iterations: i32, ds: f64, s: f64): bool {
   const ads: f64 = Math.abs(ds);
   if (!(ads > DBL_EPSILON * s)) return false;
   return iterations < 2 || (iterations < 3 && ads > THIRD_STEP_RELATIVE_THRESHOLD * s);
+}
+
+/** Whether the next correction after the Householder(3) step ds from s is below eps * s (K ds^4 bound). */
+function nextCorrectionNegligible(ds: f64, s: f64, hh2: f64, hh3: f64, hh4: f64): bool {
+  const r: f64 = Math.abs(ds / s);
+  if (!(r <= EXIT_MAX_RELATIVE_STEP)) return false;
+  const a2: f64 = Math.abs(hh2 * s);
+  const a3: f64 = Math.abs(hh3 * s * s);
+  const a4: f64 = Math.abs(hh4 * s * s * s);
+  const k: f64 = a4 / 24.0 + (a2 * a3) / 6.0 + (a2 * a2 * a2) / 8.0;
+  const r2: f64 = r * r;
+  return k * (r2 * r2) <= DBL_EPSILON;
 }
 
 // @ts-ignore: decorator
@@ -287,6 +376,7 @@ function inverseFLowerMap(x: f64, f: f64): f64 {
 /** Normalised implied vol s of beta at x, theta = +-1; s > 0 or a negative IV_CODE_*. */
 function lbrNormalisedImpliedVol(beta: f64, x: f64, theta: f64): f64 {
   lbrIterations = 0;
+  lbrEvaluations = 0;
   if (theta * x > 0.0) {
     beta -= normalisedIntrinsic(x, theta);
     theta = -theta;
@@ -297,17 +387,20 @@ function lbrNormalisedImpliedVol(beta: f64, x: f64, theta: f64): f64 {
   if (beta >= bMax) return <f64>IV_CODE_ABOVE_UPPER_BOUND;
 
   let iterations: i32 = 0;
+  let done: bool = false;
   let s: f64 = -DBL_MAX;
   let ds: f64 = -DBL_MAX;
   let sLeft: f64 = DBL_MIN;
   let sRight: f64 = DBL_MAX;
   const sC: f64 = Math.sqrt(Math.abs(2.0 * x));
-  const bC: f64 = normalisedBlackCall(x, sC);
-  const vC: f64 = normalisedVega(x, sC);
+  const omErfcx: f64 = oneMinusErfcx(Math.sqrt(Math.abs(x)));
+  const bC: f64 = 0.5 * bMax * omErfcx;
+  const vC: f64 = ONE_OVER_SQRT_TWO_PI * bMax;
+  lbrEvaluations = 1;
 
   if (beta < bC) {
-    const sL: f64 = sC - bC / vC;
-    const bL: f64 = normalisedBlackCall(x, sL);
+    const sL: f64 = sC - SQRT_PI_OVER_TWO * omErfcx;
+    const bL: f64 = bMax * blOverBmax(sC);
     if (beta < bL) {
       const ax: f64 = Math.abs(x);
       const z: f64 = (SQRT_ONE_OVER_THREE * ax) / sL;
@@ -330,7 +423,7 @@ function lbrNormalisedImpliedVol(beta: f64, x: f64, theta: f64): f64 {
       s = inverseFLowerMap(x, f);
       sRight = sL;
       const lnBeta: f64 = Math.log(beta);
-      while (keepIterating(iterations, ds, s)) {
+      while (!done && keepIterating(iterations, ds, s)) {
         const lnVega: f64 = lnNormalisedVega(x, s);
         const bx: f64 = normalisedBlackCallOverVega(x, s, lnVega);
         const lnB: f64 = Math.log(bx) + lnVega;
@@ -347,23 +440,26 @@ function lbrNormalisedImpliedVol(beta: f64, x: f64, theta: f64): f64 {
         const bppob: f64 = bHh2 * bpob;
         const mu: f64 = 6.0 * lambda * (1.0 + lambda);
         const hh3: f64 = bHh3 + sqBpob * (2.0 + mu) - bppob * 3.0 * otLambda;
+        const hh4: f64 =
+          bHh2 * (bHh3 - 0.5) -
+          (bHh2 - 2.0 / s) * 2.0 * c -
+          bpob * (sqBpob * (6.0 + lambda * (22.0 + lambda * (36.0 + lambda * 24.0))) - bppob * (12.0 + 6.0 * mu)) -
+          bppob * bHh2 * 3.0 * otLambda -
+          bHh3 * bpob * 4.0 * otLambda;
         if (x < -190.0) {
-          const hh4: f64 =
-            bHh2 * (bHh3 - 0.5) -
-            (bHh2 - 2.0 / s) * 2.0 * c -
-            bpob * (sqBpob * (6.0 + lambda * (22.0 + lambda * (36.0 + lambda * 24.0))) - bppob * (12.0 + 6.0 * mu)) -
-            bppob * bHh2 * 3.0 * otLambda -
-            bHh3 * bpob * 4.0 * otLambda;
           ds = nu * householder4Factor(nu, hh2, hh3, hh4);
         } else {
           ds = nu * householder3Factor(nu, hh2, hh3);
+          done = nextCorrectionNegligible(ds, s, hh2, hh3, hh4);
         }
         const next: f64 = clamp(sLeft, sRight, s + ds);
+        if (next != s + ds) done = false;
         ds = next - s;
         s = next;
         iterations++;
       }
       lbrIterations = iterations;
+      lbrEvaluations += iterations;
       return s;
     }
     const vL: f64 = normalisedVega(x, sL);
@@ -372,8 +468,8 @@ function lbrNormalisedImpliedVol(beta: f64, x: f64, theta: f64): f64 {
     sLeft = sL;
     sRight = sC;
   } else {
-    const sU: f64 = vC > DBL_MIN ? sC + (bMax - bC) / vC : sC;
-    const bU: f64 = normalisedBlackCall(x, sU);
+    const sU: f64 = sC + SQRT_PI_OVER_TWO * (2.0 - omErfcx);
+    const bU: f64 = bMax * buOverBmax(sC);
     if (beta <= bU) {
       const vU: f64 = normalisedVega(x, sU);
       const rUM: f64 = convexControlLeft(bC, bU, sC, sU, 1.0 / vC, 1.0 / vU, 0.0, false);
@@ -399,7 +495,7 @@ function lbrNormalisedImpliedVol(beta: f64, x: f64, theta: f64): f64 {
       sLeft = sU;
       if (beta > 0.5 * bMax) {
         const betaBar: f64 = bMax - beta;
-        while (keepIterating(iterations, ds, s)) {
+        while (!done && keepIterating(iterations, ds, s)) {
           const h: f64 = x / s;
           const t: f64 = s / 2.0;
           const gp: f64 = (2.0 / SQRT_TWO_PI) / (erfcx((t + h) * SQRT_HALF) + erfcx((t - h) * SQRT_HALF));
@@ -411,42 +507,51 @@ function lbrNormalisedImpliedVol(beta: f64, x: f64, theta: f64): f64 {
           const nu: f64 = -g / gp;
           const hh2: f64 = bHh2 + gp;
           const hh3: f64 = bHh3 + gp * (2.0 * gp + 3.0 * bHh2);
+          const hh4: f64 = bHh2 * (bHh3 - 0.5) - (bHh2 - 2.0 / s) * 2.0 * c + gp * (6.0 * gp * (gp + 2.0 * bHh2) + 3.0 * bHh2 * bHh2 + 4.0 * bHh3);
           if (x < -580.0) {
-            const hh4: f64 = bHh2 * (bHh3 - 0.5) - (bHh2 - 2.0 / s) * 2.0 * c + gp * (6.0 * gp * (gp + 2.0 * bHh2) + 3.0 * bHh2 * bHh2 + 4.0 * bHh3);
             ds = nu * householder4Factor(nu, hh2, hh3, hh4);
           } else {
             ds = nu * householder3Factor(nu, hh2, hh3);
+            done = nextCorrectionNegligible(ds, s, hh2, hh3, hh4);
           }
           const next: f64 = clamp(sLeft, sRight, s + ds);
+          if (next != s + ds) done = false;
           ds = next - s;
           s = next;
           iterations++;
         }
         lbrIterations = iterations;
+        lbrEvaluations += iterations;
         return s;
       }
     }
   }
-  while (keepIterating(iterations, ds, s)) {
+  while (!done && keepIterating(iterations, ds, s)) {
     const b: f64 = normalisedBlackCall(x, s);
     const bp: f64 = normalisedVega(x, s);
     const nu: f64 = (beta - b) / bp;
     const h: f64 = x / s;
     const hh2: f64 = (h * h) / s - s / 4.0;
-    const hh3: f64 = hh2 * hh2 - 3.0 * (h / s) * (h / s) - 0.25;
+    const c: f64 = 3.0 * (h / s) * (h / s);
+    const hh3: f64 = hh2 * hh2 - c - 0.25;
+    const hh4: f64 = hh2 * (hh3 - 0.5) - (hh2 - 2.0 / s) * 2.0 * c;
     ds = nu * householder3Factor(nu, hh2, hh3);
+    done = nextCorrectionNegligible(ds, s, hh2, hh3, hh4);
     const next: f64 = clamp(sLeft, sRight, s + ds);
+    if (next != s + ds) done = false;
     ds = next - s;
     s = next;
     iterations++;
   }
   lbrIterations = iterations;
+  lbrEvaluations += iterations;
   return s;
 }
 
 /** Black implied vol of an undiscounted price; sigma > 0 or a negative IV_CODE_*. */
 function lbrBlackImpliedVol(price: f64, forward: f64, strike: f64, tYears: f64, theta: f64): f64 {
   lbrIterations = 0;
+  lbrEvaluations = 0;
   const intrinsic: f64 = Math.max(theta * (forward - strike), 0.0);
   if (!(price >= intrinsic)) return <f64>IV_CODE_BELOW_INTRINSIC;
   if (price >= (theta < 0.0 ? strike : forward)) return <f64>IV_CODE_ABOVE_UPPER_BOUND;
@@ -462,7 +567,8 @@ function lbrBlackImpliedVol(price: f64, forward: f64, strike: f64, tYears: f64, 
 /**
  * Implied volatilities of n option prices. Columns in linear memory (caller-owned, 8-byte
  * aligned): Float64 price (discounted), strike, tYears (years of 365 days); Uint8 right (1 call,
- * 0 put); Float64 out; Int32 iterations (iterPtr 0 to skip). Writes vol (decimal) or NaN with a
+ * 0 put); Float64 out; Int32 iterations (iterPtr 0 to skip); Int32 price evaluations per row
+ * (evalPtr 0 to skip; a JS caller that omits it passes 0; 0 where no vol exists). Writes vol (decimal) or NaN with a
  * negative code in iterations (-1 below intrinsic, -2 above the upper bound, -3 invalid input);
  * returns the number of rows without a volatility.
  */
@@ -477,6 +583,7 @@ export function impliedVolBatch(
   rightPtr: usize,
   outPtr: usize,
   iterPtr: usize,
+  evalPtr: usize,
 ): i32 {
   let failures: i32 = 0;
   const common: bool = spot > 0.0 && spot < Infinity && isFinite<f64>(rate) && isFinite<f64>(q);
@@ -487,6 +594,7 @@ export function impliedVolBatch(
     const t: f64 = load<f64>(tPtr + off);
     let vol: f64 = <f64>IV_CODE_INVALID_INPUT;
     lbrIterations = 0;
+    lbrEvaluations = 0;
     if (common && price >= 0.0 && price < Infinity && strike > 0.0 && strike < Infinity && t > 0.0 && t < Infinity) {
       const forward: f64 = spot * Math.exp((rate - q) * t);
       const undiscounted: f64 = price * Math.exp(rate * t);
@@ -497,10 +605,12 @@ export function impliedVolBatch(
     if (vol > 0.0) {
       store<f64>(outPtr + off, vol);
       if (iterPtr != 0) store<i32>(iterPtr + ((<usize>i) << 2), lbrIterations);
+      if (evalPtr != 0) store<i32>(evalPtr + ((<usize>i) << 2), lbrEvaluations);
     } else {
       store<f64>(outPtr + off, NaN);
       failures++;
       if (iterPtr != 0) store<i32>(iterPtr + ((<usize>i) << 2), <i32>vol);
+      if (evalPtr != 0) store<i32>(evalPtr + ((<usize>i) << 2), 0);
     }
   }
   return failures;

@@ -63,6 +63,18 @@ export function expMinusSquare(y: f64): f64 {
   return Math.exp(-yh * yh) * Math.exp(-del);
 }
 
+/** Error function erf(x), full double precision (Cody 1969), as lib/math/erf.ts. */
+export function erf(x: f64): f64 {
+  const y: f64 = Math.abs(x);
+  if (y <= CODY_THRESHOLD) return x * erfOverXSmall(y);
+  let r: f64;
+  if (y <= 4.0) r = expMinusSquare(y) * erfcxMiddle(y);
+  else if (y >= X_BIG) r = 0.0;
+  else r = expMinusSquare(y) * erfcxLarge(y);
+  const e: f64 = 0.5 - r + 0.5;
+  return x < 0.0 ? -e : e;
+}
+
 /** Complementary error function, full relative precision in the upper tail. */
 export function erfc(x: f64): f64 {
   const y: f64 = Math.abs(x);

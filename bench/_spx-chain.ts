@@ -2,6 +2,7 @@
 // browser test: 40 expirations (0DTE to 3 years) x 250 strikes x call/put = 20,000 contracts,
 // a skewed smile with a term structure, open interest concentrated near the money and at round strikes.
 import type { ChainColumns } from "../lib/kernels";
+import { mulberry32 } from "./_mulberry32";
 
 /** A generated chain with its market parameters. */
 export interface SpxChain extends ChainColumns {
@@ -21,18 +22,6 @@ const EXP_DAYS = [
   0.25, 1, 2, 3, 4, 7, 8, 9, 10, 11, 14, 15, 16, 17, 18, 21, 22, 23, 24, 25, 28, 35, 42, 49, 56, 63, 77, 91, 119, 147,
   182, 210, 245, 273, 364, 455, 546, 728, 910, 1092,
 ];
-
-/** mulberry32: a small seeded PRNG, so every run sees the same chain. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Strikes: 5-point steps within +-300 of spot (120 strikes), 25-point steps beyond (130). */
 function strikeLadder(spot: number): Float64Array {
@@ -61,7 +50,7 @@ export function smileIv(spot: number, strike: number, tYears: number): number {
  * @example const chain = spxChain(); chain.strike.length // 20000
  */
 export function spxChain(seed = 20240614, spot = 5800): SpxChain {
-  const random = rng(seed);
+  const random = mulberry32(seed);
   const strikes = strikeLadder(spot);
   const nStrikes = strikes.length;
   const nExp = EXP_DAYS.length;

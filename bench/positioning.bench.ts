@@ -22,6 +22,7 @@ import {
 import { etInstant } from "../lib/time";
 import { settlementInstantMs } from "../lib/symbols";
 import type { Suite, SuiteReport } from "./suites";
+import { mulberry32 } from "./_mulberry32";
 
 /** One measured workload against its target. */
 export interface PositioningBenchRow {
@@ -34,18 +35,6 @@ export interface PositioningBenchRow {
 }
 
 // --- synthetic chains (deterministic; `--synthetic`) ---
-
-/** Small deterministic PRNG (mulberry32) so every run benches the same chains. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Trading dates from `date` on (weekdays; holidays do not matter for a bench board). */
 function nextWeekdays(date: string, n: number): string[] {
@@ -74,7 +63,7 @@ export function syntheticChain(opts: {
   nStrikes: number;
   seed: number;
 }): PositioningChain {
-  const r = rng(opts.seed);
+  const r = mulberry32(opts.seed);
   const expirations = nextWeekdays(opts.date, opts.nExp);
   const k0 = Math.round(opts.spot / opts.step) * opts.step - Math.floor(opts.nStrikes / 2) * opts.step;
   const strikes = Float64Array.from({ length: opts.nStrikes }, (_, i) => k0 + i * opts.step);

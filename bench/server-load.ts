@@ -3,8 +3,8 @@
 //
 //   npx tsx bench/server-load.ts [--duration 10] [--connections 32] [--durability full|normal|both]
 //
-// For each durability the server runs in a child process (the same composition as `startServer`:
-// simulated market, accounts store on disk, real limiters, `listen` on port 0, access log on, to
+// For each durability the server runs in a child process (`startServer` itself: simulated market
+// seed 42, accounts store on disk, real limiters, `listen` on port 0, access log on, to
 // /dev/null), and this process drives it with autocannon. The bench account is a `top` account
 // with a large balance, no caps and a test-only requests-per-minute override (the plan's 120/min
 // would throttle the bench). After the run the child's store is checked: every 200 is one debit
@@ -17,11 +17,9 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 // @ts-expect-error autocannon ships no type declarations; `Autocannon` below types what is used.
 import autocannonUntyped from "autocannon";
-import { createSimulatedMarket, fixedClock } from "../lib/market";
 import { accountsDbPath, openAccountService } from "../server/accounts";
-import { createApp } from "../server/app";
-import { listen } from "../server/http/listen";
-import { createConcurrencyLimiter, createRateLimiter } from "../server/limits";
+import { resolveServeConfig } from "../server/config";
+import { startServer } from "../server/serve";
 
 /** What this bench reads of autocannon's result. */
 interface AutocannonResult {
@@ -45,14 +43,15 @@ const HERE = fileURLToPath(new URL(".", import.meta.url));
 
 type Durability = "full" | "normal";
 
-/** Child side: start the server, create the bench account, report `{url, key}` over IPC. */
+/** Child side: `startServer` as `optionscope serve` runs it, plus the bench account; reports `{url, key}` over IPC. */
 async function serveChild(durability: Durability, dataDir: string): Promise<void> {
-  const clock = fixedClock(BENCH_NOW_MS);
-  const market = createSimulatedMarket({ seed: 42, clock });
-  const universe = await market.universe();
-  const known = new Set(universe.flatMap((u) => [u.ticker, ...u.optionRoots]));
-  const accounts = openAccountService({ dbPath: accountsDbPath(dataDir), durability, isKnownSymbol: (s) => known.has(s) });
-  const { accountId, key } = accounts.createAccount({
+  const argv = ["--port", "0", "--hostname", "127.0.0.1", "--seed", "42", "--now", new Date(BENCH_NOW_MS).toISOString(), "--data-dir", dataDir];
+  const config = { ...resolveServeConfig(argv, {}), durability };
+  const running = await startServer(config, {
+    log: (line) => process.stdout.write(JSON.stringify(line) + "\n"),
+    stderr: (text) => process.stderr.write(text),
+  });
+  const { accountId, key } = running.accounts.createAccount({
     plan: "top",
     credits: 1_000_000_000,
     dailyCapCredits: null,
@@ -60,21 +59,12 @@ async function serveChild(durability: Durability, dataDir: string): Promise<void
     label: "bench",
     requestsPerMinute: 100_000_000, // test-only override: the bench must not be rate limited
   });
-  const app = createApp({
-    market,
-    accounts,
-    rateLimiter: createRateLimiter(),
-    concurrency: createConcurrencyLimiter(),
-    clock,
-    logger: (line) => process.stdout.write(JSON.stringify(line) + "\n"),
-  });
-  const listening = await listen(app, { port: 0 });
-  process.send!({ url: listening.url, key, accountId });
+  process.send!({ url: running.listening.url, key, accountId });
   process.on("message", async (m: { cmd: string }) => {
     if (m.cmd !== "stop") return;
-    await listening.close(true);
-    const stats = accounts.groupCommitStats();
-    accounts.close();
+    await running.listening.close(true);
+    const stats = running.accounts.groupCommitStats();
+    running.accounts.close();
     process.send!({ stats }, () => process.exit(0));
   });
 }

@@ -40,11 +40,13 @@ async function child(url: string, keys: string[], streams: number): Promise<void
       }
       open++;
       const reader = res.body!.getReader();
+      let prev = 0; // last byte of the previous chunk: a blank line may straddle two reads
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
         bytes += value.byteLength;
-        for (let j = 0; j < value.length; j++) if (value[j] === 10 && value[j - 1] === 10) events++;
+        for (let j = 0; j < value.length; j++) if (value[j] === 10 && (j > 0 ? value[j - 1] : prev) === 10) events++;
+        prev = value[value.length - 1] ?? prev;
       }
     } catch {
       // aborted at the end
@@ -86,9 +88,19 @@ async function parent(seconds: number, streams: number, speed: number): Promise<
   for (let i = 0; i < Math.ceil(streams / STREAMS_PER_ACCOUNT); i++) keys.push(accounts.createAccount({ plan: "top", credits: 1_000_000 }).key);
 
   const h = monitorEventLoopDelay({ resolution: 10 });
-  // `win` is reset at each sample, so each sample says the worst stall of its 5 s.
+  // `win` is reset at each sample, so each sample says the p99 and worst stall of its 5 s.
   const win = monitorEventLoopDelay({ resolution: 10 });
-  const samples: { tS: number; rssMb: number; heapMb: number; open: number; events: number; maxDelayMs: number }[] = [];
+  const samples: {
+    tS: number;
+    /** The sample's 5 s hold a wall-clock minute boundary (the simulated clock runs at `speed`). */
+    minuteBoundary: boolean;
+    rssMb: number;
+    heapMb: number;
+    open: number;
+    events: number;
+    p99DelayMs: number;
+    maxDelayMs: number;
+  }[] = [];
   let last = { open: 0, failed: 0, events: 0, bytes: 0 };
   const kid = fork(fileURLToPath(import.meta.url), ["--child", listening.url, String(streams)], { stdio: ["pipe", "inherit", "inherit", "ipc"] });
   kid.stdin!.end(JSON.stringify(keys));
@@ -100,20 +112,27 @@ async function parent(seconds: number, streams: number, speed: number): Promise<
   const rampS = (Date.now() - t0) / 1000;
   h.enable();
   win.enable();
+  const gcBefore = accounts.groupCommitStats();
   const start = Date.now();
+  let simMinute = Math.floor(clock.now() / 60_000);
   while (Date.now() - start < seconds * 1000) {
     await new Promise((r) => setTimeout(r, 5000));
     const m = process.memoryUsage();
+    const minute = Math.floor(clock.now() / 60_000);
     samples.push({
       tS: Math.round((Date.now() - start) / 1000),
+      minuteBoundary: minute !== simMinute,
       rssMb: Math.round(m.rss / 1e6),
       heapMb: Math.round(m.heapUsed / 1e6),
       open: last.open,
       events: last.events,
+      p99DelayMs: Math.round(win.percentile(99) / 1e6),
       maxDelayMs: Math.round(win.max / 1e6),
     });
+    simMinute = minute;
     win.reset();
   }
+  const gcAfter = accounts.groupCommitStats();
   h.disable();
   win.disable();
   kid.send("stop");
@@ -140,6 +159,8 @@ async function parent(seconds: number, streams: number, speed: number): Promise<
     bytesReceived: last.bytes,
     eventLoopDelayMs: { p50: ms(h.percentile(50)), p99: ms(h.percentile(99)), max: ms(h.max) },
     rssMb: { first: rss[0], last: rss.at(-1), min: Math.min(...rss), max: Math.max(...rss) },
+    // Debits of the soak (minute billing) and the commits that acknowledged them.
+    groupCommit: { ops: gcAfter.ops - gcBefore.ops, batches: gcAfter.batches - gcBefore.batches, largestBatch: gcAfter.largestBatch },
     hubAtEnd: stats,
     samples,
   };

@@ -22,6 +22,11 @@ export interface ServeConfig {
   maxHeaderSize: number;
   /** Print one JSON line per request. */
   accessLog: boolean;
+  /**
+   * Accounts-store durability (`full` when absent; docs/operations.md#durability). No flag sets it:
+   * the load bench (bench/server-load.ts) does, to measure both settings on the real composition.
+   */
+  durability?: "full" | "normal";
 }
 
 /** A usage error of the command line (exit code 2). */

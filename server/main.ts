@@ -8,7 +8,8 @@ import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { runAccountsCli } from "./cli";
 import { runAppsCli } from "./cli/apps-cli";
-import { resolveServeConfig, SERVE_USAGE, UsageError } from "./config";
+import { isUsageError } from "./cli/_cli-io";
+import { resolveServeConfig, SERVE_USAGE } from "./config";
 import { startServer } from "./serve";
 import { streamHub } from "./streams/stream-hub";
 
@@ -82,7 +83,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     process.stderr.write(`Unknown command: ${command}\n${USAGE}`);
     return 2;
   } catch (error) {
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+    if (isUsageError(error)) {
       process.stderr.write(`${(error as Error).message}\n`);
       return 2;
     }

@@ -48,7 +48,11 @@ export async function startServer(
     known.add(info.ticker);
     for (const root of info.optionRoots) known.add(root);
   }
-  const accounts = openAccountService({ dbPath: accountsDbPath(config.dataDir), isKnownSymbol: (s) => known.has(s) });
+  const accounts = openAccountService({
+    dbPath: accountsDbPath(config.dataDir),
+    durability: config.durability,
+    isKnownSymbol: (s) => known.has(s),
+  });
   const demo = ensureDemoAccount(accounts);
   const app = createApp({
     market,

@@ -9,10 +9,13 @@ import type { ImpliedVolInput, ImpliedVolResult } from "./types";
  */
 export function impliedVolsJs(input: ImpliedVolInput, out?: ImpliedVolResult): ImpliedVolResult {
   const { n, spot, rate, q } = checkImpliedVolInput(input);
-  const target =
+  const target: ImpliedVolResult =
     out && out.vols.length === n && out.iterations.length === n
       ? out
-      : { vols: new Float64Array(n), iterations: new Int32Array(n), failures: 0 };
-  target.failures = impliedVolsInto(input.prices, spot, input.strike, input.tYears, rate, q, input.right, target.vols, target.iterations);
+      : { vols: new Float64Array(n), iterations: new Int32Array(n), evaluations: new Int32Array(n), failures: 0 };
+  if (target.evaluations?.length !== n) target.evaluations = new Int32Array(n);
+  target.failures = impliedVolsInto(
+    input.prices, spot, input.strike, input.tYears, rate, q, input.right, target.vols, target.iterations, target.evaluations,
+  );
   return target;
 }

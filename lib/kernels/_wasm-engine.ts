@@ -145,28 +145,32 @@ export function createWasmEngine(exports: KernelExports): KernelEngine {
     // Until the IV kernel is part of the build, the JS batch keeps the API whole.
     if (!batch) return impliedVolsJs(input, out);
     const { n, spot, rate, q } = checkImpliedVolInput(input);
-    region.reserve(aligned(n * 8) * 4 + aligned(n) + aligned(n * 4));
+    region.reserve(aligned(n * 8) * 4 + aligned(n) + aligned(n * 4) * 2);
     const pricePtr = region.alloc(n * 8);
     const strikePtr = region.alloc(n * 8);
     const tPtr = region.alloc(n * 8);
     const rightPtr = region.alloc(n);
     const outPtr = region.alloc(n * 8);
     const iterPtr = region.alloc(n * 4);
+    const evalPtr = region.alloc(n * 4);
     const buffer = region.buffer;
     put(buffer, pricePtr, input.prices);
     put(buffer, strikePtr, input.strike);
     put(buffer, tPtr, input.tYears);
     put(buffer, rightPtr, input.right);
-    const failures = batch(n, pricePtr, spot, strikePtr, tPtr, rate, q, rightPtr, outPtr, iterPtr);
+    const failures = batch(n, pricePtr, spot, strikePtr, tPtr, rate, q, rightPtr, outPtr, iterPtr, evalPtr);
     const vols = new Float64Array(buffer, outPtr, n);
     const iterations = new Int32Array(buffer, iterPtr, n);
+    const evaluations = new Int32Array(buffer, evalPtr, n);
     if (out && out.vols.length === n && out.iterations.length === n) {
       out.vols.set(vols);
       out.iterations.set(iterations);
+      if (out.evaluations?.length === n) out.evaluations.set(evaluations);
+      else out.evaluations = evaluations.slice();
       out.failures = failures;
       return out;
     }
-    return { vols: vols.slice(), iterations: iterations.slice(), failures };
+    return { vols: vols.slice(), iterations: iterations.slice(), evaluations: evaluations.slice(), failures };
   }
 
   return { name: "wasm", exposure, profile, impliedVols };

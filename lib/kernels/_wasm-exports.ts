@@ -24,7 +24,7 @@ export interface KernelExports {
   /** Present once assembly/implied-vol.ts is part of the build. */
   impliedVolBatch?(
     n: number, pricePtr: number, spot: number, strikePtr: number, tPtr: number,
-    rate: number, q: number, rightPtr: number, outPtr: number, iterPtr: number,
+    rate: number, q: number, rightPtr: number, outPtr: number, iterPtr: number, evalPtr?: number,
   ): number;
 }
 

@@ -106,6 +106,13 @@ export interface ImpliedVolResult {
    * intrinsic, -2 price at or above the upper bound, -3 invalid input (lib/math's IV_CODE_*).
    */
   iterations: Int32Array;
+  /**
+   * Price evaluations spent on each row: calls of the normalised Black function or its
+   * complement, initial guess included (0 where no vol exists). Both engines fill it and agree
+   * exactly; optional only so that older `out` objects without it stay valid (it is then added).
+   * @see docs/methodology.md#implied-volatility
+   */
+  evaluations?: Int32Array;
   /** Rows with no vol (NaN). */
   failures: number;
 }

@@ -67,24 +67,32 @@ export interface ChainSnapshot {
   volume: Float64Array;
 }
 
-/** One-minute bars, columnar. `t[i]` is the start of bar i (ms); all columns share a length. */
-export interface MinuteBars {
-  ticker: string;
-  /** Whether pre- and post-market bars were asked for. */
-  extended: boolean;
-  simulated: boolean;
+/** OHLCV columns, oldest first: `t[i]` is the start of bar i (ms); all columns share a length. */
+export interface OhlcvColumns {
   t: Float64Array;
   o: Float64Array;
   h: Float64Array;
   l: Float64Array;
   c: Float64Array;
   v: Float64Array;
+}
+
+/** Volume split by aggressor, one value per bar (`bv + sv + uv = v`). */
+export interface SidedVolumeColumns {
   /** Buyer-initiated volume. */
   bv: Float64Array;
   /** Seller-initiated volume. */
   sv: Float64Array;
   /** Unclassified volume (`bv + sv + uv = v`). */
   uv: Float64Array;
+}
+
+/** One-minute bars, columnar. `t[i]` is the start of bar i (ms); all columns share a length. */
+export interface MinuteBars extends OhlcvColumns, SidedVolumeColumns {
+  ticker: string;
+  /** Whether pre- and post-market bars were asked for. */
+  extended: boolean;
+  simulated: boolean;
 }
 
 /** Options of `MarketData.minuteBars`. */

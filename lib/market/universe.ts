@@ -30,6 +30,12 @@ export interface SymbolSpec extends SymbolInfo {
   optionAdv: number;
   /** First session with a listed chain and bars (later than 2023-03-28 for young products). */
   firstDate: string;
+  /**
+   * Sd of the earnings-day gap (log return, decimal) for single names whose earnings moves are
+   * out of line with their vol level; absent: the simulator's default `0.15 x vol`.
+   * @see docs/methodology.md#earnings-gaps
+   */
+  earningsGapSd?: number;
 }
 
 const START_DATE = "2023-03-28";
@@ -135,6 +141,20 @@ const ETFS: Row[] = [
 
 /** ETFs whose factor is not the S&P 500. */
 const ETF_FACTOR: Readonly<Record<string, string>> = { TQQQ: "NDX", SQQQ: "NDX", SOXL: "SOXX" };
+/**
+ * Per-name earnings gap sd where a name's earnings moves are out of line with `0.15 x vol`:
+ * approximate sds of their earnings-day moves in 2019-2024, rounded (large moves for META,
+ * NFLX, AMZN, GOOGL, SNOW; small ones for the big banks).
+ */
+const EARNINGS_GAP_SD: Readonly<Record<string, number>> = {
+  META: 0.11,
+  NFLX: 0.1,
+  AMZN: 0.075,
+  GOOGL: 0.06,
+  SNOW: 0.12,
+  JPM: 0.025,
+  BAC: 0.03,
+};
 /** Products younger than the simulation: first session with options. */
 const FIRST_DATE: Readonly<Record<string, string>> = { IBIT: "2024-11-19" };
 
@@ -298,6 +318,7 @@ function rowSpecs(rows: Row[], type: "etf" | "stock"): SymbolSpec[] {
     advShares: advM * 1e6,
     optionAdv: optK * 1000,
     firstDate: FIRST_DATE[ticker] ?? START_DATE,
+    ...(type === "stock" && ticker in EARNINGS_GAP_SD ? { earningsGapSd: EARNINGS_GAP_SD[ticker] } : {}),
   }));
 }
 

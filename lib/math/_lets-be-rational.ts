@@ -1,4 +1,5 @@
 import { erfcx } from "./erf";
+import { blOverBmax, buOverBmax, oneMinusErfcx } from "./_lbr-branch-points";
 import { inverseNormCdf, normCdf, normPdf } from "./normal";
 import {
   DBL_EPSILON,
@@ -16,8 +17,11 @@ import { convexControlLeft, convexControlRight, rationalCubicInterpolation } fro
  * Normalised implied volatility by Peter Jäckel's "Let's Be Rational" (Wilmott, January 2015,
  * pp. 40-53; reference implementation of 2023-12 with the complementary upper branch):
  * a four-branch rational initial guess, then Householder(3) steps on a branch-specific
- * objective. Port of www.jaeckel.org/LetsBeRational.7z:
- *   Copyright © 2013-2023 Peter Jäckel. Permission to use, copy, modify, and distribute this
+ * objective. The branch points b_l, b_u come from Jäckel's 2024 univariate approximations
+ * (./_lbr-branch-points), so the guess evaluates the Black function once (b_c), and the
+ * iteration stops after one step when the fourth-order error bound shows that the next
+ * correction would be below eps * s. Port of www.jaeckel.org/LetsBeRational.7z:
+ *   Copyright © 2013-2024 Peter Jäckel. Permission to use, copy, modify, and distribute this
  *   software is freely granted, provided that this notice is preserved.
  *
  * @see docs/methodology.md#implied-volatility
@@ -28,9 +32,12 @@ export const LBR_BELOW_INTRINSIC = -1;
 export const LBR_ABOVE_MAXIMUM = -2;
 export const LBR_INVALID_INPUT = -3;
 
-/** Caller-owned scratch so the solver reports its step count without allocating. */
+/** Caller-owned scratch so the solver reports its work without allocating. */
 export interface LbrScratch {
+  /** Householder steps taken. */
   iterations: number;
+  /** Evaluations of the normalised Black function b or its complement b_max - b (guess and steps). */
+  evaluations: number;
 }
 
 const SQRT_DBL_MAX = Math.sqrt(DBL_MAX);
@@ -43,6 +50,7 @@ const SQRT_THREE_OVER_THIRD_ROOT_TWO_PI = 0.938643487427383566075051356115075878
 const PI_OVER_SIX = 0.523598775598298873077107230546583814032861566563;
 const SQRT_HALF = 0.7071067811865475244008443621048490392848359376887;
 const SQRT_PI_OVER_TWO = 1.253314137315500251207882642405522626503493370305;
+const ONE_OVER_SQRT_TWO_PI = 0.3989422804014326779399460599343818684758586311649;
 
 /**
  * Two Householder steps reach machine precision from the rational guess (Jäckel 2015, section 5);
@@ -51,10 +59,35 @@ const SQRT_PI_OVER_TWO = 1.253314137315500251207882642405522626503493370305;
  */
 const THIRD_STEP_RELATIVE_THRESHOLD = 1e-6;
 
+/**
+ * Largest relative step |ds|/s after which the early exit is considered: keeps the step well
+ * inside the asymptotic regime of the error bound (the exits observed are at |ds|/s < 1e-3).
+ */
+const EXIT_MAX_RELATIVE_STEP = 1 / 64;
+
 function keepIterating(iterations: number, ds: number, s: number): boolean {
   const ads = Math.abs(ds);
   if (!(ads > DBL_EPSILON * s)) return false;
   return iterations < 2 || (iterations < 3 && ads > THIRD_STEP_RELATIVE_THRESHOLD * s);
+}
+
+/**
+ * Whether the Householder(3) step ds taken from s leaves a next correction below eps * s.
+ * Its error is e1 = K ds^4 + O(ds^5) with K = h4/24 - h2 h3/6 + h2^3/8 (hk = g^(k)/g' at s);
+ * in scaled form, with r = ds/s and hk s^(k-1), |e1|/s <= (|h4 s^3|/24 + |h2 s| |h3 s^2|/6 +
+ * |h2 s|^3/8) r^4. Overflow or NaN answers false (keep iterating).
+ *
+ * @see docs/methodology.md#implied-volatility
+ */
+function nextCorrectionNegligible(ds: number, s: number, hh2: number, hh3: number, hh4: number): boolean {
+  const r = Math.abs(ds / s);
+  if (!(r <= EXIT_MAX_RELATIVE_STEP)) return false;
+  const a2 = Math.abs(hh2 * s);
+  const a3 = Math.abs(hh3 * s * s);
+  const a4 = Math.abs(hh4 * s * s * s);
+  const k = a4 / 24 + (a2 * a3) / 6 + (a2 * a2 * a2) / 8;
+  const r2 = r * r;
+  return k * (r2 * r2) <= DBL_EPSILON;
 }
 
 function householder3Factor(nu: number, hh2: number, hh3: number): number {
@@ -80,10 +113,12 @@ function inverseFLowerMap(x: number, f: number): number {
 /**
  * Normalised implied volatility s = sigma sqrt(T) of the normalised Black price beta at
  * x = ln(F/K), theta = +1 call / -1 put. Returns s > 0, or one of the negative LBR_* codes.
- * Sets scratch.iterations to the number of Householder steps taken (at most 3).
+ * Sets scratch.iterations to the Householder steps taken (at most 3) and scratch.evaluations
+ * to the evaluations of b or b_max - b (one for the guess, one per step).
  */
 export function lbrNormalisedImpliedVol(beta: number, x: number, theta: number, scratch: LbrScratch): number {
   scratch.iterations = 0;
+  scratch.evaluations = 0;
   if (!(Number.isFinite(beta) && Number.isFinite(x)) || (theta !== 1 && theta !== -1)) return LBR_INVALID_INPUT;
   if (theta * x > 0) {
     // In the money: the out-of-the-money price with the same vol is beta minus intrinsic.
@@ -96,17 +131,21 @@ export function lbrNormalisedImpliedVol(beta: number, x: number, theta: number, 
   if (beta >= bMax) return LBR_ABOVE_MAXIMUM;
 
   let iterations = 0;
+  let done = false;
   let s = -DBL_MAX;
   let ds = -DBL_MAX;
   let sLeft = DBL_MIN;
   let sRight = DBL_MAX;
   const sC = Math.sqrt(Math.abs(2 * x));
-  const bC = normalisedBlackCall(x, sC);
-  const vC = normalisedVega(x, sC);
+  // The guess's one price evaluation: b_c = b(x, s_c) in closed form, vega b'(s_c) = b_max / sqrt(2 pi).
+  const omErfcx = oneMinusErfcx(Math.sqrt(Math.abs(x)));
+  const bC = 0.5 * bMax * omErfcx;
+  const vC = ONE_OVER_SQRT_TWO_PI * bMax;
+  scratch.evaluations = 1;
 
   if (beta < bC) {
-    const sL = sC - bC / vC;
-    const bL = normalisedBlackCall(x, sL);
+    const sL = sC - SQRT_PI_OVER_TWO * omErfcx;
+    const bL = bMax * blOverBmax(sC);
     if (beta < bL) {
       // Lowest branch: guess through the lower map, iterate on g(s) = 1/ln b(s) - 1/ln beta.
       const ax = Math.abs(x);
@@ -131,7 +170,7 @@ export function lbrNormalisedImpliedVol(beta: number, x: number, theta: number, 
       s = inverseFLowerMap(x, f);
       sRight = sL;
       const lnBeta = Math.log(beta);
-      while (keepIterating(iterations, ds, s)) {
+      while (!done && keepIterating(iterations, ds, s)) {
         const lnVega = lnNormalisedVega(x, s);
         const bx = normalisedBlackCallOverVega(x, s, lnVega);
         const lnB = Math.log(bx) + lnVega;
@@ -148,24 +187,27 @@ export function lbrNormalisedImpliedVol(beta: number, x: number, theta: number, 
         const bppob = bHh2 * bpob;
         const mu = 6 * lambda * (1 + lambda);
         const hh3 = bHh3 + sqBpob * (2 + mu) - bppob * 3 * otLambda;
+        const hh4 =
+          bHh2 * (bHh3 - 0.5) -
+          (bHh2 - 2 / s) * 2 * c -
+          bpob * (sqBpob * (6 + lambda * (22 + lambda * (36 + lambda * 24))) - bppob * (12 + 6 * mu)) -
+          bppob * bHh2 * 3 * otLambda -
+          bHh3 * bpob * 4 * otLambda;
         if (x < -190) {
           // Householder(4) removes a residual inaccuracy at extreme moneyness (Jäckel, 2023-12-14).
-          const hh4 =
-            bHh2 * (bHh3 - 0.5) -
-            (bHh2 - 2 / s) * 2 * c -
-            bpob * (sqBpob * (6 + lambda * (22 + lambda * (36 + lambda * 24))) - bppob * (12 + 6 * mu)) -
-            bppob * bHh2 * 3 * otLambda -
-            bHh3 * bpob * 4 * otLambda;
           ds = nu * householder4Factor(nu, hh2, hh3, hh4);
         } else {
           ds = nu * householder3Factor(nu, hh2, hh3);
+          done = nextCorrectionNegligible(ds, s, hh2, hh3, hh4);
         }
         const next = clamp(sLeft, sRight, s + ds);
+        if (next !== s + ds) done = false;
         ds = next - s;
         s = next;
         iterations++;
       }
       scratch.iterations = iterations;
+      scratch.evaluations += iterations;
       return s;
     }
     const vL = normalisedVega(x, sL);
@@ -174,8 +216,8 @@ export function lbrNormalisedImpliedVol(beta: number, x: number, theta: number, 
     sLeft = sL;
     sRight = sC;
   } else {
-    const sU = vC > DBL_MIN ? sC + (bMax - bC) / vC : sC;
-    const bU = normalisedBlackCall(x, sU);
+    const sU = sC + SQRT_PI_OVER_TWO * (2 - omErfcx);
+    const bU = bMax * buOverBmax(sC);
     if (beta <= bU) {
       const vU = normalisedVega(x, sU);
       const rUM = convexControlLeft(bC, bU, sC, sU, 1 / vC, 1 / vU, 0, false);
@@ -204,7 +246,7 @@ export function lbrNormalisedImpliedVol(beta: number, x: number, theta: number, 
       if (beta > 0.5 * bMax) {
         // Objective g(s) = ln(bMax - beta) - ln(bMax - b(s)), with bMax - b computed directly.
         const betaBar = bMax - beta;
-        while (keepIterating(iterations, ds, s)) {
+        while (!done && keepIterating(iterations, ds, s)) {
           const h = x / s;
           const t = s / 2;
           const gp = (2 / SQRT_TWO_PI) / (erfcx((t + h) * SQRT_HALF) + erfcx((t - h) * SQRT_HALF));
@@ -216,37 +258,45 @@ export function lbrNormalisedImpliedVol(beta: number, x: number, theta: number, 
           const nu = -g / gp;
           const hh2 = bHh2 + gp;
           const hh3 = bHh3 + gp * (2 * gp + 3 * bHh2);
+          const hh4 = bHh2 * (bHh3 - 0.5) - (bHh2 - 2 / s) * 2 * c + gp * (6 * gp * (gp + 2 * bHh2) + 3 * bHh2 * bHh2 + 4 * bHh3);
           if (x < -580) {
-            const hh4 = bHh2 * (bHh3 - 0.5) - (bHh2 - 2 / s) * 2 * c + gp * (6 * gp * (gp + 2 * bHh2) + 3 * bHh2 * bHh2 + 4 * bHh3);
             ds = nu * householder4Factor(nu, hh2, hh3, hh4);
           } else {
             ds = nu * householder3Factor(nu, hh2, hh3);
+            done = nextCorrectionNegligible(ds, s, hh2, hh3, hh4);
           }
           const next = clamp(sLeft, sRight, s + ds);
+          if (next !== s + ds) done = false;
           ds = next - s;
           s = next;
           iterations++;
         }
         scratch.iterations = iterations;
+        scratch.evaluations += iterations;
         return s;
       }
     }
   }
   // Middle branches: objective g(s) = b(x, s) - beta.
-  while (keepIterating(iterations, ds, s)) {
+  while (!done && keepIterating(iterations, ds, s)) {
     const b = normalisedBlackCall(x, s);
     const bp = normalisedVega(x, s);
     const nu = (beta - b) / bp;
     const h = x / s;
     const hh2 = (h * h) / s - s / 4;
-    const hh3 = hh2 * hh2 - 3 * (h / s) * (h / s) - 0.25;
+    const c = 3 * (h / s) * (h / s);
+    const hh3 = hh2 * hh2 - c - 0.25;
+    const hh4 = hh2 * (hh3 - 0.5) - (hh2 - 2 / s) * 2 * c;
     ds = nu * householder3Factor(nu, hh2, hh3);
+    done = nextCorrectionNegligible(ds, s, hh2, hh3, hh4);
     const next = clamp(sLeft, sRight, s + ds);
+    if (next !== s + ds) done = false;
     ds = next - s;
     s = next;
     iterations++;
   }
   scratch.iterations = iterations;
+  scratch.evaluations += iterations;
   return s;
 }
 
@@ -265,6 +315,7 @@ export function lbrBlackImpliedVol(
   scratch: LbrScratch,
 ): number {
   scratch.iterations = 0;
+  scratch.evaluations = 0;
   const intrinsic = Math.max(theta * (forward - strike), 0);
   if (!(price >= intrinsic)) return LBR_BELOW_INTRINSIC;
   if (price >= (theta < 0 ? strike : forward)) return LBR_ABOVE_MAXIMUM;

@@ -3,39 +3,21 @@
  * output (bars of any resolution) of the aggregation.
  * @see docs/methodology.md#aggregation
  */
-
-/**
- * One-minute bars, oldest first, `t` the bar's start in ms. `bv`/`sv`/`uv` (buy, sell and
- * unclassified volume) are optional: sources without sided volume leave them out.
- * `MarketData.minuteBars` results satisfy this type.
- */
-export interface MinuteBarColumns {
-  t: Float64Array;
-  o: Float64Array;
-  h: Float64Array;
-  l: Float64Array;
-  c: Float64Array;
-  v: Float64Array;
-  bv?: Float64Array;
-  sv?: Float64Array;
-  uv?: Float64Array;
-}
+import type { OhlcvColumns, SidedVolumeColumns } from "../market/market-data";
 
 /**
  * Bars of one resolution, oldest first, all columns of equal length. `t` is the bar's start in
  * ms (intraday), or 00:00 UTC of the session date (daily) or of the week's first session (weekly).
+ * `bv`/`sv`/`uv` (buy, sell and unclassified volume) are optional: sources without sided volume
+ * leave them out.
  */
-export interface PriceBars {
-  t: Float64Array;
-  o: Float64Array;
-  h: Float64Array;
-  l: Float64Array;
-  c: Float64Array;
-  v: Float64Array;
-  bv?: Float64Array;
-  sv?: Float64Array;
-  uv?: Float64Array;
-}
+export type PriceBars = OhlcvColumns & Partial<SidedVolumeColumns>;
+
+/**
+ * One-minute bars, oldest first, `t` the bar's start in ms: the aggregation's input, the same
+ * columns as its output. `MarketData.minuteBars` results satisfy this type.
+ */
+export type MinuteBarColumns = PriceBars;
 
 /** The value columns every bar set has. */
 export const OHLCV_COLUMNS = ["o", "h", "l", "c", "v"] as const;

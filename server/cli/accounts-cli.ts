@@ -8,18 +8,10 @@ import { openAccountService, type AccountDetails, type SqliteAccountService } fr
 import { accountsDbPath, resolveDataDir } from "../accounts/open-db";
 import { isPlan } from "../accounts/plans";
 import { ACCOUNT_STATUSES, type AccountStatus, type Plan } from "../accounts/types";
+import { UsageError } from "../config";
+import { cliOutput, EXIT_FAILED, EXIT_OK, EXIT_STORE, EXIT_USAGE, isUsageError, processIo, type CliIo } from "./_cli-io";
 
-/** Where the CLI writes; tests pass collectors, `main.ts` passes nothing (process streams). */
-export interface CliIo {
-  stdout(text: string): void;
-  stderr(text: string): void;
-}
-
-/** Exit codes: 0 done, 1 the operation failed (not found, limit), 2 usage error, 3 store error. */
-export const EXIT_OK = 0;
-export const EXIT_FAILED = 1;
-export const EXIT_USAGE = 2;
-export const EXIT_STORE = 3;
+export { EXIT_FAILED, EXIT_OK, EXIT_STORE, EXIT_USAGE, type CliIo } from "./_cli-io";
 
 export const ACCOUNTS_CLI_USAGE = `Usage:
   optionscope account create --plan top|api|index-etf|flow|invite [--credits N] [--label TEXT]
@@ -37,8 +29,6 @@ Options for every command:
   --data-dir DIR   data directory (default $OPTIONSCOPE_DATA_DIR or ./.optionscope)
   --json           machine-readable output on stdout
 `;
-
-class UsageError extends Error {}
 
 const OPTIONS = {
   "data-dir": { type: "string" },
@@ -121,17 +111,14 @@ function one(positionals: string[], what: string): string {
 export async function runAccountsCli(
   argv: string[],
   env: Record<string, string | undefined>,
-  io: CliIo = { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) },
+  io: CliIo = processIo,
 ): Promise<number> {
-  let json = argv.includes("--json");
+  const output = cliOutput(io, argv);
+  const { out, fail } = output;
   let service: SqliteAccountService | null = null;
-  const fail = (code: number, errorCode: string, message: string) => {
-    io.stderr(json ? JSON.stringify({ error: { code: errorCode, message } }) + "\n" : `error: ${message}\n`);
-    return code;
-  };
   try {
     const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-    json = values.json ?? false;
+    output.json = values.json ?? false;
     const [group, command, ...rest] = positionals;
     if (values.help || !group) {
       io.stdout(ACCOUNTS_CLI_USAGE);
@@ -152,7 +139,6 @@ export async function runAccountsCli(
     const expiresDays = values["expires-in-days"] === undefined ? undefined : nonNegativeInt("expires-in-days", values["expires-in-days"]);
     const ledgerRows = values.ledger === undefined ? 0 : nonNegativeInt("ledger", values.ledger);
 
-    const out = (data: unknown, text: string) => io.stdout(json ? JSON.stringify(data) + "\n" : text);
     const dataDir = resolveDataDir(values["data-dir"], env);
     const open = () => (service = openAccountService({ dbPath: accountsDbPath(dataDir) }));
 
@@ -217,10 +203,7 @@ export async function runAccountsCli(
     }
     throw new UsageError(`Unknown command "${key}".`);
   } catch (error) {
-    if (error instanceof UsageError) {
-      return fail(EXIT_USAGE, "usage", `${error.message}\n\n${ACCOUNTS_CLI_USAGE}`);
-    }
-    if ((error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+    if (isUsageError(error)) {
       return fail(EXIT_USAGE, "usage", `${(error as Error).message}\n\n${ACCOUNTS_CLI_USAGE}`);
     }
     if (isApiError(error)) {

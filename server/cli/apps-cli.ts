@@ -8,7 +8,8 @@ import { parseArgs } from "node:util";
 import type Database from "better-sqlite3";
 import { accountsDbPath, openAccountsDb, resolveDataDir } from "../accounts/open-db";
 import { openOAuthStore, type ConnectedApp } from "../oauth/oauth-store";
-import { EXIT_FAILED, EXIT_OK, EXIT_STORE, EXIT_USAGE, type CliIo } from "./accounts-cli";
+import { UsageError } from "../config";
+import { cliOutput, EXIT_FAILED, EXIT_OK, EXIT_STORE, EXIT_USAGE, isUsageError, processIo, type CliIo } from "./_cli-io";
 
 export const APPS_CLI_USAGE = `Usage:
   optionscope apps list [--account ID] [--json]
@@ -18,8 +19,6 @@ Options:
   --data-dir DIR   data directory (default $OPTIONSCOPE_DATA_DIR or ./.optionscope)
   --json           machine-readable output on stdout
 `;
-
-class UsageError extends Error {}
 
 function state(app: ConnectedApp): string {
   if (app.revokedAt) return "revoked";
@@ -43,14 +42,11 @@ function table(apps: ConnectedApp[]): string {
 export async function runAppsCli(
   argv: string[],
   env: Record<string, string | undefined>,
-  io: CliIo = { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) },
+  io: CliIo = processIo,
 ): Promise<number> {
-  let json = argv.includes("--json");
+  const output = cliOutput(io, argv);
+  const { out, fail } = output;
   let db: Database.Database | null = null;
-  const fail = (code: number, errorCode: string, message: string) => {
-    io.stderr(json ? JSON.stringify({ error: { code: errorCode, message } }) + "\n" : `error: ${message}\n`);
-    return code;
-  };
   try {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -58,7 +54,7 @@ export async function runAppsCli(
       allowPositionals: true,
       strict: true,
     });
-    json = values.json ?? false;
+    output.json = values.json ?? false;
     const [group, command, ...rest] = positionals;
     if (values.help || group !== "apps" || !command) {
       io.stdout(APPS_CLI_USAGE);
@@ -67,7 +63,6 @@ export async function runAppsCli(
     if (command !== "list" && command !== "revoke") throw new UsageError(`Unknown command "apps ${command}".`);
     if (command === "list" && rest.length > 0) throw new UsageError(`Unexpected argument "${rest[0]}".`);
     if (command === "revoke" && (rest.length !== 1 || values.account !== undefined)) throw new UsageError("apps revoke takes exactly one APP_ID.");
-    const out = (data: unknown, text: string) => io.stdout(json ? JSON.stringify(data) + "\n" : text);
 
     const path = accountsDbPath(resolveDataDir(values["data-dir"], env));
     if (!existsSync(path)) {
@@ -94,7 +89,7 @@ export async function runAppsCli(
     );
     return EXIT_OK;
   } catch (error) {
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+    if (isUsageError(error)) {
       io.stderr(`${(error as Error).message}\n${APPS_CLI_USAGE}`);
       return EXIT_USAGE;
     }

@@ -1,8 +1,10 @@
 /**
  * Shared live boards for every open stream: one topic per (symbol, board options), refreshed once
  * per simulated minute on the market clock whatever the number of subscribers, built with the same
- * `liveEntry` as `/v1/heatmap` so a streamed board equals the heatmap board of that minute.
- * See docs/api.md#stream-events.
+ * `liveEntry` as `/v1/heatmap` so a streamed board equals the heatmap board of that minute. Each
+ * board is serialised once (its `snapshot` and `velocity` events are `SharedEvent`s, encoded once
+ * per transport) and handed to subscribers in batches across event-loop turns.
+ * See docs/api.md#stream-events and docs/api.md#stream-fan-out.
  */
 import { VELOCITY_LOOKBACK_MINUTES } from "../../lib/positioning";
 import { etDateOf, marketStateAt } from "../../lib/time";
@@ -10,6 +12,8 @@ import { ApiError } from "../errors";
 import { liveEntry } from "../routes/positioning/_frames";
 import { optionsKey, toApiError, type GridQuery } from "../routes/positioning/_shared";
 import type { AppServices } from "../services";
+import { eventData } from "./replay-store";
+import { SharedEvent } from "./sink";
 
 const MINUTE_MS = 60_000;
 /** Strikes listed in `topRisers` / `topFallers` of a velocity event. */
@@ -39,6 +43,10 @@ export type BoardState =
       /** JSON of `snapshot` and `velocity`, made once per board for every subscriber. */
       snapshotJson: string;
       velocityJson: string;
+      /** The `snapshot` event (`lagged: false` / `lagged: true`) and the `velocity` event, encoded once. */
+      snapshotEvent: SharedEvent;
+      laggedSnapshotEvent: SharedEvent;
+      velocityEvent: SharedEvent;
     }
   | { kind: "unavailable"; reason: "no_live_board" | "expiration_not_found"; message: string };
 
@@ -93,7 +101,19 @@ export async function buildBoardState(services: AppServices, symbol: string, que
       strikes: entry.strikes.map((s) => ({ strike: s.strike, value: s.value, nodeType: s.nodeType })),
     };
     const velocity = velocityOf(entry, query.metric);
-    return { kind: "board", asOfMs, snapshot, velocity, snapshotJson: JSON.stringify(snapshot), velocityJson: JSON.stringify(velocity) };
+    const snapshotJson = JSON.stringify(snapshot);
+    const velocityJson = JSON.stringify(velocity);
+    return {
+      kind: "board",
+      asOfMs,
+      snapshot,
+      velocity,
+      snapshotJson,
+      velocityJson,
+      snapshotEvent: new SharedEvent("snapshot", eventData({ data: snapshotJson, lagged: false })),
+      laggedSnapshotEvent: new SharedEvent("snapshot", eventData({ data: snapshotJson, lagged: true })),
+      velocityEvent: new SharedEvent("velocity", velocityJson),
+    };
   } catch (error) {
     const e = toApiError(error);
     if (e instanceof ApiError && e.code === "expiration_not_found") return { kind: "unavailable", reason: "expiration_not_found", message: e.message };
@@ -102,15 +122,80 @@ export async function buildBoardState(services: AppServices, symbol: string, que
   }
 }
 
+/** Options of `createBoardHub`. */
+export interface BoardHubOptions {
+  /** (subscriber, board) deliveries per event-loop turn, across all topics (default 64). */
+  fanoutBatch?: number;
+}
+
+interface FanOutJob {
+  topic: Topic;
+  state: BoardState;
+  listeners: BoardListener[];
+  /** Index of the next listener to hand the state to. */
+  next: number;
+  done: () => void;
+}
+
 /**
  * Create the hub (one per app).
  * @example
- * const hub = createBoardHub(services);
+ * const hub = createBoardHub(services, { fanoutBatch: 64 });
  * const off = hub.subscribe("SPY", query, (symbol, state) => { ... });
  * await hub.tick(services.clock.now());
  */
-export function createBoardHub(services: AppServices) {
+export function createBoardHub(services: AppServices, options: BoardHubOptions = {}) {
   const topics = new Map<string, Topic>();
+  const batch = Math.max(1, Math.floor(options.fanoutBatch ?? 64));
+  // One queue for every topic: when all boards change at the minute, the turn's budget is shared
+  // by all of them (per-topic batches would each take a full batch in the same turn).
+  const jobs: FanOutJob[] = [];
+  let pumping = false;
+
+  /**
+   * Hand out at most `batch` (subscriber, board) deliveries, oldest job first, then yield to the
+   * event loop (setImmediate) if work is left: a board going out to hundreds of streams never
+   * holds the loop for long, and each batch's writes (and the socket writes they start, in its
+   * microtasks) finish before the next batch begins. A job whose state was replaced by a newer
+   * one stops (the newer one's fan-out reaches everybody).
+   */
+  function pumpFanOut(): void {
+    let budget = batch;
+    while (budget > 0 && jobs.length > 0) {
+      const job = jobs[0];
+      const { topic, state, listeners } = job;
+      if (topic.latest === state) {
+        const end = Math.min(listeners.length, job.next + budget);
+        for (; job.next < end; job.next++, budget--) {
+          const l = listeners[job.next];
+          // a subscriber that left while earlier batches were written gets nothing
+          if (!topic.listeners.has(l)) continue;
+          try {
+            l(topic.symbol, state);
+          } catch (error) {
+            // one subscriber's failure must not stop the others' boards
+            services.logger({ level: "error", msg: "stream_fanout_failed", symbol: topic.symbol, error: String((error as Error)?.message ?? error).slice(0, 300) });
+          }
+        }
+        if (job.next < listeners.length) break;
+      }
+      jobs.shift();
+      job.done();
+    }
+    if (jobs.length > 0) setImmediate(pumpFanOut);
+    else pumping = false;
+  }
+
+  /** Queue a fan-out of `state` to the topic's current subscribers; resolves when it is done. */
+  function fanOut(t: Topic, state: BoardState): Promise<void> {
+    return new Promise<void>((done) => {
+      jobs.push({ topic: t, state, listeners: [...t.listeners], next: 0, done });
+      if (!pumping) {
+        pumping = true;
+        setImmediate(pumpFanOut);
+      }
+    });
+  }
 
   async function refresh(t: Topic, nowMs: number): Promise<void> {
     t.refreshing = true;
@@ -126,10 +211,9 @@ export function createBoardHub(services: AppServices) {
       // Within a symbol asOf never goes backwards.
       if (next.kind === "board" && prev?.kind === "board" && next.asOfMs < prev.asOfMs) return;
       t.latest = next;
-      // Fan out in a macrotask of its own: boards of many topics finishing together would
-      // otherwise all be written to every subscriber within one event-loop turn.
+      // Fan out from a macrotask of its own (boards of many topics finish together), in batches.
       if (changed) await new Promise((r) => setTimeout(r, 0));
-      if (changed && t.latest === next) for (const l of [...t.listeners]) l(t.symbol, next);
+      if (changed && t.latest === next) await fanOut(t, next);
     } catch (error) {
       services.logger({ level: "error", msg: "stream_board_failed", symbol: t.symbol, error: String((error as Error)?.message ?? error).slice(0, 300) });
     } finally {

@@ -4,12 +4,12 @@
  * writes into. Transport-agnostic: SSE and WebSocket give it a `StreamSink`.
  * See docs/api.md#streams.
  */
-import type { Principal } from "../accounts/types";
+import type { AccountService, BalanceResult, LedgerRef, Principal } from "../accounts/types";
 import { ApiError } from "../errors";
-import type { BoardQuery, BoardState, VelocityPayload } from "./board-hub";
+import type { BoardQuery, BoardState } from "./board-hub";
 import { formatEventId } from "./event-id";
 import { eventData, type Lineage, type LoggedEvent } from "./replay-store";
-import type { OutFrame, StreamSink } from "./sink";
+import type { OutFrame, SharedEvent, StreamSink } from "./sink";
 import type { StreamHubInternals } from "./stream-hub";
 
 /** The spec's `closed` reasons for the positioning stream. */
@@ -52,6 +52,22 @@ export function closeReasonOf(error: unknown): CloseReason {
   return "credit_check_failed";
 }
 
+/**
+ * Debit through the account service's group commit (one fsync for every debit of the same
+ * event-loop turn) when it has one, else the synchronous `debit`; always settles asynchronously.
+ * @example await debitAsyncOf(accounts, principal, 2, { requestId: "req_1.m1", route: STREAM_ROUTE })
+ */
+export function debitAsyncOf(accounts: AccountService, p: Principal, credits: number, ref: LedgerRef): Promise<BalanceResult> {
+  if (accounts.debitAsync) return accounts.debitAsync(p, credits, ref);
+  return new Promise((resolve) => resolve(accounts.debit(p, credits, ref)));
+}
+
+/** `refund` through group commit when available (see `debitAsyncOf`). */
+export function refundAsyncOf(accounts: AccountService, p: Principal, credits: number, ref: LedgerRef): Promise<BalanceResult> {
+  if (accounts.refundAsync) return accounts.refundAsync(p, credits, ref);
+  return new Promise((resolve) => resolve(accounts.refund(p, credits, ref)));
+}
+
 const CLOSE_MESSAGES: Record<CloseReason, string> = {
   insufficient_credits: "The credit balance does not cover the next minute.",
   account_suspended: "API access for this account is suspended.",
@@ -61,9 +77,11 @@ const CLOSE_MESSAGES: Record<CloseReason, string> = {
   key_revoked: "The API key of this stream was revoked or has expired.",
 };
 
+type EndItem = { kind: "end"; event: "closed" | "reconnect"; data: string; code: "closed" | "reconnect" | "shutdown" };
+
 type Item =
   | { kind: "event"; event: string; data: string; id?: string }
-  | { kind: "end"; event: "closed" | "reconnect"; data: string; code: "closed" | "reconnect" | "shutdown" }
+  | EndItem
   | { kind: "replay"; ev: LoggedEvent }
   | { kind: "board"; symbol: string }
   | { kind: "velocity"; symbol: string }
@@ -99,7 +117,7 @@ export class StreamConnection {
   private sink: StreamSink | null = null;
   private queue: Item[] = [];
   private pendingBoards = new Map<string, { state: Extract<BoardState, { kind: "board" }>; lagged: boolean }>();
-  private pendingVelocity = new Map<string, { payload: VelocityPayload; json: string }>();
+  private pendingVelocity = new Map<string, { asOfMs: number; event: SharedEvent }>();
   private unsubscribes: (() => void)[] = [];
   private writing = false;
   private writeSinceWallMs = 0;
@@ -110,6 +128,12 @@ export class StreamConnection {
   private nextBillMs = 0;
   private endMs = 0;
   private minutesBilled = 0;
+  /** A minute debit is waiting for its commit; the next one waits for it (ledger order, no overdraw). */
+  private billing = false;
+  /** Billing deadlines that passed while a debit was in flight. */
+  private billsOwed = 0;
+  /** The final event, held back until the debit in flight settles (its `credits` goes first). */
+  private deferredEnd: EndItem | null = null;
   private releaseSlot: () => void;
   private onDispose: (() => void)[] = [];
 
@@ -158,7 +182,7 @@ export class StreamConnection {
     return this.queue.length;
   }
 
-  /** Minute debits made so far. */
+  /** Minute debits started so far. */
   get billedIntervals(): number {
     return this.minutesBilled;
   }
@@ -191,26 +215,69 @@ export class StreamConnection {
     }
   }
 
+  /**
+   * Debit one billing interval through group commit: every stream billing in the same event-loop
+   * turn shares one commit. One debit in flight per stream; deadlines that pass meanwhile are owed
+   * and debited in order after it, so each interval is charged exactly once, in sequence.
+   */
   private bill(): void {
-    const n = this.symbols.length;
-    this.minutesBilled += 1;
-    try {
-      const r = this.hub.accounts.debit(this.principal, n, { requestId: `${this.requestId}.m${this.minutesBilled}`, route: STREAM_ROUTE });
-      this.enqueue({ kind: "event", event: "credits", data: JSON.stringify({ remaining: r.balance, charged: n, interval: this.minutesBilled }) });
-    } catch (error) {
-      this.close(closeReasonOf(error));
+    if (this.billing) {
+      this.billsOwed += 1;
+      return;
     }
+    this.billing = true;
+    const n = this.symbols.length;
+    const interval = ++this.minutesBilled;
+    const ref = { requestId: `${this.requestId}.m${interval}`, route: STREAM_ROUTE };
+    let pending: Promise<BalanceResult>;
+    try {
+      pending = debitAsyncOf(this.hub.accounts, this.principal, n, ref);
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    pending.then(
+      (r) => this.billed({ ok: true, data: JSON.stringify({ remaining: r.balance, charged: n, interval }) }),
+      (error) => this.billed({ ok: false, reason: closeReasonOf(error) }),
+    );
+  }
+
+  private billed(outcome: { ok: true; data: string } | { ok: false; reason: CloseReason }): void {
+    this.billing = false;
+    if (this.disposed) return;
+    if (outcome.ok) {
+      this.enqueue({ kind: "event", event: "credits", data: outcome.data });
+      if (this.billsOwed > 0) {
+        this.billsOwed -= 1;
+        this.bill();
+        return;
+      }
+    } else {
+      this.billsOwed = 0;
+      if (!this.finishing) {
+        this.close(outcome.reason);
+        return;
+      }
+      // The debit was due before the end was decided: its refusal outranks a `reconnect`.
+      if (this.deferredEnd?.event === "reconnect") this.deferredEnd = this.closedItem(outcome.reason);
+    }
+    const end = this.deferredEnd;
+    this.deferredEnd = null;
+    if (end) this.enqueue(end);
+  }
+
+  private closedItem(reason: CloseReason): EndItem {
+    return {
+      kind: "end",
+      event: "closed",
+      code: "closed",
+      data: JSON.stringify({ reason, message: CLOSE_MESSAGES[reason], reconnectable: reason === "credit_check_failed" }),
+    };
   }
 
   /** End with a final `closed` event. */
   close(reason: CloseReason): void {
     if (this.finishing || this.disposed) return;
-    this.finish({
-      kind: "end",
-      event: "closed",
-      code: "closed",
-      data: JSON.stringify({ reason, message: CLOSE_MESSAGES[reason], reconnectable: reason === "credit_check_failed" }),
-    });
+    this.finish(this.closedItem(reason));
   }
 
   /** End with a `reconnect` event (the client reconnects at once with its last id). */
@@ -219,14 +286,15 @@ export class StreamConnection {
     this.finish({ kind: "end", event: "reconnect", code: reason === "server_shutdown" ? "shutdown" : "reconnect", data: JSON.stringify({ reason }) });
   }
 
-  private finish(item: Extract<Item, { kind: "end" }>): void {
+  private finish(item: EndItem): void {
     this.finishing = true;
     // Boards and pings not yet written are dropped (they never got ids, so nothing is skipped).
     this.queue = this.queue.filter((q) => q.kind === "event" || q.kind === "replay");
     this.pendingBoards.clear();
     this.pendingVelocity.clear();
     for (const off of this.unsubscribes.splice(0)) off();
-    this.enqueue(item);
+    if (this.billing) this.deferredEnd = item;
+    else this.enqueue(item);
   }
 
   /** Tear down at once, without a final event. */
@@ -274,6 +342,8 @@ export class StreamConnection {
     }
     if ((this.lineage.lastBoardMs.get(symbol) ?? -Infinity) >= state.asOfMs) return;
     const pending = this.pendingBoards.get(symbol);
+    // The same board offered twice (at subscribe and by the fan-out) is not "lagged".
+    if (pending?.state === state) return;
     if (pending) {
       pending.state = state;
       pending.lagged = true;
@@ -283,7 +353,7 @@ export class StreamConnection {
     }
     if ((this.lineage.lastVelocityMs.get(symbol) ?? -Infinity) < state.asOfMs) {
       const hadVelocity = this.pendingVelocity.has(symbol);
-      this.pendingVelocity.set(symbol, { payload: state.velocity, json: state.velocityJson });
+      this.pendingVelocity.set(symbol, { asOfMs: Date.parse(state.velocity.asOf), event: state.velocityEvent });
       if (!hadVelocity) this.enqueue({ kind: "velocity", symbol });
     }
   }
@@ -302,7 +372,7 @@ export class StreamConnection {
   }
 
   /** Turn a queued item into a frame, assigning ids at write time so logged seqs have no holes. */
-  private materialize(item: Item): { frame: OutFrame; end?: Extract<Item, { kind: "end" }>["code"] } | null {
+  private materialize(item: Item): { frame: OutFrame; end?: EndItem["code"] } | null {
     const lineage = this.lineage;
     const now = this.hub.lifeNow();
     const log = (event: string, data: string) => this.hub.replay.append(lineage, event, data, now);
@@ -330,19 +400,17 @@ export class StreamConnection {
         if (!p || (lineage.lastBoardMs.get(item.symbol) ?? -Infinity) >= p.state.asOfMs) return null;
         lineage.lastBoardMs.set(item.symbol, p.state.asOfMs);
         lineage.unavailable.delete(item.symbol);
-        // `{...snapshot, lagged}` without re-serializing the board for every subscriber; the log
-        // keeps the shared board JSON, not a copy.
+        // The board's bytes are shared by every subscriber (only the id is this connection's); the
+        // log keeps the shared board JSON, not a copy.
         const id = this.hub.replay.append(lineage, "snapshot", p.state.snapshotJson, now, p.lagged);
-        return { frame: { id, event: "snapshot", data: eventData({ data: p.state.snapshotJson, lagged: p.lagged }) } };
+        return { frame: { id, shared: p.lagged ? p.state.laggedSnapshotEvent : p.state.snapshotEvent } };
       }
       case "velocity": {
         const v = this.pendingVelocity.get(item.symbol);
         this.pendingVelocity.delete(item.symbol);
-        const asOfMs = v ? Date.parse(v.payload.asOf) : NaN;
-        if (!v || (lineage.lastVelocityMs.get(item.symbol) ?? -Infinity) >= asOfMs) return null;
-        lineage.lastVelocityMs.set(item.symbol, asOfMs);
-        const data = v.json;
-        return { frame: { id: log("velocity", data), event: "velocity", data } };
+        if (!v || (lineage.lastVelocityMs.get(item.symbol) ?? -Infinity) >= v.asOfMs) return null;
+        lineage.lastVelocityMs.set(item.symbol, v.asOfMs);
+        return { frame: { id: log("velocity", v.event.data), shared: v.event } };
       }
     }
   }

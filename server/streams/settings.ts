@@ -33,6 +33,8 @@ export interface StreamTuning {
   capacityRetryAfterS: number;
   /** A WebSocket upgrade that was charged but never opened is refunded after this, ms. Default 10000. */
   upgradeGraceMs: number;
+  /** New boards handed to subscribers per event-loop turn, all topics together (setImmediate between batches). Default 64. */
+  fanoutBatch: number;
 }
 
 /** Timings and tuning together, as the hub uses them. */
@@ -52,6 +54,7 @@ export const DEFAULT_STREAM_TUNING: StreamTuning = Object.freeze({
   limitRetryAfterS: 2,
   capacityRetryAfterS: 5,
   upgradeGraceMs: 10_000,
+  fanoutBatch: 64,
 });
 
 const TUNING_KEY = "streams.tuning";

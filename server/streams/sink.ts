@@ -1,7 +1,41 @@
 /**
  * The transport under a stream connection (SSE response body or WebSocket peer): one frame at a
- * time, with backpressure as a returned promise. See docs/api.md#stream-backpressure.
+ * time, with backpressure as a returned promise, and the wire encoding of frames. An event that is
+ * the same for every subscriber (a topic's board or velocity) is a `SharedEvent`: its bytes are
+ * made once and written after each connection's own id. See docs/api.md#stream-backpressure and
+ * docs/api.md#stream-fan-out.
  */
+
+const utf8 = new TextEncoder();
+
+/**
+ * An event whose name and data are the same for every subscriber. Its wire bytes are encoded once
+ * per transport, on first use, and then written as they are by every connection (only the `id`
+ * differs per connection, and it goes in front of these bytes).
+ * @example
+ * const ev = new SharedEvent("velocity", '{"symbol":"SPY"}');
+ * ev.sseBytes(); // bytes of 'event: velocity\ndata: {"symbol":"SPY"}\n\n', the same array every call
+ */
+export class SharedEvent {
+  private sse: Uint8Array | null = null;
+  private ws: Uint8Array | null = null;
+
+  /** `data` is JSON text. */
+  constructor(
+    readonly event: string,
+    readonly data: string,
+  ) {}
+
+  /** The SSE frame after its `id:`/`retry:` lines: `event:` and `data:` lines and the blank line. */
+  sseBytes(): Uint8Array {
+    return (this.sse ??= utf8.encode(sseEventLines(this.event, this.data)));
+  }
+
+  /** The WebSocket message after its `{"id":...,` head: `"event":...,"data":...}`. */
+  wsBytes(): Uint8Array {
+    return (this.ws ??= utf8.encode(wsEventTail(this.event, this.data)));
+  }
+}
 
 /** One thing to write: an event (id, name, JSON text of its data) or a keep-alive. */
 export interface OutFrame {
@@ -9,6 +43,8 @@ export interface OutFrame {
   event?: string;
   /** JSON text. */
   data?: string;
+  /** The event's name and data, encoded once for every subscriber (used instead of `event`/`data`). */
+  shared?: SharedEvent;
   /** SSE reconnection time, ms (ignored on WebSocket). */
   retry?: number;
   /** A keep-alive (`: ping` on SSE, `{"event":"ping"}` on WebSocket). */
@@ -30,18 +66,47 @@ function line(v: string): string {
 }
 
 /**
- * A frame in the event-stream format (WHATWG HTML, "Server-sent events").
+ * The per-connection head of an SSE frame: its `id:` and `retry:` lines (empty when it has neither).
+ * @example sseHead({ id: "k3v9x0q2m1c8b7a5.3" }) // "id: k3v9x0q2m1c8b7a5.3\n"
+ */
+export function sseHead(frame: Pick<OutFrame, "id" | "retry">): string {
+  let out = "";
+  if (frame.id !== undefined) out += `id: ${line(frame.id)}\n`;
+  if (frame.retry !== undefined && Number.isInteger(frame.retry) && frame.retry >= 0) out += `retry: ${frame.retry}\n`;
+  return out;
+}
+
+/**
+ * The `event:` line, one `data:` line per line of `data`, and the blank line that ends the event.
+ * @example sseEventLines("credits", '{"remaining":90}') // "event: credits\ndata: {\"remaining\":90}\n\n"
+ */
+export function sseEventLines(event: string | undefined, data: string | undefined): string {
+  let out = event ? `event: ${line(event)}\n` : "";
+  for (const l of (data ?? "").split(/\r\n|\r|\n/)) out += `data: ${l}\n`;
+  return out + "\n";
+}
+
+/**
+ * A frame in the event-stream format (WHATWG HTML, "Server-sent events"): head, then event lines.
  * @example sseText({ id: "k3v9x0q2m1c8b7a5.3", event: "credits", data: '{"remaining":90}' })
  * // "id: k3v9x0q2m1c8b7a5.3\nevent: credits\ndata: {\"remaining\":90}\n\n"
  */
 export function sseText(frame: OutFrame): string {
   if (frame.ping) return ": ping\n\n";
-  let out = "";
-  if (frame.id !== undefined) out += `id: ${line(frame.id)}\n`;
-  if (frame.event) out += `event: ${line(frame.event)}\n`;
-  if (frame.retry !== undefined && Number.isInteger(frame.retry) && frame.retry >= 0) out += `retry: ${frame.retry}\n`;
-  for (const l of (frame.data ?? "").split(/\r\n|\r|\n/)) out += `data: ${l}\n`;
-  return out + "\n";
+  const s = frame.shared;
+  return sseHead(frame) + (s ? sseEventLines(s.event, s.data) : sseEventLines(frame.event, frame.data));
+}
+
+function wsEventTail(event: string | undefined, data: string | undefined): string {
+  return `"event":${JSON.stringify(event ?? "message")},"data":${data ?? "null"}}`;
+}
+
+/**
+ * The per-connection head of a WebSocket message: `{` and the `"id":...,` member when there is an id.
+ * @example wsHead({ id: "k3v9x0q2m1c8b7a5.3" }) // '{"id":"k3v9x0q2m1c8b7a5.3",'
+ */
+export function wsHead(frame: Pick<OutFrame, "id">): string {
+  return frame.id === undefined ? "{" : `{"id":${JSON.stringify(frame.id)},`;
 }
 
 /**
@@ -51,6 +116,21 @@ export function sseText(frame: OutFrame): string {
  */
 export function wsText(frame: OutFrame): string {
   if (frame.ping) return '{"event":"ping"}';
-  const id = frame.id === undefined ? "" : `"id":${JSON.stringify(frame.id)},`;
-  return `{${id}"event":${JSON.stringify(frame.event ?? "message")},"data":${frame.data ?? "null"}}`;
+  const s = frame.shared;
+  return wsHead(frame) + (s ? wsEventTail(s.event, s.data) : wsEventTail(frame.event, frame.data));
+}
+
+/**
+ * The UTF-8 bytes of a WebSocket message: for a shared event, its shared tail copied after this
+ * connection's head (one memory copy instead of serialising and encoding the board again).
+ * @example new TextDecoder().decode(wsBytes({ id: "a.1", shared: new SharedEvent("x", "1") })) // '{"id":"a.1","event":"x","data":1}'
+ */
+export function wsBytes(frame: OutFrame): Uint8Array {
+  if (!frame.shared || frame.ping) return utf8.encode(wsText(frame));
+  const head = utf8.encode(wsHead(frame));
+  const tail = frame.shared.wsBytes();
+  const out = new Uint8Array(head.length + tail.length);
+  out.set(head, 0);
+  out.set(tail, head.length);
+  return out;
 }

@@ -3,9 +3,11 @@
  * consumer (srvx, which waits for the socket's `drain`) keeps pulling; otherwise the write's promise
  * settles at the next pull, so a slow reader holds at most one frame here plus the socket buffer.
  * (h3's `EventStream` appends to an unbounded string while paused and gives no pull signal, so it
- * is not used.) See docs/api.md#stream-backpressure.
+ * is not used.) A shared event is two chunks, this connection's `id:` head and the event's shared
+ * bytes (the same array for every subscriber); only the second counts against the one-frame queue.
+ * See docs/api.md#stream-backpressure and docs/api.md#stream-fan-out.
  */
-import { sseText, type StreamSink } from "./sink";
+import { sseHead, sseText, type StreamSink } from "./sink";
 
 /** Response headers of an event stream (as h3's `EventStream` sends them). */
 export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
@@ -23,6 +25,8 @@ export function createSseSink(onCancel: () => void): { sink: StreamSink; body: R
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let waiter: { resolve: () => void; reject: (e: unknown) => void } | null = null;
   let done = false;
+  // The queue counts frames, not chunks: a shared event's head chunk is enqueued with size 0.
+  let chunkSize = 1;
 
   const body = new ReadableStream<Uint8Array>(
     {
@@ -42,13 +46,20 @@ export function createSseSink(onCancel: () => void): { sink: StreamSink; body: R
         onCancel();
       },
     },
-    new CountQueuingStrategy({ highWaterMark: 1 }),
+    { highWaterMark: 1, size: () => chunkSize },
   );
 
   const sink: StreamSink = {
     write(frame) {
       if (done) throw new Error("stream ended");
-      controller.enqueue(encoder.encode(sseText(frame)));
+      if (frame.shared && !frame.ping) {
+        chunkSize = 0;
+        controller.enqueue(encoder.encode(sseHead(frame)));
+        chunkSize = 1;
+        controller.enqueue(frame.shared.sseBytes());
+      } else {
+        controller.enqueue(encoder.encode(sseText(frame)));
+      }
       if ((controller.desiredSize ?? 0) > 0) return;
       return new Promise<void>((resolve, reject) => {
         waiter = { resolve, reject };

@@ -78,7 +78,7 @@ function capacity(code: "stream_capacity" | "stream_unavailable", message: strin
 export function createStreamHub(services: AppServices) {
   const settings = streamSettings(services);
   const connections = new Set<StreamConnection>();
-  const boards = createBoardHub(services);
+  const boards = createBoardHub(services, { fanoutBatch: settings.fanoutBatch });
   const replay = createReplayStore({
     maxEvents: settings.replayMaxEvents,
     windowMs: settings.replayWindowS * 1000,

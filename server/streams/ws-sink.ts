@@ -1,13 +1,18 @@
 /**
  * The WebSocket transport: one JSON text message per event (`{id, event, data}`), backpressure from
  * the socket's buffered amount (a write past `highWaterBytes` waits for crossws's `drain` hook).
+ * A shared event goes out as UTF-8 bytes (this connection's head + the shared tail) flagged as
+ * text, so the board is not serialised and encoded again per peer.
  * See docs/api.md#stream-websocket.
  */
-import { wsText, type StreamSink } from "./sink";
+import { wsBytes, wsText, type StreamSink } from "./sink";
 
-/** The part of a crossws peer the sink uses. */
+/**
+ * The part of a crossws peer the sink uses. crossws's Node peer passes `options` on to `ws`, whose
+ * `binary: false` sends bytes as a text frame (they are valid UTF-8 JSON).
+ */
 export interface WsPeerLike {
-  send(data: string): number | void | undefined;
+  send(data: string | Uint8Array, options?: { binary?: boolean }): number | void | undefined;
   close(code?: number, reason?: string): void;
   terminate?(): void;
 }
@@ -25,7 +30,7 @@ export function createWsSink(peer: WsPeerLike, highWaterBytes: number): { sink: 
   const sink: StreamSink = {
     write(frame) {
       if (done) throw new Error("socket ended");
-      const buffered = peer.send(wsText(frame));
+      const buffered = frame.shared && !frame.ping ? peer.send(wsBytes(frame), { binary: false }) : peer.send(wsText(frame));
       if (typeof buffered !== "number" || buffered <= highWaterBytes) return;
       return new Promise<void>((resolve) => {
         waiter = resolve;

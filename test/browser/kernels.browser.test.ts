@@ -1,18 +1,14 @@
 // The library bundled for the browser (esbuild, platform "browser") runs the WASM kernels in
 // headless Chromium, with no fs and no fetch of the .wasm, and matches the Node JS engine.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { build } from "esbuild";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsKernels } from "../../lib/kernels";
 import { spotLevels, spxChain } from "../../bench/_spx-chain";
 import { maxAbs, maxRelError, relError } from "../kernels/_helpers";
+import { bundleAndServe, launchChromium, runPage, type ServedBundle } from "./_bundle";
 
 const root = resolve(__dirname, "../..");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SEED = 99;
 
 // Runs in the page: the bundled library, the same generated chain as in Node.
@@ -48,65 +44,26 @@ window.__result = main().catch((e) => ({ error: String(e && e.stack || e) }));
 `;
 
 describe("kernels in headless Chromium", () => {
-  let dir = "";
-  let server: Server;
-  let browser: Browser;
-  let url = "";
-  const requests: string[] = [];
+  let served: ServedBundle | undefined;
+  let browser: Browser | undefined;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "optionscope-browser-"));
-    writeFileSync(join(dir, "entry.ts"), ENTRY);
-    await build({
-      entryPoints: [join(dir, "entry.ts")],
-      bundle: true,
-      platform: "browser",
-      format: "esm",
-      target: "es2022",
-      outfile: join(dir, "bundle.js"),
-      logLevel: "silent",
-    });
-    const bundle = (await import("node:fs")).readFileSync(join(dir, "bundle.js"));
-    const html = `<!doctype html><meta charset="utf-8"><title>optionscope kernels</title><script type="module" src="/bundle.js"></script>`;
-    server = createServer((req, res) => {
-      requests.push(req.url ?? "");
-      if (req.url === "/bundle.js") {
-        res.writeHead(200, { "content-type": "text/javascript" }).end(bundle);
-      } else if (req.url === "/") {
-        res.writeHead(200, { "content-type": "text/html" }).end(html);
-      } else {
-        res.writeHead(404).end();
-      }
-    });
-    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-    const address = server.address();
-    url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run",
-      ],
-    });
+    served = await bundleAndServe(ENTRY, "optionscope kernels");
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise<void>((ok) => (server ? server.close(() => ok()) : ok()));
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await served?.close();
   });
 
   it("runs the WASM engine on a generated chain and matches the Node JS engine", async () => {
-    const page = await browser.newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(String(e)));
-    await page.goto(url);
-    const got = await page.evaluate(() => (window as unknown as { __result: Promise<Record<string, unknown>> }).__result);
-    await page.close();
-    expect(errors).toEqual([]);
+    const { result: got, pageErrors, netCalls } = await runPage<Record<string, unknown>>(browser!, served!.url);
+    expect(pageErrors).toEqual([]);
     expect(got.error).toBeUndefined();
     // The page fetched only the page and the bundle: the .wasm travels inside the bundle.
-    expect(requests.filter((r) => r !== "/favicon.ico")).toEqual(["/", "/bundle.js"]);
+    expect(served!.requests.filter((r) => r !== "/favicon.ico")).toEqual(["/", "/bundle.js"]);
+    expect(netCalls).toEqual([]);
     expect(got.hasBuffer).toBe(false);
     expect(got.before).toBe(false);
     expect(got.engine).toBe("wasm");

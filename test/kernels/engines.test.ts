@@ -5,6 +5,7 @@ import { bsmGreeks, bsmPrice } from "../../lib/math";
 import { jsKernels, KernelError, loadKernels, type KernelEngine } from "../../lib/kernels";
 import { spxChain, spotLevels } from "../../bench/_spx-chain";
 import { columns, maxAbs, maxRelError, referenceExposure, relError } from "./_helpers";
+import { codeOf } from "../_helpers/thrown";
 
 const engines: Array<[string, () => Promise<KernelEngine>]> = [
   ["wasm", () => loadKernels({ engine: "wasm" })],
@@ -225,12 +226,18 @@ describe.each(engines)("%s engine", (name, load) => {
     // Prices too small to carry a vol (deep OTM at tiny vol underflow to 0 or to intrinsic) are
     // exactly the rows the solver must refuse or solve; none may return a wrong number.
     let solved = 0;
+    const evaluations = res.evaluations ?? new Int32Array(0);
+    expect(evaluations.length).toBe(cases.length);
     for (let i = 0; i < cases.length; i++) {
       const v = res.vols[i];
       if (Number.isNaN(v)) {
         expect(res.iterations[i]).toBeLessThan(0);
+        expect(evaluations[i]).toBe(0);
         continue;
       }
+      // One price evaluation for the initial guess, one per Householder step.
+      expect(evaluations[i]).toBe(1 + res.iterations[i]);
+      expect(evaluations[i]).toBeLessThanOrEqual(4);
       const back = bsmPrice({ spot, strike: cases[i][0], tYears: cases[i][1], vol: v, rate, dividendYield: q, right: cases[i][3] });
       expect(relError(back, prices[i], 1e-300)).toBeLessThan(1e-9);
       // Out of the money the whole price is time value, so the vol is identifiable to 1e-12.
@@ -250,27 +257,26 @@ describe.each(engines)("%s engine", (name, load) => {
     expect(Number.isNaN(bad.vols[1])).toBe(true); // above the call's upper bound (spot)
     expect(bad.iterations[1]).toBe(-2);
     expect(bad.failures).toBe(2);
+    // An `out` without an evaluations column (older callers) is reused and gets one.
+    const out = { vols: new Float64Array(2), iterations: new Int32Array(2), failures: 0 };
+    const again = engine.impliedVols(
+      { prices: Float64Array.of(10, 20), spot: 100, strike: Float64Array.of(100, 100), tYears: Float64Array.of(1, 1), right: Uint8Array.of(1, 0) },
+      out,
+    );
+    expect(again).toBe(out);
+    expect(Array.from(again.evaluations ?? [])).toEqual([1 + out.iterations[0], 1 + out.iterations[1]]);
   });
 
   it("throws KernelError with a stable code on bad input", async () => {
     const engine = await load();
     const c = columns([{ strike: 100, tYears: 0.25, iv: 0.2, oi: 3, right: "C", strikeIndex: 2 }]);
-    const code = (f: () => unknown) => {
-      try {
-        f();
-      } catch (e) {
-        expect(e).toBeInstanceOf(KernelError);
-        return (e as KernelError).code;
-      }
-      return "none";
-    };
-    expect(code(() => engine.exposure(c, { spot: 100, nStrikes: 2, nExp: 1 }))).toBe("invalid_index");
-    expect(code(() => engine.exposure({ ...c, expIndex: Int32Array.of(-1), strikeIndex: Int32Array.of(0) }, { spot: 100, nStrikes: 2, nExp: 1 }))).toBe("invalid_index");
-    expect(code(() => engine.exposure(c, { spot: 0, nStrikes: 3, nExp: 1 }))).toBe("invalid_parameter");
-    expect(code(() => engine.exposure(c, { spot: NaN, nStrikes: 3, nExp: 1 }))).toBe("invalid_parameter");
-    expect(code(() => engine.exposure(c, { spot: 100, nStrikes: 1.5, nExp: 1 }))).toBe("invalid_parameter");
-    expect(code(() => engine.exposure({ ...c, iv: new Float64Array(2) }, { spot: 100, nStrikes: 3, nExp: 1 }))).toBe("invalid_columns");
-    expect(code(() => engine.exposure({ ...c, right: new Float64Array(1) as unknown as Uint8Array }, { spot: 100, nStrikes: 3, nExp: 1 }))).toBe("invalid_columns");
-    expect(code(() => engine.profile(c, { spot: 100 }, Float64Array.of(100, -1), "gamma"))).toBe("invalid_parameter");
+    expect(codeOf(KernelError, () => engine.exposure(c, { spot: 100, nStrikes: 2, nExp: 1 }))).toBe("invalid_index");
+    expect(codeOf(KernelError, () => engine.exposure({ ...c, expIndex: Int32Array.of(-1), strikeIndex: Int32Array.of(0) }, { spot: 100, nStrikes: 2, nExp: 1 }))).toBe("invalid_index");
+    expect(codeOf(KernelError, () => engine.exposure(c, { spot: 0, nStrikes: 3, nExp: 1 }))).toBe("invalid_parameter");
+    expect(codeOf(KernelError, () => engine.exposure(c, { spot: NaN, nStrikes: 3, nExp: 1 }))).toBe("invalid_parameter");
+    expect(codeOf(KernelError, () => engine.exposure(c, { spot: 100, nStrikes: 1.5, nExp: 1 }))).toBe("invalid_parameter");
+    expect(codeOf(KernelError, () => engine.exposure({ ...c, iv: new Float64Array(2) }, { spot: 100, nStrikes: 3, nExp: 1 }))).toBe("invalid_columns");
+    expect(codeOf(KernelError, () => engine.exposure({ ...c, right: new Float64Array(1) as unknown as Uint8Array }, { spot: 100, nStrikes: 3, nExp: 1 }))).toBe("invalid_columns");
+    expect(codeOf(KernelError, () => engine.profile(c, { spot: 100 }, Float64Array.of(100, -1), "gamma"))).toBe("invalid_parameter");
   });
 });

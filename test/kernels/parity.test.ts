@@ -122,7 +122,7 @@ describe("WASM vs JS parity", async () => {
     }
   });
 
-  it("implied vols agree (same vol to 1e-12, same failure codes)", () => {
+  it("implied vols agree (same vol to 1e-12, same failure codes, same price-evaluation counts)", () => {
     const spot = 100;
     const rows: Array<[number, number, number, number]> = [];
     for (const m of MONEYNESS) for (const t of T_GRID) for (const v of VOL_GRID) for (const r of [0, 1]) rows.push([spot * m, t, v, r]);
@@ -138,6 +138,8 @@ describe("WASM vs JS parity", async () => {
     const a = wasm.impliedVols(input);
     const b = jsKernels.impliedVols(input);
     expect(Array.from(a.iterations)).toEqual(Array.from(b.iterations));
+    expect(a.evaluations).toBeInstanceOf(Int32Array);
+    expect(Array.from(a.evaluations ?? [])).toEqual(Array.from(b.evaluations ?? [0]));
     expect(a.failures).toBe(b.failures);
     expect(maxRelError(a.vols, b.vols, 0)).toBeLessThanOrEqual(1e-12);
     expect(a.vols[a.vols.length - 1]).toBeGreaterThan(0); // 1e-100 far OTM still has a vol

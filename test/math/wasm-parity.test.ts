@@ -1,15 +1,15 @@
 import asc from "assemblyscript/asc";
 import { beforeAll, describe, expect, it } from "vitest";
 import { bsmPrice } from "../../lib/math/black-scholes";
-import { erfc, erfcx } from "../../lib/math/erf";
+import { erf, erfc, erfcx } from "../../lib/math/erf";
 import { impliedVolsInto } from "../../lib/math/implied-vol-batch";
 import { inverseNormCdf, normCdf, normPdf } from "../../lib/math/normal";
 
 /**
  * The WASM kernels in assembly/normal.ts and assembly/implied-vol.ts, compiled here in memory
  * with the project's flags, against the JS engine (the oracle): relative difference <= 1e-12
- * (in practice a few ulp, from differing exp/log implementations), identical failure codes and
- * identical step counts.
+ * (in practice a few ulp, from differing exp/log implementations), identical failure codes,
+ * identical step counts and identical price-evaluation counts.
  */
 
 async function compile(entry: string): Promise<WebAssembly.Instance> {
@@ -51,10 +51,11 @@ beforeAll(async () => {
 const rel = (a: number, b: number): number => (a === b ? 0 : Math.abs(a - b) / Math.abs(b));
 
 describe("assembly/normal.ts vs lib/math/normal.ts", () => {
-  it("normCdf, normPdf, erfc, erfcx, inverseNormCdf agree to <= 1e-14 relative", () => {
+  it("normCdf, normPdf, erf, erfc, erfcx, inverseNormCdf agree to <= 1e-14 relative", () => {
     const pairs: Array<[string, (x: number) => number, number, number]> = [
       ["normCdf", normCdf, -38, 9],
       ["normPdf", normPdf, -38, 38],
+      ["erf", erf, -6, 6],
       ["erfc", erfc, -6, 26.5],
       ["erfcx", erfcx, -20, 1e3],
       ["inverseNormCdf", inverseNormCdf, 1e-300, 1],
@@ -107,10 +108,11 @@ describe("impliedVolBatch (WASM) vs impliedVolsInto (JS)", () => {
 
     const jsOut = new Float64Array(n);
     const jsIt = new Int32Array(n);
-    const jsFailures = impliedVolsInto(prices, spot, strikes, ts, rate, q, rights, jsOut, jsIt);
+    const jsEv = new Int32Array(n);
+    const jsFailures = impliedVolsInto(prices, spot, strikes, ts, rate, q, rights, jsOut, jsIt, jsEv);
 
     // Columns past the module's static data, in memory the test grows (as the loader will).
-    const bytes = n * (8 * 4 + 4 + 1) + 64;
+    const bytes = n * (8 * 4 + 4 + 4 + 1) + 64;
     const base = iv.memory.buffer.byteLength;
     iv.memory.grow(Math.ceil(bytes / 65536));
     const pricePtr = base;
@@ -118,23 +120,32 @@ describe("impliedVolBatch (WASM) vs impliedVolsInto (JS)", () => {
     const tPtr = strikePtr + 8 * n;
     const outPtr = tPtr + 8 * n;
     const iterPtr = outPtr + 8 * n;
-    const rightPtr = iterPtr + 4 * n;
+    const evalPtr = iterPtr + 4 * n;
+    const rightPtr = evalPtr + 4 * n;
     new Float64Array(iv.memory.buffer, pricePtr, n).set(prices);
     new Float64Array(iv.memory.buffer, strikePtr, n).set(strikes);
     new Float64Array(iv.memory.buffer, tPtr, n).set(ts);
     new Uint8Array(iv.memory.buffer, rightPtr, n).set(rights);
-    const wasmFailures = iv.impliedVolBatch(n, pricePtr, spot, strikePtr, tPtr, rate, q, rightPtr, outPtr, iterPtr);
+    new Int32Array(iv.memory.buffer, evalPtr, n).fill(-7);
+    const wasmFailures = iv.impliedVolBatch(n, pricePtr, spot, strikePtr, tPtr, rate, q, rightPtr, outPtr, iterPtr, evalPtr);
     const wasmOut = new Float64Array(iv.memory.buffer, outPtr, n);
     const wasmIt = new Int32Array(iv.memory.buffer, iterPtr, n);
+    const wasmEv = new Int32Array(iv.memory.buffer, evalPtr, n);
 
     expect(wasmFailures).toBe(jsFailures);
     expect(jsFailures).toBeLessThan(n);
     let solved = 0;
+    let evaluations = 0;
     for (let i = 0; i < n; i++) {
       expect(wasmIt[i], `row ${i}`).toBe(jsIt[i]);
-      if (Number.isNaN(jsOut[i])) expect(Number.isNaN(wasmOut[i])).toBe(true);
-      else {
+      expect(wasmEv[i], `row ${i}`).toBe(jsEv[i]);
+      if (Number.isNaN(jsOut[i])) {
+        expect(Number.isNaN(wasmOut[i])).toBe(true);
+        expect(wasmEv[i]).toBe(0);
+      } else {
         solved++;
+        evaluations += wasmEv[i];
+        expect(wasmEv[i]).toBe(1 + wasmIt[i]);
         expect(rel(wasmOut[i], jsOut[i]), `row ${i}`).toBeLessThanOrEqual(1e-12);
         if (i < k && prices[i] >= 1e-100 && (rights[i] === 1) === rows[i][0] >= 1) {
           // out of the money: also the absolute error against the true vol
@@ -143,11 +154,14 @@ describe("impliedVolBatch (WASM) vs impliedVolsInto (JS)", () => {
       }
     }
     expect(solved).toBeGreaterThan(n / 3);
+    expect(evaluations / solved).toBeLessThanOrEqual(3);
     expect(Array.from(wasmIt.subarray(k))).toEqual([-1, -2, -3, -3, -3]);
 
-    // iterPtr = 0 skips the iterations column.
+    // iterPtr = 0 skips the iterations column; an omitted evalPtr arrives as 0 and skips that one.
     wasmOut.fill(0);
+    wasmEv.fill(-7);
     expect(iv.impliedVolBatch(n, pricePtr, spot, strikePtr, tPtr, rate, q, rightPtr, outPtr, 0)).toBe(jsFailures);
+    expect(new Int32Array(iv.memory.buffer, evalPtr, n).every((e) => e === -7)).toBe(true);
     const again = new Float64Array(iv.memory.buffer, outPtr, n);
     for (let i = 0; i < n; i++) {
       if (Number.isNaN(jsOut[i])) expect(Number.isNaN(again[i])).toBe(true);

@@ -2,6 +2,7 @@
 // functions only (no binary searches, no shared session table), to check lib/price against.
 import type { MinuteBarColumns, PriceBars } from "../../lib/price";
 import { etDateOf, isTradingDay, minutesOfSession, sessionBounds, tradingDaysBetween } from "../../lib/time";
+import { mulberry32 } from "../../bench/_mulberry32";
 
 export interface RefBar {
   t: number;
@@ -116,24 +117,12 @@ export function rows(b: PriceBars): RefBar[] {
   return out;
 }
 
-/** A tiny deterministic PRNG (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Synthetic one-minute bars over the extended sessions of `dates` (plus a few off-session minutes
  * on non-trading days), with a fraction of minutes dropped. Integer volumes, sided when `sided`.
  */
 export function syntheticMinutes(dates: string[], seed: number, options: { drop?: number; sided?: boolean } = {}): MinuteBarColumns {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const t: number[] = [];
   for (const d of dates) {
     if (!isTradingDay(d)) {

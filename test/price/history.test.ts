@@ -17,20 +17,13 @@ import {
 } from "../../lib/price";
 import { etDateOf, minutesOfSession, sessionBounds, tradingDaysBetween } from "../../lib/time";
 import { mondayOf, utcMidnight } from "./_reference";
+import { caught } from "../_helpers/thrown";
 
 const S = (iso: string) => Date.parse(iso) / 1000;
 const LATE = Date.parse("2030-12-31T23:00:00Z"); // every covered session has happened
 const days = (req: HistoryRequest, nowMs = LATE) => planHistory(req, nowMs).requestedDays;
 
-function rejected(req: HistoryRequest, nowMs = LATE): PriceError {
-  try {
-    planHistory(req, nowMs);
-  } catch (e) {
-    expect(e).toBeInstanceOf(PriceError);
-    return e as PriceError;
-  }
-  throw new Error("expected a PriceError");
-}
+const rejected = (req: HistoryRequest, nowMs = LATE) => caught(PriceError, () => planHistory(req, nowMs));
 
 describe("trading days spanned by a [from, to) window", () => {
   it("a weekend adds nothing: Friday 00:00 UTC to Monday 23:59 UTC is two sessions", () => {

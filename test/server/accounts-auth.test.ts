@@ -12,6 +12,7 @@ vi.mock("node:crypto", async (importOriginal) => {
 
 import { timingSafeEqual } from "node:crypto";
 import { ApiError } from "../../server/errors";
+import { caught } from "../_helpers/thrown";
 import {
   accountsDbPath,
   ensureDemoAccount,
@@ -25,16 +26,6 @@ import { INDEX_ETF_TIER_SYMBOLS as INDEX_ETF_TIER_SYMBOLS_FOR_TEST } from "../..
 let dir: string;
 let nowMs: number;
 let svc: SqliteAccountService;
-
-function caught(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    return error as ApiError;
-  }
-  throw new Error("expected an ApiError");
-}
 
 /** What a client would see of an error: everything the renderer uses. */
 function visible(e: ApiError) {
@@ -54,7 +45,7 @@ afterEach(() => {
 
 describe("authenticate: 401 without a key", () => {
   it.each([null, undefined, "", "   ", "Bearer", "Bearer    ", "bearer"])("%j -> 401 unauthorized naming the header", (header) => {
-    const e = caught(() => svc.authenticate(header));
+    const e = caught(ApiError, () => svc.authenticate(header));
     expect(e.status).toBe(401);
     expect(e.code).toBe("unauthorized");
     expect(e.message).toMatch(/Authorization/);
@@ -78,12 +69,12 @@ describe("authenticate: 403 forbidden with identical bodies", () => {
     const { accountId, key: revokedKey } = svc.createAccount({ plan: "api" });
     const expiring = svc.createKey(accountId, { expiresAtMs: nowMs + 60_000 });
     svc.revokeKey(revokedKey);
-    const unknown = caught(() => svc.authenticate(`Bearer osk_live_${"A".repeat(43)}`));
-    const malformed = caught(() => svc.authenticate("Basic dXNlcjpwYXNz"));
-    const revoked = caught(() => svc.authenticate(`Bearer ${revokedKey}`));
+    const unknown = caught(ApiError, () => svc.authenticate(`Bearer osk_live_${"A".repeat(43)}`));
+    const malformed = caught(ApiError, () => svc.authenticate("Basic dXNlcjpwYXNz"));
+    const revoked = caught(ApiError, () => svc.authenticate(`Bearer ${revokedKey}`));
     expect(svc.authenticate(`Bearer ${expiring.key}`).keyId).toBe(expiring.keyId);
     nowMs += 60_000; // expiry instant reached
-    const expired = caught(() => svc.authenticate(`Bearer ${expiring.key}`));
+    const expired = caught(ApiError, () => svc.authenticate(`Bearer ${expiring.key}`));
     expect(visible(unknown)).toMatchObject({ status: 403, code: "forbidden" });
     for (const e of [malformed, revoked, expired]) expect(visible(e)).toEqual(visible(unknown));
   });
@@ -93,7 +84,7 @@ describe("authenticate: 403 forbidden with identical bodies", () => {
     const p = svc.authenticate(key);
     expect(svc.revalidate(p).keyId).toBe(p.keyId);
     svc.revokeKey(p.keyId);
-    expect(caught(() => svc.revalidate(p)).code).toBe("forbidden");
+    expect(caught(ApiError, () => svc.revalidate(p)).code).toBe("forbidden");
   });
 });
 
@@ -101,9 +92,9 @@ describe("authenticate: account state", () => {
   it("suspended and blocked accounts get their own 403 codes; reactivation restores access", () => {
     const { accountId, key } = svc.createAccount({ plan: "top" });
     svc.updateAccount(accountId, { status: "suspended" });
-    expect(visible(caught(() => svc.authenticate(key)))).toMatchObject({ status: 403, code: "account_suspended" });
+    expect(visible(caught(ApiError, () => svc.authenticate(key)))).toMatchObject({ status: 403, code: "account_suspended" });
     svc.updateAccount(accountId, { status: "blocked" });
-    expect(visible(caught(() => svc.authenticate(key)))).toMatchObject({ status: 403, code: "account_blocked" });
+    expect(visible(caught(ApiError, () => svc.authenticate(key)))).toMatchObject({ status: 403, code: "account_blocked" });
     svc.updateAccount(accountId, { status: "active" });
     expect(svc.authenticate(key).accountId).toBe(accountId);
   });
@@ -114,12 +105,12 @@ describe("authenticate: account state", () => {
     const cli = openAccountService({ dbPath: accountsDbPath(dir), clock: () => nowMs });
     try {
       cli.updateAccount(accountId, { status: "suspended" });
-      expect(caught(() => svc.authenticate(key)).code).toBe("account_suspended");
-      expect(caught(() => svc.revalidate(p)).code).toBe("account_suspended");
+      expect(caught(ApiError, () => svc.authenticate(key)).code).toBe("account_suspended");
+      expect(caught(ApiError, () => svc.revalidate(p)).code).toBe("account_suspended");
       cli.updateAccount(accountId, { status: "active", credits: 42 });
       expect(svc.balance(accountId)).toBe(42);
       cli.revokeKey(key);
-      expect(caught(() => svc.authenticate(key)).code).toBe("forbidden");
+      expect(caught(ApiError, () => svc.authenticate(key)).code).toBe("forbidden");
     } finally {
       cli.close();
     }
@@ -152,7 +143,7 @@ describe("keys", () => {
     spy.mockClear();
     svc.authenticate(key);
     expect(spy).toHaveBeenCalledTimes(1);
-    caught(() => svc.authenticate(`osk_live_${"z".repeat(43)}`));
+    caught(ApiError, () => svc.authenticate(`osk_live_${"z".repeat(43)}`));
     expect(spy).toHaveBeenCalledTimes(2);
   });
 
@@ -160,12 +151,12 @@ describe("keys", () => {
     for (const [plan, max] of [["top", 5], ["invite", 2]] as const) {
       const { accountId } = svc.createAccount({ plan });
       for (let i = 1; i < max; i++) svc.createKey(accountId);
-      const e = caught(() => svc.createKey(accountId));
+      const e = caught(ApiError, () => svc.createKey(accountId));
       expect(e.code).toBe("key_limit_reached");
       const firstKey = svc.getAccount(accountId).keys[0].keyId;
       svc.revokeKey(firstKey);
       const extra = svc.createKey(accountId, { expiresAtMs: nowMs + 1000 });
-      expect(caught(() => svc.createKey(accountId)).code).toBe("key_limit_reached");
+      expect(caught(ApiError, () => svc.createKey(accountId)).code).toBe("key_limit_reached");
       nowMs += 1000;
       expect(svc.createKey(accountId).keyId).not.toBe(extra.keyId);
       nowMs -= 1000;
@@ -176,8 +167,8 @@ describe("keys", () => {
     const { accountId, keyId, key } = svc.createAccount({ plan: "top" });
     expect(svc.revokeKey(key)).toEqual({ keyId, accountId, alreadyRevoked: false });
     expect(svc.revokeKey(keyId)).toEqual({ keyId, accountId, alreadyRevoked: true });
-    expect(caught(() => svc.revokeKey("key_doesnotexist")).code).toBe("key_not_found");
-    expect(caught(() => svc.revokeKey(`osk_live_${"q".repeat(43)}`)).code).toBe("key_not_found");
+    expect(caught(ApiError, () => svc.revokeKey("key_doesnotexist")).code).toBe("key_not_found");
+    expect(caught(ApiError, () => svc.revokeKey(`osk_live_${"q".repeat(43)}`)).code).toBe("key_not_found");
   });
 });
 
@@ -204,11 +195,11 @@ describe("entitlements by plan", () => {
     const p = principal("index-etf");
     expect(() => svc.assertEntitled(p, "positioning", [...tier])).not.toThrow();
     expect(() => svc.assertEntitled(p, "replay", ["spy", "SPXW"])).not.toThrow();
-    const e = caught(() => svc.assertEntitled(p, "positioning", ["SPY", "AAPL", "TSLA"]));
+    const e = caught(ApiError, () => svc.assertEntitled(p, "positioning", ["SPY", "AAPL", "TSLA"]));
     expect(visible(e)).toMatchObject({ status: 403, code: "not_entitled", details: { symbols: ["AAPL", "TSLA"] } });
     expect(e.message).toContain("AAPL");
-    expect(caught(() => svc.assertEntitled(p, "volatility", ["SPY"])).code).toBe("not_entitled");
-    expect(caught(() => svc.assertEntitled(p, "flow")).code).toBe("not_entitled");
+    expect(caught(ApiError, () => svc.assertEntitled(p, "volatility", ["SPY"])).code).toBe("not_entitled");
+    expect(caught(ApiError, () => svc.assertEntitled(p, "flow")).code).toBe("not_entitled");
     expect(() => svc.assertEntitled(p, "none")).not.toThrow();
   });
 
@@ -218,7 +209,7 @@ describe("entitlements by plan", () => {
       const { key } = withUniverse.createAccount({ plan: "index-etf" });
       const p = withUniverse.authenticate(key);
       expect(() => withUniverse.assertEntitled(p, "positioning", ["SPY", "NOPE"])).not.toThrow();
-      expect(caught(() => withUniverse.assertEntitled(p, "positioning", ["NOPE", "AAPL"])).details).toEqual({ symbols: ["AAPL"] });
+      expect(caught(ApiError, () => withUniverse.assertEntitled(p, "positioning", ["NOPE", "AAPL"])).details).toEqual({ symbols: ["AAPL"] });
     } finally {
       withUniverse.close();
     }
@@ -228,7 +219,7 @@ describe("entitlements by plan", () => {
     const p = principal("flow");
     expect(() => svc.assertEntitled(p, "flow", ["AAPL"])).not.toThrow();
     for (const e of ["positioning", "replay", "volatility", "price"] as const) {
-      expect(caught(() => svc.assertEntitled(p, e)).code).toBe("not_entitled");
+      expect(caught(ApiError, () => svc.assertEntitled(p, e)).code).toBe("not_entitled");
     }
   });
 
@@ -236,13 +227,13 @@ describe("entitlements by plan", () => {
     const p = principal("invite");
     expect(p.limits.requestsPerMinute).toBe(60);
     expect(p.limits.activeKeys).toBe(2);
-    expect(caught(() => svc.assertEntitled(p, "volatility")).code).toBe("not_entitled");
+    expect(caught(ApiError, () => svc.assertEntitled(p, "volatility")).code).toBe("not_entitled");
     for (const e of ["positioning", "replay", "flow", "price"] as const) expect(() => svc.assertEntitled(p, e)).not.toThrow();
   });
 
   it("flow data needs a signed OPRA agreement", () => {
     const p = principal("top", false);
-    expect(visible(caught(() => svc.assertEntitled(p, "flow")))).toMatchObject({ status: 403, code: "opra_agreement_required" });
+    expect(visible(caught(ApiError, () => svc.assertEntitled(p, "flow")))).toMatchObject({ status: 403, code: "opra_agreement_required" });
     expect(() => svc.assertEntitled(p, "positioning")).not.toThrow();
   });
 

@@ -5,6 +5,7 @@ import fc from "fast-check";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApiError } from "../../server/errors";
+import { caught } from "../_helpers/thrown";
 import {
   accountsDbPath,
   openAccountService,
@@ -19,16 +20,6 @@ let svc: SqliteAccountService;
 let seq = 0;
 
 const ref = (route = "/v1/heatmap") => ({ requestId: `req-${++seq}`, route });
-
-function caught(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    return error as ApiError;
-  }
-  throw new Error("expected an ApiError");
-}
 
 function ledgerSum(accountId: string): number {
   return (svc.db.prepare("SELECT coalesce(sum(delta), 0) AS s FROM ledger WHERE account_id = ?").get(accountId) as { s: number }).s;
@@ -59,7 +50,7 @@ describe("debit and refund", () => {
     const p = account("top", { credits: 10, dailyCapCredits: null });
     expect(svc.debit(p, 4, ref()).balance).toBe(6);
     expect(svc.debit(p, 6, ref()).balance).toBe(0);
-    const e = caught(() => svc.debit(p, 1, ref()));
+    const e = caught(ApiError, () => svc.debit(p, 1, ref()));
     expect(e).toMatchObject({ status: 402, code: "insufficient_credits" });
     expect(e.headers["X-Credits-Remaining"]).toBe("0");
     expect(svc.balance(p.accountId)).toBe(0);
@@ -95,13 +86,13 @@ describe("debit and refund", () => {
     const locker = new Database(accountsDbPath(dir));
     try {
       locker.exec("BEGIN EXCLUSIVE");
-      const e = caught(() => fast.debit(p, 5, ref()));
+      const e = caught(ApiError, () => fast.debit(p, 5, ref()));
       expect(e).toMatchObject({ status: 503, code: "credit_check_failed" });
       expect(e.headers["Retry-After"]).toBeDefined();
       locker.exec("ROLLBACK");
       expect(fast.balance(p.accountId)).toBe(50);
       fast.close();
-      expect(caught(() => fast.debit(p, 5, ref())).code).toBe("credit_check_failed");
+      expect(caught(ApiError, () => fast.debit(p, 5, ref())).code).toBe("credit_check_failed");
     } finally {
       locker.close();
       fast.close();
@@ -116,7 +107,7 @@ describe("caps", () => {
     svc.debit(p, 6, ref());
     const r = ref();
     svc.debit(p, 4, r);
-    const e = caught(() => svc.debit(p, 1, ref()));
+    const e = caught(ApiError, () => svc.debit(p, 1, ref()));
     expect(e).toMatchObject({ status: 402, code: "daily_cap_reached" });
     expect(e.headers["Retry-After"]).toBe("30");
     expect(e.details.retry_after).toBe(30);
@@ -141,20 +132,20 @@ describe("caps", () => {
     expect(secondsUntilEtMidnight(nowMs)).toBe(seconds);
     const p = account("api", { credits: 100, dailyCapCredits: 1 });
     svc.debit(p, 1, ref());
-    expect(caught(() => svc.debit(p, 1, ref())).headers["Retry-After"]).toBe(String(seconds));
+    expect(caught(ApiError, () => svc.debit(p, 1, ref())).headers["Retry-After"]).toBe(String(seconds));
   });
 
   it("monthly cap: the account's own spend cap over the ET month, raised through another connection", () => {
     nowMs = Date.parse("2024-05-31T23:00:00-04:00");
     const p = account("top", { credits: 1000, dailyCapCredits: null, monthlyCapCredits: 20 });
     svc.debit(p, 20, ref());
-    const e = caught(() => svc.debit(p, 1, ref()));
+    const e = caught(ApiError, () => svc.debit(p, 1, ref()));
     expect(e).toMatchObject({ status: 402, code: "monthly_cap_reached" });
     const cli = openAccountService({ dbPath: accountsDbPath(dir), clock: () => nowMs });
     cli.updateAccount(p.accountId, { monthlyCapCredits: 25 });
     cli.close();
     expect(svc.debit(p, 5, ref()).balance).toBe(975);
-    expect(caught(() => svc.debit(p, 1, ref())).code).toBe("monthly_cap_reached");
+    expect(caught(ApiError, () => svc.debit(p, 1, ref())).code).toBe("monthly_cap_reached");
     nowMs = Date.parse("2024-06-01T00:00:00-04:00"); // new ET month
     expect(() => svc.debit(p, 1, ref())).not.toThrow();
   });
@@ -196,7 +187,7 @@ describe("grants", () => {
     nowMs = Date.parse("2024-01-15T12:00:00-05:00");
     const p = account("api", { credits: 0, dailyCapCredits: null });
     nowMs = Date.parse("2024-02-02T12:00:00-05:00");
-    expect(caught(() => svc.debit(p, 100_001, ref())).code).toBe("insufficient_credits");
+    expect(caught(ApiError, () => svc.debit(p, 100_001, ref())).code).toBe("insufficient_credits");
     expect(svc.balance(p.accountId)).toBe(100_000);
     expect(grantRows(p.accountId)).toBe(2);
   });
@@ -257,7 +248,7 @@ describe("balance always equals the ledger's sum", () => {
                 expect(s.debit(p, o.credits, r).balance).toBe((model -= o.credits));
                 charged.push({ requestId: r.requestId, left: o.credits });
               } else {
-                expect(caught(() => s.debit(p, o.credits, r)).code).toBe("insufficient_credits");
+                expect(caught(ApiError, () => s.debit(p, o.credits, r)).code).toBe("insufficient_credits");
               }
             } else if (o.t === "refund") {
               const target = charged[charged.length - 1 - o.back];

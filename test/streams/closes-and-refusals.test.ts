@@ -26,6 +26,13 @@ describe("closed reasons", () => {
             }
             return a.debit(p, c, r);
           },
+          // minute debits go through group commit: the same fault there
+          debitAsync: (p, c, r) => {
+            if (fault.debit && r.requestId.includes(".m")) {
+              return Promise.reject(new ApiError(503, "credit_check_failed", "The credit balance could not be verified."));
+            }
+            return a.debitAsync(p, c, r);
+          },
           refund: (p, c, r) => a.refund(p, c, r),
           balance: (id) => a.balance(id),
           assertEntitled: (p, e, sy) => a.assertEntitled(p, e, sy),

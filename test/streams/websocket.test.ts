@@ -1,6 +1,8 @@
 // The same stream over WebSocket (crossws through h3 and srvx): auth by header or by the bearer
 // subprotocol, refused opens as HTTP errors on the handshake, JSON messages {id, event, data},
-// billing, resume with lastEventId, and slots freed on close.
+// billing, resume with lastEventId, slots freed on close, and the refund of a charged upgrade
+// whose handshake never completes (a short upgradeGraceMs).
+import { connect as connectTcp } from "node:net";
 import WebSocket from "crossws/websocket";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seqOf, sleep } from "./_sse";
@@ -104,6 +106,80 @@ describe("WebSocket stream", () => {
       await b.closed;
     } finally {
       await short.close();
+    }
+  });
+});
+
+describe("a charged upgrade that never completes", () => {
+  /** Send a raw upgrade request and resolve with the status line of the server's answer. */
+  function rawUpgrade(url: string, headers: Record<string, string>): Promise<string> {
+    const { hostname, port, pathname, search } = new URL(url);
+    return new Promise((resolve, reject) => {
+      const socket = connectTcp(Number(port), hostname, () => {
+        const lines = [`GET ${pathname}${search} HTTP/1.1`, `Host: ${hostname}:${port}`, "Connection: Upgrade", "Upgrade: websocket", "Sec-WebSocket-Version: 13"];
+        for (const [k, v] of Object.entries(headers)) lines.push(`${k}: ${v}`);
+        socket.write(lines.join("\r\n") + "\r\n\r\n");
+      });
+      let text = "";
+      socket.on("data", (d) => {
+        text += d.toString("latin1");
+        if (text.includes("\r\n")) {
+          resolve(text.slice(0, text.indexOf("\r\n")));
+          socket.destroy();
+        }
+      });
+      socket.on("error", reject);
+    });
+  }
+
+  it("is refunded after upgradeGraceMs, and its slots and connection are freed", async () => {
+    const g = await startStreamServer({ speed: 60, tuning: { upgradeGraceMs: 150 } });
+    try {
+      const before = g.accounts.getAccount(g.accountId).creditsBalance;
+      // Authorised and charged by the pipeline, then refused by the WebSocket handshake itself
+      // (an invalid Sec-WebSocket-Key), so the `open` hook never runs.
+      const status = await rawUpgrade(`${g.url}/v1/stream/ws?symbols=SPY,AAPL`, {
+        Authorization: `Bearer ${g.key}`,
+        "Sec-WebSocket-Key": "not-a-valid-key",
+      });
+      expect(status).toMatch(/^HTTP\/1\.1 400/);
+      expect(g.accounts.getAccount(g.accountId).creditsBalance).toBe(before - 2);
+      expect(g.hub().stats().connections).toBe(1);
+      expect(g.app.services.concurrency.inUse(g.accountId, "stream-symbols")).toBe(2);
+      const t0 = Date.now();
+      while (g.accounts.getAccount(g.accountId).creditsBalance !== before && Date.now() - t0 < 3000) await sleep(10);
+      expect(g.accounts.getAccount(g.accountId).creditsBalance).toBe(before);
+      const rows = g.accounts.ledger(g.accountId, { limit: 20 }).filter((e) => e.route === "/v1/stream/ws");
+      const debit = rows.find((e) => e.kind === "debit")!;
+      expect(debit.delta).toBe(-2);
+      expect(rows.filter((e) => e.kind === "refund").map((e) => [e.requestId, e.delta])).toEqual([[debit.requestId, 2]]);
+      expect(g.hub().stats().connections).toBe(0);
+      expect(g.app.services.concurrency.inUse(g.accountId, "stream-symbols")).toBe(0);
+    } finally {
+      await g.close();
+    }
+  });
+
+  it("a handshake that completes is not refunded, even after the grace period", async () => {
+    const g = await startStreamServer({ speed: 60, tuning: { upgradeGraceMs: 100 } });
+    try {
+      const ws = new (WebSocket as any)(`${g.url.replace("http", "ws")}/v1/stream/ws?symbols=SPY`, [], {
+        headers: { Authorization: `Bearer ${g.key}` },
+      });
+      const msgs: Msg[] = [];
+      ws.addEventListener("message", (e: any) => msgs.push(JSON.parse(String(e.data))));
+      const t0 = Date.now();
+      while (!msgs.some((m) => m.event === "connected") && Date.now() - t0 < 5000) await sleep(10);
+      await sleep(300);
+      const rows = g.accounts.ledger(g.accountId, { limit: 50 }).filter((e) => e.route === "/v1/stream/ws");
+      expect(rows.filter((e) => e.kind === "refund")).toEqual([]);
+      expect(rows.filter((e) => e.kind === "debit").map((e) => e.delta)).toEqual([-1]);
+      expect(g.hub().stats().connections).toBe(1);
+      const closed = new Promise((r) => ws.addEventListener("close", r));
+      ws.close();
+      await closed;
+    } finally {
+      await g.close();
     }
   });
 });

@@ -1,16 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { formatOptionSymbol, OptionSymbolError, parseOptionSymbol, type OptionContractId } from "../../lib/symbols";
-
-const codeOf = (f: () => unknown): string => {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(OptionSymbolError);
-    return (e as OptionSymbolError).code;
-  }
-  return "no error";
-};
+import { codeOf } from "../_helpers/thrown";
 
 describe("parseOptionSymbol", () => {
   it("reads the spec's URL-safe examples (spec 'Path identifiers'; reference/skylit/flowseeker.yaml)", () => {
@@ -66,8 +57,8 @@ describe("parseOptionSymbol", () => {
       ["SPXW__250620C00000000", "bad_strike"],
       ["SPXW__250620C-5800000", "bad_strike"],
     ];
-    for (const [s, code] of cases) expect([s, codeOf(() => parseOptionSymbol(s))]).toEqual([s, code]);
-    expect(codeOf(() => parseOptionSymbol(42 as unknown as string))).toBe("malformed");
+    for (const [s, code] of cases) expect([s, codeOf(OptionSymbolError, () => parseOptionSymbol(s))]).toEqual([s, code]);
+    expect(codeOf(OptionSymbolError, () => parseOptionSymbol(42 as unknown as string))).toBe("malformed");
   });
 
   it("messages name the offending part", () => {
@@ -91,15 +82,15 @@ describe("formatOptionSymbol", () => {
   });
 
   it("names each fault with its code", () => {
-    expect(codeOf(() => formatOptionSymbol({ ...c, root: "spxw" }))).toBe("malformed");
-    expect(codeOf(() => formatOptionSymbol({ ...c, root: "TOOLONG" }))).toBe("malformed");
-    expect(codeOf(() => formatOptionSymbol(c, "osi" as "url"))).toBe("malformed");
-    expect(codeOf(() => formatOptionSymbol({ ...c, expiry: "2025-02-30" }))).toBe("bad_date");
-    expect(codeOf(() => formatOptionSymbol({ ...c, expiry: "2100-01-01" }))).toBe("bad_date");
-    expect(codeOf(() => formatOptionSymbol({ ...c, expiry: "1999-12-17" }))).toBe("bad_date");
-    expect(codeOf(() => formatOptionSymbol({ ...c, right: "X" as "C" }))).toBe("bad_right");
+    expect(codeOf(OptionSymbolError, () => formatOptionSymbol({ ...c, root: "spxw" }))).toBe("malformed");
+    expect(codeOf(OptionSymbolError, () => formatOptionSymbol({ ...c, root: "TOOLONG" }))).toBe("malformed");
+    expect(codeOf(OptionSymbolError, () => formatOptionSymbol(c, "osi" as "url"))).toBe("malformed");
+    expect(codeOf(OptionSymbolError, () => formatOptionSymbol({ ...c, expiry: "2025-02-30" }))).toBe("bad_date");
+    expect(codeOf(OptionSymbolError, () => formatOptionSymbol({ ...c, expiry: "2100-01-01" }))).toBe("bad_date");
+    expect(codeOf(OptionSymbolError, () => formatOptionSymbol({ ...c, expiry: "1999-12-17" }))).toBe("bad_date");
+    expect(codeOf(OptionSymbolError, () => formatOptionSymbol({ ...c, right: "X" as "C" }))).toBe("bad_right");
     for (const strike of [0, -5, 100_000, 12.3456, Number.NaN, Number.POSITIVE_INFINITY]) {
-      expect([strike, codeOf(() => formatOptionSymbol({ ...c, strike }))]).toEqual([strike, "bad_strike"]);
+      expect([strike, codeOf(OptionSymbolError, () => formatOptionSymbol({ ...c, strike }))]).toEqual([strike, "bad_strike"]);
     }
     expect(formatOptionSymbol({ ...c, strike: 99_999.999 })).toBe("SPXW__250620C99999999");
   });

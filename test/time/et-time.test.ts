@@ -2,6 +2,7 @@ import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CalendarError, ET_ZONE, etDateOf, etInstant, etMinutesOfDay } from "../../lib/time";
+import { codeOf } from "../_helpers/thrown";
 
 const utc = (y: number, mo: number, d: number, h = 0, mi = 0) => Date.UTC(y, mo - 1, d, h, mi);
 const MINUTE = 60_000;
@@ -135,23 +136,14 @@ describe("etInstant fast path against date-fns-tz fromZonedTime", () => {
 });
 
 describe("ET errors", () => {
-  const code = (f: () => unknown) => {
-    try {
-      f();
-    } catch (e) {
-      expect(e).toBeInstanceOf(CalendarError);
-      return (e as CalendarError).code;
-    }
-    return "no error";
-  };
   it("rejects malformed times, dates and instants", () => {
     for (const t of ["9:30", "24:00", "09:60", "09:30:60", "0930", "09:30 ", "ab:cd", ""]) {
-      expect(code(() => etInstant("2024-07-01", t))).toBe("invalid_time");
+      expect(codeOf(CalendarError, () => etInstant("2024-07-01", t))).toBe("invalid_time");
     }
-    expect(code(() => etInstant("2024-02-30", "09:30"))).toBe("invalid_date");
-    expect(code(() => etDateOf(Number.NaN))).toBe("invalid_time");
-    expect(code(() => etDateOf(Number.POSITIVE_INFINITY))).toBe("invalid_time");
-    expect(code(() => etDateOf(utc(2300, 1, 1)))).toBe("out_of_range");
-    expect(code(() => etInstant("1960-01-04", "09:30"))).toBe("out_of_range");
+    expect(codeOf(CalendarError, () => etInstant("2024-02-30", "09:30"))).toBe("invalid_date");
+    expect(codeOf(CalendarError, () => etDateOf(Number.NaN))).toBe("invalid_time");
+    expect(codeOf(CalendarError, () => etDateOf(Number.POSITIVE_INFINITY))).toBe("invalid_time");
+    expect(codeOf(CalendarError, () => etDateOf(utc(2300, 1, 1)))).toBe("out_of_range");
+    expect(codeOf(CalendarError, () => etInstant("1960-01-04", "09:30"))).toBe("out_of_range");
   });
 });

@@ -13,6 +13,7 @@ import {
 } from "../../lib/time";
 import { easterSundayEpochDay } from "../../lib/time/_easter";
 import { formatEpochDay } from "../../lib/time/_civil";
+import { codeOf } from "../_helpers/thrown";
 
 /**
  * Full-day closures and 13:00 ET early closes as published by NYSE ("Holidays & Trading Hours",
@@ -168,24 +169,15 @@ describe("holiday rules", () => {
   });
 
   it("throws typed errors for malformed and uncovered input", () => {
-    const code = (f: () => unknown) => {
-      try {
-        f();
-      } catch (e) {
-        expect(e).toBeInstanceOf(CalendarError);
-        return (e as CalendarError).code;
-      }
-      return "no error";
-    };
-    expect(code(() => isTradingDay("2024-02-30"))).toBe("invalid_date");
-    expect(code(() => isTradingDay("2024-2-03"))).toBe("invalid_date");
-    expect(code(() => isTradingDay("2024-02-03T00:00"))).toBe("invalid_date");
-    expect(code(() => isTradingDay(20240203 as unknown as string))).toBe("invalid_date");
-    expect(code(() => isTradingDay("2019-12-31"))).toBe("out_of_range");
-    expect(code(() => isTradingDay("2031-01-02"))).toBe("out_of_range");
-    expect(code(() => holidaysOfYear(2031))).toBe("out_of_range");
-    expect(code(() => holidaysOfYear(2024.5))).toBe("invalid_argument");
-    expect(code(() => holidayName("2024-13-01"))).toBe("invalid_date");
+    expect(codeOf(CalendarError, () => isTradingDay("2024-02-30"))).toBe("invalid_date");
+    expect(codeOf(CalendarError, () => isTradingDay("2024-2-03"))).toBe("invalid_date");
+    expect(codeOf(CalendarError, () => isTradingDay("2024-02-03T00:00"))).toBe("invalid_date");
+    expect(codeOf(CalendarError, () => isTradingDay(20240203 as unknown as string))).toBe("invalid_date");
+    expect(codeOf(CalendarError, () => isTradingDay("2019-12-31"))).toBe("out_of_range");
+    expect(codeOf(CalendarError, () => isTradingDay("2031-01-02"))).toBe("out_of_range");
+    expect(codeOf(CalendarError, () => holidaysOfYear(2031))).toBe("out_of_range");
+    expect(codeOf(CalendarError, () => holidaysOfYear(2024.5))).toBe("invalid_argument");
+    expect(codeOf(CalendarError, () => holidayName("2024-13-01"))).toBe("invalid_date");
   });
 
   it("IsoDateSchema accepts exactly real YYYY-MM-DD dates", () => {

@@ -9,6 +9,7 @@ import {
   previousTradingDay,
   tradingDaysBetween,
 } from "../../lib/time";
+import { codeOf } from "../_helpers/thrown";
 
 const DAY_MS = 86_400_000;
 const FIRST_MS = Date.UTC(2020, 0, 1);
@@ -101,20 +102,11 @@ describe("trading-day arithmetic", () => {
   });
 
   it("throws typed errors at the edges of the covered years and for bad arguments", () => {
-    const code = (f: () => unknown) => {
-      try {
-        f();
-      } catch (e) {
-        expect(e).toBeInstanceOf(CalendarError);
-        return (e as CalendarError).code;
-      }
-      return "no error";
-    };
-    expect(code(() => nextTradingDay("2030-12-31"))).toBe("out_of_range");
-    expect(code(() => previousTradingDay("2020-01-02"))).toBe("out_of_range");
-    expect(code(() => addTradingDays("2024-01-02", 1.5))).toBe("invalid_argument");
-    expect(code(() => addTradingDays("2024-01-02", 10_000))).toBe("out_of_range");
-    expect(code(() => countTradingDays("2024-01-02", "2031-01-01"))).toBe("out_of_range");
-    expect(code(() => tradingDaysBetween("2024-01-32", "2024-02-01"))).toBe("invalid_date");
+    expect(codeOf(CalendarError, () => nextTradingDay("2030-12-31"))).toBe("out_of_range");
+    expect(codeOf(CalendarError, () => previousTradingDay("2020-01-02"))).toBe("out_of_range");
+    expect(codeOf(CalendarError, () => addTradingDays("2024-01-02", 1.5))).toBe("invalid_argument");
+    expect(codeOf(CalendarError, () => addTradingDays("2024-01-02", 10_000))).toBe("out_of_range");
+    expect(codeOf(CalendarError, () => countTradingDays("2024-01-02", "2031-01-01"))).toBe("out_of_range");
+    expect(codeOf(CalendarError, () => tradingDaysBetween("2024-01-32", "2024-02-01"))).toBe("invalid_date");
   });
 });

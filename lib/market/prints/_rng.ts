@@ -6,26 +6,8 @@
  * @see docs/methodology.md#determinism-of-the-prints
  */
 
-/** 32-bit FNV-1a hash of a string; stable across engines and processes. */
-export function hashString(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
-/** Mixes two 32-bit words into one (murmur3 finalizer over a combined word). */
-export function mix32(a: number, b: number): number {
-  let h = (a ^ Math.imul(b ^ (b >>> 16), 0x85ebca6b)) >>> 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
+// Stream keys hash their text with the simulator's FNV-1a (one implementation of it).
+export { hashText } from "../simulated/_hash";
 
 /** A small seeded generator (sfc32) with the few draws the generators need. */
 export interface Rng {
@@ -46,7 +28,7 @@ export interface Rng {
 /**
  * Creates the generator for one stream. Same words in, same sequence out, in any process.
  * @example
- * const rng = createRng(hashString("42|SPY"), 28_512_000);
+ * const rng = createRng(hashText("42|SPY"), 28_512_000);
  * rng.next(); // always the same number for these words
  */
 export function createRng(a: number, b: number, c = 0x9e3779b9): Rng {

@@ -5,7 +5,7 @@
  */
 import { isTradingDay, nextTradingDay } from "../../time";
 import type { IsoDate } from "../market-data";
-import { createRng, hashString } from "./_rng";
+import { createRng, hashText } from "./_rng";
 import type { EarningsEvent } from "./schemas";
 
 const DAY_MS = 86_400_000;
@@ -51,7 +51,7 @@ function onTradingDay(date: IsoDate): IsoDate {
 export function earningsTiming(seed: number, ticker: string): "bmo" | "amc" {
   const known = KNOWN_TIMING[ticker];
   if (known) return known;
-  return createRng(hashString(`${seed}|${ticker}|earnings`), 0).next() < EARNINGS_PARAMS.amcShare ? "amc" : "bmo";
+  return createRng(hashText(`${seed}|${ticker}|earnings`), 0).next() < EARNINGS_PARAMS.amcShare ? "amc" : "bmo";
 }
 
 /**
@@ -65,14 +65,14 @@ export function earningsTiming(seed: number, ticker: string): "bmo" | "amc" {
 export function simulatedEarnings(seed: number, ticker: string, fromDate: IsoDate, toDate: IsoDate): EarningsEvent[] {
   if (!(fromDate <= toDate)) return [];
   const P = EARNINGS_PARAMS;
-  const base = createRng(hashString(`${seed}|${ticker}|earnings`), 1).int(P.baseDelayDays[0], P.baseDelayDays[1]);
+  const base = createRng(hashText(`${seed}|${ticker}|earnings`), 1).int(P.baseDelayDays[0], P.baseDelayDays[1]);
   const timing = earningsTiming(seed, ticker);
   const out: EarningsEvent[] = [];
   // A quarter ending up to ~2 months before fromDate can still report inside the range.
   for (let year = Number(fromDate.slice(0, 4)) - 1; year <= Number(toDate.slice(0, 4)); year++) {
     for (let q = 1; q <= 4; q++) {
       const quarterEnd = new Date(Date.UTC(year, q * 3, 0)).toISOString().slice(0, 10);
-      const jitter = createRng(hashString(`${seed}|${ticker}|earnings`), year * 4 + q).int(P.jitterDays[0], P.jitterDays[1]);
+      const jitter = createRng(hashText(`${seed}|${ticker}|earnings`), year * 4 + q).int(P.jitterDays[0], P.jitterDays[1]);
       const date = onTradingDay(addDays(quarterEnd, base + jitter + (q === 4 ? P.q4ExtraDays : 0)));
       if (date >= fromDate && date <= toDate) out.push({ ticker, date, timing, fiscalQuarter: `${year}Q${q}` });
     }

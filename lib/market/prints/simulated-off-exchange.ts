@@ -3,7 +3,7 @@
  * at prices inside each minute's bar. @see docs/methodology.md#off-exchange-prints
  */
 import type { SimulatedMarketContext } from "../market-data";
-import { createRng, hashString } from "./_rng";
+import { createRng, hashText } from "./_rng";
 import type { OffExchangePrint } from "./schemas";
 import { composeTsNs } from "./ts-ns";
 
@@ -49,7 +49,7 @@ export function offExchangePrintsForMinute(
   const P = OFF_EXCHANGE_PARAMS;
   if (!(bar.v > 0) || !(bar.l > 0) || !(bar.h >= bar.l)) return [];
   const minuteIndex = Math.floor(minuteMs / MINUTE_MS);
-  const rng = createRng(hashString(`${seed}|${ticker}|offexchange`), minuteIndex);
+  const rng = createRng(hashText(`${seed}|${ticker}|offexchange`), minuteIndex);
   const lambda = Math.min(P.maxPrintsPerMinute, (bar.v * P.offExchangeShare) / P.sharesPerPrint);
   const n = rng.poisson(lambda);
   if (n === 0) return [];

@@ -6,7 +6,7 @@
 import { normCdf } from "../../math/normal";
 import type { IsoDate } from "../market-data";
 import { chainIndex, nearestIndex, type PrintChainView } from "./_chain-index";
-import { createRng, hashString, type Rng } from "./_rng";
+import { createRng, hashText, type Rng } from "./_rng";
 import type { OptionCondition, OptionExchange } from "./conditions";
 import { uCurve } from "./intraday-curve";
 import type { OptionPrintProfile } from "./print-profile";
@@ -118,7 +118,7 @@ export function optionPrintsForMinute(input: OptionMinuteInput): OptionPrint[] {
   if (exps.length === 0 || !(total > 0)) return [];
 
   const minuteIndex = Math.floor(minuteMs / MINUTE_MS);
-  const rng = createRng(hashString(`${seed}|${root}|options`), minuteIndex);
+  const rng = createRng(hashText(`${seed}|${root}|options`), minuteIndex);
   const x = (minuteMs + MINUTE_MS / 2 - session.openMs) / (session.closeMs - session.openMs);
   // Per-minute rate of a full 390-minute session, so early closes simply have fewer minutes.
   const lambda = (profile.ordersPerDay / 390) * uCurve(x);

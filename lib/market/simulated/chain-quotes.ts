@@ -184,6 +184,45 @@ function firstLive(board: SessionBoard, asOfMs: number): number {
 }
 
 /**
+ * The snapshot of quoted rows (full board or window): the board's fields from expiration `first`
+ * on, the union of strikes from there, and the rows' own columns.
+ */
+function snapshotOf(
+  board: SessionBoard,
+  c: MinuteContext,
+  spot: number,
+  first: number,
+  strikes: Float64Array,
+  rows: { strikeIndex: Int32Array; right: Uint8Array; oi: Float64Array },
+  out: QuoteColumns,
+): ChainSnapshot {
+  const exps = board.expirations.slice(first);
+  return {
+    symbol: board.symbol,
+    underlying: board.underlying,
+    asOfMs: c.asOfMs,
+    sessionDate: board.sessionDate,
+    spot,
+    rate: c.r,
+    dividendYield: c.q,
+    simulated: true,
+    expirations: exps.map((x) => x.expiry),
+    expirySettleMs: exps.map((x) => x.settleMs),
+    expiryRoot: exps.map(() => board.root),
+    strikes: strikes.slice(),
+    strikeIndex: rows.strikeIndex,
+    expIndex: out.expIndex,
+    right: rows.right,
+    oi: rows.oi,
+    bid: out.bid,
+    ask: out.ask,
+    last: out.last,
+    iv: out.iv,
+    volume: out.volume,
+  };
+}
+
+/**
  * The board at `asOfMs` (a minute boundary in [open, close]) with underlying `spot` and the
  * session's regular open `openSpot`. Expirations settled at or before `asOfMs` are left out.
  */
@@ -198,29 +237,7 @@ export function quoteBoard(board: SessionBoard, asOfMs: number, spot: number, op
   for (let e = first; e < exps.length; e++) {
     quoteRows(board, c, e, e - first, board.expStart[e], board.expStart[e + 1], board.expStart[e] - start, out);
   }
-  return {
-    symbol: board.symbol,
-    underlying: board.underlying,
-    asOfMs,
-    sessionDate: board.sessionDate,
-    spot,
-    rate: c.r,
-    dividendYield: c.q,
-    simulated: true,
-    expirations: exps.slice(first).map((x) => x.expiry),
-    expirySettleMs: exps.slice(first).map((x) => x.settleMs),
-    expiryRoot: exps.slice(first).map(() => board.root),
-    strikes: strikes.slice(),
-    strikeIndex: strikeIndex.slice(),
-    expIndex: out.expIndex,
-    right: board.right.slice(start),
-    oi: board.oi.slice(start),
-    bid: out.bid,
-    ask: out.ask,
-    last: out.last,
-    iv: out.iv,
-    volume: out.volume,
-  };
+  return snapshotOf(board, c, spot, first, strikes, { strikeIndex: strikeIndex.slice(), right: board.right.slice(start), oi: board.oi.slice(start) }, out);
 }
 
 /** Which part of a board a windowed quote keeps. */
@@ -296,27 +313,5 @@ export function quoteBoardWindow(board: SessionBoard, asOfMs: number, spot: numb
     rowStrikeIndex.set(strikeIndex.subarray(from - start, to - start), o);
     o += to - from;
   }
-  return {
-    symbol: board.symbol,
-    underlying: board.underlying,
-    asOfMs,
-    sessionDate: board.sessionDate,
-    spot,
-    rate: c.r,
-    dividendYield: c.q,
-    simulated: true,
-    expirations: exps.slice(first).map((x) => x.expiry),
-    expirySettleMs: exps.slice(first).map((x) => x.settleMs),
-    expiryRoot: exps.slice(first).map(() => board.root),
-    strikes: strikes.slice(),
-    strikeIndex: rowStrikeIndex,
-    expIndex: out.expIndex,
-    right,
-    oi,
-    bid: out.bid,
-    ask: out.ask,
-    last: out.last,
-    iv: out.iv,
-    volume: out.volume,
-  };
+  return snapshotOf(board, c, spot, first, strikes, { strikeIndex: rowStrikeIndex, right, oi }, out);
 }

@@ -45,6 +45,17 @@ export function symbolId(ticker: string): number {
   return hashText(ticker);
 }
 
+/**
+ * Sd of a symbol's earnings gap (log return, decimal): the universe's per-name `earningsGapSd`,
+ * else `EARNINGS.gapSdPerVol` times its long-run vol.
+ * @example
+ * earningsGapSd({ vol: 0.27 } as SymbolSpec); // 0.0405
+ * @see docs/methodology.md#earnings-gaps
+ */
+export function earningsGapSd(spec: Pick<SymbolSpec, "vol" | "earningsGapSd">): number {
+  return spec.earningsGapSd ?? EARNINGS.gapSdPerVol * spec.vol;
+}
+
 /** Trend growth of a symbol's reference path per year (equities only). */
 function trendGrowth(spec: SymbolSpec): number {
   const equity = spec.type !== "etf" || ["Multi-Sector", "Information Technology", "Financials", "Health Care",
@@ -78,7 +89,7 @@ export function computeDailyPath(
   const jumpRate = factor ? JUMPS.idioRate : JUMPS.marketRate;
   const jumpMean = factor ? JUMPS.idioMean : JUMPS.marketMean;
   const jumpSd = factor ? JUMPS.idioSd : JUMPS.marketSd;
-  const gapSd = EARNINGS.gapSdInDailySd * spec.vol / Math.sqrt(252);
+  const gapSd = earningsGapSd(spec);
   const growthPerDay = trendGrowth(spec) / 252;
   const lnRef = Math.log(spec.refPrice);
 

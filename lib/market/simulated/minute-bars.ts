@@ -5,7 +5,7 @@
  * volume (they do not trade).
  * @see docs/methodology.md#minute-bars
  */
-import type { MinuteBars } from "../market-data";
+import type { MinuteBars, OhlcvColumns, SidedVolumeColumns } from "../market-data";
 import type { SymbolSpec } from "../universe";
 import { simCalendar } from "./_calendar";
 import { key, normal, uniform } from "./_hash";
@@ -14,20 +14,12 @@ import type { SimEngine } from "./engine";
 import { volumeWeights } from "./intraday-shapes";
 import { EXTENDED, INTRADAY } from "./params";
 
-/** All bars of one extended session (04:00-20:00 ET), columnar. */
-export interface DayBars {
+/** All bars of one extended session (04:00-20:00 ET), columnar; bar i starts at `t0Ms + i` minutes. */
+export interface DayBars extends Omit<OhlcvColumns, "t">, SidedVolumeColumns {
   t0Ms: number;
   nPre: number;
   nReg: number;
   nPost: number;
-  o: Float64Array;
-  h: Float64Array;
-  l: Float64Array;
-  c: Float64Array;
-  v: Float64Array;
-  bv: Float64Array;
-  sv: Float64Array;
-  uv: Float64Array;
 }
 
 const MINUTE_MS = 60_000;

@@ -37,8 +37,12 @@ export const JUMPS = {
 
 /** Earnings gaps (stocks). @see docs/methodology.md#earnings-gaps */
 export const EARNINGS = {
-  /** Gap sd in units of the long-run daily sd. */
-  gapSdInDailySd: 3.5,
+  /**
+   * Default sd of an earnings gap (log return) per unit of the symbol's long-run annualised vol,
+   * for names without a per-name `earningsGapSd` in the universe: AAPL (vol 0.27) 4.0%, NVDA (0.50)
+   * 7.5%, TSLA (0.58) 8.7%.
+   */
+  gapSdPerVol: 0.15,
   /** Share of an after-close gap realised in that evening's post-market session. */
   postMarketShare: 0.85,
 } as const;
@@ -124,14 +128,16 @@ export const SPREAD = {
 export const OI = {
   /** Total open interest of a chain, in days of its average option volume. */
   daysOfVolume: 12,
-  /** Moneyness width of the OI bell: min(maxWidth, max(minWidth, widthInSd * sigma * sqrt(T))). */
+  /** Moneyness width of the OI bells: min(maxWidth, max(minWidth, widthInSd * sigma * sqrt(T))). */
   minWidth: 0.025,
   maxWidth: 0.12,
   widthInSd: 1.0,
-  /** Weight of the far tails relative to the bell. */
+  /** Weight of the far tails relative to the bell (tails decay as exp(-|m| / (3 width))). */
   tail: 0.03,
-  /** Round-strike multipliers (strike a multiple of 100x, 50x, 25x, 10x the fine spacing-free units). */
+  /** Round-strike multipliers (strike a multiple of 10^floor(log10 S) / 10, / 20, / 40). */
   roundMultipliers: [3, 2, 1.4] as const,
+  /** Index/ETF puts: the round-strike multiplier is raised to this power (hedgers pick round strikes). */
+  putRoundPower: 1.3,
   /** Expiration-type multipliers. */
   monthly: 3,
   quarterly: 3.5,
@@ -139,8 +145,31 @@ export const OI = {
   buildUpDays: 25,
   /** Decay of OI with days to expiry: weight / (1 + days / decayDays). */
   decayDays: 90,
-  /** Put/call ratio of OI below spot for indices (calls above are 1). */
-  indexPutTilt: 1.8,
+  /** The OI anchor: EWMA of log closes with this half-life, over this many past sessions. */
+  anchorHalfLifeSessions: 5,
+  anchorLookback: 40,
+  /** Vol regime sqrt(h_total / v) kept within [min, max]. */
+  volRatioMin: 0.6,
+  volRatioMax: 2.5,
+  /** Index/ETF calls: bell centre (in OI widths above the anchor) and width (x OI width). */
+  callCentreInWidth: 0.3,
+  callWidthRatio: 0.8,
+  /** Index/ETF puts: distance below the anchor min(max, base + inWidth * width) / volRatio^power. */
+  putDistanceBase: 0.025,
+  putDistanceInWidth: 0.8,
+  putDistanceMax: 0.1,
+  putDistanceVolPower: 0.5,
+  /** Index/ETF puts: bell width (x OI width) and mass relative to the calls' x volRatio^power. */
+  putWidthRatio: 0.7,
+  indexPutMass: 1.7,
+  putMassVolPower: 0.5,
+  /** Index/ETF puts: the bell's width beyond its centre (further out of the money): min(ratio x its width, max). */
+  putFarWidthRatio: 2.5,
+  putFarWidthMax: 0.1,
+  /** Single names: put mass relative to calls (calls 1.3 : puts 1). */
+  stockPutMass: 1 / 1.3,
+  /** In-the-money contracts (against the anchor) carry this share of the bell's weight. */
+  itmFactor: 0.4,
   /** Log-normal contract noise sd (keyed by contract, persistent across sessions). */
   noiseSd: 0.6,
 } as const;
@@ -151,6 +180,9 @@ export const VOLUME = {
   zeroDteShareDaily: 0.55,
   /** Share of an equity/ETF chain's volume in the nearest expiration. */
   nearestShare: 0.35,
+  /** Side weights of the volume bell: index/ETF puts, single-name calls (the other side 1). */
+  putTiltIndex: 1.8,
+  callTiltStock: 1.3,
   /** Moneyness width of the volume bell relative to the OI bell. */
   widthRatio: 0.6,
   /** Log-normal contract noise sd (per session). */

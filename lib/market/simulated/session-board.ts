@@ -9,12 +9,13 @@ import { optionRoot } from "../../symbols";
 import type { SymbolSpec } from "../universe";
 import { simCalendar } from "./_calendar";
 import { hashText, key, normal, uniform } from "./_hash";
-import { EARN_AMC, EARN_BMO } from "./daily-path";
+import { EARN_AMC, EARN_BMO, earningsGapSd } from "./daily-path";
 import type { SimEngine } from "./engine";
 import { listedExpirations, type Expiration } from "./expirations";
 import { volumeWeights } from "./intraday-shapes";
-import { EARNINGS, OI, SIM_RATE, SURFACE, VOLUME } from "./params";
-import { expiryStrikes } from "./strike-grid";
+import { lnOiAnchor, oiExpiryShape, oiRegime, oiShapeWeight } from "./open-interest";
+import { OI, SIM_RATE, SURFACE, VOLUME } from "./params";
+import { sessionStrikes } from "./strike-grid";
 
 const MINUTE_MS = 60_000;
 const YEAR_MS = 365 * 86_400_000;
@@ -35,8 +36,12 @@ export interface SessionBoard {
   ratio: number;
   rate: number;
   dividendYield: number;
-  /** Previous close, the level the grid and OI are built around. */
+  /** Previous close; the grid covers it and the session's open. */
   refSpot: number;
+  /** Regular open of the session; the grid and the day's volume are built around it too. */
+  openSpot: number;
+  /** The level open interest was built around (EWMA of past closes). @see docs/methodology.md#open-interest-and-volume */
+  oiAnchor: number;
   expirations: Expiration[];
   /** Row offset of each expiration (length nExp + 1); rows sorted by expiry, strike, put then call. */
   expStart: Int32Array;
@@ -89,6 +94,8 @@ export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number
   const ratio = engine.ratio(spec);
   const daily = engine.dailyPath(owner.ticker);
   const refSpot = (d > 0 ? daily.close[d - 1] : daily.refPrice) * ratio;
+  const openSpot = daily.open[d] * ratio;
+  const lnAnchor = lnOiAnchor(daily.close, daily.refPrice, d) + Math.log(ratio);
   const regOpenMs = cal.regOpen[d];
   const regCloseMs = cal.regClose[d];
   const nReg = Math.round((regCloseMs - regOpenMs) / MINUTE_MS);
@@ -105,7 +112,7 @@ export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number
   for (const e of expirations) {
     const t = Math.max(e.settleMs - regOpenMs, MINUTE_MS) / YEAR_MS;
     tStart.push(t);
-    const g = expiryStrikes(refSpot, owner.vol, t, spec.type);
+    const g = sessionStrikes(refSpot, openSpot, owner.vol, t, spec.type);
     grids.push(g);
     n += 2 * g.length;
   }
@@ -120,16 +127,18 @@ export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number
   const warp = new Float64Array(n);
   const lastPos = new Float64Array(n);
   const dayKey = key(seed, rootId, d, 0x5e55);
-  const putTilt = isIndexLike ? OI.indexPutTilt : 1;
+  const regime = oiRegime(lnAnchor, isIndexLike, daily.hTotal[d], daily.longRunVar);
+  const putRoundPower = isIndexLike ? OI.putRoundPower : 1;
   const unit = Math.pow(10, Math.floor(Math.log10(refSpot)));
   const [roundA, roundB, roundC] = OI.roundMultipliers;
   const oiNoiseSd = OI.noiseSd;
-  const oiTail = OI.tail;
   const volNoiseSd = VOLUME.noiseSd;
   const volWidthRatio = VOLUME.widthRatio;
   const warpMin = VOLUME.warpMin;
   const warpSpan = VOLUME.warpMax - VOLUME.warpMin;
-  const callTilt = isIndexLike ? 1 : 1.3;
+  const lnOpen = Math.log(openSpot);
+  const volPutTilt = isIndexLike ? VOLUME.putTiltIndex : 1;
+  const volCallTilt = isIndexLike ? 1 : VOLUME.callTiltStock;
   let oiSum = 0;
   let volSum = 0;
   let row = 0;
@@ -139,6 +148,7 @@ export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number
     const t = tStart[e];
     const tDays = t * 365;
     const width = Math.min(OI.maxWidth, Math.max(OI.minWidth, OI.widthInSd * owner.vol * Math.sqrt(Math.max(t, 1 / 365))));
+    const shape = oiExpiryShape(width, regime);
     const expMult = exp.quarterly ? OI.quarterly : exp.monthly ? OI.monthly : 1;
     const timeW = Math.min(1, (tDays + 3) / OI.buildUpDays) / (1 + tDays / OI.decayDays);
     const zeroDte = exp.expiry === sessionDate;
@@ -147,22 +157,24 @@ export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number
     const g = grids[e];
     for (let j = 0; j < g.length; j++) {
       const K = g[j];
-      const m = Math.log(K / refSpot);
-      const bell = Math.exp(-0.5 * (m / width) * (m / width)) + oiTail * Math.exp(-Math.abs(m) / (3 * width));
+      const lnK = Math.log(K);
+      // Open interest around the anchor (where it was built); the day's volume around the open.
+      const m = lnK - lnAnchor;
+      const mv = lnK - lnOpen;
       const vw = volWidthRatio * width;
-      const vbell = Math.exp(-0.5 * (m / vw) * (m / vw)) + 0.01 * oiTail;
+      const vbell = Math.exp(-0.5 * (mv / vw) * (mv / vw)) + 0.01 * OI.tail;
       const round = roundness(K, unit, roundA, roundB, roundC);
       const strikeKey = Math.round(K * 1000);
       for (let rt = 0; rt < 2; rt++) {
         strike[row] = K;
-        lnStrike[row] = Math.log(K);
+        lnStrike[row] = lnK;
         right[row] = rt; // 0 put, 1 call
         expIndex[row] = e;
-        const otm = rt === 0 ? K <= refSpot : K >= refSpot;
-        const tilt = rt === 0 ? putTilt : callTilt;
-        const sideW = otm ? tilt : 0.4 * tilt;
+        // Volume leans to out-of-the-money contracts at the open (ITM 0.4) and to index puts.
+        const sideW = ((rt === 0 ? mv <= 0 : mv >= 0) ? 1 : OI.itmFactor) * (rt === 0 ? volPutTilt : volCallTilt);
         const noise = Math.exp(oiNoiseSd * normal(contractKey, strikeKey * 2 + rt) - 0.5 * oiNoiseSd * oiNoiseSd);
-        const w = bell * round * expMult * timeW * sideW * noise;
+        const roundW = rt === 0 ? Math.pow(round, putRoundPower) : round;
+        const w = oiShapeWeight(m, rt, shape) * roundW * expMult * timeW * noise;
         oiW[row] = w;
         oiSum += w;
         const vnoise = Math.exp(volNoiseSd * normal(dayKey, row) - 0.5 * volNoiseSd * volNoiseSd);
@@ -210,7 +222,7 @@ export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number
   // Earnings inside an expiration add their variance to it (release after the session's open).
   const eventVariance = new Float64Array(nExp);
   if (spec.type === "stock" && nExp > 0) {
-    const gapVar = Math.pow((EARNINGS.gapSdInDailySd * owner.vol) / Math.sqrt(252), 2);
+    const gapVar = Math.pow(earningsGapSd(owner), 2);
     const lastSettle = expirations[nExp - 1].settleMs;
     for (let k = d; k < cal.days.length && cal.regOpen[k] < lastSettle; k++) {
       const flag = daily.earn[k];
@@ -236,6 +248,8 @@ export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number
     rate: SIM_RATE,
     dividendYield: spec.dividendYield,
     refSpot,
+    openSpot,
+    oiAnchor: Math.exp(lnAnchor),
     expirations,
     expStart,
     n,

@@ -51,3 +51,26 @@ export function expiryStrikes(spot: number, vol: number, tYears: number, type: "
   addMultiples(set, spot * (1 - b.down), spot * (1 + b.up), far);
   return Float64Array.from([...set].sort((x, y) => x - y));
 }
+
+/**
+ * Sorted strikes listed for one expiration in a session: the union of the grids around the
+ * previous close and around the session's open, so a gap (earnings, a jump) still finds strikes
+ * on both sides of spot, as exchanges list new strikes before the open after a large move.
+ * @example
+ * sessionStrikes(100, 120, 0.5, 2 / 365, "stock").includes(120); // true
+ * @see docs/methodology.md#strikes
+ */
+export function sessionStrikes(prevClose: number, open: number, vol: number, tYears: number, type: "index" | "etf" | "stock"): Float64Array {
+  const a = expiryStrikes(prevClose, vol, tYears, type);
+  const b = expiryStrikes(open, vol, tYears, type);
+  // Merge two ascending grids without duplicates.
+  const out = new Float64Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.length || j < b.length) {
+    const k = j >= b.length || (i < a.length && a[i] <= b[j]) ? a[i++] : b[j++];
+    if (n === 0 || out[n - 1] !== k) out[n++] = k;
+  }
+  return out.slice(0, n);
+}

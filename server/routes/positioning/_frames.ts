@@ -4,7 +4,7 @@ import { previousTradingDay, sessionBounds } from "../../../lib/time";
 import { LruCache } from "../../cache/lru-cache";
 import { memoizeJson } from "../../http/json-body";
 import { moduleState, type AppServices } from "../../services";
-import { gridOf, noData, optionsKey, type GridQuery } from "./_shared";
+import { gridOf, knownSymbols, noData, optionsKey, perSymbol, type GridQuery } from "./_shared";
 
 const MINUTE_MS = 60_000;
 
@@ -94,4 +94,19 @@ export function heatmapMeta(built: BuiltEntry[], q: Omit<GridQuery, "symbols">, 
     signModel: first.signModel,
     unit: first.unit,
   };
+}
+
+/**
+ * `data` and `meta` of a heatmap-shaped response: one entry per known symbol of `q`, built by
+ * `entryOf` (unknown and board-less symbols dropped; 404 only when none is left).
+ */
+export async function heatmapResponse(
+  services: AppServices,
+  q: GridQuery,
+  mode: "live" | "historical",
+  entryOf: (symbol: string) => Promise<BuiltEntry>,
+) {
+  const symbols = await knownSymbols(services, q.symbols);
+  const built = await perSymbol(symbols, entryOf);
+  return { data: { symbols: built.map((b) => b.entry) }, meta: heatmapMeta(built, q, mode) };
 }

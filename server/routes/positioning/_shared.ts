@@ -3,14 +3,18 @@ import { jsKernels, loadKernelsSync, type KernelEngine } from "../../../lib/kern
 import type { ChainSnapshot, SymbolInfo } from "../../../lib/market/market-data";
 import {
   exposureGrid,
+  HeatmapCellSchema,
+  HeatmapFrameSchema,
   PositioningError,
   POSITIONING_DEFAULTS as D,
   type ExposureGrid,
   type ExposureGridOptionsInput,
 } from "../../../lib/positioning";
 import { etInstant } from "../../../lib/time";
+import type { Principal } from "../../accounts/types";
 import { ApiError, apiErrors } from "../../errors";
 import { moduleState, type AppServices } from "../../services";
+import { defineRoute, type RouteDef } from "../define-route";
 import { boolParam, dateListParam, enumParam, intOrAllParam, symbolsParam } from "../params";
 
 /** First session date with history (spec: replay and statistics go back to 2023-03-28). */
@@ -46,6 +50,32 @@ export const gridQueryShape = {
   includeEmpty: boolParam(false, "Keep interior strikes whose every cell is below $50 in absolute value."),
   layout: enumParam(["net", "matrix"], "net", "net: one value per strike; matrix: also the strike x expiration grid."),
 };
+
+/** The route fields every board route (heatmap, replay, levels) shares; `gridRoute` fills them. */
+type GridRouteCommon = "host" | "module" | "method" | "symbolsOf" | "symbolsLimit" | "meta" | "tags";
+
+/**
+ * Declare a board route (`/v1/heatmap`, `/v1/historical`, `/v1/gex/levels`): base host, GET,
+ * positioning module, the plan's per-call symbol ceiling (never above 10), the positioning `meta`
+ * and the Heatmap tag; the rest is the route's own.
+ * @example gridRoute({ path: "/v1/heatmap", operationId: "getHeatmap", cost: 1, ... })
+ */
+export function gridRoute<QS extends z.ZodObject<{ symbols: typeof gridQueryShape.symbols } & z.core.$ZodLooseShape>>(
+  route: Omit<RouteDef<QS>, GridRouteCommon>,
+): RouteDef<QS> {
+  return defineRoute<QS>({
+    host: "base",
+    module: "positioning",
+    method: "GET",
+    // QS's shape holds gridQueryShape's `symbols` (the constraint); TypeScript cannot see through
+    // z.output of a generic schema, hence the cast.
+    symbolsOf: (q) => (q as { symbols: string[] }).symbols,
+    symbolsLimit: { param: "symbols", max: (p: Principal) => Math.min(MAX_POSITIONING_SYMBOLS, p.limits.symbolsPerHeatmapCall) },
+    meta: PositioningMetaSchema,
+    tags: ["Heatmap"],
+    ...route,
+  });
+}
 
 /** The validated grid query. */
 export interface GridQuery {
@@ -172,28 +202,35 @@ export function attribution(simulated: boolean) {
   };
 }
 
-// --- response schemas ---
+// --- response schemas (the library's, with the route documentation layered on) ---
 
-export const NodeTypeSchema = z.enum(["king", "gatekeeper", "pika", "barney", "significant", "normal"]);
-
-export const StrikeNodeSchema = z.object({
-  strike: z.number(),
-  value: z.number().meta({ description: "Net dealer exposure at this strike over the returned expirations, dollars." }),
-  nodeType: NodeTypeSchema,
-  velocityPct: z.number().optional().meta({ description: "Live heatmap only: percent change against the same strike 5 frames earlier." }),
+/** A heatmap strike as the API documents it: the library's cell. */
+export const StrikeNodeSchema = HeatmapCellSchema.extend({
+  value: HeatmapCellSchema.shape.value.meta({ description: "Net dealer exposure at this strike over the returned expirations, dollars." }),
+  velocityPct: HeatmapCellSchema.shape.velocityPct.meta({
+    description: "Live heatmap only: percent change against the same strike 5 frames earlier.",
+  }),
 });
 
+const { symbol, asOf, spot, ...frameRest } = HeatmapFrameSchema.shape;
+
+/**
+ * A heatmap entry: the library's frame plus the previous close and the change against it,
+ * placed after `spot` as the responses place them.
+ */
 export const HeatmapEntrySchema = z.object({
-  symbol: z.string(),
-  asOf: z.string().meta({ description: "ISO-8601 UTC instant of the board." }),
-  spot: z.number(),
+  symbol,
+  asOf: asOf.meta({ description: "ISO-8601 UTC instant of the board." }),
+  spot,
   previousClose: z.number().optional(),
   priceChange: z.number().optional(),
   priceChangePercent: z.number().optional(),
-  expirations: z.array(z.string()),
+  ...frameRest,
   strikes: z.array(StrikeNodeSchema),
-  matrix: z.array(z.array(z.number())).optional(),
 });
+
+/** `data` of `/v1/heatmap` and `/v1/historical`. */
+export const HeatmapDataSchema = z.object({ symbols: z.array(HeatmapEntrySchema) });
 
 export const PositioningMetaSchema = z.object({
   metric: z.enum(["gamma", "vanna"]),

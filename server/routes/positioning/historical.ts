@@ -1,28 +1,15 @@
 import { z } from "zod";
 import { SLOT_HISTORICAL } from "../../accounts/types";
 import { apiErrors } from "../../errors";
-import { defineRoute } from "../define-route";
 import { instantParam } from "../params";
-import { heatmapMeta, replayEntry } from "./_frames";
-import {
-  FIRST_HISTORY_DATE,
-  FIRST_HISTORY_MS,
-  gridQueryShape,
-  HeatmapEntrySchema,
-  knownSymbols,
-  MAX_POSITIONING_SYMBOLS,
-  perSymbol,
-  PositioningMetaSchema,
-} from "./_shared";
+import { heatmapResponse, replayEntry } from "./_frames";
+import { FIRST_HISTORY_DATE, FIRST_HISTORY_MS, gridQueryShape, gridRoute, HeatmapDataSchema } from "./_shared";
 
 /** Seconds a client is told to wait when its replay slots are full. */
 export const HISTORICAL_RETRY_AFTER_S = 1;
 
 /** `GET /v1/historical`: the board at or before `at`, no velocity. 5 credits per call. */
-export const historicalRoute = defineRoute({
-  host: "base",
-  module: "positioning",
-  method: "GET",
+export const historicalRoute = gridRoute({
   path: "/v1/historical",
   operationId: "getHistoricalHeatmap",
   cost: 5,
@@ -35,20 +22,12 @@ export const historicalRoute = defineRoute({
     if (q.at < FIRST_HISTORY_MS) throw apiErrors.invalidParameter("at", `history begins on ${FIRST_HISTORY_DATE}.`);
     if (q.at > nowMs) throw apiErrors.invalidParameter("at", "must not be in the future.");
   },
-  symbolsOf: (q) => q.symbols,
-  symbolsLimit: { param: "symbols", max: (p) => Math.min(MAX_POSITIONING_SYMBOLS, p.limits.symbolsPerHeatmapCall) },
   concurrency: { kind: SLOT_HISTORICAL, max: (p) => p.limits.historicalInFlight, retryAfterS: HISTORICAL_RETRY_AFTER_S },
-  data: z.object({ symbols: z.array(HeatmapEntrySchema) }),
-  meta: PositioningMetaSchema,
+  data: HeatmapDataSchema,
   cacheControl: "private, max-age=3600",
   summary: "Replay: the heatmap at a past instant (one or more symbols)",
   description:
     "The one-minute board at or before `at` for each symbol, the same shape as the live heatmap without velocityPct. " +
     "Replays in flight are limited per account (limits.historicalInFlight); over it is 429 too_many_concurrent_requests.",
-  tags: ["Heatmap"],
-  handler: async ({ query, services }) => {
-    const symbols = await knownSymbols(services, query.symbols);
-    const built = await perSymbol(symbols, (s) => replayEntry(services, s, query, query.at));
-    return { data: { symbols: built.map((b) => b.entry) }, meta: heatmapMeta(built, query, "historical") };
-  },
+  handler: ({ query, services }) => heatmapResponse(services, query, "historical", (s) => replayEntry(services, s, query, query.at)),
 });

@@ -1,78 +1,40 @@
 import { z } from "zod";
-import { keyLevels, type KeyLevels } from "../../../lib/positioning";
+import { KeyLevelsEntrySchema, keyLevels, LevelSchema, LevelsSummarySchema, type KeyLevels } from "../../../lib/positioning";
 import { LruCache } from "../../cache/lru-cache";
 import { moduleState } from "../../services";
-import { defineRoute } from "../define-route";
-import {
-  gridQueryShape,
-  kernelEngine,
-  knownSymbols,
-  MAX_POSITIONING_SYMBOLS,
-  noData,
-  optionsKey,
-  gridOptions,
-  perSymbol,
-  PositioningMetaSchema,
-  toApiError,
-} from "./_shared";
+import { gridOptions, gridQueryShape, gridRoute, kernelEngine, knownSymbols, noData, optionsKey, perSymbol, toApiError } from "./_shared";
 
 /** Credits per `/v1/gex/levels` call: the spec leaves it open; the reference and the heatmap charge 1. */
 export const LEVELS_COST = 1;
 
-const LevelSchema = z.object({
-  strike: z.number(),
-  value: z.number(),
-  nodeType: z.enum(["king", "gatekeeper", "pika", "barney", "significant", "normal"]),
-  distancePct: z.number().meta({ description: "Percent distance from spot (negative = below)." }),
-});
-const FlipSchema = z.object({
-  method: z.string(),
-  level: z.number(),
-  distancePct: z.number(),
-  direction: z.enum(["up", "down"]),
+/** The library's level, its sign convention documented. */
+const LevelDocSchema = LevelSchema.extend({
+  distancePct: LevelSchema.shape.distancePct.meta({ description: "Percent distance from spot (negative = below)." }),
 });
 
-const LevelsEntrySchema = z.object({
-  symbol: z.string(),
-  asOf: z.string(),
-  spot: z.number(),
-  kingNode: LevelSchema.nullable(),
-  levels: z.array(LevelSchema),
-  summary: z.object({
-    netExposure: z.number(),
-    positiveWall: LevelSchema.nullable(),
-    negativeWall: LevelSchema.nullable(),
-    flip: FlipSchema.nullable(),
-    zeroCrossings: z.array(FlipSchema),
-    lowStrike: z.number().nullable(),
-    highStrike: z.number().nullable(),
-    zeroGamma: z.object({}).loose(),
-  }),
+/** A `/v1/gex/levels` entry: the library's, with the documented level in every place one stands. */
+const LevelsEntrySchema = KeyLevelsEntrySchema.extend({
+  kingNode: LevelDocSchema.nullable(),
+  levels: z.array(LevelDocSchema),
+  summary: LevelsSummarySchema.extend({ positiveWall: LevelDocSchema.nullable(), negativeWall: LevelDocSchema.nullable() }),
 });
 
 const { layout: _layout, ...levelsShape } = gridQueryShape;
 
 /** `GET /v1/gex/levels`: classified nodes strongest first, walls, flip and zero gamma. */
-export const levelsRoute = defineRoute({
-  host: "base",
-  module: "positioning",
-  method: "GET",
+export const levelsRoute = gridRoute({
   path: "/v1/gex/levels",
   operationId: "getLevels",
   cost: LEVELS_COST,
   entitlement: "positioning",
   query: z.object(levelsShape),
-  symbolsOf: (q) => q.symbols,
-  symbolsLimit: { param: "symbols", max: (p) => Math.min(MAX_POSITIONING_SYMBOLS, p.limits.symbolsPerHeatmapCall) },
   data: z.object({ symbols: z.array(LevelsEntrySchema) }),
-  meta: PositioningMetaSchema,
   cacheControl: "private, max-age=5",
   summary: "Key levels (classified nodes) for one or more symbols",
   description:
     "The strikes classified as nodes on the live board (king first, then strongest |value|), each with its distance " +
     "from spot, and a summary: net exposure, the positive and negative walls, where the running sum by strike changes " +
     "sign, and the zero-gamma level of the spot profile. Same board, parameters and 5-second cache as the heatmap.",
-  tags: ["Heatmap"],
   handler: async ({ query, services, nowMs }) => {
     const symbols = await knownSymbols(services, query.symbols);
     const q = { ...query, layout: "net" as const };

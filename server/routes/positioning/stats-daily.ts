@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { POSITIONING_DEFAULTS as D, STATS_COMPLETE_AFTER_MS, type DailyStat } from "../../../lib/positioning";
+import { DailyStatSchema, POSITIONING_DEFAULTS as D, STATS_COMPLETE_AFTER_MS, type DailyStat } from "../../../lib/positioning";
 import type { MarketData } from "../../../lib/market/market-data";
 import { countTradingDays, etDateOf, sessionBounds, tradingDaysBetween } from "../../../lib/time";
 import { LruCache } from "../../cache/lru-cache";
@@ -100,23 +100,7 @@ export const statsDailyRoute = defineRoute({
     symbols: z.array(
       z.object({
         symbol: z.string(),
-        days: z.array(
-          z.object({
-            date: z.string(),
-            frames: z.number().int(),
-            complete: z.boolean(),
-            firstAt: z.string(),
-            lastAt: z.string(),
-            spotOpen: z.number(),
-            spotHigh: z.number(),
-            spotLow: z.number(),
-            spotClose: z.number(),
-            minValue: z.number(),
-            maxValue: z.number(),
-            peakAbsMean: z.number(),
-            peakAbsMax: z.number(),
-          }),
-        ),
+        days: z.array(DailyStatSchema),
       }),
     ),
   }),

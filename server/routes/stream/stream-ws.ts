@@ -1,6 +1,7 @@
 import { setWebSocketHooks } from "crossws";
 import { z } from "zod";
 import { ApiError } from "../../errors";
+import { refundAsyncOf } from "../../streams/connection";
 import { streamHub } from "../../streams/stream-hub";
 import { createWsSink } from "../../streams/ws-sink";
 import { defineRoute } from "../define-route";
@@ -77,14 +78,15 @@ export const streamWsRoute = defineRoute({
     let opened = false;
     let onDrain = () => {};
     // Charged at the upgrade request: refund it if the handshake never completes.
+    // The opening debit was made under `requestId` for the route's cost (the requested symbols),
+    // so that is what goes back (a refund never exceeds the request's net debit).
     const grace = setTimeout(() => {
       if (opened || conn.disposed) return;
       conn.dispose();
-      try {
-        services.accounts.refund(principal!, symbols.length, { requestId, route: "/v1/stream/ws" });
-      } catch {
-        // the ledger keeps the debit; nothing else to do
-      }
+      refundAsyncOf(services.accounts, principal!, query.symbols.length, { requestId, route: "/v1/stream/ws" }).then(
+        () => hub.internals.log({ level: "info", msg: "stream_upgrade_refunded", requestId, accountId: principal!.accountId }),
+        () => hub.internals.log({ level: "error", msg: "refund_failed", requestId, accountId: principal!.accountId }),
+      );
     }, hub.settings.upgradeGraceMs);
     (grace as { unref?: () => void }).unref?.();
     const offered = (request.headers.get("sec-websocket-protocol") ?? "").split(",").map((p) => p.trim());
