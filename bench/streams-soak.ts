@@ -3,7 +3,7 @@
  * listening server on this machine, readers in a child process. Samples the server's event-loop
  * delay (perf_hooks.monitorEventLoopDelay) and RSS over the soak and prints a JSON summary.
  *
- *   npx tsx bench/streams-soak.ts [--seconds 120] [--streams 1000] [--speed 1]
+ *   npx tsx bench/streams-soak.ts [--seconds 120] [--streams 1000] [--speed 1] [--fanout-batch 64]
  *
  * Traffic goes to 127.0.0.1 only; the run stops by itself. See bench/README.md#stream-soak.
  */
@@ -69,13 +69,14 @@ async function child(url: string, keys: string[], streams: number): Promise<void
   });
 }
 
-async function parent(seconds: number, streams: number, speed: number): Promise<void> {
+async function parent(seconds: number, streams: number, speed: number, fanoutBatch: number | undefined): Promise<void> {
   const { createSimulatedMarket, scaledClock } = await import("../lib/market");
   const { openAccountService } = await import("../server/accounts");
   const { createApp } = await import("../server/app");
   const { listen } = await import("../server/http/listen");
   const { createConcurrencyLimiter, createRateLimiter } = await import("../server/limits");
   const { streamHub } = await import("../server/streams/stream-hub");
+  const { configureStreams, streamSettings } = await import("../server/streams/settings");
 
   const dir = mkdtempSync(join(tmpdir(), "optionscope-soak-"));
   // A Wednesday 10:00 ET: boards are live for the whole soak.
@@ -83,6 +84,7 @@ async function parent(seconds: number, streams: number, speed: number): Promise<
   const market = createSimulatedMarket({ seed: "soak", clock });
   const accounts = openAccountService({ dbPath: join(dir, "accounts.db") });
   const app = createApp({ market, accounts, rateLimiter: createRateLimiter(), concurrency: createConcurrencyLimiter(), clock });
+  if (fanoutBatch !== undefined) configureStreams(app.services, { fanoutBatch });
   const listening = await listen(app, { port: 0 });
   const keys: string[] = [];
   for (let i = 0; i < Math.ceil(streams / STREAMS_PER_ACCOUNT); i++) keys.push(accounts.createAccount({ plan: "top", credits: 1_000_000 }).key);
@@ -151,6 +153,7 @@ async function parent(seconds: number, streams: number, speed: number): Promise<
     streams,
     symbolsPerStream: PER_STREAM,
     speed,
+    fanoutBatch: streamSettings(app.services).fanoutBatch,
     soakSeconds: seconds,
     rampSeconds: rampS,
     openAtEnd: samples.at(-1)?.open ?? 0,
@@ -168,7 +171,13 @@ async function parent(seconds: number, streams: number, speed: number): Promise<
 }
 
 const { values } = parseArgs({
-  options: { seconds: { type: "string" }, streams: { type: "string" }, speed: { type: "string" }, child: { type: "boolean" } },
+  options: {
+    seconds: { type: "string" },
+    streams: { type: "string" },
+    speed: { type: "string" },
+    "fanout-batch": { type: "string" },
+    child: { type: "boolean" },
+  },
   allowPositionals: true,
   strict: false,
 });
@@ -178,5 +187,6 @@ if (values.child) {
   process.stdin.on("data", (d) => (input += d));
   process.stdin.on("end", () => void child(url, JSON.parse(input), Number(n)));
 } else {
-  await parent(Number(values.seconds ?? 120), Number(values.streams ?? 1000), Number(values.speed ?? 1));
+  const batch = values["fanout-batch"];
+  await parent(Number(values.seconds ?? 120), Number(values.streams ?? 1000), Number(values.speed ?? 1), batch === undefined ? undefined : Number(batch));
 }

@@ -61,6 +61,8 @@ export interface OiExpiryShape {
   /** Weight of in-the-money contracts (against the anchor): of the bell, of the far tail. */
   itmBell: number;
   itmTail: number;
+  /** Peak of a second put bell at the anchor (width `callW`): near-the-money trading puts. */
+  putNear: number;
 }
 
 /**
@@ -69,7 +71,7 @@ export interface OiExpiryShape {
  * oiExpiryShape(0.05, { lnAnchor: 0, indexLike: true, volRatio: 1 }).putMu < -0.03; // true
  */
 export function oiExpiryShape(w: number, regime: OiRegime): OiExpiryShape {
-  if (!regime.indexLike) return { callMu: 0, callW: w, putMu: 0, putW: w, putMass: OI.stockPutMass, putFarW: w, tailW: 3 * w, itmBell: OI.itmFactor, itmTail: OI.itmFactor };
+  if (!regime.indexLike) return { callMu: 0, callW: w, putMu: 0, putW: w, putMass: OI.stockPutMass, putFarW: w, tailW: 3 * w, itmBell: OI.itmFactor, itmTail: OI.itmFactor, putNear: 0 };
   const v = regime.volRatio;
   // Hedgers buy protection some way out of the money; in stress they buy it closer and more of it.
   const putDist = Math.min(OI.putDistanceMax, OI.putDistanceBase + OI.putDistanceInWidth * w) / Math.pow(v, OI.putDistanceVolPower);
@@ -86,12 +88,14 @@ export function oiExpiryShape(w: number, regime: OiRegime): OiExpiryShape {
     // money (the tails) there are few contracts: old positions rolled or closed.
     itmBell: 1,
     itmTail: OI.itmFactor,
+    putNear: OI.putNearMass,
   };
 }
 
 /**
  * Un-normalised OI weight of one contract before round-strike, expiry-type, time and noise
- * factors: a bell per right around its centre plus far tails, times the in-the-money factor.
+ * factors: a bell per right around its centre plus far tails, times the in-the-money factor
+ * (index puts: plus a near-the-money bell).
  * `m = ln(K / anchor)`; `right` 0 put, 1 call.
  */
 export function oiShapeWeight(m: number, right: number, s: OiExpiryShape): number {
@@ -101,5 +105,7 @@ export function oiShapeWeight(m: number, right: number, s: OiExpiryShape): numbe
   const itm = right === 0 ? m > 0 : m < 0;
   const bell = Math.exp(-0.5 * z * z) * (itm ? s.itmBell : 1);
   const tail = OI.tail * Math.exp(-Math.abs(m) / s.tailW) * (itm ? s.itmTail : 1);
-  return (bell + tail) * (right === 0 ? s.putMass : 1);
+  if (right === 1) return bell + tail;
+  const zn = m / s.callW;
+  return (bell + tail) * s.putMass + s.putNear * Math.exp(-0.5 * zn * zn);
 }

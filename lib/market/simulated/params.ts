@@ -155,20 +155,22 @@ export const OI = {
   callCentreInWidth: 0.3,
   callWidthRatio: 0.8,
   /** Index/ETF puts: distance below the anchor min(max, base + inWidth * width) / volRatio^power. */
-  putDistanceBase: 0.025,
+  putDistanceBase: 0.03,
   putDistanceInWidth: 0.8,
   putDistanceMax: 0.1,
   putDistanceVolPower: 0.5,
   /** Index/ETF puts: bell width (x OI width) and mass relative to the calls' x volRatio^power. */
   putWidthRatio: 0.7,
-  indexPutMass: 1.7,
+  indexPutMass: 1.3,
   putMassVolPower: 0.5,
   /** Index/ETF puts: the bell's width beyond its centre (further out of the money): min(ratio x its width, max). */
   putFarWidthRatio: 2.5,
   putFarWidthMax: 0.1,
+  /** Index/ETF puts: peak of a second, near-the-money put bell (centred at the anchor, the calls' width). */
+  putNearMass: 0.3,
   /** Single names: put mass relative to calls (calls 1.3 : puts 1). */
   stockPutMass: 1 / 1.3,
-  /** In-the-money contracts (against the anchor) carry this share of the bell's weight. */
+  /** In-the-money contracts (against the anchor) carry this share of the weight (index/ETF: of the far tails only). */
   itmFactor: 0.4,
   /** Log-normal contract noise sd (keyed by contract, persistent across sessions). */
   noiseSd: 0.6,

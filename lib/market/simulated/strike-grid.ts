@@ -30,9 +30,10 @@ export function strikeBands(s: number): { fine: number; mid: number; down: numbe
   };
 }
 
-function addMultiples(out: Set<number>, lo: number, hi: number, step: number): void {
-  const start = Math.ceil(lo / step - 1e-9);
-  const end = Math.floor(hi / step + 1e-9);
+/** Adds the multiples of `step` in [lo, hi]; `outward` also the nearest multiple beyond each end. */
+function addMultiples(out: Set<number>, lo: number, hi: number, step: number, outward = false): void {
+  const start = outward ? Math.floor(lo / step + 1e-9) : Math.ceil(lo / step - 1e-9);
+  const end = outward ? Math.ceil(hi / step - 1e-9) : Math.floor(hi / step + 1e-9);
   // Strikes as exact decimals (0.5 steps and larger are exact in binary; round the product anyway).
   for (let i = Math.max(start, 1); i <= end; i++) out.add(Math.round(i * step * 1000) / 1000);
 }
@@ -48,7 +49,9 @@ export function expiryStrikes(spot: number, vol: number, tYears: number, type: "
   const set = new Set<number>();
   addMultiples(set, spot * (1 - b.fine), spot * (1 + b.fine), fine);
   addMultiples(set, spot * (1 - b.mid), spot * (1 + Math.min(b.mid, b.up)), mid);
-  addMultiples(set, spot * (1 - b.down), spot * (1 + b.up), far);
+  // The far band reaches to the first far-step strike beyond each edge, so a coarse far step
+  // (low-priced names: 2.5 at $5) still lists strikes on both sides of the band.
+  addMultiples(set, spot * (1 - b.down), spot * (1 + b.up), far, true);
   return Float64Array.from([...set].sort((x, y) => x - y));
 }
 
