@@ -22,7 +22,7 @@ export interface OiRegime {
  * reference price standing in before the first session). Open interest was built while spot
  * was there, so after a selloff the anchor sits above spot.
  * @example
- * lnOiAnchor(Float64Array.of(100, 100), 100, 2) === Math.log(100); // true
+ * Math.exp(lnOiAnchor(Float64Array.of(100, 100), 100, 2)); // 100 (to rounding)
  */
 export function lnOiAnchor(close: Float64Array, refPrice: number, d: number): number {
   const decay = Math.pow(0.5, 1 / OI.anchorHalfLifeSessions);
@@ -38,7 +38,12 @@ export function lnOiAnchor(close: Float64Array, refPrice: number, d: number): nu
   return sum / wSum;
 }
 
-/** The regime of a session: anchor (times the family ratio) and vol ratio. */
+/**
+ * The regime of a session: anchor (ln, family ratio included) and vol ratio `sqrt(h_total / v)`.
+ * @example
+ * oiRegime(Math.log(4000), true, 2e-4, 1e-4).volRatio; // sqrt(2)
+ * @see docs/methodology.md#open-interest-and-volume
+ */
 export function oiRegime(lnAnchor: number, indexLike: boolean, hTotal: number, longRunVar: number): OiRegime {
   const volRatio = Math.min(Math.max(Math.sqrt(hTotal / longRunVar), OI.volRatioMin), OI.volRatioMax);
   return { lnAnchor, indexLike, volRatio };
@@ -69,6 +74,7 @@ export interface OiExpiryShape {
  * Shape of one expiration with OI width `w` (clamped `sigma sqrt(T)`).
  * @example
  * oiExpiryShape(0.05, { lnAnchor: 0, indexLike: true, volRatio: 1 }).putMu < -0.03; // true
+ * @see docs/methodology.md#open-interest-and-volume
  */
 export function oiExpiryShape(w: number, regime: OiRegime): OiExpiryShape {
   if (!regime.indexLike) return { callMu: 0, callW: w, putMu: 0, putW: w, putMass: OI.stockPutMass, putFarW: w, tailW: 3 * w, itmBell: OI.itmFactor, itmTail: OI.itmFactor, putNear: 0 };
@@ -97,6 +103,10 @@ export function oiExpiryShape(w: number, regime: OiRegime): OiExpiryShape {
  * factors: a bell per right around its centre plus far tails, times the in-the-money factor
  * (index puts: plus a near-the-money bell).
  * `m = ln(K / anchor)`; `right` 0 put, 1 call.
+ * @example
+ * const s = oiExpiryShape(0.025, { lnAnchor: 0, indexLike: true, volRatio: 1 });
+ * oiShapeWeight(0.01, 1, s) > oiShapeWeight(0.01, 0, s); // true: calls outweigh puts at the money
+ * @see docs/methodology.md#open-interest-and-volume
  */
 export function oiShapeWeight(m: number, right: number, s: OiExpiryShape): number {
   const mu = right === 0 ? s.putMu : s.callMu;

@@ -1,6 +1,6 @@
 /**
  * What a chain keeps fixed through a session (computed once per root and session, memoized):
- * expirations, the strike grid around the previous close, open interest as of the session's
+ * expirations, the strike grid around the previous close and the open, open interest as of the session's
  * start, each contract's volume for the day and its intraday timing, and the surface's
  * day-level inputs.
  * @see docs/methodology.md#open-interest-and-volume
