@@ -39,6 +39,8 @@ export function toJson(value: unknown, depth = MAX_DEPTH): string {
   if (hit !== undefined) return hit;
   if (depth <= 0 || typeof (value as { toJSON?: unknown }).toJSON === "function") return JSON.stringify(value);
   if (Array.isArray(value)) {
+    // Columns of numbers (UDF history: 35,000 values) cannot hold memoized parts: one native call.
+    if (value.length === 0 || value[0] === null || typeof value[0] !== "object") return JSON.stringify(value);
     let out = "[";
     for (let i = 0; i < value.length; i++) {
       if (i > 0) out += ",";
