@@ -2,11 +2,10 @@ import { setWebSocketHooks } from "crossws";
 import { z } from "zod";
 import { ApiError } from "../../errors";
 import { refundAsyncOf } from "../../streams/connection";
-import { streamHub } from "../../streams/stream-hub";
 import { createWsSink } from "../../streams/ws-sink";
 import { defineRoute } from "../define-route";
-import { knownSymbols } from "../positioning/_shared";
-import { boardQueryOf, lastEventIdOf, streamQuery, symbolsPerStream } from "./_query";
+import { openConnection } from "./_open-connection";
+import { streamQuery, symbolsPerStream } from "./_query";
 
 /** The subprotocol the server speaks (echoed in the handshake). */
 export const WS_SUBPROTOCOL = "optionscope.stream.v1";
@@ -58,23 +57,7 @@ export const streamWsRoute = defineRoute({
         headers: { Upgrade: "websocket" },
       });
     }
-    const hub = streamHub(services);
-    const symbols = await knownSymbols(services, query.symbols);
-    let creditsRemaining: number | null = null;
-    try {
-      creditsRemaining = services.accounts.balance(principal!.accountId);
-    } catch {
-      creditsRemaining = null;
-    }
-    const conn = hub.open({
-      principal: principal!,
-      symbols,
-      query: boardQueryOf(query),
-      requestId,
-      lastEventId: lastEventIdOf(request, query),
-      transport: "ws",
-      creditsRemaining,
-    });
+    const { hub, conn } = await openConnection({ query, principal: principal!, services, request, requestId }, "ws");
     let opened = false;
     let onDrain = () => {};
     // Charged at the upgrade request: refund it if the handshake never completes.

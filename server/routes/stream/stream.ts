@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { createSseSink, SSE_HEADERS } from "../../streams/sse-response";
-import { streamHub } from "../../streams/stream-hub";
 import { defineRoute } from "../define-route";
-import { knownSymbols } from "../positioning/_shared";
-import { boardQueryOf, lastEventIdOf, streamQuery, symbolsPerStream } from "./_query";
+import { openConnection } from "./_open-connection";
+import { streamQuery, symbolsPerStream } from "./_query";
 
 /**
  * `GET /v1/stream`: live boards as Server-Sent Events. Opening costs 1 credit per symbol, charged
@@ -33,23 +32,7 @@ export const streamRoute = defineRoute({
     "symbol per minute. Over limits.streamSymbolsConcurrent: 429 stream_limit_reached with Retry-After.",
   tags: ["Heatmap"],
   handler: async ({ query, principal, services, request, requestId }) => {
-    const hub = streamHub(services);
-    const symbols = await knownSymbols(services, query.symbols);
-    let creditsRemaining: number | null = null;
-    try {
-      creditsRemaining = services.accounts.balance(principal!.accountId);
-    } catch {
-      creditsRemaining = null;
-    }
-    const conn = hub.open({
-      principal: principal!,
-      symbols,
-      query: boardQueryOf(query),
-      requestId,
-      lastEventId: lastEventIdOf(request, query),
-      transport: "sse",
-      creditsRemaining,
-    });
+    const { hub, conn } = await openConnection({ query, principal: principal!, services, request, requestId }, "sse");
     const { sink, body } = createSseSink(() => conn.dispose());
     const onAbort = () => conn.abort();
     if (request.signal?.aborted) conn.abort();
