@@ -1,5 +1,6 @@
 import type { Socket } from "node:net";
-import { errorBody, toApiError } from "./render-error";
+import { toApiError } from "../errors";
+import { errorBody } from "./render-error";
 import { EXPOSED_HEADERS } from "./cors";
 
 const REASONS: Record<number, string> = { 400: "Bad Request", 408: "Request Timeout", 414: "URI Too Long", 431: "Request Header Fields Too Large" };

@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import { isOptional, jsonSchemaOf } from "../openapi/json-schema";
-import type { AnyRoute } from "../routes/define-route";
+import { isToolRoute, type AnyRoute } from "../modules/define-route";
 import { REFERENCE_TOOL_NAMES } from "./reference-tool-names";
 
 /** JSON kinds an argument may take, read from its JSON Schema (`any` when the schema does not say). */
@@ -28,17 +28,6 @@ export interface RouteTool {
 
 /** Longest tool description, characters: agents read every description on every turn. */
 const MAX_DESCRIPTION_CHARS = 700;
-
-/**
- * Whether a route is offered as a tool: keyed routes only (the API descriptions need no key and
- * describe the REST surface), and no streams (a tool call has one result).
- */
-export function isToolRoute(route: AnyRoute): boolean {
-  if (route.auth === "none") return false;
-  const flagged = route as AnyRoute & { stream?: boolean; sse?: boolean };
-  if (flagged.stream === true || flagged.sse === true) return false;
-  return !/\/stream(\/|$)/.test(route.path);
-}
 
 /** `/v1/flow/:ticker` -> `/v1/flow/{ticker}` (the reference catalogue's spelling). */
 function openApiPath(path: string): string {

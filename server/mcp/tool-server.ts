@@ -7,16 +7,18 @@
 import type Database from "better-sqlite3";
 import { createMcpHandler, ProtocolError, ProtocolErrorCode, Server, type CallToolResult } from "@modelcontextprotocol/server";
 import type { Principal } from "../accounts/types";
-import { apiErrors } from "../errors";
-import { clientIp, newRequestId, runRouteAs, takeRateLimit } from "../http/pipeline";
+import { apiErrors, toApiError } from "../errors";
+import { clientIp, newRequestId, routeStyle, takeRateLimit } from "../http/route-handler";
 import { renderError } from "../http/render-error";
+import { mountedRoutes } from "../modules/define-module";
+import { executeRoute } from "../modules/execute-route";
 import { createAuthorizationServer, MCP_PATH, oauthUrls, type AuthorizationServer } from "../oauth/authorization-server";
 import { openOAuthStore, type OAuthStore, type OAuthTtls } from "../oauth/oauth-store";
 import type { AppServices, FetchLike } from "../services";
 import { routeTools, type RouteTool } from "./route-tools";
 import { toRouteInput } from "./tool-args";
 import { refusalResponse, resolveToolCaller } from "./tool-auth";
-import { toToolResult } from "./tool-result";
+import { toToolResult, type ToolOutcome } from "./tool-result";
 
 /** Name and version the server reports in `initialize`. */
 export const TOOL_SERVER_INFO = { name: "optionscope", title: "optionscope options analytics", version: "0.1.0" } as const;
@@ -74,12 +76,14 @@ function openDefaultStore(services: AppServices, ttls: Partial<OAuthTtls> | unde
  */
 export function createToolServer(services: AppServices, options: ToolServerOptions = {}): ToolServer {
   // Built on first use: an app that never serves a tool call pays nothing (no schemas, no tables).
-  let built: { tools: RouteTool[]; byName: Map<string, RouteTool>; listed: Record<string, unknown>[] } | null = null;
+  let built: { tools: RouteTool[]; byName: Map<string, RouteTool>; stateOf: Map<RouteTool["route"], unknown>; listed: Record<string, unknown>[] } | null = null;
   const toolList = () => {
     if (!built) {
-      const tools = routeTools(services.routes);
+      const mounted = mountedRoutes(services.modules);
+      const tools = routeTools(mounted.map((m) => m.route));
       built = {
         tools,
+        stateOf: new Map(mounted.map((m) => [m.route, m.state])),
         byName: new Map(tools.map((t) => [t.name, t])),
         listed: tools.map((t) => ({
           name: t.name,
@@ -112,10 +116,36 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
     return oauthState;
   };
 
-  async function callTool(tool: RouteTool, args: unknown, principal: Principal, signal: AbortSignal | undefined): Promise<CallToolResult> {
+  /**
+   * One tool call through the route executor, exactly as the REST call: rate-limited on the
+   * caller's key, validated, entitled, charged, refunded on failure. The rate-limit headers and
+   * the balance go on the HTTP response that carries the result.
+   */
+  async function callTool(tool: RouteTool, args: unknown, principal: Principal, signal: AbortSignal | undefined, responseHeaders: Headers | undefined): Promise<CallToolResult> {
     const input = toRouteInput(tool, args);
-    const r = await runRouteAs(tool.route, services, { principal, query: input.query, params: input.params, signal });
-    let credits = r.creditsRemaining;
+    const requestId = newRequestId();
+    const { route } = tool;
+    let outcome: ToolOutcome;
+    let credits: number | null;
+    try {
+      takeRateLimit(services, responseHeaders ?? new Headers(), principal, null);
+      const run = await executeRoute(services, {
+        route,
+        state: toolList().stateOf.get(route),
+        principal,
+        query: input.query,
+        params: input.params,
+        requestId,
+        signal,
+      });
+      const r = run.result;
+      outcome = { ok: true, body: route.envelope === false ? r.data : { data: r.data, meta: r.meta ?? {} }, requestId };
+      credits = run.creditsRemaining;
+    } catch (error) {
+      const apiError = toApiError(error);
+      outcome = { ok: false, error: apiError, style: routeStyle(route), requestId };
+      credits = apiError.creditsRemaining;
+    }
     if (credits === null) {
       try {
         credits = services.accounts.balance(principal.accountId);
@@ -123,7 +153,8 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
         credits = null; // The store is unreadable: leave the figure out rather than guess it.
       }
     }
-    return toToolResult(r, credits, tool.outputSchema !== undefined);
+    if (credits !== null) responseHeaders?.set("X-Credits-Remaining", String(credits));
+    return toToolResult(outcome, credits, tool.outputSchema !== undefined);
   }
 
   const handler = createMcpHandler(
@@ -133,10 +164,11 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
       server.setRequestHandler("tools/call", async (request, c) => {
         const tool = toolList().byName.get(request.params.name);
         if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${String(request.params.name).slice(0, 80)}`);
-        const principal = (c.http?.authInfo?.extra?.principal ?? ctx.authInfo?.extra?.principal) as Principal | undefined;
+        const extra = (c.http?.authInfo?.extra ?? ctx.authInfo?.extra) as { principal?: Principal; responseHeaders?: Headers } | undefined;
+        const principal = extra?.principal;
         // The endpoint refuses unauthenticated requests before they reach here; this is a guard only.
         if (!principal) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, "Not authenticated.");
-        const result = await callTool(tool, request.params.arguments, principal, c.mcpReq.signal);
+        const result = await callTool(tool, request.params.arguments, principal, c.mcpReq.signal, extra?.responseHeaders);
         return server.projectCallToolResult(result, tool.outputSchema);
       });
       return server;
@@ -184,7 +216,7 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
         scopes: grant ? grant.scope.split(" ") : ["mcp"],
         ...(grant ? { expiresAt: Math.floor(grant.expiresMs / 1000) } : {}),
         resource: new URL(urls.resource),
-        extra: { principal: caller.principal, via: caller.via },
+        extra: { principal: caller.principal, via: caller.via, responseHeaders: headers },
       },
     });
     return withCors(response, headers);

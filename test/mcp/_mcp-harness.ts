@@ -6,8 +6,7 @@ import { createApp, type OptionscopeApp } from "../../server/app";
 import { listen, type Listening } from "../../server/http/listen";
 import { createConcurrencyLimiter, createRateLimiter } from "../../server/limits";
 import type { ToolServerOptions } from "../../server/mcp";
-import type { AnyRoute } from "../../server/routes";
-import { allRoutes } from "../../server/routes";
+import { builtinModules, defineModule, type AnyRoute } from "../../server/modules";
 import { fakeMarket } from "../server/_fake-market";
 import { NOW_MS } from "../server/_harness";
 
@@ -28,7 +27,7 @@ export interface McpHarness {
 }
 
 export async function startMcpHarness(
-  opts: { credits?: number; plan?: "top" | "api" | "index-etf" | "flow" | "invite"; dbPath?: string; routes?: AnyRoute[]; toolServer?: ToolServerOptions; wallMs?: number } = {},
+  opts: { credits?: number; plan?: "top" | "api" | "index-etf" | "flow" | "invite"; dbPath?: string; extraRoutes?: AnyRoute[]; toolServer?: ToolServerOptions; wallMs?: number } = {},
 ): Promise<McpHarness> {
   const wall = { ms: opts.wallMs ?? Date.parse("2024-03-06T15:00:10Z") };
   const accounts = openAccountService({ dbPath: opts.dbPath ?? ":memory:", clock: () => wall.ms });
@@ -39,7 +38,7 @@ export async function startMcpHarness(
     rateLimiter: createRateLimiter(),
     concurrency: createConcurrencyLimiter(),
     wallNowMs: () => wall.ms,
-    routes: opts.routes ?? allRoutes,
+    modules: opts.extraRoutes ? [...builtinModules, defineModule({ name: "test", routes: opts.extraRoutes })] : builtinModules,
     toolServer: opts.toolServer,
   });
   const listening = await listen(app, { port: 0, hostname: "127.0.0.1" });

@@ -4,8 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ProtocolError } from "@modelcontextprotocol/client";
-import { defineRoute } from "../../server/routes";
-import { allRoutes } from "../../server/routes";
+import { allRoutes, defineRoute } from "../../server/modules";
 import { startMcpHarness, rawRpc, type McpHarness } from "./_mcp-harness";
 
 /** Names the reference catalogue (tools.json) gives these endpoints. */
@@ -94,7 +93,7 @@ describe("a new route becomes a tool without touching the MCP code", () => {
       tags: ["test"],
       handler: ({ query }) => ({ data: { echoed: query.word.toUpperCase() } }),
     });
-    const h = await startMcpHarness({ routes: [...allRoutes, echo] });
+    const h = await startMcpHarness({ extraRoutes: [echo] });
     try {
       const client = await h.connect();
       const tool = (await client.listTools()).tools.find((t) => t.name === "test_echo");

@@ -2,6 +2,7 @@
 // the nearest expirations inside the strike window, IV without prices) carry the very values of
 // the full board, so exposure grids and statistics are identical; and /v1/stats/daily computed
 // through it (in worker threads) equals statistics of the frames /v1/historical replays.
+import { moduleStateOf, positioningModule } from "../../server/modules";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { jsKernels, loadKernelsSync } from "../../lib/kernels";
@@ -119,6 +120,6 @@ describe("/v1/stats/daily over the simulated market (statistics workers)", () =>
       expect(day.frames).toBe(91);
     }
     // It ran in the statistics workers (not the in-thread fallback).
-    expect((app.services.state.get("positioning.statsPool") as { size: number } | null)?.size).toBeGreaterThan(0);
+    expect(moduleStateOf(app.services, positioningModule).statsPool()?.size).toBeGreaterThan(0);
   });
 });

@@ -7,7 +7,7 @@ import { listen, type Listening } from "../../server/http/listen";
 import { createConcurrencyLimiter, createRateLimiter } from "../../server/limits";
 import type { StreamTimings } from "../../server/services";
 import { configureStreams, type StreamTuning } from "../../server/streams/settings";
-import { streamHub } from "../../server/streams/stream-hub";
+import { moduleStateOf, positioningModule, positioningStreamHub } from "../../server/modules";
 import type { Clock, MarketData } from "../../lib/market/market-data";
 import { scaledClock } from "../../lib/market/clock";
 import { fakeMarket } from "../server/_fake-market";
@@ -34,7 +34,7 @@ export interface StreamServer {
   accountId: string;
   clock: Clock;
   listening: Listening;
-  hub: () => ReturnType<typeof streamHub>;
+  hub: () => ReturnType<typeof positioningStreamHub>;
   close(): Promise<void>;
 }
 
@@ -74,9 +74,9 @@ export async function startStreamServer(o: StreamServerOptions = {}): Promise<St
     accountId,
     clock,
     listening,
-    hub: () => streamHub(app.services),
+    hub: () => positioningStreamHub(moduleStateOf(app.services, positioningModule)),
     async close() {
-      await streamHub(app.services).shutdown(200);
+      await app.shutdown(200);
       await listening.close(true);
       accounts.close();
     },

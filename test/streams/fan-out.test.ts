@@ -7,8 +7,8 @@ import { describe, expect, it } from "vitest";
 import { openAccountService } from "../../server/accounts";
 import { createApp } from "../../server/app";
 import { createConcurrencyLimiter, createRateLimiter } from "../../server/limits";
-import { boardQueryOf, streamQuery } from "../../server/routes/stream/_query";
-import { createBoardHub, type BoardState } from "../../server/streams/board-hub";
+import { boardQueryOf, createPositioningBoardHub, moduleStateOf, positioningModule, streamQuery } from "../../server/modules";
+import type { BoardState } from "../../server/streams/board-hub";
 import { eventData } from "../../server/streams/replay-store";
 import { SharedEvent, sseText, wsText, type OutFrame } from "../../server/streams/sink";
 import { createSseSink } from "../../server/streams/sse-response";
@@ -100,7 +100,7 @@ describe("board fan-out", () => {
   it("hands a new board to subscribers in batches, yielding to the event loop between batches", async () => {
     const { services, clock, close } = testServices();
     try {
-      const hub = createBoardHub(services, { fanoutBatch: 50 });
+      const hub = createPositioningBoardHub(moduleStateOf(services, positioningModule), { fanoutBatch: 50 });
       const query = boardQueryOf(streamQuery.parse({ symbols: "SPY" }));
       const got: BoardState[] = [];
       let otherWorkRanAfter = -1;
@@ -129,7 +129,7 @@ describe("board fan-out", () => {
   it("boards of several topics changing together share one per-turn budget", async () => {
     const { services, clock, close } = testServices();
     try {
-      const hub = createBoardHub(services, { fanoutBatch: 50 });
+      const hub = createPositioningBoardHub(moduleStateOf(services, positioningModule), { fanoutBatch: 50 });
       let delivered = 0;
       let otherWorkRanAfter = -1;
       for (const symbol of ["SPY", "AAPL", "SPXW"]) {
@@ -152,7 +152,7 @@ describe("board fan-out", () => {
   it("a subscriber that leaves during the fan-out gets nothing more", async () => {
     const { services, clock, close } = testServices();
     try {
-      const hub = createBoardHub(services, { fanoutBatch: 10 });
+      const hub = createPositioningBoardHub(moduleStateOf(services, positioningModule), { fanoutBatch: 10 });
       const query = boardQueryOf(streamQuery.parse({ symbols: "SPY" }));
       const calls = new Array(30).fill(0);
       const offs: (() => void)[] = [];

@@ -7,11 +7,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openAccountService, type SqliteAccountService } from "../../server/accounts";
 import { createApp, type OptionscopeApp } from "../../server/app";
 import { createConcurrencyLimiter, createRateLimiter } from "../../server/limits";
-import { boardQueryOf, streamQuery } from "../../server/routes/stream/_query";
+import { boardQueryOf, moduleStateOf, positioningModule, positioningStreamHub, streamQuery } from "../../server/modules";
 import type { StreamConnection } from "../../server/streams/connection";
 import { configureStreams } from "../../server/streams/settings";
 import type { OutFrame, StreamSink } from "../../server/streams/sink";
-import { streamHub, type StreamHub } from "../../server/streams/stream-hub";
+import type { StreamHub } from "../../server/streams/stream-hub";
 import { fixedClock } from "../../lib/market/clock";
 import { movingMarket, SESSION_MS } from "./_server";
 import { sleep } from "./_sse";
@@ -62,7 +62,7 @@ beforeEach(() => {
     clock,
   });
   configureStreams(app.services, { tickMs: 1000, revalidateMs: 60_000 });
-  hub = streamHub(app.services);
+  hub = positioningStreamHub(moduleStateOf(app.services, positioningModule));
 });
 
 afterEach(async () => {

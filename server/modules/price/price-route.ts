@@ -1,0 +1,20 @@
+import { LruCache } from "../../cache/lru-cache";
+import type { AppServices } from "../../services";
+import { routeDefiner } from "../define-route";
+
+/** Complete sessions kept per app (hourly and daily entries together). */
+const CACHE_ENTRIES = 200_000;
+
+/** The price module's state: finished sessions' hourly and daily bars, packed. */
+export interface PriceState {
+  services: AppServices;
+  sessions: LruCache<string, Float64Array>;
+}
+
+/** The price module's state for one app. */
+export function createPriceState(services: AppServices): PriceState {
+  return { services, sessions: new LruCache<string, Float64Array>(CACHE_ENTRIES) };
+}
+
+/** `defineRoute` for price routes (`ctx.state` is the `PriceState`). */
+export const priceRoute = routeDefiner<PriceState>();
