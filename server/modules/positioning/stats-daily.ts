@@ -13,6 +13,13 @@ import { replayStatsSession, type StatsSessionTask } from "./stats-replay";
 export const STATS_LIMITS = Object.freeze({ symbols: 50, calendarDays: 31, symbolSessions: 400 });
 
 /**
+ * Daily-statistics requests one account may have in flight (the spec leaves it open; a cold call
+ * can replay 400 sessions). Over it: 429 `too_many_concurrent_requests`, `Retry-After: 2`.
+ */
+export const STATS_IN_FLIGHT_PER_ACCOUNT = 2;
+export const STATS_RETRY_AFTER_S = 2;
+
+/**
  * The replay parameters every statistics frame uses: `/v1/historical`'s defaults with the asked
  * metric, so a session's statistics equal those of its replayed frames exactly.
  */
@@ -30,11 +37,11 @@ const DAY_MS = 86_400_000;
 const calendarDaysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
 
 /** One session's statistics: in a pool worker when there is one, else in this thread. */
-async function sessionStats(state: PositioningState, task: StatsSessionTask, signal: AbortSignal): Promise<DailyStat | null> {
+async function sessionStats(state: PositioningState, task: StatsSessionTask, signal: AbortSignal, accountId: string): Promise<DailyStat | null> {
   const pool = state.statsPool();
   if (pool && pool.size > 0) {
     try {
-      return await pool.run(task, signal);
+      return await pool.run(task, signal, accountId);
     } catch (error) {
       if (!(error instanceof StatsPoolUnavailable)) throw error;
     }
@@ -80,6 +87,7 @@ export const statsDailyRoute = positioningRoute({
     }
   },
   symbolsOf: (q) => q.symbols,
+  concurrency: { kind: "stats", max: () => STATS_IN_FLIGHT_PER_ACCOUNT, retryAfterS: STATS_RETRY_AFTER_S },
   data: z.object({
     from: z.string(),
     to: z.string(),
@@ -110,7 +118,7 @@ export const statsDailyRoute = positioningRoute({
     "have no row; early closes have fewer frames; today stays complete=false until 30 minutes after the close. " +
     "At most 50 symbols, 31 calendar days and 400 symbol-sessions per call.",
   tags: ["Heatmap"],
-  handler: async ({ query, services, state, nowMs, signal }) => {
+  handler: async ({ query, services, state, principal, nowMs, signal }) => {
     const to = query.to ?? etDateOf(nowMs);
     const symbols = await knownSymbols(state, query.symbols);
     const cache = state.stats;
@@ -131,7 +139,7 @@ export const statsDailyRoute = positioningRoute({
     const compute = async (c: (typeof cells)[number]) => {
       if (signal.aborted) throw signal.reason ?? apiErrors.gatewayTimeout(services.requestTimeoutMs);
       const task: StatsSessionTask = { symbol: c.symbol, date: c.date, extended: query.extended, nowMs, options };
-      c.stat = await sessionStats(state, task, signal);
+      c.stat = await sessionStats(state, task, signal, principal?.accountId ?? "");
       const { closeMs } = sessionBounds(c.date, { extended: query.extended });
       if (nowMs >= closeMs + STATS_COMPLETE_AFTER_MS) cache.set(c.key, c.stat);
     };

@@ -7,6 +7,7 @@
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import { FairQueue } from "../../limits/fair-queue";
 import type { DailyStat } from "../../../lib/positioning";
 import type { StatsSessionTask } from "./stats-replay";
 import type { StatsWorkerInit, StatsWorkerReply } from "./stats-worker";
@@ -15,8 +16,12 @@ import type { StatsWorkerInit, StatsWorkerReply } from "./stats-worker";
 export class StatsPoolUnavailable extends Error {}
 
 export interface StatsPool {
-  /** Replay one session in a worker. `signal` aborted before it starts: rejects with its reason. */
-  run(task: StatsSessionTask, signal?: AbortSignal): Promise<DailyStat | null>;
+  /**
+   * Replay one session in a worker. `signal` aborted before it starts: rejects with its reason.
+   * Queued tasks are served round-robin across `tenant`s (accounts), so one account's large
+   * request cannot starve another's small one.
+   */
+  run(task: StatsSessionTask, signal?: AbortSignal, tenant?: string): Promise<DailyStat | null>;
   /** Workers in the pool (0 once it failed). */
   readonly size: number;
   close(): Promise<void>;
@@ -62,7 +67,7 @@ function spawnWorker(init: StatsWorkerInit): Worker {
  * @example const pool = createStatsPool({ seed: 42, engine: "wasm" }); const stat = await pool.run(task);
  */
 export function createStatsPool(init: StatsWorkerInit, size = Math.min(4, Math.max(1, availableParallelism()))): StatsPool {
-  const queue: Job[] = [];
+  const queue = new FairQueue<Job>();
   let slots: Slot[] = [];
   let broken = false;
   let nextId = 1;
@@ -75,12 +80,12 @@ export function createStatsPool(init: StatsWorkerInit, size = Math.min(4, Math.m
       for (const job of s.inFlight.values()) job.reject(new StatsPoolUnavailable(String((error as Error)?.message ?? error)));
       void s.worker.terminate();
     }
-    for (const job of queue.splice(0)) job.reject(new StatsPoolUnavailable("stats workers unavailable"));
+    for (const job of queue.drain()) job.reject(new StatsPoolUnavailable("stats workers unavailable"));
   };
 
   const pump = () => {
     for (;;) {
-      if (queue.length === 0 || broken) return;
+      if (queue.size === 0 || broken) return;
       const slot = slots.reduce<Slot | null>((best, s) => (s.inFlight.size < PIPELINE_DEPTH && (!best || s.inFlight.size < best.inFlight.size) ? s : best), null);
       if (!slot) return;
       const job = queue.shift()!;
@@ -123,11 +128,11 @@ export function createStatsPool(init: StatsWorkerInit, size = Math.min(4, Math.m
   };
 
   return {
-    run(task, signal) {
+    run(task, signal, tenant = "") {
       if (broken) return Promise.reject(new StatsPoolUnavailable("stats workers unavailable"));
       start();
       return new Promise<DailyStat | null>((resolve, reject) => {
-        queue.push({ task, signal, resolve, reject });
+        queue.push(tenant, { task, signal, resolve, reject });
         pump();
       });
     },
@@ -139,7 +144,7 @@ export function createStatsPool(init: StatsWorkerInit, size = Math.min(4, Math.m
       const dead = slots;
       slots = [];
       for (const s of dead) for (const job of s.inFlight.values()) job.reject(new StatsPoolUnavailable("stats pool closed"));
-      for (const job of queue.splice(0)) job.reject(new StatsPoolUnavailable("stats pool closed"));
+      for (const job of queue.drain()) job.reject(new StatsPoolUnavailable("stats pool closed"));
       await Promise.all(dead.map((s) => s.worker.terminate()));
     },
   };
