@@ -102,7 +102,12 @@ export function createRouteHandler(route: AnyRoute, state: unknown, services: Ap
         status = 204;
         return preflightResponse();
       }
-      if (request.method !== "GET") throw apiErrors.methodNotAllowed(request.method);
+      if (request.method !== "GET") {
+        // Counted like any request (a valid key against the key, else the IP), so the answer
+        // carries the rate-limit headers too.
+        authenticateAndLimit(services, headers, request, "optional", route.credentials?.(request));
+        throw apiErrors.methodNotAllowed(request.method);
+      }
       principal = authenticateAndLimit(services, headers, request, route.auth === "none" ? "none" : "required", route.credentials?.(request));
       const run = await executeRoute(services, {
         route,

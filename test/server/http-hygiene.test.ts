@@ -174,3 +174,19 @@ describe("over a real socket", () => {
     expect(JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4)).error.code).toBe("invalid_request");
   });
 });
+
+describe("405 answers carry the rate-limit headers (issue 13, item 10)", () => {
+  it("counts a keyed wrong-method request against the key, an unkeyed one against the IP", async () => {
+    const h = makeHarness();
+    const keyed = await h.get("/v1/heatmap?symbols=SPY", { method: "POST" });
+    expect(keyed.status).toBe(405);
+    expect(keyed.headers.get("x-ratelimit-limit")).toBe("120");
+    const first = Number(keyed.headers.get("x-ratelimit-remaining"));
+    const again = await h.get("/v1/heatmap?symbols=SPY", { method: "DELETE" });
+    expect(Number(again.headers.get("x-ratelimit-remaining"))).toBe(first - 1);
+    const anonymous = await h.get("/atlas/v1/history?symbol=SPY", { method: "PUT", key: null });
+    expect(anonymous.status).toBe(405);
+    expect(anonymous.headers.get("x-ratelimit-limit")).toBe("120");
+    expect(anonymous.headers.get("x-ratelimit-remaining")).not.toBeNull();
+  });
+});
