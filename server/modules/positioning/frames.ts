@@ -2,14 +2,14 @@ import type { ChainSnapshot } from "../../../lib/market/market-data";
 import { heatmapFrame, VELOCITY_LOOKBACK_MINUTES, type ExposureGrid, type HeatmapFrame } from "../../../lib/positioning";
 import { previousTradingDay, sessionBounds } from "../../../lib/time";
 import { memoizeJson } from "../../http/json-body";
-import { optionsKey, type BoardQuery, type GridQuery } from "./grid-route";
+import { optionsKey, type BoardQuery, type GridQuery, type HeatmapEntry } from "./grid-route";
 import { gridOf, knownSymbols, noData, perSymbol, type PositioningState } from "./service";
 
 const MINUTE_MS = 60_000;
 
 /** A heatmap entry with what `meta` needs to say about how it was made. */
 export interface BuiltEntry {
-  entry: HeatmapFrame & { previousClose?: number; priceChange?: number; priceChangePercent?: number };
+  entry: HeatmapEntry;
   grid: ExposureGrid;
   cached: boolean;
 }

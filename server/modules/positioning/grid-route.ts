@@ -129,6 +129,9 @@ export const HeatmapEntrySchema = z.object({
   strikes: z.array(StrikeNodeSchema),
 });
 
+/** One symbol's heatmap entry, as served. */
+export type HeatmapEntry = z.output<typeof HeatmapEntrySchema>;
+
 /** `data` of `/v1/heatmap` and `/v1/historical`. */
 export const HeatmapDataSchema = z.object({ symbols: z.array(HeatmapEntrySchema) });
 
