@@ -22,8 +22,12 @@ export interface RouteTool {
   outputSchema?: Record<string, unknown>;
   annotations: { title: string; readOnlyHint: true; idempotentHint: true; openWorldHint: false; destructiveHint: false };
   route: AnyRoute;
-  /** Argument name -> where it goes and which JSON kinds it accepts. */
-  args: Map<string, { in: "query" | "path"; kinds: ReadonlySet<ArgKind>; required: boolean }>;
+  /**
+   * Argument name -> the REST parameter it fills, where it goes and which JSON kinds it accepts.
+   * Both the REST name (`maxStrikes`) and the reference catalogue's snake_case name
+   * (`max_strikes`) are arguments; one call may use either, not both.
+   */
+  args: Map<string, { param: string; in: "query" | "path"; kinds: ReadonlySet<ArgKind>; required: boolean }>;
 }
 
 /** Longest tool description, characters: agents read every description on every turn. */
@@ -131,7 +135,15 @@ export function routeTool(route: AnyRoute): RouteTool {
       const isRequired = where === "path" || !isOptional(field);
       properties[name] = js;
       if (isRequired) required.push(name);
-      args.set(name, { in: where, kinds: kindsOf(js), required: isRequired });
+      const kinds = kindsOf(js);
+      args.set(name, { param: name, in: where, kinds, required: isRequired });
+      // The reference tool server's name for the same argument (mcp-tools.md: "in snake_case").
+      const alias = snake(name);
+      if (alias !== name && !(alias in (shape ?? {}))) {
+        const description = `Same as \`${name}\` (the reference tool catalogue's name); give one of the two.`;
+        properties[alias] = { ...js, description };
+        args.set(alias, { param: name, in: where, kinds, required: false });
+      }
     }
   };
   addShape(route.params?.shape as Record<string, z.ZodType> | undefined, "path");
