@@ -19,6 +19,20 @@ import { routeTools, type RouteTool } from "./route-tools";
 import { toRouteInput } from "./tool-args";
 import { refusalResponse, resolveToolCaller } from "./tool-auth";
 import { toToolResult, type ToolOutcome } from "./tool-result";
+import { callIntelligenceTool, INTELLIGENCE_TOOLS, listedIntelligenceTool } from "./intelligence-tools";
+
+/** Tool lists: `default` (one tool per REST endpoint) and `intelligence` (one-call answers). */
+export const TOOLSETS = ["default", "intelligence"] as const;
+export type Toolset = (typeof TOOLSETS)[number];
+
+/** The toolset a request asks for (`?toolset=`); null when it names none of them. */
+function toolsetOf(url: URL): Toolset | null {
+  const asked = url.searchParams.get("toolset");
+  if (asked === null || asked === "") return "default";
+  return (TOOLSETS as readonly string[]).includes(asked) ? (asked as Toolset) : null;
+}
+
+const INTELLIGENCE_LISTED = INTELLIGENCE_TOOLS.map(listedIntelligenceTool);
 
 /** Name and version the server reports in `initialize`. */
 export const TOOL_SERVER_INFO = { name: "optionscope", title: "optionscope options analytics", version: "0.1.0" } as const;
@@ -160,13 +174,28 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
   const handler = createMcpHandler(
     (ctx) => {
       const server = new Server(TOOL_SERVER_INFO, { capabilities: { tools: {} }, instructions: TOOL_SERVER_INSTRUCTIONS });
-      server.setRequestHandler("tools/list", async () => ({ tools: toolList().listed as never }));
+      type Extra = { principal?: Principal; responseHeaders?: Headers; toolset?: Toolset };
+      server.setRequestHandler("tools/list", async (_request, c) => {
+        const extra = (c.http?.authInfo?.extra ?? ctx.authInfo?.extra) as Extra | undefined;
+        return { tools: (extra?.toolset === "intelligence" ? INTELLIGENCE_LISTED : toolList().listed) as never };
+      });
       server.setRequestHandler("tools/call", async (request, c) => {
-        const tool = toolList().byName.get(request.params.name);
-        if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${String(request.params.name).slice(0, 80)}`);
-        const extra = (c.http?.authInfo?.extra ?? ctx.authInfo?.extra) as { principal?: Principal; responseHeaders?: Headers } | undefined;
+        const extra = (c.http?.authInfo?.extra ?? ctx.authInfo?.extra) as Extra | undefined;
         const principal = extra?.principal;
+        const name = String(request.params.name);
+        const unknown = () => new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 80)}`);
         // The endpoint refuses unauthenticated requests before they reach here; this is a guard only.
+        if (extra?.toolset === "intelligence") {
+          const brief = INTELLIGENCE_TOOLS.find((t) => t.name === name);
+          if (!brief) throw unknown();
+          if (!principal) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, "Not authenticated.");
+          takeRateLimit(services, extra.responseHeaders ?? new Headers(), principal, null);
+          const { result, creditsRemaining } = await callIntelligenceTool(services, brief, request.params.arguments, principal, c.mcpReq.signal);
+          if (creditsRemaining !== null) extra.responseHeaders?.set("X-Credits-Remaining", String(creditsRemaining));
+          return result;
+        }
+        const tool = toolList().byName.get(name);
+        if (!tool) throw unknown();
         if (!principal) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, "Not authenticated.");
         const result = await callTool(tool, request.params.arguments, principal, c.mcpReq.signal, extra?.responseHeaders);
         return server.projectCallToolResult(result, tool.outputSchema);
@@ -191,6 +220,11 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
     }
     const urls = oauthUrls(origin);
     const headers = new Headers({ "X-Request-Id": newRequestId() });
+    const toolset = toolsetOf(new URL(request.url));
+    if (toolset === null) {
+      const error = apiErrors.invalidParameter("toolset", `one of ${TOOLSETS.join(", ")} (or absent for the REST tools).`);
+      return withCors(renderError(error, { style: "lower", headers, method: request.method }));
+    }
     const caller = resolveToolCaller(request, {
       accounts: services.accounts,
       oauth: oauthOf().store,
@@ -216,7 +250,7 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
         scopes: grant ? grant.scope.split(" ") : ["mcp"],
         ...(grant ? { expiresAt: Math.floor(grant.expiresMs / 1000) } : {}),
         resource: new URL(urls.resource),
-        extra: { principal: caller.principal, via: caller.via, responseHeaders: headers },
+        extra: { principal: caller.principal, via: caller.via, responseHeaders: headers, toolset },
       },
     });
     return withCors(response, headers);
