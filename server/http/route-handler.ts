@@ -1,3 +1,5 @@
+import { gzip } from "node:zlib";
+import { promisify } from "node:util";
 import type { H3Event } from "h3";
 import type { Principal } from "../accounts/types";
 import { apiErrors, toApiError } from "../errors";
@@ -8,6 +10,8 @@ import type { AppServices } from "../services";
 import { applyCorsHeaders, preflightResponse } from "./cors";
 import { toJson } from "./json-body";
 import { renderError, type ErrorStyle } from "./render-error";
+
+const gzipAsync = promisify(gzip);
 
 /** Default `Cache-Control` of a keyed success: private to the caller, revalidate before reuse. */
 export const DEFAULT_CACHE_CONTROL = "private, no-cache";
@@ -76,6 +80,32 @@ export function authenticateAndLimit(
   return principal;
 }
 
+/** Bodies at least this long are compressed when the client accepts gzip (smaller gain nothing). */
+export const GZIP_MIN_BYTES = 1024;
+
+/** Whether `Accept-Encoding` admits gzip (a `q=0` refuses it). */
+export function acceptsGzip(request: Request): boolean {
+  const header = request.headers.get("accept-encoding");
+  if (!header) return false;
+  return header.split(",").some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(";");
+    if (coding.trim() !== "gzip" && coding.trim() !== "*") return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
+/**
+ * A JSON body, gzip-compressed (off the event loop) when the client asks for it and it is large
+ * enough to gain; sets `Content-Encoding` and `Vary`. Streams are never compressed.
+ */
+async function maybeGzip(json: string, request: Request, headers: Headers): Promise<string | Uint8Array<ArrayBuffer>> {
+  headers.append("Vary", "Accept-Encoding");
+  if (json.length < GZIP_MIN_BYTES || !acceptsGzip(request)) return json;
+  headers.set("Content-Encoding", "gzip");
+  return Uint8Array.from(await gzipAsync(json));
+}
+
 /** Two event-loop turns: time for Node to process a disconnect that arrived while a handler ran. */
 export function settleTransportEvents(): Promise<void> {
   return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
@@ -135,7 +165,7 @@ export function createRouteHandler(route: AnyRoute, state: unknown, services: Ap
       applyCorsHeaders(headers);
       const body = envelope ? { data: result.data, meta: result.meta ?? {} } : result.data;
       // toJson === JSON.stringify, reusing the text of memoized (cached) parts such as heatmap entries.
-      return new Response(toJson(body), { status: 200, headers });
+      return new Response(await maybeGzip(toJson(body), request, headers), { status: 200, headers });
     } catch (error) {
       const apiError = toApiError(error);
       status = apiError.status;

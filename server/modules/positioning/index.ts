@@ -3,6 +3,7 @@
 import { defineModule, type ModuleDef } from "../define-module";
 import { heatmapRoute } from "./heatmap";
 import { historicalRoute } from "./historical";
+import { historicalRangeRoute } from "./historical-range";
 import { levelsRoute } from "./levels";
 import { createPositioningState, type PositioningOptions, type PositioningState } from "./service";
 import { statsDailyRoute } from "./stats-daily";
@@ -10,9 +11,10 @@ import { streamRoute } from "./stream";
 import { streamWsRoute } from "./stream-ws";
 import { symbolsRoute } from "./symbols";
 
-export { heatmapRoute, historicalRoute, levelsRoute, statsDailyRoute, streamRoute, streamWsRoute, symbolsRoute };
+export { heatmapRoute, historicalRangeRoute, historicalRoute, levelsRoute, statsDailyRoute, streamRoute, streamWsRoute, symbolsRoute };
 export { statsGridQuery, STATS_LIMITS } from "./stats-daily";
 export { LEVELS_COST } from "./levels";
+export { RANGE_LIMITS } from "./historical-range";
 export { credentialsOf, WS_BEARER_PREFIX, WS_SUBPROTOCOL } from "./stream-ws";
 export { boardQueryOf, streamQuery } from "./stream-query";
 export { createPositioningBoardHub, positioningStreamHub } from "./board-source";
@@ -25,7 +27,7 @@ export type { PositioningOptions, PositioningState } from "./service";
 export function createPositioningModule(options: PositioningOptions = {}): ModuleDef<PositioningState> {
   return defineModule<PositioningState>({
     name: "positioning",
-    routes: [heatmapRoute, historicalRoute, levelsRoute, statsDailyRoute, symbolsRoute, streamRoute, streamWsRoute],
+    routes: [heatmapRoute, historicalRoute, historicalRangeRoute, levelsRoute, statsDailyRoute, symbolsRoute, streamRoute, streamWsRoute],
     createState: (services) => createPositioningState(services, options),
     shutdown: (state, graceMs) => state.shutdown(graceMs),
   });
