@@ -29,19 +29,22 @@ export interface TopicSource<Q> {
 export type BoardState =
   | {
       kind: "board";
+      /** Market instant of the data; a topic's boards are sent in increasing `asOfMs`. */
       asOfMs: number;
+      /** Name of the main event (`snapshot` for positioning boards, `bar` for price bars). */
+      eventName: string;
       snapshot: Record<string, unknown>;
-      /** The secondary event's payload (positioning: per-strike velocity); `asOf` is the board's. */
-      velocity: { asOf: string };
-      /** JSON of `snapshot` and `velocity`, made once per board for every subscriber. */
+      /** JSON of `snapshot`, made once per board for every subscriber. */
       snapshotJson: string;
-      velocityJson: string;
-      /** The `snapshot` event (`lagged: false` / `lagged: true`) and the `velocity` event, encoded once. */
+      /** The main event (`lagged: false` / `lagged: true`), encoded once. */
       snapshotEvent: SharedEvent;
       laggedSnapshotEvent: SharedEvent;
-      velocityEvent: SharedEvent;
+      /** A secondary event of the same board, when the source has one (positioning: per-strike velocity). */
+      velocity?: { asOf: string };
+      velocityJson?: string;
+      velocityEvent?: SharedEvent;
     }
-  | { kind: "unavailable"; reason: "no_live_board" | "expiration_not_found"; message: string };
+  | { kind: "unavailable"; reason: string; message: string };
 
 export type BoardListener = (symbol: string, state: BoardState) => void;
 

@@ -352,7 +352,7 @@ export class StreamConnection {
       this.pendingBoards.set(symbol, { state, lagged: false });
       this.enqueue({ kind: "board", symbol });
     }
-    if ((this.lineage.lastVelocityMs.get(symbol) ?? -Infinity) < state.asOfMs) {
+    if (state.velocityEvent && state.velocity && (this.lineage.lastVelocityMs.get(symbol) ?? -Infinity) < state.asOfMs) {
       const hadVelocity = this.pendingVelocity.has(symbol);
       this.pendingVelocity.set(symbol, { asOfMs: Date.parse(state.velocity.asOf), event: state.velocityEvent });
       if (!hadVelocity) this.enqueue({ kind: "velocity", symbol });
@@ -403,7 +403,7 @@ export class StreamConnection {
         lineage.unavailable.delete(item.symbol);
         // The board's bytes are shared by every subscriber (only the id is this connection's); the
         // log keeps the shared board JSON, not a copy.
-        const id = this.hub.replay.append(lineage, "snapshot", p.state.snapshotJson, now, p.lagged);
+        const id = this.hub.replay.append(lineage, p.state.eventName, p.state.snapshotJson, now, p.lagged);
         return { frame: { id, shared: p.lagged ? p.state.laggedSnapshotEvent : p.state.snapshotEvent } };
       }
       case "velocity": {

@@ -120,7 +120,7 @@ describe("board fan-out", () => {
       const b = got[0] as Extract<BoardState, { kind: "board" }>;
       expect(JSON.parse(b.snapshotEvent.data)).toEqual({ ...JSON.parse(b.snapshotJson), lagged: false });
       expect(JSON.parse(b.laggedSnapshotEvent.data)).toEqual({ ...JSON.parse(b.snapshotJson), lagged: true });
-      expect(b.velocityEvent.data).toBe(b.velocityJson);
+      expect(b.velocityEvent!.data).toBe(b.velocityJson);
     } finally {
       close();
     }

@@ -66,6 +66,7 @@ export async function buildBoardState(state: PositioningState, symbol: string, q
     return {
       kind: "board",
       asOfMs,
+      eventName: "snapshot",
       snapshot,
       velocity,
       snapshotJson,

@@ -1,11 +1,12 @@
 import type { Principal } from "../../accounts/types";
+import { openOnHub } from "../../streams/open-stream";
 import { positioningStreamHub } from "./board-source";
 import { knownSymbols, type PositioningState } from "./service";
-import { boardQueryOf, lastEventIdOf, type StreamQuery } from "./stream-query";
+import { boardQueryOf, type StreamQuery } from "./stream-query";
 
 /**
- * Opens a stream connection on the hub for either transport (SSE or WebSocket), after the
- * pipeline has authenticated, validated and charged the open. See docs/api.md#opening-a-stream.
+ * Opens a live-board connection for either transport (SSE or WebSocket), after the executor has
+ * authenticated, validated and charged the open. See docs/api.md#opening-a-stream.
  */
 export async function openConnection(
   ctx: { query: StreamQuery; principal: Principal; state: PositioningState; request: Request; requestId: string },
@@ -13,21 +14,11 @@ export async function openConnection(
 ) {
   const hub = positioningStreamHub(ctx.state);
   const symbols = await knownSymbols(ctx.state, ctx.query.symbols);
-  let creditsRemaining: number | null = null;
-  try {
-    creditsRemaining = ctx.state.services.accounts.balance(ctx.principal.accountId);
-  } catch {
-    // The balance is shown in `connected`; an unreadable store must not stop an open already charged.
-    creditsRemaining = null;
-  }
-  const conn = hub.open({
-    principal: ctx.principal,
-    symbols,
-    query: boardQueryOf(ctx.query),
-    requestId: ctx.requestId,
-    lastEventId: lastEventIdOf(ctx.request, ctx.query),
+  const conn = openOnHub(
+    hub,
+    ctx.state.services,
+    { principal: ctx.principal, symbols, query: boardQueryOf(ctx.query), request: ctx.request, requestId: ctx.requestId, cursor: ctx.query.lastEventId },
     transport,
-    creditsRemaining,
-  });
+  );
   return { hub, conn };
 }

@@ -27,13 +27,6 @@ export function symbolsPerStream(p: Principal): number {
   return Math.min(MAX_STREAM_SYMBOLS, p.limits.symbolsPerStream);
 }
 
-/** The resume cursor of a request: header first, then query; empty counts as absent. */
-export function lastEventIdOf(request: Request, query: StreamQuery): string | null {
-  const header = request.headers.get("last-event-id");
-  if (header !== null && header.trim() !== "") return header.trim();
-  return query.lastEventId && query.lastEventId.trim() !== "" ? query.lastEventId.trim() : null;
-}
-
 /** The board options of a stream query. */
 export function boardQueryOf(q: StreamQuery): BoardQuery {
   const { symbols: _s, lastEventId: _l, ...board } = q;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { createSseSink, SSE_HEADERS } from "../../streams/sse-response";
+import { sseResponse } from "../../streams/open-stream";
 import { positioningRoute } from "./positioning-route";
 import { httpRequestOf } from "../http-request";
 import { openConnection } from "./open-stream";
@@ -36,14 +36,6 @@ export const streamRoute = positioningRoute({
   handler: async ({ query, principal, state, request: maybeRequest, requestId }) => {
     const request = httpRequestOf(maybeRequest);
     const { hub, conn } = await openConnection({ query, principal: principal!, state, request, requestId }, "sse");
-    const { sink, body } = createSseSink(() => conn.dispose());
-    const onAbort = () => conn.abort();
-    if (request.signal?.aborted) conn.abort();
-    else {
-      request.signal?.addEventListener("abort", onAbort, { once: true });
-      conn.addDisposer(() => request.signal?.removeEventListener("abort", onAbort));
-    }
-    conn.start(sink, hub.lifeNow());
-    return { data: null, response: new Response(body, { status: 200, headers: SSE_HEADERS }) };
+    return sseResponse(conn, hub, request);
   },
 });

@@ -6,16 +6,21 @@ import { priceConfigRoute } from "./config";
 import { historyRoute } from "./history";
 import { createPriceState } from "./price-route";
 import { priceSearchRoute } from "./search";
+import { streamBarsRoute } from "./stream-bars";
 import { priceSymbolsRoute } from "./symbols";
 import { priceTimeRoute } from "./time";
 
-export { historyRoute, priceConfigRoute, priceSearchRoute, priceSymbolsRoute, priceTimeRoute };
+export { historyRoute, priceConfigRoute, priceSearchRoute, priceSymbolsRoute, priceTimeRoute, streamBarsRoute };
+export { priceStreamHub } from "./bar-source";
 export type { PriceState } from "./price-route";
 
 /** The price module. */
 export const priceModule = defineModule({
   name: "price",
-  routes: [historyRoute, priceSymbolsRoute, priceConfigRoute, priceSearchRoute, priceTimeRoute],
+  routes: [historyRoute, priceSymbolsRoute, priceConfigRoute, priceSearchRoute, priceTimeRoute, streamBarsRoute],
   createState: createPriceState,
   pages: chartPages,
+  shutdown: async (state, graceMs) => {
+    await state.hub?.shutdown(graceMs);
+  },
 });
