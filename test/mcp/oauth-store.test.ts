@@ -34,14 +34,14 @@ describe("codes and tokens", () => {
 
   it("a code expires after codeTtlS on the store's clock", () => {
     const { store, clock, client, app } = setup({ codeTtlS: 60 });
-    const code = store.issueCode({ appId: app.appId, clientId: client.clientId, redirectUri: "https://c.example/cb", codeChallenge: s256Challenge(verifier), resource: RESOURCE, scope: "mcp" });
+    const code = store.issueCode({ appId: app.appId, keyId: "key_1", clientId: client.clientId, redirectUri: "https://c.example/cb", codeChallenge: s256Challenge(verifier), resource: RESOURCE, scope: "mcp" });
     clock.ms += 60_000;
     expect(() => store.exchangeCode({ code, clientId: client.clientId, redirectUri: "https://c.example/cb", codeVerifier: verifier, resource: null })).toThrow(/expired/);
   });
 
   it("binds a code to its client and redirect URI", () => {
     const { store, client, app } = setup();
-    const code = store.issueCode({ appId: app.appId, clientId: client.clientId, redirectUri: "https://c.example/cb", codeChallenge: s256Challenge(verifier), resource: RESOURCE, scope: "mcp" });
+    const code = store.issueCode({ appId: app.appId, keyId: "key_1", clientId: client.clientId, redirectUri: "https://c.example/cb", codeChallenge: s256Challenge(verifier), resource: RESOURCE, scope: "mcp" });
     expect(() => store.exchangeCode({ code, clientId: "oscl_other", redirectUri: null, codeVerifier: verifier, resource: null })).toThrow(/not valid/);
     expect(() => store.exchangeCode({ code, clientId: client.clientId, redirectUri: "https://c.example/other", codeVerifier: verifier, resource: null })).toThrow(/redirect_uri/);
     const set = store.exchangeCode({ code, clientId: client.clientId, redirectUri: "https://c.example/cb", codeVerifier: verifier, resource: RESOURCE + "/" });
@@ -50,7 +50,7 @@ describe("codes and tokens", () => {
 
   it("an access token lives accessTokenTtlS, for its resource only, and is stored hashed", () => {
     const { store, clock, client, app, db } = setup({ accessTokenTtlS: 120 });
-    const code = store.issueCode({ appId: app.appId, clientId: client.clientId, redirectUri: "https://c.example/cb", codeChallenge: s256Challenge(verifier), resource: RESOURCE, scope: "mcp" });
+    const code = store.issueCode({ appId: app.appId, keyId: "key_1", clientId: client.clientId, redirectUri: "https://c.example/cb", codeChallenge: s256Challenge(verifier), resource: RESOURCE, scope: "mcp" });
     const set = store.exchangeCode({ code, clientId: client.clientId, redirectUri: null, codeVerifier: verifier, resource: null });
     expect(store.verifyAccessToken(set.accessToken, RESOURCE)).toMatchObject({ accountId: "acct_1", appId: app.appId });
     expect(store.verifyAccessToken(set.accessToken, "https://other.example/mcp")).toBeNull();
