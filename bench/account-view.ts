@@ -33,8 +33,14 @@ const autocannon = autocannonUntyped as (opts: Record<string, unknown>) => Promi
 
 const PATH = "/v1/account";
 
-/** Create the bench account and fill its ledger with `rows` rows; returns its key. */
-function prepareStore(dataDir: string, rows: number): { key: string; sumMs: number } {
+/** Percentile of sorted samples (nearest rank). */
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+/**
+ * Create the bench account and fill its ledger with `rows` rows. Also times the account view
+ * in-process (no HTTP, so less exposed to a busy machine) and the old per-call ledger sum.
+ */
+function prepareStore(dataDir: string, rows: number): { key: string; sumMs: number; viewP50Us: number; viewP99Us: number } {
   const svc = openAccountService({ dbPath: accountsDbPath(dataDir), durability: "normal" });
   try {
     const { accountId, key } = svc.createAccount({ plan: "top", credits: 1_000_000, dailyCapCredits: null, requestsPerMinute: 100_000_000 });
@@ -53,7 +59,16 @@ function prepareStore(dataDir: string, rows: number): { key: string; sumMs: numb
     // What every call used to pay: the sum over the account's ledger.
     const t0 = performance.now();
     svc.db.prepare("SELECT coalesce(sum(delta), 0) AS s FROM ledger WHERE account_id = ?").get(accountId);
-    return { key, sumMs: performance.now() - t0 };
+    const sumMs = performance.now() - t0;
+    const p = svc.authenticate(key);
+    const samples: number[] = [];
+    for (let i = 0; i < 20_000; i++) {
+      const t = performance.now();
+      svc.accountView(p);
+      samples.push((performance.now() - t) * 1000);
+    }
+    samples.sort((a, b) => a - b);
+    return { key, sumMs, viewP50Us: Math.round(percentile(samples, 50)), viewP99Us: Math.round(percentile(samples, 99)) };
   } finally {
     svc.close();
   }
@@ -71,7 +86,7 @@ async function measure(rows: number, durationS: number, connections: number) {
   const dataDir = mkdtempSync(join(tmpdir(), "osc-account-view-"));
   let child: ChildProcess | null = null;
   try {
-    const { key, sumMs } = prepareStore(dataDir, rows);
+    const { key, sumMs, viewP50Us, viewP99Us } = prepareStore(dataDir, rows);
     child = fork(fileURLToPath(import.meta.url), ["--child", dataDir], { execArgv: ["--import", "tsx"], stdio: ["ignore", "ignore", "inherit", "ipc"] });
     const url = await new Promise<string>((resolve, reject) => {
       child!.once("message", (m) => resolve((m as { url: string }).url));
@@ -80,7 +95,7 @@ async function measure(rows: number, durationS: number, connections: number) {
     const headers = { Authorization: `Bearer ${key}` };
     await autocannon({ url: url + PATH, headers, connections, duration: 2 }); // warm-up
     const r = await autocannon({ url: url + PATH, headers, connections, duration: durationS });
-    return { rows, rps: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, maxMs: r.latency.max, non2xx: r.non2xx, errors: r.errors, oldSumMs: Number(sumMs.toFixed(1)) };
+    return { rows, rps: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, maxMs: r.latency.max, non2xx: r.non2xx, errors: r.errors, oldSumMs: Number(sumMs.toFixed(1)), viewP50Us, viewP99Us };
   } finally {
     child?.disconnect();
     await new Promise((r) => setTimeout(r, 300));
@@ -114,6 +129,7 @@ async function main(): Promise<void> {
   const big = best.get(rows)!;
   const pass = big.p99Ms <= Math.max(empty.p99Ms + 1, empty.p99Ms * 1.25);
   console.log(`${pass ? "PASS" : "FAIL"} /v1/account p99 ${empty.p99Ms} ms (empty ledger) vs ${big.p99Ms} ms (${rows} rows); p50 ${empty.p50Ms} vs ${big.p50Ms} ms`);
+  console.log(`     accountView in-process p50/p99 ${empty.viewP50Us}/${empty.viewP99Us} us vs ${big.viewP50Us}/${big.viewP99Us} us; the old per-call ledger sum: ${big.oldSumMs} ms`);
 }
 
 await main();

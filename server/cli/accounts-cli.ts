@@ -8,7 +8,7 @@ import { openAccountService } from "../accounts/account-service";
 import type { AccountAdmin, AccountDetails } from "../accounts/admin-types";
 import { accountsDbPath, resolveDataDir } from "../accounts/open-db";
 import { isPlan } from "../accounts/plans";
-import { ACCOUNT_STATUSES, type AccountService, type AccountStatus, type Plan } from "../accounts/types";
+import { ACCOUNT_STATUSES, PLANS, type AccountService, type AccountStatus, type Plan } from "../accounts/types";
 import { UsageError } from "../config";
 import { cliOutput, EXIT_FAILED, EXIT_OK, EXIT_STORE, EXIT_USAGE, isUsageError, processIo, type CliIo } from "./_cli-io";
 
@@ -18,7 +18,7 @@ export { EXIT_FAILED, EXIT_OK, EXIT_STORE, EXIT_USAGE, type CliIo } from "./_cli
 type CliStore = AccountAdmin & Pick<AccountService, "balance" | "openOAuthStore" | "close">;
 
 export const ACCOUNTS_CLI_USAGE = `Usage:
-  optionscope account create --plan top|api|index-etf|flow|invite [--credits N] [--label TEXT]
+  optionscope account create --plan ${PLANS.join("|")} [--credits N] [--label TEXT]
                              [--daily-cap N|none] [--monthly-cap N|none] [--opra-agreement signed|unsigned] [--json]
   optionscope account set ID [--status active|suspended|blocked] [--credits N] [--add-credits N]
                              [--daily-cap N|none] [--monthly-cap N|none] [--plan PLAN]
@@ -65,7 +65,7 @@ function cap(flag: string, raw: string | undefined): number | null | undefined {
 
 function planFlag(raw: string | undefined): Plan | undefined {
   if (raw === undefined) return undefined;
-  if (!isPlan(raw)) throw new UsageError(`--plan must be one of top, api, index-etf, flow, invite; got "${raw}".`);
+  if (!isPlan(raw)) throw new UsageError(`--plan must be one of ${PLANS.join(", ")}; got "${raw}".`);
   return raw;
 }
 
@@ -149,7 +149,7 @@ export async function runAccountsCli(
     switch (key) {
       case "account create": {
         if (rest.length) throw new UsageError(`Unexpected argument "${rest[0]}".`);
-        if (!plan) throw new UsageError("account create needs --plan (top, api, index-etf, flow or invite).");
+        if (!plan) throw new UsageError(`account create needs --plan (${PLANS.join(", ")}).`);
         const s = open();
         const created = s.createAccount({ plan, credits, label: values.label, dailyCapCredits: dailyCap, monthlyCapCredits: monthlyCap, opraAgreement: opra, status });
         const balance = s.balance(created.accountId);
