@@ -272,6 +272,11 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
     const codeHash = hashSecret(input.code);
     const row = q.code.get(codeHash);
     if (!row || row.client_id !== input.clientId) throw invalidGrant("The authorization code is not valid.");
+    // Withdrawn with the key that signed in (`revokeGrantsOfKey` marks codes used): not a replay.
+    const accountId = q.app.get(row.app_id)?.account_id;
+    if (row.used_ms != null && accountId !== undefined && standing(accountId, row.key_id) === "gone") {
+      throw invalidGrant("The API key used to sign in was revoked or has expired.");
+    }
     if (row.used_ms != null) {
       // A code presented twice may have been intercepted: withdraw what it bought (OAuth 2.1
       // section 4.1.3). Returned, not thrown, so the revocation commits.

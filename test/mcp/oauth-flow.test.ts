@@ -378,6 +378,7 @@ describe("grants end with the key that signed in (issue 13 item 6)", () => {
     expect(ok.json.result.isError).toBeFalsy();
     expect(h.accounts.balance(h.accountId)).toBe(before - 1);
 
+    const pending = await signIn(h, second.key); // a code not yet exchanged when the key goes
     const revoked = await keyCli(["revoke", second.keyId]);
     expect(revoked.code).toBe(0);
     expect(revoked.json).toMatchObject({ keyId: second.keyId, alreadyRevoked: false });
@@ -391,6 +392,12 @@ describe("grants end with the key that signed in (issue 13 item 6)", () => {
     const r = await refresh(t);
     expect(r.status).toBe(400);
     expect(((await r.json()) as { error: string }).error).toBe("invalid_grant");
+
+    const code = new URL(pending.submitted.headers.get("location")!).searchParams.get("code")!;
+    const late = await exchange(h, pending.client.client_id, code, pending.verifier);
+    expect(late.status).toBe(400);
+    expect(late.body.error).toBe("invalid_grant");
+    expect(late.body.error_description).toMatch(/revoked/);
 
     // A grant signed in with another key of the same account is untouched.
     expect((await call(other.access)).status).toBe(200);
