@@ -166,7 +166,8 @@ export function sameResource(a: string, b: string): boolean {
 
 /**
  * Open the OAuth store on an open database (the accounts file), creating its tables if needed.
- * @example const oauth = openOAuthStore(accounts.db, { now: () => Date.now() });
+ * The app opens it through `accounts.openOAuthStore()`, on the accounts database.
+ * @example const oauth = openOAuthStore(db, { now: () => Date.now() });
  */
 export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions = {}): OAuthStore {
   migrateOAuth(db);
