@@ -63,8 +63,11 @@ function addGrantKeys(db: Database.Database): void {
       const columns = db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
       if (!columns.some((c) => c.name === "key_id")) db.exec(`ALTER TABLE ${table} ADD COLUMN key_id TEXT`);
     }
+    // By expiry too: every token issue purges long-expired rows, which must not scan the table.
     db.exec(`CREATE INDEX IF NOT EXISTS oauth_tokens_by_key ON oauth_tokens (key_id) WHERE key_id IS NOT NULL;
-             CREATE INDEX IF NOT EXISTS oauth_codes_by_key ON oauth_codes (key_id) WHERE key_id IS NOT NULL;`);
+             CREATE INDEX IF NOT EXISTS oauth_codes_by_key ON oauth_codes (key_id) WHERE key_id IS NOT NULL;
+             CREATE INDEX IF NOT EXISTS oauth_tokens_by_expiry ON oauth_tokens (expires_ms);
+             CREATE INDEX IF NOT EXISTS oauth_codes_by_expiry ON oauth_codes (expires_ms);`);
   }).immediate();
 }
 
