@@ -1,7 +1,9 @@
 /**
  * The contract between the accounts/limits services and the rest of the server (pipeline,
- * routes, streams, MCP, CLI). Everything here is synchronous (the store is better-sqlite3) except
- * the group-committed `debitAsync`/`refundAsync`, which the request pipeline awaits.
+ * routes, streams, MCP, CLI), split by job: `AccountAuth`, `CreditLedger` (composed into the
+ * `AccountService` the app receives) and `AccountAdmin` (`./admin-types`, for the CLI). No driver
+ * types appear here. Everything is synchronous (today's store is embedded SQLite) except the
+ * group-committed `debitAsync`/`refundAsync`, which the request pipeline awaits.
  * See docs/api.md#accounts-and-keys, docs/api.md#credits-and-ledger, docs/api.md#limits.
  */
 import type { z } from "zod";
