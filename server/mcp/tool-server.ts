@@ -4,7 +4,6 @@
  * caller, so it is validated and charged exactly like the REST call; plus the OAuth 2.1 sign-in
  * that lets a tool client connect with only the URL. See docs/api.md#mcp-tool-server.
  */
-import type Database from "better-sqlite3";
 import { createMcpHandler, ProtocolError, ProtocolErrorCode, Server, type CallToolResult } from "@modelcontextprotocol/server";
 import type { Principal } from "../accounts/types";
 import { apiErrors, toApiError } from "../errors";
@@ -13,7 +12,7 @@ import { renderError } from "../http/render-error";
 import { mountedRoutes } from "../modules/define-module";
 import { executeRoute } from "../modules/execute-route";
 import { createAuthorizationServer, MCP_PATH, oauthUrls, type AuthorizationServer } from "../oauth/authorization-server";
-import { openOAuthStore, type OAuthStore, type OAuthTtls } from "../oauth/oauth-store";
+import type { OAuthStore, OAuthTtls } from "../oauth/oauth-store";
 import type { AppServices, FetchLike } from "../services";
 import { routeTools, type RouteTool } from "./route-tools";
 import { toRouteInput } from "./tool-args";
@@ -46,7 +45,7 @@ export const TOOL_SERVER_INSTRUCTIONS =
   "account_usage (free) shows the balance and limits. meta.simulated says whether the market data is simulated.";
 
 export interface ToolServerOptions {
-  /** The OAuth store; default: opened on the accounts database (`accounts.db`) when there is one. `false`: API keys only. */
+  /** The OAuth store; default: the one the accounts keep (`accounts.openOAuthStore`) when they keep one. `false`: API keys only. */
   oauth?: OAuthStore | false;
   /** Token lifetimes, seconds, when the store is opened here (access 3600, refresh 30 days, code 300). */
   oauthTtls?: Partial<OAuthTtls>;
@@ -76,10 +75,9 @@ function withCors(response: Response, extra?: Headers): Response {
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
+/** The OAuth store the accounts keep beside them (same database), or null when they keep none. */
 function openDefaultStore(services: AppServices, ttls: Partial<OAuthTtls> | undefined): OAuthStore | null {
-  const db = (services.accounts as { db?: Database.Database }).db;
-  if (!db || typeof db.prepare !== "function") return null;
-  return openOAuthStore(db, { now: services.wallNowMs, ...ttls });
+  return services.accounts.openOAuthStore?.({ now: services.wallNowMs, ...ttls }) ?? null;
 }
 
 /**

@@ -301,6 +301,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions) {
     const app = store.connectApp({ accountId: principal.accountId, clientId: ar.client.clientId, resource: ar.resource!, scope: ar.scope! });
     const code = store.issueCode({
       appId: app.appId,
+      keyId: principal.keyId,
       clientId: ar.client.clientId,
       redirectUri: ar.redirectUri,
       codeChallenge: ar.codeChallenge!,

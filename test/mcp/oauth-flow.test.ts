@@ -9,6 +9,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth, type OAuthClientProvider } from "@modelcontextprotocol/client";
 import { accountsDbPath } from "../../server/accounts";
+import { runAccountsCli } from "../../server/cli/accounts-cli";
 import { runAppsCli } from "../../server/cli/apps-cli";
 import { startMcpHarness, rawRpc, type McpHarness } from "./_mcp-harness";
 
@@ -332,5 +333,128 @@ describe("connected apps: optionscope apps list|revoke", () => {
     expect(JSON.parse((await cli(["list", "--json"])).out).apps[0].state).toBe("revoked");
     expect((await cli(["revoke", "app_nosuchapp"])).code).toBe(1);
     expect((await cli(["frobnicate"])).code).toBe(2);
+  });
+});
+
+describe("grants end with the key that signed in (issue 13 item 6)", () => {
+  let dir: string;
+  let h: McpHarness;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "optionscope-grant-keys-"));
+    // Real wall time: the CLI reads the same store with its own (real) clock.
+    h = await startMcpHarness({ dbPath: accountsDbPath(dir), wallMs: Date.now(), credits: 500 });
+  });
+  afterAll(async () => {
+    await h.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const keyCli = async (args: string[]) => {
+    let out = "";
+    const code = await runAccountsCli(["key", ...args, "--data-dir", dir, "--json"], {}, { stdout: (t) => void (out += t), stderr: () => {} });
+    return { code, json: out ? (JSON.parse(out) as Record<string, unknown>) : null };
+  };
+  const call = (access: string) =>
+    rawRpc(h.mcpUrl, JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "heat_heatmap", arguments: { symbols: "SPY" } } }), bearer(access));
+  const refresh = (t: { refresh: string; clientId: string }) =>
+    form(`${h.origin}/mcp/oauth/token`, { grant_type: "refresh_token", refresh_token: t.refresh, client_id: t.clientId });
+
+  /** Sign in with `key` and exchange the code for tokens. */
+  async function tokensWith(key: string) {
+    const { client, verifier, submitted } = await signIn(h, key);
+    expect(submitted.status).toBe(302);
+    const t = await exchange(h, client.client_id, new URL(submitted.headers.get("location")!).searchParams.get("code")!, verifier);
+    expect(t.status).toBe(200);
+    return { clientId: client.client_id, access: t.body.access_token as string, refresh: t.body.refresh_token as string };
+  }
+
+  it("`key revoke` ends the access token (401 invalid_token, nothing charged) and the refresh token (invalid_grant)", async () => {
+    const second = h.accounts.createKey(h.accountId);
+    const t = await tokensWith(second.key);
+    const other = await tokensWith(h.key);
+    const before = h.accounts.balance(h.accountId);
+    const ok = await call(t.access);
+    expect(ok.status).toBe(200);
+    expect(ok.json.result.isError).toBeFalsy();
+    expect(h.accounts.balance(h.accountId)).toBe(before - 1);
+
+    const pending = await signIn(h, second.key); // a code not yet exchanged when the key goes
+    const revoked = await keyCli(["revoke", second.keyId]);
+    expect(revoked.code).toBe(0);
+    expect(revoked.json).toMatchObject({ keyId: second.keyId, alreadyRevoked: false });
+    expect(revoked.json!.oauthTokensRevoked).toBeGreaterThanOrEqual(2);
+
+    const refused = await call(t.access);
+    expect(refused.status).toBe(401);
+    expect(refused.json.error).toBe("invalid_token");
+    expect(refused.headers.get("www-authenticate")).toMatch(/error="invalid_token"/);
+    expect(h.accounts.balance(h.accountId)).toBe(before - 1);
+    const r = await refresh(t);
+    expect(r.status).toBe(400);
+    expect(((await r.json()) as { error: string }).error).toBe("invalid_grant");
+
+    const code = new URL(pending.submitted.headers.get("location")!).searchParams.get("code")!;
+    const late = await exchange(h, pending.client.client_id, code, pending.verifier);
+    expect(late.status).toBe(400);
+    expect(late.body.error).toBe("invalid_grant");
+    expect(late.body.error_description).toMatch(/revoked/);
+
+    // A grant signed in with another key of the same account is untouched.
+    expect((await call(other.access)).status).toBe(200);
+    expect((await refresh(other)).status).toBe(200);
+  });
+
+  it("a key revoked behind the OAuth store's back (any admin path) ends its grants all the same", async () => {
+    const second = h.accounts.createKey(h.accountId);
+    const t = await tokensWith(second.key);
+    expect((await call(t.access)).status).toBe(200);
+    h.accounts.revokeKey(second.key); // the service alone: no OAuth bookkeeping at all
+    const before = h.accounts.balance(h.accountId);
+    expect((await call(t.access)).status).toBe(401);
+    expect(h.accounts.balance(h.accountId)).toBe(before);
+    const r = await refresh(t);
+    expect(((await r.json()) as { error: string }).error).toBe("invalid_grant");
+    // The refusal revoked what the key signed in, so a retry is refused the same way.
+    expect(((await (await refresh(t)).json()) as { error: string }).error).toBe("invalid_grant");
+  });
+
+  it("an expired key ends its grants; a code issued before the key was revoked cannot be exchanged", async () => {
+    const expiring = h.accounts.createKey(h.accountId, { expiresAtMs: h.wall.ms + 60_000 });
+    const t = await tokensWith(expiring.key);
+    expect((await call(t.access)).status).toBe(200);
+    h.wall.ms += 61_000;
+    try {
+      expect((await call(t.access)).status).toBe(401);
+      expect(((await (await refresh(t)).json()) as { error: string }).error).toBe("invalid_grant");
+    } finally {
+      h.wall.ms -= 61_000;
+    }
+
+    const third = h.accounts.createKey(h.accountId);
+    const { client, verifier, submitted } = await signIn(h, third.key);
+    const code = new URL(submitted.headers.get("location")!).searchParams.get("code")!;
+    h.accounts.revokeKey(third.keyId);
+    const x = await exchange(h, client.client_id, code, verifier);
+    expect(x.status).toBe(400);
+    expect(x.body.error).toBe("invalid_grant");
+  });
+
+  it("a suspended account's tokens stop (403 account_suspended, refresh refused) and work again once it is active", async () => {
+    const acct = h.accounts.createAccount({ plan: "top", credits: 100 });
+    const t = await tokensWith(acct.key);
+    expect((await call(t.access)).status).toBe(200);
+    h.accounts.updateAccount(acct.accountId, { status: "suspended" });
+    const balance = h.accounts.balance(acct.accountId);
+    const refused = await call(t.access);
+    expect(refused.status).toBe(403);
+    expect(refused.json.error.code).toBe("account_suspended");
+    expect(h.accounts.balance(acct.accountId)).toBe(balance);
+    expect(((await (await refresh(t)).json()) as { error: string }).error).toBe("invalid_grant");
+    h.accounts.updateAccount(acct.accountId, { status: "blocked" });
+    expect((await call(t.access)).json.error.code).toBe("account_blocked");
+    // Suspension is reversible: the grant was kept, so the same tokens work again.
+    h.accounts.updateAccount(acct.accountId, { status: "active" });
+    expect((await call(t.access)).status).toBe(200);
+    expect((await refresh(t)).status).toBe(200);
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -278,6 +278,27 @@ describe("store", () => {
     const { accountId } = svc.createAccount({ plan: "top" });
     expect(() => svc.db.prepare("UPDATE ledger SET delta = 0 WHERE account_id = ?").run(accountId)).toThrow(/append-only/);
     expect(() => svc.db.prepare("DELETE FROM ledger WHERE account_id = ?").run(accountId)).toThrow(/append-only/);
+  });
+
+  it("creates the data directory 0700 and the database, -wal and -shm files 0600, whatever the umask (issue 13 item 7)", () => {
+    // A permissive umask, as on most systems: the modes must not come from it.
+    const previous = process.umask(0o022);
+    const dataDir = join(dir, "nested", "data");
+    const dbPath = accountsDbPath(dataDir);
+    const opened = openAccountService({ dbPath });
+    try {
+      opened.createAccount({ plan: "top" }); // a write, so the WAL holds something
+      const mode = (path: string) => statSync(path).mode & 0o777;
+      expect(mode(dataDir).toString(8)).toBe("700");
+      for (const path of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`]) expect([path, mode(path).toString(8)]).toEqual([path, "600"]);
+    } finally {
+      opened.close();
+      process.umask(previous);
+    }
+    // Files an older build left world-readable are tightened at the next open.
+    chmodSync(dbPath, 0o644);
+    openAccountService({ dbPath }).close();
+    expect((statSync(dbPath).mode & 0o777).toString(8)).toBe("600");
   });
 
   it("refuses a store written by a newer schema", () => {

@@ -1,33 +1,9 @@
 import { z } from "zod";
+import { AccountRecordSchema } from "../../accounts/schemas";
 import { metaRoute } from "./meta-route";
 
-/** `data` of `GET /v1/account`: the spec's Account record (plus additive reference fields). */
-export const AccountDataSchema = z.object({
-  customerId: z.string(),
-  status: z.enum(["active", "suspended", "blocked"]),
-  plan: z.enum(["top", "api", "index-etf", "flow", "invite"]),
-  apiEligible: z.boolean(),
-  unlimited: z.boolean(),
-  creditsBalance: z.number().int(),
-  balanceUsd: z.number(),
-  limits: z.object({
-    requestsPerMinute: z.number().int(),
-    symbolsPerHeatmapCall: z.number().int().max(10),
-    symbolsPerStream: z.number().int(),
-    streamSymbolsConcurrent: z.number().int(),
-    historicalInFlight: z.number().int(),
-    activeKeys: z.number().int(),
-    streamMaxDurationMinutes: z.number().int(),
-  }),
-  caps: z
-    .object({
-      dailyCredits: z.number().int().nullable(),
-      monthlyCredits: z.number().int().nullable(),
-      usedTodayCredits: z.number().int(),
-      usedThisMonthCredits: z.number().int(),
-    })
-    .optional(),
-});
+/** `data` of `GET /v1/account`: the spec's Account record (one schema, owned by the accounts contract). */
+export const AccountDataSchema = AccountRecordSchema;
 
 /** `GET /v1/account`: balance, status and limits of the calling key's account. Free. */
 export const accountRoute = metaRoute({
