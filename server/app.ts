@@ -5,6 +5,8 @@ import { buildHostApp, HOST_STYLE, type RestHost } from "./http/host-app";
 import { renderError } from "./http/render-error";
 import { apiErrors } from "./errors";
 import { createToolServer, isOAuthDiscoveryPath, type ToolServerOptions } from "./mcp/tool-server";
+import { clientAddress, createIpCeiling, IP_CEILING_RETRY_AFTER_S } from "./limits/ip-ceiling";
+import { ApiError } from "./errors";
 import { builtinModules } from "./modules";
 import type { MountedModule } from "./modules/define-module";
 import { DEFAULT_STREAM_TIMINGS, type AppOptions, type AppServices, type FetchLike } from "./services";
@@ -95,8 +97,22 @@ export function createApp(options: AppOptions & { toolServer?: ToolServerOptions
   const mcpOrNotFound = (request: Request): Response | Promise<Response> =>
     mcp ? mcp(request) : renderError(apiErrors.notFound(), { style: "lower", method: request.method });
 
+  // The edge ceiling per source address, before any host: requests that arrived over a socket only.
+  const ceiling = options.ipCeiling === false ? null : createIpCeiling(options.ipCeiling);
+  const overCeiling = (request: Request): boolean => {
+    const socketIp = (request as Request & { ip?: string }).ip;
+    if (!ceiling || socketIp === undefined) return false;
+    return !ceiling.take(clientAddress(socketIp, request.headers.get("x-forwarded-for"), ceiling.trusted), services.wallNowMs());
+  };
+
   const dispatch = (event: H3Event): Response | Promise<Response> => {
     const request = event.req;
+    if (overCeiling(request)) {
+      const error = new ApiError(429, "ip_rate_limited", "Too many requests from this address over the last 5 minutes (all keys combined); retry after Retry-After.", {
+        headers: { "Retry-After": String(IP_CEILING_RETRY_AFTER_S) },
+      });
+      return renderError(error, { style: "lower", method: request.method });
+    }
     if (byName.size > 0) {
       const named = byName.get(hostOnly(request.headers.get("host")));
       if (named !== undefined) {

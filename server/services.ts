@@ -4,6 +4,7 @@ import type { AccountService, ConcurrencyLimiter, RateLimiter } from "./accounts
 import type { AnyRoute } from "./modules/define-route";
 import type { ModuleDef, MountedModule } from "./modules/define-module";
 import type { StreamTuning } from "./streams/settings";
+import type { IpCeilingOptions } from "./limits/ip-ceiling";
 
 /** A structured log sink: one JSON-able object per line. Never given a key. */
 export type Logger = (line: Record<string, unknown>) => void;
@@ -45,6 +46,8 @@ export interface AppOptions {
   publicBaseUrl?: string;
   /** Stream timings (DESIGN section 7); defaults 3600 / 60 / 15 seconds. */
   streams?: Partial<StreamTimings>;
+  /** The per-IP edge ceiling (requests over 5 minutes, trusted proxies); `false` turns it off. */
+  ipCeiling?: IpCeilingOptions | false;
 }
 
 /** Stream lifecycle timings, seconds (env STREAM_MAX_DURATION_S, STREAM_BILLING_INTERVAL_S, STREAM_KEEPALIVE_S). */
