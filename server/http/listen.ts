@@ -22,7 +22,15 @@ export interface ListenOptions {
    * twentieth of the shorter timeout, between 50 and 500 ms, so it fires within 5% of its value.
    */
   connectionsCheckingIntervalMs?: number;
+  /**
+   * Backstop on any request body read through srvx, bytes; default 8 MiB. Each reader has its own
+   * smaller limit and answers 413 (OAuth 16 KiB, MCP 4 MiB); this only bounds a reader that forgot.
+   */
+  maxRequestBodyBytes?: number;
 }
+
+/** Default `maxRequestBodyBytes`: above every endpoint's own limit. */
+export const MAX_REQUEST_BODY_BYTES = 8 * 1024 * 1024;
 
 /**
  * The checking interval for a pair of timeouts (see `ListenOptions.connectionsCheckingIntervalMs`).
@@ -54,6 +62,7 @@ export async function listen(app: OptionscopeApp, options: ListenOptions): Promi
     hostname: options.hostname ?? "127.0.0.1",
     silent: true,
     gracefulShutdown: false,
+    maxRequestBodySize: options.maxRequestBodyBytes ?? MAX_REQUEST_BODY_BYTES,
     // WebSocket upgrades (the /v1/stream/ws route) resolve their hooks through the app's fetch.
     plugins: [wsPlugin({})],
     node: {

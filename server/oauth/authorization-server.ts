@@ -8,6 +8,7 @@
 import { z } from "zod";
 import type { AccountService, Principal } from "../accounts/types";
 import { isApiError } from "../errors";
+import { BODY_TOO_LARGE_HEADERS, readBodyText } from "../http/read-body";
 import { isOAuthError, jsonResponse, OAuthError, oauthErrorResponse } from "./oauth-error";
 import { CLIENT_AUTH_METHODS, sameResource, type OAuthStore, type RegisteredClient } from "./oauth-store";
 import { CODE_CHALLENGE_RE } from "./secrets";
@@ -90,13 +91,11 @@ export interface AuthorizationServerOptions {
   allowSignInAttempt?: (request: Request) => boolean;
 }
 
-/** Read a body of at most MAX_BODY_BYTES. */
+/** Read a body of at most MAX_BODY_BYTES, stopping there even when it is chunked (413 past it). */
 async function readBody(request: Request): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw new OAuthError("invalid_request", "The request body is too large.", 413);
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) throw new OAuthError("invalid_request", "The request body is too large.", 413);
-  return text;
+  const body = await readBodyText(request, MAX_BODY_BYTES);
+  if (body.tooLarge) throw new OAuthError("invalid_request", `The request body is larger than ${MAX_BODY_BYTES} bytes.`, 413);
+  return body.text;
 }
 
 async function readForm(request: Request): Promise<URLSearchParams> {
@@ -250,6 +249,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions) {
     try {
       form = isPost ? await readForm(request) : new URL(request.url).searchParams;
     } catch (error) {
+      if (isOAuthError(error) && error.status === 413) throw error;
       return htmlResponse(errorPage(isOAuthError(error) ? error.message : "Malformed request."), 400);
     }
     let parsed: ReturnType<typeof readAuthorizeRequest>;
@@ -443,6 +443,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions) {
       return await revoke(request);
     } catch (error) {
       if (isOAuthError(error)) {
+        if (error.status === 413) return oauthErrorResponse(error, { ...BODY_TOO_LARGE_HEADERS });
         return oauthErrorResponse(error, error.status === 401 ? { "WWW-Authenticate": 'Basic realm="optionscope"' } : {});
       }
       if (isApiError(error) && error.code === "credit_check_failed") {

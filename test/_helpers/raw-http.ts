@@ -29,7 +29,22 @@ export function parseResponse(text: string): Pick<RawExchange, "status" | "heade
   }
   const length = Number(headers["content-length"] ?? NaN);
   const rest = text.slice(end + 4);
-  return { status: Number(/^HTTP\/1\.\d (\d{3})/.exec(statusLine!)?.[1] ?? 0), headers, body: Number.isFinite(length) ? rest.slice(0, length) : rest };
+  const body = Number.isFinite(length) ? rest.slice(0, length) : /chunked/i.test(headers["transfer-encoding"] ?? "") ? dechunk(rest) : rest;
+  return { status: Number(/^HTTP\/1\.\d (\d{3})/.exec(statusLine!)?.[1] ?? 0), headers, body };
+}
+
+/** The payload of a chunked body (as much as has arrived). */
+function dechunk(raw: string): string {
+  let out = "";
+  let at = 0;
+  for (;;) {
+    const lineEnd = raw.indexOf("\r\n", at);
+    if (lineEnd < 0) return out;
+    const size = parseInt(raw.slice(at, lineEnd), 16);
+    if (!Number.isFinite(size) || size === 0) return out;
+    out += raw.slice(lineEnd + 2, lineEnd + 2 + size);
+    at = lineEnd + 2 + size + 2;
+  }
 }
 
 /**
@@ -40,6 +55,7 @@ export function rawExchange(
   port: number,
   payload: string | Buffer | ((write: (chunk: string | Buffer) => boolean, done: () => boolean) => Promise<void> | void),
   waitMs = 5_000,
+  onSocket?: (socket: import("node:net").Socket) => void,
 ): Promise<RawExchange> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -48,6 +64,7 @@ export function rawExchange(
     let finished = false;
     const started = performance.now();
     const socket = connect(port, "127.0.0.1");
+    onSocket?.(socket);
     const finish = () => {
       if (finished) return;
       finished = true;
@@ -57,9 +74,18 @@ export function rawExchange(
       resolve({ text, ...parseResponse(text), firstByteMs, closedMs });
     };
     const timer = setTimeout(finish, waitMs);
+    let graceSet = false;
     socket.on("data", (d) => {
       if (firstByteMs === null) firstByteMs = performance.now() - started;
       chunks.push(d);
+      // A complete Content-Length response: wait briefly to see whether the server hangs up, then stop.
+      const got = parseResponse(Buffer.concat(chunks).toString("latin1"));
+      const complete =
+        got.headers["content-length"] !== undefined ? got.body.length >= Number(got.headers["content-length"]) : /\r\n0\r\n\r\n$/.test(Buffer.concat(chunks).toString("latin1"));
+      if (!graceSet && got.status > 0 && complete) {
+        graceSet = true;
+        setTimeout(finish, 500);
+      }
     });
     socket.on("error", () => {
       closedMs ??= performance.now() - started;
@@ -77,4 +103,59 @@ export function rawExchange(
       }
     });
   });
+}
+
+/** Resolve on the first of `events`, removing the other listeners. */
+function settled(socket: import("node:net").Socket, events: string[]): Promise<void> {
+  return new Promise((resolve) => {
+    const on = () => {
+      for (const e of events) socket.off(e, on);
+      resolve();
+    };
+    for (const e of events) socket.on(e, on);
+  });
+}
+
+export interface UploadResult extends RawExchange {
+  /** Body bytes written before the first response byte arrived. */
+  sentBeforeAnswer: number;
+  /** Whether every body byte was written before the answer (the server read it all). */
+  sentAll: boolean;
+}
+
+/**
+ * Send `head` (request line and headers, ending in a blank line) then a chunked body of
+ * `totalBytes` in `chunkBytes` pieces, honouring backpressure, and stop sending as soon as the
+ * first response byte arrives. A server that stops reading at its limit answers long before the
+ * body is done; one that buffers the whole body answers only after it.
+ */
+export async function chunkedUpload(port: number, head: string, totalBytes: number, chunkBytes = 64 * 1024, waitMs = 30_000): Promise<UploadResult> {
+  let sent = 0;
+  let answered = false;
+  let sentBeforeAnswer = -1;
+  const chunk = Buffer.alloc(chunkBytes, 0x61);
+  const frame = Buffer.concat([Buffer.from(`${chunkBytes.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]);
+  let socketRef: import("node:net").Socket | null = null;
+  const exchange = rawExchange(
+    port,
+    async (write, done) => {
+      write(head);
+      while (sent < totalBytes && !done() && !answered) {
+        const ok = write(frame);
+        sent += chunkBytes;
+        if (!ok && socketRef) await settled(socketRef, ["drain", "data", "close"]);
+      }
+      if (!answered && !done()) write("0\r\n\r\n");
+    },
+    waitMs,
+    (socket) => {
+      socketRef = socket;
+      socket.once("data", () => {
+        answered = true;
+        sentBeforeAnswer = sent;
+      });
+    },
+  );
+  const r = await exchange;
+  return { ...r, sentBeforeAnswer: sentBeforeAnswer < 0 ? sent : sentBeforeAnswer, sentAll: sentBeforeAnswer < 0 || sentBeforeAnswer >= totalBytes };
 }
