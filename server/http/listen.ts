@@ -3,6 +3,7 @@ import { serve } from "h3";
 import type { IncomingMessage, Server as NodeServer, ServerResponse } from "node:http";
 import type { OptionscopeApp } from "../app";
 import { handleClientError, handleConnect, rejectWithoutHost } from "./client-error";
+import { closeWhenBodyUnread } from "./unread-body";
 
 /** Socket-level limits against slow or oversized clients (see docs/api.md#http). */
 export interface ListenOptions {
@@ -78,11 +79,12 @@ export async function listen(app: OptionscopeApp, options: ListenOptions): Promi
   const node = server.node!.server as NodeServer;
   node.on("clientError", handleClientError);
   node.on("connect", handleConnect);
-  // The Host check runs before the app's listener(s), which stay as they are.
+  // The Host check and the unread-body close wrap the app's listener(s), which stay as they are.
   const appListeners = node.listeners("request") as ((req: IncomingMessage, res: ServerResponse) => void)[];
   node.removeAllListeners("request");
   node.on("request", (req: IncomingMessage, res: ServerResponse) => {
     if (rejectWithoutHost(req, res)) return;
+    closeWhenBodyUnread(req, res);
     for (const listener of appListeners) listener.call(node, req, res);
   });
   await server.ready();

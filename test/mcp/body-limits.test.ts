@@ -69,6 +69,24 @@ describe("MCP endpoint: chunked bodies stop at the SDK's 4 MiB", () => {
     expect(r.status, r.text.slice(0, 300)).toBe(413);
     expect(r.sentAll).toBe(false);
     expect(r.sentBeforeAnswer).toBeLessThan(16 * 1024 * 1024);
+    // The SDK's answer keeps the connection alive; the server closes it anyway (the rest is unread).
+    expect(r.closedMs).not.toBeNull();
+  });
+});
+
+describe("routes that never read the body", () => {
+  it("POST with a 64 MiB chunked body to a GET route: 405, and the connection closes instead of the body being drained", async () => {
+    const r = await chunkedUpload(h.listening.port, head("/v1/heatmap?symbols=SPY", "application/json", `Authorization: Bearer ${h.key}\r\n`), UPLOAD_BYTES);
+    expect(r.status, r.text.slice(0, 300)).toBe(405);
+    expect(JSON.parse(r.body).error.code).toBe("method_not_allowed");
+    expect(r.sentAll).toBe(false);
+    expect(r.closedMs).not.toBeNull();
+  });
+
+  it("a small body on a keep-alive connection that was read in full keeps the connection open", async () => {
+    const res1 = await fetch(`${h.origin}/mcp/oauth/register`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ redirect_uris: ["http://127.0.0.1/cb"] }) });
+    expect(res1.status).toBe(201);
+    expect(res1.headers.get("connection")).not.toBe("close");
   });
 });
 
