@@ -18,18 +18,20 @@ const REQUEST_LINE_START = /^[A-Za-z]+ /;
 
 /**
  * Node reports one overflow for the request line and the headers together (`maxHeaderSize`).
- * It is the URL (414) when the read that overflowed starts a request line and holds no line end:
- * the headers were never reached. Otherwise (a header, or a continuation read) it is 431.
+ * It is the URL (414) when the read that overflowed starts a request line and holds no line end
+ * before the point where parsing stopped: the headers were never reached. Otherwise (a header,
+ * or a read that continues an earlier one) it is 431.
  */
-function overflowStatus(rawPacket: Buffer | undefined): 414 | 431 {
+function overflowStatus(rawPacket: Buffer | undefined, bytesParsed: number | undefined): 414 | 431 {
   if (!rawPacket || rawPacket.length === 0) return 431;
   const head = rawPacket.subarray(0, 16).toString("latin1");
-  return REQUEST_LINE_START.test(head) && !rawPacket.includes(0x0a) ? 414 : 431;
+  const parsed = bytesParsed !== undefined && bytesParsed > 0 ? rawPacket.subarray(0, bytesParsed) : rawPacket;
+  return REQUEST_LINE_START.test(head) && !parsed.includes(0x0a) ? 414 : 431;
 }
 
 /** The status Node's parser error maps to. */
-export function clientErrorStatus(code: string | undefined, rawPacket?: Buffer): number {
-  if (code === "HPE_HEADER_OVERFLOW") return overflowStatus(rawPacket);
+export function clientErrorStatus(code: string | undefined, rawPacket?: Buffer, bytesParsed?: number): number {
+  if (code === "HPE_HEADER_OVERFLOW") return overflowStatus(rawPacket, bytesParsed);
   if (code === "HPE_URI_TOO_LONG") return 414;
   if (code === "ERR_HTTP_REQUEST_TIMEOUT" || code === "ERR_HTTP_HEADERS_TIMEOUT") return 408;
   return 400;
@@ -61,13 +63,13 @@ export function rawErrorResponse(error: ApiError, extra: Record<string, string> 
  * error, then the connection closes. Like Node's default, an answer is written only when no
  * response has started on the socket; otherwise the socket is just closed.
  */
-export function handleClientError(error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
+export function handleClientError(error: Error & { code?: string; rawPacket?: Buffer; bytesParsed?: number }, socket: Duplex): void {
   const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
     socket.destroy();
     return;
   }
-  socket.end(rawErrorResponse(toApiError({ status: clientErrorStatus(error.code, error.rawPacket) })));
+  socket.end(rawErrorResponse(toApiError({ status: clientErrorStatus(error.code, error.rawPacket, error.bytesParsed) })));
   // Whatever the client still sends is not read: close once the answer is out.
   socket.once("finish", () => socket.destroy());
 }

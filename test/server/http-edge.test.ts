@@ -77,6 +77,11 @@ describe("Node-level rejections are enveloped (item 9)", () => {
     expectEnvelope(r, 414, "uri_too_long");
   });
 
+  it("a 20 KB URL followed by normal headers in the same packet: 414", async () => {
+    const r = await rawExchange(server.port, `GET /v1/heatmap?symbols=${"A".repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\nAccept: */*\r\nUser-Agent: test\r\n\r\n`);
+    expectEnvelope(r, 414, "uri_too_long");
+  });
+
   it("a 100 KB header (normal URL) stays 431 header_too_large", async () => {
     const r = await rawExchange(server.port, `GET /v1/account HTTP/1.1\r\nHost: localhost\r\nX-Big: ${"x".repeat(100_000)}\r\n\r\n`);
     expectEnvelope(r, 431, "header_too_large");
