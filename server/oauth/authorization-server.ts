@@ -9,9 +9,9 @@ import { z } from "zod";
 import type { AccountService, Principal } from "../accounts/types";
 import { isApiError } from "../errors";
 import { BODY_TOO_LARGE_HEADERS, readBodyText } from "../http/read-body";
+import { createRateLimiter } from "../limits/rate-limiter";
 import { isOAuthError, jsonResponse, OAuthError, oauthErrorResponse } from "./oauth-error";
 import { CLIENT_AUTH_METHODS, sameResource, type OAuthStore, type RegisteredClient } from "./oauth-store";
-import { createRateLimiter } from "../limits/rate-limiter";
 import { CODE_CHALLENGE_RE } from "./secrets";
 import { errorPage, PAGE_HEADERS, signInPage } from "./sign-in-page";
 
@@ -105,7 +105,7 @@ const sourceAddress = (request: Request): string => (request as Request & { ip?:
 /** Read a body of at most MAX_BODY_BYTES, stopping there even when it is chunked (413 past it). */
 async function readBody(request: Request): Promise<string> {
   const body = await readBodyText(request, MAX_BODY_BYTES);
-  if (body.tooLarge) throw new OAuthError("invalid_request", `The request body is larger than ${MAX_BODY_BYTES} bytes.`, 413);
+  if (body.tooLarge) throw new OAuthError("invalid_request", `The request body is larger than ${MAX_BODY_BYTES} bytes.`, 413, { ...BODY_TOO_LARGE_HEADERS });
   return body.text;
 }
 
@@ -465,9 +465,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions) {
       return await revoke(request);
     } catch (error) {
       if (isOAuthError(error)) {
-        if (error.status === 413) return oauthErrorResponse(error, { ...BODY_TOO_LARGE_HEADERS });
-        if (error.status === 429) return oauthErrorResponse(error, error.headers);
-        return oauthErrorResponse(error, error.status === 401 ? { "WWW-Authenticate": 'Basic realm="optionscope"' } : {});
+        return oauthErrorResponse(error, { ...error.headers, ...(error.status === 401 ? { "WWW-Authenticate": 'Basic realm="optionscope"' } : {}) });
       }
       if (isApiError(error) && error.code === "credit_check_failed") {
         return oauthErrorResponse(new OAuthError("server_error", "The store is busy; retry shortly.", 503), { "Retry-After": "1" });
