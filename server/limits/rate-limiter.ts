@@ -30,8 +30,8 @@ function expire(log: Log, nowMs: number): void {
 }
 
 /**
- * Create a limiter. Memory per key is at most about twice its limit in numbers; keys with nothing
- * left in their window are swept once per window length, so idle keys cost nothing.
+ * Create a limiter. Memory per key is at most `max(2 * limit, limit + 64)` numbers (the array is
+ * compacted lazily); keys with nothing left in their window are swept once per window length.
  * @example
  * const rl = createRateLimiter();
  * rl.take("key_1", 120, Date.now()) // { allowed: true, limit: 120, remaining: 119, resetSec: now + 60 }

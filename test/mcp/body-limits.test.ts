@@ -28,9 +28,10 @@ describe("OAuth endpoints: chunked bodies stop at 16 KiB", () => {
   ] as const) {
     it(`${path}: 413 in the OAuth error form, answered before the 64 MiB upload is sent, connection closed`, async () => {
       const r = await chunkedUpload(h.listening.port, head(path, type), UPLOAD_BYTES, 16 * 1024);
-      // The server read about the limit, not the upload: it answered with most of it unsent.
+      // The server read about the limit, not the upload: it answered with most of it unsent
+      // (what was sent sits in loopback socket buffers, a few MB).
       expect(r.sentAll).toBe(false);
-      expect(r.sentBeforeAnswer).toBeLessThan(8 * 1024 * 1024);
+      expect(r.sentBeforeAnswer).toBeLessThan(16 * 1024 * 1024);
       expect(r.status, r.text.slice(0, 300)).toBe(413);
       expect(r.headers["connection"]).toBe("close");
       expect(JSON.parse(r.body)).toEqual({ error: "invalid_request", error_description: expect.stringMatching(/larger than 16384 bytes/) });
@@ -68,7 +69,7 @@ describe("MCP endpoint: chunked bodies stop at the SDK's 4 MiB", () => {
     );
     expect(r.status, r.text.slice(0, 300)).toBe(413);
     expect(r.sentAll).toBe(false);
-    expect(r.sentBeforeAnswer).toBeLessThan(16 * 1024 * 1024);
+    expect(r.sentBeforeAnswer).toBeLessThan(24 * 1024 * 1024);
     // The SDK's answer keeps the connection alive; the server closes it anyway (the rest is unread).
     expect(r.closedMs).not.toBeNull();
   });

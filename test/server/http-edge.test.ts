@@ -22,11 +22,12 @@ describe("headers timeout fires at its configured value (item 8)", () => {
   });
   afterAll(() => server.close(true));
 
-  it("a client that never finishes its headers gets 408 enveloped after ~1 s (Node's 30 s check would give 1-31 s)", async () => {
+  it("a client that never finishes its headers gets 408 enveloped after ~1 s (Node's 30 s check would give up to 31 s)", async () => {
     const r = await rawExchange(server.port, "GET /v1/account HTTP/1.1\r\nHost: localhost\r\nX-Slow: 1", 8_000);
     expectEnvelope(r, 408, "request_timeout");
     expect(r.firstByteMs!).toBeGreaterThanOrEqual(950);
-    expect(r.firstByteMs!).toBeLessThan(1_600);
+    // Generous for a loaded machine; the point is seconds, not tens of seconds.
+    expect(r.firstByteMs!).toBeLessThan(2_500);
   });
 
   it("the default checking interval keeps the documented 10 s headers timeout within 0.5 s", () => {
