@@ -2,6 +2,7 @@
 // registrations in 10 s from one address). Now: 20 per address in any 60 s (429 + Retry-After),
 // at most 1000 clients that never signed in (oldest evicted), and those expire after 24 h.
 import Database from "better-sqlite3";
+import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REGISTRATIONS_PER_MINUTE } from "../../server/oauth/authorization-server";
 import { openOAuthStore } from "../../server/oauth";
@@ -94,6 +95,18 @@ describe("over a real server: registrations per address", () => {
       body: JSON.stringify({ client_name: "Flood", redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" }),
     });
 
+  /** One registration sent from `localAddress`; resolves with the status. */
+  const registerFrom = (localAddress: string) =>
+    new Promise<number>((resolve, reject) => {
+      const body = JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" });
+      const req = httpRequest(`${h.origin}/mcp/oauth/register`, { method: "POST", localAddress, headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+
   it("the 21st registration from one address within 60 s is 429 temporarily_unavailable with Retry-After", async () => {
     for (let i = 0; i < REGISTRATIONS_PER_MINUTE; i++) expect((await register()).status, `registration ${i + 1}`).toBe(201);
     const refused = await register();
@@ -102,6 +115,8 @@ describe("over a real server: registrations per address", () => {
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
     expect(await refused.json()).toEqual({ error: "temporarily_unavailable", error_description: expect.stringMatching(/Too many client registrations/) });
+    // Another source address has its own count (Linux answers all of 127/8 on loopback).
+    expect(await registerFrom("127.0.0.2")).toBe(201);
   });
 
   it("a registered client that never signs in is refused at authorize once 24 h have passed", async () => {
