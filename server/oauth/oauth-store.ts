@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import type Database from "better-sqlite3";
 import { OAuthError } from "./oauth-error";
 import { migrateOAuth } from "./oauth-schema";
+import { registrationLimits, type RegistrationLimits } from "./registration-limits";
 import { hashSecret, newSecret, pkceMatches, SECRET_PREFIX, secretMatches } from "./secrets";
 
 /** How a client authenticates at the token and revocation endpoints. */
@@ -39,6 +40,8 @@ export interface OAuthStoreOptions extends Partial<OAuthTtls> {
    * A grant without a key (issued before keys were recorded) has `keyId: null`.
    */
   grantStanding?: (grant: { accountId: string; keyId: string | null }) => GrantStanding;
+  /** TTL and cap of clients that never signed in (24 h, 1000 by default). */
+  registration?: Partial<RegistrationLimits>;
 }
 
 /** What a registration stores; `metadata` is echoed back to the client as registered. */
@@ -176,6 +179,12 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
     accessTokenTtlS: options.accessTokenTtlS ?? DEFAULT_OAUTH_TTLS.accessTokenTtlS,
     refreshTokenTtlS: options.refreshTokenTtlS ?? DEFAULT_OAUTH_TTLS.refreshTokenTtlS,
     codeTtlS: options.codeTtlS ?? DEFAULT_OAUTH_TTLS.codeTtlS,
+  };
+  const registry = registrationLimits(db, options.registration);
+  /** A stored client, unless it expired without ever signing in. */
+  const liveClient = (clientId: string, tsMs: number): ClientRow | undefined => {
+    const row = q.client.get(clientId);
+    return row && !registry.isExpired(row.client_id, row.created_ms, tsMs) ? row : undefined;
   };
 
   const q = {
@@ -348,25 +357,28 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
       const clientId = newSecret(SECRET_PREFIX.clientId, 16);
       const clientSecret = reg.authMethod === "none" ? null : newSecret(SECRET_PREFIX.clientSecret);
       const tsMs = now();
-      q.insertClient.run(
-        clientId,
-        clientSecret ? hashSecret(clientSecret) : null,
-        reg.authMethod,
-        reg.clientName,
-        JSON.stringify(reg.redirectUris),
-        JSON.stringify(reg.metadata),
-        tsMs,
-      );
+      db.transaction(() => {
+        registry.makeRoom(tsMs);
+        q.insertClient.run(
+          clientId,
+          clientSecret ? hashSecret(clientSecret) : null,
+          reg.authMethod,
+          reg.clientName,
+          JSON.stringify(reg.redirectUris),
+          JSON.stringify(reg.metadata),
+          tsMs,
+        );
+      }).immediate();
       return { clientId, clientSecret, clientName: reg.clientName, redirectUris: reg.redirectUris, authMethod: reg.authMethod, metadata: reg.metadata, createdMs: tsMs };
     },
 
     getClient(clientId) {
-      const row = q.client.get(clientId);
+      const row = liveClient(clientId, now());
       return row ? toClient(row) : null;
     },
 
     authenticateClient(clientId, secret, via) {
-      const row = clientId ? q.client.get(clientId) : undefined;
+      const row = clientId ? liveClient(clientId, now()) : undefined;
       if (!row) throw new OAuthError("invalid_client", "Unknown client_id.", 401);
       if (row.auth_method === "none") {
         // A public client proves nothing here; PKCE and the bound redirect URI protect its codes.

@@ -13,42 +13,94 @@ import {
 
 const T0 = Date.parse("2024-05-01T15:00:00Z"); // on a minute boundary
 
-describe("rate limiter (fixed one-minute window)", () => {
-  it("allows the limit, then refuses until the next minute; Reset is that minute in Unix seconds", () => {
+describe("rate limiter (sliding 60-second log)", () => {
+  it("allows the limit, then refuses until the oldest request is 60 s old; Reset is when a slot frees, Unix seconds", () => {
     const rl = createRateLimiter();
     for (let i = 1; i <= 120; i++) {
       const d = rl.take("k1", 120, T0 + i * 100);
-      expect(d).toEqual({ allowed: true, limit: 120, remaining: 120 - i, resetSec: T0 / 1000 + 60 });
+      // The oldest counted request (T0 + 100 ms) leaves the window at T0 + 60.1 s: rounded up.
+      expect(d).toEqual({ allowed: true, limit: 120, remaining: 120 - i, resetSec: T0 / 1000 + 61 });
     }
-    expect(rl.take("k1", 120, T0 + 59_999)).toEqual({ allowed: false, limit: 120, remaining: 0, resetSec: T0 / 1000 + 60 });
+    expect(rl.take("k1", 120, T0 + 59_999)).toEqual({ allowed: false, limit: 120, remaining: 0, resetSec: T0 / 1000 + 61 });
     // Another key is counted on its own.
     expect(rl.take("k2", 120, T0 + 59_999).remaining).toBe(119);
-    // The boundary instant belongs to the new window.
-    expect(rl.take("k1", 120, T0 + 60_000)).toEqual({ allowed: true, limit: 120, remaining: 119, resetSec: T0 / 1000 + 120 });
+    // The minute boundary opens nothing: the window slides, it does not reset.
+    expect(rl.take("k1", 120, T0 + 60_000).allowed).toBe(false);
+    // Exactly 60 s after the first request, its slot is free again (and only its slot).
+    expect(rl.take("k1", 120, T0 + 60_100)).toEqual({ allowed: true, limit: 120, remaining: 0, resetSec: T0 / 1000 + 61 });
+    expect(rl.take("k1", 120, T0 + 60_150).allowed).toBe(false);
+    expect(rl.take("k1", 120, T0 + 60_200).allowed).toBe(true);
   });
 
-  it("never allows more than the limit in any aligned minute (property)", () => {
+  it("issue 13 item 12: 198 requests in 0.72 s across a minute boundary no longer pass; at most the limit do", () => {
+    const rl = createRateLimiter();
+    let allowed = 0;
+    // 99 requests in the last 0.36 s of one minute, 99 in the first 0.36 s of the next.
+    for (let i = 0; i < 198; i++) if (rl.take("k", 120, T0 + 60_000 - 360 + i * (720 / 198)).allowed) allowed++;
+    expect(allowed).toBe(120);
+  });
+
+  it("no 60-second window ever admits more than the limit; remaining and Reset are exact (property)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 30 }), fc.array(fc.integer({ min: 0, max: 5_000 }), { maxLength: 300 }), (limit, gaps) => {
-        const rl = createRateLimiter();
-        let t = T0;
-        const allowedPerMinute = new Map<number, number>();
-        for (const g of gaps) {
-          t += g;
-          const d = rl.take("k", limit, t);
-          const minute = Math.floor(t / 60_000);
-          expect(d.resetSec).toBe((minute + 1) * 60);
-          expect(d.resetSec * 1000).toBeGreaterThan(t);
-          if (d.allowed) allowedPerMinute.set(minute, (allowedPerMinute.get(minute) ?? 0) + 1);
-          expect(d.remaining).toBe(limit - (allowedPerMinute.get(minute) ?? 0));
-        }
-        for (const n of allowedPerMinute.values()) expect(n).toBeLessThanOrEqual(limit);
-      }),
-      { numRuns: 100 },
+      fc.property(
+        fc.integer({ min: 1, max: 30 }),
+        fc.array(fc.integer({ min: 0, max: 5_000 }), { maxLength: 400 }),
+        fc.integer({ min: 0, max: 59_999 }),
+        (limit, gaps, offsetMs) => {
+          const rl = createRateLimiter();
+          let t = T0 + offsetMs;
+          const admitted: number[] = [];
+          for (const g of gaps) {
+            t += g;
+            const inWindow = admitted.filter((a) => a > t - 60_000);
+            const d = rl.take("k", limit, t);
+            expect(d.allowed).toBe(inWindow.length < limit);
+            if (d.allowed) inWindow.push(t), admitted.push(t);
+            expect(d.remaining).toBe(Math.max(0, limit - inWindow.length));
+            expect(d.resetSec).toBe(Math.ceil((inWindow[0]! + 60_000) / 1000));
+            expect(d.resetSec * 1000).toBeGreaterThan(t);
+          }
+          // Any 60-second window [a, a + 60 s): the densest ones start at an admitted instant.
+          for (let i = 0; i < admitted.length; i++) {
+            const n = admitted.filter((a) => a >= admitted[i]! && a < admitted[i]! + 60_000).length;
+            expect(n).toBeLessThanOrEqual(limit);
+          }
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 
-  it("forgets finished windows", () => {
+  it("bursts at arbitrary instants never exceed the limit in any window (property, dense timestamps)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10 }), fc.array(fc.integer({ min: 0, max: 180_000 }), { maxLength: 300 }), (limit, instants) => {
+        const rl = createRateLimiter();
+        const sorted = [...instants].sort((a, b) => a - b);
+        const admitted = sorted.filter((ms) => rl.take("k", limit, T0 + ms).allowed);
+        for (const start of admitted) {
+          expect(admitted.filter((a) => a >= start && a < start + 60_000).length).toBeLessThanOrEqual(limit);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("a clock stepping back opens no room", () => {
+    const rl = createRateLimiter();
+    for (let i = 0; i < 5; i++) expect(rl.take("k", 5, T0 + 30_000).allowed).toBe(true);
+    expect(rl.take("k", 5, T0).allowed).toBe(false);
+    expect(rl.take("k", 5, T0 + 89_999).allowed).toBe(false);
+    expect(rl.take("k", 5, T0 + 90_000).allowed).toBe(true);
+  });
+
+  it("a lowered limit applies at once; a raised one opens room at once", () => {
+    const rl = createRateLimiter();
+    for (let i = 0; i < 10; i++) rl.take("k", 10, T0 + i);
+    expect(rl.take("k", 5, T0 + 100)).toMatchObject({ allowed: false, remaining: 0 });
+    expect(rl.take("k", 20, T0 + 200)).toMatchObject({ allowed: true, remaining: 14 });
+  });
+
+  it("forgets keys with nothing left in their window", () => {
     const rl = createRateLimiter();
     for (let i = 0; i < 100; i++) rl.take(`k${i}`, 10, T0);
     expect(rl.size()).toBe(100);
