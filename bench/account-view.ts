@@ -76,7 +76,7 @@ function prepareStore(dataDir: string, rows: number): { key: string; sumMs: numb
 
 /** Child side: the server over the prepared data directory; reports its URL over IPC. */
 async function serveChild(dataDir: string): Promise<void> {
-  const config = resolveServeConfig(["--port", "0", "--hostname", "127.0.0.1", "--seed", "42", "--data-dir", dataDir, "--no-access-log"], {});
+  const config = resolveServeConfig(["--port", "0", "--hostname", "127.0.0.1", "--seed", "42", "--data-dir", dataDir, "--no-access-log", "--ip-ceiling", "off"], {});
   const running = await startServer(config, { log: () => {}, stderr: (t) => process.stderr.write(t) });
   process.send!({ url: `http://127.0.0.1:${running.listening.port}` });
   process.on("disconnect", () => void running.shutdown(1000).then(() => process.exit(0)));

@@ -65,3 +65,16 @@ describe("optionscope serve (real process, simulated market)", () => {
     expect(await exit).toBe(0);
   });
 });
+
+describe("serve config: the per-IP ceiling", () => {
+  it("defaults to 6000 per 5 minutes, takes a number or off, and trusted proxies", () => {
+    expect(resolveServeConfig([], {}).ipCeiling).toEqual({ maxRequests: 6000, trustedProxies: [] });
+    expect(resolveServeConfig(["--ip-ceiling", "off"], {}).ipCeiling).toBeNull();
+    expect(resolveServeConfig([], { OPTIONSCOPE_IP_CEILING: "100", OPTIONSCOPE_TRUSTED_PROXIES: "10.0.0.2, 10.0.0.3" }).ipCeiling).toEqual({
+      maxRequests: 100,
+      trustedProxies: ["10.0.0.2", "10.0.0.3"],
+    });
+    expect(() => resolveServeConfig(["--ip-ceiling", "many"], {})).toThrow(/ip ceiling/);
+    expect(() => resolveServeConfig([], { OPTIONSCOPE_IP_CEILING: "-1" })).toThrow(/ip ceiling/);
+  });
+});
