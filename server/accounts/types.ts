@@ -133,9 +133,15 @@ export interface AccountService extends AccountAuth, CreditLedger {
   close(): void;
 }
 
-/** Per-key requests-per-minute limiter (fixed window aligned to the UTC minute). */
+/** Per-key requests-per-minute limiter: at most the limit in any 60 s (an exact sliding log, server/limits/rate-limiter.ts). */
 export interface RateLimiter {
   take(
+    keyId: string,
+    limitPerMinute: number,
+    nowMs: number,
+  ): { allowed: boolean; limit: number; remaining: number; resetSec: number };
+  /** The same figures without counting a request (responses that are not requests of their own). */
+  peek?(
     keyId: string,
     limitPerMinute: number,
     nowMs: number,

@@ -74,6 +74,17 @@ export function createRateLimiter(): RateLimiter & { size(): number } {
       const resetSec = Math.ceil((log.times[log.head]! + WINDOW_MS) / 1000);
       return { allowed: true, limit, remaining: limit - used - 1, resetSec };
     },
+    peek(keyId, limitPerMinute, nowMs) {
+      const limit = Math.max(0, Math.floor(limitPerMinute));
+      const log = logs.get(keyId);
+      if (!log) return { allowed: limit > 0, limit, remaining: limit, resetSec: Math.ceil((nowMs + WINDOW_MS) / 1000) };
+      const last = log.times[log.times.length - 1];
+      const t = last !== undefined && last > nowMs ? last : nowMs;
+      expire(log, t);
+      const used = Math.min(limit, log.times.length - log.head);
+      const oldest = log.times[log.times.length - used];
+      return { allowed: used < limit, limit, remaining: limit - used, resetSec: Math.ceil(((oldest ?? t) + WINDOW_MS) / 1000) };
+    },
     size: () => logs.size,
   };
 }

@@ -6,7 +6,8 @@
  */
 import { createMcpHandler, ProtocolError, ProtocolErrorCode, Server, type CallToolResult } from "@modelcontextprotocol/server";
 import type { Principal } from "../accounts/types";
-import { apiErrors, toApiError } from "../errors";
+import { ApiError, apiErrors, toApiError } from "../errors";
+import { BODY_TOO_LARGE_HEADERS, readBodyText } from "../http/read-body";
 import { clientIp, newRequestId, routeStyle, takeRateLimit } from "../http/route-handler";
 import { renderError } from "../http/render-error";
 import { mountedRoutes } from "../modules/define-module";
@@ -19,6 +20,19 @@ import { toRouteInput } from "./tool-args";
 import { refusalResponse, resolveToolCaller } from "./tool-auth";
 import { toToolResult, type ToolOutcome } from "./tool-result";
 import { callIntelligenceTool, INTELLIGENCE_TOOLS, listedIntelligenceTool } from "./intelligence-tools";
+
+/** Largest JSON-RPC body read, bytes (the SDK's own limit). */
+export const MCP_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** The `method` of a JSON-RPC message, or null when the text is not one. */
+function jsonRpcMethod(text: string): string | null {
+  try {
+    const message = JSON.parse(text) as { method?: unknown } | null;
+    return message && typeof message.method === "string" ? message.method : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Tool lists: `default` (one tool per REST endpoint) and `intelligence` (one-call answers). */
 export const TOOLSETS = ["default", "intelligence"] as const;
@@ -240,7 +254,27 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
       return refusalResponse(caller, headers);
     }
     const grant = caller.grant;
-    const response = await handler.fetch(request, {
+    // Every response states the key's rate-limit figures (a tool call counts; the rest only read them).
+    const figures = services.rateLimiter.peek?.(caller.principal.keyId, caller.principal.limits.requestsPerMinute, services.wallNowMs());
+    if (figures) {
+      headers.set("X-RateLimit-Limit", String(figures.limit));
+      headers.set("X-RateLimit-Remaining", String(figures.remaining));
+      headers.set("X-RateLimit-Reset", String(figures.resetSec));
+    }
+    // A tool call's result decides X-Credits-Remaining, so its answer is sent whole once the call
+    // ends (stateless: the stream ends with the result), never streamed ahead of its headers.
+    let forward = request;
+    let toolCall = false;
+    if (request.method === "POST") {
+      const body = await readBodyText(request, MCP_MAX_BODY_BYTES);
+      if (body.tooLarge) {
+        const error = new ApiError(413, "request_too_large", `The request body is larger than ${MCP_MAX_BODY_BYTES} bytes.`, { headers: { ...BODY_TOO_LARGE_HEADERS } });
+        return withCors(renderError(error, { style: "lower", headers, method: request.method }));
+      }
+      toolCall = jsonRpcMethod(body.text) === "tools/call";
+      forward = new Request(request.url, { method: request.method, headers: request.headers, body: body.text, signal: request.signal });
+    }
+    const response = await handler.fetch(forward, {
       authInfo: {
         // The credential itself stays here: nothing downstream needs it, nothing may pass it on.
         token: "",
@@ -251,6 +285,18 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
         extra: { principal: caller.principal, via: caller.via, responseHeaders: headers, toolset },
       },
     });
+    if (toolCall && response.body && (response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+      const text = await response.text();
+      return withCors(new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers }), headers);
+    }
+    if (toolCall && !headers.has("X-Credits-Remaining")) {
+      // The call ended before it could state a balance (an invalid argument): read it.
+      try {
+        headers.set("X-Credits-Remaining", String(services.accounts.balance(caller.principal.accountId)));
+      } catch {
+        // unreadable store: the header is left out rather than guessed
+      }
+    }
     return withCors(response, headers);
   }
 

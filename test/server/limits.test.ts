@@ -186,3 +186,19 @@ describe("concurrency slots", () => {
     );
   });
 });
+
+describe("rate limiter peek (figures for responses that are not requests)", () => {
+  it("reports what take would, without counting", () => {
+    const rl = createRateLimiter();
+    const t = 1_700_000_000_000;
+    expect(rl.peek!("k", 3, t)).toEqual({ allowed: true, limit: 3, remaining: 3, resetSec: Math.ceil((t + 60_000) / 1000) });
+    rl.take("k", 3, t);
+    rl.take("k", 3, t + 1000);
+    const p = rl.peek!("k", 3, t + 2000);
+    expect(p).toEqual({ allowed: true, limit: 3, remaining: 1, resetSec: Math.ceil((t + 60_000) / 1000) });
+    expect(rl.peek!("k", 3, t + 2000)).toEqual(p);
+    expect(rl.take("k", 3, t + 2000).remaining).toBe(0);
+    // At t + 61 s the requests of t and t + 1 s have left the window (a window is (now - 60 s, now]).
+    expect(rl.peek!("k", 3, t + 61_000)).toMatchObject({ remaining: 2, allowed: true });
+  });
+});
