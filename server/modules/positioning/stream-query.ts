@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Principal } from "../../accounts/types";
 import { symbolsParam } from "../params";
+import { lastEventIdParam } from "../stream-route";
 import { gridQueryShape, MAX_POSITIONING_SYMBOLS, type BoardQuery } from "./grid-route";
 
 /** Hard ceiling of symbols per stream connection (spec: up to 10). */
@@ -13,11 +14,7 @@ export const streamQuery = z.object({
     MAX_STREAM_SYMBOLS,
     "Comma-separated tickers or option roots, at most limits.symbolsPerStream (never more than 10); more is 400 invalid_parameter.",
   ),
-  lastEventId: z
-    .string()
-    .max(256, { error: "at most 256 characters." })
-    .optional()
-    .meta({ description: "Resume cursor for clients that cannot send the Last-Event-ID header; the header wins when both are sent." }),
+  lastEventId: lastEventIdParam,
 });
 
 export type StreamQuery = z.output<typeof streamQuery>;

@@ -1,5 +1,6 @@
 import { setWebSocketHooks } from "crossws";
 import { z } from "zod";
+import { STREAM_ROUTE } from "../stream-route";
 import { ApiError } from "../../errors";
 import { refundAsyncOf } from "../../streams/connection";
 import { createWsSink } from "../../streams/ws-sink";
@@ -32,10 +33,9 @@ export function credentialsOf(request: Request): string | null {
  * plain HTTP JSON error instead of a handshake. See docs/api.md#stream-websocket.
  */
 export const streamWsRoute = positioningRoute({
-  kind: "stream",
+  ...STREAM_ROUTE,
   host: "base",
   module: "positioning",
-  method: "GET",
   path: "/v1/stream/ws",
   operationId: "streamHeatmapWebSocket",
   cost: (q) => q.symbols.length,
@@ -45,8 +45,6 @@ export const streamWsRoute = positioningRoute({
   symbolsOf: (q) => q.symbols,
   symbolsLimit: { param: "symbols", max: symbolsPerStream },
   data: z.string().meta({ description: "WebSocket upgrade; then one JSON message {id, event, data} per event, as on /v1/stream." }),
-  envelope: false,
-  cacheControl: "no-store",
   summary: "Live stream over WebSocket",
   description:
     "The /v1/stream events as WebSocket text messages {id, event, data}; keep-alives are {\"event\":\"ping\"}. Authenticate with " +

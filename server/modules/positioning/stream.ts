@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { STREAM_ROUTE } from "../stream-route";
 import { sseResponse } from "../../streams/open-stream";
 import { positioningRoute } from "./positioning-route";
 import { httpRequestOf } from "../http-request";
@@ -11,10 +12,9 @@ import { streamQuery, symbolsPerStream } from "./stream-query";
  * then 1 credit per symbol per billing interval. See docs/api.md#streams.
  */
 export const streamRoute = positioningRoute({
-  kind: "stream",
+  ...STREAM_ROUTE,
   host: "base",
   module: "positioning",
-  method: "GET",
   path: "/v1/stream",
   operationId: "streamHeatmap",
   cost: (q) => q.symbols.length,
@@ -23,8 +23,6 @@ export const streamRoute = positioningRoute({
   symbolsOf: (q) => q.symbols,
   symbolsLimit: { param: "symbols", max: symbolsPerStream },
   data: z.string().meta({ description: "text/event-stream: connected, resumed, snapshot, velocity, credits, symbol_unavailable, reconnect, closed; `: ping` comments." }),
-  envelope: false,
-  cacheControl: "no-store",
   summary: "Live SSE stream (up to 10 symbols per connection)",
   description:
     "Server-Sent Events of live per-strike boards: `connected` first, a `snapshot` and `velocity` per symbol whenever its board " +

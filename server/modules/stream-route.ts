@@ -1,0 +1,14 @@
+import { z } from "zod";
+
+/**
+ * What every stream route declares alike: a GET that opens an event stream (so never a tool),
+ * answered with a raw body rather than the envelope, never cached.
+ */
+export const STREAM_ROUTE = { kind: "stream", method: "GET", envelope: false, cacheControl: "no-store" } as const;
+
+/** The `lastEventId` resume cursor of every stream (for clients that cannot send the header). */
+export const lastEventIdParam = z
+  .string()
+  .max(256, { error: "at most 256 characters." })
+  .optional()
+  .meta({ description: "Resume cursor for clients that cannot send the Last-Event-ID header; the header wins when both are sent." });
