@@ -7,6 +7,7 @@ import { apiErrors } from "./errors";
 import { createToolServer, isOAuthDiscoveryPath, type ToolServerOptions } from "./mcp/tool-server";
 import { clientAddress, createIpCeiling, IP_CEILING_RETRY_AFTER_S } from "./limits/ip-ceiling";
 import { ApiError } from "./errors";
+import { ALWAYS_OPEN } from "./control/service-state";
 import { builtinModules } from "./modules";
 import type { MountedModule } from "./modules/define-module";
 import { DEFAULT_STREAM_TIMINGS, type AppOptions, type AppServices, type FetchLike } from "./services";
@@ -72,6 +73,7 @@ export function createApp(options: AppOptions & { toolServer?: ToolServerOptions
     publicBaseUrl: options.publicBaseUrl,
     streams: { ...DEFAULT_STREAM_TIMINGS, ...options.streams },
     streamTuning: {},
+    control: options.control ?? ALWAYS_OPEN,
     modules,
     routes: [],
   };

@@ -5,6 +5,7 @@ import type { AnyRoute } from "./modules/define-route";
 import type { ModuleDef, MountedModule } from "./modules/define-module";
 import type { StreamTuning } from "./streams/settings";
 import type { IpCeilingOptions } from "./limits/ip-ceiling";
+import type { ServiceControl } from "./control/service-state";
 
 /** A structured log sink: one JSON-able object per line. Never given a key. */
 export type Logger = (line: Record<string, unknown>) => void;
@@ -48,6 +49,8 @@ export interface AppOptions {
   streams?: Partial<StreamTimings>;
   /** The per-IP edge ceiling (requests over 5 minutes, trusted proxies); `false` turns it off. */
   ipCeiling?: IpCeilingOptions | false;
+  /** Maintenance pause and warm-up (`createServiceControl`); default always open. */
+  control?: ServiceControl;
 }
 
 /** Stream lifecycle timings, seconds (env STREAM_MAX_DURATION_S, STREAM_BILLING_INTERVAL_S, STREAM_KEEPALIVE_S). */
@@ -79,6 +82,8 @@ export interface AppServices {
   streams: StreamTimings;
   /** Stream hub tuning set with `configureStreams` before the first stream opens (tests, bench). */
   streamTuning: Partial<StreamTuning>;
+  /** Open, paused for maintenance, or warming up. */
+  control: ServiceControl;
   /** The mounted modules with their state, in order. */
   modules: readonly MountedModule[];
   /** Every mounted route, in module order (OpenAPI documents, tool list). */

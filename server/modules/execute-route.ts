@@ -84,6 +84,23 @@ async function runWithLimits(
   }
 }
 
+/**
+ * 503 `api_paused` (maintenance) or `warming_up` (data still loading), each with `Retry-After`
+ * and `retry_after`, unless the service is open.
+ * @see docs/operations.md#maintenance-and-warm-up
+ */
+export function assertServing(services: AppServices): void {
+  const s = services.control.state();
+  if (s.mode === "open") return;
+  const retry = { headers: { "Retry-After": String(s.retryAfterS) }, details: { retry_after: s.retryAfterS } };
+  if (s.mode === "paused") throw new ApiError(503, "api_paused", s.message, retry);
+  const progress = s.progress ? ` (${s.progress.done} of ${s.progress.total} files)` : "";
+  throw new ApiError(503, "warming_up", `Market data is loading after a start${progress}; retry after Retry-After.`, {
+    ...retry,
+    details: { ...retry.details, ...(s.progress ? { progress: s.progress } : {}) },
+  });
+}
+
 /** The balance, or null when the store cannot be read (the figure is left out rather than guessed). */
 function balanceOrNull(services: AppServices, accountId: string): number | null {
   try {
@@ -108,6 +125,9 @@ export async function executeRoute(services: AppServices, call: RouteCall): Prom
   // Known before validation, so a 400 on a chargeable route also states the balance.
   const chargeable = principal !== null && route.cost !== 0;
   try {
+    // Maintenance and warm-up stop every data route before anything is charged; the account view
+    // and the API descriptions (modules `account` and `meta`) keep answering.
+    if (route.module !== "meta" && route.module !== "account") assertServing(services);
     const query = validateParams(route.query, call.query, route.unknownQuery ?? "ignore");
     const params = route.params ? validateParams(route.params, call.params ?? {}) : {};
     const nowMs = services.clock.now();

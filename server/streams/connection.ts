@@ -22,7 +22,7 @@ export type CloseReason =
   | "key_revoked";
 
 /** The spec's `reconnect` reasons. */
-export type ReconnectReason = "max_duration" | "server_shutdown";
+export type ReconnectReason = "max_duration" | "server_shutdown" | "api_paused";
 
 /** The SSE `retry` field sent with `connected`, ms. */
 export const RETRY_MS = 1000;

@@ -117,6 +117,12 @@ export function createStreamHub<Q>(services: AppServices, source: TopicSource<Q>
   };
 
   function revalidate(): void {
+    // Maintenance: every open stream is asked to reconnect (its reconnect is refused with
+    // 503 api_paused and Retry-After until the pause is lifted, then it resumes without a gap).
+    if (services.control.state().mode === "paused") {
+      for (const c of [...connections]) c.reconnect("api_paused");
+      return;
+    }
     const byKey = new Map<string, StreamConnection[]>();
     for (const c of connections) {
       if (c.disposed) continue;

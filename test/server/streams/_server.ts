@@ -6,6 +6,7 @@ import { createApp, type OptionscopeApp } from "../../../server/app";
 import { listen, type Listening } from "../../../server/http/listen";
 import { createConcurrencyLimiter, createRateLimiter } from "../../../server/limits";
 import type { StreamTimings } from "../../../server/services";
+import type { ServiceControl } from "../../../server/control/service-state";
 import { configureStreams, type StreamTuning } from "../../../server/streams/settings";
 import { moduleStateOf, positioningModule, positioningStreamHub } from "../../../server/modules";
 import type { Clock, MarketData } from "../../../lib/market/market-data";
@@ -49,6 +50,8 @@ export interface StreamServerOptions {
   tuning?: Partial<StreamTuning>;
   /** Wrap the accounts service (fault injection). */
   wrapAccounts?: (a: SqliteAccountService) => AccountService;
+  /** Maintenance/warm-up control made from the accounts store (pause tests). */
+  control?: (a: SqliteAccountService) => ServiceControl;
 }
 
 export async function startStreamServer(o: StreamServerOptions = {}): Promise<StreamServer> {
@@ -63,6 +66,7 @@ export async function startStreamServer(o: StreamServerOptions = {}): Promise<St
     concurrency: createConcurrencyLimiter(),
     clock,
     streams: o.streams,
+    control: o.control?.(accounts),
   });
   configureStreams(app.services, { tickMs: 5, revalidateMs: 100, ...o.tuning });
   const listening = await listen(app, { port: 0 });
