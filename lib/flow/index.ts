@@ -1,0 +1,64 @@
+// Flow analytics: trade side, sweeps, multi-leg packages, Flow Score, RVOL, ratios, chains,
+// tide, momentum, market overview, daily rollups. Every formula: docs/methodology.md#flow-methodology.
+
+// Parameters and errors
+export {
+  CONTRACT_MULTIPLIER,
+  SIDE_TOLERANCE,
+  MONEYNESS_BANDS,
+  DTE_BOUNDS,
+  SWEEP_WINDOW,
+  MULTI_LEG_WINDOW,
+  FLOW_SCORE_WEIGHTS,
+  FLOW_SCORE_PARAMS,
+  MONEYNESS_CONVICTION,
+  DTE_CONVICTION,
+  FLOW_LABELS,
+  RATIO_PARAMS,
+  MOMENTUM_PARAMS,
+  PREMIUM_RVOL_LOOKBACK_SESSIONS,
+} from "./params";
+export { FlowError } from "./errors";
+export type { FlowErrorCode } from "./errors";
+
+// Trade side, premium, moneyness, DTE
+export {
+  TRADE_SIDES,
+  SIDE_CODE,
+  SIDE_AGGRESSION,
+  SIDE_BUCKET,
+  FLOAT_SLACK_USD,
+  sideToleranceUsd,
+  sideCode,
+  classifySide,
+  aggressionOf,
+} from "./trade-side";
+export type { TradeSide } from "./trade-side";
+export {
+  MONEYNESS_CATEGORIES,
+  DTE_CATEGORIES,
+  premiumUsd,
+  moneynessPct,
+  moneynessCode,
+  moneynessOf,
+  dteDays,
+  dteCode,
+  dteCategoryOf,
+  tradeFacts,
+} from "./trade-facts";
+export type { Moneyness, DteCategory, TradeFacts } from "./trade-facts";
+
+// Sweeps and multi-leg packages
+export { groupSweeps } from "./sweeps";
+export type { SweepGroup, SweepGrouping, SpreadPosition } from "./sweeps";
+export { detectMultiLeg, packageStrategy, PACKAGE_STRATEGIES } from "./multi-leg";
+export type { MultiLegPackage, MultiLegDetection, PackageStrategy } from "./multi-leg";
+
+// Flow Score and FlowBonus
+export { FlowScoreWeightsSchema, DEFAULT_FLOW_SCORE_WEIGHTS } from "./score-weights";
+export type { FlowScoreWeights, FlowScoreWeightsInput } from "./score-weights";
+export { scoreFlow, premiumNorm, sizeComponent, roundHalfAway, flowScoreLabel, flowBonusLabel } from "./flow-score";
+export type { ScoredTrade, FlowScoreComponents, FlowScoreContext, FlowScoreLabel, FlowBonusLabel } from "./flow-score";
+export { flowColumns, scoreFlowColumns, allocateFlowScoreColumns, FLOW_FLAGS } from "./flow-columns";
+export type { FlowColumns, FlowScoreColumns } from "./flow-columns";
+export { openInterestBySymbol } from "./board-open-interest";
