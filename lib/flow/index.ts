@@ -62,3 +62,18 @@ export type { ScoredTrade, FlowScoreComponents, FlowScoreContext, FlowScoreLabel
 export { flowColumns, scoreFlowColumns, allocateFlowScoreColumns, FLOW_FLAGS } from "./flow-columns";
 export type { FlowColumns, FlowScoreColumns } from "./flow-columns";
 export { openInterestBySymbol } from "./board-open-interest";
+
+// RVOL
+export { rvol, rvolSessions, RvolOptionsSchema, RVOL_BUCKETS } from "./rvol";
+export type {
+  RvolOptions,
+  RvolOptionsInput,
+  RvolBucket,
+  RvolStats,
+  RvolPrint,
+  RvolSession,
+  ContractRvol,
+  ContractRvolBar,
+  TickerRvol,
+  TickerRvolBar,
+} from "./rvol";
