@@ -41,6 +41,8 @@ export interface ScoredTrade {
   tsMs: number;
   tsNs: string;
   symbol: string;
+  /** Option root (`SPXW`): the ticker the flow module serves. */
+  root: string;
   underlying: string;
   expiry: string;
   strike: number;
@@ -55,6 +57,8 @@ export interface ScoredTrade {
   aggression: number;
   premiumUsd: number;
   underlyingPrice: number;
+  /** Implied vol at the print (decimal), null when unknown. */
+  iv: number | null;
   moneynessPct: number;
   moneyness: Moneyness;
   dte: number;
@@ -221,6 +225,7 @@ export function scoreFlow(prints: readonly OptionPrint[], context: FlowScoreCont
       tsMs: p.tsMs,
       tsNs: p.tsNs,
       symbol: p.symbol,
+      root: p.root,
       underlying: p.underlying,
       expiry: p.expiry,
       strike: p.strike,
@@ -234,6 +239,7 @@ export function scoreFlow(prints: readonly OptionPrint[], context: FlowScoreCont
       aggression,
       premiumUsd: premium,
       underlyingPrice: p.underlyingPrice,
+      iv: p.iv,
       moneynessPct: mPct,
       moneyness,
       dte,

@@ -77,3 +77,36 @@ export type {
   TickerRvol,
   TickerRvolBar,
 } from "./rvol";
+export { scoredTradesFromColumns } from "./scored-trades";
+
+// Window scores (VWF, SDF, FIR, composite)
+export { directionSign, windowScores, compositeBias, signalStrength, COMPOSITE_WEIGHTS } from "./direction";
+export type { DirectionalTrade, WindowTrade, WindowScores } from "./direction";
+
+// Contract and chain ratios
+export { contractRatio, chainRatio, ratioInterpretation, timeframeWindow, RATIO_TIMEFRAMES } from "./ratios";
+export type {
+  RatioTimeframe,
+  RatioInterpretation,
+  RatioTrade,
+  ContractRatios,
+  ContractRatioResult,
+  ChainRatios,
+  ChainRatioResult,
+} from "./ratios";
+
+// Chain snapshot and max pain
+export { maxPain, expirationChain } from "./max-pain";
+export type { ChainStrikeRow, ExpirationChain, ChainTrade } from "./max-pain";
+
+// Tide and momentum
+export { flowTide, flowMomentum, momentumTrend, TIDE_BUCKETS } from "./tide";
+export type { TideBucket, TideTrade, TideBar, MomentumWindow, MomentumBaseline, MomentumTrend, FlowMomentum } from "./tide";
+
+// Market overview
+export { marketOverview, premiumThroughTimeOfDay } from "./overview";
+export type { MarketOverview, TopTickerSummary, OverviewTrade } from "./overview";
+
+// Daily rollups and the top-contract screener
+export { tickerDailyRollup, contractDailyRollups, rankTopContracts, TopContractFiltersSchema } from "./rollups";
+export type { TickerDailyRow, TopContractRow, RollupTrade, TopContractFilters, TopContractFiltersInput } from "./rollups";
