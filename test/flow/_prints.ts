@@ -33,6 +33,6 @@ export function print(p: Partial<OptionPrint> & { subMsNs?: number } = {}): Opti
     nbboAsk: p.nbboAsk ?? 1.05,
     conditions: p.conditions ?? ["AUTO"],
     underlyingPrice: p.underlyingPrice ?? 500,
-    iv: p.iv ?? 0.2,
+    iv: p.iv === undefined ? 0.2 : p.iv,
   };
 }
