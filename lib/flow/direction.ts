@@ -3,6 +3,11 @@
  * @see docs/methodology.md#flow-window-scores
  */
 import type { ScoredTrade } from "./flow-score";
+import type { z } from "zod";
+import type { WindowScoresSchema } from "./schemas";
+
+/** Window-level scores and the premium split. */
+export type WindowScores = z.output<typeof WindowScoresSchema>;
 
 /** What direction needs: aggression (-1..+1) and the right. */
 export type DirectionalTrade = Pick<ScoredTrade, "aggression" | "right">;
@@ -22,32 +27,6 @@ export function directionSign(t: DirectionalTrade): -1 | 0 | 1 {
 /** Trades the window scores read. */
 export type WindowTrade = Pick<ScoredTrade, "aggression" | "right" | "premiumUsd" | "size" | "isSweep" | "flowScore">;
 
-/** Window-level scores and the premium split. */
-export interface WindowScores {
-  tradeCount: number;
-  sweepCount: number;
-  totalPremium: number;
-  totalVolume: number;
-  bullishPremium: number;
-  bearishPremium: number;
-  neutralPremium: number;
-  /** `bullishPremium - bearishPremium`. */
-  netPremium: number;
-  bullishCount: number;
-  bearishCount: number;
-  neutralCount: number;
-  bullishVolume: number;
-  bearishVolume: number;
-  sweepPremium: number;
-  /** Volume-weighted flow: `sum(premium * flowScore) / sum(premium)`, -100..100. */
-  vwf: number;
-  /** Sweep dominance: `100 * (bullish - bearish sweep premium) / sweep premium`. */
-  sdf: number;
-  /** Flow imbalance ratio: `100 * (bullish - bearish) / (bullish + bearish)` premium. */
-  fir: number;
-  /** `clamp(0.4 vwf + 0.35 sdf + 0.25 fir, -100, 100)`. */
-  composite: number;
-}
 
 /** Weights of the composite. @see docs/methodology.md#flow-window-scores */
 export const COMPOSITE_WEIGHTS = { vwf: 0.4, sdf: 0.35, fir: 0.25 } as const;

@@ -19,77 +19,20 @@ import {
   type Moneyness,
 } from "./trade-facts";
 import { classifySide, aggressionOf, type TradeSide } from "./trade-side";
+import type { z } from "zod";
+import type { FlowScoreComponentsSchema, ScoredTradeSchema } from "./schemas";
+
+/** The six conviction components of a scored trade, each in [0, 1]. */
+export type FlowScoreComponents = z.output<typeof FlowScoreComponentsSchema>;
+/** One print with its facts, components and scores. */
+export type ScoredTrade = z.output<typeof ScoredTradeSchema>;
 
 /** Labels of a Flow Score. */
 export type FlowScoreLabel = "strong_bullish" | "bullish" | "neutral" | "bearish" | "strong_bearish";
 /** Labels of a FlowBonus. */
 export type FlowBonusLabel = "high_conviction" | "moderate_conviction" | "low_conviction";
 
-/** The six conviction components of a scored trade, each in [0, 1]. */
-export interface FlowScoreComponents {
-  size: number;
-  sweep: number;
-  moneyness: number;
-  dte: number;
-  volOi: number;
-  repeat: number;
-}
 
-/** One print with its facts, components and scores. */
-export interface ScoredTrade {
-  id: string;
-  tsMs: number;
-  tsNs: string;
-  symbol: string;
-  /** Option root (`SPXW`): the ticker the flow module serves. */
-  root: string;
-  underlying: string;
-  expiry: string;
-  strike: number;
-  right: "C" | "P";
-  priceUsd: number;
-  size: number;
-  exchange: string;
-  bidUsd: number;
-  askUsd: number;
-  side: TradeSide;
-  /** -1..+1 (0 on crosses). */
-  aggression: number;
-  premiumUsd: number;
-  underlyingPrice: number;
-  /** Implied vol at the print (decimal), null when unknown. */
-  iv: number | null;
-  moneynessPct: number;
-  moneyness: Moneyness;
-  dte: number;
-  dteCategory: DteCategory;
-  isSweep: boolean;
-  /** Index of the trade's sweep in the batch's `groupSweeps` result, or -1. */
-  sweepGroup: number;
-  isMultiLeg: boolean;
-  isCross: boolean;
-  /** Open interest of the contract at the session's start, or null when unknown. */
-  openInterest: number | null;
-  /** The contract's volume in the batch through this print (inclusive), contracts. */
-  dailyVolume: number;
-  /** `dailyVolume / openInterest`, null when OI is unknown or zero. */
-  volOiRatio: number | null;
-  /** `premiumUsd / normPremiumUsd`. */
-  sizeRatio: number;
-  /** Earlier same-side orders on the contract in the trailing window, counted up to the saturation (5). */
-  repeatCount: number;
-  components: FlowScoreComponents;
-  /** `100 * aggression * (call +1, put -1) * (0.5 on multi-leg legs)`. */
-  baseDirection: number;
-  /** `sum(weight * component)`, 0..1. */
-  conviction: number;
-  /** `floor + (1 - floor) * conviction`. */
-  convictionMultiplier: number;
-  flowScore: number;
-  flowScoreInterpretation: FlowScoreLabel;
-  flowBonus: number;
-  flowBonusInterpretation: FlowBonusLabel;
-}
 
 /** What scoring needs besides the prints. */
 export interface FlowScoreContext {

@@ -110,3 +110,31 @@ export type { MarketOverview, TopTickerSummary, OverviewTrade } from "./overview
 // Daily rollups and the top-contract screener
 export { tickerDailyRollup, contractDailyRollups, rankTopContracts, TopContractFiltersSchema } from "./rollups";
 export type { TickerDailyRow, TopContractRow, RollupTrade, TopContractFilters, TopContractFiltersInput } from "./rollups";
+
+// Record schemas (zod; the types above are their z.output)
+export {
+  FlowScoreComponentsSchema,
+  ScoredTradeSchema,
+  WindowScoresSchema,
+  RvolStatsSchema,
+  ContractRvolBarSchema,
+  TickerRvolBarSchema,
+  ContractRvolSchema,
+  TickerRvolSchema,
+  RatioInterpretationSchema,
+  ContractRatiosSchema,
+  ContractRatioResultSchema,
+  ChainRatiosSchema,
+  ChainRatioResultSchema,
+  ChainStrikeRowSchema,
+  ExpirationChainSchema,
+  TideBarSchema,
+  MomentumWindowSchema,
+  MomentumBaselineSchema,
+  MomentumTrendSchema,
+  FlowMomentumSchema,
+  TopTickerSummarySchema,
+  MarketOverviewSchema,
+  TickerDailyRowSchema,
+  TopContractRowSchema,
+} from "./schemas";

@@ -5,6 +5,13 @@
 import type { ChainSnapshot } from "../market/market-data";
 import type { IsoDate } from "../time";
 import type { ScoredTrade } from "./flow-score";
+import type { z } from "zod";
+import type { ChainStrikeRowSchema, ExpirationChainSchema } from "./schemas";
+
+/** One strike of the chain snapshot. */
+export type ChainStrikeRow = z.output<typeof ChainStrikeRowSchema>;
+/** The chain snapshot record. */
+export type ExpirationChain = z.output<typeof ExpirationChainSchema>;
 
 /**
  * The strike at which option holders are owed the least at expiry: the candidate `S` among the
@@ -33,31 +40,7 @@ export function maxPain(rows: ReadonlyArray<{ strike: number; callOi: number; pu
   return best;
 }
 
-/** One strike of the chain snapshot. */
-export interface ChainStrikeRow {
-  strike: number;
-  callVolume: number;
-  callPremium: number;
-  callOi: number;
-  callIv: number | null;
-  callLastPrice: number;
-  putVolume: number;
-  putPremium: number;
-  putOi: number;
-  putIv: number | null;
-  putLastPrice: number;
-}
 
-/** The chain snapshot record (`data` of `/v1/underlying/{ticker}/chain`). */
-export interface ExpirationChain {
-  ticker: string;
-  expiration: IsoDate;
-  underlyingPrice: number;
-  strikes: ChainStrikeRow[];
-  maxPain: number | null;
-  callOiTotal: number;
-  putOiTotal: number;
-}
 
 /** Trades the chain snapshot reads. */
 export type ChainTrade = Pick<ScoredTrade, "expiry" | "strike" | "right" | "size" | "premiumUsd" | "priceUsd" | "underlyingPrice" | "iv" | "root">;

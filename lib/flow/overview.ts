@@ -8,44 +8,18 @@ import { directionSign } from "./direction";
 import type { ScoredTrade } from "./flow-score";
 import { RATIO_PARAMS } from "./params";
 import { premiumUsd } from "./trade-facts";
+import type { z } from "zod";
+import type { MarketOverviewSchema, TopTickerSummarySchema } from "./schemas";
+
+/** One of the overview's top tickers. */
+export type TopTickerSummary = z.output<typeof TopTickerSummarySchema>;
+/** The market overview record. */
+export type MarketOverview = z.output<typeof MarketOverviewSchema>;
 
 /** Trades the overview reads (a cheap view: no score needed). */
 export type OverviewTrade = Pick<ScoredTrade, "right" | "premiumUsd" | "size" | "aggression">;
 
-/** One of the top tickers. */
-export interface TopTickerSummary {
-  ticker: string;
-  totalPremium: number;
-  totalVolume: number;
-  callPremium: number;
-  putPremium: number;
-  netPremium: number;
-}
 
-/** The market overview record (`data` of `/v1/market/overview`). */
-export interface MarketOverview {
-  date: IsoDate;
-  totalPremium: number;
-  totalVolume: number;
-  callPremium: number;
-  putPremium: number;
-  /** `callPremium - putPremium`. */
-  netPremium: number;
-  callVolume: number;
-  putVolume: number;
-  /** `callPremium / putPremium`, 999 when puts are 0 (0 when both are). */
-  callPutRatio: number;
-  activeTickers: number;
-  bullishPremium: number;
-  bearishPremium: number;
-  /** `bullishPremium - bearishPremium`. */
-  directionalNet: number;
-  /** `100 * directionalNet / (bullishPremium + bearishPremium)`, 0 when nothing is directional. */
-  fir: number;
-  /** `totalPremium / mean(baseline premium through the same time of day)`, 0 without a baseline. */
-  premiumRvol: number;
-  topTickers: TopTickerSummary[];
-}
 
 /**
  * Premium of a session's prints through a time of day: prints with `open <= tsMs < open + elapsedMs`,

@@ -8,6 +8,19 @@ import type { ScoredTrade } from "./flow-score";
 import { directionSign } from "./direction";
 import { MONEYNESS_BANDS, RATIO_PARAMS } from "./params";
 import { SIDE_BUCKET, SIDE_CODE } from "./trade-side";
+import type { z } from "zod";
+import type { ChainRatioResultSchema, ChainRatiosSchema, ContractRatioResultSchema, ContractRatiosSchema, RatioInterpretationSchema } from "./schemas";
+
+/** The spec's interpretation object. */
+export type RatioInterpretation = z.output<typeof RatioInterpretationSchema>;
+/** Bid/ask/mid shares of trade counts. */
+export type ContractRatios = z.output<typeof ContractRatiosSchema>;
+/** The contract-ratio record. */
+export type ContractRatioResult = z.output<typeof ContractRatioResultSchema>;
+/** Chain-level ratios. */
+export type ChainRatios = z.output<typeof ChainRatiosSchema>;
+/** The chain-ratio record. */
+export type ChainRatioResult = z.output<typeof ChainRatioResultSchema>;
 
 /** Timeframes of the ratio endpoints. */
 export const RATIO_TIMEFRAMES = ["5m", "15m", "1h", "4h", "1d"] as const;
@@ -31,13 +44,6 @@ export function timeframeWindow(date: IsoDate, timeframe: RatioTimeframe, nowMs 
   return { fromMs: Math.max(openMs, toMs - TIMEFRAME_MS[timeframe]), toMs };
 }
 
-/** The spec's interpretation object. */
-export interface RatioInterpretation {
-  bias: "BULLISH" | "BEARISH" | "NEUTRAL" | "MIXED";
-  aggression: "HIGH" | "MEDIUM" | "LOW";
-  confidence: "HIGH" | "MEDIUM" | "LOW";
-  description: string;
-}
 
 /** Trades the ratios read. */
 export type RatioTrade = Pick<
@@ -94,27 +100,7 @@ export function ratioInterpretation(t: { count: number; ask: number; bid: number
   return { bias, aggression, confidence, description };
 }
 
-/** Bid/ask/mid shares of trade counts; `aggressionRatio = (ask + bid) / mid`, capped at 999. */
-export interface ContractRatios {
-  askRatio: number;
-  bidRatio: number;
-  midRatio: number;
-  aggressionRatio: number;
-}
 
-/** The contract-ratio record (`data` of `/v1/contract-ratio/{symbol}`). */
-export interface ContractRatioResult {
-  symbol: string;
-  ticker: string;
-  optionType: "CALL" | "PUT" | "UNKNOWN";
-  date: IsoDate;
-  timeframe: RatioTimeframe;
-  tradeCount: number;
-  totalVolume: number;
-  totalPremium: number;
-  contractRatios: ContractRatios;
-  interpretation: RatioInterpretation;
-}
 
 function shares(t: ReturnType<typeof tally>): ContractRatios {
   const n = t.count;
@@ -153,25 +139,7 @@ export function contractRatio(
   };
 }
 
-/** Chain-level ratios. */
-export interface ChainRatios extends ContractRatios {
-  /** Call premium / put premium (999 when puts are 0); null when `optionType` leaves one side out. */
-  callPutRatio: number | null;
-  atmConcentration: number;
-  otmCallConcentration: number;
-  otmPutConcentration: number;
-}
 
-/** The chain-ratio record (`data` of `/v1/chain-ratio/{ticker}`). */
-export interface ChainRatioResult {
-  ticker: string;
-  date: IsoDate;
-  timeframe: RatioTimeframe;
-  tradeCount: number;
-  totalPremium: number;
-  chainRatios: ChainRatios;
-  interpretation: RatioInterpretation;
-}
 
 /**
  * Ratios of a ticker's trades (already limited to the timeframe's window), filtered by

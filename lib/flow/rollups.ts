@@ -9,19 +9,13 @@ import { FlowError } from "./errors";
 import type { ScoredTrade } from "./flow-score";
 import { dteDays } from "./trade-facts";
 import { SIDE_BUCKET, SIDE_CODE } from "./trade-side";
+import type { TickerDailyRowSchema, TopContractRowSchema } from "./schemas";
 
 /** One row of the ticker daily history. */
-export interface TickerDailyRow {
-  date: IsoDate;
-  totalPremium: number;
-  totalVolume: number;
-  callPremium: number;
-  putPremium: number;
-  callVolume: number;
-  putVolume: number;
-  /** `callPremium - putPremium`. */
-  netPremium: number;
-}
+export type TickerDailyRow = z.output<typeof TickerDailyRowSchema>;
+/** One contract's day (the spec's top contract row). */
+export type TopContractRow = z.output<typeof TopContractRowSchema>;
+
 
 /**
  * One session's history row of a ticker, or null when it had no trades (the history lists only
@@ -48,32 +42,6 @@ export function tickerDailyRollup(date: IsoDate, trades: ReadonlyArray<Pick<Scor
   return r;
 }
 
-/** One contract's day (the spec's top contract row). */
-export interface TopContractRow {
-  symbol: string;
-  ticker: string;
-  expiration: IsoDate;
-  strike: number;
-  right: "C" | "P";
-  dte: number;
-  totalPremium: number;
-  totalVolume: number;
-  openInterest: number;
-  oiChange: number;
-  volumeOiRatio: number;
-  bidVolume: number;
-  askVolume: number;
-  midVolume: number;
-  vwap: number;
-  lastPrice: number;
-  underlyingPrice: number;
-  iv: number;
-  tradeCount: number;
-  sweepVolume: number;
-  sweepPremium: number;
-  multiLegVolume: number;
-  multiLegPremium: number;
-}
 
 /** Trades the contract rollup reads. */
 export type RollupTrade = Pick<

@@ -9,6 +9,18 @@ import { addTradingDays, isTradingDay, previousTradingDay, sessionBounds, tradin
 import type { IsoDate } from "../time";
 import { FlowError } from "./errors";
 import { premiumUsd } from "./trade-facts";
+import type { ContractRvolBarSchema, ContractRvolSchema, RvolStatsSchema, TickerRvolBarSchema, TickerRvolSchema } from "./schemas";
+
+/** Aggregate RVOL statistics (the spec's `stats`). */
+export type RvolStats = z.output<typeof RvolStatsSchema>;
+/** One bar of the contract RVOL response. */
+export type ContractRvolBar = z.output<typeof ContractRvolBarSchema>;
+/** One bar of the ticker RVOL response. */
+export type TickerRvolBar = z.output<typeof TickerRvolBarSchema>;
+/** Contract RVOL response. */
+export type ContractRvol = z.output<typeof ContractRvolSchema>;
+/** Ticker RVOL response. */
+export type TickerRvol = z.output<typeof TickerRvolSchema>;
 
 /** Bucket sizes of the spec. */
 export const RVOL_BUCKETS = ["1min", "5min", "10min", "15min", "30min", "1d", "1w"] as const;
@@ -48,50 +60,10 @@ export type RvolOptions = z.output<typeof RvolOptionsSchema>;
 /** RVOL options as a caller gives them. */
 export type RvolOptionsInput = z.input<typeof RvolOptionsSchema>;
 
-/** Aggregate RVOL statistics (the spec's `stats`). */
-export interface RvolStats {
-  todayVolume: number;
-  todayPremium: number;
-  avgVolume: number;
-  avgPremium: number;
-  rvolVolume: number;
-  rvolPremium: number;
-  avgDaysCount: number;
-}
 
-/** One bar of the contract RVOL response. */
-export interface ContractRvolBar {
-  timestamp: string;
-  timestampEnd: string;
-  volume: number;
-  premium: number;
-  avgVolume: number | null;
-  avgPremium: number | null;
-  avgDaysCount: number | null;
-}
 
-/** One bar of the ticker RVOL response. */
-export interface TickerRvolBar extends ContractRvolBar {
-  callVolume: number;
-  putVolume: number;
-  stockPrice: number;
-  avgCallVolume: number | null;
-  avgPutVolume: number | null;
-}
 
-/** Contract RVOL response (`bars` only with `format: "full"`). */
-export interface ContractRvol {
-  bars?: ContractRvolBar[];
-  stats: RvolStats;
-}
 
-/** Ticker RVOL response (`bars` only with `format: "full"`). */
-export interface TickerRvol {
-  bars?: TickerRvolBar[];
-  stats: RvolStats;
-  callRvol: number;
-  putRvol: number;
-}
 
 /** Prints RVOL reads. */
 export type RvolPrint = Pick<OptionPrint, "tsMs" | "symbol" | "right" | "price" | "size" | "underlyingPrice">;

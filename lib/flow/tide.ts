@@ -8,6 +8,19 @@ import type { IsoDate } from "../time";
 import { directionSign, windowScores, type WindowTrade } from "./direction";
 import { MOMENTUM_PARAMS } from "./params";
 import type { ScoredTrade } from "./flow-score";
+import type { z } from "zod";
+import type { FlowMomentumSchema, MomentumBaselineSchema, MomentumTrendSchema, MomentumWindowSchema, TideBarSchema } from "./schemas";
+
+/** One tide bar (timestamps in Unix seconds). */
+export type TideBar = z.output<typeof TideBarSchema>;
+/** Metrics of one momentum window. */
+export type MomentumWindow = z.output<typeof MomentumWindowSchema>;
+/** The momentum baseline. */
+export type MomentumBaseline = z.output<typeof MomentumBaselineSchema>;
+/** The momentum record. */
+export type FlowMomentum = z.output<typeof FlowMomentumSchema>;
+/** Momentum trend labels. */
+export type MomentumTrend = z.output<typeof MomentumTrendSchema>;
 
 /** Bucket sizes of the tide. */
 export const TIDE_BUCKETS = ["1min", "5min", "15min", "30min", "1h"] as const;
@@ -20,33 +33,6 @@ const BUCKET_MS: Readonly<Record<TideBucket, number>> = {
 /** Trades the tide reads. */
 export type TideTrade = WindowTrade & Pick<ScoredTrade, "tsMs">;
 
-/** One tide bar (timestamps in Unix seconds, as the reference's tide bars). */
-export interface TideBar {
-  timestamp: number;
-  timestampEnd: number;
-  callPremium: number;
-  putPremium: number;
-  /** `callPremium - putPremium` of the bar. */
-  netCallPutPremium: number;
-  /** Running sum of `netCallPutPremium` from the first bar: the tide. */
-  netCallPutPremiumCumulative: number;
-  /** Net call premium: calls bought (ask side) minus calls sold (bid side). */
-  ncp: number;
-  /** Net put premium: puts bought minus puts sold. */
-  npp: number;
-  bullishPremium: number;
-  bearishPremium: number;
-  neutralPremium: number;
-  netPremium: number;
-  netPremiumCumulative: number;
-  bullishVolume: number;
-  bearishVolume: number;
-  vwf: number;
-  sdf: number;
-  fir: number;
-  tradeCount: number;
-  sweepCount: number;
-}
 
 /**
  * Tide bars of one session from `fromMs` (default the open) to `toMs` (default the close), one per
@@ -112,39 +98,9 @@ export function flowTide(trades: readonly TideTrade[], o: { date: IsoDate; bucke
   return bars;
 }
 
-/** Metrics of one momentum window. */
-export interface MomentumWindow {
-  tradeCount: number;
-  premium: number;
-  bullishPremium: number;
-  bearishPremium: number;
-  netPremium: number;
-  fir: number;
-}
 
-/** The momentum baseline (null in the result when too few sessions). */
-export interface MomentumBaseline {
-  timeOfDay: string;
-  lookbackDays: number;
-  daysInBaseline: number;
-  avg5mPremium: number;
-  stddev5mPremium: number;
-  avg5mFir: number;
-  stddev5mFir: number;
-}
 
-/** Momentum trend labels. */
-export type MomentumTrend = "ACCELERATING_BULLISH" | "ACCELERATING_BEARISH" | "BULLISH" | "BEARISH" | "NEUTRAL";
 
-/** The momentum record. */
-export interface FlowMomentum {
-  asOf: string;
-  current5m: MomentumWindow;
-  current30m: MomentumWindow;
-  current1h: MomentumWindow;
-  baseline: MomentumBaseline | null;
-  signals: { firZscore5m: number; premiumZscore5m: number; trend: MomentumTrend; interpretation: string };
-}
 
 function windowMetrics(trades: readonly TideTrade[], fromMs: number, toMs: number): MomentumWindow {
   let count = 0, premium = 0, bull = 0, bear = 0;
