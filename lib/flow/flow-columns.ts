@@ -104,6 +104,10 @@ export function flowColumns(prints: readonly OptionPrint[], openInterest: Readon
   };
   const index = new Map<string, number>();
   const expiryDay = new Map<string, number>();
+  const flagsOfCondition = new Map<string, number>();
+  // The ET day changes at most once a session: remember it per UTC minute.
+  let lastMinute = Number.NaN;
+  let lastDay = 0;
   for (let i = 0; i < n; i++) {
     const p = prints[i];
     let k = index.get(p.symbol);
@@ -114,12 +118,22 @@ export function flowColumns(prints: readonly OptionPrint[], openInterest: Readon
     }
     let ed = expiryDay.get(p.expiry);
     if (ed === undefined) expiryDay.set(p.expiry, (ed = Math.round(Date.parse(`${p.expiry}T00:00:00Z`) / DAY_MS)));
-    const d = ed - etEpochDayOf(p.tsMs);
+    const minute = Math.floor(p.tsMs / 60_000);
+    if (minute !== lastMinute) {
+      lastMinute = minute;
+      lastDay = etEpochDayOf(p.tsMs);
+    }
+    const d = ed - lastDay;
     let flags = 0;
     for (const cond of p.conditions) {
-      if (SWEEP_CONDITIONS.has(cond as OptionCondition)) flags |= FLOW_FLAGS.sweepCondition;
-      if (MULTI_LEG_CONDITIONS.has(cond as OptionCondition)) flags |= FLOW_FLAGS.multiLeg;
-      if (CROSS_CONDITIONS.has(cond as OptionCondition)) flags |= FLOW_FLAGS.cross;
+      let f = flagsOfCondition.get(cond);
+      if (f === undefined) {
+        f = (SWEEP_CONDITIONS.has(cond as OptionCondition) ? FLOW_FLAGS.sweepCondition : 0) |
+          (MULTI_LEG_CONDITIONS.has(cond as OptionCondition) ? FLOW_FLAGS.multiLeg : 0) |
+          (CROSS_CONDITIONS.has(cond as OptionCondition) ? FLOW_FLAGS.cross : 0);
+        flagsOfCondition.set(cond, f);
+      }
+      flags |= f;
     }
     c.tsMs[i] = p.tsMs;
     c.contract[i] = k;
