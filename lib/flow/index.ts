@@ -138,3 +138,15 @@ export {
   TickerDailyRowSchema,
   TopContractRowSchema,
 } from "./schemas";
+
+// Feed shapes (the reference's FlowTradeItem, SweepItem, SweepSummary)
+export {
+  flowTradeItem,
+  sweepItem,
+  sweepSummary,
+  FlowTradeItemSchema,
+  SweepItemSchema,
+  SweepSummarySchema,
+  LIQUIDITY_GRADES,
+} from "./feed-items";
+export type { FlowTradeItem, SweepItem, SweepSummary } from "./feed-items";
