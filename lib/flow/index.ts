@@ -150,3 +150,7 @@ export {
   LIQUIDITY_GRADES,
 } from "./feed-items";
 export type { FlowTradeItem, SweepItem, SweepSummary } from "./feed-items";
+
+// Bull/bear pressure and the time-of-day flow baseline
+export { bullBear, flowBaseline, BULL_BEAR_PARAMS, BullBearMetricsSchema, BullBearInterpretationSchema, BaselineBucketSchema } from "./bull-bear";
+export type { BullBearMetrics, BullBearInterpretation, BaselineBucket } from "./bull-bear";
