@@ -154,3 +154,7 @@ export type { FlowTradeItem, SweepItem, SweepSummary } from "./feed-items";
 // Bull/bear pressure and the time-of-day flow baseline
 export { bullBear, flowBaseline, BULL_BEAR_PARAMS, BullBearMetricsSchema, BullBearInterpretationSchema, BaselineBucketSchema } from "./bull-bear";
 export type { BullBearMetrics, BullBearInterpretation, BaselineBucket } from "./bull-bear";
+
+// Strike-level concentration
+export { strikeBreakdown, StrikeBreakdownSchema, StrikesConcentrationSchema } from "./strikes";
+export type { StrikeBreakdown, StrikesConcentration, StrikeTrade } from "./strikes";
