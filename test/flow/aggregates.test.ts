@@ -321,3 +321,26 @@ describe("scored trades from columns", () => {
     expect(scoredTradesFromColumns(prints, cols, scoreFlowColumns(cols, ctx), 5, 8)).toEqual(objects.slice(5, 8));
   });
 });
+
+describe("tide: property", () => {
+  it("the last bar's tide is total call minus put premium of the window; bars cover the session", () => {
+    const row = fc.record({ off: fc.integer({ min: 0, max: 390 * 60_000 - 1 }), put: fc.boolean(), size: fc.integer({ min: 1, max: 50 }), side: fc.constantFrom(1.0, 1.05, 1.1) });
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 80 }), fc.constantFrom("1min", "5min", "15min", "30min", "1h"), (rows, bucket) => {
+        const prints = rows
+          .map((r) => print({ tsMs: OPEN_MS + r.off, right: r.put ? "P" : "C", size: r.size, ...q, price: r.side }))
+          .sort((a, b) => a.tsMs - b.tsMs);
+        const trades = score(prints);
+        const bars = flowTide(trades, { date: "2024-03-15", bucket: bucket as "5min" });
+        const call = trades.filter((t) => t.right === "C").reduce((a, t) => a + t.premiumUsd, 0);
+        const put = trades.filter((t) => t.right === "P").reduce((a, t) => a + t.premiumUsd, 0);
+        const last = bars[bars.length - 1];
+        expect(last.netCallPutPremiumCumulative).toBeCloseTo(call - put, 6);
+        expect(bars.reduce((a, b) => a + b.tradeCount, 0)).toBe(trades.length);
+        expect(last.timestampEnd - bars[0].timestamp).toBe(390 * 60);
+        return bars.every((b) => b.fir >= -100 && b.fir <= 100 && b.vwf >= -100 && b.vwf <= 100);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});

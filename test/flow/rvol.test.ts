@@ -156,3 +156,53 @@ describe("rvol: properties", () => {
     );
   });
 });
+
+describe("rvol: against a slow independent reference", () => {
+  it("random multi-day tapes, 15-minute and 30-minute buckets, cut at a random time of day", () => {
+    const dates = ["2024-03-11", "2024-03-12", "2024-03-13", "2024-03-14", "2024-03-15"];
+    const row = fc.record({ day: fc.integer({ min: 0, max: 4 }), offMs: fc.integer({ min: -60_000, max: 390 * 60_000 + 60_000 }), size: fc.integer({ min: 1, max: 9 }), put: fc.boolean() });
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 60 }), fc.integer({ min: 1, max: 389 }), fc.constantFrom(15, 30), fc.boolean(), (rows, cutMin, stepMin, dropOne) => {
+        const sessions = dates
+          .filter((d, i) => !(dropOne && i === 1)) // a missing baseline session
+          .map((date) => ({
+            date,
+            prints: rows
+              .filter((r) => dates[r.day] === date)
+              .map((r) => print({ tsMs: etInstant(date, "09:30") + r.offMs, size: r.size, price: 1, right: r.put ? "P" : "C" }))
+              .sort((a, b) => a.tsMs - b.tsMs),
+          }));
+        const asOfMs = etInstant("2024-03-15", "09:30") + cutMin * 60_000;
+        const r = rvol({ kind: "ticker" }, sessions, { date: "2024-03-15", bucket: `${stepMin}min` as "15min", avgPeriod: "4d", asOfMs });
+        // Reference: bucket k of a day holds prints with open + k*step <= ts < min(open + (k+1)*step, close, cut),
+        // where cut applies at the same offset in every day.
+        const step = stepMin * 60_000;
+        const cutOff = cutMin * 60_000;
+        const sum = (date: string, k: number, field: "all" | "C" | "P") => {
+          const open = etInstant(date, "09:30");
+          const s = sessions.find((x) => x.date === date);
+          let v = 0;
+          for (const p of s?.prints ?? []) {
+            const off = p.tsMs - open;
+            if (off < 0 || off >= 390 * 60_000 || Math.floor(off / step) !== k || off >= cutOff) continue;
+            if (field === "all" || p.right === field) v += p.size;
+          }
+          return v;
+        };
+        const base = dates.slice(0, 4).filter((d) => sessions.some((s) => s.date === d));
+        const nBars = Math.ceil(cutOff / step);
+        expect(r.bars?.length).toBe(nBars);
+        for (let k = 0; k < nBars; k++) {
+          const b = r.bars?.[k];
+          expect(b?.volume).toBe(sum("2024-03-15", k, "all"));
+          expect(b?.putVolume).toBe(sum("2024-03-15", k, "P"));
+          expect(b?.avgVolume).toBeCloseTo(base.reduce((a, d) => a + sum(d, k, "all"), 0) / base.length, 9);
+          expect(b?.avgCallVolume).toBeCloseTo(base.reduce((a, d) => a + sum(d, k, "C"), 0) / base.length, 9);
+          expect(b?.avgDaysCount).toBe(base.length);
+        }
+        expect(r.stats.avgDaysCount).toBe(base.length);
+      }),
+      { numRuns: 80 },
+    );
+  });
+});
