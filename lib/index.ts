@@ -1,6 +1,9 @@
 // optionscope: the isomorphic library. Runs in Node and in browsers; nothing here touches the
 // network, the disk or the environment, and importing it instantiates nothing.
 
+// Every library error: a stable code and details (the server maps codes to statuses in one table)
+export { CodedError, isCodedError } from "./coded-error";
+
 // Calendar and session instants (NYSE, America/New_York)
 export * from "./time";
 

@@ -11,7 +11,6 @@ import { runAppsCli } from "./cli/apps-cli";
 import { isUsageError } from "./cli/_cli-io";
 import { resolveServeConfig, SERVE_USAGE } from "./config";
 import { startServer } from "./serve";
-import { streamHub } from "./streams/stream-hub";
 
 const USAGE = `optionscope: options analytics API
 
@@ -51,7 +50,7 @@ async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     const stop = (signal: string) => {
       say(`${signal}: draining in-flight requests...`);
       // Open streams get `reconnect` with `server_shutdown` first, so clients resume elsewhere.
-      streamHub(running.app.services)
+      running.app
         .shutdown()
         .catch(() => {})
         .then(() => running.shutdown())

@@ -64,6 +64,7 @@ export async function startServer(
     logger: config.accessLog ? io.log : () => {},
     requestTimeoutMs: config.requestTimeoutMs,
     streams: config.streams,
+    ipCeiling: config.ipCeiling ?? false,
     mcp: io.mcp,
   });
   const listening = await listen(app, {

@@ -1,20 +1,22 @@
-/** Stable codes of flow errors; the server maps them to the spec's upper-case flow codes. */
-export type FlowErrorCode = "INVALID_PARAMETER" | "NO_DATA";
+import { CodedError } from "../coded-error";
+
+/** Stable codes of flow errors (lower-case; the server's renderer upper-cases them on the flow module). */
+export type FlowErrorCode = "invalid_parameter" | "no_data";
 
 /**
- * The one error type of `lib/flow`. `code` is stable and already in the flow module's upper-case form.
+ * The one error type of `lib/flow`. `code` is stable and maps through the server's error table
+ * (`invalid_parameter` is a 400); `parameter` (also in `details`) names the parameter at fault.
  *
  * @example
- * try { parseRvolPeriod("0D", "D") } catch (e) { if (e instanceof FlowError) e.code; } // "INVALID_PARAMETER"
+ * try { rvolSessions("2024-03-15", "0D") } catch (e) { if (e instanceof FlowError) e.parameter; } // "interval"
  */
-export class FlowError extends Error {
+export class FlowError extends CodedError {
   override readonly name = "FlowError";
-  constructor(
-    readonly code: FlowErrorCode,
-    message: string,
-    /** The parameter at fault, when one is. */
-    readonly parameter?: string,
-  ) {
-    super(message);
+  declare readonly code: FlowErrorCode;
+  /** The parameter at fault, when one is. */
+  readonly parameter: string | undefined;
+  constructor(code: FlowErrorCode, message: string, parameter?: string) {
+    super(code, message, parameter === undefined ? {} : { parameter });
+    this.parameter = parameter;
   }
 }

@@ -150,7 +150,7 @@ const inRange = (x: number, lo?: number, hi?: number) => (lo === undefined || x 
  * The top-contract screener: filters (every bound inclusive; `onlySweeps` keeps rows with sweep
  * volume, `onlyMultiLeg` rows with multi-leg volume, `excludeMultiLeg` rows without), then orders
  * by premium, volume, OI or IV (ties by symbol ascending) and keeps `limit` rows.
- * @throws FlowError `INVALID_PARAMETER` naming the parameter
+ * @throws FlowError `invalid_parameter` naming the parameter
  * @example
  * rankTopContracts(rows, { ticker: "SPY", orderBy: "volume", limit: 20 });
  * @see docs/methodology.md#flow-daily-rollups-and-the-screener
@@ -159,7 +159,7 @@ export function rankTopContracts(rows: readonly TopContractRow[], input: TopCont
   const parsed = TopContractFiltersSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new FlowError("INVALID_PARAMETER", issue.message, String(issue.path[0] ?? ""));
+    throw new FlowError("invalid_parameter", issue.message, String(issue.path[0] ?? ""));
   }
   const f = parsed.data;
   const kept = rows.filter(

@@ -94,7 +94,7 @@ export function rvolSessions(date: IsoDate, interval = "1D", avgPeriod = "14d"):
 
 function parsePeriod(text: string, unit: "D" | "d", name: string): number {
   const r = period(unit).safeParse(text);
-  if (!r.success) throw new FlowError("INVALID_PARAMETER", `${name} must be {N}${unit} with N from 1 to 365, got ${JSON.stringify(text)}`, name);
+  if (!r.success) throw new FlowError("invalid_parameter", `${name} must be {N}${unit} with N from 1 to 365, got ${JSON.stringify(text)}`, name);
   return Number(text.slice(0, -1));
 }
 
@@ -205,7 +205,7 @@ export function rvol(
   const parsed = RvolOptionsSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new FlowError("INVALID_PARAMETER", issue.message, String(issue.path[0] ?? ""));
+    throw new FlowError("invalid_parameter", issue.message, String(issue.path[0] ?? ""));
   }
   const o = parsed.data;
   const plan = rvolSessions(o.date, o.interval, o.avgPeriod);

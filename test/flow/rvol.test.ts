@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { rvol, rvolSessions, type RvolSession } from "../../lib/flow/rvol";
 import { FlowError } from "../../lib/flow/errors";
+import { CodedError } from "../../lib/coded-error";
 import { etInstant } from "../../lib/time";
 import { print } from "./_prints";
 
@@ -124,11 +125,15 @@ describe("rvol: hand-computed 15-minute bars", () => {
 
   it("rejects out-of-range options with the parameter named", () => {
     expect(() => rvol({ kind: "ticker" }, sessions, { ...options, bucket: "2min" as "1min" })).toThrow(FlowError);
+    let caught: unknown;
     try {
       rvol({ kind: "ticker" }, sessions, { ...options, interval: "400D" });
     } catch (e) {
-      expect((e as FlowError).parameter).toBe("interval");
+      caught = e;
     }
+    // a CodedError with a lower-case code: the server's error table maps invalid_parameter to 400
+    expect(caught).toBeInstanceOf(CodedError);
+    expect(caught).toMatchObject({ code: "invalid_parameter", parameter: "interval", details: { parameter: "interval" } });
   });
 });
 
