@@ -22,6 +22,9 @@ export * from "./market";
 // Positioning analytics: exposure grid, heatmap frames, nodes, key levels, daily statistics
 export * from "./positioning";
 
+// Flow analytics: trade side, sweeps, Flow Score, RVOL, ratios, chains, tide, overview, rollups
+export * from "./flow";
+
 // Price bars: aggregation across resolutions and sessions, the UDF history rules
 export * from "./price";
 
