@@ -1,0 +1,32 @@
+// Volatility analytics: SVX (the Cboe VIX methodology on a symbol's own chain), term structure,
+// IV rank and percentiles, sigma, cones. Every formula and threshold:
+// docs/methodology.md#volatility-methodology.
+
+// Constants, errors
+export {
+  MINUTE_MS as VOL_MINUTE_MS,
+  MINUTES_PER_DAY,
+  MINUTES_PER_YEAR as VOL_MINUTES_PER_YEAR,
+  SVX_TENOR_MINUTES,
+  SVX_TENORS,
+  SVX_MIN_TERM_MINUTES,
+  VIX_ZERO_BID_STOP,
+  CURVE_FLAT_REL,
+  IV_WINDOWS,
+  IV_WINDOW_MIN_COVERAGE,
+  SIGMA_DAYS,
+} from "./defaults";
+export type { SvxTenor } from "./defaults";
+export { VolError } from "./errors";
+export type { VolErrorCode } from "./errors";
+
+// SVX: one VIX term, constant maturity, readings on a chain snapshot
+export { vixTermVariance, VixTermParamsSchema, STRIP_PUT, STRIP_CALL, STRIP_K0 } from "./vix-term";
+export type { VixTerm, VixTermParams, VixTermQuotes, VixStrip } from "./vix-term";
+export { vixStripSumInto } from "./_strip-sum";
+export { constantMaturityVariance, varianceToIndex } from "./constant-maturity";
+export type { ConstantMaturityVariance, InterpolationMethod, TermPoint } from "./constant-maturity";
+export { chainTerms, expirationQuotes } from "./chain-terms";
+export type { ChainTerms, ChainTermsOptions, TermExpiration, TermRef, VarianceRead } from "./chain-terms";
+export { svx, svxAll, svx1d, svx9, svx30, svx3m, svx6m } from "./svx";
+export type { SvxReading, SvxReadings, SvxTermSummary } from "./svx";
