@@ -46,25 +46,34 @@ export interface ChainTermsOptions {
 }
 
 /**
+ * Rows `[start, end)` of one expiration (rows are grouped by expiration, so a binary search).
+ *
+ * @see docs/methodology.md#svx-on-a-chain-snapshot
+ */
+export function expirationRowRange(chain: ChainSnapshot, expIndex: number): [number, number] {
+  const ex = chain.expIndex;
+  const n = ex.length;
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ex[mid] < expIndex) lo = mid + 1;
+    else hi = mid;
+  }
+  let end = lo;
+  while (end < n && ex[end] === expIndex) end++;
+  return [lo, end];
+}
+
+/**
  * The board's expiration quotes arranged for `vixTermVariance` (one row per strike, ascending).
  * Rows of the snapshot are sorted by expiration, then strike, then right.
  *
  * @see docs/methodology.md#svx-on-a-chain-snapshot
  */
 export function expirationQuotes(chain: ChainSnapshot, expIndex: number): VixTermQuotes {
-  const { expIndex: ex, strikeIndex, right, bid, ask, strikes } = chain;
-  const n = ex.length;
-  let lo = 0;
-  let hi = n;
-  // Rows are grouped by expiration: binary search the group.
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (ex[mid] < expIndex) lo = mid + 1;
-    else hi = mid;
-  }
-  const start = lo;
-  let end = start;
-  while (end < n && ex[end] === expIndex) end++;
+  const { strikeIndex, right, bid, ask, strikes } = chain;
+  const [start, end] = expirationRowRange(chain, expIndex);
   let m = 0;
   let last = -1;
   for (let i = start; i < end; i++) {

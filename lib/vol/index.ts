@@ -26,7 +26,15 @@ export type { VixTerm, VixTermParams, VixTermQuotes, VixStrip } from "./vix-term
 export { vixStripSumInto } from "./_strip-sum";
 export { constantMaturityVariance, varianceToIndex } from "./constant-maturity";
 export type { ConstantMaturityVariance, InterpolationMethod, TermPoint } from "./constant-maturity";
-export { chainTerms, expirationQuotes } from "./chain-terms";
+export { chainTerms, expirationQuotes, expirationRowRange } from "./chain-terms";
 export type { ChainTerms, ChainTermsOptions, TermExpiration, TermRef, VarianceRead } from "./chain-terms";
 export { svx, svxAll, svx1d, svx9, svx30, svx3m, svx6m } from "./svx";
 export type { SvxReading, SvxReadings, SvxTermSummary } from "./svx";
+
+// Term structure, curve state, ratios
+export { termStructure, atmIvAtForward, curveState, termSlopePct, ratioToReference } from "./term-structure";
+export type { TermRow, CurveState } from "./term-structure";
+
+// IV rank and percentiles over a daily series
+export { ivRank, ivPercentile, ivRankPercentiles } from "./iv-rank";
+export type { IvRankPercentiles, IvWindow } from "./iv-rank";
