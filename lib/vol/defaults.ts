@@ -62,3 +62,6 @@ export const IV_WINDOW_MIN_COVERAGE = 0.9;
 
 /** Sessions of history in the `sigma` module's `days` (the reference's "last 60 sessions"). */
 export const SIGMA_DAYS = 60;
+
+/** Trailing sessions behind the historical odds of the `sigma` module (one year). */
+export const SIGMA_ODDS_SESSIONS = 252;

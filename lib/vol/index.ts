@@ -15,6 +15,7 @@ export {
   IV_WINDOWS,
   IV_WINDOW_MIN_COVERAGE,
   SIGMA_DAYS,
+  SIGMA_ODDS_SESSIONS,
 } from "./defaults";
 export type { SvxTenor } from "./defaults";
 export { VolError } from "./errors";
@@ -38,3 +39,9 @@ export type { TermRow, CurveState } from "./term-structure";
 // IV rank and percentiles over a daily series
 export { ivRank, ivPercentile, ivRankPercentiles } from "./iv-rank";
 export type { IvRankPercentiles, IvWindow } from "./iv-rank";
+
+// Implied moves and sigma
+export { impliedMove } from "./implied-move";
+export type { ImpliedMove } from "./implied-move";
+export { sigma, sigmaDays, SigmaInputSchema, SigmaHistoryRowSchema, SigmaModuleSchema, SigmaDaySchema } from "./sigma";
+export type { SigmaInput, SigmaHistoryRow, SigmaModule, SigmaDay } from "./sigma";
