@@ -45,3 +45,13 @@ export { impliedMove } from "./implied-move";
 export type { ImpliedMove } from "./implied-move";
 export { sigma, sigmaDays, SigmaInputSchema, SigmaHistoryRowSchema, SigmaModuleSchema, SigmaDaySchema } from "./sigma";
 export type { SigmaInput, SigmaHistoryRow, SigmaModule, SigmaDay } from "./sigma";
+
+// Cones: horizons, fixed levels, skew-aware sides, realized comparison
+export { CONE_HORIZONS, coneHorizonTargets, coneLevelAnchors, lastTradingDayOfWeek } from "./cone-horizons";
+export type { ConeHorizonName, ConeHorizonTarget, ConeLevelAnchor } from "./cone-horizons";
+export { cones, coneLevel, sessionsToSettle, ConeHorizonSchema, ConeLevelSchema, ConesModuleSchema } from "./cones";
+export type { ConeHorizon, ConeLevel, ConesModule, ConesOptions } from "./cones";
+export { smileIv, smileCdf, smileQuantile, smileSides } from "./smile-quantiles";
+export type { Smile, SmileSides } from "./smile-quantiles";
+export { expirationSmile } from "./term-structure";
+export { realizedVolPerSession } from "./realized";

@@ -1,6 +1,7 @@
 import type { ChainSnapshot, IsoDate } from "../market/market-data";
 import { chainTerms, expirationQuotes, expirationRowRange, type ChainTerms } from "./chain-terms";
 import { CURVE_FLAT_REL, MINUTES_PER_DAY, MINUTES_PER_YEAR } from "./defaults";
+import type { Smile } from "./smile-quantiles";
 
 /** One row of the term structure (one listed expiration). */
 export interface TermRow {
@@ -145,4 +146,26 @@ export function termSlopePct(svx30: number | null, svx3m: number | null): number
 export function ratioToReference(value: number | null, reference: number | null): number | null {
   if (!(value! > 0 && reference! > 0)) return null;
   return value! / reference!;
+}
+
+/**
+ * One expiration's smile for quantiles: the out-of-the-money IV at each strike (puts below the
+ * forward, calls at or above; the other side where one is missing), strikes without either dropped.
+ *
+ * @see docs/methodology.md#skew-aware-sides
+ */
+export function expirationSmile(chain: ChainSnapshot, expIndex: number, forward: number, tYears: number): Smile {
+  const { strike, putIv, callIv } = expirationIvs(chain, expIndex);
+  const ks: number[] = [];
+  const vs: number[] = [];
+  for (let i = 0; i < strike.length; i++) {
+    const own = strike[i] < forward ? putIv[i] : callIv[i];
+    const other = strike[i] < forward ? callIv[i] : putIv[i];
+    const v = own > 0 ? own : other > 0 ? other : Number.NaN;
+    if (v > 0) {
+      ks.push(strike[i]);
+      vs.push(v);
+    }
+  }
+  return { strike: Float64Array.from(ks), ivDecimal: Float64Array.from(vs), forward, tYears };
 }
