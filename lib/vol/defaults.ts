@@ -65,3 +65,17 @@ export const SIGMA_DAYS = 60;
 
 /** Trailing sessions behind the historical odds of the `sigma` module (one year). */
 export const SIGMA_ODDS_SESSIONS = 252;
+
+/** Skew: the delta of the risk reversal and butterfly wings, and their tenor (30 days, minutes). */
+export const SKEW_DELTA = 0.25;
+export const SKEW_TENOR_MINUTES = 30 * MINUTES_PER_DAY;
+
+/**
+ * Tilt: the headline expiry is the first with at least 21 days to settlement; rows for up to 6
+ * nearby expirations; a z-score needs 20 readings.
+ *
+ * @see docs/methodology.md#tilt
+ */
+export const TILT_HEADLINE_DAYS = 21;
+export const TILT_ROWS = 6;
+export const TILT_Z_MIN_READINGS = 20;

@@ -16,6 +16,11 @@ export {
   IV_WINDOW_MIN_COVERAGE,
   SIGMA_DAYS,
   SIGMA_ODDS_SESSIONS,
+  SKEW_DELTA,
+  SKEW_TENOR_MINUTES,
+  TILT_HEADLINE_DAYS,
+  TILT_ROWS,
+  TILT_Z_MIN_READINGS,
 } from "./defaults";
 export type { SvxTenor } from "./defaults";
 export { VolError } from "./errors";
@@ -55,3 +60,9 @@ export { smileIv, smileCdf, smileQuantile, smileSides } from "./smile-quantiles"
 export type { Smile, SmileSides } from "./smile-quantiles";
 export { expirationSmile } from "./term-structure";
 export { realizedVolPerSession } from "./realized";
+
+// Skew and tilt
+export { skew30, deltaIvs, strikeAtCallDelta } from "./skew";
+export type { SkewReading, DeltaIvs } from "./skew";
+export { tilt, tiltRow, zScore } from "./tilt";
+export type { TiltReading, TiltRow } from "./tilt";
