@@ -66,3 +66,7 @@ export { skew30, deltaIvs, strikeAtCallDelta } from "./skew";
 export type { SkewReading, DeltaIvs } from "./skew";
 export { tilt, tiltRow, zScore } from "./tilt";
 export type { TiltReading, TiltRow } from "./tilt";
+
+// Smile fit (raw SVI) and its no-arbitrage checks
+export { fitSvi, sviTotalVariance, sviDurrlemanG, sviCalendarGap } from "./svi";
+export type { SviFit, SviParams } from "./svi";
