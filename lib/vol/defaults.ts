@@ -79,3 +79,6 @@ export const SKEW_TENOR_MINUTES = 30 * MINUTES_PER_DAY;
 export const TILT_HEADLINE_DAYS = 21;
 export const TILT_ROWS = 6;
 export const TILT_Z_MIN_READINGS = 20;
+
+/** Surface delta buckets as forward call deltas: 10-delta put, 25-delta put, 25-delta call, 10-delta call. */
+export const SURFACE_DELTAS = [0.9, 0.75, 0.25, 0.1] as const;

@@ -21,6 +21,7 @@ export {
   TILT_HEADLINE_DAYS,
   TILT_ROWS,
   TILT_Z_MIN_READINGS,
+  SURFACE_DELTAS,
 } from "./defaults";
 export type { SvxTenor } from "./defaults";
 export { VolError } from "./errors";
@@ -70,3 +71,7 @@ export type { TiltReading, TiltRow } from "./tilt";
 // Smile fit (raw SVI) and its no-arbitrage checks
 export { fitSvi, sviTotalVariance, sviDurrlemanG, sviCalendarGap } from "./svi";
 export type { SviFit, SviParams } from "./svi";
+
+// Surface: SVI slices, IV by delta bucket and tenor
+export { surface, sviIvAtDelta, SurfaceExpirySchema, SurfaceModuleSchema } from "./surface";
+export type { SurfaceExpiry, SurfaceModule } from "./surface";
