@@ -82,3 +82,7 @@ export const TILT_Z_MIN_READINGS = 20;
 
 /** Surface delta buckets as forward call deltas: 10-delta put, 25-delta put, 25-delta call, 10-delta call. */
 export const SURFACE_DELTAS = [0.9, 0.75, 0.25, 0.1] as const;
+
+/** Chain quality: strikes in SVX30's thinner strip for `good` and for `fair`. @see docs/methodology.md#chain-quality */
+export const QUALITY_GOOD_STRIKES = 30;
+export const QUALITY_FAIR_STRIKES = 10;

@@ -22,6 +22,8 @@ export {
   TILT_ROWS,
   TILT_Z_MIN_READINGS,
   SURFACE_DELTAS,
+  QUALITY_GOOD_STRIKES,
+  QUALITY_FAIR_STRIKES,
 } from "./defaults";
 export type { SvxTenor } from "./defaults";
 export { VolError } from "./errors";
@@ -75,3 +77,7 @@ export type { SviFit, SviParams } from "./svi";
 // Surface: SVI slices, IV by delta bucket and tenor
 export { surface, sviIvAtDelta, SurfaceExpirySchema, SurfaceModuleSchema } from "./surface";
 export type { SurfaceExpiry, SurfaceModule } from "./surface";
+
+// Module objects (snake_case, the reference service's names)
+export { ivModule, termModule, chainQuality, IvModuleSchema, TermModuleSchema, ChainQualitySchema } from "./modules";
+export type { IvModule, IvModuleHistory, TermModule, ChainQuality } from "./modules";
