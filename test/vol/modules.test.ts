@@ -18,7 +18,7 @@ describe("ivModule", () => {
   it("assembles the readings, percentiles, ratio, slope and curve", () => {
     const m = IvModuleSchema.parse(ivModule(aapl, { daily: { svx30: series }, referenceSvx30: spx.svx30!.value, ratioDaily: ratios }));
     expect(m.svx30).toBe(aapl.svx30!.value);
-    expect(m.iv_pct).toBeCloseTo(ivPercentile(series.slice(-253, -1), series[300]), 12);
+    expect(m.iv_pct).toBeCloseTo(ivPercentile(series.slice(-253, -1), series[300])!, 12);
     expect(m.pct_by.svx30["1y"]).toBe(m.iv_pct);
     expect(m.pct_by.svx9["1y"]).toBeNull();
     expect(m.ratio_vix).toBeCloseTo(aapl.svx30!.value / spx.svx30!.value, 12);
