@@ -81,3 +81,7 @@ export type { SurfaceExpiry, SurfaceModule } from "./surface";
 // Module objects (snake_case, the reference service's names)
 export { ivModule, termModule, chainQuality, IvModuleSchema, TermModuleSchema, ChainQualitySchema } from "./modules";
 export type { IvModule, IvModuleHistory, TermModule, ChainQuality } from "./modules";
+
+// Compositions over MarketData: daily closing readings, sigma of a symbol
+export { sessionCloseReading, sigmaHistory, readSigma } from "./read-market";
+export type { SessionCloseReading } from "./read-market";
