@@ -83,5 +83,5 @@ export { ivModule, termModule, chainQuality, IvModuleSchema, TermModuleSchema, C
 export type { IvModule, IvModuleHistory, TermModule, ChainQuality } from "./modules";
 
 // Compositions over MarketData: daily closing readings, sigma of a symbol
-export { sessionCloseReading, sigmaHistory, readSigma } from "./read-market";
+export { sessionCloseReading, sigmaHistory, readSigma, readCones } from "./read-market";
 export type { SessionCloseReading } from "./read-market";

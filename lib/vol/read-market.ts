@@ -3,6 +3,8 @@
 import type { IsoDate, MarketData } from "../market/market-data";
 import { nextTradingDay, previousTradingDay, sessionBounds } from "../time";
 import { chainTerms } from "./chain-terms";
+import { coneLevelAnchors } from "./cone-horizons";
+import { coneLevel, cones, type ConeLevel, type ConesModule } from "./cones";
 import { type CurveState, curveState, termSlopePct } from "./term-structure";
 import { impliedMove } from "./implied-move";
 import { type ChainQuality, chainQuality } from "./modules";
@@ -116,4 +118,33 @@ export async function readSigma(
     emRestNowPct: live ? (impliedMove(chainTerms(board), closeMs)?.em1Pct ?? null) : null,
     history: sigmaHistory(before),
   });
+}
+
+/**
+ * The `cones` module of `symbol` at `asOfMs`: horizons from the board now, fixed levels from the
+ * anchor sessions' closing boards (a level is left out when its anchor has no board), realized
+ * comparison from the daily readings' closes (the last 21 of them, plus the board's spot when the
+ * board is after the last reading).
+ *
+ * @example await readCones(market, "SPY", Date.now(), cachedReadings)
+ * @see docs/methodology.md#cone-levels
+ */
+export async function readCones(
+  market: MarketData,
+  symbol: string,
+  asOfMs: number,
+  readings: readonly SessionCloseReading[] = [],
+): Promise<ConesModule | null> {
+  const board = await market.chain(symbol, asOfMs);
+  if (!board) return null;
+  const levels: ConeLevel[] = [];
+  for (const a of coneLevelAnchors(board.asOfMs)) {
+    if (a.anchorCloseMs > board.asOfMs) continue;
+    const anchorBoard = await market.chain(symbol, a.anchorCloseMs);
+    if (!anchorBoard || anchorBoard.sessionDate !== a.anchor) continue;
+    const em = impliedMove(chainTerms(anchorBoard), a.untilMs);
+    if (em) levels.push(coneLevel(a, anchorBoard.spot, em.em1Pct));
+  }
+  const closes = readings.filter((r) => r.closeMs <= board.asOfMs).map((r) => r.close);
+  return cones(board, { closes: closes.length > 0 ? closes : undefined, levels });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createSimulatedMarket, fixedClock } from "../../lib/market";
 import { etInstant, sessionBounds, tradingDaysBetween } from "../../lib/time";
-import { chainTerms, impliedMove, readSigma, sessionCloseReading, sigmaHistory, svxAll, type SessionCloseReading } from "../../lib/vol";
+import { chainTerms, impliedMove, readCones, readSigma, sessionCloseReading, sigmaHistory, svxAll, type SessionCloseReading } from "../../lib/vol";
 
 const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2026-01-01T00:00:00Z")) });
 
@@ -33,5 +33,19 @@ describe("daily readings and readSigma", () => {
     const after = (await readSigma(market, "SPY", etInstant("2024-05-01", "18:00"), readings))!;
     expect(after.day_pace).toBeNull();
     expect(after.running_sigma).not.toBeNull();
+  });
+});
+
+describe("readCones", () => {
+  it("prices the fixed levels at their anchor closes", async () => {
+    const asOf = etInstant("2024-05-01", "11:00");
+    const c = (await readCones(market, "SPY", asOf))!;
+    expect(c.levels.map((l) => l.name)).toEqual(["day", "week", "month"]);
+    const day = c.levels[0];
+    const anchor = market.chainSync("SPY", sessionBounds("2024-04-30").closeMs)!;
+    const em = impliedMove(chainTerms(anchor), sessionBounds("2024-05-01").closeMs)!.em1Pct;
+    expect(day.em1_pct).toBeCloseTo(em, 12);
+    expect(day.hi1).toBeCloseTo(anchor.spot * (1 + em / 100), 9);
+    expect(c.horizons[0]!.realized_em_pct).toBeNull();
   });
 });
