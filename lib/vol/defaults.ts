@@ -86,3 +86,6 @@ export const SURFACE_DELTAS = [0.9, 0.75, 0.25, 0.1] as const;
 /** Chain quality: strikes in SVX30's thinner strip for `good` and for `fair`. @see docs/methodology.md#chain-quality */
 export const QUALITY_GOOD_STRIKES = 30;
 export const QUALITY_FAIR_STRIKES = 10;
+
+/** VRP: sessions of realized vol compared with SVX30 (about 30 calendar days). @see docs/methodology.md#events-and-vrp */
+export const VRP_FORWARD_SESSIONS = 21;

@@ -24,6 +24,7 @@ export {
   SURFACE_DELTAS,
   QUALITY_GOOD_STRIKES,
   QUALITY_FAIR_STRIKES,
+  VRP_FORWARD_SESSIONS,
 } from "./defaults";
 export type { SvxTenor } from "./defaults";
 export { VolError } from "./errors";
@@ -85,3 +86,7 @@ export type { IvModule, IvModuleHistory, TermModule, ChainQuality } from "./modu
 // Compositions over MarketData: daily closing readings, sigma of a symbol
 export { sessionCloseReading, sigmaHistory, readSigma, readCones } from "./read-market";
 export type { SessionCloseReading } from "./read-market";
+
+// Events (earnings implied move, past moves) and VRP
+export { eventImpliedMove, pastMoveStats, reactionSessions, reportInstantMs, vrp } from "./events";
+export type { EventMove, PastMoves, VrpReading } from "./events";
