@@ -1,5 +1,6 @@
 // Volatility analytics: SVX (the Cboe VIX methodology on a symbol's own chain), term structure,
-// IV rank and percentiles, sigma, cones. Every formula and threshold:
+// IV rank and percentiles, sigma, cones, skew, tilt, SVI smile fits and the surface, events and
+// VRP, and compositions over MarketData. Every formula and threshold:
 // docs/methodology.md#volatility-methodology.
 
 // Constants, errors
