@@ -89,3 +89,6 @@ export const QUALITY_FAIR_STRIKES = 10;
 
 /** VRP: sessions of realized vol compared with SVX30 (about 30 calendar days). @see docs/methodology.md#events-and-vrp */
 export const VRP_FORWARD_SESSIONS = 21;
+
+/** Sessions of the spot-vol correlation. @see docs/methodology.md#screener-fields */
+export const SPOT_VOL_CORR_SESSIONS = 60;

@@ -26,6 +26,7 @@ export {
   QUALITY_GOOD_STRIKES,
   QUALITY_FAIR_STRIKES,
   VRP_FORWARD_SESSIONS,
+  SPOT_VOL_CORR_SESSIONS,
 } from "./defaults";
 export type { SvxTenor } from "./defaults";
 export { VolError } from "./errors";
@@ -91,3 +92,6 @@ export type { SessionCloseReading } from "./read-market";
 // Events (earnings implied move, past moves) and VRP
 export { eventImpliedMove, pastMoveStats, reactionSessions, reportInstantMs, vrp } from "./events";
 export type { EventMove, PastMoves, VrpReading } from "./events";
+
+// Screener fields not covered above
+export { optionVolume, spotVolCorrelation, daysToEvent } from "./screener-fields";
