@@ -28,6 +28,9 @@ export * from "./flow";
 // Price bars: aggregation across resolutions and sessions, the UDF history rules
 export * from "./price";
 
+// Volatility: SVX (Cboe VIX methodology per chain), term structure, IV rank, sigma, cones
+export * from "./vol";
+
 // Stream client: fetch-based SSE reader that sends Authorization and resumes without gaps
 export * from "./stream-client";
 
