@@ -1,6 +1,6 @@
 import { setWebSocketHooks } from "crossws";
 import { z } from "zod";
-import { STREAM_ROUTE } from "../stream-route";
+import { PER_SYMBOL_STREAM, STREAM_ROUTE } from "../stream-route";
 import { ApiError } from "../../errors";
 import { refundAsyncOf } from "../../streams/connection";
 import { createWsSink } from "../../streams/ws-sink";
@@ -34,15 +34,14 @@ export function credentialsOf(request: Request): string | null {
  */
 export const streamWsRoute = positioningRoute({
   ...STREAM_ROUTE,
+  ...PER_SYMBOL_STREAM,
   host: "base",
   module: "positioning",
   path: "/v1/stream/ws",
   operationId: "streamHeatmapWebSocket",
-  cost: (q) => q.symbols.length,
   entitlement: "positioning",
   credentials: credentialsOf,
   query: streamQuery,
-  symbolsOf: (q) => q.symbols,
   symbolsLimit: { param: "symbols", max: symbolsPerStream },
   data: z.string().meta({ description: "WebSocket upgrade; then one JSON message {id, event, data} per event, as on /v1/stream." }),
   summary: "Live stream over WebSocket",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { STREAM_ROUTE } from "../stream-route";
+import { PER_SYMBOL_STREAM, STREAM_ROUTE } from "../stream-route";
 import { sseResponse } from "../../streams/open-stream";
 import { positioningRoute } from "./positioning-route";
 import { httpRequestOf } from "../http-request";
@@ -13,14 +13,13 @@ import { streamQuery, symbolsPerStream } from "./stream-query";
  */
 export const streamRoute = positioningRoute({
   ...STREAM_ROUTE,
+  ...PER_SYMBOL_STREAM,
   host: "base",
   module: "positioning",
   path: "/v1/stream",
   operationId: "streamHeatmap",
-  cost: (q) => q.symbols.length,
   entitlement: "positioning",
   query: streamQuery,
-  symbolsOf: (q) => q.symbols,
   symbolsLimit: { param: "symbols", max: symbolsPerStream },
   data: z.string().meta({ description: "text/event-stream: connected, resumed, snapshot, velocity, credits, symbol_unavailable, reconnect, closed; `: ping` comments." }),
   summary: "Live SSE stream (up to 10 symbols per connection)",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { lastEventIdParam, STREAM_ROUTE } from "../stream-route";
+import { lastEventIdParam, PER_SYMBOL_STREAM, STREAM_ROUTE } from "../stream-route";
 import type { Principal } from "../../accounts/types";
 import { apiErrors } from "../../errors";
 import { openOnHub, sseResponse } from "../../streams/open-stream";
@@ -49,14 +49,13 @@ async function openBarStream(ctx: RouteContext<BarStreamQuery, unknown, PriceSta
  */
 export const streamBarsRoute = priceRoute({
   ...STREAM_ROUTE,
+  ...PER_SYMBOL_STREAM,
   host: "atlas",
   module: "price",
   path: "/v1/stream/bars",
   operationId: "streamBars",
-  cost: (q) => q.symbols.length,
   entitlement: "price",
   query: barStreamQuery,
-  symbolsOf: (q) => q.symbols,
   symbolsLimit: { param: "symbols", max: (p: Principal) => Math.min(MAX_BAR_STREAM_SYMBOLS, p.limits.symbolsPerStream) },
   data: z.string().meta({ description: "text/event-stream: connected, bar, symbol_unavailable, credits, reconnect, closed; `: ping` comments." }),
   summary: "Live OHLCV bars (SSE, up to 10 symbols per connection)",
