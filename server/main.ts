@@ -37,6 +37,11 @@ async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     log: (line) => process.stdout.write(JSON.stringify(line) + "\n"),
     stderr: (t) => process.stderr.write(t),
   });
+  // With --data the server listens while the files load; a file that does not validate ends it.
+  const loadFailed = running.ready.then(
+    () => null,
+    (error: unknown) => error,
+  );
   const shown = config.hostname === "0.0.0.0" || config.hostname === "::" ? "localhost" : config.hostname;
   const baseUrl = `http://${shown}:${running.listening.port}`;
   const say = (msg: string) => process.stderr.write(msg + "\n");
@@ -48,7 +53,21 @@ async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   } else {
     say("Demo account exists; make a new key with: optionscope key create --account <id> (optionscope account list)");
   }
+  let exitCode = 0;
   await new Promise<void>((resolve) => {
+    void loadFailed.then((error) => {
+      if (error === null) {
+        if (config.marketDataDir) say(`Data from ${config.marketDataDir} loaded; serving.`);
+        return;
+      }
+      say(`optionscope: ${(error as Error).message}`);
+      exitCode = 1;
+      running.app
+        .shutdown(0)
+        .catch(() => {})
+        .then(() => running.shutdown(1000))
+        .then(resolve, resolve);
+    });
     const stop = (signal: string) => {
       say(`${signal}: draining in-flight requests...`);
       // Open streams get `reconnect` with `server_shutdown` first, so clients resume elsewhere.
@@ -64,7 +83,7 @@ async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     process.once("SIGTERM", () => stop("SIGTERM"));
     process.once("SIGINT", () => stop("SIGINT"));
   });
-  return 0;
+  return exitCode;
 }
 
 /**

@@ -5,6 +5,7 @@ import { createApp, type OptionscopeApp } from "./app";
 import { createServiceControl, openPauseStore } from "./control/service-state";
 import type { ServeConfig } from "./config";
 import { loadFileMarket, progressBar } from "./data";
+import { warmingMarket } from "./data/warming-market";
 import { listen, type Listening } from "./http/listen";
 import { createConcurrencyLimiter, createRateLimiter } from "./limits";
 import type { FetchLike } from "./services";
@@ -16,6 +17,8 @@ export interface RunningServer {
   accounts: SqliteAccountService;
   /** The demo key, only on the start that created it. */
   demoKey: string | null;
+  /** Resolves when the market data is loaded (at once for the simulator); rejects when the files are invalid. */
+  ready: Promise<void>;
   /** Stop accepting, drain in-flight requests (up to `graceMs`), close the store. */
   shutdown(graceMs?: number): Promise<void>;
 }
@@ -40,15 +43,23 @@ export async function startServer(
   io: { log: (line: Record<string, unknown>) => void; stderr: (text: string) => void; mcp?: FetchLike },
 ): Promise<RunningServer> {
   const clock = clockFor(config);
-  const market: MarketData = config.marketDataDir
-    ? await loadFileMarket(config.marketDataDir, { clock, onProgress: progressBar(process.stderr) })
-    : createSimulatedMarket({ seed: config.seed, clock });
-  const universe = await market.universe();
+  // Files load while the server already listens (503 warming_up until then); the simulator is at once.
+  const warming = config.marketDataDir
+    ? warmingMarket(clock, (onProgress) => {
+        const bar = progressBar(process.stderr);
+        return loadFileMarket(config.marketDataDir!, { clock, onProgress: (p) => (onProgress(p), bar(p)) });
+      })
+    : null;
+  const market: MarketData = warming?.market ?? createSimulatedMarket({ seed: config.seed, clock });
   const known = new Set<string>();
-  for (const info of universe) {
-    known.add(info.ticker);
-    for (const root of info.optionRoots) known.add(root);
-  }
+  const learnSymbols = async (m: MarketData) => {
+    for (const info of await m.universe()) {
+      known.add(info.ticker);
+      for (const root of info.optionRoots) known.add(root);
+    }
+  };
+  const ready = warming ? warming.ready.then(learnSymbols) : learnSymbols(market);
+  if (!warming) await ready;
   const accounts = openAccountService({
     dbPath: accountsDbPath(config.dataDir),
     durability: config.durability,
@@ -66,7 +77,7 @@ export async function startServer(
     requestTimeoutMs: config.requestTimeoutMs,
     streams: config.streams,
     ipCeiling: config.ipCeiling ?? false,
-    control: createServiceControl({ pauses: openPauseStore(accounts.db) }),
+    control: createServiceControl({ pauses: openPauseStore(accounts.db), warmup: warming?.warmup }),
     mcp: io.mcp,
   });
   const listening = await listen(app, {
@@ -76,11 +87,19 @@ export async function startServer(
     maxHeaderSize: config.maxHeaderSize,
   });
   let closed = false;
+  if (warming) {
+    io.log({ ts: new Date().toISOString(), level: "info", msg: "warming_up", dir: config.marketDataDir });
+    ready.then(
+      () => io.log({ ts: new Date().toISOString(), level: "info", msg: "data_ready", dir: config.marketDataDir }),
+      () => {},
+    );
+  }
   return {
     app,
     listening,
     accounts,
     demoKey: demo.key,
+    ready,
     async shutdown(graceMs = 10_000) {
       if (closed) return;
       closed = true;
