@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { SPX_ANCHORS } from "../../lib/market/simulated/anchors";
 import { sessionBounds } from "../../lib/time";
-import { closes, correlation, excessKurtosis, logReturns, WINDOW_DAYS, windowMarket } from "./_realism-stats";
+import { closes, correlation, excessKurtosis, ivSeries, logReturns, mean, riskReversal25, WINDOW_DAYS, windowMarket } from "./_realism-stats";
 
 const market = windowMarket();
 const spx = closes(market, "SPX");
@@ -71,5 +71,127 @@ describe("fat tails and volatility clustering inside the window (docs/methodolog
     const ac = correlation(a.slice(1), a.slice(0, -1));
     expect(ac).toBeGreaterThanOrEqual(0.2);
     expect(ac).toBeLessThanOrEqual(0.3);
+  });
+});
+
+describe("implied volatility as its own state (docs/methodology.md#implied-volatility-state)", () => {
+  const r = logReturns(spx);
+  const { iv30, iv90, ivOpen30 } = ivSeries(market, "SPX");
+
+  it("agrees with the boards: the constant-maturity ATM vol is what the board quotes at that expiry", () => {
+    for (const d of WINDOW_DAYS.filter((_, i) => i % 60 === 7)) {
+      const t = sessionBounds(d).openMs + 120 * 60_000;
+      for (const sym of ["SPXW", "AAPL"]) {
+        const c = market.chainSync(sym, t)!;
+        const e = c.expirySettleMs.findIndex((s) => s - c.asOfMs > 25 * 86_400_000);
+        const tY = (c.expirySettleMs[e] - c.asOfMs) / (365 * 86_400_000);
+        const fwd = c.spot * Math.exp((c.rate - c.dividendYield) * tY);
+        let lo = -1, hi = -1;
+        for (let i = 0; i < c.iv.length; i++) {
+          if (c.expIndex[i] !== e || c.right[i] !== 1) continue;
+          const k = c.strikes[c.strikeIndex[i]];
+          if (k <= fwd && (lo < 0 || k > c.strikes[c.strikeIndex[lo]])) lo = i;
+          if (k > fwd && (hi < 0 || k < c.strikes[c.strikeIndex[hi]])) hi = i;
+        }
+        const [kl, kh] = [c.strikes[c.strikeIndex[lo]], c.strikes[c.strikeIndex[hi]]];
+        const board = c.iv[lo] + ((c.iv[hi] - c.iv[lo]) * Math.log(fwd / kl)) / Math.log(kh / kl);
+        const fn = market.atmImpliedVolSync(sym, t, (c.expirySettleMs[e] - c.asOfMs) / 86_400_000)!;
+        expect(Math.abs(board - fn)).toBeLessThan(0.003);
+      }
+    }
+  });
+
+  it("moves against spot day to day: correlation of daily SPX returns and 30-day ATM IV changes in [-0.9, -0.7]", () => {
+    const dIv = iv30.slice(1).map((v, i) => v - iv30[i]);
+    const c = correlation(r, dIv);
+    expect(c).toBeGreaterThan(-0.9);
+    expect(c).toBeLessThan(-0.7);
+  });
+
+  it("rises at the open after an overnight gap below -1% (on average by at least half a vol point, on most such days)", () => {
+    const opens = WINDOW_DAYS.map((d) => market.spotSync("SPX", sessionBounds(d).openMs)!);
+    const rises: number[] = [];
+    for (let i = 1; i < spx.length; i++) if (opens[i] / spx[i - 1] - 1 < -0.01) rises.push(ivOpen30[i] - iv30[i - 1]);
+    expect(rises.length).toBeGreaterThan(5);
+    expect(mean(rises)).toBeGreaterThan(0.005);
+    expect(rises.filter((x) => x > 0).length / rises.length).toBeGreaterThan(0.75);
+  });
+
+  it("within a session moves with spot but is not a fixed function of it", () => {
+    const dIv: number[] = [];
+    const dS: number[] = [];
+    const residuals: number[] = [];
+    for (const d of WINDOW_DAYS.filter((_, i) => i % 9 === 4)) {
+      const open = sessionBounds(d).openMs;
+      for (let j = 0; j + 30 < 390; j += 30) {
+        const a = open + j * 60_000;
+        const b = a + 30 * 60_000;
+        dS.push(Math.log(market.spotSync("SPX", b)! / market.spotSync("SPX", a)!));
+        dIv.push(Math.log(market.atmImpliedVolSync("SPX", b, 30)! / market.atmImpliedVolSync("SPX", a, 30)!));
+      }
+    }
+    const c = correlation(dS, dIv);
+    expect(c).toBeLessThan(-0.4);
+    expect(c).toBeGreaterThan(-0.95);
+    for (let i = 0; i < dS.length; i++) residuals.push(dIv[i] + 4 * dS[i]);
+    expect(Math.sqrt(mean(residuals.map((x) => x * x)))).toBeGreaterThan(0.002);
+  });
+
+  it("is in contango (90-day above 30-day) on 82-97% of days", () => {
+    const share = iv30.filter((v, i) => iv90[i] > v).length / iv30.length;
+    expect(share).toBeGreaterThan(0.82);
+    expect(share).toBeLessThan(0.97);
+  });
+
+  it("carries event kinks and humps: FOMC and CPI raise the forward variance of the expiration they fall in", () => {
+    // Forward ATM variance per day between consecutive SPXW expirations, a week before each
+    // FOMC decision of 2024: the interval holding the decision is richer than its neighbours.
+    let richer = 0;
+    let humps = 0;
+    const fomc = ["2024-01-31", "2024-03-20", "2024-05-01", "2024-06-12", "2024-07-31", "2024-09-18", "2024-11-07", "2024-12-18"];
+    for (const f of fomc) {
+      const day = WINDOW_DAYS[WINDOW_DAYS.indexOf(f) - 5];
+      const t = sessionBounds(day).closeMs;
+      const spanDays = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 18, 21].map((x) => x);
+      const w = spanDays.map((x) => market.atmImpliedVolSync("SPX", t, x)! ** 2 * (x / 365));
+      const fwd = w.slice(1).map((v, i) => (v - w[i]) / (spanDays[i + 1] - spanDays[i]));
+      const fDays = (Date.parse(`${f}T18:00:00Z`) - t) / 86_400_000;
+      const at = spanDays.findIndex((x) => x >= fDays) - 1;
+      const others = fwd.filter((_, i) => i !== at);
+      if (fwd[at] > 1.3 * Math.max(...others.slice(0, 5))) richer++;
+      const iv = spanDays.map((x, i) => Math.sqrt(w[i] / (x / 365)));
+      if (iv.some((v, i) => i > 0 && i + 1 < iv.length && v > iv[i - 1] && v > iv[i + 1])) humps++;
+    }
+    expect(richer).toBeGreaterThanOrEqual(6);
+    expect(humps).toBeGreaterThanOrEqual(4);
+  });
+
+  it("has 30-day implied above the next 21 days' realized on 70-90% of days (variance risk premium)", () => {
+    let above = 0;
+    let n = 0;
+    for (let i = 0; i + 21 < spx.length; i++) {
+      const rr = r.slice(i, i + 21);
+      if (iv30[i] > Math.sqrt((rr.reduce((s, x) => s + x * x, 0) / 21) * 252)) above++;
+      n++;
+    }
+    expect(above / n).toBeGreaterThan(0.7);
+    expect(above / n).toBeLessThan(0.9);
+  });
+
+  it("has single-name skew by name and keeps the index put skew (30-day 25-delta risk reversal)", () => {
+    const sample = WINDOW_DAYS.filter((_, i) => i % 13 === 5).map((d) => sessionBounds(d).openMs + 150 * 60_000);
+    const med = (x: number[]) => [...x].sort((a, b) => a - b)[Math.floor(x.length / 2)];
+    const spxw = sample.map((t) => riskReversal25(market, "SPXW", t));
+    const aapl = sample.map((t) => riskReversal25(market, "AAPL", t));
+    const tsla = sample.map((t) => riskReversal25(market, "TSLA", t));
+    expect(med(spxw)).toBeGreaterThan(-8);
+    expect(med(spxw)).toBeLessThan(-4);
+    expect(spxw.every((x) => x < 0)).toBe(true);
+    expect(med(aapl)).toBeGreaterThan(-3);
+    expect(med(aapl)).toBeLessThan(-1);
+    expect(Math.abs(med(tsla))).toBeLessThan(1.5);
+    const positive = tsla.filter((x) => x > 0).length / tsla.length;
+    expect(positive).toBeGreaterThan(0.1);
+    expect(positive).toBeLessThan(0.7);
   });
 });

@@ -8,6 +8,8 @@ import { normCdf } from "../../math";
 import type { ChainSnapshot } from "../market-data";
 import { strikeUnionFrom, type SessionBoard } from "./session-board";
 import { SPREAD, SURFACE } from "./params";
+import { optionTickRule, roundToTick, tickAt, type TickRule } from "../tick-size";
+import { eventVarianceBetween, surfaceLevel } from "./vol-state";
 
 const MINUTE_MS = 60_000;
 const YEAR_MS = 365 * 86_400_000;
@@ -24,9 +26,10 @@ interface MinuteContext {
   oneMinusRho2: number;
   tau: number;
   gamma: number;
-  base: number;
-  rel: number;
-  maxHalf: number;
+  /** Scheduled-event variance of each expiration still to come at asOfMs. */
+  eventVar: Float64Array;
+  spread: { base: number; relative: number; vegaPerPoint: number };
+  tick: TickRule;
   lnSpot: number;
   lnU: number;
 }
@@ -43,28 +46,34 @@ interface QuoteColumns {
   expIndex: Int32Array;
 }
 
-function minuteContext(board: SessionBoard, asOfMs: number, spot: number, openSpot: number): MinuteContext {
-  const lev = Math.min(
-    Math.max(Math.exp(-2 * board.leverage * Math.log(spot / openSpot)), SURFACE.leverageMin),
-    SURFACE.leverageMax,
-  );
-  const rho = board.rho;
+/** Spread class of a board. @see docs/methodology.md#quotes-and-spreads */
+function spreadClass(board: SessionBoard): MinuteContext["spread"] {
+  if (board.spec.type === "index") return board.refSpot >= 1000 ? SPREAD.index : SPREAD.topEtf;
+  if (board.spec.type === "etf") return ["SPY", "QQQ", "IWM"].includes(board.root) ? SPREAD.topEtf : SPREAD.etf;
+  return SPREAD.stock;
+}
+
+function minuteContext(board: SessionBoard, asOfMs: number, spot: number): MinuteContext {
+  const frac = Math.min(Math.max((asOfMs - board.regOpenMs) / (board.regCloseMs - board.regOpenMs), 0), 1);
+  const lvl = surfaceLevel(board.volState, board.d, frac, Math.log(spot / board.refSpot));
+  const rho = lvl.rho;
   const m = Math.round((asOfMs - board.regOpenMs) / MINUTE_MS);
+  const eventVar = new Float64Array(board.expirations.length);
+  for (let e = 0; e < eventVar.length; e++) eventVar[e] = eventVarianceBetween(board.volState, asOfMs, board.expirations[e].settleMs);
   return {
     asOfMs,
     r: board.rate,
     q: board.dividendYield,
-    vShort: board.vShortDay * lev,
-    vLong: board.vLong,
+    vShort: lvl.vShort,
+    vLong: lvl.vLong,
     rho,
-    eta: board.eta,
+    eta: lvl.eta,
     oneMinusRho2: 1 - rho * rho,
     tau: SURFACE.tauYears,
     gamma: SURFACE.gamma,
-    base:
-      board.spec.type === "index" ? (spot >= 1000 ? SPREAD.baseIndex : SPREAD.baseEtf) : board.spec.type === "etf" ? SPREAD.baseEtf : SPREAD.baseStock,
-    rel: SPREAD.relative,
-    maxHalf: SPREAD.maxHalfShareOfPrice,
+    eventVar,
+    spread: spreadClass(board),
+    tick: optionTickRule(board.root),
     lnSpot: Math.log(spot),
     lnU: board.lnCumVolume[Math.min(Math.max(m, 0), board.nReg)],
   };
@@ -79,16 +88,17 @@ function quoteRows(board: SessionBoard, c: MinuteContext, e: number, col: number
     quoteIvRows(board, c, e, col, rowFrom, rowTo, oFrom, out);
     return;
   }
-  const { r, q, vShort, vLong, rho, eta, oneMinusRho2, tau, gamma, base, rel, maxHalf, lnSpot, lnU } = c;
+  const { r, q, vShort, vLong, rho, eta, oneMinusRho2, tau, gamma, spread, tick, lnSpot, lnU } = c;
   const { bid, ask, last, iv, volume, expIndex } = out;
   const tYears = Math.max(board.expirations[e].settleMs - c.asOfMs, MINUTE_MS) / YEAR_MS;
-  const theta = vLong * tYears + (vShort - vLong) * tau * (1 - Math.exp(-tYears / tau)) + board.eventVariance[e];
+  const theta = vLong * tYears + (vShort - vLong) * tau * (1 - Math.exp(-tYears / tau)) + c.eventVar[e];
   const phi = eta / (Math.pow(theta, gamma) * Math.pow(1 + theta, 1 - gamma));
   const lnF = lnSpot + (r - q) * tYears;
   const fwd = Math.exp(lnF);
   const df = Math.exp(-r * tYears);
   const halfTheta = 0.5 * theta;
   const invT = 1 / tYears;
+  const vegaScale = 0.01 * fwd * df * Math.sqrt(tYears) * 0.3989422804014327 * spread.vegaPerPoint;
   // Rows come in (put, call) pairs per strike: price both from one d1/d2.
   for (let i = rowFrom; i < rowTo; i += 2) {
     const K = board.strike[i];
@@ -117,14 +127,24 @@ function quoteRows(board: SessionBoard, c: MinuteContext, e: number, col: number
     const call = df * (fwd * n1 - K * n2);
     const put = df * (K * n2c - fwd * n1c);
     const vol = Math.sqrt(w * invT);
+    const vegaPart = vegaScale * Math.exp(-0.5 * d1 * d1);
     for (let side = 0; side < 2; side++) {
       const row = i + side;
       const o = row - rowFrom + oFrom;
       const price = side === 0 ? put : call;
-      const half = Math.min(0.5 * (base + rel * price), maxHalf * price);
-      bid[o] = price - half;
-      ask[o] = price + half;
-      last[o] = price + board.lastPos[row] * 2 * half;
+      // Spread width by product and moneyness, at least one tick; quotes on the tick grid
+      // around the model value (bid <= value <= ask), a zero bid below one tick.
+      const t = tickAt(tick, price);
+      const half = Math.max(0.5 * t, 0.5 * (spread.base + spread.relative * price + vegaPart));
+      let b = roundToTick(tick, price - half);
+      if (b > price) b = roundToTick(tick, b - tickAt(tick, b) * 0.999);
+      let a = roundToTick(tick, price + half);
+      if (a < price) a = roundToTick(tick, a + tickAt(tick, a));
+      if (!(a > b)) a = roundToTick(tick, b + tickAt(tick, b));
+      bid[o] = b;
+      ask[o] = a;
+      const l = roundToTick(tick, price + board.lastPos[row] * 2 * half);
+      last[o] = l < b ? b : l > a ? a : l;
       iv[o] = vol;
       expIndex[o] = col;
       const dv = board.dailyVolume[row];
@@ -141,7 +161,7 @@ function quoteIvRows(board: SessionBoard, c: MinuteContext, e: number, col: numb
   const { r, q, vShort, vLong, rho, eta, oneMinusRho2, tau, gamma, lnSpot } = c;
   const { iv, expIndex } = out;
   const tYears = Math.max(board.expirations[e].settleMs - c.asOfMs, MINUTE_MS) / YEAR_MS;
-  const theta = vLong * tYears + (vShort - vLong) * tau * (1 - Math.exp(-tYears / tau)) + board.eventVariance[e];
+  const theta = vLong * tYears + (vShort - vLong) * tau * (1 - Math.exp(-tYears / tau)) + c.eventVar[e];
   const phi = eta / (Math.pow(theta, gamma) * Math.pow(1 + theta, 1 - gamma));
   const lnF = lnSpot + (r - q) * tYears;
   const halfTheta = 0.5 * theta;
@@ -233,7 +253,7 @@ export function quoteBoard(board: SessionBoard, asOfMs: number, spot: number, op
   const n = board.n - start;
   const { strikes, strikeIndex } = strikeUnionFrom(board, first);
   const out = newColumns(n);
-  const c = minuteContext(board, asOfMs, spot, openSpot);
+  const c = minuteContext(board, asOfMs, spot);
   for (let e = first; e < exps.length; e++) {
     quoteRows(board, c, e, e - first, board.expStart[e], board.expStart[e + 1], board.expStart[e] - start, out);
   }
@@ -298,7 +318,7 @@ export function quoteBoardWindow(board: SessionBoard, asOfMs: number, spot: numb
     }
   }
   const out = newColumns(n, select.prices !== true);
-  const c = minuteContext(board, asOfMs, spot, openSpot);
+  const c = minuteContext(board, asOfMs, spot);
   const right = new Uint8Array(n);
   const oi = new Float64Array(n);
   const rowStrikeIndex = new Int32Array(n);

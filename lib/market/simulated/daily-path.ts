@@ -7,6 +7,7 @@
 import type { SymbolSpec } from "../universe";
 import { simCalendar } from "./_calendar";
 import { levelAnchors } from "./anchors";
+import { macroEventsByDate } from "./macro-events";
 import { hashText, key, normal, uniform } from "./_hash";
 import { EARNINGS, EXTENDED, GARCH, JUMPS, OVERNIGHT_VARIANCE_SHARE, TREND } from "./params";
 
@@ -130,6 +131,7 @@ export function computeDailyPath(
   let trendBase = lnRef;
   let trendDay = 0;
 
+  const macro = macroEventsByDate();
   let h = ownVar;
   let lnPrev = lnRef;
   let pendingGap = 0; // an after-close release gaps the next session's open
@@ -156,8 +158,19 @@ export function computeDailyPath(
       pendingGap = gapSd * normal(k, 6);
     }
     const hTot = beta * beta * (factor ? factor.hTotal[d] : 0) + h;
-    const ownOn = sd * sqrtPhi * zOn + (jumpOvernight ? jump : 0);
-    const ownId = sd * sqrtOneMinusPhi * zId + (jumpOvernight ? 0 : jump);
+    // Scheduled macro news moves the market on its day (before the open or during the session).
+    let newsOn = 0;
+    let newsId = 0;
+    const events = factor ? undefined : macro.get(cal.days[d]);
+    if (events) {
+      for (let j = 0; j < events.length; j++) {
+        const x = events[j].sd * normal(k, 10 + j);
+        if (events[j].when === "pre") newsOn += x;
+        else newsId += x;
+      }
+    }
+    const ownOn = sd * sqrtPhi * zOn + (jumpOvernight ? jump : 0) + newsOn;
+    const ownId = sd * sqrtOneMinusPhi * zId + (jumpOvernight ? 0 : jump) + newsId;
     let on: number;
     let intra: number;
     let shock: number;
@@ -170,7 +183,7 @@ export function computeDailyPath(
       const total = dist / N + Math.sqrt((N - 1) / N) * (ownOn + ownId);
       on = a === d && anchorOpen.has(d) ? anchorOpen.get(d)! - lnPrev : ownOn;
       intra = total - on;
-      shock = total - growthPerDay;
+      shock = total - growthPerDay - Math.sqrt((N - 1) / N) * (newsOn + newsId);
       if (a === d) {
         trendBase = anchorClose.get(a)!;
         trendDay = d;
@@ -183,7 +196,7 @@ export function computeDailyPath(
           ? trendBase + beta * ((d > 0 ? Math.log(factor.close[d - 1]) : lnFactorRef) - lnFactorRef)
           : trendBase + growthPerDay * (d - trendDay);
       const drift = TREND.kappa * (target - lnPrev) - 0.5 * hTot;
-      shock = ownOn + ownId;
+      shock = ownOn + ownId - newsOn - newsId;
       on = (factor ? beta * factor.retOn[d] : 0) + ownOn + gap;
       intra = (factor ? beta * factor.retId[d] : 0) + ownId + drift;
     }

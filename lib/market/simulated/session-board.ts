@@ -9,13 +9,14 @@ import { optionRoot } from "../../symbols";
 import type { SymbolSpec } from "../universe";
 import { simCalendar } from "./_calendar";
 import { hashText, key, normal, uniform } from "./_hash";
-import { EARN_AMC, EARN_BMO, earningsGapSd } from "./daily-path";
+import { EARN_AMC, EARN_BMO } from "./daily-path";
 import type { SimEngine } from "./engine";
 import { listedExpirations, type Expiration } from "./expirations";
 import { volumeWeights } from "./intraday-shapes";
 import { lnOiAnchor, oiExpiryShape, oiRegime, oiShapeWeight } from "./open-interest";
-import { OI, SIM_RATE, SURFACE, VOLUME } from "./params";
+import { OI, SIM_RATE, VOLUME } from "./params";
 import { sessionStrikes } from "./strike-grid";
+import type { VolState } from "./vol-state";
 
 const MINUTE_MS = 60_000;
 const YEAR_MS = 365 * 86_400_000;
@@ -56,16 +57,10 @@ export interface SessionBoard {
   warp: Float64Array;
   /** Where the last trade sits inside the spread, in (-0.45, 0.45). */
   lastPos: Float64Array;
-  /** Earnings variance to add to each expiration's ATM total variance. */
-  eventVariance: Float64Array;
+  /** The owner's implied-vol state (short/long level, skew, scheduled events). @see docs/methodology.md#implied-volatility-state */
+  volState: VolState;
   /** ln of the cumulative share of the day's option volume done by minute boundary m (nReg + 1). */
   lnCumVolume: Float64Array;
-  /** Day-level surface inputs. */
-  vShortDay: number;
-  vLong: number;
-  rho: number;
-  eta: number;
-  leverage: number;
   /** Strike union and per-row strike index for boards whose first live expiration is `first`. */
   strikeUnion: Map<number, { strikes: Float64Array; strikeIndex: Int32Array }>;
 }
@@ -219,20 +214,6 @@ export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number
   for (let j = 0; j <= nReg; j++) lnCumVolume[j] = Math.log(cum[j] / cum[nReg]);
   lnCumVolume[nReg] = 0;
 
-  // Earnings inside an expiration add their variance to it (release after the session's open).
-  const eventVariance = new Float64Array(nExp);
-  if (spec.type === "stock" && nExp > 0) {
-    const gapVar = Math.pow(earningsGapSd(owner), 2);
-    const lastSettle = expirations[nExp - 1].settleMs;
-    for (let k = d; k < cal.days.length && cal.regOpen[k] < lastSettle; k++) {
-      const flag = daily.earn[k];
-      if (flag === 0 || (flag === EARN_BMO && k === d)) continue;
-      const releaseMs = flag === EARN_BMO ? cal.regOpen[k] - 1 : cal.regClose[k] + 1;
-      for (let e = 0; e < nExp; e++) if (expirations[e].settleMs > releaseMs) eventVariance[e] += gapVar;
-    }
-  }
-
-  const vrp = SURFACE.varianceRiskPremium;
   const board: SessionBoard = {
     symbol: spec.ticker,
     underlying: spec.underlying,
@@ -261,13 +242,8 @@ export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number
     dailyVolume,
     warp,
     lastPos,
-    eventVariance,
+    volState: engine.volState(owner.ticker),
     lnCumVolume,
-    vShortDay: daily.hTotal[d] * 252 * vrp,
-    vLong: owner.vol * owner.vol * vrp,
-    rho: isIndexLike ? SURFACE.rhoIndex : SURFACE.rhoStock,
-    eta: isIndexLike ? SURFACE.etaIndex : SURFACE.etaStock,
-    leverage: isIndexLike ? SURFACE.leverageIndex : SURFACE.leverageStock,
     strikeUnion: new Map(),
   };
   return board;
