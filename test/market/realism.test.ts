@@ -195,3 +195,101 @@ describe("implied volatility as its own state (docs/methodology.md#implied-volat
     expect(positive).toBeLessThan(0.7);
   });
 });
+
+describe("quotes a trader would recognise (docs/methodology.md#quotes-and-spreads, #tick-grid)", () => {
+  const sample = WINDOW_DAYS.filter((_, i) => i % 41 === 3).map((d) => sessionBounds(d).openMs + 200 * 60_000);
+
+  /** Full spread of the call nearest the forward on the expiration nearest 30 days out. */
+  function atmSpread30(symbol: string, t: number): { spread: number; mid: number } {
+    const c = market.chainSync(symbol, t)!;
+    let e = 0;
+    for (let j = 0; j < c.expirations.length; j++)
+      if (Math.abs(c.expirySettleMs[j] - c.asOfMs - 30 * 86_400_000) < Math.abs(c.expirySettleMs[e] - c.asOfMs - 30 * 86_400_000)) e = j;
+    let best = -1;
+    for (let i = 0; i < c.right.length; i++) {
+      if (c.expIndex[i] !== e || c.right[i] !== 1) continue;
+      if (best < 0 || Math.abs(c.strikes[c.strikeIndex[i]] - c.spot) < Math.abs(c.strikes[c.strikeIndex[best]] - c.spot)) best = i;
+    }
+    return { spread: c.ask[best] - c.bid[best], mid: (c.ask[best] + c.bid[best]) / 2 };
+  }
+
+  it("quotes the SPY 30-day ATM call $0.01-0.03 wide, SPX $0.30-2.00, AAPL $0.05-0.25", () => {
+    for (const t of sample) {
+      const spy = atmSpread30("SPY", t).spread;
+      expect(spy).toBeGreaterThanOrEqual(0.01 - 1e-9);
+      expect(spy).toBeLessThanOrEqual(0.03 + 1e-9);
+      const spx = atmSpread30("SPXW", t).spread;
+      expect(spx).toBeGreaterThanOrEqual(0.3 - 1e-9);
+      expect(spx).toBeLessThanOrEqual(2 + 1e-9);
+      const aapl = atmSpread30("AAPL", t).spread;
+      expect(aapl).toBeGreaterThanOrEqual(0.05 - 1e-9);
+      expect(aapl).toBeLessThanOrEqual(0.25 + 1e-9);
+    }
+  });
+
+  it("has no sub-tick bids: every bid is zero or at least one tick, wider spreads away from the money", () => {
+    for (const t of sample.slice(0, 6)) {
+      const c = market.chainSync("SPXW", t)!;
+      let zero = 0;
+      for (let i = 0; i < c.bid.length; i++) {
+        expect(c.bid[i] === 0 || c.bid[i] >= 0.05 - 1e-12).toBe(true);
+        if (c.bid[i] === 0) zero++;
+      }
+      expect(zero).toBeGreaterThan(0);
+      // Deep in the money (prices in the hundreds) quotes are wider than at the money.
+      const wide = Array.from(c.ask, (a, i) => a - c.bid[i]);
+      const itm = wide.filter((_, i) => c.bid[i] > 300);
+      expect(mean(itm)).toBeGreaterThan(atmSpread30("SPXW", t).spread);
+    }
+  });
+
+  it("lets option prints trade against the board's NBBO, on the grid", async () => {
+    const t = sample[3];
+    const prints = await market.optionPrints("SPY", t, t + 5 * 60_000);
+    expect(prints.length).toBeGreaterThan(50);
+    for (const p of prints) {
+      expect(p.nbboBid).toBeLessThan(p.nbboAsk);
+      expect(Math.abs(p.nbboBid * 100 - Math.round(p.nbboBid * 100))).toBeLessThan(1e-6);
+      expect(Math.abs(p.nbboAsk * 100 - Math.round(p.nbboAsk * 100))).toBeLessThan(1e-6);
+    }
+  });
+});
+
+describe("stock volume and earnings cadence (docs/methodology.md#minute-bars, #earnings-calendar)", () => {
+  it("puts more than 25% of a stock's regular volume in the last 30 minutes, with a closing auction near 10%", () => {
+    const last: number[] = [];
+    const cross: number[] = [];
+    let lastAboveFirst = 0;
+    let n = 0;
+    for (const ticker of ["AAPL", "JPM", "KO", "SPY"])
+      for (const d of WINDOW_DAYS.filter((_, i) => i % 17 === 2)) {
+        const b = sessionBounds(d);
+        if (b.closeMs - b.openMs !== 390 * 60_000) continue;
+        const v = market.minuteBarsSync(ticker, b.openMs, b.closeMs).v;
+        const total = v.reduce((a, x) => a + x, 0);
+        const first30 = v.slice(0, 30).reduce((a, x) => a + x, 0);
+        const last30 = v.slice(360).reduce((a, x) => a + x, 0);
+        last.push(last30 / total);
+        cross.push(v[389] / total);
+        if (last30 > first30) lastAboveFirst++;
+        n++;
+      }
+    expect(mean(last)).toBeGreaterThan(0.25);
+    expect(mean(last)).toBeLessThan(0.35);
+    expect(mean(cross)).toBeGreaterThan(0.07);
+    expect(mean(cross)).toBeLessThan(0.13);
+    expect(lastAboveFirst / n).toBeGreaterThan(0.8);
+  });
+
+  it("reports AAPL around the turns of Jan/Feb, Apr/May, Jul/Aug, Oct/Nov, within 3 days of its real dates", async () => {
+    // Apple's releases 2023-2025 (investor.apple.com press releases).
+    const real = ["2023-05-04", "2023-08-03", "2023-11-02", "2024-02-01", "2024-05-02", "2024-08-01", "2024-10-31", "2025-01-30", "2025-05-01", "2025-07-31", "2025-10-30"];
+    const events = await market.earnings("AAPL", WINDOW_DAYS[0], WINDOW_DAYS.at(-1)!);
+    expect(events.length).toBe(real.length);
+    events.forEach((e, i) => {
+      expect(Math.abs(Date.parse(e.date) - Date.parse(real[i])) / 86_400_000).toBeLessThanOrEqual(3);
+      const md = e.date.slice(5);
+      expect(["01-2", "01-3", "02-0", "04-2", "04-3", "05-0", "07-2", "07-3", "08-0", "10-2", "10-3", "11-0"].some((p) => md.startsWith(p))).toBe(true);
+    });
+  });
+});

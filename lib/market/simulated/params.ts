@@ -75,12 +75,17 @@ export const INTRADAY = {
   varOpenDecay: 0.05,
   varClose: 0.6,
   varCloseDecay: 0.05,
-  /** Volume weight, same form. */
-  volBase: 0.55,
-  volOpen: 2.6,
-  volOpenDecay: 0.06,
-  volClose: 1.8,
-  volCloseDecay: 0.04,
+  /** Volume weight of continuous trading, same form. */
+  volBase: 0.6,
+  volOpen: 1.5,
+  volOpenDecay: 0.05,
+  volClose: 2.6,
+  volCloseDecay: 0.05,
+  /** Shares of a stock's or ETF's regular-session volume in the opening and closing auctions (first and last regular bar). */
+  openingAuctionShare: 0.02,
+  closingAuctionShare: 0.1,
+  /** Log-normal noise sd of an auction's size. */
+  auctionNoiseSd: 0.2,
   /** Log-normal noise sd of a minute's volume. */
   volNoiseSd: 0.45,
   /** Log-normal noise sd of a day's volume. */
