@@ -135,3 +135,37 @@ if (process.argv[1]?.endsWith("_realism-stats.ts")) {
     console.log(`RR25 ${sym}: median ${s[Math.floor(s.length / 2)].toFixed(2)} min ${s[0].toFixed(2)} max ${s.at(-1)!.toFixed(2)} positive ${rr.filter((x) => x > 0).length}/${rr.length}`);
   }
 }
+
+if (process.argv[1]?.endsWith("_realism-stats.ts")) {
+  const m = windowMarket();
+  const last: number[] = [];
+  const cross: number[] = [];
+  const first: number[] = [];
+  for (const ticker of ["AAPL", "JPM", "KO", "SPY"])
+    for (const d of WINDOW_DAYS.filter((_, i) => i % 17 === 2)) {
+      const b = sessionBounds(d);
+      if (b.closeMs - b.openMs !== 390 * 60_000) continue;
+      const v = m.minuteBarsSync(ticker, b.openMs, b.closeMs).v;
+      const total = v.reduce((a, x) => a + x, 0);
+      first.push(v.slice(0, 30).reduce((a, x) => a + x, 0) / total);
+      last.push(v.slice(360).reduce((a, x) => a + x, 0) / total);
+      cross.push(v[389] / total);
+    }
+  console.log("volume first30", mean(first).toFixed(3), "last30", mean(last).toFixed(3), "closing auction", mean(cross).toFixed(3));
+  for (const sym of ["SPY", "SPXW", "AAPL"]) {
+    const sp: number[] = [];
+    for (const d of WINDOW_DAYS.filter((_, i) => i % 41 === 3)) {
+      const c = m.chainSync(sym, sessionBounds(d).openMs + 200 * 60_000)!;
+      let e = 0;
+      for (let j = 0; j < c.expirations.length; j++)
+        if (Math.abs(c.expirySettleMs[j] - c.asOfMs - 30 * 86_400_000) < Math.abs(c.expirySettleMs[e] - c.asOfMs - 30 * 86_400_000)) e = j;
+      let best = -1;
+      for (let i = 0; i < c.right.length; i++) {
+        if (c.expIndex[i] !== e || c.right[i] !== 1) continue;
+        if (best < 0 || Math.abs(c.strikes[c.strikeIndex[i]] - c.spot) < Math.abs(c.strikes[c.strikeIndex[best]] - c.spot)) best = i;
+      }
+      sp.push(c.ask[best] - c.bid[best]);
+    }
+    console.log(`30d ATM call spread ${sym}: min ${Math.min(...sp).toFixed(2)} median ${[...sp].sort((a, b) => a - b)[sp.length >> 1].toFixed(2)} max ${Math.max(...sp).toFixed(2)}`);
+  }
+}

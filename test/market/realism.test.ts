@@ -293,3 +293,36 @@ describe("stock volume and earnings cadence (docs/methodology.md#minute-bars, #e
     });
   });
 });
+
+describe("what must keep holding", () => {
+  it("inverts the term structure in selloffs (2024-08-05, 2025-04-04 .. 04-08)", () => {
+    for (const d of ["2024-08-05", "2025-04-04", "2025-04-07", "2025-04-08"]) {
+      const t = sessionBounds(d).closeMs;
+      expect(market.atmImpliedVolSync("SPX", t, 30)!).toBeGreaterThan(market.atmImpliedVolSync("SPX", t, 90)!);
+    }
+  });
+
+  it("keeps OI at round SPX strikes (x100) 2.5-5x plain ones near the money and the 0DTE at 50-60% of SPXW volume", () => {
+    const ratios: number[] = [];
+    const zeroDte: number[] = [];
+    for (const d of WINDOW_DAYS.filter((_, i) => i % 53 === 11)) {
+      const c = market.chainSync("SPXW", sessionBounds(d).closeMs - 60_000)!;
+      const round: number[] = [];
+      const plain: number[] = [];
+      let zero = 0;
+      let all = 0;
+      for (let i = 0; i < c.oi.length; i++) {
+        const k = c.strikes[c.strikeIndex[i]];
+        if (Math.abs(k / c.spot - 1) < 0.05) (k % 100 === 0 ? round : k % 25 !== 0 ? plain : []).push(c.oi[i]);
+        all += c.volume[i];
+        if (c.expirations[c.expIndex[i]] === d) zero += c.volume[i];
+      }
+      ratios.push(mean(round) / mean(plain));
+      zeroDte.push(zero / all);
+    }
+    expect(mean(ratios)).toBeGreaterThan(2.5);
+    expect(mean(ratios)).toBeLessThan(5);
+    expect(mean(zeroDte)).toBeGreaterThan(0.5);
+    expect(mean(zeroDte)).toBeLessThan(0.6);
+  });
+});

@@ -10,6 +10,11 @@ export interface LevelAnchor {
   date: string;
   close: number;
   open?: number;
+  /**
+   * Move of ln implied vol on the day beyond what the spot move explains (a volatility shock:
+   * the VIX rose from 23.39 to 38.57 on 2024-08-05 on a 3% fall).
+   */
+  volShock?: number;
 }
 
 /**
@@ -30,8 +35,11 @@ export const SPX_ANCHORS: readonly LevelAnchor[] = Object.freeze([
   { date: "2024-04-19", close: 4967.23 },
   { date: "2024-06-28", close: 5460.48 },
   { date: "2024-07-16", close: 5667.2 },
+  { date: "2024-07-17", close: 5588.27 },
+  { date: "2024-07-24", close: 5427.13 },
+  { date: "2024-08-01", close: 5446.68 },
   { date: "2024-08-02", close: 5346.56 },
-  { date: "2024-08-05", close: 5186.33, open: 5151.14 },
+  { date: "2024-08-05", close: 5186.33, open: 5151.14, volShock: 0.25 },
   { date: "2024-09-30", close: 5762.48 },
   { date: "2024-10-31", close: 5705.45 },
   { date: "2024-12-31", close: 5881.63 },

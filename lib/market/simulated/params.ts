@@ -209,14 +209,16 @@ export const VOLUME = {
  */
 export const IV_STATE = {
   /** Short implied vol target at the long-run variance, as a multiple of the symbol's vol. */
-  shortLevel: 1.15,
+  shortLevel: 1.1,
   /** Elasticity of the short target to the conditional variance: (h / v)^(psi / 2). */
   psi: 0.6,
   /** Daily pull of ln short vol toward its target. */
   kappa: 0.25,
-  /** d ln(short vol) / d ln(spot): indices and ETFs, single names. */
-  spotBetaIndex: -4,
-  spotBetaStock: -1.5,
+  /** d ln(short vol) / d ln(spot) for spot below / above the previous close: indices and ETFs, single names. */
+  spotBetaIndexDown: -6,
+  spotBetaIndexUp: -3.5,
+  spotBetaStockDown: -2,
+  spotBetaStockUp: -1,
   /** Daily vol-of-vol noise (sd of ln short vol), indices and ETFs, single names. */
   noiseIndex: 0.03,
   noiseStock: 0.035,

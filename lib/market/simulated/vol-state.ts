@@ -9,6 +9,7 @@
  */
 import type { SymbolSpec } from "../universe";
 import { simCalendar } from "./_calendar";
+import { levelAnchors } from "./anchors";
 import { key, normal } from "./_hash";
 import { EARN_AMC, EARN_BMO, earningsGapSd, symbolId, type DailyPath } from "./daily-path";
 import { macroEvents } from "./macro-events";
@@ -33,8 +34,9 @@ export interface VolState {
   yBar: number;
   yMin: number;
   yMax: number;
-  /** d ln vol / d ln spot. */
-  spotBeta: number;
+  /** d ln vol / d ln spot, for spot below and above the previous close. */
+  spotBetaDown: number;
+  spotBetaUp: number;
   /** ln long implied vol at y = yBar. */
   lnLong: number;
   /** SSVI rho per session and eta. */
@@ -64,7 +66,8 @@ export function computeVolState(seed: number, spec: SymbolSpec, daily: DailyPath
   const isIndexLike = spec.type !== "stock";
   const S = IV_STATE;
   const yBar = Math.log(S.shortLevel * spec.vol);
-  const spotBeta = isIndexLike ? S.spotBetaIndex : S.spotBetaStock;
+  const spotBetaDown = isIndexLike ? S.spotBetaIndexDown : S.spotBetaStockDown;
+  const spotBetaUp = isIndexLike ? S.spotBetaIndexUp : S.spotBetaStockUp;
   const noise = isIndexLike ? S.noiseIndex : S.noiseStock;
   const id = symbolId(spec.ticker);
   const y = new Float64Array(n);
@@ -79,11 +82,13 @@ export function computeVolState(seed: number, spec: SymbolSpec, daily: DailyPath
   const rhoBase = isIndexLike ? SURFACE.rhoIndex : STOCK_SKEW_RHO[spec.ticker] ?? SKEW.stockDefault;
   let wander = normal(key(seed, id, 0, 0x5c3e), 0);
   const persist = SKEW.wanderPersistence;
+  const shocks = new Map<number, number>();
+  for (const a of levelAnchors(spec.ticker)) if (a.volShock) shocks.set(cal.dayIndex.get(a.date) ?? -1, a.volShock);
   for (let d = 0; d < n; d++) {
     const k = key(seed, id, d, 0x1f01);
-    const dl = S.kappa * (target(d + 1) - prev) + noise * normal(k, 1);
+    const dl = S.kappa * (target(d + 1) - prev) + noise * normal(k, 1) + (shocks.get(d) ?? 0);
     const r = Math.log(daily.close[d] / prevClose);
-    const v = Math.min(Math.max(prev + dl + spotBeta * r, yMin), yMax);
+    const v = Math.min(Math.max(prev + dl + (r < 0 ? spotBetaDown : spotBetaUp) * r, yMin), yMax);
     delta[d] = dl;
     y[d] = v;
     prev = v;
@@ -112,7 +117,7 @@ export function computeVolState(seed: number, spec: SymbolSpec, daily: DailyPath
   for (let i = 0; i < ev.length; i++) eventCumVar[i + 1] = eventCumVar[i] + ev[i].v;
 
   return {
-    y, delta, y0, yBar, yMin, yMax, spotBeta,
+    y, delta, y0, yBar, yMin, yMax, spotBetaDown, spotBetaUp,
     lnLong: Math.log(S.longLevel * spec.vol),
     rho,
     eta: isIndexLike ? SURFACE.etaIndex : SURFACE.etaStock,
@@ -160,7 +165,8 @@ export function surfaceLevel(s: VolState, d: number, frac: number, lnSpotMove: n
     for (let j = 1; j <= 6; j++) b += (Math.sin(j * Math.PI * frac) / (j * Math.PI)) * normal(k, j);
     b *= 2 * Math.SQRT2 * IV_STATE.intradayNoise;
   }
-  const y = Math.min(Math.max(prev + frac * s.delta[d] + s.spotBeta * lnSpotMove + b, s.yMin), s.yMax);
+  const beta = lnSpotMove < 0 ? s.spotBetaDown : s.spotBetaUp;
+  const y = Math.min(Math.max(prev + frac * s.delta[d] + beta * lnSpotMove + b, s.yMin), s.yMax);
   const lnLong = s.lnLong + IV_STATE.longBeta * (y - s.yBar);
   return { vShort: Math.exp(2 * y), vLong: Math.exp(2 * lnLong), rho: s.rho[d], eta: s.eta };
 }
