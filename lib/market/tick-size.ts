@@ -37,19 +37,3 @@ export function roundToTick(rule: TickRule, x: number): number {
   const c = x < 3 ? rule.belowCents : rule.aboveCents;
   return (Math.round((x * 100) / c) * c) / 100;
 }
-
-/** The largest grid price at or below `x` (0 when `x` is below one tick). */
-export function floorToTick(rule: TickRule, x: number): number {
-  if (!(x > 0)) return 0;
-  const c = x < 3 ? rule.belowCents : rule.aboveCents;
-  let v = (Math.floor((x * 100) / c + 1e-9) * c) / 100;
-  if (v > x + 1e-12) v = ((Math.round(v * 100) - c) / 100);
-  return Math.max(v, 0);
-}
-
-/** The smallest grid price at or above `x` (at least one tick). */
-export function ceilToTick(rule: TickRule, x: number): number {
-  const c = x < 3 ? rule.belowCents : rule.aboveCents;
-  const v = (Math.ceil((Math.max(x, 0) * 100) / c - 1e-9) * c) / 100;
-  return Math.max(v, rule.belowCents / 100);
-}

@@ -99,23 +99,14 @@ export const INTRADAY = {
 
 /** Implied volatility surface (SSVI). @see docs/methodology.md#implied-volatility-surface */
 export const SURFACE = {
-  /** Implied over realised variance (variance risk premium), multiplier on variances. */
-  varianceRiskPremium: 1.2,
   /** Mean-reversion time of the forward variance curve, years. */
   tauYears: 0.12,
-  /** SSVI correlation: indices and broad ETFs, single names. */
+  /** SSVI correlation of indices and broad ETFs (single names: SKEW and STOCK_SKEW_RHO). */
   rhoIndex: -0.7,
-  rhoStock: -0.2,
   /** SSVI power-law phi(theta) = eta / (theta^gamma (1 + theta)^(1 - gamma)). */
   etaIndex: 1.2,
   etaStock: 1.4,
   gamma: 0.4,
-  /** Spot-vol elasticity of the short variance within a session: v *= exp(-2 L ln(S/S_open)). */
-  leverageIndex: 4,
-  leverageStock: 1.5,
-  /** Short-variance multiplier kept within [min, max] within a session. */
-  leverageMin: 0.5,
-  leverageMax: 3,
 } as const;
 
 /**
