@@ -7,8 +7,8 @@
 import { normCdf } from "../../math";
 import type { ChainSnapshot } from "../market-data";
 import { strikeUnionFrom, type SessionBoard } from "./session-board";
-import { SPREAD, SURFACE } from "./params";
-import { optionTickRule, roundToTick, tickAt, type TickRule } from "../tick-size";
+import { SPREAD, SURFACE, VOLUME } from "./params";
+import { optionTickRule, type TickRule } from "../tick-size";
 import { eventVarianceBetween, surfaceLevel } from "./vol-state";
 
 const MINUTE_MS = 60_000;
@@ -99,6 +99,15 @@ function quoteRows(board: SessionBoard, c: MinuteContext, e: number, col: number
   const halfTheta = 0.5 * theta;
   const invT = 1 / tYears;
   const vegaScale = 0.01 * fwd * df * Math.sqrt(tYears) * 0.3989422804014327 * spread.vegaPerPoint;
+  const vegaCut = vegaScale > 0.0005 ? 2 * Math.log(vegaScale / 0.0005) : 0;
+  const sBase = spread.base;
+  const sRel = spread.relative;
+  const tb = tick.belowCents;
+  const ta = tick.aboveCents;
+  const { lastPos, dailyVolume, warp } = board;
+  // U(m)^p for each exponent level p: one exp per level instead of one per contract.
+  const powU = new Float64Array(VOLUME.warpLevels);
+  for (let j = 0; j < powU.length; j++) powU[j] = Math.exp((VOLUME.warpMin + ((VOLUME.warpMax - VOLUME.warpMin) * (j + 0.5)) / VOLUME.warpLevels) * lnU);
   // Rows come in (put, call) pairs per strike: price both from one d1/d2.
   for (let i = rowFrom; i < rowTo; i += 2) {
     const K = board.strike[i];
@@ -127,29 +136,78 @@ function quoteRows(board: SessionBoard, c: MinuteContext, e: number, col: number
     const call = df * (fwd * n1 - K * n2);
     const put = df * (K * n2c - fwd * n1c);
     const vol = Math.sqrt(w * invT);
-    const vegaPart = vegaScale * Math.exp(-0.5 * d1 * d1);
+    // The vega term of the width; skipped where it is below 0.05 cent (far from the money).
+    const d1sq = d1 * d1;
+    const vegaPart = d1sq < vegaCut ? vegaScale * Math.exp(-0.5 * d1sq) : 0;
     for (let side = 0; side < 2; side++) {
       const row = i + side;
       const o = row - rowFrom + oFrom;
       const price = side === 0 ? put : call;
       // Spread width by product and moneyness, at least one tick; quotes on the tick grid
-      // around the model value (bid <= value <= ask), a zero bid below one tick.
-      const t = tickAt(tick, price);
-      const half = Math.max(0.5 * t, 0.5 * (spread.base + spread.relative * price + vegaPart));
-      let b = roundToTick(tick, price - half);
-      if (b > price) b = roundToTick(tick, b - tickAt(tick, b) * 0.999);
-      let a = roundToTick(tick, price + half);
-      if (a < price) a = roundToTick(tick, a + tickAt(tick, a));
-      if (!(a > b)) a = roundToTick(tick, b + tickAt(tick, b));
-      bid[o] = b;
-      ask[o] = a;
-      const l = roundToTick(tick, price + board.lastPos[row] * 2 * half);
-      last[o] = l < b ? b : l > a ? a : l;
+      // around the model value (bid <= value <= ask), a zero bid below one tick. In whole cents.
+      // Model value and half-width now; placed on the tick grid in the pass below.
+      bid[o] = price;
+      ask[o] = 0.5 * (sBase + sRel * price + vegaPart);
       iv[o] = vol;
       expIndex[o] = col;
-      const dv = board.dailyVolume[row];
-      volume[o] = dv > 0 ? Math.floor(dv * Math.exp(board.warp[row] * lnU) + 1e-9) : 0;
+      const dv = dailyVolume[row];
+      volume[o] = dv > 0 ? Math.floor(dv * powU[warp[row]] + 1e-9) : 0;
     }
+  }
+  toTickGrid(bid, ask, last, lastPos, rowFrom, rowTo, oFrom, tb, ta);
+}
+
+/**
+ * Places quotes on the tick grid (docs/methodology.md#quotes-and-spreads): on entry `bid` holds the
+ * model value and `ask` the half-width (USD) of rows `[rowFrom, rowTo)` at `oFrom`; on exit bid,
+ * ask and last are grid prices with bid <= value <= ask, a zero bid below half a width, at least
+ * one tick wide, the last trade a grid price inside the quote.
+ */
+function toTickGrid(bid: Float64Array, ask: Float64Array, last: Float64Array, lastPos: Float64Array, rowFrom: number, rowTo: number, oFrom: number, tb: number, ta: number): void {
+  const ib = 1 / tb;
+  const ia = 1 / ta;
+  const hb = 0.5 * tb;
+  const ha = 0.5 * ta;
+  for (let row = rowFrom; row < rowTo; row++) {
+    const o = row - rowFrom + oFrom;
+    const pc = bid[o] * 100;
+    const halfC = Math.max(pc < 300 ? hb : ha, 100 * ask[o]);
+    const x = pc - halfC;
+    let bc = 0;
+    let ac: number;
+    let u = tb;
+    let n: number;
+    if (x > 0) {
+      // Bid: the grid price nearest value - half; ask: a whole number of ticks above it.
+      const big = x >= 300;
+      u = big ? ta : tb;
+      const iu = big ? ia : ib;
+      bc = Math.round(x * iu) * u;
+      if (bc > pc) bc -= u;
+      n = Math.round(2 * halfC * iu);
+      if (n < 1) n = 1;
+      ac = bc + n * u;
+      if (ac < pc) {
+        ac += u;
+        n++;
+      }
+    } else {
+      // Worth less than half a spread: a zero bid.
+      n = Math.round((pc + halfC) * ib);
+      if (n < 1) n = 1;
+      ac = n * tb;
+      if (ac < pc) {
+        ac += tb;
+        n++;
+      }
+    }
+    // An ask that crossed $3 from a penny bid moves up to the nickel grid.
+    if (ac > 300 && u !== ta) ac = Math.ceil(ac * ia - 1e-9) * ta;
+    // The last trade: a grid price inside the quote.
+    const lc = Math.min(bc + Math.round((0.5 + lastPos[row]) * n) * u, ac);
+    bid[o] = bc / 100;
+    ask[o] = ac / 100;
+    last[o] = lc / 100;
   }
 }
 

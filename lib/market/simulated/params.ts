@@ -192,6 +192,8 @@ export const VOLUME = {
   /** Exponent range of the per-contract time warp U(m)^p. */
   warpMin: 0.6,
   warpMax: 1.7,
+  /** The exponent takes one of this many evenly spaced values (midpoints of equal bins). */
+  warpLevels: 32,
 } as const;
 
 /**

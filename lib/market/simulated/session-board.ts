@@ -53,8 +53,8 @@ export interface SessionBoard {
   expIndex: Int32Array;
   oi: Float64Array;
   dailyVolume: Float64Array;
-  /** Exponent p of the contract's cumulative volume curve U(m)^p. */
-  warp: Float64Array;
+  /** Level (0..WARP_LEVELS-1) of the exponent p of the contract's cumulative volume curve U(m)^p. */
+  warp: Uint8Array;
   /** Where the last trade sits inside the spread, in (-0.45, 0.45). */
   lastPos: Float64Array;
   /** The owner's implied-vol state (short/long level, skew, scheduled events). @see docs/methodology.md#implied-volatility-state */
@@ -119,7 +119,7 @@ export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number
   const expIndex = new Int32Array(n);
   const oiW = new Float64Array(n);
   const volW = new Float64Array(n);
-  const warp = new Float64Array(n);
+  const warp = new Uint8Array(n);
   const lastPos = new Float64Array(n);
   const dayKey = key(seed, rootId, d, 0x5e55);
   const regime = oiRegime(lnAnchor, isIndexLike, daily.hTotal[d], daily.longRunVar);
@@ -129,8 +129,6 @@ export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number
   const oiNoiseSd = OI.noiseSd;
   const volNoiseSd = VOLUME.noiseSd;
   const volWidthRatio = VOLUME.widthRatio;
-  const warpMin = VOLUME.warpMin;
-  const warpSpan = VOLUME.warpMax - VOLUME.warpMin;
   const lnOpen = Math.log(openSpot);
   const volPutTilt = isIndexLike ? VOLUME.putTiltIndex : 1;
   const volCallTilt = isIndexLike ? 1 : VOLUME.callTiltStock;
@@ -175,7 +173,7 @@ export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number
         const vnoise = Math.exp(volNoiseSd * normal(dayKey, row) - 0.5 * volNoiseSd * volNoiseSd);
         volW[row] = vbell * sideW * Math.sqrt(round) * vnoise * (expVolW < 0 ? 1 : expVolW);
         if (expVolW < 0) volW[row] = -volW[row]; // marked 0DTE, normalised separately below
-        warp[row] = warpMin + warpSpan * uniform(dayKey, 1_000_000 + row);
+        warp[row] = Math.min(VOLUME.warpLevels - 1, Math.floor(VOLUME.warpLevels * uniform(dayKey, 1_000_000 + row)));
         lastPos[row] = 0.9 * (uniform(dayKey, 2_000_000 + row) - 0.5);
         row++;
       }
