@@ -171,40 +171,27 @@ function toTickGrid(bid: Float64Array, ask: Float64Array, last: Float64Array, la
   for (let row = rowFrom; row < rowTo; row++) {
     const o = row - rowFrom + oFrom;
     const pc = bid[o] * 100;
-    const halfC = Math.max(pc < 300 ? hb : ha, 100 * ask[o]);
+    // Tick by the value's level (a nickel-grid bid below $3 is a valid penny price too).
+    const big = pc >= 300;
+    const u = big ? ta : tb;
+    const iu = big ? ia : ib;
+    const halfC = Math.max(big ? ha : hb, 100 * ask[o]);
+    // Bid: the grid price nearest value - half (0 below half a tick; cents are positive
+    // integers well below 2^31, so (v + 0.5) | 0 rounds); ask: whole ticks above it.
     const x = pc - halfC;
-    let bc = 0;
-    let ac: number;
-    let u = tb;
-    let n: number;
-    if (x > 0) {
-      // Bid: the grid price nearest value - half; ask: a whole number of ticks above it.
-      const big = x >= 300;
-      u = big ? ta : tb;
-      const iu = big ? ia : ib;
-      bc = Math.round(x * iu) * u;
-      if (bc > pc) bc -= u;
-      n = Math.round(2 * halfC * iu);
-      if (n < 1) n = 1;
-      ac = bc + n * u;
-      if (ac < pc) {
-        ac += u;
-        n++;
-      }
-    } else {
-      // Worth less than half a spread: a zero bid.
-      n = Math.round((pc + halfC) * ib);
-      if (n < 1) n = 1;
-      ac = n * tb;
-      if (ac < pc) {
-        ac += tb;
-        n++;
-      }
+    let bc = x > 0 ? ((x * iu + 0.5) | 0) * u : 0;
+    if (bc > pc) bc -= u;
+    let n = ((bc > 0 ? 2 * halfC : pc + halfC) * iu + 0.5) | 0;
+    if (n < 1) n = 1;
+    let ac = bc + n * u;
+    if (ac < pc) {
+      ac += u;
+      n++;
     }
-    // An ask that crossed $3 from a penny bid moves up to the nickel grid.
-    if (ac > 300 && u !== ta) ac = Math.ceil(ac * ia - 1e-9) * ta;
+    // An ask that crossed $3 from a penny value moves up to the nickel grid.
+    if (ac > 300 && !big) ac = Math.ceil(ac * ia - 1e-9) * ta;
     // The last trade: a grid price inside the quote.
-    const lc = Math.min(bc + Math.round((0.5 + lastPos[row]) * n) * u, ac);
+    const lc = Math.min(bc + (((0.5 + lastPos[row]) * n + 0.5) | 0) * u, ac);
     bid[o] = bc / 100;
     ask[o] = ac / 100;
     last[o] = lc / 100;
