@@ -7,8 +7,8 @@ export default defineConfig([
       index: "lib/index.ts",
       server: "server/index.ts",
       cli: "server/main.ts",
-      // Daily-statistics worker: started by server/routes/positioning/_stats-pool.ts as a sibling file.
-      "_stats-worker": "server/routes/positioning/_stats-worker.ts",
+      // Daily-statistics worker: started by server/modules/positioning/stats-pool.ts as a sibling file.
+      "stats-worker": "server/modules/positioning/stats-worker.ts",
     },
     format: ["esm", "cjs"],
     dts: { entry: { index: "lib/index.ts", server: "server/index.ts" } },

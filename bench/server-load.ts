@@ -45,7 +45,8 @@ type Durability = "full" | "normal";
 
 /** Child side: `startServer` as `optionscope serve` runs it, plus the bench account; reports `{url, key}` over IPC. */
 async function serveChild(durability: Durability, dataDir: string): Promise<void> {
-  const argv = ["--port", "0", "--hostname", "127.0.0.1", "--seed", "42", "--now", new Date(BENCH_NOW_MS).toISOString(), "--data-dir", dataDir];
+  // The per-IP ceiling is off: one load generator on loopback is the whole audience here.
+  const argv = ["--port", "0", "--hostname", "127.0.0.1", "--seed", "42", "--now", new Date(BENCH_NOW_MS).toISOString(), "--data-dir", dataDir, "--ip-ceiling", "off"];
   const config = { ...resolveServeConfig(argv, {}), durability };
   const running = await startServer(config, {
     log: (line) => process.stdout.write(JSON.stringify(line) + "\n"),

@@ -75,7 +75,8 @@ async function parent(seconds: number, streams: number, speed: number, fanoutBat
   const { createApp } = await import("../server/app");
   const { listen } = await import("../server/http/listen");
   const { createConcurrencyLimiter, createRateLimiter } = await import("../server/limits");
-  const { streamHub } = await import("../server/streams/stream-hub");
+  const { moduleStateOf, positioningModule, positioningStreamHub } = await import("../server/modules");
+  const streamHub = (services: typeof app.services) => positioningStreamHub(moduleStateOf(services, positioningModule));
   const { configureStreams, streamSettings } = await import("../server/streams/settings");
 
   const dir = mkdtempSync(join(tmpdir(), "optionscope-soak-"));

@@ -2,6 +2,8 @@
 import { kernelsSuite } from "./kernels.bench";
 import { positioningSuite } from "./positioning.bench";
 import { priceSuite } from "./price.bench";
+import { flowSuite } from "./flow.bench";
+import { volSuite } from "./vol.bench";
 
 /** What a suite reports: a table for people, checks for targets, free-form notes. */
 export interface SuiteReport {
@@ -16,4 +18,4 @@ export interface Suite {
   run(): Promise<SuiteReport>;
 }
 
-export const suites: Suite[] = [kernelsSuite, positioningSuite, priceSuite];
+export const suites: Suite[] = [kernelsSuite, positioningSuite, priceSuite, flowSuite, volSuite];

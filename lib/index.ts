@@ -1,6 +1,9 @@
 // optionscope: the isomorphic library. Runs in Node and in browsers; nothing here touches the
 // network, the disk or the environment, and importing it instantiates nothing.
 
+// Every library error: a stable code and details (the server maps codes to statuses in one table)
+export { CodedError, isCodedError } from "./coded-error";
+
 // Calendar and session instants (NYSE, America/New_York)
 export * from "./time";
 
@@ -19,8 +22,14 @@ export * from "./market";
 // Positioning analytics: exposure grid, heatmap frames, nodes, key levels, daily statistics
 export * from "./positioning";
 
+// Flow analytics: trade side, sweeps, Flow Score, RVOL, ratios, chains, tide, overview, rollups
+export * from "./flow";
+
 // Price bars: aggregation across resolutions and sessions, the UDF history rules
 export * from "./price";
+
+// Volatility: SVX (Cboe VIX methodology per chain), term structure, IV rank, sigma, cones
+export * from "./vol";
 
 // Stream client: fetch-based SSE reader that sends Authorization and resumes without gaps
 export * from "./stream-client";

@@ -14,7 +14,7 @@ const serverUrl = process.env.OPTIONSCOPE_PUBLIC_URL ?? "http://localhost:8080";
 const unregister = register();
 try {
   const { buildOpenApiDocument } = await import(join(root, "server/openapi/build-document.ts"));
-  const { allRoutes } = await import(join(root, "server/routes/index.ts"));
+  const { allRoutes } = await import(join(root, "server/modules/index.ts"));
   mkdirSync(outDir, { recursive: true });
   const files = [
     ["openapi.json", "base", serverUrl],

@@ -1,10 +1,15 @@
 import { H3, type H3Event } from "h3";
+import { jsKernels, loadKernelsSync, type KernelEngine } from "../lib/kernels";
 import { systemClock } from "../lib/market/clock";
 import { buildHostApp, HOST_STYLE, type RestHost } from "./http/host-app";
 import { renderError } from "./http/render-error";
 import { apiErrors } from "./errors";
 import { createToolServer, isOAuthDiscoveryPath, type ToolServerOptions } from "./mcp/tool-server";
-import { allRoutes } from "./routes";
+import { clientAddress, createIpCeiling, IP_CEILING_RETRY_AFTER_S } from "./limits/ip-ceiling";
+import { ApiError } from "./errors";
+import { ALWAYS_OPEN } from "./control/service-state";
+import { builtinModules } from "./modules";
+import type { MountedModule } from "./modules/define-module";
 import { DEFAULT_STREAM_TIMINGS, type AppOptions, type AppServices, type FetchLike } from "./services";
 
 /** Path prefixes of the hosts on one port (DESIGN section 4). */
@@ -18,6 +23,17 @@ export interface OptionscopeApp {
   /** In-process request: a path (`/v1/account`), a URL or a `Request`. */
   request(input: string | URL | Request, init?: RequestInit): Promise<Response>;
   services: AppServices;
+  /** Ask every module to wind down (streams get `reconnect`, workers stop); resolves when done or after `graceMs`. */
+  shutdown(graceMs?: number): Promise<void>;
+}
+
+/** The WASM engine when it loads here, else the JS engine (same results; `name` says which). */
+function defaultKernels(): KernelEngine {
+  try {
+    return loadKernelsSync();
+  } catch {
+    return jsKernels;
+  }
 }
 
 function hostOnly(header: string | null): string {
@@ -37,38 +53,44 @@ function underPrefix(pathname: string, prefix: string): boolean {
  * header when host names are configured, else (and for unmatched hosts) on the path prefix.
  * A pure factory: no listening, no env reads.
  * @example
- * const app = createApp({ market, accounts, rateLimiter, concurrency });
+ * const app = createApp({ market, accounts, rateLimiter, concurrency }); // every built-in module
  * const res = await app.request("/v1/heatmap?symbols=SPXW", { headers: { Authorization: `Bearer ${key}` } });
  * @see docs/api.md#hosts
  */
 export function createApp(options: AppOptions & { toolServer?: ToolServerOptions | false }): OptionscopeApp {
+  const modules: MountedModule[] = [];
   const services: AppServices = {
     market: options.market,
     accounts: options.accounts,
     rateLimiter: options.rateLimiter,
     concurrency: options.concurrency,
+    kernels: options.kernels ?? defaultKernels(),
     clock: options.clock ?? options.market.clock ?? systemClock,
     wallNowMs: options.wallNowMs ?? (() => Date.now()),
     logger: options.logger ?? (() => {}),
     requestTimeoutMs: options.requestTimeoutMs ?? 25_000,
     anonymousRequestsPerMinute: options.anonymousRequestsPerMinute ?? 120,
-    routes: options.routes ?? allRoutes,
-    heatmapCacheTtlMs: options.heatmapCacheTtlMs ?? 5_000,
-    statsCacheEntries: options.statsCacheEntries ?? 20_000,
     publicBaseUrl: options.publicBaseUrl,
     streams: { ...DEFAULT_STREAM_TIMINGS, ...options.streams },
-    state: new Map(),
+    streamTuning: {},
+    control: options.control ?? ALWAYS_OPEN,
+    modules,
+    routes: [],
   };
+  // Each module's state sees the app-wide services (its routes list included) once all are mounted.
+  const defs = options.modules ?? builtinModules;
+  services.routes = defs.flatMap((d) => d.routes);
+  for (const def of defs) modules.push({ def, state: def.createState?.(services) });
   const hosts = options.hosts ?? {};
   const byPrefix: Record<RestHost, H3> = {
-    base: buildHostApp("base", "", services.routes, services),
-    flowAlias: buildHostApp("flowAlias", HOST_PREFIXES.flowAlias, services.routes, services),
-    atlas: buildHostApp("atlas", HOST_PREFIXES.atlas, services.routes, services),
+    base: buildHostApp("base", "", services),
+    flowAlias: buildHostApp("flowAlias", HOST_PREFIXES.flowAlias, services),
+    atlas: buildHostApp("atlas", HOST_PREFIXES.atlas, services),
   };
   const byName = new Map<string, H3 | FetchLike | null>();
   if (hosts.base) byName.set(hosts.base.toLowerCase(), byPrefix.base);
-  if (hosts.flowAlias) byName.set(hosts.flowAlias.toLowerCase(), buildHostApp("flowAlias", "", services.routes, services));
-  if (hosts.atlas) byName.set(hosts.atlas.toLowerCase(), buildHostApp("atlas", "", services.routes, services));
+  if (hosts.flowAlias) byName.set(hosts.flowAlias.toLowerCase(), buildHostApp("flowAlias", "", services));
+  if (hosts.atlas) byName.set(hosts.atlas.toLowerCase(), buildHostApp("atlas", "", services));
   // The tool server (server/mcp) is built from this app's route table unless one is injected.
   const mcp: FetchLike | undefined =
     options.mcp ?? (options.toolServer === false ? undefined : createToolServer(services, options.toolServer).fetch);
@@ -77,8 +99,22 @@ export function createApp(options: AppOptions & { toolServer?: ToolServerOptions
   const mcpOrNotFound = (request: Request): Response | Promise<Response> =>
     mcp ? mcp(request) : renderError(apiErrors.notFound(), { style: "lower", method: request.method });
 
+  // The edge ceiling per source address, before any host: requests that arrived over a socket only.
+  const ceiling = options.ipCeiling === false ? null : createIpCeiling(options.ipCeiling);
+  const overCeiling = (request: Request): boolean => {
+    const socketIp = (request as Request & { ip?: string }).ip;
+    if (!ceiling || socketIp === undefined) return false;
+    return !ceiling.take(clientAddress(socketIp, request.headers.get("x-forwarded-for"), ceiling.trusted), services.wallNowMs());
+  };
+
   const dispatch = (event: H3Event): Response | Promise<Response> => {
     const request = event.req;
+    if (overCeiling(request)) {
+      const error = new ApiError(429, "ip_rate_limited", "Too many requests from this address over the last 5 minutes (all keys combined); retry after Retry-After.", {
+        headers: { "Retry-After": String(IP_CEILING_RETRY_AFTER_S) },
+      });
+      return renderError(error, { style: "lower", method: request.method });
+    }
     if (byName.size > 0) {
       const named = byName.get(hostOnly(request.headers.get("host")));
       if (named !== undefined) {
@@ -107,5 +143,8 @@ export function createApp(options: AppOptions & { toolServer?: ToolServerOptions
     services,
     fetch: (request) => Promise.resolve(root.fetch(request)),
     request: (input, init) => Promise.resolve(root.request(input, init)),
+    async shutdown(graceMs = 2000) {
+      await Promise.all(modules.map(async (m) => m.def.shutdown?.(m.state, graceMs)));
+    },
   };
 }

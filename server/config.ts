@@ -27,6 +27,8 @@ export interface ServeConfig {
    * the load bench (bench/server-load.ts) does, to measure both settings on the real composition.
    */
   durability?: "full" | "normal";
+  /** Per-IP edge ceiling (requests per address over 5 minutes) and trusted proxies; null turns it off. */
+  ipCeiling: { maxRequests: number; trustedProxies: string[] } | null;
 }
 
 /** A usage error of the command line (exit code 2). */
@@ -45,6 +47,8 @@ export const SERVE_USAGE = `Usage: optionscope serve [options]
   --host-base NAME       match {base_url} by Host header (also --host-flow-alias, --host-atlas, --host-mcp)
   --request-timeout-ms N request time limit before 504 (default 25000)
   --no-access-log        no JSON line per request
+  --ip-ceiling N|off     requests per source address over 5 minutes (env OPTIONSCOPE_IP_CEILING, default 6000)
+  --trusted-proxies A,B  proxies whose X-Forwarded-For names the client (env OPTIONSCOPE_TRUSTED_PROXIES)
 Environment: STREAM_MAX_DURATION_S (3600), STREAM_BILLING_INTERVAL_S (60), STREAM_KEEPALIVE_S (15)
 `;
 
@@ -53,6 +57,13 @@ function num(name: string, raw: string | undefined, check: (n: number) => boolea
   const n = Number(raw);
   if (!Number.isFinite(n) || !check(n)) throw new UsageError(`Invalid ${name}: ${raw}`);
   return n;
+}
+
+function ipCeilingOf(raw: string | undefined, proxies: string | undefined): ServeConfig["ipCeiling"] {
+  if (raw === "off") return null;
+  const maxRequests = num("ip ceiling", raw, (n) => Number.isInteger(n) && n > 0) ?? 6000;
+  const trustedProxies = (proxies ?? "").split(",").map((p) => p.trim()).filter((p) => p !== "");
+  return { maxRequests, trustedProxies };
 }
 
 /**
@@ -78,6 +89,8 @@ export function resolveServeConfig(argv: string[], env: Record<string, string | 
       "host-mcp": { type: "string" },
       "request-timeout-ms": { type: "string" },
       "no-access-log": { type: "boolean" },
+      "ip-ceiling": { type: "string" },
+      "trusted-proxies": { type: "string" },
     },
   });
   const nowRaw = values.now ?? env.OPTIONSCOPE_NOW;
@@ -107,5 +120,6 @@ export function resolveServeConfig(argv: string[], env: Record<string, string | 
     headersTimeoutMs: 10_000,
     maxHeaderSize: 16_384,
     accessLog: !values["no-access-log"],
+    ipCeiling: ipCeilingOf(values["ip-ceiling"] ?? env.OPTIONSCOPE_IP_CEILING, values["trusted-proxies"] ?? env.OPTIONSCOPE_TRUSTED_PROXIES),
   };
 }

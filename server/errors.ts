@@ -1,3 +1,5 @@
+import { CodedError } from "../lib/coded-error";
+
 /**
  * The one error type of the server. Anything that should reach a client as
  * `{error: {code, message}}` is thrown as an `ApiError`; the app's `onError` renders it
@@ -12,6 +14,11 @@ export class ApiError extends Error {
   readonly headers: Record<string, string>;
   /** Extra fields merged into the error object (for example `retry_after`, `docs_url`). */
   readonly details: Record<string, unknown>;
+  /**
+   * The caller's balance after any refund, set by the route executor on a chargeable route so the
+   * transport can state it (`X-Credits-Remaining`, a tool result's `_meta`); null when unknown.
+   */
+  creditsRemaining: number | null = null;
 
   constructor(
     status: number,
@@ -84,3 +91,55 @@ export const apiErrors = {
     return new ApiError(504, "gateway_timeout", `The request did not finish within ${limitMs / 1000} seconds.`);
   },
 };
+
+/**
+ * The error table: what each library error code is on the API. Library errors (`CodedError`) are
+ * thrown with their own stable codes; this is the one place they become statuses and spec codes.
+ * A code missing here is a server fault (500, nothing internal revealed).
+ */
+const LIBRARY_ERRORS: Readonly<Record<string, (error: CodedError) => ApiError>> = {
+  // lib/positioning: the codes are the spec's already
+  invalid_parameter: (e) => new ApiError(400, "invalid_parameter", e.message),
+  expiration_not_found: (e) => new ApiError(404, "expiration_not_found", e.message),
+  no_data: (e) => new ApiError(404, "no_data", e.message),
+  // lib/price: a window wider than its tier, with the numbers a client pages by
+  range_too_large: (e) => apiErrors.rangeTooLarge(e.message, { ...e.details }),
+  invalid_window: () => apiErrors.invalidParameter("from", "must not be after `to` (the window is [from, to))."),
+};
+
+/** Gateway-level codes for statuses h3 or Node raise themselves. */
+const STATUS_CODES: Readonly<Record<number, [string, string]>> = {
+  400: ["invalid_request", "The request could not be parsed (malformed URL or percent-encoding)."],
+  404: ["not_found", "No such path."],
+  405: ["method_not_allowed", "Only GET is accepted."],
+  408: ["request_timeout", "The request was not received in time."],
+  413: ["request_too_large", "The request is too large."],
+  414: ["uri_too_long", "The request URL is too long."],
+  431: ["header_too_large", "The request headers are too large."],
+  504: ["gateway_timeout", "The request did not finish in time."],
+};
+
+/**
+ * Any thrown value as an `ApiError`: an `ApiError` as is, a library `CodedError` through the
+ * error table, an h3 `HTTPError` (or anything with a known 4xx/5xx `status`) by its status,
+ * everything else as a 500 that reveals nothing internal.
+ * @example toApiError(new PositioningError("no_data", "...")).status // 404
+ */
+export function toApiError(error: unknown): ApiError {
+  if (isApiError(error)) {
+    if (error.status >= 400 && error.status <= 599) return error;
+    return new ApiError(500, "internal_error", "Internal server error.");
+  }
+  if (error instanceof CodedError) {
+    const map = LIBRARY_ERRORS[error.code];
+    return map ? map(error) : new ApiError(500, "internal_error", "Internal server error.");
+  }
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  if (isApiError(cause) || cause instanceof CodedError) return toApiError(cause);
+  const status = (error as { status?: unknown } | null)?.status;
+  if (typeof status === "number" && STATUS_CODES[status]) {
+    const [code, message] = STATUS_CODES[status];
+    return new ApiError(status, code, message);
+  }
+  return new ApiError(500, "internal_error", "Internal server error.");
+}

@@ -3,7 +3,7 @@
 // App
 export { createApp, HOST_PREFIXES } from "./app";
 export type { OptionscopeApp } from "./app";
-export { DEFAULT_STREAM_TIMINGS, moduleState } from "./services";
+export { DEFAULT_STREAM_TIMINGS } from "./services";
 export type { AppOptions, AppServices, FetchLike, HostNames, Logger, StreamTimings } from "./services";
 
 // Listening and running
@@ -14,16 +14,13 @@ export type { ServeConfig } from "./config";
 export { clockFor, startServer } from "./serve";
 export type { RunningServer } from "./serve";
 
-// Route table
-export { allRoutes, metaRoutes, positioningRoutes } from "./routes";
-export { defineRoute, routeCost } from "./routes/define-route";
-export type { AnyRoute, RouteContext, RouteDef, RouteHost, RouteModule, RouteResult } from "./routes/define-route";
-export * from "./routes/params";
+// Modules and the route table
+export * from "./modules";
 export { validateParams } from "./http/validate";
 
 // Errors
-export { ApiError, apiErrors, isApiError } from "./errors";
-export { BILLING_CODES, errorBody, renderCode, renderError, toApiError } from "./http/render-error";
+export { ApiError, apiErrors, isApiError, toApiError } from "./errors";
+export { BILLING_CODES, errorBody, renderCode, renderError } from "./http/render-error";
 export type { ErrorStyle } from "./http/render-error";
 
 // OpenAPI

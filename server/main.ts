@@ -8,10 +8,10 @@ import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { runAccountsCli } from "./cli";
 import { runAppsCli } from "./cli/apps-cli";
+import { runPauseCli } from "./cli/pause-cli";
 import { isUsageError } from "./cli/_cli-io";
 import { resolveServeConfig, SERVE_USAGE } from "./config";
 import { startServer } from "./serve";
-import { streamHub } from "./streams/stream-hub";
 
 const USAGE = `optionscope: options analytics API
 
@@ -19,6 +19,7 @@ const USAGE = `optionscope: options analytics API
   optionscope account ...            manage accounts (see: optionscope account --help)
   optionscope key ...                manage API keys
   optionscope apps list|revoke       connected tool clients (OAuth sign-ins)
+  optionscope pause|resume           maintenance: every data call answers 503 api_paused
 `;
 
 /** The ready-to-paste request printed on first start. */
@@ -51,7 +52,7 @@ async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     const stop = (signal: string) => {
       say(`${signal}: draining in-flight requests...`);
       // Open streams get `reconnect` with `server_shutdown` first, so clients resume elsewhere.
-      streamHub(running.app.services)
+      running.app
         .shutdown()
         .catch(() => {})
         .then(() => running.shutdown())
@@ -75,6 +76,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   try {
     if (command === "serve") return await serve(rest, env);
     if (command === "apps") return await runAppsCli(argv, env);
+    if (command === "pause" || command === "resume") return await runPauseCli(argv, env);
     if (command === "account" || command === "key") return await runAccountsCli(argv, env);
     if (!command || command === "--help" || command === "-h" || command === "help") {
       process.stdout.write(USAGE);

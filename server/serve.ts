@@ -2,6 +2,7 @@ import { fixedClock, scaledClock, systemClock, type Clock, type MarketData } fro
 import { createSimulatedMarket } from "../lib/market";
 import { ensureDemoAccount, openAccountService, accountsDbPath, type SqliteAccountService } from "./accounts";
 import { createApp, type OptionscopeApp } from "./app";
+import { createServiceControl, openPauseStore } from "./control/service-state";
 import type { ServeConfig } from "./config";
 import { loadFileMarket, progressBar } from "./data";
 import { listen, type Listening } from "./http/listen";
@@ -64,6 +65,8 @@ export async function startServer(
     logger: config.accessLog ? io.log : () => {},
     requestTimeoutMs: config.requestTimeoutMs,
     streams: config.streams,
+    ipCeiling: config.ipCeiling ?? false,
+    control: createServiceControl({ pauses: openPauseStore(accounts.db) }),
     mcp: io.mcp,
   });
   const listening = await listen(app, {

@@ -1,6 +1,11 @@
+import type { KernelEngine } from "../lib/kernels";
 import type { Clock, MarketData } from "../lib/market/market-data";
 import type { AccountService, ConcurrencyLimiter, RateLimiter } from "./accounts/types";
-import type { AnyRoute } from "./routes/define-route";
+import type { AnyRoute } from "./modules/define-route";
+import type { ModuleDef, MountedModule } from "./modules/define-module";
+import type { StreamTuning } from "./streams/settings";
+import type { IpCeilingOptions } from "./limits/ip-ceiling";
+import type { ServiceControl } from "./control/service-state";
 
 /** A structured log sink: one JSON-able object per line. Never given a key. */
 export type Logger = (line: Record<string, unknown>) => void;
@@ -22,6 +27,10 @@ export interface AppOptions {
   accounts: AccountService;
   rateLimiter: RateLimiter;
   concurrency: ConcurrencyLimiter;
+  /** The API modules served, in order (their routes' order is the OpenAPI and tool order); default `builtinModules`. */
+  modules?: readonly ModuleDef<any>[];
+  /** The per-contract kernels; default WASM when it loads, else the JS engine. */
+  kernels?: KernelEngine;
   /** The market clock (what "now" is for data); default `market.clock`. */
   clock?: Clock;
   /** Wall time for rate limits and logs, ms; default `Date.now`. */
@@ -34,16 +43,14 @@ export interface AppOptions {
   anonymousRequestsPerMinute?: number;
   /** The tool server mounted at {mcp_url}; absent -> 404 there. */
   mcp?: FetchLike;
-  /** The route table; default every built-in route (`allRoutes`). */
-  routes?: AnyRoute[];
-  /** Heatmap/levels cache lifetime, ms; default 5000. */
-  heatmapCacheTtlMs?: number;
-  /** Finished daily-statistics sessions kept in memory; default 20000. */
-  statsCacheEntries?: number;
   /** Public base URL written into OpenAPI `servers` (default derived from the request). */
   publicBaseUrl?: string;
   /** Stream timings (DESIGN section 7); defaults 3600 / 60 / 15 seconds. */
   streams?: Partial<StreamTimings>;
+  /** The per-IP edge ceiling (requests over 5 minutes, trusted proxies); `false` turns it off. */
+  ipCeiling?: IpCeilingOptions | false;
+  /** Maintenance pause and warm-up (`createServiceControl`); default always open. */
+  control?: ServiceControl;
 }
 
 /** Stream lifecycle timings, seconds (env STREAM_MAX_DURATION_S, STREAM_BILLING_INTERVAL_S, STREAM_KEEPALIVE_S). */
@@ -56,32 +63,29 @@ export interface StreamTimings {
 /** The spec's stream timings: one hour, billed each minute, a ping every 15 seconds. */
 export const DEFAULT_STREAM_TIMINGS: StreamTimings = Object.freeze({ maxDurationS: 3600, billingIntervalS: 60, keepaliveS: 15 });
 
-/** What handlers see: the options with defaults filled in, plus app-scoped caches. */
+/**
+ * The app-wide services every module and adapter sees: the options with defaults filled in.
+ * Module-specific state (caches, pools) is not here: each module owns its own (`defineModule`).
+ */
 export interface AppServices {
   market: MarketData;
   accounts: AccountService;
   rateLimiter: RateLimiter;
   concurrency: ConcurrencyLimiter;
+  kernels: KernelEngine;
   clock: Clock;
   wallNowMs: () => number;
   logger: Logger;
   requestTimeoutMs: number;
   anonymousRequestsPerMinute: number;
-  routes: AnyRoute[];
-  heatmapCacheTtlMs: number;
-  statsCacheEntries: number;
   publicBaseUrl?: string;
   streams: StreamTimings;
-  /** App-scoped memo space for route modules (keyed by module name). */
-  state: Map<string, unknown>;
-}
-
-/** App-scoped state of one route module, created on first use. */
-export function moduleState<T>(services: AppServices, key: string, create: () => T): T {
-  let v = services.state.get(key) as T | undefined;
-  if (v === undefined) {
-    v = create();
-    services.state.set(key, v);
-  }
-  return v;
+  /** Stream hub tuning set with `configureStreams` before the first stream opens (tests, bench). */
+  streamTuning: Partial<StreamTuning>;
+  /** Open, paused for maintenance, or warming up. */
+  control: ServiceControl;
+  /** The mounted modules with their state, in order. */
+  modules: readonly MountedModule[];
+  /** Every mounted route, in module order (OpenAPI documents, tool list). */
+  routes: readonly AnyRoute[];
 }

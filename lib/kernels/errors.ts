@@ -1,3 +1,5 @@
+import { CodedError } from "../coded-error";
+
 /**
  * Why a kernel refused its input.
  *
@@ -16,12 +18,10 @@ export type KernelErrorCode = "invalid_columns" | "invalid_index" | "invalid_par
  * catch (e) { (e as KernelError).code; } // "invalid_parameter"
  * @see docs/methodology.md#input-rules
  */
-export class KernelError extends Error {
+export class KernelError extends CodedError {
   override readonly name = "KernelError";
-  constructor(
-    readonly code: KernelErrorCode,
-    message: string,
-  ) {
-    super(message);
+  declare readonly code: KernelErrorCode;
+  constructor(code: KernelErrorCode, message: string) {
+    super(code, message);
   }
 }

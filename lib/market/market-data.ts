@@ -109,6 +109,11 @@ export interface MinuteBarsOptions {
 export interface MarketData {
   /** True for the embedded simulator; people reading its output must be told. */
   readonly simulated: boolean;
+  /**
+   * The simulator's seed (absent on other markets): another thread rebuilds the identical market
+   * from it (`createSimulatedMarket({ seed })`), as the daily-statistics workers do.
+   */
+  readonly seed?: number;
   readonly clock: Clock;
   /** Every symbol served, index/ETF tier first. */
   universe(): Promise<SymbolInfo[]>;

@@ -1,3 +1,5 @@
+import { CodedError } from "../coded-error";
+
 /** Stable codes of positioning errors; the server maps them to the spec's error codes. */
 export type PositioningErrorCode = "invalid_parameter" | "expiration_not_found" | "no_data";
 
@@ -8,12 +10,10 @@ export type PositioningErrorCode = "invalid_parameter" | "expiration_not_found" 
  * try { exposureGrid(snap, { expirations: ["1999-01-01"] }, engine) }
  * catch (e) { if (e instanceof PositioningError && e.code === "expiration_not_found") {} }
  */
-export class PositioningError extends Error {
+export class PositioningError extends CodedError {
   override readonly name = "PositioningError";
-  constructor(
-    readonly code: PositioningErrorCode,
-    message: string,
-  ) {
-    super(message);
+  declare readonly code: PositioningErrorCode;
+  constructor(code: PositioningErrorCode, message: string) {
+    super(code, message);
   }
 }

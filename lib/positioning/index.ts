@@ -27,6 +27,10 @@ export type { ZeroGamma } from "./zero-gamma";
 export { zeroCrossings, nearestCrossing, cumulativeSum } from "./zero-crossings";
 export type { ZeroCrossing } from "./zero-crossings";
 
+// One-call briefs (the intelligence tools)
+export { BRIEF_TOP_N, changeBrief, formatUsd, levelsBrief } from "./briefs";
+export type { ChangeBrief, LevelsBrief, StrikeChange } from "./briefs";
+
 // Daily statistics
 export { dailyStats, sessionFrameInstants } from "./session-frames";
 export { dailyStatsInWindow } from "./daily-stats";

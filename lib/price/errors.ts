@@ -1,3 +1,5 @@
+import { CodedError } from "../coded-error";
+
 /** Stable codes of price-module errors; the server maps them to the API's codes. */
 export type PriceErrorCode = "range_too_large" | "invalid_window";
 
@@ -10,14 +12,15 @@ export type PriceErrorCode = "range_too_large" | "invalid_window";
  * catch (e) { if (e instanceof PriceError && e.code === "range_too_large") e.maxDays; }
  * @see docs/methodology.md#trading-day-caps
  */
-export class PriceError extends Error {
+export class PriceError extends CodedError {
   override readonly name = "PriceError";
+  declare readonly code: PriceErrorCode;
   constructor(
-    readonly code: PriceErrorCode,
+    code: PriceErrorCode,
     message: string,
     readonly requestedDays?: number,
     readonly maxDays?: number,
   ) {
-    super(message);
+    super(code, message, requestedDays === undefined ? {} : { requested_days: requestedDays, max_days: maxDays });
   }
 }

@@ -1,3 +1,5 @@
+import { CodedError } from "../coded-error";
+
 /**
  * Why an option symbol (or contract) was refused:
  * `malformed` (shape, separator, length or root), `bad_date` (expiry not a real YYMMDD date),
@@ -12,13 +14,12 @@ export type OptionSymbolErrorCode = "malformed" | "bad_date" | "bad_strike" | "b
  * try { parseOptionSymbol("SPXW__250620X05800000"); } catch (e) { (e as OptionSymbolError).code; } // "bad_right"
  * @see docs/methodology.md#option-symbols
  */
-export class OptionSymbolError extends Error {
+export class OptionSymbolError extends CodedError {
   /** Stable machine-readable reason. */
-  readonly code: OptionSymbolErrorCode;
+  declare readonly code: OptionSymbolErrorCode;
 
   constructor(code: OptionSymbolErrorCode, message: string) {
-    super(message);
+    super(code, message);
     this.name = "OptionSymbolError";
-    this.code = code;
   }
 }

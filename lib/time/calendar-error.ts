@@ -1,3 +1,5 @@
+import { CodedError } from "../coded-error";
+
 /**
  * Why a calendar or ET-time function refused its input.
  *
@@ -16,13 +18,12 @@ export type CalendarErrorCode = "invalid_date" | "invalid_time" | "invalid_argum
  * try { isTradingDay("2024-02-30"); } catch (e) { (e as CalendarError).code; } // "invalid_date"
  * @see docs/methodology.md#calendar-errors
  */
-export class CalendarError extends Error {
+export class CalendarError extends CodedError {
   /** Stable machine-readable reason. */
-  readonly code: CalendarErrorCode;
+  declare readonly code: CalendarErrorCode;
 
   constructor(code: CalendarErrorCode, message: string) {
-    super(message);
+    super(code, message);
     this.name = "CalendarError";
-    this.code = code;
   }
 }

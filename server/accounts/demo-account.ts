@@ -2,7 +2,7 @@
  * The demo account `serve` creates on first start, so a fresh machine has a working key.
  * See docs/operations.md#first-start.
  */
-import type { SqliteAccountService } from "./account-service";
+import type { AccountAdmin } from "./admin-types";
 
 /** Label that marks the demo account in the store. */
 export const DEMO_ACCOUNT_LABEL = "demo";
@@ -14,7 +14,7 @@ export const DEMO_ACCOUNT_LABEL = "demo";
  * const demo = ensureDemoAccount(accounts);
  * if (demo.key) console.log(`curl -H "Authorization: Bearer ${demo.key}" ...`);
  */
-export function ensureDemoAccount(service: SqliteAccountService): {
+export function ensureDemoAccount(service: Pick<AccountAdmin, "findAccountByLabel" | "createAccount">): {
   accountId: string;
   key: string | null;
   created: boolean;

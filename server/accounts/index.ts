@@ -7,13 +7,18 @@ export type {
   BalanceResult,
   ClockLike,
   ConcurrencyLimiter,
+  AccountAuth,
+  CreditLedger,
   Entitlement,
+  GrantRef,
   LedgerRef,
   Plan,
   Principal,
   RateLimiter,
 } from "./types";
 export { ACCOUNT_STATUSES, PLANS, SLOT_HISTORICAL, SLOT_STREAM_SYMBOLS } from "./types";
+export { AccountLimitsSchema, AccountRecordSchema, AccountStatusSchema, PlanSchema } from "./schemas";
+export type { AccountAdmin } from "./admin-types";
 // Service over SQLite
 export {
   openAccountService,

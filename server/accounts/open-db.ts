@@ -2,7 +2,7 @@
  * Open the accounts SQLite file with the durability settings the ledger relies on.
  * See docs/operations.md#durability.
  */
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { migrate } from "./schema";
@@ -37,6 +37,37 @@ export interface OpenDbOptions {
    * debits on this machine. See docs/operations.md#durability.
    */
   durability?: "full" | "normal";
+  /** Called with the SQL of every statement run (better-sqlite3's `verbose`). */
+  traceSql?: (sql: string) => void;
+}
+
+/** Owner-only modes: the store holds key hashes, balances and OAuth grants. */
+export const DATA_DIR_MODE = 0o700;
+export const DB_FILE_MODE = 0o600;
+
+/**
+ * Create the file owner-only before SQLite opens it: SQLite gives the `-wal` and `-shm` files it
+ * creates the database file's mode, so all three end up 0600 whatever the umask. Files left by
+ * an older build are tightened too.
+ */
+function prepareDbFile(dbPath: string): void {
+  const dir = dirname(resolve(dbPath));
+  if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: DATA_DIR_MODE });
+  closeSync(openSync(dbPath, "a", DB_FILE_MODE));
+  restrictDbFiles(dbPath);
+}
+
+/** chmod 0600 the database file and its `-wal`/`-shm` companions that exist. */
+function restrictDbFiles(dbPath: string): void {
+  for (const path of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`]) {
+    try {
+      chmodSync(path, DB_FILE_MODE);
+    } catch (error) {
+      // Missing (no -wal yet), or another user's file in a shared directory: leave it as it is.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "EPERM") throw error;
+    }
+  }
 }
 
 /**
@@ -45,8 +76,10 @@ export interface OpenDbOptions {
  * commit survive a `kill -9` and an OS crash; `busy_timeout` queues writers instead of failing.
  */
 export function openAccountsDb(dbPath: string, options: OpenDbOptions = {}): Database.Database {
-  if (dbPath !== ":memory:") mkdirSync(dirname(resolve(dbPath)), { recursive: true });
-  const db = new Database(dbPath, { readonly: options.readonly ?? false });
+  const onDisk = dbPath !== ":memory:" && dbPath !== "";
+  if (onDisk && !options.readonly) prepareDbFile(dbPath);
+  const trace = options.traceSql;
+  const db = new Database(dbPath, { readonly: options.readonly ?? false, verbose: trace ? (sql) => trace(String(sql)) : undefined });
   try {
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
     if (!options.readonly) {
@@ -54,6 +87,8 @@ export function openAccountsDb(dbPath: string, options: OpenDbOptions = {}): Dat
       db.pragma(`synchronous = ${options.durability === "normal" ? "NORMAL" : "FULL"}`);
       db.pragma("foreign_keys = ON");
       migrate(db);
+      // WAL mode has now created the -wal and -shm files; make sure of their mode.
+      if (onDisk) restrictDbFiles(dbPath);
     }
     return db;
   } catch (error) {

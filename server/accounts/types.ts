@@ -1,28 +1,25 @@
 /**
  * The contract between the accounts/limits services and the rest of the server (pipeline,
- * routes, streams, MCP, CLI). Everything here is synchronous (the store is better-sqlite3) except
- * the group-committed `debitAsync`/`refundAsync`, which the request pipeline awaits.
+ * routes, streams, MCP, CLI), split by job: `AccountAuth`, `CreditLedger` (composed into the
+ * `AccountService` the app receives) and `AccountAdmin` (`./admin-types`, for the CLI). No driver
+ * types appear here. Everything is synchronous (today's store is embedded SQLite) except the
+ * group-committed `debitAsync`/`refundAsync`, which the request pipeline awaits.
  * See docs/api.md#accounts-and-keys, docs/api.md#credits-and-ledger, docs/api.md#limits.
  */
+import type { z } from "zod";
+import type { OAuthStore, OAuthStoreOptions } from "../oauth/oauth-store";
+import { AccountStatusSchema, PlanSchema, type AccountLimitsSchema, type AccountRecordSchema } from "./schemas";
 
 /** Plan tiers of the spec ("Plans decide which data an account may read"). */
-export type Plan = "top" | "api" | "index-etf" | "flow" | "invite";
-export const PLANS: readonly Plan[] = ["top", "api", "index-etf", "flow", "invite"];
+export type Plan = z.output<typeof PlanSchema>;
+export const PLANS: readonly Plan[] = PlanSchema.options;
 
 /** Administrative state of an account; only `active` may call the API. */
-export type AccountStatus = "active" | "suspended" | "blocked";
-export const ACCOUNT_STATUSES: readonly AccountStatus[] = ["active", "suspended", "blocked"];
+export type AccountStatus = z.output<typeof AccountStatusSchema>;
+export const ACCOUNT_STATUSES: readonly AccountStatus[] = AccountStatusSchema.options;
 
 /** The spec's `limits.*` fields of the Account record (all integers). */
-export interface AccountLimits {
-  requestsPerMinute: number;
-  symbolsPerHeatmapCall: number;
-  symbolsPerStream: number;
-  streamSymbolsConcurrent: number;
-  historicalInFlight: number;
-  activeKeys: number;
-  streamMaxDurationMinutes: number;
-}
+export type AccountLimits = z.output<typeof AccountLimitsSchema>;
 
 /** Who is calling: the result of `authenticate`. Never contains the key itself. */
 export interface Principal {
@@ -40,28 +37,7 @@ export interface Principal {
 export type Entitlement = "positioning" | "replay" | "flow" | "volatility" | "price" | "none";
 
 /** `data` of `GET /v1/account`: the spec's Account record plus additive fields. */
-export interface AccountRecord {
-  /** Additive (reference name): the account id. */
-  customerId: string;
-  status: AccountStatus;
-  /** Additive: the plan name. */
-  plan: Plan;
-  /** Additive (reference name): true when the plan includes API access (always, here). */
-  apiEligible: boolean;
-  /** Additive (reference name): credits are always metered here, so false. */
-  unlimited: boolean;
-  creditsBalance: number;
-  /** `creditsBalance * 0.001`, rounded to 0.001. */
-  balanceUsd: number;
-  limits: AccountLimits;
-  /** Additive: spend caps and what has been spent against them (credits, net of refunds). */
-  caps: {
-    dailyCredits: number | null;
-    monthlyCredits: number | null;
-    usedTodayCredits: number;
-    usedThisMonthCredits: number;
-  };
-}
+export type AccountRecord = z.output<typeof AccountRecordSchema>;
 
 /** Reference to the request a ledger entry belongs to. */
 export interface LedgerRef {
@@ -79,7 +55,19 @@ export interface BalanceResult {
 /** A clock: a function returning Unix ms, or an object with `now()` (lib/market's `Clock`) or `nowMs()`. */
 export type ClockLike = (() => number) | { now(): number } | { nowMs(): number };
 
-export interface AccountService {
+/**
+ * What an OAuth grant names: the account, the API key that signed in (the grant lives only as
+ * long as that key), and the rate-limit bucket of the connected app.
+ */
+export interface GrantRef {
+  accountId: string;
+  keyId: string;
+  /** Rate-limit bucket (the connected app's id): becomes `Principal.keyId`. */
+  bucketId: string;
+}
+
+/** Who is calling and what they may read. Store-agnostic: no driver types. */
+export interface AccountAuth {
   /**
    * Resolve the `Authorization` header to a principal. Throws `ApiError`:
    * 401 `unauthorized` (no header / empty), 403 `forbidden` (unknown, revoked, expired key:
@@ -92,8 +80,22 @@ export interface AccountService {
    * to their `key_revoked` close reason). Returns a fresh principal (plan/limits may have changed).
    */
   revalidate(p: Principal): Principal;
+  /**
+   * The principal of an OAuth grant: the account's current plan and limits, `keyId` = the
+   * grant's `bucketId`. Throws 403 `forbidden` when the key that signed in is revoked, expired
+   * or not the account's (the grant died with it), 403 `account_suspended` / `account_blocked`,
+   * 503 `credit_check_failed`. Reads by primary key only.
+   */
+  principalForGrant(grant: GrantRef): Principal;
   /** 403 `not_entitled` / `opra_agreement_required`. `symbols` are checked against the plan's list. */
   assertEntitled(p: Principal, entitlement: Entitlement, symbols?: readonly string[]): void;
+}
+
+/**
+ * Credits: charging, refunds, balance, caps and the account view. Every method costs O(1) in the
+ * ledger's size (docs/operations.md#ledger-cost).
+ */
+export interface CreditLedger {
   /**
    * Atomically charge `credits`. 402 `insufficient_credits` (header X-Credits-Remaining),
    * `daily_cap_reached` (Retry-After to midnight ET), `monthly_cap_reached`;
@@ -118,12 +120,28 @@ export interface AccountService {
   balance(accountId: string): number;
   /** `data` of `GET /v1/account`. */
   accountView(p: Principal): AccountRecord;
+}
+
+/** What the app receives: auth and credits over one store. */
+export interface AccountService extends AccountAuth, CreditLedger {
+  /**
+   * The OAuth store kept in the same database as these accounts (its grants name accounts and
+   * keys, and are checked against them through `principalForGrant`). Absent when the store keeps
+   * none (test doubles): the tool server then takes API keys only.
+   */
+  openOAuthStore?(options?: OAuthStoreOptions): OAuthStore;
   close(): void;
 }
 
-/** Per-key requests-per-minute limiter (fixed window aligned to the UTC minute). */
+/** Per-key requests-per-minute limiter: at most the limit in any 60 s (an exact sliding log, server/limits/rate-limiter.ts). */
 export interface RateLimiter {
   take(
+    keyId: string,
+    limitPerMinute: number,
+    nowMs: number,
+  ): { allowed: boolean; limit: number; remaining: number; resetSec: number };
+  /** The same figures without counting a request (responses that are not requests of their own). */
+  peek?(
     keyId: string,
     limitPerMinute: number,
     nowMs: number,

@@ -4,17 +4,21 @@
  */
 import { parseArgs } from "node:util";
 import { isApiError } from "../errors";
-import { openAccountService, type AccountDetails, type SqliteAccountService } from "../accounts/account-service";
+import { openAccountService } from "../accounts/account-service";
+import type { AccountAdmin, AccountDetails } from "../accounts/admin-types";
 import { accountsDbPath, resolveDataDir } from "../accounts/open-db";
 import { isPlan } from "../accounts/plans";
-import { ACCOUNT_STATUSES, type AccountStatus, type Plan } from "../accounts/types";
+import { ACCOUNT_STATUSES, PLANS, type AccountService, type AccountStatus, type Plan } from "../accounts/types";
 import { UsageError } from "../config";
 import { cliOutput, EXIT_FAILED, EXIT_OK, EXIT_STORE, EXIT_USAGE, isUsageError, processIo, type CliIo } from "./_cli-io";
 
 export { EXIT_FAILED, EXIT_OK, EXIT_STORE, EXIT_USAGE, type CliIo } from "./_cli-io";
 
+/** What the CLI needs of the store: the admin operations, the balance, the OAuth grants beside it. */
+type CliStore = AccountAdmin & Pick<AccountService, "balance" | "openOAuthStore" | "close">;
+
 export const ACCOUNTS_CLI_USAGE = `Usage:
-  optionscope account create --plan top|api|index-etf|flow|invite [--credits N] [--label TEXT]
+  optionscope account create --plan ${PLANS.join("|")} [--credits N] [--label TEXT]
                              [--daily-cap N|none] [--monthly-cap N|none] [--opra-agreement signed|unsigned] [--json]
   optionscope account set ID [--status active|suspended|blocked] [--credits N] [--add-credits N]
                              [--daily-cap N|none] [--monthly-cap N|none] [--plan PLAN]
@@ -61,7 +65,7 @@ function cap(flag: string, raw: string | undefined): number | null | undefined {
 
 function planFlag(raw: string | undefined): Plan | undefined {
   if (raw === undefined) return undefined;
-  if (!isPlan(raw)) throw new UsageError(`--plan must be one of top, api, index-etf, flow, invite; got "${raw}".`);
+  if (!isPlan(raw)) throw new UsageError(`--plan must be one of ${PLANS.join(", ")}; got "${raw}".`);
   return raw;
 }
 
@@ -115,7 +119,7 @@ export async function runAccountsCli(
 ): Promise<number> {
   const output = cliOutput(io, argv);
   const { out, fail } = output;
-  let service: SqliteAccountService | null = null;
+  let service: CliStore | null = null;
   try {
     const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
     output.json = values.json ?? false;
@@ -140,12 +144,12 @@ export async function runAccountsCli(
     const ledgerRows = values.ledger === undefined ? 0 : nonNegativeInt("ledger", values.ledger);
 
     const dataDir = resolveDataDir(values["data-dir"], env);
-    const open = () => (service = openAccountService({ dbPath: accountsDbPath(dataDir) }));
+    const open = (): CliStore => (service = openAccountService({ dbPath: accountsDbPath(dataDir) }));
 
     switch (key) {
       case "account create": {
         if (rest.length) throw new UsageError(`Unexpected argument "${rest[0]}".`);
-        if (!plan) throw new UsageError("account create needs --plan (top, api, index-etf, flow or invite).");
+        if (!plan) throw new UsageError(`account create needs --plan (${PLANS.join(", ")}).`);
         const s = open();
         const created = s.createAccount({ plan, credits, label: values.label, dailyCapCredits: dailyCap, monthlyCapCredits: monthlyCap, opraAgreement: opra, status });
         const balance = s.balance(created.accountId);
@@ -196,8 +200,16 @@ export async function runAccountsCli(
         return EXIT_OK;
       }
       case "key revoke": {
-        const r = open().revokeKey(one(rest, "key or key id"));
-        out(r, r.alreadyRevoked ? `Key ${r.keyId} was already revoked.\n` : `Revoked key ${r.keyId} of ${r.accountId}.\n`);
+        const s = open();
+        const r = s.revokeKey(one(rest, "key or key id"));
+        // The key's OAuth grants already fail their checks; marking them revoked shows it in `apps list`.
+        const tokensRevoked = s.openOAuthStore?.().revokeGrantsOfKey(r.keyId) ?? 0;
+        out(
+          { ...r, oauthTokensRevoked: tokensRevoked },
+          (r.alreadyRevoked ? `Key ${r.keyId} was already revoked.` : `Revoked key ${r.keyId} of ${r.accountId}.`) +
+            (tokensRevoked > 0 ? ` Revoked ${tokensRevoked} OAuth tokens signed in with it.` : "") +
+            "\n",
+        );
         return EXIT_OK;
       }
     }
@@ -211,6 +223,6 @@ export async function runAccountsCli(
     }
     return fail(EXIT_STORE, "store_error", `The accounts store could not be used: ${(error as Error).message}`);
   } finally {
-    (service as SqliteAccountService | null)?.close();
+    (service as CliStore | null)?.close();
   }
 }

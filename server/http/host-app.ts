@@ -1,11 +1,11 @@
 import { H3, type H3Event } from "h3";
 import { ApiError, apiErrors } from "../errors";
-import type { AnyRoute } from "../routes/define-route";
+import type { AnyRoute } from "../modules/define-route";
+import { mountedRoutes } from "../modules/define-module";
 import type { AppServices } from "../services";
 import { preflightResponse } from "./cors";
-import { authenticateAndLimit, createRouteHandler, newRequestId } from "./pipeline";
+import { authenticateAndLimit, createRouteHandler, newRequestId } from "./route-handler";
 import { renderError, type ErrorStyle } from "./render-error";
-import { webPages } from "../web";
 
 /** The REST hosts of DESIGN section 4 (the MCP host is a mounted fetch handler). */
 export type RestHost = "base" | "flowAlias" | "atlas";
@@ -36,23 +36,23 @@ export function isMalformedPath(pathname: string): boolean {
  * Every method reaches the route's pipeline (which answers 405 itself, since h3 would say 404);
  * anything unrouted answers an enveloped 404 with rate-limit headers.
  */
-export function buildHostApp(host: RestHost, prefix: string, routes: AnyRoute[], services: AppServices): H3 {
+export function buildHostApp(host: RestHost, prefix: string, services: AppServices): H3 {
   const style = HOST_STYLE[host];
   const app = new H3({
     silent: true,
     allowMalformedURL: true,
     onError: (error, event) => renderError(error, { style, method: event.req.method }),
   });
-  for (const route of routes) {
+  for (const { route, state } of mountedRoutes(services.modules)) {
     if (!servedOn(route, host)) continue;
-    const handle = createRouteHandler(route, services);
+    const handle = createRouteHandler(route, state, services);
     app.all(prefix + route.path, (event: H3Event) => {
       if (isMalformedPath(event.url.pathname)) return fallback(event);
       return handle(event);
     });
   }
   // Non-API pages (the price module's chart page): GET only, no key, no charge.
-  for (const page of webPages) {
+  for (const page of services.modules.flatMap((m) => m.def.pages ?? [])) {
     if (page.host !== host) continue;
     app.get(prefix + page.path, (event: H3Event) => page.handle(event.req, services));
   }

@@ -1,8 +1,9 @@
 import { plugin as wsPlugin } from "crossws/server";
 import { serve } from "h3";
-import type { Server as NodeServer } from "node:http";
+import type { IncomingMessage, Server as NodeServer, ServerResponse } from "node:http";
 import type { OptionscopeApp } from "../app";
-import { handleClientError } from "./client-error";
+import { handleClientError, handleConnect, rejectWithoutHost } from "./client-error";
+import { closeWhenBodyUnread } from "./unread-body";
 
 /** Socket-level limits against slow or oversized clients (see docs/api.md#http). */
 export interface ListenOptions {
@@ -16,6 +17,29 @@ export interface ListenOptions {
   keepAliveTimeoutMs?: number;
   /** Largest request header block, bytes (larger -> 431); default 16384. */
   maxHeaderSize?: number;
+  /**
+   * How often Node looks for connections past `headersTimeoutMs` / `requestTimeoutMs`, ms. Node's
+   * default (30 s) lets a 10 s headers timeout fire anywhere in 10-40 s; the default here is a
+   * twentieth of the shorter timeout, between 50 and 500 ms, so it fires within 5% of its value.
+   */
+  connectionsCheckingIntervalMs?: number;
+  /**
+   * Backstop on any request body read through srvx, bytes; default 8 MiB. Each reader has its own
+   * smaller limit and answers 413 (OAuth 16 KiB, MCP 4 MiB); this only bounds a reader that forgot.
+   */
+  maxRequestBodyBytes?: number;
+}
+
+/** Default `maxRequestBodyBytes`: above every endpoint's own limit. */
+export const MAX_REQUEST_BODY_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The checking interval for a pair of timeouts (see `ListenOptions.connectionsCheckingIntervalMs`).
+ * @example checkingIntervalMs(10_000, 30_000) // 500
+ */
+export function checkingIntervalMs(headersTimeoutMs: number, requestTimeoutMs: number): number {
+  const shortest = Math.min(...[headersTimeoutMs, requestTimeoutMs].filter((ms) => ms > 0));
+  return Number.isFinite(shortest) ? Math.min(500, Math.max(50, Math.floor(shortest / 20))) : 500;
 }
 
 /** A listening server. */
@@ -32,22 +56,37 @@ export interface Listening {
  * @example const s = await listen(app, { port: 0 }); await fetch(`${s.url}/v1/openapi.json`); await s.close();
  */
 export async function listen(app: OptionscopeApp, options: ListenOptions): Promise<Listening> {
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const server = serve(app.h3, {
     port: options.port,
     hostname: options.hostname ?? "127.0.0.1",
     silent: true,
     gracefulShutdown: false,
+    maxRequestBodySize: options.maxRequestBodyBytes ?? MAX_REQUEST_BODY_BYTES,
     // WebSocket upgrades (the /v1/stream/ws route) resolve their hooks through the app's fetch.
     plugins: [wsPlugin({})],
     node: {
-      headersTimeout: options.headersTimeoutMs ?? 10_000,
-      requestTimeout: options.requestTimeoutMs ?? 30_000,
+      headersTimeout,
+      requestTimeout,
+      connectionsCheckingInterval: options.connectionsCheckingIntervalMs ?? checkingIntervalMs(headersTimeout, requestTimeout),
       keepAliveTimeout: options.keepAliveTimeoutMs ?? 5_000,
       maxHeaderSize: options.maxHeaderSize ?? 16_384,
+      // Checked in `rejectWithoutHost` instead: Node's own check answers a bare 400.
+      requireHostHeader: false,
     },
   });
   const node = server.node!.server as NodeServer;
   node.on("clientError", handleClientError);
+  node.on("connect", handleConnect);
+  // The Host check and the unread-body close wrap the app's listener(s), which stay as they are.
+  const appListeners = node.listeners("request") as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  node.removeAllListeners("request");
+  node.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    if (rejectWithoutHost(req, res)) return;
+    closeWhenBodyUnread(req, res);
+    for (const listener of appListeners) listener.call(node, req, res);
+  });
   await server.ready();
   const address = node.address();
   const port = typeof address === "object" && address ? address.port : options.port;

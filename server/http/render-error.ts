@@ -1,4 +1,4 @@
-import { ApiError, isApiError } from "../errors";
+import { toApiError, type ApiError } from "../errors";
 import { applyCorsHeaders } from "./cors";
 
 /**
@@ -23,37 +23,6 @@ export function renderCode(code: string, style: ErrorStyle): string {
   const lower = code.toLowerCase();
   if (style === "flow" && !BILLING_CODES.has(lower)) return lower.toUpperCase();
   return lower;
-}
-
-/** Gateway-level codes for statuses h3 or Node raise themselves. */
-const STATUS_CODES: Record<number, [string, string]> = {
-  400: ["invalid_request", "The request could not be parsed (malformed URL or percent-encoding)."],
-  404: ["not_found", "No such path."],
-  405: ["method_not_allowed", "Only GET is accepted."],
-  408: ["request_timeout", "The request was not received in time."],
-  413: ["request_too_large", "The request is too large."],
-  414: ["uri_too_long", "The request URL is too long."],
-  431: ["header_too_large", "The request headers are too large."],
-  504: ["gateway_timeout", "The request did not finish in time."],
-};
-
-/**
- * Any thrown value as an `ApiError`: an `ApiError` as is, an h3 `HTTPError` (or anything with a
- * 4xx/5xx `status`) by its status, everything else as a 500 that reveals nothing internal.
- */
-export function toApiError(error: unknown): ApiError {
-  if (isApiError(error)) {
-    if (error.status >= 400 && error.status <= 599) return error;
-    return new ApiError(500, "internal_error", "Internal server error.");
-  }
-  const cause = (error as { cause?: unknown } | null)?.cause;
-  if (isApiError(cause)) return toApiError(cause);
-  const status = (error as { status?: unknown } | null)?.status;
-  if (typeof status === "number" && STATUS_CODES[status]) {
-    const [code, message] = STATUS_CODES[status];
-    return new ApiError(status, code, message);
-  }
-  return new ApiError(500, "internal_error", "Internal server error.");
 }
 
 /** The JSON body of an error in a module's style (see docs/api.md#errors). */

@@ -29,7 +29,8 @@ export function validateParams<S extends z.ZodObject>(
   const raw = new Map<string, string>();
   const entries = search instanceof URLSearchParams ? [...search.entries()] : Object.entries(search);
   for (const [name, value] of entries) {
-    if (!(name in shape)) {
+    // Own keys only: `in` would take `constructor`, `hasOwnProperty`, `__proto__` from Object.prototype as known.
+    if (!Object.hasOwn(shape, name)) {
       if (unknown === "reject") {
         throw apiErrors.invalidParameter(name.slice(0, 64), "unknown parameter.");
       }

@@ -8,7 +8,7 @@ export {
   type ToolServerOptions,
 } from "./tool-server";
 // Tools generated from the route table
-export { isToolRoute, kindsOf, routeTool, routeTools, toolNameFor, type ArgKind, type RouteTool } from "./route-tools";
+export { kindsOf, routeTool, routeTools, toolNameFor, type ArgKind, type RouteTool } from "./route-tools";
 export { REFERENCE_TOOL_NAMES } from "./reference-tool-names";
 export { toRouteInput } from "./tool-args";
 export { toToolResult } from "./tool-result";

@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import { isOptional, jsonSchemaOf } from "../openapi/json-schema";
-import type { AnyRoute } from "../routes/define-route";
+import { isToolRoute, type AnyRoute } from "../modules/define-route";
 import { REFERENCE_TOOL_NAMES } from "./reference-tool-names";
 
 /** JSON kinds an argument may take, read from its JSON Schema (`any` when the schema does not say). */
@@ -22,23 +22,16 @@ export interface RouteTool {
   outputSchema?: Record<string, unknown>;
   annotations: { title: string; readOnlyHint: true; idempotentHint: true; openWorldHint: false; destructiveHint: false };
   route: AnyRoute;
-  /** Argument name -> where it goes and which JSON kinds it accepts. */
-  args: Map<string, { in: "query" | "path"; kinds: ReadonlySet<ArgKind>; required: boolean }>;
+  /**
+   * Argument name -> the REST parameter it fills, where it goes and which JSON kinds it accepts.
+   * Both the REST name (`maxStrikes`) and the reference catalogue's snake_case name
+   * (`max_strikes`) are arguments; one call may use either, not both.
+   */
+  args: Map<string, { param: string; in: "query" | "path"; kinds: ReadonlySet<ArgKind>; required: boolean }>;
 }
 
 /** Longest tool description, characters: agents read every description on every turn. */
 const MAX_DESCRIPTION_CHARS = 700;
-
-/**
- * Whether a route is offered as a tool: keyed routes only (the API descriptions need no key and
- * describe the REST surface), and no streams (a tool call has one result).
- */
-export function isToolRoute(route: AnyRoute): boolean {
-  if (route.auth === "none") return false;
-  const flagged = route as AnyRoute & { stream?: boolean; sse?: boolean };
-  if (flagged.stream === true || flagged.sse === true) return false;
-  return !/\/stream(\/|$)/.test(route.path);
-}
 
 /** `/v1/flow/:ticker` -> `/v1/flow/{ticker}` (the reference catalogue's spelling). */
 function openApiPath(path: string): string {
@@ -142,7 +135,15 @@ export function routeTool(route: AnyRoute): RouteTool {
       const isRequired = where === "path" || !isOptional(field);
       properties[name] = js;
       if (isRequired) required.push(name);
-      args.set(name, { in: where, kinds: kindsOf(js), required: isRequired });
+      const kinds = kindsOf(js);
+      args.set(name, { param: name, in: where, kinds, required: isRequired });
+      // The reference tool server's name for the same argument (mcp-tools.md: "in snake_case").
+      const alias = snake(name);
+      if (alias !== name && !(alias in (shape ?? {}))) {
+        const description = `Same as \`${name}\` (the reference tool catalogue's name); give one of the two.`;
+        properties[alias] = { ...js, description };
+        args.set(alias, { param: name, in: where, kinds, required: false });
+      }
     }
   };
   addShape(route.params?.shape as Record<string, z.ZodType> | undefined, "path");

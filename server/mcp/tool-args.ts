@@ -48,10 +48,14 @@ export function toRouteInput(tool: RouteTool, args: unknown): { query: Record<st
       throw invalid(`Argument "${name}" of ${tool.name} must be a ${wanted}, not a${kindOfValue(value) === "array" ? "n" : ""} ${kindOfValue(value)}${hint}.`);
     }
     if (typeof value === "object") throw invalid(`Argument "${name}" of ${tool.name} must be a scalar.`);
-    (spec.in === "path" ? params : query)[name] = String(value);
+    const target = spec.in === "path" ? params : query;
+    if (Object.hasOwn(target, spec.param)) {
+      throw invalid(`Argument "${name}" of ${tool.name} gives \`${spec.param}\` a second time; use one of its names.`);
+    }
+    target[spec.param] = String(value);
   }
   for (const [name, spec] of tool.args) {
-    if (spec.required && !(name in query) && !(name in params)) throw invalid(`Missing required argument "${name}" for ${tool.name}.`);
+    if (spec.required && !Object.hasOwn(query, name) && !Object.hasOwn(params, name)) throw invalid(`Missing required argument "${name}" for ${tool.name}.`);
   }
   return { query, params };
 }

@@ -4,10 +4,8 @@
  * an OAuth body and a `WWW-Authenticate` challenge naming the protected-resource metadata
  * (RFC 9728 section 5.1). See docs/api.md#mcp-tool-server.
  */
-import type { SqliteAccountService } from "../accounts/account-service";
 import { keyFromAuthorization } from "../accounts/keys";
-import { planDefinition } from "../accounts/plans";
-import type { AccountService, Principal } from "../accounts/types";
+import type { AccountAuth, AccountService, Principal } from "../accounts/types";
 import { ApiError, isApiError } from "../errors";
 import { jsonResponse } from "../oauth/oauth-error";
 import type { AccessGrant, OAuthStore } from "../oauth/oauth-store";
@@ -27,33 +25,23 @@ export function bearerChallenge(resourceMetadataUrl: string, error?: { code: str
 }
 
 /**
- * The principal of an account for an OAuth grant: the account's current plan, limits and status
- * (a suspended account's tokens stop working at once). `keyId` is the connected app's id, so the
- * app has its own rate-limit bucket, as a key would.
+ * The principal of an OAuth grant: the account's current plan, limits and status (a suspended
+ * account's tokens stop working at once), while the API key that signed in stands (a revoked or
+ * expired key ends its grants: null, so the token is refused). `keyId` is the connected app's
+ * id, so the app has its own rate-limit bucket, as a key would.
  * @throws ApiError 403 `account_suspended` / `account_blocked`, 503 `credit_check_failed`
  */
-export function principalForGrant(accounts: AccountService, grant: AccessGrant): Principal | null {
-  const svc = accounts as Partial<SqliteAccountService>;
-  if (typeof svc.getAccount !== "function") return null;
-  let details;
+export function principalForGrant(accounts: AccountAuth, grant: AccessGrant): Principal | null {
+  if (grant.keyId === null) return null; // issued before keys were recorded: sign in again
   try {
-    details = svc.getAccount(grant.accountId);
+    return accounts.principalForGrant({ accountId: grant.accountId, keyId: grant.keyId, bucketId: grant.appId });
   } catch (error) {
-    if (isApiError(error) && error.status === 404) return null;
+    if (isApiError(error) && error.code === "forbidden") return null;
     if (isApiError(error)) throw error;
     throw new ApiError(503, "credit_check_failed", "The account could not be read; nothing was charged. Retry shortly.", {
       headers: { "Retry-After": "1" },
     });
   }
-  if (details.status === "suspended") throw new ApiError(403, "account_suspended", "API access for this account is suspended.");
-  if (details.status === "blocked") throw new ApiError(403, "account_blocked", "API access for this account is blocked.");
-  return {
-    accountId: details.accountId,
-    keyId: grant.appId,
-    plan: details.plan,
-    limits: { ...planDefinition(details.plan).limits },
-    opraAgreement: details.opraAgreement,
-  } as Principal;
 }
 
 /**

@@ -6,45 +6,43 @@
  * See docs/api.md#mcp-tool-server.
  */
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import type { InProcessResult } from "../http/pipeline";
+import type { ApiError } from "../errors";
+import { renderCode, type ErrorStyle } from "../http/render-error";
 
-/** The REST error object of a body in any module's style (`{error: {code, message}}`, price adds `s`). */
-function errorOf(body: unknown): { code: string; message: string; extra: Record<string, unknown> } {
-  const inner = (body as { error?: unknown } | null)?.error;
-  if (inner && typeof inner === "object") {
-    const { code, message, ...extra } = inner as Record<string, unknown>;
-    return { code: String(code ?? "internal_error"), message: String(message ?? ""), extra };
-  }
-  return { code: "internal_error", message: "The endpoint failed without an error body.", extra: {} };
-}
+/** What a tool call came to: the REST body of a success, or the one `ApiError` and its module's style. */
+export type ToolOutcome =
+  | { ok: true; body: unknown; requestId: string }
+  | { ok: false; error: ApiError; style: ErrorStyle; requestId: string };
 
 /**
  * Build the tool result.
- * @example toToolResult({ status: 200, body: { data, meta }, creditsRemaining: 99, headers }, true)
+ * @example toToolResult({ ok: true, body: { data, meta }, requestId }, 99, true)
  *   // { content: [{ type: "text", text: "{\"data\":...}" }], structuredContent: { data, meta }, _meta: { creditsRemaining: 99, ... } }
  */
-export function toToolResult(r: InProcessResult, creditsRemaining: number | null, withStructured: boolean): CallToolResult {
-  const requestId = r.headers.get("x-request-id");
+export function toToolResult(outcome: ToolOutcome, creditsRemaining: number | null, withStructured: boolean): CallToolResult {
   const meta: Record<string, unknown> = {};
   if (creditsRemaining !== null) meta.creditsRemaining = creditsRemaining;
-  if (requestId) meta.requestId = requestId;
-  if (r.status >= 200 && r.status < 300) {
-    const result: CallToolResult = { content: [{ type: "text", text: JSON.stringify(r.body) }], _meta: meta };
-    if (withStructured && r.body !== null && typeof r.body === "object" && !Array.isArray(r.body)) {
-      result.structuredContent = r.body as Record<string, unknown>;
+  meta.requestId = outcome.requestId;
+  if (outcome.ok) {
+    const { body } = outcome;
+    const result: CallToolResult = { content: [{ type: "text", text: JSON.stringify(body) }], _meta: meta };
+    if (withStructured && body !== null && typeof body === "object" && !Array.isArray(body)) {
+      result.structuredContent = body as Record<string, unknown>;
     }
     return result;
   }
-  const err = errorOf(r.body);
-  const retryAfter = r.headers.get("retry-after");
+  const { error, style } = outcome;
+  const code = renderCode(error.code, style);
+  const retryAfter = error.headers["Retry-After"];
+  const { success: _udfForm, ...details } = error.details;
   meta.error = {
-    status: r.status,
-    code: err.code,
-    ...(retryAfter !== null && /^\d+$/.test(retryAfter) ? { retryAfterS: Number(retryAfter) } : {}),
-    ...err.extra,
+    status: error.status,
+    code,
+    ...(retryAfter !== undefined && /^\d+$/.test(retryAfter) ? { retryAfterS: Number(retryAfter) } : {}),
+    ...details,
   };
   return {
-    content: [{ type: "text", text: `${err.code}: ${err.message} (HTTP ${r.status}; failed calls are not charged)` }],
+    content: [{ type: "text", text: `${code}: ${error.message} (HTTP ${error.status}; failed calls are not charged)` }],
     isError: true,
     _meta: meta,
   };

@@ -4,19 +4,48 @@
  * caller, so it is validated and charged exactly like the REST call; plus the OAuth 2.1 sign-in
  * that lets a tool client connect with only the URL. See docs/api.md#mcp-tool-server.
  */
-import type Database from "better-sqlite3";
 import { createMcpHandler, ProtocolError, ProtocolErrorCode, Server, type CallToolResult } from "@modelcontextprotocol/server";
 import type { Principal } from "../accounts/types";
-import { apiErrors } from "../errors";
-import { clientIp, newRequestId, runRouteAs, takeRateLimit } from "../http/pipeline";
+import { ApiError, apiErrors, toApiError } from "../errors";
+import { BODY_TOO_LARGE_HEADERS, readBodyText } from "../http/read-body";
+import { clientIp, newRequestId, routeStyle, takeRateLimit } from "../http/route-handler";
 import { renderError } from "../http/render-error";
+import { mountedRoutes } from "../modules/define-module";
+import { executeRoute } from "../modules/execute-route";
 import { createAuthorizationServer, MCP_PATH, oauthUrls, type AuthorizationServer } from "../oauth/authorization-server";
-import { openOAuthStore, type OAuthStore, type OAuthTtls } from "../oauth/oauth-store";
+import type { OAuthStore, OAuthTtls } from "../oauth/oauth-store";
 import type { AppServices, FetchLike } from "../services";
 import { routeTools, type RouteTool } from "./route-tools";
 import { toRouteInput } from "./tool-args";
 import { refusalResponse, resolveToolCaller } from "./tool-auth";
-import { toToolResult } from "./tool-result";
+import { toToolResult, type ToolOutcome } from "./tool-result";
+import { callIntelligenceTool, INTELLIGENCE_TOOLS, listedIntelligenceTool } from "./intelligence-tools";
+
+/** Largest JSON-RPC body read, bytes (the SDK's own limit). */
+export const MCP_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** The `method` of a JSON-RPC message, or null when the text is not one. */
+function jsonRpcMethod(text: string): string | null {
+  try {
+    const message = JSON.parse(text) as { method?: unknown } | null;
+    return message && typeof message.method === "string" ? message.method : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Tool lists: `default` (one tool per REST endpoint) and `intelligence` (one-call answers). */
+export const TOOLSETS = ["default", "intelligence"] as const;
+export type Toolset = (typeof TOOLSETS)[number];
+
+/** The toolset a request asks for (`?toolset=`); null when it names none of them. */
+function toolsetOf(url: URL): Toolset | null {
+  const asked = url.searchParams.get("toolset");
+  if (asked === null || asked === "") return "default";
+  return (TOOLSETS as readonly string[]).includes(asked) ? (asked as Toolset) : null;
+}
+
+const INTELLIGENCE_LISTED = INTELLIGENCE_TOOLS.map(listedIntelligenceTool);
 
 /** Name and version the server reports in `initialize`. */
 export const TOOL_SERVER_INFO = { name: "optionscope", title: "optionscope options analytics", version: "0.1.0" } as const;
@@ -30,7 +59,7 @@ export const TOOL_SERVER_INSTRUCTIONS =
   "account_usage (free) shows the balance and limits. meta.simulated says whether the market data is simulated.";
 
 export interface ToolServerOptions {
-  /** The OAuth store; default: opened on the accounts database (`accounts.db`) when there is one. `false`: API keys only. */
+  /** The OAuth store; default: the one the accounts keep (`accounts.openOAuthStore`) when they keep one. `false`: API keys only. */
   oauth?: OAuthStore | false;
   /** Token lifetimes, seconds, when the store is opened here (access 3600, refresh 30 days, code 300). */
   oauthTtls?: Partial<OAuthTtls>;
@@ -60,10 +89,9 @@ function withCors(response: Response, extra?: Headers): Response {
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
+/** The OAuth store the accounts keep beside them (same database), or null when they keep none. */
 function openDefaultStore(services: AppServices, ttls: Partial<OAuthTtls> | undefined): OAuthStore | null {
-  const db = (services.accounts as { db?: Database.Database }).db;
-  if (!db || typeof db.prepare !== "function") return null;
-  return openOAuthStore(db, { now: services.wallNowMs, ...ttls });
+  return services.accounts.openOAuthStore?.({ now: services.wallNowMs, ...ttls }) ?? null;
 }
 
 /**
@@ -74,12 +102,14 @@ function openDefaultStore(services: AppServices, ttls: Partial<OAuthTtls> | unde
  */
 export function createToolServer(services: AppServices, options: ToolServerOptions = {}): ToolServer {
   // Built on first use: an app that never serves a tool call pays nothing (no schemas, no tables).
-  let built: { tools: RouteTool[]; byName: Map<string, RouteTool>; listed: Record<string, unknown>[] } | null = null;
+  let built: { tools: RouteTool[]; byName: Map<string, RouteTool>; stateOf: Map<RouteTool["route"], unknown>; listed: Record<string, unknown>[] } | null = null;
   const toolList = () => {
     if (!built) {
-      const tools = routeTools(services.routes);
+      const mounted = mountedRoutes(services.modules);
+      const tools = routeTools(mounted.map((m) => m.route));
       built = {
         tools,
+        stateOf: new Map(mounted.map((m) => [m.route, m.state])),
         byName: new Map(tools.map((t) => [t.name, t])),
         listed: tools.map((t) => ({
           name: t.name,
@@ -112,10 +142,36 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
     return oauthState;
   };
 
-  async function callTool(tool: RouteTool, args: unknown, principal: Principal, signal: AbortSignal | undefined): Promise<CallToolResult> {
+  /**
+   * One tool call through the route executor, exactly as the REST call: rate-limited on the
+   * caller's key, validated, entitled, charged, refunded on failure. The rate-limit headers and
+   * the balance go on the HTTP response that carries the result.
+   */
+  async function callTool(tool: RouteTool, args: unknown, principal: Principal, signal: AbortSignal | undefined, responseHeaders: Headers | undefined): Promise<CallToolResult> {
     const input = toRouteInput(tool, args);
-    const r = await runRouteAs(tool.route, services, { principal, query: input.query, params: input.params, signal });
-    let credits = r.creditsRemaining;
+    const requestId = newRequestId();
+    const { route } = tool;
+    let outcome: ToolOutcome;
+    let credits: number | null;
+    try {
+      takeRateLimit(services, responseHeaders ?? new Headers(), principal, null);
+      const run = await executeRoute(services, {
+        route,
+        state: toolList().stateOf.get(route),
+        principal,
+        query: input.query,
+        params: input.params,
+        requestId,
+        signal,
+      });
+      const r = run.result;
+      outcome = { ok: true, body: route.envelope === false ? r.data : { data: r.data, meta: r.meta ?? {} }, requestId };
+      credits = run.creditsRemaining;
+    } catch (error) {
+      const apiError = toApiError(error);
+      outcome = { ok: false, error: apiError, style: routeStyle(route), requestId };
+      credits = apiError.creditsRemaining;
+    }
     if (credits === null) {
       try {
         credits = services.accounts.balance(principal.accountId);
@@ -123,20 +179,37 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
         credits = null; // The store is unreadable: leave the figure out rather than guess it.
       }
     }
-    return toToolResult(r, credits, tool.outputSchema !== undefined);
+    if (credits !== null) responseHeaders?.set("X-Credits-Remaining", String(credits));
+    return toToolResult(outcome, credits, tool.outputSchema !== undefined);
   }
 
   const handler = createMcpHandler(
     (ctx) => {
       const server = new Server(TOOL_SERVER_INFO, { capabilities: { tools: {} }, instructions: TOOL_SERVER_INSTRUCTIONS });
-      server.setRequestHandler("tools/list", async () => ({ tools: toolList().listed as never }));
+      type Extra = { principal?: Principal; responseHeaders?: Headers; toolset?: Toolset };
+      server.setRequestHandler("tools/list", async (_request, c) => {
+        const extra = (c.http?.authInfo?.extra ?? ctx.authInfo?.extra) as Extra | undefined;
+        return { tools: (extra?.toolset === "intelligence" ? INTELLIGENCE_LISTED : toolList().listed) as never };
+      });
       server.setRequestHandler("tools/call", async (request, c) => {
-        const tool = toolList().byName.get(request.params.name);
-        if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${String(request.params.name).slice(0, 80)}`);
-        const principal = (c.http?.authInfo?.extra?.principal ?? ctx.authInfo?.extra?.principal) as Principal | undefined;
+        const extra = (c.http?.authInfo?.extra ?? ctx.authInfo?.extra) as Extra | undefined;
+        const principal = extra?.principal;
+        const name = String(request.params.name);
+        const unknown = () => new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 80)}`);
         // The endpoint refuses unauthenticated requests before they reach here; this is a guard only.
+        if (extra?.toolset === "intelligence") {
+          const brief = INTELLIGENCE_TOOLS.find((t) => t.name === name);
+          if (!brief) throw unknown();
+          if (!principal) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, "Not authenticated.");
+          takeRateLimit(services, extra.responseHeaders ?? new Headers(), principal, null);
+          const { result, creditsRemaining } = await callIntelligenceTool(services, brief, request.params.arguments, principal, c.mcpReq.signal);
+          if (creditsRemaining !== null) extra.responseHeaders?.set("X-Credits-Remaining", String(creditsRemaining));
+          return result;
+        }
+        const tool = toolList().byName.get(name);
+        if (!tool) throw unknown();
         if (!principal) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, "Not authenticated.");
-        const result = await callTool(tool, request.params.arguments, principal, c.mcpReq.signal);
+        const result = await callTool(tool, request.params.arguments, principal, c.mcpReq.signal, extra?.responseHeaders);
         return server.projectCallToolResult(result, tool.outputSchema);
       });
       return server;
@@ -159,6 +232,11 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
     }
     const urls = oauthUrls(origin);
     const headers = new Headers({ "X-Request-Id": newRequestId() });
+    const toolset = toolsetOf(new URL(request.url));
+    if (toolset === null) {
+      const error = apiErrors.invalidParameter("toolset", `one of ${TOOLSETS.join(", ")} (or absent for the REST tools).`);
+      return withCors(renderError(error, { style: "lower", headers, method: request.method }));
+    }
     const caller = resolveToolCaller(request, {
       accounts: services.accounts,
       oauth: oauthOf().store,
@@ -176,7 +254,27 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
       return refusalResponse(caller, headers);
     }
     const grant = caller.grant;
-    const response = await handler.fetch(request, {
+    // Every response states the key's rate-limit figures (a tool call counts; the rest only read them).
+    const figures = services.rateLimiter.peek?.(caller.principal.keyId, caller.principal.limits.requestsPerMinute, services.wallNowMs());
+    if (figures) {
+      headers.set("X-RateLimit-Limit", String(figures.limit));
+      headers.set("X-RateLimit-Remaining", String(figures.remaining));
+      headers.set("X-RateLimit-Reset", String(figures.resetSec));
+    }
+    // A tool call's result decides X-Credits-Remaining, so its answer is sent whole once the call
+    // ends (stateless: the stream ends with the result), never streamed ahead of its headers.
+    let forward = request;
+    let toolCall = false;
+    if (request.method === "POST") {
+      const body = await readBodyText(request, MCP_MAX_BODY_BYTES);
+      if (body.tooLarge) {
+        const error = new ApiError(413, "request_too_large", `The request body is larger than ${MCP_MAX_BODY_BYTES} bytes.`, { headers: { ...BODY_TOO_LARGE_HEADERS } });
+        return withCors(renderError(error, { style: "lower", headers, method: request.method }));
+      }
+      toolCall = jsonRpcMethod(body.text) === "tools/call";
+      forward = new Request(request.url, { method: request.method, headers: request.headers, body: body.text, signal: request.signal });
+    }
+    const response = await handler.fetch(forward, {
       authInfo: {
         // The credential itself stays here: nothing downstream needs it, nothing may pass it on.
         token: "",
@@ -184,9 +282,21 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
         scopes: grant ? grant.scope.split(" ") : ["mcp"],
         ...(grant ? { expiresAt: Math.floor(grant.expiresMs / 1000) } : {}),
         resource: new URL(urls.resource),
-        extra: { principal: caller.principal, via: caller.via },
+        extra: { principal: caller.principal, via: caller.via, responseHeaders: headers, toolset },
       },
     });
+    if (toolCall && response.body && (response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+      const text = await response.text();
+      return withCors(new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers }), headers);
+    }
+    if (toolCall && !headers.has("X-Credits-Remaining")) {
+      // The call ended before it could state a balance (an invalid argument): read it.
+      try {
+        headers.set("X-Credits-Remaining", String(services.accounts.balance(caller.principal.accountId)));
+      } catch {
+        // unreadable store: the header is left out rather than guessed
+      }
+    }
     return withCors(response, headers);
   }
 

@@ -8,6 +8,8 @@
 import { z } from "zod";
 import type { AccountService, Principal } from "../accounts/types";
 import { isApiError } from "../errors";
+import { BODY_TOO_LARGE_HEADERS, readBodyText } from "../http/read-body";
+import { createRateLimiter } from "../limits/rate-limiter";
 import { isOAuthError, jsonResponse, OAuthError, oauthErrorResponse } from "./oauth-error";
 import { CLIENT_AUTH_METHODS, sameResource, type OAuthStore, type RegisteredClient } from "./oauth-store";
 import { CODE_CHALLENGE_RE } from "./secrets";
@@ -88,15 +90,23 @@ export interface AuthorizationServerOptions {
   accounts: AccountService;
   /** Called once per sign-in form submission; false refuses it (slows key guessing). */
   allowSignInAttempt?: (request: Request) => boolean;
+  /** Registrations per source address in any 60 s (default 20); past it, 429 with `Retry-After`. */
+  registrationsPerMinute?: number;
+  /** Clock of the registration rate, Unix ms (default `Date.now`). */
+  now?: () => number;
 }
 
-/** Read a body of at most MAX_BODY_BYTES. */
+/** Default `registrationsPerMinute`: a person connects a few apps, a flood is thousands a second. */
+export const REGISTRATIONS_PER_MINUTE = 20;
+
+/** The caller's address as srvx reports it (the same key `pipeline.clientIp` uses). */
+const sourceAddress = (request: Request): string => (request as Request & { ip?: string }).ip ?? "local";
+
+/** Read a body of at most MAX_BODY_BYTES, stopping there even when it is chunked (413 past it). */
 async function readBody(request: Request): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw new OAuthError("invalid_request", "The request body is too large.", 413);
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) throw new OAuthError("invalid_request", "The request body is too large.", 413);
-  return text;
+  const body = await readBodyText(request, MAX_BODY_BYTES);
+  if (body.tooLarge) throw new OAuthError("invalid_request", `The request body is larger than ${MAX_BODY_BYTES} bytes.`, 413, { ...BODY_TOO_LARGE_HEADERS });
+  return body.text;
 }
 
 async function readForm(request: Request): Promise<URLSearchParams> {
@@ -243,6 +253,9 @@ const AUTHORIZE_FIELDS = ["response_type", "client_id", "redirect_uri", "code_ch
  */
 export function createAuthorizationServer(options: AuthorizationServerOptions) {
   const { store, accounts } = options;
+  const registrations = createRateLimiter();
+  const registrationsPerMinute = options.registrationsPerMinute ?? REGISTRATIONS_PER_MINUTE;
+  const clock = options.now ?? Date.now;
 
   async function authorize(request: Request, urls: OAuthUrls): Promise<Response> {
     const isPost = request.method === "POST";
@@ -250,6 +263,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions) {
     try {
       form = isPost ? await readForm(request) : new URL(request.url).searchParams;
     } catch (error) {
+      if (isOAuthError(error) && error.status === 413) throw error;
       return htmlResponse(errorPage(isOAuthError(error) ? error.message : "Malformed request."), 400);
     }
     let parsed: ReturnType<typeof readAuthorizeRequest>;
@@ -301,6 +315,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions) {
     const app = store.connectApp({ accountId: principal.accountId, clientId: ar.client.clientId, resource: ar.resource!, scope: ar.scope! });
     const code = store.issueCode({
       appId: app.appId,
+      keyId: principal.keyId,
       clientId: ar.client.clientId,
       redirectUri: ar.redirectUri,
       codeChallenge: ar.codeChallenge!,
@@ -341,6 +356,14 @@ export function createAuthorizationServer(options: AuthorizationServerOptions) {
   }
 
   async function register(request: Request): Promise<Response> {
+    // Counted before anything is read or stored, so a flood costs one map lookup per request.
+    const nowMs = clock();
+    const rate = registrations.take(`register:${sourceAddress(request)}`, registrationsPerMinute, nowMs);
+    if (!rate.allowed) {
+      // The oldest counted registration is under 60 s old, so a slot frees within 60 s.
+      const retryAfterS = Math.min(60, Math.max(1, Math.ceil((rate.resetSec * 1000 - nowMs) / 1000)));
+      throw new OAuthError("temporarily_unavailable", `Too many client registrations from this address; retry in ${retryAfterS} s.`, 429, { "Retry-After": String(retryAfterS) });
+    }
     const type = (request.headers.get("content-type") ?? "").toLowerCase();
     if (!type.startsWith("application/json")) throw new OAuthError("invalid_client_metadata", "Send the client metadata as application/json.");
     let raw: unknown;
@@ -443,7 +466,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions) {
       return await revoke(request);
     } catch (error) {
       if (isOAuthError(error)) {
-        return oauthErrorResponse(error, error.status === 401 ? { "WWW-Authenticate": 'Basic realm="optionscope"' } : {});
+        return oauthErrorResponse(error, { ...error.headers, ...(error.status === 401 ? { "WWW-Authenticate": 'Basic realm="optionscope"' } : {}) });
       }
       if (isApiError(error) && error.code === "credit_check_failed") {
         return oauthErrorResponse(new OAuthError("server_error", "The store is busy; retry shortly.", 503), { "Retry-After": "1" });

@@ -6,6 +6,7 @@ export {
   OAUTH_BASE_PATH,
   oauthUrls,
   protectedResourceMetadata,
+  REGISTRATIONS_PER_MINUTE,
   SCOPES_SUPPORTED,
   type AuthorizationServer,
   type AuthorizationServerOptions,
@@ -28,6 +29,7 @@ export {
   type TokenSet,
 } from "./oauth-store";
 export { migrateOAuth } from "./oauth-schema";
+export { DEFAULT_REGISTRATION_LIMITS, registrationLimits, type RegistrationLimits } from "./registration-limits";
 // Errors and secrets
 export { isOAuthError, jsonResponse, OAuthError, oauthErrorResponse, type OAuthErrorCode } from "./oauth-error";
 export { hashSecret, newSecret, pkceMatches, s256Challenge, SECRET_PREFIX } from "./secrets";

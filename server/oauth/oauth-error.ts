@@ -16,16 +16,20 @@ export type OAuthErrorCode =
   | "invalid_token"
   | "unauthorized"
   | "access_denied"
+  | "temporarily_unavailable"
   | "server_error";
 
 export class OAuthError extends Error {
   readonly error: OAuthErrorCode;
   readonly status: number;
-  constructor(error: OAuthErrorCode, description: string, status = 400) {
+  /** Extra response headers, such as `Retry-After` on a 429. */
+  readonly headers: Record<string, string>;
+  constructor(error: OAuthErrorCode, description: string, status = 400, headers: Record<string, string> = {}) {
     super(description);
     this.name = "OAuthError";
     this.error = error;
     this.status = status;
+    this.headers = headers;
   }
 }
 

@@ -53,7 +53,26 @@ CREATE TABLE IF NOT EXISTS oauth_tokens (
 CREATE INDEX IF NOT EXISTS oauth_tokens_by_app ON oauth_tokens (app_id);
 `;
 
+/**
+ * Each code and token records the API key that signed in (`key_id`), so revoking the key revokes
+ * the grant. Added to stores created before; their grants have no key and must sign in again.
+ */
+function addGrantKeys(db: Database.Database): void {
+  db.transaction(() => {
+    for (const table of ["oauth_codes", "oauth_tokens"]) {
+      const columns = db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
+      if (!columns.some((c) => c.name === "key_id")) db.exec(`ALTER TABLE ${table} ADD COLUMN key_id TEXT`);
+    }
+    // By expiry too: every token issue purges long-expired rows, which must not scan the table.
+    db.exec(`CREATE INDEX IF NOT EXISTS oauth_tokens_by_key ON oauth_tokens (key_id) WHERE key_id IS NOT NULL;
+             CREATE INDEX IF NOT EXISTS oauth_codes_by_key ON oauth_codes (key_id) WHERE key_id IS NOT NULL;
+             CREATE INDEX IF NOT EXISTS oauth_tokens_by_expiry ON oauth_tokens (expires_ms);
+             CREATE INDEX IF NOT EXISTS oauth_codes_by_expiry ON oauth_codes (expires_ms);`);
+  }).immediate();
+}
+
 /** Create the OAuth tables if they are missing (idempotent). */
 export function migrateOAuth(db: Database.Database): void {
   db.exec(DDL);
+  addGrantKeys(db);
 }

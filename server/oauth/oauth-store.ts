@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import type Database from "better-sqlite3";
 import { OAuthError } from "./oauth-error";
 import { migrateOAuth } from "./oauth-schema";
+import { registrationLimits, type RegistrationLimits } from "./registration-limits";
 import { hashSecret, newSecret, pkceMatches, SECRET_PREFIX, secretMatches } from "./secrets";
 
 /** How a client authenticates at the token and revocation endpoints. */
@@ -23,9 +24,24 @@ export interface OAuthTtls {
 }
 export const DEFAULT_OAUTH_TTLS: OAuthTtls = Object.freeze({ accessTokenTtlS: 3600, refreshTokenTtlS: 30 * 86_400, codeTtlS: 300 });
 
+/**
+ * Whether the API key a grant was signed in with still stands: `live`; `paused` (the account is
+ * suspended or blocked: refused, kept for when it is active again); `gone` (the key is revoked,
+ * expired or unknown: the grant is revoked with it).
+ */
+export type GrantStanding = "live" | "paused" | "gone";
+
 export interface OAuthStoreOptions extends Partial<OAuthTtls> {
   /** Wall clock, Unix ms (tests pin it to expire tokens). Default `Date.now`. */
   now?: () => number;
+  /**
+   * Checked when a code is exchanged and a refresh token used (access tokens are checked by the
+   * tool server through `AccountAuth.principalForGrant`). Default: every grant stands.
+   * A grant without a key (issued before keys were recorded) has `keyId: null`.
+   */
+  grantStanding?: (grant: { accountId: string; keyId: string | null }) => GrantStanding;
+  /** TTL and cap of clients that never signed in (24 h, 1000 by default). */
+  registration?: Partial<RegistrationLimits>;
 }
 
 /** What a registration stores; `metadata` is echoed back to the client as registered. */
@@ -72,6 +88,8 @@ export interface TokenSet {
 export interface AccessGrant {
   appId: string;
   accountId: string;
+  /** The API key that signed in; the grant stands only while it does (null: issued before keys were recorded). */
+  keyId: string | null;
   clientId: string;
   resource: string;
   scope: string;
@@ -86,7 +104,8 @@ export interface OAuthStore {
   authenticateClient(clientId: string | null, secret: string | null, via: "post" | "basic" | "none"): RegisteredClient;
   /** The active app of (account, client, resource), or a new one. */
   connectApp(input: { accountId: string; clientId: string; resource: string; scope: string }): ConnectedApp;
-  issueCode(input: { appId: string; clientId: string; redirectUri: string; codeChallenge: string; resource: string; scope: string }): string;
+  /** `keyId`: the API key the user signed in with; every token the code leads to carries it. */
+  issueCode(input: { appId: string; keyId: string; clientId: string; redirectUri: string; codeChallenge: string; resource: string; scope: string }): string;
   exchangeCode(input: { code: string; clientId: string; redirectUri: string | null; codeVerifier: string; resource: string | null }): TokenSet;
   refresh(input: { refreshToken: string; clientId: string; scope: string | null; resource: string | null }): TokenSet;
   /** RFC 7009: revoke a token of this client (a refresh token takes the app's access tokens with it). Unknown tokens are ignored. */
@@ -96,6 +115,8 @@ export interface OAuthStore {
   listApps(filter?: { accountId?: string }): ConnectedApp[];
   /** Revoke a connected app and every token it holds; 404-style `null` when no such app. */
   revokeApp(appId: string): { appId: string; accountId: string; alreadyRevoked: boolean; tokensRevoked: number } | null;
+  /** Revoke every grant signed in with an API key (codes and tokens); after `key revoke`. Returns the tokens revoked. */
+  revokeGrantsOfKey(keyId: string): number;
 }
 
 interface ClientRow {
@@ -129,6 +150,7 @@ interface TokenRow {
   scope: string;
   expires_ms: number;
   revoked_ms: number | null;
+  key_id: string | null;
 }
 
 /** `last_used_ms` is written at most this often per app (a write per tool call is wasteful). */
@@ -147,7 +169,8 @@ export function sameResource(a: string, b: string): boolean {
 
 /**
  * Open the OAuth store on an open database (the accounts file), creating its tables if needed.
- * @example const oauth = openOAuthStore(accounts.db, { now: () => Date.now() });
+ * The app opens it through `accounts.openOAuthStore()`, on the accounts database.
+ * @example const oauth = openOAuthStore(db, { now: () => Date.now() });
  */
 export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions = {}): OAuthStore {
   migrateOAuth(db);
@@ -156,6 +179,12 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
     accessTokenTtlS: options.accessTokenTtlS ?? DEFAULT_OAUTH_TTLS.accessTokenTtlS,
     refreshTokenTtlS: options.refreshTokenTtlS ?? DEFAULT_OAUTH_TTLS.refreshTokenTtlS,
     codeTtlS: options.codeTtlS ?? DEFAULT_OAUTH_TTLS.codeTtlS,
+  };
+  const registry = registrationLimits(db, options.registration);
+  /** A stored client, unless it expired without ever signing in. */
+  const liveClient = (clientId: string, tsMs: number): ClientRow | undefined => {
+    const row = q.client.get(clientId);
+    return row && !registry.isExpired(row.client_id, row.created_ms, tsMs) ? row : undefined;
   };
 
   const q = {
@@ -181,16 +210,16 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
       `SELECT count(*) AS n FROM oauth_tokens WHERE app_id = ? AND kind = 'refresh' AND revoked_ms IS NULL AND expires_ms > ?`,
     ),
     insertCode: db.prepare(
-      `INSERT INTO oauth_codes (code_hash, app_id, client_id, redirect_uri, code_challenge, resource, scope, expires_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO oauth_codes (code_hash, app_id, client_id, redirect_uri, code_challenge, resource, scope, expires_ms, key_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    code: db.prepare<[string], { code_hash: string; app_id: string; client_id: string; redirect_uri: string; code_challenge: string; resource: string; scope: string; expires_ms: number; used_ms: number | null }>(
+    code: db.prepare<[string], { code_hash: string; app_id: string; client_id: string; redirect_uri: string; code_challenge: string; resource: string; scope: string; expires_ms: number; used_ms: number | null; key_id: string | null }>(
       `SELECT * FROM oauth_codes WHERE code_hash = ?`,
     ),
     useCode: db.prepare(`UPDATE oauth_codes SET used_ms = ? WHERE code_hash = ? AND used_ms IS NULL`),
     insertToken: db.prepare(
-      `INSERT INTO oauth_tokens (token_hash, kind, app_id, client_id, resource, scope, created_ms, expires_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO oauth_tokens (token_hash, kind, app_id, client_id, resource, scope, created_ms, expires_ms, key_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     token: db.prepare<[string], TokenRow>(`SELECT * FROM oauth_tokens WHERE token_hash = ?`),
     revokeToken: db.prepare(`UPDATE oauth_tokens SET revoked_ms = ? WHERE token_hash = ? AND revoked_ms IS NULL`),
@@ -198,6 +227,8 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
     revokeAppAccessTokens: db.prepare(
       `UPDATE oauth_tokens SET revoked_ms = ? WHERE app_id = ? AND kind = 'access' AND revoked_ms IS NULL`,
     ),
+    revokeKeyTokens: db.prepare(`UPDATE oauth_tokens SET revoked_ms = ? WHERE key_id = ? AND revoked_ms IS NULL`),
+    useKeyCodes: db.prepare(`UPDATE oauth_codes SET used_ms = ? WHERE key_id = ? AND used_ms IS NULL`),
     purgeCodes: db.prepare(`DELETE FROM oauth_codes WHERE expires_ms < ?`),
     purgeTokens: db.prepare(`DELETE FROM oauth_tokens WHERE expires_ms < ?`),
   };
@@ -224,16 +255,24 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
     activeRefreshTokens: q.liveRefresh.get(row.app_id, tsMs)!.n,
   });
 
-  /** Mint an access/refresh pair for an app (inside a transaction). */
-  function issueTokensTx(app: AppRow, clientId: string, scope: string, tsMs: number): TokenSet {
+  const standing = (accountId: string, keyId: string | null): GrantStanding => options.grantStanding?.({ accountId, keyId }) ?? "live";
+
+  /** Revoke what a key signed in (inside a transaction). */
+  function revokeKeyGrantsTx(keyId: string, tsMs: number): number {
+    q.useKeyCodes.run(tsMs, keyId);
+    return q.revokeKeyTokens.run(tsMs, keyId).changes;
+  }
+
+  /** Mint an access/refresh pair for an app (inside a transaction), carrying the signed-in key. */
+  function issueTokensTx(app: AppRow, clientId: string, scope: string, keyId: string | null, tsMs: number): TokenSet {
     // Rows long past expiry are of no use even for audit; dropping them keeps the tables small.
     const dayMs = 86_400_000;
     q.purgeCodes.run(tsMs - dayMs);
     q.purgeTokens.run(tsMs - dayMs);
     const accessToken = newSecret(SECRET_PREFIX.accessToken);
     const refreshToken = newSecret(SECRET_PREFIX.refreshToken);
-    q.insertToken.run(hashSecret(accessToken), "access", app.app_id, clientId, app.resource, scope, tsMs, tsMs + ttls.accessTokenTtlS * 1000);
-    q.insertToken.run(hashSecret(refreshToken), "refresh", app.app_id, clientId, app.resource, scope, tsMs, tsMs + ttls.refreshTokenTtlS * 1000);
+    q.insertToken.run(hashSecret(accessToken), "access", app.app_id, clientId, app.resource, scope, tsMs, tsMs + ttls.accessTokenTtlS * 1000, keyId);
+    q.insertToken.run(hashSecret(refreshToken), "refresh", app.app_id, clientId, app.resource, scope, tsMs, tsMs + ttls.refreshTokenTtlS * 1000, keyId);
     return { accessToken, refreshToken, expiresInS: ttls.accessTokenTtlS, scope };
   }
 
@@ -243,6 +282,11 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
     const codeHash = hashSecret(input.code);
     const row = q.code.get(codeHash);
     if (!row || row.client_id !== input.clientId) throw invalidGrant("The authorization code is not valid.");
+    // Withdrawn with the key that signed in (`revokeGrantsOfKey` marks codes used): not a replay.
+    const accountId = q.app.get(row.app_id)?.account_id;
+    if (row.used_ms != null && accountId !== undefined && standing(accountId, row.key_id) === "gone") {
+      throw invalidGrant("The API key used to sign in was revoked or has expired.");
+    }
     if (row.used_ms != null) {
       // A code presented twice may have been intercepted: withdraw what it bought (OAuth 2.1
       // section 4.1.3). Returned, not thrown, so the revocation commits.
@@ -258,7 +302,11 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
     q.useCode.run(tsMs, codeHash);
     const app = q.app.get(row.app_id);
     if (!app || app.revoked_ms != null) throw invalidGrant("The connected app was revoked.");
-    return issueTokensTx(app, row.client_id, row.scope, tsMs);
+    const stands = standing(app.account_id, row.key_id);
+    // Returned, not thrown, so the code stays used.
+    if (stands === "gone") return invalidGrant("The API key used to sign in was revoked or has expired.");
+    if (stands === "paused") return invalidGrant("API access for this account is suspended or blocked.");
+    return issueTokensTx(app, row.client_id, row.scope, row.key_id, tsMs);
   });
 
   const refreshTxn = db.transaction((input: Parameters<OAuthStore["refresh"]>[0], tsMs: number): TokenSet | OAuthError => {
@@ -266,6 +314,11 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
     const row = q.token.get(tokenHash);
     if (!row || row.kind !== "refresh" || row.client_id !== input.clientId) throw invalidGrant("The refresh token is not valid.");
     if (row.revoked_ms != null) {
+      // Revoked with the key that signed in: not a replay, so the app's other grants stay.
+      const accountId = q.app.get(row.app_id)?.account_id;
+      if (accountId !== undefined && standing(accountId, row.key_id) === "gone") {
+        throw invalidGrant("The API key used to sign in was revoked or has expired.");
+      }
       // A rotated refresh token used again means two parties hold it: end the whole grant
       // (returned, not thrown, so the revocation commits).
       q.revokeAppTokens.run(tsMs, row.app_id);
@@ -274,6 +327,15 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
     if (row.expires_ms <= tsMs) throw invalidGrant("The refresh token has expired.");
     const app = q.app.get(row.app_id);
     if (!app || app.revoked_ms != null) throw invalidGrant("The connected app was revoked.");
+    const stands = standing(app.account_id, row.key_id);
+    if (stands === "gone") {
+      // The key that signed in is gone: so is everything it signed in (returned, so it commits).
+      if (row.key_id !== null) revokeKeyGrantsTx(row.key_id, tsMs);
+      q.revokeToken.run(tsMs, tokenHash);
+      return invalidGrant("The API key used to sign in was revoked or has expired.");
+    }
+    // Suspension is reversible: refuse, and keep the grant for when the account is active again.
+    if (stands === "paused") throw invalidGrant("API access for this account is suspended or blocked.");
     if (input.resource !== null && !sameResource(input.resource, row.resource)) {
       throw new OAuthError("invalid_target", "resource does not match the grant.");
     }
@@ -285,7 +347,7 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
       scope = asked.join(" ");
     }
     q.revokeToken.run(tsMs, tokenHash);
-    return issueTokensTx(app, row.client_id, scope, tsMs);
+    return issueTokensTx(app, row.client_id, scope, row.key_id, tsMs);
   });
 
   const store: OAuthStore = {
@@ -295,25 +357,28 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
       const clientId = newSecret(SECRET_PREFIX.clientId, 16);
       const clientSecret = reg.authMethod === "none" ? null : newSecret(SECRET_PREFIX.clientSecret);
       const tsMs = now();
-      q.insertClient.run(
-        clientId,
-        clientSecret ? hashSecret(clientSecret) : null,
-        reg.authMethod,
-        reg.clientName,
-        JSON.stringify(reg.redirectUris),
-        JSON.stringify(reg.metadata),
-        tsMs,
-      );
+      db.transaction(() => {
+        registry.makeRoom(tsMs);
+        q.insertClient.run(
+          clientId,
+          clientSecret ? hashSecret(clientSecret) : null,
+          reg.authMethod,
+          reg.clientName,
+          JSON.stringify(reg.redirectUris),
+          JSON.stringify(reg.metadata),
+          tsMs,
+        );
+      }).immediate();
       return { clientId, clientSecret, clientName: reg.clientName, redirectUris: reg.redirectUris, authMethod: reg.authMethod, metadata: reg.metadata, createdMs: tsMs };
     },
 
     getClient(clientId) {
-      const row = q.client.get(clientId);
+      const row = liveClient(clientId, now());
       return row ? toClient(row) : null;
     },
 
     authenticateClient(clientId, secret, via) {
-      const row = clientId ? q.client.get(clientId) : undefined;
+      const row = clientId ? liveClient(clientId, now()) : undefined;
       if (!row) throw new OAuthError("invalid_client", "Unknown client_id.", 401);
       if (row.auth_method === "none") {
         // A public client proves nothing here; PKCE and the bound redirect URI protect its codes.
@@ -349,6 +414,7 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
         input.resource,
         input.scope,
         now() + ttls.codeTtlS * 1000,
+        input.keyId,
       );
       return code;
     },
@@ -392,7 +458,7 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
           // Bookkeeping only: a busy store must not refuse a valid token.
         }
       }
-      return { appId: app.app_id, accountId: app.account_id, clientId: row.client_id, resource: row.resource, scope: row.scope, expiresMs: row.expires_ms };
+      return { appId: app.app_id, accountId: app.account_id, keyId: row.key_id, clientId: row.client_id, resource: row.resource, scope: row.scope, expiresMs: row.expires_ms };
     },
 
     listApps(filter = {}) {
@@ -410,6 +476,11 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
         const tokensRevoked = q.revokeAppTokens.run(tsMs, app.app_id).changes;
         return { appId: app.app_id, accountId: app.account_id, alreadyRevoked: changed === 0, tokensRevoked };
       }).immediate();
+    },
+
+    revokeGrantsOfKey(keyId) {
+      const tsMs = now();
+      return db.transaction(() => revokeKeyGrantsTx(keyId, tsMs)).immediate();
     },
   };
   return store;

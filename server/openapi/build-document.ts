@@ -1,25 +1,52 @@
 import type { z } from "zod";
 import { servedOn } from "../http/host-app";
-import type { AnyRoute } from "../routes/define-route";
+import type { AnyRoute, RouteModule } from "../modules/define-route";
 import { defaultOf, isOptional, jsonSchemaOf } from "./json-schema";
 
 /** The three machine-readable descriptions (spec, Versioning, rule 2). */
 export type DocumentKind = "base" | "flow" | "atlas";
 
-const TITLES: Record<DocumentKind, { title: string; summary: string }> = {
-  base: {
-    title: "optionscope API: positioning, volatility and account",
-    summary: "Per-strike gamma and vanna exposure, node classification, key levels, replay, daily statistics and volatility analytics.",
-  },
-  flow: {
-    title: "optionscope API: flow",
-    summary: "Scored options flow, contract and ticker analytics, market overview and off-exchange prints.",
-  },
-  atlas: {
-    title: "optionscope API: price",
-    summary: "OHLCV bars and symbol information following the charting UDF convention.",
-  },
+/** What each API module contributes to a document's title and summary. */
+const MODULE_BLURBS: Partial<Record<RouteModule, string>> = {
+  positioning: "per-strike gamma and vanna exposure, node classification, key levels, replay and daily statistics",
+  volatility: "volatility analytics",
+  account: "the account",
+  flow: "scored options flow, contract and ticker analytics, market overview and off-exchange prints",
+  price: "OHLCV bars and symbol information following the charting UDF convention",
 };
+
+/** Module names in title order. */
+const MODULE_TITLES: Partial<Record<RouteModule, string>> = {
+  positioning: "positioning",
+  volatility: "volatility",
+  account: "account",
+  flow: "flow",
+  price: "price",
+};
+
+/** The module a document is about when it serves no operation of it yet. */
+const DOCUMENT_MODULE: Record<DocumentKind, RouteModule> = { base: "positioning", flow: "flow", atlas: "price" };
+
+const joinWords = (words: string[]) => (words.length <= 1 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`);
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * Title and summary of a document, from the modules it actually serves (the API descriptions
+ * themselves, module `meta`, do not count): a module that is not served is not announced.
+ */
+function describeDocument(kind: DocumentKind, selected: readonly AnyRoute[]): { title: string; summary: string } {
+  // `/v1/account` is declared by the meta module; it is the account API.
+  const served = new Set(selected.map((r) => (r.path === "/v1/account" ? "account" : r.module)));
+  const modules = (Object.keys(MODULE_TITLES) as RouteModule[]).filter((m) => served.has(m));
+  if (modules.length === 0) {
+    const name = MODULE_TITLES[DOCUMENT_MODULE[kind]]!;
+    return { title: `optionscope API: ${name}`, summary: `The ${name} module is not served by this version; this document lists no operation yet.` };
+  }
+  return {
+    title: `optionscope API: ${joinWords(modules.map((m) => MODULE_TITLES[m]!))}`,
+    summary: `${capitalised(modules.map((m) => MODULE_BLURBS[m]!).join("; "))}.`,
+  };
+}
 
 /** Status codes every keyed route may answer, with what they mean here. */
 const ERROR_RESPONSES: Record<string, string> = {
@@ -110,8 +137,8 @@ function operation(route: AnyRoute): Record<string, unknown> {
 }
 
 /**
- * One OpenAPI 3.1 document from the route table: `base` (positioning, volatility, account, meta
- * on {base_url}), `flow` (the flow module), `atlas` (the price module).
+ * One OpenAPI 3.1 document from the route table: `base` (everything on {base_url} but the flow
+ * module), `flow` (the flow module), `atlas` (the price module).
  * @example buildOpenApiDocument(allRoutes, "base", { serverUrl: "http://localhost:8080" }).openapi // "3.1.0"
  */
 export function buildOpenApiDocument(
@@ -129,11 +156,12 @@ export function buildOpenApiDocument(
     paths[p][route.method.toLowerCase()] = operation(route);
   }
   const tags = [...new Set(selected.flatMap((r) => r.tags))].map((name) => ({ name }));
+  const { title, summary } = describeDocument(kind, selected);
   return {
     openapi: "3.1.0",
     info: {
-      title: TITLES[kind].title,
-      summary: TITLES[kind].summary,
+      title,
+      summary,
       version: options.version ?? "1.0.0",
       description:
         "Send `Authorization: Bearer <key>` on every call (a bare key is also accepted). Costs are in credits " +

@@ -1,125 +1,62 @@
 /**
- * Shared live boards for every open stream: one topic per (symbol, board options), refreshed once
- * per simulated minute on the market clock whatever the number of subscribers, built with the same
- * `liveEntry` as `/v1/heatmap` so a streamed board equals the heatmap board of that minute. Each
- * board is serialised once (its `snapshot` and `velocity` events are `SharedEvent`s, encoded once
- * per transport) and handed to subscribers in batches across event-loop turns.
+ * Shared live boards for every open stream of one topic source: one topic per (symbol, options),
+ * refreshed once per simulated minute on the market clock whatever the number of subscribers,
+ * built by the module's `TopicSource` (positioning's builds with the same `liveEntry` as
+ * `/v1/heatmap`, so a streamed board equals the heatmap board of that minute). Each board is
+ * serialised once (its events are `SharedEvent`s, encoded once per transport) and handed to
+ * subscribers in batches across event-loop turns.
  * See docs/api.md#stream-events and docs/api.md#stream-fan-out.
  */
-import { VELOCITY_LOOKBACK_MINUTES } from "../../lib/positioning";
-import { etDateOf, marketStateAt } from "../../lib/time";
-import { ApiError } from "../errors";
-import { liveEntry } from "../routes/positioning/_frames";
-import { optionsKey, toApiError, type GridQuery } from "../routes/positioning/_shared";
 import type { AppServices } from "../services";
-import { eventData } from "./replay-store";
-import { SharedEvent } from "./sink";
+import type { SharedEvent } from "./sink";
 
 const MINUTE_MS = 60_000;
-/** Strikes listed in `topRisers` / `topFallers` of a velocity event. */
-export const VELOCITY_TOP_N = 5;
-
-/** Board options of a stream (the heatmap query without `symbols`). */
-export type BoardQuery = Omit<GridQuery, "symbols">;
-
-/** Per-strike velocity of one board. */
-export interface VelocityPayload {
-  symbol: string;
-  metric: "gamma" | "vanna";
-  asOf: string;
-  lookbackMinutes: number;
-  strikes: { strike: number; value: number; velocityPct: number }[];
-  topRisers: { strike: number; value: number; velocityPct: number }[];
-  topFallers: { strike: number; value: number; velocityPct: number }[];
+/**
+ * What a module supplies to stream its payload: the state of a topic (a symbol under some
+ * options) at a market instant. Everything else (admission, billing, resume, limits, fan-out,
+ * both transports) is the streams machinery's.
+ */
+export interface TopicSource<Q> {
+  /** Stable text of the options: topics with equal keys share one state. */
+  optionsKey(query: Q): string;
+  /** The topic's state at `nowMs`: a board, or unavailable with a reason. */
+  build(symbol: string, query: Q, nowMs: number): Promise<BoardState>;
+  /** Fields of the `connected` event that describe the options (placed after `symbols`). */
+  connectedFields(query: Q): Record<string, unknown>;
 }
 
 /** What a topic currently has. */
 export type BoardState =
   | {
       kind: "board";
+      /** Market instant of the data; a topic's boards are sent in increasing `asOfMs`. */
       asOfMs: number;
+      /** Name of the main event (`snapshot` for positioning boards, `bar` for price bars). */
+      eventName: string;
       snapshot: Record<string, unknown>;
-      velocity: VelocityPayload;
-      /** JSON of `snapshot` and `velocity`, made once per board for every subscriber. */
+      /** JSON of `snapshot`, made once per board for every subscriber. */
       snapshotJson: string;
-      velocityJson: string;
-      /** The `snapshot` event (`lagged: false` / `lagged: true`) and the `velocity` event, encoded once. */
+      /** The main event (`lagged: false` / `lagged: true`), encoded once. */
       snapshotEvent: SharedEvent;
       laggedSnapshotEvent: SharedEvent;
-      velocityEvent: SharedEvent;
+      /** A secondary event of the same board, when the source has one (positioning: per-strike velocity). */
+      velocity?: { asOf: string };
+      velocityJson?: string;
+      velocityEvent?: SharedEvent;
     }
-  | { kind: "unavailable"; reason: "no_live_board" | "expiration_not_found"; message: string };
+  | { kind: "unavailable"; reason: string; message: string };
 
 export type BoardListener = (symbol: string, state: BoardState) => void;
 
-interface Topic {
+interface Topic<Q> {
   key: string;
   symbol: string;
-  query: BoardQuery;
+  query: Q;
   listeners: Set<BoardListener>;
   latest: BoardState | null;
   /** Market-clock minute of the last refresh started (floor(ms / 60000)). */
   minute: number;
   refreshing: boolean;
-}
-
-/** Topic key of a symbol and board options. */
-export function topicKey(symbol: string, query: BoardQuery): string {
-  return `${symbol}|${optionsKey(query)}`;
-}
-
-function velocityOf(entry: { symbol: string; asOf: string; strikes: { strike: number; value: number; velocityPct?: number }[] }, metric: "gamma" | "vanna"): VelocityPayload {
-  const strikes = entry.strikes.map((s) => ({ strike: s.strike, value: s.value, velocityPct: s.velocityPct ?? 0 }));
-  const byVel = [...strikes].sort((a, b) => b.velocityPct - a.velocityPct || a.strike - b.strike);
-  return {
-    symbol: entry.symbol,
-    metric,
-    asOf: entry.asOf,
-    lookbackMinutes: VELOCITY_LOOKBACK_MINUTES,
-    strikes,
-    topRisers: byVel.filter((s) => s.velocityPct > 0).slice(0, VELOCITY_TOP_N),
-    topFallers: byVel.filter((s) => s.velocityPct < 0).reverse().slice(0, VELOCITY_TOP_N),
-  };
-}
-
-/**
- * Build one topic's state at a market instant: a board during the regular session, else
- * `no_live_board` (spec: "no live board yet, for example outside market hours").
- */
-export async function buildBoardState(services: AppServices, symbol: string, query: BoardQuery, nowMs: number): Promise<BoardState> {
-  if (marketStateAt(nowMs) !== "open") {
-    return { kind: "unavailable", reason: "no_live_board", message: `${symbol} has no live board outside the regular session.` };
-  }
-  try {
-    const { entry } = await liveEntry(services, symbol, query, nowMs);
-    const asOfMs = Date.parse(entry.asOf);
-    if (etDateOf(asOfMs) !== etDateOf(nowMs)) {
-      return { kind: "unavailable", reason: "no_live_board", message: `${symbol} has no board in today's session yet.` };
-    }
-    const snapshot: Record<string, unknown> = {
-      ...entry,
-      strikes: entry.strikes.map((s) => ({ strike: s.strike, value: s.value, nodeType: s.nodeType })),
-    };
-    const velocity = velocityOf(entry, query.metric);
-    const snapshotJson = JSON.stringify(snapshot);
-    const velocityJson = JSON.stringify(velocity);
-    return {
-      kind: "board",
-      asOfMs,
-      snapshot,
-      velocity,
-      snapshotJson,
-      velocityJson,
-      snapshotEvent: new SharedEvent("snapshot", eventData({ data: snapshotJson, lagged: false })),
-      laggedSnapshotEvent: new SharedEvent("snapshot", eventData({ data: snapshotJson, lagged: true })),
-      velocityEvent: new SharedEvent("velocity", velocityJson),
-    };
-  } catch (error) {
-    const e = toApiError(error);
-    if (e instanceof ApiError && e.code === "expiration_not_found") return { kind: "unavailable", reason: "expiration_not_found", message: e.message };
-    if (e instanceof ApiError && e.status === 404) return { kind: "unavailable", reason: "no_live_board", message: e.message };
-    throw error;
-  }
 }
 
 /** Options of `createBoardHub`. */
@@ -129,7 +66,7 @@ export interface BoardHubOptions {
 }
 
 interface FanOutJob {
-  topic: Topic;
+  topic: Topic<unknown>;
   state: BoardState;
   listeners: BoardListener[];
   /** Index of the next listener to hand the state to. */
@@ -144,8 +81,9 @@ interface FanOutJob {
  * const off = hub.subscribe("SPY", query, (symbol, state) => { ... });
  * await hub.tick(services.clock.now());
  */
-export function createBoardHub(services: AppServices, options: BoardHubOptions = {}) {
-  const topics = new Map<string, Topic>();
+export function createBoardHub<Q>(services: AppServices, source: TopicSource<Q>, options: BoardHubOptions = {}) {
+  const topics = new Map<string, Topic<Q>>();
+  const topicKey = (symbol: string, query: Q) => `${symbol}|${source.optionsKey(query)}`;
   const batch = Math.max(1, Math.floor(options.fanoutBatch ?? 64));
   // One queue for every topic: when all boards change at the minute, the turn's budget is shared
   // by all of them (per-topic batches would each take a full batch in the same turn).
@@ -187,7 +125,7 @@ export function createBoardHub(services: AppServices, options: BoardHubOptions =
   }
 
   /** Queue a fan-out of `state` to the topic's current subscribers; resolves when it is done. */
-  function fanOut(t: Topic, state: BoardState): Promise<void> {
+  function fanOut(t: Topic<Q>, state: BoardState): Promise<void> {
     return new Promise<void>((done) => {
       jobs.push({ topic: t, state, listeners: [...t.listeners], next: 0, done });
       if (!pumping) {
@@ -197,11 +135,11 @@ export function createBoardHub(services: AppServices, options: BoardHubOptions =
     });
   }
 
-  async function refresh(t: Topic, nowMs: number): Promise<void> {
+  async function refresh(t: Topic<Q>, nowMs: number): Promise<void> {
     t.refreshing = true;
     t.minute = Math.floor(nowMs / MINUTE_MS);
     try {
-      const next = await buildBoardState(services, t.symbol, t.query, nowMs);
+      const next = await source.build(t.symbol, t.query, nowMs);
       const prev = t.latest;
       const changed =
         prev === null ||
@@ -223,7 +161,7 @@ export function createBoardHub(services: AppServices, options: BoardHubOptions =
 
   return {
     /** Listen to a topic; the current state (if any) is delivered at once. Returns the unsubscribe. */
-    subscribe(symbol: string, query: BoardQuery, listener: BoardListener): () => void {
+    subscribe(symbol: string, query: Q, listener: BoardListener): () => void {
       const key = topicKey(symbol, query);
       let t = topics.get(key);
       if (!t) {
@@ -240,7 +178,7 @@ export function createBoardHub(services: AppServices, options: BoardHubOptions =
     },
 
     /** Whether a topic exists (for the server-wide topic cap). */
-    has(symbol: string, query: BoardQuery): boolean {
+    has(symbol: string, query: Q): boolean {
       return topics.has(topicKey(symbol, query));
     },
 
@@ -260,4 +198,4 @@ export function createBoardHub(services: AppServices, options: BoardHubOptions =
   };
 }
 
-export type BoardHub = ReturnType<typeof createBoardHub>;
+export type BoardHub<Q = unknown> = ReturnType<typeof createBoardHub<Q>>;

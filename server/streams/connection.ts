@@ -6,7 +6,7 @@
  */
 import type { AccountService, BalanceResult, LedgerRef, Principal } from "../accounts/types";
 import { ApiError } from "../errors";
-import type { BoardQuery, BoardState } from "./board-hub";
+import type { BoardListener, BoardState } from "./board-hub";
 import { formatEventId } from "./event-id";
 import { eventData, type Lineage, type LoggedEvent } from "./replay-store";
 import type { OutFrame, SharedEvent, StreamSink } from "./sink";
@@ -22,7 +22,7 @@ export type CloseReason =
   | "key_revoked";
 
 /** The spec's `reconnect` reasons. */
-export type ReconnectReason = "max_duration" | "server_shutdown";
+export type ReconnectReason = "max_duration" | "server_shutdown" | "api_paused";
 
 /** The SSE `retry` field sent with `connected`, ms. */
 export const RETRY_MS = 1000;
@@ -92,7 +92,8 @@ export interface ConnectionInit {
   id: string;
   principal: Principal;
   symbols: string[];
-  query: BoardQuery;
+  /** Subscribe to one symbol's topic under the connection's options; returns the unsubscribe. */
+  subscribe: (symbol: string, listener: BoardListener) => () => void;
   /** Request id of the opening request (its debit); minute debits use `<requestId>.m<k>`. */
   requestId: string;
   lineage: Lineage;
@@ -109,7 +110,7 @@ export class StreamConnection {
   readonly id: string;
   principal: Principal;
   readonly symbols: string[];
-  readonly query: BoardQuery;
+  private readonly subscribe: ConnectionInit["subscribe"];
   readonly transport: "sse" | "ws";
   readonly lineage: Lineage;
   private readonly requestId: string;
@@ -142,7 +143,7 @@ export class StreamConnection {
     this.id = init.id;
     this.principal = init.principal;
     this.symbols = init.symbols;
-    this.query = init.query;
+    this.subscribe = init.subscribe;
     this.transport = init.transport;
     this.lineage = init.lineage;
     this.requestId = init.requestId;
@@ -166,7 +167,7 @@ export class StreamConnection {
     this.nextBillMs = lifeNowMs + s.billingIntervalS * 1000;
     this.endMs = lifeNowMs + s.maxDurationS * 1000;
     for (const symbol of this.symbols) {
-      this.unsubscribes.push(this.hub.boards.subscribe(symbol, this.query, (sym, state) => this.offerBoard(sym, state)));
+      this.unsubscribes.push(this.subscribe(symbol, (sym, state) => this.offerBoard(sym, state)));
     }
     this.pump();
   }
@@ -351,7 +352,7 @@ export class StreamConnection {
       this.pendingBoards.set(symbol, { state, lagged: false });
       this.enqueue({ kind: "board", symbol });
     }
-    if ((this.lineage.lastVelocityMs.get(symbol) ?? -Infinity) < state.asOfMs) {
+    if (state.velocityEvent && state.velocity && (this.lineage.lastVelocityMs.get(symbol) ?? -Infinity) < state.asOfMs) {
       const hadVelocity = this.pendingVelocity.has(symbol);
       this.pendingVelocity.set(symbol, { asOfMs: Date.parse(state.velocity.asOf), event: state.velocityEvent });
       if (!hadVelocity) this.enqueue({ kind: "velocity", symbol });
@@ -402,7 +403,7 @@ export class StreamConnection {
         lineage.unavailable.delete(item.symbol);
         // The board's bytes are shared by every subscriber (only the id is this connection's); the
         // log keeps the shared board JSON, not a copy.
-        const id = this.hub.replay.append(lineage, "snapshot", p.state.snapshotJson, now, p.lagged);
+        const id = this.hub.replay.append(lineage, p.state.eventName, p.state.snapshotJson, now, p.lagged);
         return { frame: { id, shared: p.lagged ? p.state.laggedSnapshotEvent : p.state.snapshotEvent } };
       }
       case "velocity": {

@@ -3,7 +3,7 @@
  * the tuning knobs of the stream hub (tick, revalidation, resume window, queues, caps).
  * See docs/api.md#streams.
  */
-import { moduleState, type AppServices, type StreamTimings } from "../services";
+import type { AppServices, StreamTimings } from "../services";
 
 /** Hub tuning; every field has a documented default. */
 export interface StreamTuning {
@@ -57,19 +57,15 @@ export const DEFAULT_STREAM_TUNING: StreamTuning = Object.freeze({
   fanoutBatch: 64,
 });
 
-const TUNING_KEY = "streams.tuning";
-
 /**
  * Override hub tuning for an app before its first stream opens (tests, bench).
  * @example configureStreams(app.services, { tickMs: 5, revalidateMs: 100 })
  */
 export function configureStreams(services: AppServices, tuning: Partial<StreamTuning>): void {
-  const current = moduleState<Partial<StreamTuning>>(services, TUNING_KEY, () => ({}));
-  Object.assign(current, tuning);
+  Object.assign(services.streamTuning, tuning);
 }
 
 /** The settings of an app: its timings and any tuning set with `configureStreams`. */
 export function streamSettings(services: AppServices): StreamSettings {
-  const tuning = moduleState<Partial<StreamTuning>>(services, TUNING_KEY, () => ({}));
-  return { ...DEFAULT_STREAM_TUNING, ...tuning, ...services.streams };
+  return { ...DEFAULT_STREAM_TUNING, ...services.streamTuning, ...services.streams };
 }

@@ -7,9 +7,9 @@
  */
 import { SLOT_STREAM_SYMBOLS, type AccountService, type Principal } from "../accounts/types";
 import { ApiError } from "../errors";
-import { attribution } from "../routes/positioning/_shared";
-import { moduleState, type AppServices } from "../services";
-import { createBoardHub, type BoardHub, type BoardQuery } from "./board-hub";
+import { attribution } from "../attribution";
+import type { AppServices } from "../services";
+import { createBoardHub, type BoardHub, type TopicSource } from "./board-hub";
 import { closeReasonOf, StreamConnection } from "./connection";
 import { formatEventId } from "./event-id";
 import { createReplayStore, type Lineage, type LoggedEvent, type ReplayStore } from "./replay-store";
@@ -18,7 +18,6 @@ import { streamSettings, type StreamSettings } from "./settings";
 /** What a connection needs from its hub. */
 export interface StreamHubInternals {
   settings: StreamSettings;
-  boards: BoardHub;
   replay: ReplayStore;
   accounts: AccountService;
   /** Stream-clock now, ms. */
@@ -30,11 +29,11 @@ export interface StreamHubInternals {
 }
 
 /** A validated, charged request to open a stream. */
-export interface OpenStreamRequest {
+export interface OpenStreamRequest<Q> {
   principal: Principal;
   /** Known symbols, de-duplicated, in request order. */
   symbols: string[];
-  query: BoardQuery;
+  query: Q;
   /** Request id of the opening debit. */
   requestId: string;
   /** `Last-Event-ID` header, else `lastEventId` query; null when neither. */
@@ -54,8 +53,9 @@ export interface StreamHubStats {
   tickerRunning: boolean;
 }
 
-function queryKeyOf(symbols: readonly string[], q: BoardQuery): string {
-  return [[...symbols].sort().join(","), q.metric, q.maxStrikes, q.maxExpirations, q.includeEmpty, q.expirations?.join("+") ?? "", q.layout].join("|");
+/** Resume key of a connection: its symbols (any order) and options. */
+function queryKeyOf(symbols: readonly string[], optionsKey: string): string {
+  return [[...symbols].sort().join(","), optionsKey].join("|");
 }
 
 function streamLimitReached(max: number, inUse: number, asked: number, retryAfterS: number): ApiError {
@@ -72,13 +72,13 @@ function capacity(code: "stream_capacity" | "stream_unavailable", message: strin
 }
 
 /**
- * Create a hub (use `streamHub(services)` for the app's one).
- * @example const hub = createStreamHub(services); const conn = hub.open({ ... }); conn.start(sink, hub.lifeNow());
+ * Create a hub over a module's topic source (one per source and app; the module keeps it).
+ * @example const hub = createStreamHub(services, source); const conn = hub.open({ ... }); conn.start(sink, hub.lifeNow());
  */
-export function createStreamHub(services: AppServices) {
+export function createStreamHub<Q>(services: AppServices, source: TopicSource<Q>) {
   const settings = streamSettings(services);
   const connections = new Set<StreamConnection>();
-  const boards = createBoardHub(services, { fanoutBatch: settings.fanoutBatch });
+  const boards: BoardHub<Q> = createBoardHub(services, source, { fanoutBatch: settings.fanoutBatch });
   const replay = createReplayStore({
     maxEvents: settings.replayMaxEvents,
     windowMs: settings.replayWindowS * 1000,
@@ -96,7 +96,6 @@ export function createStreamHub(services: AppServices) {
 
   const internals: StreamHubInternals = {
     settings,
-    boards,
     replay,
     accounts: services.accounts,
     lifeNow,
@@ -118,6 +117,12 @@ export function createStreamHub(services: AppServices) {
   };
 
   function revalidate(): void {
+    // Maintenance: every open stream is asked to reconnect (its reconnect is refused with
+    // 503 api_paused and Retry-After until the pause is lifted, then it resumes without a gap).
+    if (services.control.state().mode === "paused") {
+      for (const c of [...connections]) c.reconnect("api_paused");
+      return;
+    }
     const byKey = new Map<string, StreamConnection[]>();
     for (const c of connections) {
       if (c.disposed) continue;
@@ -167,11 +172,11 @@ export function createStreamHub(services: AppServices) {
      * account slots, resume lookup. Throws `ApiError` 503 `stream_unavailable` / `stream_capacity`
      * or 429 `stream_limit_reached`; the caller then starts the connection with its transport.
      */
-    open(req: OpenStreamRequest): StreamConnection {
+    open(req: OpenStreamRequest<Q>): StreamConnection {
       const retry = settings.capacityRetryAfterS;
       if (shuttingDown) throw capacity("stream_unavailable", "The server is shutting down; reconnect to another instance.", retry);
       const now = lifeNow();
-      const queryKey = queryKeyOf(req.symbols, req.query);
+      const queryKey = queryKeyOf(req.symbols, source.optionsKey(req.query));
       let lineage: Lineage | null = null;
       let replayEvents: LoggedEvent[] = [];
       let resumeFromSeq = 0;
@@ -221,7 +226,7 @@ export function createStreamHub(services: AppServices) {
           id: `str_${(++nextId).toString(36)}_${lineage.id.slice(0, 6)}`,
           principal: req.principal,
           symbols: req.symbols,
-          query: req.query,
+          subscribe: (symbol, listener) => boards.subscribe(symbol, req.query, listener),
           requestId: req.requestId,
           lineage,
           resumeFromSeq,
@@ -233,7 +238,7 @@ export function createStreamHub(services: AppServices) {
             transport: req.transport,
             lineage: lineage.id,
             symbols: req.symbols,
-            metric: req.query.metric,
+            ...source.connectedFields(req.query),
             creditsRemaining: req.creditsRemaining,
             creditsPerMinute: (n * 60) / settings.billingIntervalS,
             billingIntervalSeconds: settings.billingIntervalS,
@@ -285,12 +290,4 @@ export function createStreamHub(services: AppServices) {
   };
 }
 
-export type StreamHub = ReturnType<typeof createStreamHub>;
-
-/**
- * The app's stream hub, created on first use.
- * @example streamHub(app.services).stats().connections
- */
-export function streamHub(services: AppServices): StreamHub {
-  return moduleState(services, "streams.hub", () => createStreamHub(services));
-}
+export type StreamHub<Q = any> = ReturnType<typeof createStreamHub<Q>>;

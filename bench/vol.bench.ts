@@ -1,0 +1,85 @@
+// Volatility benchmarks (issue 15 target): SVX at all five tenors on a full simulated SPXW board at
+// one minute (terms, strips and interpolation from the ChainSnapshot; board generation excluded),
+// target <= 5 ms. Run alone:
+//   npx tsx bench/vol.bench.ts
+// or add `volSuite` to bench/suites.ts. Prints one PASS/FAIL line per target, with the machine.
+import os from "node:os";
+import { Bench } from "tinybench";
+import { createSimulatedMarket, fixedClock, type ChainSnapshot } from "../lib/market";
+import { etInstant } from "../lib/time";
+import { chainTerms, svxAll, vixTermVariance, expirationQuotes } from "../lib/vol";
+import type { Suite, SuiteReport } from "./suites";
+
+/** One measured workload against its target. */
+export interface VolBenchRow {
+  name: string;
+  meanMs: number;
+  p99Ms: number;
+  targetMs: number | null;
+  pass: boolean | null;
+  detail: string;
+}
+
+/** Runs the suite over 30 SPXW boards of one session (one minute apart) and returns its rows. */
+export async function runVolBench(): Promise<VolBenchRow[]> {
+  const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2026-01-01T00:00:00Z")) });
+  const day = "2024-05-01";
+  const start = etInstant(day, "10:00");
+  const boards: ChainSnapshot[] = [];
+  for (let m = 0; m < 30; m++) boards.push(market.chainSync("SPXW", start + m * 60_000)!);
+  const contracts = boards[0].right.length;
+  let at = 0;
+  let strikes = 0;
+  const bench = new Bench({ time: 2000, warmupTime: 300 });
+  bench
+    .add("SVX, five tenors, SPXW board at one minute", () => {
+      at = (at + 1) % boards.length;
+      const r = svxAll(boards[at]);
+      strikes = (r.svx30?.near?.strikesUsed ?? 0) + (r.svx30?.next?.strikesUsed ?? 0);
+    })
+    .add("one VIX term (quotes gathered + strip), SPXW 30-day expiration", () => {
+      at = (at + 1) % boards.length;
+      const b = boards[at];
+      const terms = chainTerms(b);
+      const k = terms.expirations.findIndex((e) => e.tMinutes >= 43_200);
+      const e = terms.expirations[k];
+      vixTermVariance(expirationQuotes(b, e.expIndex), { tMinutes: e.tMinutes, rateAnnual: b.rate });
+    });
+  await bench.run();
+  const targets: Record<string, number | null> = { "SVX, five tenors, SPXW board at one minute": 5 };
+  return bench.tasks.map((t) => {
+    const r = t.result as unknown as { latency?: { mean: number; p99: number }; mean?: number; p99?: number };
+    const mean = r.latency?.mean ?? r.mean ?? Number.NaN;
+    const p99 = r.latency?.p99 ?? r.p99 ?? Number.NaN;
+    const target = targets[t.name] ?? null;
+    return {
+      name: t.name,
+      meanMs: mean,
+      p99Ms: p99,
+      targetMs: target,
+      pass: target === null ? null : mean <= target,
+      detail: t.name.startsWith("SVX") ? `${contracts} contracts, ${strikes} strikes in the 30-day strips, js engine` : "",
+    };
+  });
+}
+
+/** The suite in `bench/run.ts` form. */
+export const volSuite: Suite = {
+  name: "vol",
+  async run(): Promise<SuiteReport> {
+    const rows = await runVolBench();
+    return {
+      table: rows.map((r) => ({ workload: r.name, "mean ms": Number(r.meanMs.toFixed(3)), "p99 ms": Number(r.p99Ms.toFixed(3)), "target ms": r.targetMs ?? "" })),
+      checks: rows.filter((r) => r.targetMs !== null).map((r) => ({ name: r.name, pass: r.pass === true, detail: `mean ${r.meanMs.toFixed(3)} ms (target <= ${r.targetMs} ms)` })),
+      notes: rows.filter((r) => r.detail).map((r) => `${r.name}: ${r.detail}`),
+    };
+  },
+};
+
+if (process.argv[1]?.endsWith("vol.bench.ts")) {
+  console.log(`# vol bench ${new Date().toISOString()} node ${process.version} ${os.cpus()[0]?.model ?? "cpu"} (${os.cpus().length} cpus) load ${os.loadavg()[0].toFixed(2)}`);
+  for (const row of await runVolBench()) {
+    const verdict = row.pass === null ? "info" : row.pass ? "PASS" : "FAIL";
+    console.log(`${verdict} ${row.name}: mean ${row.meanMs.toFixed(3)} ms, p99 ${row.p99Ms.toFixed(3)} ms${row.targetMs === null ? "" : ` (target <= ${row.targetMs} ms)`} ${row.detail}`);
+  }
+}

@@ -1,0 +1,328 @@
+/**
+ * Relative volume: per-bucket volume and premium against the average of the same time-of-day
+ * bucket over `avg_period` prior sessions, for one contract or one ticker (calls and puts split).
+ * @see docs/methodology.md#flow-rvol
+ */
+import { z } from "zod";
+import type { OptionPrint } from "../market/prints/schemas";
+import { addTradingDays, isTradingDay, previousTradingDay, sessionBounds, tradingDaysBetween } from "../time";
+import type { IsoDate } from "../time";
+import { FlowError } from "./errors";
+import { premiumUsd } from "./trade-facts";
+import type { ContractRvolBarSchema, ContractRvolSchema, RvolStatsSchema, TickerRvolBarSchema, TickerRvolSchema } from "./schemas";
+
+/** Aggregate RVOL statistics (the spec's `stats`). */
+export type RvolStats = z.output<typeof RvolStatsSchema>;
+/** One bar of the contract RVOL response. */
+export type ContractRvolBar = z.output<typeof ContractRvolBarSchema>;
+/** One bar of the ticker RVOL response. */
+export type TickerRvolBar = z.output<typeof TickerRvolBarSchema>;
+/** Contract RVOL response. */
+export type ContractRvol = z.output<typeof ContractRvolSchema>;
+/** Ticker RVOL response. */
+export type TickerRvol = z.output<typeof TickerRvolSchema>;
+
+/** Bucket sizes of the spec. */
+export const RVOL_BUCKETS = ["1min", "5min", "10min", "15min", "30min", "1d", "1w"] as const;
+/** One bucket size. */
+export type RvolBucket = (typeof RVOL_BUCKETS)[number];
+
+const INTRADAY_MS: Readonly<Record<string, number>> = {
+  "1min": 60_000, "5min": 300_000, "10min": 600_000, "15min": 900_000, "30min": 1_800_000,
+};
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date YYYY-MM-DD");
+const period = (unit: "D" | "d") =>
+  z
+    .string()
+    .regex(new RegExp(`^[1-9][0-9]{0,2}${unit}$`), `expected {N}${unit} with N from 1 to 365`)
+    .refine((s) => Number(s.slice(0, -1)) <= 365, `N must be at most 365`);
+
+/** Options of {@link rvol} (the spec's RVOL parameters in camelCase, plus `asOfMs`). */
+export const RvolOptionsSchema = z.object({
+  /** Last session of the view (a non-trading date means the session before it). */
+  date: isoDate,
+  /** Trailing window `{N}D`: the N sessions ending at `date`. */
+  interval: period("D").default("1D"),
+  bucket: z.enum(RVOL_BUCKETS).default("5min"),
+  /** Baseline lookback `{N}d`: the N sessions before the view's first session. */
+  avgPeriod: period("d").default("14d"),
+  orderBy: z.enum(["rvol", "volume", "premium", "time"]).default("time"),
+  /** Default `asc` for `time`, else `desc`. */
+  order: z.enum(["asc", "desc"]).optional(),
+  limit: z.number().int().min(1).optional(),
+  format: z.enum(["full", "summary"]).default("full"),
+  /** "Now": buckets starting at or after it are not shown, and baselines stop at the same time of day. */
+  asOfMs: z.number().finite().optional(),
+});
+/** Parsed RVOL options. */
+export type RvolOptions = z.output<typeof RvolOptionsSchema>;
+/** RVOL options as a caller gives them. */
+export type RvolOptionsInput = z.input<typeof RvolOptionsSchema>;
+
+
+
+
+
+
+/** Prints RVOL reads. */
+export type RvolPrint = Pick<OptionPrint, "tsMs" | "symbol" | "right" | "price" | "size" | "underlyingPrice">;
+
+/** The prints of one session (all of the ticker's, or the contract's and others: the contract is filtered). */
+export interface RvolSession {
+  date: IsoDate;
+  prints: readonly RvolPrint[];
+}
+
+/**
+ * Which sessions an RVOL request reads: the view (the `interval` sessions ending at `date`) and
+ * the baseline (the `avgPeriod` sessions before the view).
+ * @example
+ * rvolSessions("2024-03-15", "1D", "2d"); // { view: ["2024-03-15"], baseline: ["2024-03-13", "2024-03-14"] }
+ * @see docs/methodology.md#flow-rvol
+ */
+export function rvolSessions(date: IsoDate, interval = "1D", avgPeriod = "14d"): { view: IsoDate[]; baseline: IsoDate[] } {
+  const last = isTradingDay(date) ? date : previousTradingDay(date);
+  const n = parsePeriod(interval, "D", "interval");
+  const m = parsePeriod(avgPeriod, "d", "avg_period");
+  const first = addTradingDays(last, -(n - 1));
+  return {
+    view: tradingDaysBetween(first, last),
+    baseline: tradingDaysBetween(addTradingDays(first, -m), previousTradingDay(first)),
+  };
+}
+
+function parsePeriod(text: string, unit: "D" | "d", name: string): number {
+  const r = period(unit).safeParse(text);
+  if (!r.success) throw new FlowError("invalid_parameter", `${name} must be {N}${unit} with N from 1 to 365, got ${JSON.stringify(text)}`, name);
+  return Number(text.slice(0, -1));
+}
+
+/** Per-session sums over one span of time-of-day offsets. */
+interface Sums {
+  volume: number;
+  premium: number;
+  call: number;
+  put: number;
+  lastPrice: number;
+}
+
+const zero = (): Sums => ({ volume: 0, premium: 0, call: 0, put: 0, lastPrice: Number.NaN });
+
+/** First index with `tsMs >= t` (prints in time order). */
+function lowerBound(prints: readonly RvolPrint[], t: number): number {
+  let lo = 0;
+  let hi = prints.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (prints[mid].tsMs < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Sums of prints (time order, already filtered) with `fromOffset <= tsMs - open < toOffset`. */
+function sumSpan(prints: readonly RvolPrint[], openMs: number, fromOffset: number, toOffset: number): Sums {
+  const s = zero();
+  const end = openMs + toOffset;
+  for (let i = lowerBound(prints, openMs + fromOffset); i < prints.length && prints[i].tsMs < end; i++) {
+    const p = prints[i];
+    s.volume += p.size;
+    s.premium += premiumUsd(p.price, p.size);
+    if (p.right === "C") s.call += p.size;
+    else s.put += p.size;
+    s.lastPrice = p.underlyingPrice;
+  }
+  return s;
+}
+
+interface Span {
+  /** ms since the epoch. */
+  startMs: number;
+  endMs: number;
+  /** Pieces of sessions: date, time-of-day offsets from the open. */
+  pieces: { date: IsoDate; fromOffset: number; toOffset: number }[];
+}
+
+/** Bars of the view: intraday buckets per session, one per session (`1d`), or per ISO week (`1w`). */
+function viewSpans(view: readonly IsoDate[], bucket: RvolBucket, asOfMs: number): Span[] {
+  const spans: Span[] = [];
+  const step = INTRADAY_MS[bucket];
+  for (const date of view) {
+    const { openMs, closeMs } = sessionBounds(date);
+    if (openMs >= asOfMs) break;
+    const endMs = Math.min(closeMs, asOfMs);
+    if (step) {
+      for (let start = openMs; start < endMs; start += step) {
+        const stop = Math.min(start + step, closeMs);
+        spans.push({ startMs: start, endMs: stop, pieces: [{ date, fromOffset: start - openMs, toOffset: Math.min(stop, asOfMs) - openMs }] });
+      }
+    } else {
+      const piece = { date, fromOffset: 0, toOffset: endMs - openMs };
+      const prev = spans[spans.length - 1];
+      if (bucket === "1w" && prev && isoWeek(prev.pieces[0].date) === isoWeek(date)) {
+        prev.pieces.push(piece);
+        prev.endMs = closeMs;
+      } else spans.push({ startMs: openMs, endMs: closeMs, pieces: [piece] });
+    }
+  }
+  return spans;
+}
+
+/** Monday of the date's week, as a date string. */
+function isoWeek(date: IsoDate): string {
+  const d = new Date(`${date}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
+  return d.toISOString().slice(0, 10);
+}
+
+function isTimeOrdered(prints: readonly RvolPrint[]): boolean {
+  for (let i = 1; i < prints.length; i++) if (prints[i].tsMs < prints[i - 1].tsMs) return false;
+  return true;
+}
+
+const ratio = (a: number, b: number) => (b > 0 ? a / b : 0);
+
+/**
+ * Relative volume of one contract (`scope.kind: "contract"`) or one ticker (`"ticker"`, calls and
+ * puts split) over the view sessions, against the same time-of-day buckets of the baseline
+ * sessions. `sessions` must hold the view and baseline dates of {@link rvolSessions}; a baseline
+ * date missing from it is unavailable (it does not count in `avgDaysCount`), a present date with
+ * no prints counts as a day of zero volume.
+ * @example
+ * const plan = rvolSessions("2024-03-15", "1D", "14d");
+ * const r = rvol({ kind: "ticker" }, sessions, { date: "2024-03-15", bucket: "15min" });
+ * r.stats.rvolVolume; // today's volume over the baseline's at the same time of day
+ * @see docs/methodology.md#flow-rvol
+ */
+export function rvol(scope: { kind: "contract"; symbol: string }, sessions: readonly RvolSession[], options: RvolOptionsInput): ContractRvol;
+export function rvol(scope: { kind: "ticker" }, sessions: readonly RvolSession[], options: RvolOptionsInput): TickerRvol;
+export function rvol(
+  scope: { kind: "contract"; symbol: string } | { kind: "ticker" },
+  sessions: readonly RvolSession[],
+  input: RvolOptionsInput,
+): ContractRvol | TickerRvol {
+  const parsed = RvolOptionsSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new FlowError("invalid_parameter", issue.message, String(issue.path[0] ?? ""));
+  }
+  const o = parsed.data;
+  const plan = rvolSessions(o.date, o.interval, o.avgPeriod);
+  const symbol = scope.kind === "contract" ? scope.symbol : null;
+  const byDate = new Map<IsoDate, readonly RvolPrint[]>();
+  for (const s of sessions) {
+    const prints = symbol === null ? s.prints : s.prints.filter((p) => p.symbol === symbol);
+    byDate.set(s.date, isTimeOrdered(prints) ? prints : [...prints].sort((a, b) => a.tsMs - b.tsMs));
+  }
+  const asOfMs = o.asOfMs ?? Number.POSITIVE_INFINITY;
+  const baseline = plan.baseline.filter((d) => byDate.has(d));
+  const opens = new Map<IsoDate, { openMs: number; closeMs: number }>();
+  const boundsOf = (d: IsoDate) => {
+    let b = opens.get(d);
+    if (!b) opens.set(d, (b = sessionBounds(d)));
+    return b;
+  };
+
+  const spans = viewSpans(plan.view, o.bucket, asOfMs);
+  const daily = o.bucket === "1d" || o.bucket === "1w";
+  let lastPrice = Number.NaN;
+  const bars: TickerRvolBar[] = [];
+  for (const span of spans) {
+    const today = zero();
+    const avg = { volume: 0, premium: 0, call: 0, put: 0 };
+    let days = 0;
+    for (const piece of span.pieces) {
+      const s = sumSpan(byDate.get(piece.date) ?? [], boundsOf(piece.date).openMs, piece.fromOffset, piece.toOffset);
+      today.volume += s.volume;
+      today.premium += s.premium;
+      today.call += s.call;
+      today.put += s.put;
+      if (s.lastPrice === s.lastPrice) today.lastPrice = s.lastPrice;
+      // Baseline: the same offsets in every available baseline session that has them (daily bars: the whole day so far).
+      let n = 0;
+      const sum = { volume: 0, premium: 0, call: 0, put: 0 };
+      for (const d of baseline) {
+        const { openMs, closeMs } = boundsOf(d);
+        if (!daily && piece.fromOffset >= closeMs - openMs) continue; // an early close has no such bucket
+        const b = sumSpan(byDate.get(d) ?? [], openMs, piece.fromOffset, piece.toOffset);
+        sum.volume += b.volume;
+        sum.premium += b.premium;
+        sum.call += b.call;
+        sum.put += b.put;
+        n++;
+      }
+      if (n > 0) {
+        avg.volume += sum.volume / n;
+        avg.premium += sum.premium / n;
+        avg.call += sum.call / n;
+        avg.put += sum.put / n;
+      }
+      days = Math.max(days, n);
+    }
+    if (today.lastPrice === today.lastPrice) lastPrice = today.lastPrice;
+    const has = days > 0;
+    bars.push({
+      timestamp: new Date(span.startMs).toISOString(),
+      timestampEnd: new Date(span.endMs).toISOString(),
+      callVolume: today.call,
+      putVolume: today.put,
+      volume: today.volume,
+      premium: today.premium,
+      stockPrice: lastPrice,
+      avgCallVolume: has ? avg.call : null,
+      avgPutVolume: has ? avg.put : null,
+      avgVolume: has ? avg.volume : null,
+      avgPremium: has ? avg.premium : null,
+      avgDaysCount: has ? days : null,
+    });
+  }
+  // Stock price: carried forward; leading bars without a print take the first known price (0 if none).
+  const firstKnown = bars.find((b) => b.stockPrice === b.stockPrice)?.stockPrice ?? 0;
+  for (const b of bars) if (b.stockPrice !== b.stockPrice) b.stockPrice = firstKnown;
+
+  let tv = 0, tp = 0, av = 0, ap = 0, tc = 0, tpu = 0, ac = 0, apu = 0;
+  for (const b of bars) {
+    tv += b.volume;
+    tp += b.premium;
+    tc += b.callVolume;
+    tpu += b.putVolume;
+    av += b.avgVolume ?? 0;
+    ap += b.avgPremium ?? 0;
+    ac += b.avgCallVolume ?? 0;
+    apu += b.avgPutVolume ?? 0;
+  }
+  const stats: RvolStats = {
+    todayVolume: tv,
+    todayPremium: tp,
+    avgVolume: av,
+    avgPremium: ap,
+    rvolVolume: ratio(tv, av),
+    rvolPremium: ratio(tp, ap),
+    avgDaysCount: baseline.length,
+  };
+
+  const order = o.order ?? (o.orderBy === "time" ? "asc" : "desc");
+  const keyOf = (b: TickerRvolBar): number =>
+    o.orderBy === "volume" ? b.volume : o.orderBy === "premium" ? b.premium : o.orderBy === "rvol" ? ratio(b.volume, b.avgVolume ?? 0) : 0;
+  const sorted = bars.map((b, i) => ({ b, i }));
+  sorted.sort((x, y) => {
+    const d = o.orderBy === "time" ? x.i - y.i : keyOf(x.b) - keyOf(y.b);
+    return (order === "asc" ? d : -d) || x.i - y.i;
+  });
+  const shown = sorted.slice(0, o.limit ?? sorted.length).map((s) => s.b);
+
+  if (scope.kind === "contract") {
+    const out: ContractRvol = { stats };
+    if (o.format === "full") {
+      out.bars = shown.map((b) => ({
+        timestamp: b.timestamp, timestampEnd: b.timestampEnd, volume: b.volume, premium: b.premium,
+        avgVolume: b.avgVolume, avgPremium: b.avgPremium, avgDaysCount: b.avgDaysCount,
+      }));
+    }
+    return out;
+  }
+  const out: TickerRvol = { stats, callRvol: ratio(tc, ac), putRvol: ratio(tpu, apu) };
+  if (o.format === "full") out.bars = shown;
+  return out;
+}

@@ -1,0 +1,150 @@
+// Compositions over the MarketData interface: what the server's vol routes (and a daily history
+// store) read for a symbol. No state; every board comes from the market passed in.
+import type { IsoDate, MarketData } from "../market/market-data";
+import { nextTradingDay, previousTradingDay, sessionBounds } from "../time";
+import { chainTerms } from "./chain-terms";
+import { coneLevelAnchors } from "./cone-horizons";
+import { coneLevel, cones, type ConeLevel, type ConesModule } from "./cones";
+import { type CurveState, curveState, termSlopePct } from "./term-structure";
+import { impliedMove } from "./implied-move";
+import { type ChainQuality, chainQuality } from "./modules";
+import { sigma, type SigmaHistoryRow, type SigmaModule } from "./sigma";
+import { skew30 } from "./skew";
+import { svxAll } from "./svx";
+import { tilt } from "./tilt";
+
+/** A symbol's readings on its closing board of one session (one row of a daily history). */
+export interface SessionCloseReading {
+  date: IsoDate;
+  /** Instant of the closing board, ms. */
+  closeMs: number;
+  /** Underlying price on the closing board. */
+  close: number;
+  svx1d: number | null;
+  svx9: number | null;
+  svx30: number | null;
+  svx3m: number | null;
+  svx6m: number | null;
+  /** The 1-sigma move this close prices to the next session's close, percent. */
+  em_1d_next_pct: number | null;
+  term_slope: number | null;
+  curve: CurveState | null;
+  rr25_30: number | null;
+  tilt_21: number | null;
+  quality: ChainQuality;
+}
+
+/**
+ * The readings of `symbol` on the closing board of session `date` (as `MarketData.chain` answers
+ * at the session's close). Null when the market has no board.
+ *
+ * @example await sessionCloseReading(market, "SPXW", "2024-05-01")
+ * @see docs/methodology.md#daily-readings
+ */
+export async function sessionCloseReading(market: MarketData, symbol: string, date: IsoDate): Promise<SessionCloseReading | null> {
+  const { closeMs } = sessionBounds(date);
+  const board = await market.chain(symbol, closeMs);
+  if (!board || board.sessionDate !== date) return null;
+  const terms = chainTerms(board);
+  const svx = svxAll(terms);
+  const v = (x: { value: number } | null) => x?.value ?? null;
+  const nextClose = sessionBounds(nextTradingDay(date)).closeMs;
+  return {
+    date,
+    closeMs: board.asOfMs,
+    close: board.spot,
+    svx1d: v(svx.svx1d),
+    svx9: v(svx.svx9),
+    svx30: v(svx.svx30),
+    svx3m: v(svx.svx3m),
+    svx6m: v(svx.svx6m),
+    em_1d_next_pct: impliedMove(terms, nextClose)?.em1Pct ?? null,
+    term_slope: termSlopePct(v(svx.svx30), v(svx.svx3m)),
+    curve: curveState({ svx9: v(svx.svx9), svx30: v(svx.svx30), svx3m: v(svx.svx3m) }),
+    rr25_30: skew30(board, terms)?.rr25_30 ?? null,
+    tilt_21: tilt(board, terms).tilt_21,
+    quality: chainQuality(svx.svx30),
+  };
+}
+
+/**
+ * Sigma history rows from consecutive daily readings (oldest first): each session's priced move
+ * is the previous reading's `em_1d_next_pct` when the two are consecutive sessions.
+ *
+ * @see docs/methodology.md#daily-readings
+ */
+export function sigmaHistory(readings: readonly SessionCloseReading[]): SigmaHistoryRow[] {
+  return readings.map((r, i) => {
+    const prev = readings[i - 1];
+    const consecutive = prev !== undefined && nextTradingDay(prev.date) === r.date;
+    return { date: r.date, close: r.close, em1dPct: consecutive ? prev.em_1d_next_pct : null };
+  });
+}
+
+/**
+ * The `sigma` module of `symbol` at `asOfMs`: today is the session of the board at `asOfMs`
+ * (during the session, the session itself; after the close or before the next open, the last
+ * session); the priced move comes from the prior session's closing board, the rest-of-day move
+ * from the board now. `readings` are the daily readings of the sessions before today (oldest
+ * first; a server keeps them in a daily store, since each is a closing board). Null without a
+ * board now or at the prior close.
+ *
+ * @example await readSigma(market, "SPY", Date.now(), cachedReadings)
+ * @see docs/methodology.md#daily-readings
+ */
+export async function readSigma(
+  market: MarketData,
+  symbol: string,
+  asOfMs: number,
+  readings: readonly SessionCloseReading[],
+): Promise<SigmaModule | null> {
+  const board = await market.chain(symbol, asOfMs);
+  if (!board) return null;
+  const today = board.sessionDate;
+  const { openMs, closeMs } = sessionBounds(today);
+  const prior = previousTradingDay(today);
+  const priorBoard = await market.chain(symbol, sessionBounds(prior).closeMs);
+  if (!priorBoard || priorBoard.sessionDate !== prior) return null;
+  const live = board.asOfMs >= openMs && board.asOfMs < closeMs;
+  const before = readings.filter((r) => r.date < today);
+  return sigma({
+    asOfMs: board.asOfMs,
+    spot: board.spot,
+    priorClose: priorBoard.spot,
+    priorCloseMs: priorBoard.asOfMs,
+    sessionOpenMs: openMs,
+    sessionCloseMs: closeMs,
+    em1dPct: impliedMove(chainTerms(priorBoard), closeMs)?.em1Pct ?? null,
+    emRestNowPct: live ? (impliedMove(chainTerms(board), closeMs)?.em1Pct ?? null) : null,
+    history: sigmaHistory(before),
+  });
+}
+
+/**
+ * The `cones` module of `symbol` at `asOfMs`: horizons from the board now, fixed levels from the
+ * anchor sessions' closing boards (a level is left out when its anchor has no board), realized
+ * comparison from the daily readings' closes (the last 21 of them, plus the board's spot when the
+ * board is after the last reading).
+ *
+ * @example await readCones(market, "SPY", Date.now(), cachedReadings)
+ * @see docs/methodology.md#cone-levels
+ */
+export async function readCones(
+  market: MarketData,
+  symbol: string,
+  asOfMs: number,
+  readings: readonly SessionCloseReading[] = [],
+): Promise<ConesModule | null> {
+  const board = await market.chain(symbol, asOfMs);
+  if (!board) return null;
+  const levels: ConeLevel[] = [];
+  for (const a of coneLevelAnchors(board.asOfMs)) {
+    if (a.anchorCloseMs > board.asOfMs) continue;
+    const anchorBoard = await market.chain(symbol, a.anchorCloseMs);
+    if (!anchorBoard || anchorBoard.sessionDate !== a.anchor) continue;
+    const em = impliedMove(chainTerms(anchorBoard), a.untilMs);
+    if (em) levels.push(coneLevel(a, anchorBoard.spot, em.em1Pct));
+  }
+  const closes = readings.filter((r) => r.closeMs <= board.asOfMs).map((r) => r.close);
+  return cones(board, { closes: closes.length > 0 ? closes : undefined, levels });
+}

@@ -1,0 +1,128 @@
+/**
+ * `AccountAuth` over the SQLite store: API keys to principals (one indexed lookup, compared in
+ * constant time), re-checks for streams and OAuth grants, and plan entitlements. Every read goes
+ * to the store, so a change made by the CLI through another connection is seen at once.
+ * See docs/api.md#accounts-and-keys.
+ */
+import { ApiError } from "../errors";
+import { forbidden, statusError } from "./account-errors";
+import { hashesEqual, hashKey, keyFromAuthorization } from "./keys";
+import { OPRA_ENTITLEMENTS, planDefinition } from "./plans";
+import { limitsOf, type SqliteStore } from "./_sqlite-store";
+import type { AccountAuth, AccountStatus, Entitlement, Plan, Principal } from "./types";
+
+/** A principal as this store issues it: the contract's fields plus the OPRA flag. */
+export interface AccountPrincipal extends Principal {
+  /** The account has a signed OPRA subscriber agreement on file. */
+  opraAgreement: boolean;
+}
+
+interface AuthRow {
+  key_id: string;
+  hash: Buffer | null;
+  revoked_ms: number | null;
+  expires_ms: number | null;
+  account_id: string;
+  plan: Plan;
+  status: AccountStatus;
+  opra_agreement: number;
+  requests_per_minute: number | null;
+}
+
+const AUTH_COLUMNS = `k.id AS key_id, k.revoked_ms, k.expires_ms,
+  a.id AS account_id, a.plan, a.status, a.opra_agreement, a.requests_per_minute`;
+
+export interface SqliteAuthOptions {
+  /** Whether a symbol exists in the market at all (see `OpenAccountServiceOptions.isKnownSymbol`). */
+  isKnownSymbol?: (symbol: string) => boolean;
+}
+
+export function createSqliteAuth(store: SqliteStore, options: SqliteAuthOptions = {}): AccountAuth & {
+  authenticate(header: string | null | undefined): AccountPrincipal;
+  revalidate(p: Principal): AccountPrincipal;
+  principalForGrant(grant: Parameters<AccountAuth["principalForGrant"]>[0]): AccountPrincipal;
+} {
+  const { db, guarded, now } = store;
+  const q = {
+    byHash: db.prepare<[Buffer], AuthRow>(
+      `SELECT ${AUTH_COLUMNS}, k.hash FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = ?`,
+    ),
+    byKeyId: db.prepare<[string], AuthRow>(
+      `SELECT ${AUTH_COLUMNS}, NULL AS hash FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = ?`,
+    ),
+    opra: db.prepare<[string], { opra_agreement: number }>(`SELECT opra_agreement FROM accounts WHERE id = ?`),
+  };
+
+  function principalFrom(row: AuthRow, keyId: string): AccountPrincipal {
+    return {
+      accountId: row.account_id,
+      keyId,
+      plan: row.plan,
+      limits: limitsOf(row.plan, row.requests_per_minute),
+      opraAgreement: row.opra_agreement === 1,
+    };
+  }
+
+  /** The key must be live (not revoked, not expired) and its account active. */
+  function checkAuthRow(row: AuthRow | undefined, tsMs: number): AuthRow {
+    if (!row || row.revoked_ms != null || (row.expires_ms != null && row.expires_ms <= tsMs)) throw forbidden();
+    const err = statusError(row.status);
+    if (err) throw err;
+    return row;
+  }
+
+  return {
+    authenticate(header) {
+      const key = keyFromAuthorization(header);
+      if (key == null) {
+        throw new ApiError(401, "unauthorized", "Missing Authorization header: send `Authorization: Bearer <API_KEY>`.");
+      }
+      const hash = hashKey(key);
+      const row = guarded(() => q.byHash.get(hash));
+      // Compare in constant time against the stored hash (or a dummy on a miss).
+      const ok = hashesEqual(hash, row?.hash);
+      const live = checkAuthRow(ok ? row : undefined, now());
+      return principalFrom(live, live.key_id);
+    },
+
+    revalidate(p) {
+      const live = checkAuthRow(guarded(() => q.byKeyId.get(p.keyId)), now());
+      return principalFrom(live, live.key_id);
+    },
+
+    principalForGrant(grant) {
+      const row = guarded(() => q.byKeyId.get(grant.keyId));
+      // A key of another account cannot carry this grant (only a forged or corrupted row would).
+      const live = checkAuthRow(row && row.account_id === grant.accountId ? row : undefined, now());
+      return principalFrom(live, grant.bucketId);
+    },
+
+    assertEntitled(p, entitlement: Entitlement, symbols) {
+      if (entitlement === "none") return;
+      const def = planDefinition(p.plan);
+      if (!def.entitlements.has(entitlement)) {
+        throw new ApiError(403, "not_entitled", `The ${p.plan} plan does not include ${entitlement} data.`);
+      }
+      if (OPRA_ENTITLEMENTS.has(entitlement)) {
+        const signed =
+          (p as Partial<AccountPrincipal>).opraAgreement ?? guarded(() => q.opra.get(p.accountId)?.opra_agreement === 1);
+        if (!signed) {
+          throw new ApiError(403, "opra_agreement_required", "This data requires a signed OPRA subscriber agreement on the account.");
+        }
+      }
+      if (def.symbols && symbols && symbols.length > 0) {
+        const known = options.isKnownSymbol;
+        const outside = symbols.filter((s) => {
+          const sym = s.trim().toUpperCase();
+          return !def.symbols!.has(sym) && (!known || known(sym));
+        });
+        if (outside.length > 0) {
+          const shown = outside.slice(0, 10).join(", ") + (outside.length > 10 ? ", ..." : "");
+          throw new ApiError(403, "not_entitled", `The ${p.plan} plan does not include these symbols: ${shown}.`, {
+            details: { symbols: outside },
+          });
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,190 @@
+import { gzip } from "node:zlib";
+import { promisify } from "node:util";
+import type { H3Event } from "h3";
+import type { Principal } from "../accounts/types";
+import { apiErrors, toApiError } from "../errors";
+import { logLine } from "../log-line";
+import type { AnyRoute } from "../modules/define-route";
+import { executeRoute } from "../modules/execute-route";
+import type { AppServices } from "../services";
+import { applyCorsHeaders, preflightResponse } from "./cors";
+import { toJson } from "./json-body";
+import { renderError, type ErrorStyle } from "./render-error";
+
+const gzipAsync = promisify(gzip);
+
+/** Default `Cache-Control` of a keyed success: private to the caller, revalidate before reuse. */
+export const DEFAULT_CACHE_CONTROL = "private, no-cache";
+
+/** The error style of a route (flow module upper-cases codes; price adds UDF fields). */
+export function routeStyle(route: AnyRoute): ErrorStyle {
+  return route.host === "flow" ? "flow" : route.host === "atlas" ? "price" : "lower";
+}
+
+/** Client address as srvx reports it (in-process requests have none). */
+export function clientIp(request: Request): string {
+  return (request as Request & { ip?: string }).ip ?? "local";
+}
+
+/** A new request id (also the ledger reference of any debit). */
+export function newRequestId(): string {
+  return `req_${crypto.randomUUID().replace(/-/g, "")}`;
+}
+
+/**
+ * Rate-limit a request and write the three headers. Keyed callers count per key at their plan's
+ * rate; callers without a valid key count per IP at `anonymousRequestsPerMinute`.
+ * @throws ApiError 429 `rate_limited` (no `Retry-After`, per the spec's gateway note)
+ */
+export function takeRateLimit(
+  services: AppServices,
+  headers: Headers,
+  principal: Principal | null,
+  request: Request | null,
+): void {
+  const bucket = principal ? principal.keyId : `anon:${request ? clientIp(request) : "local"}`;
+  const limit = principal ? principal.limits.requestsPerMinute : services.anonymousRequestsPerMinute;
+  const r = services.rateLimiter.take(bucket, limit, services.wallNowMs());
+  headers.set("X-RateLimit-Limit", String(r.limit));
+  headers.set("X-RateLimit-Remaining", String(r.remaining));
+  headers.set("X-RateLimit-Reset", String(r.resetSec));
+  if (!r.allowed) throw apiErrors.rateLimited(r.limit);
+}
+
+/**
+ * Authenticate, and rate-limit whatever the outcome, so that 401/403 answers also carry the
+ * rate-limit headers (counted per IP). Returns null when `optional` and no valid key was sent.
+ */
+export function authenticateAndLimit(
+  services: AppServices,
+  headers: Headers,
+  request: Request,
+  mode: "required" | "optional" | "none",
+  authorization?: string | null,
+): Principal | null {
+  let principal: Principal | null = null;
+  let authError: unknown = null;
+  if (mode !== "none") {
+    // `authorization`: credentials a route read from elsewhere (the WebSocket stream's subprotocol).
+    const header = authorization !== undefined ? authorization : request.headers.get("authorization");
+    if (mode === "required" || header !== null) {
+      try {
+        principal = services.accounts.authenticate(header);
+      } catch (error) {
+        authError = error;
+      }
+    }
+  }
+  takeRateLimit(services, headers, principal, request);
+  if (authError && mode === "required") throw authError;
+  return principal;
+}
+
+/** Bodies at least this long are compressed when the client accepts gzip (smaller gain nothing). */
+export const GZIP_MIN_BYTES = 1024;
+
+/** Whether `Accept-Encoding` admits gzip (a `q=0` refuses it). */
+export function acceptsGzip(request: Request): boolean {
+  const header = request.headers.get("accept-encoding");
+  if (!header) return false;
+  return header.split(",").some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(";");
+    if (coding.trim() !== "gzip" && coding.trim() !== "*") return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
+/**
+ * A JSON body, gzip-compressed (off the event loop) when the client asks for it and it is large
+ * enough to gain; sets `Content-Encoding` and `Vary`. Streams are never compressed.
+ */
+async function maybeGzip(json: string, request: Request, headers: Headers): Promise<string | Uint8Array<ArrayBuffer>> {
+  headers.append("Vary", "Accept-Encoding");
+  if (json.length < GZIP_MIN_BYTES || !acceptsGzip(request)) return json;
+  headers.set("Content-Encoding", "gzip");
+  return Uint8Array.from(await gzipAsync(json));
+}
+
+/** Two event-loop turns: time for Node to process a disconnect that arrived while a handler ran. */
+export function settleTransportEvents(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+}
+
+/**
+ * The HTTP adapter of one mounted route (docs/architecture.md "Server pipeline"): CORS -> method
+ * -> auth -> rate limit -> `executeRoute` (validation, entitlement, slots, debit, handler, refund)
+ * -> envelope, or the one renderer with the balance after any refund.
+ */
+export function createRouteHandler(route: AnyRoute, state: unknown, services: AppServices) {
+  const style = routeStyle(route);
+  const envelope = route.envelope !== false;
+  return async function handle(event: H3Event): Promise<Response> {
+    const request = event.req;
+    const startMs = services.wallNowMs();
+    const requestId = newRequestId();
+    const headers = new Headers({ "X-Request-Id": requestId });
+    let principal: Principal | null = null;
+    let credits = 0;
+    let status = 200;
+    try {
+      if (request.method === "OPTIONS") {
+        status = 204;
+        return preflightResponse();
+      }
+      if (request.method !== "GET") {
+        // Counted like any request (a valid key against the key, else the IP), so the answer
+        // carries the rate-limit headers too.
+        authenticateAndLimit(services, headers, request, "optional", route.credentials?.(request));
+        throw apiErrors.methodNotAllowed(request.method);
+      }
+      principal = authenticateAndLimit(services, headers, request, route.auth === "none" ? "none" : "required", route.credentials?.(request));
+      const run = await executeRoute(services, {
+        route,
+        state,
+        principal,
+        query: event.url.searchParams,
+        params: (event.context.params ?? {}) as Record<string, string>,
+        requestId,
+        signal: request.signal,
+        request,
+        settle: settleTransportEvents,
+      });
+      credits = run.credits;
+      if (run.creditsRemaining !== null) headers.set("X-Credits-Remaining", String(run.creditsRemaining));
+      const result = run.result;
+      if (result.response) {
+        // A raw response (event stream, WebSocket upgrade): checked and charged above, sent as is.
+        for (const [k, v] of headers) result.response.headers.set(k, v);
+        applyCorsHeaders(result.response.headers);
+        return result.response;
+      }
+      headers.set("Content-Type", "application/json; charset=utf-8");
+      headers.set("Cache-Control", result.cacheControl ?? route.cacheControl ?? DEFAULT_CACHE_CONTROL);
+      for (const [k, v] of Object.entries(result.headers ?? {})) headers.set(k, v);
+      applyCorsHeaders(headers);
+      const body = envelope ? { data: result.data, meta: result.meta ?? {} } : result.data;
+      // toJson === JSON.stringify, reusing the text of memoized (cached) parts such as heatmap entries.
+      return new Response(await maybeGzip(toJson(body), request, headers), { status: 200, headers });
+    } catch (error) {
+      const apiError = toApiError(error);
+      status = apiError.status;
+      if (apiError.creditsRemaining !== null) headers.set("X-Credits-Remaining", String(apiError.creditsRemaining));
+      return renderError(apiError, { style, headers, method: request.method });
+    } finally {
+      logLine(services, {
+        msg: "request",
+        requestId,
+        method: request.method,
+        host: route.host,
+        route: route.path,
+        path: event.url.pathname.slice(0, 200),
+        status,
+        durationMs: services.wallNowMs() - startMs,
+        accountId: principal?.accountId,
+        keyId: principal?.keyId,
+        credits,
+      });
+    }
+  };
+}

@@ -1,0 +1,193 @@
+/**
+ * The one place a route runs, whatever the transport: query validation, the plan's per-call
+ * symbol ceiling, entitlement, in-flight slots, the debit, the handler under the time limit and
+ * the caller's signal, and the refund of anything charged when it fails. HTTP (`server/http/
+ * route-handler.ts`) and MCP (`server/mcp/tool-server.ts`) are thin adapters over it: they
+ * authenticate and rate-limit, then render what this returns or throws.
+ * See docs/architecture.md#server-pipeline.
+ */
+import type { Principal } from "../accounts/types";
+import { ApiError, apiErrors, toApiError } from "../errors";
+import { validateParams } from "../http/validate";
+import { logLine } from "../log-line";
+import type { AppServices } from "../services";
+import { routeCost, type AnyRoute, type RouteResult } from "./define-route";
+
+/** One call of one route by an authenticated caller (or none, on `auth: "none"` routes). */
+export interface RouteCall {
+  route: AnyRoute;
+  /** The state of the route's module. */
+  state: unknown;
+  principal: Principal | null;
+  /** Raw query strings (URL search parameters or tool arguments, stringified). */
+  query: URLSearchParams | Record<string, string>;
+  /** Raw path parameters. */
+  params?: Record<string, string>;
+  /** Also the ledger reference of any debit. */
+  requestId: string;
+  /** Aborted when the caller goes away (client disconnect, tool call cancelled). */
+  signal?: AbortSignal;
+  /** The HTTP request, when the call came over HTTP (stream routes need it). */
+  request?: Request | null;
+  /**
+   * Lets the transport deliver pending events (a disconnect that arrived while a synchronous
+   * handler held the event loop) before the call is settled as delivered and charged.
+   */
+  settle?: () => Promise<void>;
+}
+
+/** A successful call: the handler's result and the balance after the debit (null on free routes). */
+export interface RouteExecution {
+  result: RouteResult;
+  creditsRemaining: number | null;
+  /** Credits charged and kept. */
+  credits: number;
+}
+
+/** 499 `client_closed`: the caller went away; what it was charged is refunded. */
+export function clientClosed(): ApiError {
+  return new ApiError(499, "client_closed", "Client closed the request.");
+}
+
+/** Races the handler against the time limit and the caller's signal. */
+async function runWithLimits(
+  run: (signal: AbortSignal) => RouteResult | Promise<RouteResult>,
+  callerSignal: AbortSignal | undefined,
+  limitMs: number,
+): Promise<RouteResult> {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const err = apiErrors.gatewayTimeout(limitMs);
+      controller.abort(err);
+      reject(err);
+    }, limitMs);
+  });
+  let onCallerAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onCallerAbort = () => {
+      const err = clientClosed();
+      controller.abort(err);
+      reject(err);
+    };
+  });
+  if (callerSignal?.aborted) onCallerAbort();
+  else callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
+  timeout.catch(() => {});
+  aborted.catch(() => {});
+  try {
+    return await Promise.race([Promise.resolve().then(() => run(controller.signal)), timeout, aborted]);
+  } finally {
+    clearTimeout(timer);
+    callerSignal?.removeEventListener("abort", onCallerAbort);
+  }
+}
+
+/**
+ * 503 `api_paused` (maintenance) or `warming_up` (data still loading), each with `Retry-After`
+ * and `retry_after`, unless the service is open.
+ * @see docs/operations.md#maintenance-and-warm-up
+ */
+export function assertServing(services: AppServices): void {
+  const s = services.control.state();
+  if (s.mode === "open") return;
+  const retry = { headers: { "Retry-After": String(s.retryAfterS) }, details: { retry_after: s.retryAfterS } };
+  if (s.mode === "paused") throw new ApiError(503, "api_paused", s.message, retry);
+  const progress = s.progress ? ` (${s.progress.done} of ${s.progress.total} files)` : "";
+  throw new ApiError(503, "warming_up", `Market data is loading after a start${progress}; retry after Retry-After.`, {
+    ...retry,
+    details: { ...retry.details, ...(s.progress ? { progress: s.progress } : {}) },
+  });
+}
+
+/** The balance, or null when the store cannot be read (the figure is left out rather than guessed). */
+function balanceOrNull(services: AppServices, accountId: string): number | null {
+  try {
+    return services.accounts.balance(accountId);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Run one route call. Throws the one `ApiError` (any other failure becomes one through the error
+ * table), after refunding what the call was charged; on a chargeable route the error carries the
+ * balance after the refund in `creditsRemaining`.
+ * @example const { result, creditsRemaining } = await executeRoute(services, { route, state, principal, query: { symbols: "SPY" }, requestId });
+ */
+export async function executeRoute(services: AppServices, call: RouteCall): Promise<RouteExecution> {
+  const { route, principal } = call;
+  const ref = { requestId: call.requestId, route: route.path };
+  let charged = 0;
+  let creditsRemaining: number | null = null;
+  let release: (() => void) | null = null;
+  // Known before validation, so a 400 on a chargeable route also states the balance.
+  const chargeable = principal !== null && route.cost !== 0;
+  try {
+    // Maintenance and warm-up stop every data route before anything is charged; the account view
+    // and the API descriptions (modules `account` and `meta`) keep answering.
+    if (route.module !== "meta" && route.module !== "account") assertServing(services);
+    const query = validateParams(route.query, call.query, route.unknownQuery ?? "ignore");
+    const params = route.params ? validateParams(route.params, call.params ?? {}) : {};
+    const nowMs = services.clock.now();
+    route.check?.(query, { nowMs });
+    const cost = routeCost(route, query);
+    const symbols = route.symbolsOf?.(query, params);
+    if (principal) {
+      if (route.symbolsLimit && symbols) {
+        const max = route.symbolsLimit.max(principal);
+        if (symbols.length > max) {
+          throw apiErrors.invalidParameter(route.symbolsLimit.param, `at most ${max} symbols per call on this plan (got ${symbols.length}).`);
+        }
+      }
+      services.accounts.assertEntitled(principal, route.entitlement, symbols);
+      if (route.concurrency) {
+        const max = route.concurrency.max(principal);
+        release = services.concurrency.tryAcquire(principal.accountId, route.concurrency.kind, max);
+        if (!release) throw apiErrors.tooManyConcurrent(route.concurrency.kind, max, route.concurrency.retryAfterS);
+        // A caller that goes away frees its slot at once, even if the handler runs on.
+        const r = release;
+        call.signal?.addEventListener("abort", () => r(), { once: true });
+      }
+      if (cost > 0) {
+        // Group-committed: resolves only after the commit (fsync) that holds this debit.
+        const a = services.accounts;
+        const r = a.debitAsync ? await a.debitAsync(principal, cost, ref) : a.debit(principal, cost, ref);
+        charged = cost;
+        creditsRemaining = r.balance;
+      }
+    }
+    const result = await runWithLimits(
+      (signal) =>
+        route.handler({ query, params, principal, requestId: call.requestId, signal, nowMs, services, state: call.state, request: call.request ?? null }),
+      call.signal,
+      services.requestTimeoutMs,
+    );
+    // A synchronous handler cannot be interrupted: a caller gone meanwhile is not charged either.
+    if (charged > 0 && call.settle && !result.response) await call.settle();
+    if (call.signal?.aborted) throw clientClosed();
+    return { result, creditsRemaining, credits: charged };
+  } catch (thrown) {
+    const error = toApiError(thrown);
+    if (error.status === 500 && !(thrown instanceof ApiError)) {
+      logLine(services, { level: "error", msg: "unhandled", requestId: call.requestId, error: String((thrown as Error)?.message ?? thrown).slice(0, 500) });
+    }
+    if (principal && charged > 0) {
+      try {
+        const a = services.accounts;
+        const r = a.refundAsync ? await a.refundAsync(principal, charged, ref) : a.refund(principal, charged, ref);
+        creditsRemaining = r.balance;
+      } catch {
+        // The refund is retried by nobody: log it loudly; the ledger keeps the debit.
+        logLine(services, { level: "error", msg: "refund_failed", requestId: call.requestId });
+      }
+    } else if (chargeable && creditsRemaining === null) {
+      creditsRemaining = balanceOrNull(services, principal.accountId);
+    }
+    error.creditsRemaining = chargeable ? creditsRemaining : null;
+    throw error;
+  } finally {
+    release?.();
+  }
+}

@@ -1,0 +1,26 @@
+// The API modules. Adding a module is its folder plus one line in `builtinModules`
+// (docs/architecture.md#adding-a-module).
+import type { AnyRoute } from "./define-route";
+import type { ModuleDef } from "./define-module";
+import { metaModule } from "./meta";
+import { positioningModule } from "./positioning";
+import { priceModule } from "./price";
+
+export { defineRoute, isToolRoute, routeCost, routeDefiner } from "./define-route";
+export type { AnyRoute, RouteContext, RouteDef, RouteHost, RouteKind, RouteModule, RouteResult } from "./define-route";
+export { defineModule, moduleStateOf } from "./define-module";
+export type { ModuleDef, MountedModule } from "./define-module";
+export { executeRoute } from "./execute-route";
+export type { RouteCall, RouteExecution } from "./execute-route";
+export * from "./params";
+export { metaModule } from "./meta";
+export { boardQueryOf, createPositioningBoardHub, createPositioningModule, positioningModule, positioningStreamHub, streamQuery } from "./positioning";
+export type { PositioningState } from "./positioning";
+export { priceModule } from "./price";
+
+/** Every module `createApp` mounts by default, in OpenAPI and tool-list order. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const builtinModules: readonly ModuleDef<any>[] = [metaModule, positioningModule, priceModule];
+
+/** Every built-in route, in module order. */
+export const allRoutes: readonly AnyRoute[] = builtinModules.flatMap((m) => m.routes);

@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { buildOpenApiDocument, type DocumentKind } from "../../openapi/build-document";
+import type { RouteContext } from "../define-route";
+import { httpRequestOf } from "../http-request";
+import { metaRoute, type MetaState } from "./meta-route";
+
+const OpenApiDocumentSchema = z.looseObject({ openapi: z.string(), info: z.object({}).loose(), paths: z.object({}).loose() });
+
+function serveDocument(kind: DocumentKind, routePath: string) {
+  return (ctx: RouteContext<unknown, unknown, MetaState>) => {
+    const url = new URL(httpRequestOf(ctx.request).url);
+    const prefix = url.pathname.endsWith(routePath) ? url.pathname.slice(0, -routePath.length) : "";
+    const serverUrl = (ctx.services.publicBaseUrl ?? url.origin) + prefix;
+    const cache = ctx.state.documents;
+    const key = `${kind} ${serverUrl}`;
+    let doc = cache.get(key);
+    if (!doc) {
+      doc = buildOpenApiDocument(ctx.services.routes, kind, { serverUrl });
+      cache.set(key, doc);
+    }
+    return { data: doc };
+  };
+}
+
+const common = {
+  method: "GET" as const,
+  cost: 0,
+  entitlement: "none" as const,
+  auth: "none" as const,
+  query: z.object({}),
+  data: OpenApiDocumentSchema,
+  envelope: false,
+  cacheControl: "public, max-age=300",
+  tags: ["Meta"],
+};
+
+/** `GET /v1/openapi.json` on {base_url}: every module served there but flow. Free, no key. */
+export const openApiBaseRoute = metaRoute({
+  ...common,
+  host: "base",
+  module: "meta",
+  path: "/v1/openapi.json",
+  operationId: "getOpenAPI",
+  summary: "This API description (OpenAPI 3.1)",
+  description: "The machine-readable description of the endpoints on this host (every module but flow and price). Needs no key; free.",
+  handler: serveDocument("base", "/v1/openapi.json"),
+});
+
+/** `GET /v1/flow/openapi.json`: the flow module. Free, no key (the spec leaves its cost open). */
+export const openApiFlowRoute = metaRoute({
+  ...common,
+  host: "flow",
+  module: "meta",
+  path: "/v1/flow/openapi.json",
+  operationId: "getFlowOpenAPI",
+  summary: "The flow module's API description (OpenAPI 3.1)",
+  description: "The machine-readable description of the flow endpoints. Needs no key; free.",
+  handler: serveDocument("flow", "/v1/flow/openapi.json"),
+});
+
+/** `GET /v1/openapi.json` on {atlas_url}: the price module. Free, no key. */
+export const openApiPriceRoute = metaRoute({
+  ...common,
+  host: "atlas",
+  module: "meta",
+  path: "/v1/openapi.json",
+  operationId: "getPriceOpenAPI",
+  summary: "The price module's API description (OpenAPI 3.1)",
+  description: "The machine-readable description of the price (bars and symbol info) endpoints. Needs no key; free.",
+  handler: serveDocument("atlas", "/v1/openapi.json"),
+});

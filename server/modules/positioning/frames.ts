@@ -1,0 +1,101 @@
+import type { ChainSnapshot } from "../../../lib/market/market-data";
+import { heatmapFrame, VELOCITY_LOOKBACK_MINUTES, type ExposureGrid, type HeatmapFrame } from "../../../lib/positioning";
+import { previousTradingDay, sessionBounds } from "../../../lib/time";
+import { memoizeJson } from "../../http/json-body";
+import { optionsKey, type BoardQuery, type GridQuery, type HeatmapEntry } from "./grid-route";
+import { gridOf, knownSymbols, noData, perSymbol, type PositioningState } from "./service";
+
+const MINUTE_MS = 60_000;
+
+/** A heatmap entry with what `meta` needs to say about how it was made. */
+export interface BuiltEntry {
+  entry: HeatmapEntry;
+  grid: ExposureGrid;
+  cached: boolean;
+}
+
+/** Previous session's closing price of the board's underlying, or null. */
+async function previousClose(state: PositioningState, chain: ChainSnapshot): Promise<number | null> {
+  try {
+    const prev = previousTradingDay(chain.sessionDate);
+    return await state.services.market.spot(chain.underlying, sessionBounds(prev).closeMs);
+  } catch {
+    return null;
+  }
+}
+
+function withPriceChange(frame: HeatmapFrame, prevClose: number | null): BuiltEntry["entry"] {
+  if (prevClose === null || !(prevClose > 0)) return frame;
+  const change = frame.spot - prevClose;
+  const { symbol, asOf, spot, ...rest } = frame;
+  return { symbol, asOf, spot, previousClose: prevClose, priceChange: change, priceChangePercent: (100 * change) / prevClose, ...rest };
+}
+
+/**
+ * One symbol's live heatmap entry at `nowMs`, with velocity against the same session's board
+ * `VELOCITY_LOOKBACK_MINUTES` earlier; cached per (symbol, parameters, minute) for the app's
+ * heatmap lifetime (5 s by default, wall time).
+ */
+export async function liveEntry(state: PositioningState, symbol: string, q: BoardQuery, nowMs: number): Promise<BuiltEntry> {
+  const { services, live: cache } = state;
+  const key = `${symbol}|${optionsKey(q)}|${Math.floor(nowMs / MINUTE_MS)}`;
+  const wall = services.wallNowMs();
+  const hit = cache.get(key, wall);
+  if (hit) return { ...hit, cached: true };
+  const chain = await services.market.chain(symbol, nowMs);
+  if (!chain) throw noData(symbol, nowMs);
+  const grid = gridOf(state, chain, q);
+  let earlier: HeatmapFrame | null = null;
+  const before = await services.market.chain(symbol, chain.asOfMs - VELOCITY_LOOKBACK_MINUTES * MINUTE_MS);
+  if (before && before.sessionDate === chain.sessionDate && before.asOfMs < chain.asOfMs) {
+    try {
+      earlier = heatmapFrame(gridOf(state, before, { ...q, layout: "net" }), { layout: "net" });
+    } catch {
+      earlier = null; // e.g. the asked expirations did not exist yet: velocity reads 0
+    }
+  }
+  const frame = heatmapFrame(grid, { live: true, earlier, layout: q.layout });
+  // The cached entry is never mutated: serialise it once for every response of its lifetime.
+  const built = { entry: memoizeJson(withPriceChange(frame, await previousClose(state, chain))), grid };
+  cache.set(key, built, wall);
+  return { ...built, cached: false };
+}
+
+/** One symbol's replayed entry: the board at or before `atMs`, without velocity. */
+export async function replayEntry(state: PositioningState, symbol: string, q: BoardQuery, atMs: number): Promise<BuiltEntry> {
+  const chain = await state.services.market.chain(symbol, atMs);
+  if (!chain) throw noData(symbol, atMs);
+  const grid = gridOf(state, chain, q);
+  const frame = heatmapFrame(grid, { live: false, layout: q.layout });
+  return { entry: withPriceChange(frame, await previousClose(state, chain)), grid, cached: false };
+}
+
+/** `meta` of a heatmap-shaped response. */
+export function heatmapMeta(built: BuiltEntry[], q: BoardQuery, mode: "live" | "historical") {
+  const first = built[0].grid.meta;
+  return {
+    metric: q.metric,
+    resolution: "1m",
+    mode,
+    cached: built.every((b) => b.cached),
+    engine: first.engine,
+    simulated: built.some((b) => b.grid.meta.simulated),
+    signModel: first.signModel,
+    unit: first.unit,
+  };
+}
+
+/**
+ * `data` and `meta` of a heatmap-shaped response: one entry per known symbol of `q`, built by
+ * `entryOf` (unknown and board-less symbols dropped; 404 only when none is left).
+ */
+export async function heatmapResponse(
+  state: PositioningState,
+  q: GridQuery,
+  mode: "live" | "historical",
+  entryOf: (symbol: string) => Promise<BuiltEntry>,
+) {
+  const symbols = await knownSymbols(state, q.symbols);
+  const built = await perSymbol(symbols, entryOf);
+  return { data: { symbols: built.map((b) => b.entry) }, meta: heatmapMeta(built, q, mode) };
+}

@@ -1,0 +1,20 @@
+import { z } from "zod";
+import { heatmapResponse, liveEntry } from "./frames";
+import { gridQueryShape, gridRoute, HeatmapDataSchema } from "./grid-route";
+
+/** `GET /v1/heatmap`: live per-strike exposure for up to 10 symbols. 1 credit per call. */
+export const heatmapRoute = gridRoute({
+  path: "/v1/heatmap",
+  operationId: "getHeatmap",
+  cost: 1,
+  entitlement: "positioning",
+  query: z.object(gridQueryShape),
+  data: HeatmapDataSchema,
+  cacheControl: "private, max-age=5",
+  summary: "Live per-strike heatmap (one or more symbols)",
+  description:
+    "The latest one-minute board of each symbol: net dealer gamma or vanna exposure per strike around spot, its node " +
+    "type, and velocityPct against the same strike five minutes earlier. Unknown symbols are left out; 404 " +
+    "symbol_not_found only when none is known. Answers are cached for 5 seconds per symbol, parameters and minute.",
+  handler: ({ query, state, nowMs }) => heatmapResponse(state, query, "live", (s) => liveEntry(state, s, query, nowMs)),
+});

@@ -1,0 +1,37 @@
+// The positioning module (spec "Positioning endpoints"): per-strike heatmaps, replay, key levels,
+// daily statistics, the symbol catalog and the live stream, each declared once.
+import { defineModule, type ModuleDef } from "../define-module";
+import { heatmapRoute } from "./heatmap";
+import { historicalRoute } from "./historical";
+import { historicalRangeRoute } from "./historical-range";
+import { levelsRoute } from "./levels";
+import { createPositioningState, type PositioningOptions, type PositioningState } from "./service";
+import { statsDailyRoute } from "./stats-daily";
+import { streamRoute } from "./stream";
+import { streamWsRoute } from "./stream-ws";
+import { symbolsRoute } from "./symbols";
+
+export { heatmapRoute, historicalRangeRoute, historicalRoute, levelsRoute, statsDailyRoute, streamRoute, streamWsRoute, symbolsRoute };
+export { statsGridQuery, STATS_LIMITS } from "./stats-daily";
+export { LEVELS_COST } from "./levels";
+export { RANGE_LIMITS } from "./historical-range";
+export { credentialsOf, WS_BEARER_PREFIX, WS_SUBPROTOCOL } from "./stream-ws";
+export { boardQueryOf, streamQuery } from "./stream-query";
+export { createPositioningBoardHub, positioningStreamHub } from "./board-source";
+export type { PositioningOptions, PositioningState } from "./service";
+
+/**
+ * The positioning module with its tuning (cache lifetimes and sizes).
+ * @example createApp({ ...core, modules: [metaModule, createPositioningModule({ heatmapCacheTtlMs: 1000 }), priceModule] })
+ */
+export function createPositioningModule(options: PositioningOptions = {}): ModuleDef<PositioningState> {
+  return defineModule<PositioningState>({
+    name: "positioning",
+    routes: [heatmapRoute, historicalRoute, historicalRangeRoute, levelsRoute, statsDailyRoute, symbolsRoute, streamRoute, streamWsRoute],
+    createState: (services) => createPositioningState(services, options),
+    shutdown: (state, graceMs) => state.shutdown(graceMs),
+  });
+}
+
+/** The positioning module with default tuning. */
+export const positioningModule = createPositioningModule();

@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { KeyLevelsEntrySchema, keyLevels, LevelSchema, LevelsSummarySchema } from "../../../lib/positioning";
+import { gridOptions, gridQueryShape, gridRoute, optionsKey } from "./grid-route";
+import { knownSymbols, noData, perSymbol } from "./service";
+
+/** Credits per `/v1/gex/levels` call: the spec leaves it open; the reference and the heatmap charge 1. */
+export const LEVELS_COST = 1;
+
+/** The library's level, its sign convention documented. */
+const LevelDocSchema = LevelSchema.extend({
+  distancePct: LevelSchema.shape.distancePct.meta({ description: "Percent distance from spot (negative = below)." }),
+});
+
+/** A `/v1/gex/levels` entry: the library's, with the documented level in every place one stands. */
+const LevelsEntrySchema = KeyLevelsEntrySchema.extend({
+  kingNode: LevelDocSchema.nullable(),
+  levels: z.array(LevelDocSchema),
+  summary: LevelsSummarySchema.extend({ positiveWall: LevelDocSchema.nullable(), negativeWall: LevelDocSchema.nullable() }),
+});
+
+const { layout: _layout, ...levelsShape } = gridQueryShape;
+
+/** `GET /v1/gex/levels`: classified nodes strongest first, walls, flip and zero gamma. */
+export const levelsRoute = gridRoute({
+  path: "/v1/gex/levels",
+  operationId: "getLevels",
+  cost: LEVELS_COST,
+  entitlement: "positioning",
+  query: z.object(levelsShape),
+  data: z.object({ symbols: z.array(LevelsEntrySchema) }),
+  cacheControl: "private, max-age=5",
+  summary: "Key levels (classified nodes) for one or more symbols",
+  description:
+    "The strikes classified as nodes on the live board (king first, then strongest |value|), each with its distance " +
+    "from spot, and a summary: net exposure, the positive and negative walls, where the running sum by strike changes " +
+    "sign, and the zero-gamma level of the spot profile. Same board, parameters and 5-second cache as the heatmap.",
+  handler: async ({ query, services, state, nowMs }) => {
+    const symbols = await knownSymbols(state, query.symbols);
+    const q = { ...query, layout: "net" as const };
+    const cache = state.levels;
+    let allCached = true;
+    const entries = await perSymbol(symbols, async (s) => {
+      const key = `${s}|${optionsKey(q)}|${Math.floor(nowMs / 60_000)}`;
+      const wall = services.wallNowMs();
+      let lv = cache.get(key, wall);
+      if (!lv) {
+        allCached = false;
+        const chain = await services.market.chain(s, nowMs);
+        if (!chain) throw noData(s, nowMs);
+        lv = keyLevels(chain, gridOptions(q), services.kernels);
+        cache.set(key, lv, wall);
+      }
+      return lv;
+    });
+    const m = entries[0].meta;
+    return {
+      data: {
+        symbols: entries.map((lv) => ({
+          symbol: lv.symbol,
+          asOf: lv.asOf,
+          spot: lv.spot,
+          kingNode: lv.kingNode,
+          levels: lv.levels,
+          summary: lv.summary,
+        })),
+      },
+      meta: {
+        metric: query.metric,
+        resolution: "1m",
+        mode: "live",
+        cached: allCached,
+        engine: m.engine,
+        simulated: entries.some((e) => e.meta.simulated),
+        signModel: m.signModel,
+        unit: m.unit,
+        flipMethod: m.flipMethod,
+        zeroGammaMethod: m.zeroGammaMethod,
+      },
+    };
+  },
+});

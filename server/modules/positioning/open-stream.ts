@@ -1,0 +1,24 @@
+import type { Principal } from "../../accounts/types";
+import { openOnHub } from "../../streams/open-stream";
+import { positioningStreamHub } from "./board-source";
+import { knownSymbols, type PositioningState } from "./service";
+import { boardQueryOf, type StreamQuery } from "./stream-query";
+
+/**
+ * Opens a live-board connection for either transport (SSE or WebSocket), after the executor has
+ * authenticated, validated and charged the open. See docs/api.md#opening-a-stream.
+ */
+export async function openConnection(
+  ctx: { query: StreamQuery; principal: Principal; state: PositioningState; request: Request; requestId: string },
+  transport: "sse" | "ws",
+) {
+  const hub = positioningStreamHub(ctx.state);
+  const symbols = await knownSymbols(ctx.state, ctx.query.symbols);
+  const conn = openOnHub(
+    hub,
+    ctx.state.services,
+    { principal: ctx.principal, symbols, query: boardQueryOf(ctx.query), request: ctx.request, requestId: ctx.requestId, cursor: ctx.query.lastEventId },
+    transport,
+  );
+  return { hub, conn };
+}

@@ -1,0 +1,127 @@
+/**
+ * The positioning module's state and the helpers its routes share: the symbol catalog, the live
+ * heatmap and levels caches, the finished-session statistics cache, the statistics worker pool
+ * and the stream hub. One per app, created by `createApp` through the module declaration.
+ */
+import type { ChainSnapshot, SymbolInfo } from "../../../lib/market/market-data";
+import { exposureGrid, type DailyStat, type ExposureGrid, type KeyLevels } from "../../../lib/positioning";
+import { LruCache } from "../../cache/lru-cache";
+import { ApiError, apiErrors, toApiError } from "../../errors";
+import type { AppServices } from "../../services";
+import type { StreamHub } from "../../streams/stream-hub";
+import type { BuiltEntry } from "./frames";
+import { gridOptions, type BoardQuery } from "./grid-route";
+import { createStatsPool, type StatsPool } from "./stats-pool";
+
+/** Tuning of the positioning module. */
+export interface PositioningOptions {
+  /** Heatmap/levels cache lifetime, ms (wall time); default 5000. */
+  heatmapCacheTtlMs?: number;
+  /** Finished daily-statistics sessions kept in memory; default 20000. */
+  statsCacheEntries?: number;
+}
+
+/** What the positioning routes share within one app. */
+export interface PositioningState {
+  services: AppServices;
+  /** Live heatmap entries per (symbol, options, minute). */
+  live: LruCache<string, Omit<BuiltEntry, "cached">>;
+  /** Live key levels per (symbol, options, minute). */
+  levels: LruCache<string, KeyLevels>;
+  /** Daily statistics of finished sessions per (symbol, date, extended, metric). */
+  stats: LruCache<string, DailyStat | null>;
+  /** Every positioning symbol (option roots and tickers) by name, read once. */
+  catalog(): Promise<Map<string, SymbolInfo>>;
+  /** The statistics worker pool: only over the simulator (workers rebuild it from its seed). */
+  statsPool(): StatsPool | null;
+  /** The live-board stream hub, made on the first stream (`positioningStreamHub`). */
+  hub: StreamHub<BoardQuery> | null;
+  /** Streams reconnect elsewhere (up to `graceMs`), then the worker pool stops. */
+  shutdown(graceMs: number): Promise<void>;
+}
+
+/**
+ * Create the module's state for one app. Nothing heavy starts here: the worker pool and the
+ * stream hub start on first use.
+ */
+export function createPositioningState(services: AppServices, options: PositioningOptions = {}): PositioningState {
+  const ttlMs = options.heatmapCacheTtlMs ?? 5_000;
+  let catalog: Promise<Map<string, SymbolInfo>> | null = null;
+  let pool: StatsPool | null | undefined;
+  const state: PositioningState = {
+    services,
+    live: new LruCache(4096, ttlMs),
+    levels: new LruCache(4096, ttlMs),
+    stats: new LruCache(options.statsCacheEntries ?? 20_000),
+    async catalog() {
+      catalog ??= services.market.universe().then((infos) => {
+        const out = new Map<string, SymbolInfo>();
+        for (const info of infos) {
+          for (const root of info.optionRoots) if (!out.has(root)) out.set(root, info);
+          if (!out.has(info.ticker)) out.set(info.ticker, info);
+        }
+        return out;
+      });
+      try {
+        return await catalog;
+      } catch (error) {
+        catalog = null;
+        throw error;
+      }
+    },
+    statsPool() {
+      if (pool === undefined) {
+        const { market } = services;
+        pool = market.simulated && market.seed !== undefined ? createStatsPool({ seed: market.seed, engine: services.kernels.name }) : null;
+      }
+      return pool;
+    },
+    hub: null,
+    async shutdown(graceMs) {
+      await state.hub?.shutdown(graceMs);
+      await pool?.close();
+    },
+  };
+  return state;
+}
+
+/** The known symbols of a request, in order; 404 `symbol_not_found` when none is known. */
+export async function knownSymbols(state: PositioningState, requested: readonly string[]): Promise<string[]> {
+  const catalog = await state.catalog();
+  const known = requested.filter((s) => catalog.has(s));
+  if (known.length === 0) throw apiErrors.symbolNotFound(requested);
+  return known;
+}
+
+/** Grid of one chain with the app's kernels (library errors become API errors where thrown). */
+export function gridOf(state: PositioningState, chain: ChainSnapshot, q: BoardQuery): ExposureGrid {
+  return exposureGrid(chain, gridOptions(q), state.services.kernels);
+}
+
+/**
+ * Run `one` per symbol; symbols that fail with a 404-class error are dropped, and only when every
+ * symbol fails is the first such error thrown (spec: unknown symbols dropped, 404 only when none).
+ */
+export async function perSymbol<T>(symbols: readonly string[], one: (s: string) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  let firstMiss: ApiError | null = null;
+  for (const s of symbols) {
+    try {
+      out.push(await one(s));
+    } catch (error) {
+      const mapped = toApiError(error);
+      if (mapped.status === 404) {
+        firstMiss ??= mapped;
+        continue;
+      }
+      throw mapped;
+    }
+  }
+  if (out.length === 0) throw firstMiss ?? apiErrors.symbolNotFound(symbols);
+  return out;
+}
+
+/** 404 `no_data` for a symbol without a board at the instant. */
+export function noData(symbol: string, atMs: number): ApiError {
+  return new ApiError(404, "no_data", `No snapshot available for ${symbol} at ${new Date(atMs).toISOString()}.`);
+}

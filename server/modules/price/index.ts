@@ -1,0 +1,26 @@
+// The price module on {atlas_url} (spec "Price endpoints"; atlas.yaml for search, time and config)
+// and its chart page.
+import { chartPages } from "../../web";
+import { defineModule } from "../define-module";
+import { priceConfigRoute } from "./config";
+import { historyRoute } from "./history";
+import { createPriceState } from "./price-route";
+import { priceSearchRoute } from "./search";
+import { streamBarsRoute } from "./stream-bars";
+import { priceSymbolsRoute } from "./symbols";
+import { priceTimeRoute } from "./time";
+
+export { historyRoute, priceConfigRoute, priceSearchRoute, priceSymbolsRoute, priceTimeRoute, streamBarsRoute };
+export { priceStreamHub } from "./bar-source";
+export type { PriceState } from "./price-route";
+
+/** The price module. */
+export const priceModule = defineModule({
+  name: "price",
+  routes: [historyRoute, priceSymbolsRoute, priceConfigRoute, priceSearchRoute, priceTimeRoute, streamBarsRoute],
+  createState: createPriceState,
+  pages: chartPages,
+  shutdown: async (state, graceMs) => {
+    await state.hub?.shutdown(graceMs);
+  },
+});

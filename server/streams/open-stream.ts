@@ -1,0 +1,55 @@
+/**
+ * Opening a stream on any module's hub, after the route executor authenticated, validated and
+ * charged the open: the resume cursor, the balance for `connected`, and the SSE response.
+ * See docs/api.md#opening-a-stream.
+ */
+import type { Principal } from "../accounts/types";
+import type { AppServices } from "../services";
+import { createSseSink, SSE_HEADERS } from "./sse-response";
+import type { StreamConnection } from "./connection";
+import type { StreamHub } from "./stream-hub";
+
+/** The resume cursor of a request: the `Last-Event-ID` header first, then `lastEventId`; empty counts as absent. */
+export function lastEventIdOf(request: Request, queryCursor: string | undefined): string | null {
+  const header = request.headers.get("last-event-id");
+  if (header !== null && header.trim() !== "") return header.trim();
+  return queryCursor && queryCursor.trim() !== "" ? queryCursor.trim() : null;
+}
+
+/** Open a connection on `hub` for either transport (not started yet). */
+export function openOnHub<Q>(
+  hub: StreamHub<Q>,
+  services: AppServices,
+  o: { principal: Principal; symbols: string[]; query: Q; request: Request; requestId: string; cursor: string | undefined },
+  transport: "sse" | "ws",
+): StreamConnection {
+  let creditsRemaining: number | null = null;
+  try {
+    creditsRemaining = services.accounts.balance(o.principal.accountId);
+  } catch {
+    // The balance is shown in `connected`; an unreadable store must not stop an open already charged.
+    creditsRemaining = null;
+  }
+  return hub.open({
+    principal: o.principal,
+    symbols: o.symbols,
+    query: o.query,
+    requestId: o.requestId,
+    lastEventId: lastEventIdOf(o.request, o.cursor),
+    transport,
+    creditsRemaining,
+  });
+}
+
+/** Start `conn` over Server-Sent Events: the route's raw response, ended when the client goes. */
+export function sseResponse(conn: StreamConnection, hub: Pick<StreamHub<unknown>, "lifeNow">, request: Request): { data: null; response: Response } {
+  const { sink, body } = createSseSink(() => conn.dispose());
+  const onAbort = () => conn.abort();
+  if (request.signal?.aborted) conn.abort();
+  else {
+    request.signal?.addEventListener("abort", onAbort, { once: true });
+    conn.addDisposer(() => request.signal?.removeEventListener("abort", onAbort));
+  }
+  conn.start(sink, hub.lifeNow());
+  return { data: null, response: new Response(body, { status: 200, headers: SSE_HEADERS }) };
+}
