@@ -66,9 +66,9 @@ type Row = [
 
 // Indices: [ticker, name, underlying/head, roots, refPrice, vol, beta, factor, optionAdvK]
 const INDICES: [string, string, string, number, number, number, string | null, number][] = [
-  ["SPX", "S&P 500 Index (AM-settled monthlies)", "SPX", 3977.53, 0.17, 1, null, 300],
-  ["SPXW", "S&P 500 Index (PM-settled, daily expirations)", "SPX", 3977.53, 0.17, 1, null, 2500],
-  ["XSP", "Mini-S&P 500 Index", "SPX", 397.753, 0.17, 1, null, 60],
+  ["SPX", "S&P 500 Index (AM-settled monthlies)", "SPX", 3977.53, 0.15, 1, null, 300],
+  ["SPXW", "S&P 500 Index (PM-settled, daily expirations)", "SPX", 3977.53, 0.15, 1, null, 2500],
+  ["XSP", "Mini-S&P 500 Index", "SPX", 397.753, 0.15, 1, null, 60],
   ["NDX", "Nasdaq-100 Index (AM-settled monthlies)", "NDX", 12619.0, 0.22, 1.15, "SPX", 15],
   ["NDXP", "Nasdaq-100 Index (PM-settled, daily expirations)", "NDX", 12619.0, 0.22, 1.15, "SPX", 25],
   ["RUT", "Russell 2000 Index (AM-settled monthlies)", "RUT", 1742.0, 0.23, 1.1, "SPX", 20],
@@ -288,7 +288,7 @@ function familyEtfSpecs(): SymbolSpec[] {
     tiers: ["index-etf", "full"],
     simulated: true,
     refPrice,
-    vol: head === "SPX" ? 0.17 : head === "NDX" ? 0.22 : 0.23,
+    vol: head === "SPX" ? 0.15 : head === "NDX" ? 0.22 : 0.23,
     beta: head === "SPX" ? 1 : head === "NDX" ? 1.15 : 1.1,
     factor: head === "SPX" ? null : "SPX",
     family: head,

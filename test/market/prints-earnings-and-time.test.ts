@@ -9,14 +9,16 @@ import {
   simulatedEarnings,
   tsNsToMs,
 } from "../../lib/market/prints";
+import { KNOWN_CADENCE } from "../../lib/market/prints/simulated-earnings";
 import { isTradingDay } from "../../lib/time";
 
 const DAY_MS = 86_400_000;
+const addDaysIso = (d: string, n: number) => new Date(Date.parse(`${d}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
 
 describe("simulated earnings calendar", () => {
   const tickers = ["AAPL", "NVDA", "JPM", "ZZZQ", "ABCD", "KO"];
 
-  it("has one report per calendar quarter, on a trading day, 4-7 weeks after the quarter ends", () => {
+  it("has one report per calendar quarter, on a trading day, on the name's real cadence or 4-7 weeks after the quarter ends", () => {
     for (const ticker of tickers) {
       const events = simulatedEarnings(42, ticker, "2023-04-01", "2025-03-31");
       expect(events.length).toBe(8);
@@ -27,9 +29,18 @@ describe("simulated earnings calendar", () => {
         const q = Number(e.fiscalQuarter!.slice(5));
         const quarterEnd = Date.UTC(year, q * 3, 0);
         const lagDays = (Date.parse(`${e.date}T00:00:00Z`) - quarterEnd) / DAY_MS;
-        // 28-38 base, +-3 jitter, +7 for Q4, up to 4 days to reach a trading day.
-        expect(lagDays).toBeGreaterThanOrEqual(25);
-        expect(lagDays).toBeLessThanOrEqual(52);
+        const known = KNOWN_CADENCE[ticker];
+        if (known) {
+          // The report weekday nearest quarter end + the name's lag (+-3 days), up to 4 days to a trading day.
+          const lag = known.days + (q === 4 ? known.q4 ?? 0 : 0);
+          expect(new Date(`${e.date}T12:00:00Z`).getUTCDay() === known.weekday || !isTradingDay(addDaysIso(e.date, -1))).toBe(true);
+          expect(lagDays).toBeGreaterThanOrEqual(lag - 3);
+          expect(lagDays).toBeLessThanOrEqual(lag + 7);
+        } else {
+          // 28-38 base, +-3 jitter, +7 for Q4, up to 4 days to reach a trading day.
+          expect(lagDays).toBeGreaterThanOrEqual(25);
+          expect(lagDays).toBeLessThanOrEqual(52);
+        }
       }
       const quarters = events.map((e) => e.fiscalQuarter);
       expect(new Set(quarters).size).toBe(8);

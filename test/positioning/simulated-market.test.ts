@@ -38,12 +38,17 @@ describe("positioning on simulated boards", () => {
     }
   });
 
-  it("IVs solved from the simulated bid/ask mids reproduce the grid closely", () => {
+  it("IVs solved from the simulated two-sided bid/ask mids reproduce the grid closely", () => {
+    // Quotes are on the tick grid (docs/methodology.md#tick-grid): an option worth less than one
+    // tick has a zero bid and its mid (half a tick) carries no vol information, so those rows keep
+    // the board's IV; every row with a bid has its IV solved from the mid.
     const spy = market.chainSync("SPY", t)!;
-    const noIv = { ...spy, iv: new Float64Array(spy.iv.length).fill(Number.NaN) };
+    const iv = new Float64Array(spy.iv.length).fill(Number.NaN);
+    for (let i = 0; i < iv.length; i++) if (!(spy.bid[i] > 0)) iv[i] = spy.iv[i];
+    const noIv = { ...spy, iv };
     const a = exposureGrid(spy, { maxStrikes: 30 }, jsKernels);
     const b = exposureGrid(noIv, { maxStrikes: 30 }, jsKernels);
-    expect(b.meta.contracts.ivSolved).toBeGreaterThan(0.9 * b.meta.contracts.selected);
+    expect(b.meta.contracts.ivSolved).toBeGreaterThan(0.5 * b.meta.contracts.selected);
     const m = Math.max(...Array.from(a.net, Math.abs));
     a.net.forEach((v, i) => expect(Math.abs(b.net[i] - v)).toBeLessThan(0.02 * m));
   });

@@ -54,7 +54,10 @@ describe("SVX on a simulated SPXW board", () => {
   it("has forwards consistent with spot carry and a put-skewed index above ATM vol", () => {
     const r = all.svx30!;
     const tYears = r.near!.tMinutes / 525_600;
-    expect(r.near!.forward / (chain.spot * Math.exp((chain.rate - chain.dividendYield) * tYears))).toBeCloseTo(1, 6);
+    // Quotes are on the tick grid (docs/methodology.md#tick-grid): a put-call parity forward from
+    // mids is exact to within one $0.10 tick on each of the call and put mids.
+    const carry = chain.spot * Math.exp((chain.rate - chain.dividendYield) * tYears);
+    expect(Math.abs(r.near!.forward - carry)).toBeLessThanOrEqual(2 * 0.1 * Math.exp(chain.rate * tYears) + 1e-9 * carry);
     // With put skew, the variance strip prices more than ATM variance.
     const terms = chainTerms(chain);
     const j = chain.expirations.indexOf(r.near!.expiration);

@@ -32,6 +32,23 @@ const KNOWN_TIMING: Readonly<Record<string, "bmo" | "amc">> = {
   HD: "bmo", LLY: "bmo", PFE: "bmo", MRK: "bmo", CAT: "bmo", BA: "bmo", DIS: "bmo",
 };
 
+/**
+ * Real reporting cadence of widely followed names (2023-2025 releases): the weekday they report on
+ * (0 Sunday) and the days after the calendar quarter's end it lands near; `q4` adds days for
+ * the quarter that closes their fiscal year where that report comes later. The report is the
+ * nearest such weekday to quarter end + `days`. @see docs/methodology.md#earnings-calendar
+ */
+export const KNOWN_CADENCE: Readonly<Record<string, { weekday: number; days: number; q4?: number }>> = {
+  AAPL: { weekday: 4, days: 32 }, MSFT: { weekday: 3, days: 28 }, GOOGL: { weekday: 2, days: 29 },
+  AMZN: { weekday: 4, days: 31 }, META: { weekday: 3, days: 30 }, TSLA: { weekday: 3, days: 23 },
+  NFLX: { weekday: 4, days: 17 }, NVDA: { weekday: 3, days: 55 }, AMD: { weekday: 2, days: 30 },
+  INTC: { weekday: 4, days: 27 }, JPM: { weekday: 5, days: 13 }, BAC: { weekday: 2, days: 15 },
+  WFC: { weekday: 5, days: 13 }, C: { weekday: 5, days: 13 }, GS: { weekday: 2, days: 15 },
+  MS: { weekday: 2, days: 16 }, UNH: { weekday: 2, days: 15 }, JNJ: { weekday: 2, days: 16 },
+  KO: { weekday: 2, days: 24, q4: 20 }, PG: { weekday: 5, days: 20 }, XOM: { weekday: 5, days: 31 },
+  CVX: { weekday: 5, days: 31 }, WMT: { weekday: 4, days: 47 },
+};
+
 function addDays(date: IsoDate, days: number): IsoDate {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 }
@@ -72,8 +89,18 @@ export function simulatedEarnings(seed: number, ticker: string, fromDate: IsoDat
   for (let year = Number(fromDate.slice(0, 4)) - 1; year <= Number(toDate.slice(0, 4)); year++) {
     for (let q = 1; q <= 4; q++) {
       const quarterEnd = new Date(Date.UTC(year, q * 3, 0)).toISOString().slice(0, 10);
-      const jitter = createRng(hashText(`${seed}|${ticker}|earnings`), year * 4 + q).int(P.jitterDays[0], P.jitterDays[1]);
-      const date = onTradingDay(addDays(quarterEnd, base + jitter + (q === 4 ? P.q4ExtraDays : 0)));
+      const known = KNOWN_CADENCE[ticker];
+      let date: IsoDate;
+      if (known) {
+        // The report weekday nearest quarter end + its usual lag.
+        const target = addDays(quarterEnd, known.days + (q === 4 ? known.q4 ?? 0 : 0));
+        const dow = new Date(`${target}T12:00:00Z`).getUTCDay();
+        const shift = ((known.weekday - dow + 10) % 7) - 3; // in [-3, 3]
+        date = onTradingDay(addDays(target, shift));
+      } else {
+        const jitter = createRng(hashText(`${seed}|${ticker}|earnings`), year * 4 + q).int(P.jitterDays[0], P.jitterDays[1]);
+        date = onTradingDay(addDays(quarterEnd, base + jitter + (q === 4 ? P.q4ExtraDays : 0)));
+      }
       if (date >= fromDate && date <= toDate) out.push({ ticker, date, timing, fiscalQuarter: `${year}Q${q}` });
     }
   }

@@ -12,6 +12,7 @@ import { uCurve } from "./intraday-curve";
 import type { OptionPrintProfile } from "./print-profile";
 import type { OptionPrint } from "./schemas";
 import { composeTsNs } from "./ts-ns";
+import { optionTickRule, roundToTick, tickAt } from "../tick-size";
 
 const MINUTE_MS = 60_000;
 const YEAR_MS = 365 * 86_400_000;
@@ -54,10 +55,9 @@ interface Quote {
 
 const cents = (x: number): number => Math.round(x * 100) / 100;
 
-/** Minimum price increment used for walks and outside prints (USD). */
-function tickOf(price: number, proprietary: boolean): number {
-  if (proprietary) return price < 3 ? 0.05 : 0.1;
-  return price < 3 ? 0.01 : 0.05;
+/** Minimum price increment of a root at a price level, used for walks and outside prints (USD). @see docs/methodology.md#tick-grid */
+function tickOf(root: string, price: number): number {
+  return tickAt(optionTickRule(root), price);
 }
 
 /** Expirations of a root with their draw weights at the minute. @see docs/methodology.md#contract-choice */
@@ -129,6 +129,7 @@ export function optionPrintsForMinute(input: OptionMinuteInput): OptionPrint[] {
   const exTotal = exWeights.reduce((a, b) => a + b, 0);
   const pickExchange = (): OptionExchange => profile.exchanges[rng.pick(exWeights, exTotal)][0];
   const dS = spotUsd - chain.spot;
+  const tickRule = optionTickRule(root);
 
   const quoteOf = (row: number): Quote => {
     let bid = chain.bid[row];
@@ -141,10 +142,13 @@ export function optionPrintsForMinute(input: OptionMinuteInput): OptionPrint[] {
       const sd = vol * Math.sqrt(tYears);
       const callDelta = normCdf((Math.log(chain.spot / strike) + 0.5 * sd * sd) / sd);
       const delta = chain.right[row] === 1 ? callDelta : callDelta - 1;
+      // The quote moves with the underlying and stays on the tick grid (a zero bid below one tick).
       const half = (ask - bid) / 2;
-      const mid = Math.max(half + 0.01, (bid + ask) / 2 + delta * dS);
-      bid = Math.max(0, mid - half);
-      ask = mid + half;
+      const mid = (bid + ask) / 2 + delta * dS;
+      bid = roundToTick(tickRule, mid - half);
+      ask = roundToTick(tickRule, mid + half);
+      if (!(ask > bid)) ask = roundToTick(tickRule, bid + tickAt(tickRule, bid));
+      return { bid, ask };
     }
     return { bid: cents(bid), ask: Math.max(cents(ask), cents(bid) + 0.01) };
   };
@@ -169,7 +173,7 @@ export function optionPrintsForMinute(input: OptionMinuteInput): OptionPrint[] {
   const emitSingle = (offNs: number, row: number, condition: OptionCondition, sizeOverride?: number) => {
     const q = quoteOf(row);
     const mid = cents((q.bid + q.ask) / 2);
-    const tick = tickOf(q.ask, profile.proprietary);
+    const tick = tickOf(root, q.ask);
     const u = rng.next();
     let price: number;
     if (u < PLACEMENT_SHARES.ask || q.bid <= 0) price = q.ask;
@@ -186,7 +190,10 @@ export function optionPrintsForMinute(input: OptionMinuteInput): OptionPrint[] {
 
   for (let k = 0; k < nOrders; k++) {
     const offNs = Math.floor(rng.next() * 59.99e9);
-    const row = pickRow();
+    // Orders go to contracts with a two-sided market: a contract drawn with a zero bid (worth
+    // less than one tick) is drawn again once.
+    let row = pickRow();
+    if (row >= 0 && quoteOf(row).bid <= 0) row = pickRow();
     if (row < 0) continue;
     const u = rng.next();
     if (u < profile.sweepShare) emitSweep(rng, offNs, row);
@@ -212,7 +219,7 @@ export function optionPrintsForMinute(input: OptionMinuteInput): OptionPrint[] {
     const totalSize = Math.min(5_000, Math.floor(r.pareto(20, 1.3)));
     const parts = venues.map(() => 0.3 + r.next());
     const partSum = parts.reduce((a, b) => a + b, 0);
-    const tick = tickOf(q.ask, profile.proprietary);
+    const tick = tickOf(root, q.ask);
     let t = offNs;
     for (let j = 0; j < venues.length; j++) {
       const step = Math.floor(j / 2) * tick;

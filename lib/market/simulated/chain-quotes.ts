@@ -7,7 +7,9 @@
 import { normCdf } from "../../math";
 import type { ChainSnapshot } from "../market-data";
 import { strikeUnionFrom, type SessionBoard } from "./session-board";
-import { SPREAD, SURFACE } from "./params";
+import { SPREAD, SURFACE, VOLUME } from "./params";
+import { optionTickRule, type TickRule } from "../tick-size";
+import { eventVarianceBetween, surfaceLevel } from "./vol-state";
 
 const MINUTE_MS = 60_000;
 const YEAR_MS = 365 * 86_400_000;
@@ -24,9 +26,10 @@ interface MinuteContext {
   oneMinusRho2: number;
   tau: number;
   gamma: number;
-  base: number;
-  rel: number;
-  maxHalf: number;
+  /** Scheduled-event variance of each expiration still to come at asOfMs. */
+  eventVar: Float64Array;
+  spread: { base: number; relative: number; vegaPerPoint: number };
+  tick: TickRule;
   lnSpot: number;
   lnU: number;
 }
@@ -43,28 +46,34 @@ interface QuoteColumns {
   expIndex: Int32Array;
 }
 
-function minuteContext(board: SessionBoard, asOfMs: number, spot: number, openSpot: number): MinuteContext {
-  const lev = Math.min(
-    Math.max(Math.exp(-2 * board.leverage * Math.log(spot / openSpot)), SURFACE.leverageMin),
-    SURFACE.leverageMax,
-  );
-  const rho = board.rho;
+/** Spread class of a board. @see docs/methodology.md#quotes-and-spreads */
+function spreadClass(board: SessionBoard): MinuteContext["spread"] {
+  if (board.spec.type === "index") return board.refSpot >= 1000 ? SPREAD.index : SPREAD.topEtf;
+  if (board.spec.type === "etf") return ["SPY", "QQQ", "IWM"].includes(board.root) ? SPREAD.topEtf : SPREAD.etf;
+  return SPREAD.stock;
+}
+
+function minuteContext(board: SessionBoard, asOfMs: number, spot: number): MinuteContext {
+  const frac = Math.min(Math.max((asOfMs - board.regOpenMs) / (board.regCloseMs - board.regOpenMs), 0), 1);
+  const lvl = surfaceLevel(board.volState, board.d, frac, Math.log(spot / board.refSpot));
+  const rho = lvl.rho;
   const m = Math.round((asOfMs - board.regOpenMs) / MINUTE_MS);
+  const eventVar = new Float64Array(board.expirations.length);
+  for (let e = 0; e < eventVar.length; e++) eventVar[e] = eventVarianceBetween(board.volState, asOfMs, board.expirations[e].settleMs);
   return {
     asOfMs,
     r: board.rate,
     q: board.dividendYield,
-    vShort: board.vShortDay * lev,
-    vLong: board.vLong,
+    vShort: lvl.vShort,
+    vLong: lvl.vLong,
     rho,
-    eta: board.eta,
+    eta: lvl.eta,
     oneMinusRho2: 1 - rho * rho,
     tau: SURFACE.tauYears,
     gamma: SURFACE.gamma,
-    base:
-      board.spec.type === "index" ? (spot >= 1000 ? SPREAD.baseIndex : SPREAD.baseEtf) : board.spec.type === "etf" ? SPREAD.baseEtf : SPREAD.baseStock,
-    rel: SPREAD.relative,
-    maxHalf: SPREAD.maxHalfShareOfPrice,
+    eventVar,
+    spread: spreadClass(board),
+    tick: optionTickRule(board.root),
     lnSpot: Math.log(spot),
     lnU: board.lnCumVolume[Math.min(Math.max(m, 0), board.nReg)],
   };
@@ -79,16 +88,26 @@ function quoteRows(board: SessionBoard, c: MinuteContext, e: number, col: number
     quoteIvRows(board, c, e, col, rowFrom, rowTo, oFrom, out);
     return;
   }
-  const { r, q, vShort, vLong, rho, eta, oneMinusRho2, tau, gamma, base, rel, maxHalf, lnSpot, lnU } = c;
+  const { r, q, vShort, vLong, rho, eta, oneMinusRho2, tau, gamma, spread, tick, lnSpot, lnU } = c;
   const { bid, ask, last, iv, volume, expIndex } = out;
   const tYears = Math.max(board.expirations[e].settleMs - c.asOfMs, MINUTE_MS) / YEAR_MS;
-  const theta = vLong * tYears + (vShort - vLong) * tau * (1 - Math.exp(-tYears / tau)) + board.eventVariance[e];
+  const theta = vLong * tYears + (vShort - vLong) * tau * (1 - Math.exp(-tYears / tau)) + c.eventVar[e];
   const phi = eta / (Math.pow(theta, gamma) * Math.pow(1 + theta, 1 - gamma));
   const lnF = lnSpot + (r - q) * tYears;
   const fwd = Math.exp(lnF);
   const df = Math.exp(-r * tYears);
   const halfTheta = 0.5 * theta;
   const invT = 1 / tYears;
+  const vegaScale = 0.01 * fwd * df * Math.sqrt(tYears) * 0.3989422804014327 * spread.vegaPerPoint;
+  const vegaCut = vegaScale > 0.0005 ? 2 * Math.log(vegaScale / 0.0005) : 0;
+  const sBase = spread.base;
+  const sRel = spread.relative;
+  const tb = tick.belowCents;
+  const ta = tick.aboveCents;
+  const { lastPos, dailyVolume, warp } = board;
+  // U(m)^p for each exponent level p: one exp per level instead of one per contract.
+  const powU = new Float64Array(VOLUME.warpLevels);
+  for (let j = 0; j < powU.length; j++) powU[j] = Math.exp((VOLUME.warpMin + ((VOLUME.warpMax - VOLUME.warpMin) * (j + 0.5)) / VOLUME.warpLevels) * lnU);
   // Rows come in (put, call) pairs per strike: price both from one d1/d2.
   for (let i = rowFrom; i < rowTo; i += 2) {
     const K = board.strike[i];
@@ -117,19 +136,65 @@ function quoteRows(board: SessionBoard, c: MinuteContext, e: number, col: number
     const call = df * (fwd * n1 - K * n2);
     const put = df * (K * n2c - fwd * n1c);
     const vol = Math.sqrt(w * invT);
+    // The vega term of the width; skipped where it is below 0.05 cent (far from the money).
+    const d1sq = d1 * d1;
+    const vegaPart = d1sq < vegaCut ? vegaScale * Math.exp(-0.5 * d1sq) : 0;
     for (let side = 0; side < 2; side++) {
       const row = i + side;
       const o = row - rowFrom + oFrom;
       const price = side === 0 ? put : call;
-      const half = Math.min(0.5 * (base + rel * price), maxHalf * price);
-      bid[o] = price - half;
-      ask[o] = price + half;
-      last[o] = price + board.lastPos[row] * 2 * half;
+      // Spread width by product and moneyness, at least one tick; quotes on the tick grid
+      // around the model value (bid <= value <= ask), a zero bid below one tick. In whole cents.
+      // Model value and half-width now; placed on the tick grid in the pass below.
+      bid[o] = price;
+      ask[o] = 0.5 * (sBase + sRel * price + vegaPart);
       iv[o] = vol;
       expIndex[o] = col;
-      const dv = board.dailyVolume[row];
-      volume[o] = dv > 0 ? Math.floor(dv * Math.exp(board.warp[row] * lnU) + 1e-9) : 0;
+      const dv = dailyVolume[row];
+      volume[o] = dv > 0 ? Math.floor(dv * powU[warp[row]] + 1e-9) : 0;
     }
+  }
+  toTickGrid(bid, ask, last, lastPos, rowFrom, rowTo, oFrom, tb, ta);
+}
+
+/**
+ * Places quotes on the tick grid (docs/methodology.md#quotes-and-spreads): on entry `bid` holds the
+ * model value and `ask` the half-width (USD) of rows `[rowFrom, rowTo)` at `oFrom`; on exit bid,
+ * ask and last are grid prices with bid <= value <= ask, a zero bid below half a width, at least
+ * one tick wide, the last trade a grid price inside the quote.
+ */
+function toTickGrid(bid: Float64Array, ask: Float64Array, last: Float64Array, lastPos: Float64Array, rowFrom: number, rowTo: number, oFrom: number, tb: number, ta: number): void {
+  const ib = 1 / tb;
+  const ia = 1 / ta;
+  const hb = 0.5 * tb;
+  const ha = 0.5 * ta;
+  for (let row = rowFrom; row < rowTo; row++) {
+    const o = row - rowFrom + oFrom;
+    const pc = bid[o] * 100;
+    // Tick by the value's level (a nickel-grid bid below $3 is a valid penny price too).
+    const big = pc >= 300;
+    const u = big ? ta : tb;
+    const iu = big ? ia : ib;
+    const halfC = Math.max(big ? ha : hb, 100 * ask[o]);
+    // Bid: the grid price nearest value - half (0 below half a tick; cents are positive
+    // integers well below 2^31, so (v + 0.5) | 0 rounds); ask: whole ticks above it.
+    const x = pc - halfC;
+    let bc = x > 0 ? ((x * iu + 0.5) | 0) * u : 0;
+    if (bc > pc) bc -= u;
+    let n = ((bc > 0 ? 2 * halfC : pc + halfC) * iu + 0.5) | 0;
+    if (n < 1) n = 1;
+    let ac = bc + n * u;
+    if (ac < pc) {
+      ac += u;
+      n++;
+    }
+    // An ask that crossed $3 from a penny value moves up to the nickel grid.
+    if (ac > 300 && !big) ac = Math.ceil(ac * ia - 1e-9) * ta;
+    // The last trade: a grid price inside the quote.
+    const lc = Math.min(bc + (((0.5 + lastPos[row]) * n + 0.5) | 0) * u, ac);
+    bid[o] = bc / 100;
+    ask[o] = ac / 100;
+    last[o] = lc / 100;
   }
 }
 
@@ -141,7 +206,7 @@ function quoteIvRows(board: SessionBoard, c: MinuteContext, e: number, col: numb
   const { r, q, vShort, vLong, rho, eta, oneMinusRho2, tau, gamma, lnSpot } = c;
   const { iv, expIndex } = out;
   const tYears = Math.max(board.expirations[e].settleMs - c.asOfMs, MINUTE_MS) / YEAR_MS;
-  const theta = vLong * tYears + (vShort - vLong) * tau * (1 - Math.exp(-tYears / tau)) + board.eventVariance[e];
+  const theta = vLong * tYears + (vShort - vLong) * tau * (1 - Math.exp(-tYears / tau)) + c.eventVar[e];
   const phi = eta / (Math.pow(theta, gamma) * Math.pow(1 + theta, 1 - gamma));
   const lnF = lnSpot + (r - q) * tYears;
   const halfTheta = 0.5 * theta;
@@ -233,7 +298,7 @@ export function quoteBoard(board: SessionBoard, asOfMs: number, spot: number, op
   const n = board.n - start;
   const { strikes, strikeIndex } = strikeUnionFrom(board, first);
   const out = newColumns(n);
-  const c = minuteContext(board, asOfMs, spot, openSpot);
+  const c = minuteContext(board, asOfMs, spot);
   for (let e = first; e < exps.length; e++) {
     quoteRows(board, c, e, e - first, board.expStart[e], board.expStart[e + 1], board.expStart[e] - start, out);
   }
@@ -298,7 +363,7 @@ export function quoteBoardWindow(board: SessionBoard, asOfMs: number, spot: numb
     }
   }
   const out = newColumns(n, select.prices !== true);
-  const c = minuteContext(board, asOfMs, spot, openSpot);
+  const c = minuteContext(board, asOfMs, spot);
   const right = new Uint8Array(n);
   const oi = new Float64Array(n);
   const rowStrikeIndex = new Int32Array(n);

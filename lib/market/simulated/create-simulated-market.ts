@@ -25,6 +25,8 @@ import { SimEngine } from "./engine";
 import { computeDayBars, emptyBars, sliceBars, type DayBars } from "./minute-bars";
 import { firstSessionIndex, openOf, priceAtBoundary, spotAt } from "./prices";
 import { buildSessionBoard, type SessionBoard } from "./session-board";
+import { atmTotalVariance } from "./vol-surface";
+import { eventVarianceBetween, surfaceLevel } from "./vol-state";
 
 const MINUTE_MS = 60_000;
 
@@ -48,6 +50,15 @@ export type SimulatedMarket = MarketData &
      * @example market.chainWindowSync("SPXW", t, { maxExpirations: 5, strikeWindow: (k, s) => strikeWindow(k, s, 92) })
      */
     chainWindowSync(symbol: string, atMs: number, select: ChainWindowSelect): ChainSnapshot | null;
+    /**
+     * The constant-maturity at-the-money-forward implied vol (decimal) of a symbol's surface at
+     * the instant its board would be quoted (`chainSync(symbol, atMs).asOfMs`), `tenorDays`
+     * calendar days out, scheduled events included: what the board's expirations interpolate
+     * in total variance, without building the board. Null where `chainSync` is null.
+     * @example market.atmImpliedVolSync("SPX", t, 30) // 0.14
+     * @see docs/methodology.md#implied-volatility-state
+     */
+    atmImpliedVolSync(symbol: string, atMs: number, tenorDays: number): number | null;
   };
 
 /** A seed as a 32-bit integer. */
@@ -114,6 +125,34 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
     return select ? quoteBoardWindow(board, asOfMs, spot, openSpot, select) : quoteBoard(board, asOfMs, spot, openSpot);
   };
   const chainSync = (symbol: string, atMs: number): ChainSnapshot | null => chainAt(symbol, atMs, null);
+
+  const atmImpliedVolSync = (symbol: string, atMs: number, tenorDays: number): number | null => {
+    const spec = engine.spec(symbol);
+    if (!spec || !Number.isFinite(atMs) || !(tenorDays > 0)) return null;
+    const t = Math.min(atMs, clock.now());
+    const cal = simCalendar();
+    let d = sessionIndexAtOrBefore(t);
+    if (d < 0) return null;
+    let asOfMs: number;
+    if (t < cal.regOpen[d]) {
+      d -= 1;
+      if (d < 0) return null;
+      asOfMs = cal.regClose[d];
+    } else if (t >= cal.regClose[d]) asOfMs = cal.regClose[d];
+    else asOfMs = cal.regOpen[d] + Math.floor((t - cal.regOpen[d]) / MINUTE_MS) * MINUTE_MS;
+    if (d < firstSessionIndex(spec)) return null;
+    const owner = engine.owner(spec);
+    const daily = engine.dailyPath(owner.ticker);
+    const nPre = engine.intradayPath(owner.ticker, d).nPre;
+    const spot = priceAtBoundary(engine, spec, d, nPre + Math.round((asOfMs - cal.regOpen[d]) / MINUTE_MS));
+    const refSpot = (d > 0 ? daily.close[d - 1] : daily.refPrice) * engine.ratio(spec);
+    const frac = (asOfMs - cal.regOpen[d]) / (cal.regClose[d] - cal.regOpen[d]);
+    const state = engine.volState(owner.ticker);
+    const lvl = surfaceLevel(state, d, frac, Math.log(spot / refSpot));
+    const tYears = tenorDays / 365;
+    const theta = atmTotalVariance({ ...lvl }, tYears) + eventVarianceBetween(state, asOfMs, asOfMs + tenorDays * 86_400_000);
+    return Math.sqrt(theta / tYears);
+  };
   const chainWindowSync = (symbol: string, atMs: number, select: ChainWindowSelect): ChainSnapshot | null => chainAt(symbol, atMs, select);
 
   const spotSync = (symbol: string, atMs: number): number | null => {
@@ -157,6 +196,7 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
     symbolInfoSync,
     chainSync,
     chainWindowSync,
+    atmImpliedVolSync,
     spotSync,
     minuteBarsSync,
     earningsSync,

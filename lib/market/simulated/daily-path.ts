@@ -6,6 +6,8 @@
  */
 import type { SymbolSpec } from "../universe";
 import { simCalendar } from "./_calendar";
+import { levelAnchors } from "./anchors";
+import { macroEventsByDate } from "./macro-events";
 import { hashText, key, normal, uniform } from "./_hash";
 import { EARNINGS, EXTENDED, GARCH, JUMPS, OVERNIGHT_VARIANCE_SHARE, TREND } from "./params";
 
@@ -110,9 +112,30 @@ export function computeDailyPath(
     factor,
   };
 
+  // Level anchors (SPX): session index -> ln close (and ln open on shock days).
+  const anchors = levelAnchors(spec.ticker);
+  const anchorClose = new Map<number, number>();
+  const anchorOpen = new Map<number, number>();
+  for (const a of anchors) {
+    const i = cal.dayIndex.get(a.date);
+    if (i === undefined) continue;
+    anchorClose.set(i, Math.log(a.close));
+    if (a.open !== undefined) anchorOpen.set(i, Math.log(a.open));
+  }
+  const nextAnchor = new Int32Array(n).fill(-1);
+  for (let d = n - 1, next = -1; d >= 0; d--) {
+    if (anchorClose.has(d)) next = d;
+    nextAnchor[d] = next;
+  }
+  // After the last anchor the trend restarts from it.
+  let trendBase = lnRef;
+  let trendDay = 0;
+
+  const macro = macroEventsByDate();
   let h = ownVar;
   let lnPrev = lnRef;
   let pendingGap = 0; // an after-close release gaps the next session's open
+  const lnFactorRef = factor ? Math.log(factor.refPrice) : 0;
   for (let d = 0; d < n; d++) {
     const k = key(seed, id, d, 0x0da1);
     const zOn = normal(k, 1);
@@ -135,10 +158,48 @@ export function computeDailyPath(
       pendingGap = gapSd * normal(k, 6);
     }
     const hTot = beta * beta * (factor ? factor.hTotal[d] : 0) + h;
-    const drift = TREND.kappa * (lnRef + growthPerDay * d - lnPrev) - 0.5 * hTot;
-    const shock = sd * (sqrtPhi * zOn + sqrtOneMinusPhi * zId) + jump;
-    const on = (factor ? beta * factor.retOn[d] : 0) + sd * sqrtPhi * zOn + (jumpOvernight ? jump : 0) + gap;
-    const intra = (factor ? beta * factor.retId[d] : 0) + sd * sqrtOneMinusPhi * zId + (jumpOvernight ? 0 : jump) + drift;
+    // Scheduled macro news moves the market on its day (before the open or during the session).
+    let newsOn = 0;
+    let newsId = 0;
+    const events = factor ? undefined : macro.get(cal.days[d]);
+    if (events) {
+      for (let j = 0; j < events.length; j++) {
+        const x = events[j].sd * normal(k, 10 + j);
+        if (events[j].when === "pre") newsOn += x;
+        else newsId += x;
+      }
+    }
+    const ownOn = sd * sqrtPhi * zOn + (jumpOvernight ? jump : 0) + newsOn;
+    const ownId = sd * sqrtOneMinusPhi * zId + (jumpOvernight ? 0 : jump) + newsId;
+    let on: number;
+    let intra: number;
+    let shock: number;
+    const a = nextAnchor[d];
+    if (a >= 0) {
+      // Brownian bridge to the next anchor: the remaining distance spread over the remaining
+      // sessions, the day's noise scaled by sqrt((N - 1) / N) (zero on the anchor day).
+      const N = a - d + 1;
+      const dist = anchorClose.get(a)! - lnPrev;
+      const total = dist / N + Math.sqrt((N - 1) / N) * (ownOn + ownId);
+      on = a === d && anchorOpen.has(d) ? anchorOpen.get(d)! - lnPrev : ownOn;
+      intra = total - on;
+      shock = total - growthPerDay - Math.sqrt((N - 1) / N) * (newsOn + newsId);
+      if (a === d) {
+        trendBase = anchorClose.get(a)!;
+        trendDay = d;
+      }
+    } else {
+      // Mean reversion toward the trend: the whole log price for the market and non-equities,
+      // the part not explained by the factor for equities (they follow the factor through beta).
+      const target =
+        factor && growthPerDay > 0
+          ? trendBase + beta * ((d > 0 ? Math.log(factor.close[d - 1]) : lnFactorRef) - lnFactorRef)
+          : trendBase + growthPerDay * (d - trendDay);
+      const drift = TREND.kappa * (target - lnPrev) - 0.5 * hTot;
+      shock = ownOn + ownId - newsOn - newsId;
+      on = (factor ? beta * factor.retOn[d] : 0) + ownOn + gap;
+      intra = (factor ? beta * factor.retId[d] : 0) + ownId + drift;
+    }
     p.retOn[d] = on;
     p.retId[d] = intra;
     p.hOwn[d] = h;
@@ -147,8 +208,8 @@ export function computeDailyPath(
     lnPrev += on + intra;
     p.close[d] = Math.exp(lnPrev);
     // GJR-GARCH update on the own shock (earnings gaps excluded: scheduled news does not cluster).
-    const a = shock < 0 ? GARCH.alpha + GARCH.gamma : GARCH.alpha;
-    h = omega + a * shock * shock + GARCH.beta * h;
+    const ga = shock < 0 ? GARCH.alpha + GARCH.gamma : GARCH.alpha;
+    h = omega + ga * shock * shock + GARCH.beta * h;
     h = Math.min(Math.max(h, GARCH.minRatio * ownVar), GARCH.maxRatio * ownVar);
   }
   for (let d = 0; d < n; d++) {

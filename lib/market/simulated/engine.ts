@@ -10,6 +10,7 @@ import { simCalendar } from "./_calendar";
 import { Lru } from "./_lru";
 import { computeDailyPath, type DailyPath } from "./daily-path";
 import { computeIntradayPath, type IntradayPath } from "./intraday-path";
+import { computeVolState, type VolState } from "./vol-state";
 
 /** The simulator's per-seed state. */
 export class SimEngine {
@@ -17,6 +18,7 @@ export class SimEngine {
   readonly specList: readonly SymbolSpec[];
   private readonly daily = new Map<string, DailyPath>();
   private readonly intraday = new Lru<string, IntradayPath>(512);
+  private readonly volStates = new Map<string, VolState>();
   private readonly earningsMemo = new Map<string, ReadonlyMap<string, "bmo" | "amc">>();
 
   constructor(readonly seed: number) {
@@ -65,6 +67,16 @@ export class SimEngine {
       this.daily.set(ownerTicker, p);
     }
     return p;
+  }
+
+  /** Implied-vol state of a path owner (memoized for the engine's lifetime). @see docs/methodology.md#implied-volatility-state */
+  volState(ownerTicker: string): VolState {
+    let v = this.volStates.get(ownerTicker);
+    if (!v) {
+      v = computeVolState(this.seed, this.specs.get(ownerTicker)!, this.dailyPath(ownerTicker));
+      this.volStates.set(ownerTicker, v);
+    }
+    return v;
   }
 
   /** Intraday path of a path owner for session index `d`. */

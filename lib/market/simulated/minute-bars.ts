@@ -76,15 +76,25 @@ export function computeDayBars(engine: SimEngine, spec: SymbolSpec, d: number): 
   const regW = volumeWeights(nReg);
   const postNews = daily.earn[d] === EARN_AMC ? 4 : 1;
   const sdN = I.volNoiseSd;
+  const regShare = 1 - EXTENDED.preVolumeShare - EXTENDED.postVolumeShare;
+  const continuous = 1 - I.openingAuctionShare - I.closingAuctionShare;
+  const sdA = I.auctionNoiseSd;
   for (let j = 0; j < n; j++) {
     let base: number;
+    let auction = 0;
     if (j < nPre) base = (dayVolume * EXTENDED.preVolumeShare * (news > 1 ? 2 : 1)) / nPre;
-    else if (j < nPre + nReg) base = dayVolume * (1 - EXTENDED.preVolumeShare - EXTENDED.postVolumeShare) * regW[j - nPre];
-    else base = (dayVolume * EXTENDED.postVolumeShare * postNews) / nPost;
+    else if (j < nPre + nReg) {
+      // Continuous trading on the U-shaped curve; the opening and closing crosses print in the
+      // first and last regular bar.
+      base = dayVolume * regShare * continuous * regW[j - nPre];
+      if (j === nPre) auction = dayVolume * regShare * I.openingAuctionShare;
+      if (j === nPre + nReg - 1) auction = dayVolume * regShare * I.closingAuctionShare;
+    } else base = (dayVolume * EXTENDED.postVolumeShare * postNews) / nPost;
     const r = Math.log(bars.c[j] / bars.o[j]);
     const s = minuteSd[j] > 0 ? minuteSd[j] : 1e-9;
     const activity = 0.7 + 0.3 * Math.min(Math.abs(r) / s / 0.798, 4);
-    const v = Math.round(base * activity * Math.exp(sdN * normal(volKey, j) - 0.5 * sdN * sdN));
+    const cross = auction > 0 ? auction * Math.exp(sdA * normal(volKey, 3_000_000 + j) - 0.5 * sdA * sdA) : 0;
+    const v = Math.round(base * activity * Math.exp(sdN * normal(volKey, j) - 0.5 * sdN * sdN) + cross);
     const uv = Math.round(v * (I.unclassifiedMin + I.unclassifiedSpan * uniform(volKey, 2_000_000 + j)));
     const buyShare = 0.5 + 0.35 * Math.tanh(r / s);
     const bv = Math.round((v - uv) * buyShare);

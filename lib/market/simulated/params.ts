@@ -8,10 +8,10 @@ export const SIM_RATE = 0.045;
 
 /** Daily variance process (GJR-GARCH(1,1)). @see docs/methodology.md#daily-returns */
 export const GARCH = {
-  alpha: 0.03,
+  alpha: 0.05,
   /** Extra weight of negative shocks (leverage effect). */
   gamma: 0.1,
-  beta: 0.9,
+  beta: 0.88,
   /** Conditional variance kept within [min, max] x long-run variance. */
   minRatio: 0.25,
   maxRatio: 9,
@@ -75,12 +75,17 @@ export const INTRADAY = {
   varOpenDecay: 0.05,
   varClose: 0.6,
   varCloseDecay: 0.05,
-  /** Volume weight, same form. */
-  volBase: 0.55,
-  volOpen: 2.6,
-  volOpenDecay: 0.06,
-  volClose: 1.8,
-  volCloseDecay: 0.04,
+  /** Volume weight of continuous trading, same form. */
+  volBase: 0.6,
+  volOpen: 1.5,
+  volOpenDecay: 0.05,
+  volClose: 2.6,
+  volCloseDecay: 0.05,
+  /** Shares of a stock's or ETF's regular-session volume in the opening and closing auctions (first and last regular bar). */
+  openingAuctionShare: 0.02,
+  closingAuctionShare: 0.1,
+  /** Log-normal noise sd of an auction's size. */
+  auctionNoiseSd: 0.2,
   /** Log-normal noise sd of a minute's volume. */
   volNoiseSd: 0.45,
   /** Log-normal noise sd of a day's volume. */
@@ -94,34 +99,29 @@ export const INTRADAY = {
 
 /** Implied volatility surface (SSVI). @see docs/methodology.md#implied-volatility-surface */
 export const SURFACE = {
-  /** Implied over realised variance (variance risk premium), multiplier on variances. */
-  varianceRiskPremium: 1.2,
   /** Mean-reversion time of the forward variance curve, years. */
   tauYears: 0.12,
-  /** SSVI correlation: indices and broad ETFs, single names. */
+  /** SSVI correlation of indices and broad ETFs (single names: SKEW and STOCK_SKEW_RHO). */
   rhoIndex: -0.7,
-  rhoStock: -0.2,
   /** SSVI power-law phi(theta) = eta / (theta^gamma (1 + theta)^(1 - gamma)). */
   etaIndex: 1.2,
   etaStock: 1.4,
   gamma: 0.4,
-  /** Spot-vol elasticity of the short variance within a session: v *= exp(-2 L ln(S/S_open)). */
-  leverageIndex: 4,
-  leverageStock: 1.5,
-  /** Short-variance multiplier kept within [min, max] within a session. */
-  leverageMin: 0.5,
-  leverageMax: 3,
 } as const;
 
-/** Quotes. @see docs/methodology.md#quotes-and-spreads */
+/**
+ * Quotes: full spread width `base + relative x price + vegaPerPoint x vega` (vega in USD per vol
+ * point) by product class, then placed on the tick grid. @see docs/methodology.md#quotes-and-spreads
+ */
 export const SPREAD = {
-  /** Full spread = base + relative * price, capped at maxRelative * price for price above 1. */
-  baseIndex: 0.1,
-  baseEtf: 0.01,
-  baseStock: 0.02,
-  relative: 0.03,
-  /** Half-spread never exceeds this share of the model price (bid stays positive, mid exact). */
-  maxHalfShareOfPrice: 0.8,
+  /** SPX, NDX, RUT (index levels of 1,000 and more). */
+  index: { base: 0.1, relative: 0.004, vegaPerPoint: 0.04 },
+  /** SPY, QQQ, IWM and XSP: the most liquid option classes. */
+  topEtf: { base: 0.01, relative: 0.0008, vegaPerPoint: 0.005 },
+  /** Other ETFs. */
+  etf: { base: 0.02, relative: 0.003, vegaPerPoint: 0.02 },
+  /** Single names. */
+  stock: { base: 0.03, relative: 0.004, vegaPerPoint: 0.03 },
 } as const;
 
 /** Open interest and volume. @see docs/methodology.md#open-interest-and-volume */
@@ -192,4 +192,60 @@ export const VOLUME = {
   /** Exponent range of the per-contract time warp U(m)^p. */
   warpMin: 0.6,
   warpMax: 1.7,
+  /** The exponent takes one of this many evenly spaced values (midpoints of equal bins). */
+  warpLevels: 32,
+} as const;
+
+/**
+ * Implied volatility as its own state (the short end of the surface), per path owner.
+ * @see docs/methodology.md#implied-volatility-state
+ */
+export const IV_STATE = {
+  /** Short implied vol target at the long-run variance, as a multiple of the symbol's vol. */
+  shortLevel: 1.1,
+  /** Elasticity of the short target to the conditional variance: (h / v)^(psi / 2). */
+  psi: 0.6,
+  /** Daily pull of ln short vol toward its target. */
+  kappa: 0.25,
+  /** d ln(short vol) / d ln(spot) for spot below / above the previous close: indices and ETFs, single names. */
+  spotBetaIndexDown: -6,
+  spotBetaIndexUp: -3.5,
+  spotBetaStockDown: -2,
+  spotBetaStockUp: -1,
+  /** Daily vol-of-vol noise (sd of ln short vol), indices and ETFs, single names. */
+  noiseIndex: 0.03,
+  noiseStock: 0.035,
+  /** Intraday vol noise: sd of a Brownian bridge (pinned at the open and the close) in ln vol. */
+  intradayNoise: 0.02,
+  /** Long implied vol: longLevel x vol x exp(longBeta (y - y_bar)). */
+  longLevel: 1.35,
+  longBeta: 0.3,
+  /** ln short vol kept within [min, max] x the symbol's vol. */
+  minRatio: 0.35,
+  maxRatio: 6,
+} as const;
+
+/**
+ * Scheduled macro events and their move sizes (sd of the S&P 500's log return on the day,
+ * beyond an ordinary day). @see docs/methodology.md#event-calendar
+ */
+export const MACRO_EVENTS = {
+  fomcSd: 0.006,
+  cpiSd: 0.006,
+  electionSd: 0.015,
+} as const;
+
+/**
+ * Single-name skew: SSVI rho per name (base) plus a slow AR(1) wander.
+ * @see docs/methodology.md#implied-volatility-surface
+ */
+export const SKEW = {
+  /** Default SSVI rho of single names without their own entry. */
+  stockDefault: -0.2,
+  /** Sd and daily persistence of the wander of a single name's rho. */
+  wanderSd: 0.06,
+  wanderPersistence: 0.97,
+  /** rho kept within [min, max]. */
+  min: -0.85,
+  max: 0.6,
 } as const;

@@ -9,13 +9,14 @@ import { optionRoot } from "../../symbols";
 import type { SymbolSpec } from "../universe";
 import { simCalendar } from "./_calendar";
 import { hashText, key, normal, uniform } from "./_hash";
-import { EARN_AMC, EARN_BMO, earningsGapSd } from "./daily-path";
+import { EARN_AMC, EARN_BMO } from "./daily-path";
 import type { SimEngine } from "./engine";
 import { listedExpirations, type Expiration } from "./expirations";
 import { volumeWeights } from "./intraday-shapes";
 import { lnOiAnchor, oiExpiryShape, oiRegime, oiShapeWeight } from "./open-interest";
-import { OI, SIM_RATE, SURFACE, VOLUME } from "./params";
+import { OI, SIM_RATE, VOLUME } from "./params";
 import { sessionStrikes } from "./strike-grid";
+import type { VolState } from "./vol-state";
 
 const MINUTE_MS = 60_000;
 const YEAR_MS = 365 * 86_400_000;
@@ -52,20 +53,14 @@ export interface SessionBoard {
   expIndex: Int32Array;
   oi: Float64Array;
   dailyVolume: Float64Array;
-  /** Exponent p of the contract's cumulative volume curve U(m)^p. */
-  warp: Float64Array;
+  /** Level (0..WARP_LEVELS-1) of the exponent p of the contract's cumulative volume curve U(m)^p. */
+  warp: Uint8Array;
   /** Where the last trade sits inside the spread, in (-0.45, 0.45). */
   lastPos: Float64Array;
-  /** Earnings variance to add to each expiration's ATM total variance. */
-  eventVariance: Float64Array;
+  /** The owner's implied-vol state (short/long level, skew, scheduled events). @see docs/methodology.md#implied-volatility-state */
+  volState: VolState;
   /** ln of the cumulative share of the day's option volume done by minute boundary m (nReg + 1). */
   lnCumVolume: Float64Array;
-  /** Day-level surface inputs. */
-  vShortDay: number;
-  vLong: number;
-  rho: number;
-  eta: number;
-  leverage: number;
   /** Strike union and per-row strike index for boards whose first live expiration is `first`. */
   strikeUnion: Map<number, { strikes: Float64Array; strikeIndex: Int32Array }>;
 }
@@ -124,7 +119,7 @@ export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number
   const expIndex = new Int32Array(n);
   const oiW = new Float64Array(n);
   const volW = new Float64Array(n);
-  const warp = new Float64Array(n);
+  const warp = new Uint8Array(n);
   const lastPos = new Float64Array(n);
   const dayKey = key(seed, rootId, d, 0x5e55);
   const regime = oiRegime(lnAnchor, isIndexLike, daily.hTotal[d], daily.longRunVar);
@@ -134,8 +129,6 @@ export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number
   const oiNoiseSd = OI.noiseSd;
   const volNoiseSd = VOLUME.noiseSd;
   const volWidthRatio = VOLUME.widthRatio;
-  const warpMin = VOLUME.warpMin;
-  const warpSpan = VOLUME.warpMax - VOLUME.warpMin;
   const lnOpen = Math.log(openSpot);
   const volPutTilt = isIndexLike ? VOLUME.putTiltIndex : 1;
   const volCallTilt = isIndexLike ? 1 : VOLUME.callTiltStock;
@@ -180,7 +173,7 @@ export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number
         const vnoise = Math.exp(volNoiseSd * normal(dayKey, row) - 0.5 * volNoiseSd * volNoiseSd);
         volW[row] = vbell * sideW * Math.sqrt(round) * vnoise * (expVolW < 0 ? 1 : expVolW);
         if (expVolW < 0) volW[row] = -volW[row]; // marked 0DTE, normalised separately below
-        warp[row] = warpMin + warpSpan * uniform(dayKey, 1_000_000 + row);
+        warp[row] = Math.min(VOLUME.warpLevels - 1, Math.floor(VOLUME.warpLevels * uniform(dayKey, 1_000_000 + row)));
         lastPos[row] = 0.9 * (uniform(dayKey, 2_000_000 + row) - 0.5);
         row++;
       }
@@ -219,20 +212,6 @@ export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number
   for (let j = 0; j <= nReg; j++) lnCumVolume[j] = Math.log(cum[j] / cum[nReg]);
   lnCumVolume[nReg] = 0;
 
-  // Earnings inside an expiration add their variance to it (release after the session's open).
-  const eventVariance = new Float64Array(nExp);
-  if (spec.type === "stock" && nExp > 0) {
-    const gapVar = Math.pow(earningsGapSd(owner), 2);
-    const lastSettle = expirations[nExp - 1].settleMs;
-    for (let k = d; k < cal.days.length && cal.regOpen[k] < lastSettle; k++) {
-      const flag = daily.earn[k];
-      if (flag === 0 || (flag === EARN_BMO && k === d)) continue;
-      const releaseMs = flag === EARN_BMO ? cal.regOpen[k] - 1 : cal.regClose[k] + 1;
-      for (let e = 0; e < nExp; e++) if (expirations[e].settleMs > releaseMs) eventVariance[e] += gapVar;
-    }
-  }
-
-  const vrp = SURFACE.varianceRiskPremium;
   const board: SessionBoard = {
     symbol: spec.ticker,
     underlying: spec.underlying,
@@ -261,13 +240,8 @@ export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number
     dailyVolume,
     warp,
     lastPos,
-    eventVariance,
+    volState: engine.volState(owner.ticker),
     lnCumVolume,
-    vShortDay: daily.hTotal[d] * 252 * vrp,
-    vLong: owner.vol * owner.vol * vrp,
-    rho: isIndexLike ? SURFACE.rhoIndex : SURFACE.rhoStock,
-    eta: isIndexLike ? SURFACE.etaIndex : SURFACE.etaStock,
-    leverage: isIndexLike ? SURFACE.leverageIndex : SURFACE.leverageStock,
     strikeUnion: new Map(),
   };
   return board;

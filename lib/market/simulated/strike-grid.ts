@@ -16,7 +16,7 @@ export function strikeSteps(price: number, type: "index" | "etf" | "stock"): [nu
   if (price < 100) return [1, 2.5, 5];
   if (price < 250) return type === "etf" ? [1, 5, 10] : [2.5, 5, 10];
   if (price < 500) return type === "etf" ? [1, 5, 10] : [5, 10, 25];
-  if (price < 1000) return [5, 10, 25];
+  if (price < 1000) return type === "etf" ? [1, 5, 10] : [5, 10, 25];
   return [10, 25, 50];
 }
 
