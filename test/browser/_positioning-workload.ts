@@ -7,6 +7,7 @@
 import {
   addTradingDays,
   aggregateBars,
+  bsmPrice,
   classifyNodes,
   createSimulatedMarket,
   dailyStats,
@@ -164,19 +165,22 @@ export function computeWorkload(inputs: WorkloadInputs, engine: KernelEngine): W
   const frames = frameChains.map((c) => statFrame(exposureGrid(c, {}, engine)));
   const stats = dailyStats(frames, { date, nowMs: WORKLOAD_NOW_MS });
 
-  // Implied vol from the mids of near-the-money contracts of the first three expirations.
+  // Implied vol of near-the-money contracts of the first three expirations: the model value the
+  // board's IV prices (quotes sit on the tick grid around it) solved back to the IV, and the quote
+  // that straddles it (docs/methodology.md#tick-grid).
   const vols = nearMoney(chain, 3, 6).map((i) => {
     const e = chain.expIndex[i];
-    const r = impliedVol({
-      price: (chain.bid[i] + chain.ask[i]) / 2,
+    const contract = {
       spot: chain.spot,
       strike: chain.strikes[chain.strikeIndex[i]],
       tYears: Math.max(chain.expirySettleMs[e] - chain.asOfMs, 60_000) / (365 * 86_400_000),
       rate: chain.rate,
       dividendYield: chain.dividendYield,
-      right: chain.right[i] === 1 ? "C" : "P",
-    });
-    return { row: i, iv: chain.iv[i], solved: r };
+      right: (chain.right[i] === 1 ? "C" : "P") as "C" | "P",
+    };
+    const model = bsmPrice({ ...contract, vol: chain.iv[i] });
+    const r = impliedVol({ ...contract, price: model });
+    return { row: i, iv: chain.iv[i], solved: r, model, bid: chain.bid[i], ask: chain.ask[i] };
   });
 
   const symbols = ["SPXW__240306C05100000", "SPXW  240315P04900500", "AAPL240621C00195000", "NVDA__250117P00000500"].map(parseOptionSymbol);

@@ -186,12 +186,15 @@ describe("positioning in headless Chromium", () => {
     expect(x.levels.kingNode).not.toBeNull();
     expect(x.levels.summary.zeroGamma.method).toBe("spot_profile");
     expect(x.stats).toMatchObject({ frames: 8, complete: true, date: WORKLOAD_DATE });
-    // The solver recovers the simulator's IVs from the mids (docs/methodology.md#quotes-and-spreads).
-    const vols = (page.result.numbers.jsMath as { vols: { iv: number; solved: { ok: boolean; vol: number } }[] }).vols;
+    // The solver recovers the simulator's IVs from the model values the quotes straddle
+    // (docs/methodology.md#tick-grid: bid <= model value <= ask, on the exchanges' tick grid).
+    const vols = (page.result.numbers.jsMath as { vols: { iv: number; solved: { ok: boolean; vol: number }; model: number; bid: number; ask: number }[] }).vols;
     expect(vols.length).toBeGreaterThan(20);
     for (const v of vols) {
       expect(v.solved.ok).toBe(true);
       expect(Math.abs(v.solved.vol - v.iv)).toBeLessThan(1e-8);
+      expect(v.bid).toBeLessThanOrEqual(v.model + 1e-9);
+      expect(v.ask).toBeGreaterThanOrEqual(v.model - 1e-9);
     }
     // OSI symbols as written: the SPXW 5100 call of 2024-03-06; the padded form with a half-point strike.
     expect(x.symbols[0]).toMatchObject({ root: "SPXW", expiry: "2024-03-06", right: "C", strike: 5100 });
