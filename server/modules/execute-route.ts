@@ -44,6 +44,12 @@ export interface RouteExecution {
   credits: number;
 }
 
+/**
+ * A charged handler that ran at least this long (ms) lets the transport deliver pending socket
+ * events before the answer is settled, so a disconnect during it is seen and refunded.
+ */
+export const SETTLE_AFTER_MS = 2;
+
 /** 499 `client_closed`: the caller went away; what it was charged is refunded. */
 export function clientClosed(): ApiError {
   return new ApiError(499, "client_closed", "Client closed the request.");
@@ -158,6 +164,7 @@ export async function executeRoute(services: AppServices, call: RouteCall): Prom
         creditsRemaining = r.balance;
       }
     }
+    const handlerStartMs = performance.now();
     const result = await runWithLimits(
       (signal) =>
         route.handler({ query, params, principal, requestId: call.requestId, signal, nowMs, services, state: call.state, request: call.request ?? null }),
@@ -165,7 +172,10 @@ export async function executeRoute(services: AppServices, call: RouteCall): Prom
       services.requestTimeoutMs,
     );
     // A synchronous handler cannot be interrupted: a caller gone meanwhile is not charged either.
-    if (charged > 0 && call.settle && !result.response) await call.settle();
+    // Only a handler that held the loop long enough for a disconnect to hide behind it pays the
+    // two extra event-loop turns (a cached answer does not).
+    const heldMs = performance.now() - handlerStartMs;
+    if (charged > 0 && call.settle && !result.response && heldMs >= SETTLE_AFTER_MS) await call.settle();
     if (call.signal?.aborted) throw clientClosed();
     return { result, creditsRemaining, credits: charged };
   } catch (thrown) {
