@@ -8,17 +8,11 @@ import os from "node:os";
 import { Bench } from "tinybench";
 import { fixedClock } from "../lib/market/clock";
 import { createSimulatedMarket } from "../lib/market/simulated";
+import { benchRows, type BenchRow } from "./_rows";
 import { sessionBounds, tradingDaysBetween } from "../lib/time";
 
 /** One measured workload against its target. */
-export interface MarketBenchRow {
-  name: string;
-  meanMs: number;
-  p99Ms: number;
-  targetMs: number | null;
-  pass: boolean | null;
-  detail: string;
-}
+export type MarketBenchRow = BenchRow;
 
 /** Runs the suite and returns one row per workload. */
 export async function marketSuite(): Promise<MarketBenchRow[]> {
@@ -58,20 +52,7 @@ export async function marketSuite(): Promise<MarketBenchRow[]> {
     "SPXW session board (expirations, strikes, OI, volume plan)": null,
     "one day of one-minute bars, one symbol (extended, not cached)": 5,
   };
-  return bench.tasks.map((t) => {
-    const r = t.result as unknown as { latency?: { mean: number; p99: number }; mean?: number; p99?: number };
-    const mean = r.latency?.mean ?? r.mean ?? Number.NaN;
-    const p99 = r.latency?.p99 ?? r.p99 ?? Number.NaN;
-    const target = targets[t.name] ?? null;
-    return {
-      name: t.name,
-      meanMs: mean,
-      p99Ms: p99,
-      targetMs: target,
-      pass: target === null ? null : mean <= target,
-      detail: t.name.startsWith("SPXW chain") ? `${contracts} contracts` : "",
-    };
-  });
+  return benchRows(bench, targets, (name) => (name.startsWith("SPXW chain") ? `${contracts} contracts` : ""));
 }
 
 if (process.argv[1]?.endsWith("market.bench.ts")) {

@@ -8,17 +8,11 @@ import { Bench } from "tinybench";
 import { createSimulatedMarket, fixedClock, type ChainSnapshot } from "../lib/market";
 import { etInstant } from "../lib/time";
 import { chainTerms, svxAll, vixTermVariance, expirationQuotes } from "../lib/vol";
+import { benchRows, type BenchRow } from "./_rows";
 import type { Suite, SuiteReport } from "./suites";
 
 /** One measured workload against its target. */
-export interface VolBenchRow {
-  name: string;
-  meanMs: number;
-  p99Ms: number;
-  targetMs: number | null;
-  pass: boolean | null;
-  detail: string;
-}
+export type VolBenchRow = BenchRow;
 
 /** Runs the suite over 30 SPXW boards of one session (one minute apart) and returns its rows. */
 export async function runVolBench(): Promise<VolBenchRow[]> {
@@ -47,20 +41,7 @@ export async function runVolBench(): Promise<VolBenchRow[]> {
     });
   await bench.run();
   const targets: Record<string, number | null> = { "SVX, five tenors, SPXW board at one minute": 5 };
-  return bench.tasks.map((t) => {
-    const r = t.result as unknown as { latency?: { mean: number; p99: number }; mean?: number; p99?: number };
-    const mean = r.latency?.mean ?? r.mean ?? Number.NaN;
-    const p99 = r.latency?.p99 ?? r.p99 ?? Number.NaN;
-    const target = targets[t.name] ?? null;
-    return {
-      name: t.name,
-      meanMs: mean,
-      p99Ms: p99,
-      targetMs: target,
-      pass: target === null ? null : mean <= target,
-      detail: t.name.startsWith("SVX") ? `${contracts} contracts, ${strikes} strikes in the 30-day strips, js engine` : "",
-    };
-  });
+  return benchRows(bench, targets, (name) => (name.startsWith("SVX") ? `${contracts} contracts, ${strikes} strikes in the 30-day strips, js engine` : ""));
 }
 
 /** The suite in `bench/run.ts` form. */

@@ -30,6 +30,20 @@ export function correlation(a: number[], b: number[]): number {
   return sab / Math.sqrt(saa * sbb);
 }
 
+/** Full spread and mid of the call nearest spot on the expiration nearest 30 days out. */
+export function atmSpread30(m: SimulatedMarket, symbol: string, t: number): { spread: number; mid: number } {
+  const c = m.chainSync(symbol, t)!;
+  let e = 0;
+  for (let j = 0; j < c.expirations.length; j++)
+    if (Math.abs(c.expirySettleMs[j] - c.asOfMs - 30 * 86_400_000) < Math.abs(c.expirySettleMs[e] - c.asOfMs - 30 * 86_400_000)) e = j;
+  let best = -1;
+  for (let i = 0; i < c.right.length; i++) {
+    if (c.expIndex[i] !== e || c.right[i] !== 1) continue;
+    if (best < 0 || Math.abs(c.strikes[c.strikeIndex[i]] - c.spot) < Math.abs(c.strikes[c.strikeIndex[best]] - c.spot)) best = i;
+  }
+  return { spread: c.ask[best] - c.bid[best], mid: (c.ask[best] + c.bid[best]) / 2 };
+}
+
 export const logReturns = (x: number[]): number[] => x.slice(1).map((v, i) => Math.log(v / x[i]));
 
 export function closes(m: SimulatedMarket, ticker: string, days = WINDOW_DAYS): number[] {
@@ -155,16 +169,7 @@ if (process.argv[1]?.endsWith("_realism-stats.ts")) {
   for (const sym of ["SPY", "SPXW", "AAPL"]) {
     const sp: number[] = [];
     for (const d of WINDOW_DAYS.filter((_, i) => i % 41 === 3)) {
-      const c = m.chainSync(sym, sessionBounds(d).openMs + 200 * 60_000)!;
-      let e = 0;
-      for (let j = 0; j < c.expirations.length; j++)
-        if (Math.abs(c.expirySettleMs[j] - c.asOfMs - 30 * 86_400_000) < Math.abs(c.expirySettleMs[e] - c.asOfMs - 30 * 86_400_000)) e = j;
-      let best = -1;
-      for (let i = 0; i < c.right.length; i++) {
-        if (c.expIndex[i] !== e || c.right[i] !== 1) continue;
-        if (best < 0 || Math.abs(c.strikes[c.strikeIndex[i]] - c.spot) < Math.abs(c.strikes[c.strikeIndex[best]] - c.spot)) best = i;
-      }
-      sp.push(c.ask[best] - c.bid[best]);
+      sp.push(atmSpread30(m, sym, sessionBounds(d).openMs + 200 * 60_000).spread);
     }
     console.log(`30d ATM call spread ${sym}: min ${Math.min(...sp).toFixed(2)} median ${[...sp].sort((a, b) => a - b)[sp.length >> 1].toFixed(2)} max ${Math.max(...sp).toFixed(2)}`);
   }

@@ -3,6 +3,7 @@
 // selloffs and when volatility is high; put/call open interest about 1.3-1.8 by contracts.
 // Bands are the stylised facts of SPX/SPY positioning (docs/methodology.md#open-interest-and-volume
 // lists them with the model), not outputs of a run. Deterministic: seed 42, a fixed sample of days.
+import { correlation } from "./_realism-stats";
 import { describe, expect, it } from "vitest";
 import { loadKernelsSync } from "../../lib/kernels";
 import { createSimulatedMarket, fixedClock, type ChainSnapshot } from "../../lib/market";
@@ -28,20 +29,6 @@ function atmIv30(c: ChainSnapshot): number {
   return c.iv[best];
 }
 
-/** Pearson correlation. */
-function corr(xs: number[], ys: number[]): number {
-  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
-  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (let i = 0; i < xs.length; i++) {
-    sxy += (xs[i] - mx) * (ys[i] - my);
-    sxx += (xs[i] - mx) ** 2;
-    syy += (ys[i] - my) ** 2;
-  }
-  return sxy / Math.sqrt(sxx * syy);
-}
 
 const median = (x: number[]) => [...x].sort((a, b) => a - b)[Math.floor(x.length / 2)];
 
@@ -95,8 +82,8 @@ describe.each(["SPXW", "SPY"])(`%s dealer gamma over ${N_DAYS} sampled sessions`
 
   it("turns negative in high-vol regimes and after selloffs", () => {
     const sign = days.map((x) => Math.sign(x.net));
-    expect(corr(sign, days.map((x) => x.iv))).toBeLessThan(-0.2);
-    expect(corr(sign, days.map((x) => x.drawdown))).toBeGreaterThan(0.3);
+    expect(correlation(sign, days.map((x) => x.iv))).toBeLessThan(-0.2);
+    expect(correlation(sign, days.map((x) => x.drawdown))).toBeGreaterThan(0.3);
     // By implied-vol tercile: the calmest third is positive more often than the most volatile third.
     const byIv = [...days].sort((a, b) => a.iv - b.iv);
     const third = Math.floor(days.length / 3);

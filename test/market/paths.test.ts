@@ -1,3 +1,4 @@
+import { correlation } from "./_realism-stats";
 import { describe, expect, it } from "vitest";
 import { MinuteBarRowSchema } from "../../lib/market";
 import { fixedClock } from "../../lib/market/clock";
@@ -21,17 +22,6 @@ function kurtosis(r: number[]): number {
   return r.reduce((a, b) => a + (b - m) ** 4, 0) / r.length / (v * v);
 }
 
-function correlation(a: number[], b: number[]): number {
-  const ma = a.reduce((s, x) => s + x, 0) / a.length;
-  const mb = b.reduce((s, x) => s + x, 0) / b.length;
-  let sab = 0, saa = 0, sbb = 0;
-  for (let i = 0; i < a.length; i++) {
-    sab += (a[i] - ma) * (b[i] - mb);
-    saa += (a[i] - ma) ** 2;
-    sbb += (b[i] - mb) ** 2;
-  }
-  return sab / Math.sqrt(saa * sbb);
-}
 
 describe("daily spot paths", () => {
   const spx = closes("SPX");

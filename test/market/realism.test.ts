@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { SPX_ANCHORS } from "../../lib/market/simulated/anchors";
 import { sessionBounds } from "../../lib/time";
-import { closes, correlation, excessKurtosis, ivSeries, logReturns, mean, riskReversal25, WINDOW_DAYS, windowMarket } from "./_realism-stats";
+import { atmSpread30 as atmSpreadOf, closes, correlation, excessKurtosis, ivSeries, logReturns, mean, riskReversal25, WINDOW_DAYS, windowMarket } from "./_realism-stats";
 
 const market = windowMarket();
 const spx = closes(market, "SPX");
@@ -199,19 +199,7 @@ describe("implied volatility as its own state (docs/methodology.md#implied-volat
 describe("quotes a trader would recognise (docs/methodology.md#quotes-and-spreads, #tick-grid)", () => {
   const sample = WINDOW_DAYS.filter((_, i) => i % 41 === 3).map((d) => sessionBounds(d).openMs + 200 * 60_000);
 
-  /** Full spread of the call nearest the forward on the expiration nearest 30 days out. */
-  function atmSpread30(symbol: string, t: number): { spread: number; mid: number } {
-    const c = market.chainSync(symbol, t)!;
-    let e = 0;
-    for (let j = 0; j < c.expirations.length; j++)
-      if (Math.abs(c.expirySettleMs[j] - c.asOfMs - 30 * 86_400_000) < Math.abs(c.expirySettleMs[e] - c.asOfMs - 30 * 86_400_000)) e = j;
-    let best = -1;
-    for (let i = 0; i < c.right.length; i++) {
-      if (c.expIndex[i] !== e || c.right[i] !== 1) continue;
-      if (best < 0 || Math.abs(c.strikes[c.strikeIndex[i]] - c.spot) < Math.abs(c.strikes[c.strikeIndex[best]] - c.spot)) best = i;
-    }
-    return { spread: c.ask[best] - c.bid[best], mid: (c.ask[best] + c.bid[best]) / 2 };
-  }
+  const atmSpread30 = (symbol: string, t: number) => atmSpreadOf(market, symbol, t);
 
   it("quotes the SPY 30-day ATM call $0.01-0.03 wide, SPX $0.30-2.00, AAPL $0.05-0.25", () => {
     for (const t of sample) {

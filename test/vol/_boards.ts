@@ -42,14 +42,5 @@ export function syntheticTerm(spec: SyntheticTermSpec): VixTermQuotes {
   return q;
 }
 
-/** A small deterministic PRNG (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small deterministic PRNG (the benches' mulberry32). */
+export { mulberry32 as rng } from "../../bench/_mulberry32";

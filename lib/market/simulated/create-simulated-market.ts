@@ -99,24 +99,30 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
     return s && { ...s, optionRoots: [...s.optionRoots], tiers: [...s.tiers] };
   };
 
-  const chainAt = (symbol: string, atMs: number, select: ChainWindowSelect | null): ChainSnapshot | null => {
-    const spec = engine.spec(symbol);
-    if (!spec || !Number.isFinite(atMs)) return null;
+  /**
+   * The session index and the regular-session minute boundary a board at `atMs` stands at (never
+   * after the clock): inside the session the minute at or before, outside it the last close.
+   */
+  const boardMinute = (atMs: number): { d: number; asOfMs: number } | null => {
     const t = Math.min(atMs, clock.now());
     const cal = simCalendar();
     let d = sessionIndexAtOrBefore(t);
     if (d < 0) return null;
-    let asOfMs: number;
     if (t < cal.regOpen[d]) {
       d -= 1;
-      if (d < 0) return null;
-      asOfMs = cal.regClose[d];
-    } else if (t >= cal.regClose[d]) {
-      asOfMs = cal.regClose[d];
-    } else {
-      asOfMs = cal.regOpen[d] + Math.floor((t - cal.regOpen[d]) / MINUTE_MS) * MINUTE_MS;
+      return d < 0 ? null : { d, asOfMs: cal.regClose[d] };
     }
-    if (d < firstSessionIndex(spec)) return null;
+    if (t >= cal.regClose[d]) return { d, asOfMs: cal.regClose[d] };
+    return { d, asOfMs: cal.regOpen[d] + Math.floor((t - cal.regOpen[d]) / MINUTE_MS) * MINUTE_MS };
+  };
+
+  const chainAt = (symbol: string, atMs: number, select: ChainWindowSelect | null): ChainSnapshot | null => {
+    const spec = engine.spec(symbol);
+    if (!spec || !Number.isFinite(atMs)) return null;
+    const at = boardMinute(atMs);
+    if (!at || at.d < firstSessionIndex(spec)) return null;
+    const { d, asOfMs } = at;
+    const cal = simCalendar();
     const board = boards.get(`${symbol}|${d}`, () => buildSessionBoard(engine, spec, d));
     if (board.expirations.every((e) => e.settleMs <= asOfMs)) return null;
     const nPre = engine.intradayPath(engine.owner(spec).ticker, d).nPre;
@@ -129,18 +135,10 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
   const atmImpliedVolSync = (symbol: string, atMs: number, tenorDays: number): number | null => {
     const spec = engine.spec(symbol);
     if (!spec || !Number.isFinite(atMs) || !(tenorDays > 0)) return null;
-    const t = Math.min(atMs, clock.now());
+    const at = boardMinute(atMs);
+    if (!at || at.d < firstSessionIndex(spec)) return null;
+    const { d, asOfMs } = at;
     const cal = simCalendar();
-    let d = sessionIndexAtOrBefore(t);
-    if (d < 0) return null;
-    let asOfMs: number;
-    if (t < cal.regOpen[d]) {
-      d -= 1;
-      if (d < 0) return null;
-      asOfMs = cal.regClose[d];
-    } else if (t >= cal.regClose[d]) asOfMs = cal.regClose[d];
-    else asOfMs = cal.regOpen[d] + Math.floor((t - cal.regOpen[d]) / MINUTE_MS) * MINUTE_MS;
-    if (d < firstSessionIndex(spec)) return null;
     const owner = engine.owner(spec);
     const daily = engine.dailyPath(owner.ticker);
     const nPre = engine.intradayPath(owner.ticker, d).nPre;
