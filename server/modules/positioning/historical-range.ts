@@ -24,7 +24,7 @@ const RangeFrameSchema = z.object({
   asOf: z.string().meta({ description: "Snapshot instant (millisecond precision)." }),
   axis: z.number().int().meta({ description: "Id of the axis in `axes` these values are aligned to." }),
   spot: z.number(),
-  previousClose: z.number(),
+  previousClose: z.number().nullable().meta({ description: "The previous session's close; null when the market has none." }),
   values: z.array(z.number()).meta({ description: "Net exposure per strike, aligned with the axis's `strikes`." }),
 });
 
@@ -46,7 +46,7 @@ async function symbolRange(state: PositioningState, symbol: string, q: BoardQuer
   const axes: SymbolRange["axes"] = [];
   const axisIds = new Map<string, number>();
   const frames: SymbolRange["frames"] = [];
-  const previousCloses = new Map<string, number>();
+  const previousCloses = new Map<string, number | null>();
   for (let t = Math.ceil(fromMs / MINUTE_MS) * MINUTE_MS; t <= toMs; t += MINUTE_MS) {
     const chain = windowed ? windowed(symbol, t) : await market.chain(symbol, t);
     if (!chain || chain.asOfMs !== t) continue;
@@ -61,7 +61,7 @@ async function symbolRange(state: PositioningState, symbol: string, q: BoardQuer
     }
     let previousClose = previousCloses.get(chain.sessionDate);
     if (previousClose === undefined) {
-      previousClose = (await market.spot(chain.underlying, sessionBounds(previousTradingDay(chain.sessionDate)).closeMs)) ?? Number.NaN;
+      previousClose = await market.spot(chain.underlying, sessionBounds(previousTradingDay(chain.sessionDate)).closeMs);
       previousCloses.set(chain.sessionDate, previousClose);
     }
     frames.push({ asOf: frame.asOf, axis, spot: frame.spot, previousClose, values: frame.strikes.map((s) => s.value) });
