@@ -5,6 +5,8 @@ import type { ModuleDef } from "./define-module";
 import { metaModule } from "./meta";
 import { positioningModule } from "./positioning";
 import { priceModule } from "./price";
+import { flowModule } from "./flow";
+import { volModule } from "./vol";
 
 export { defineRoute, isToolRoute, routeCost, routeDefiner } from "./define-route";
 export type { AnyRoute, RouteContext, RouteDef, RouteHost, RouteKind, RouteModule, RouteResult } from "./define-route";
@@ -17,10 +19,14 @@ export { metaModule } from "./meta";
 export { boardQueryOf, createPositioningBoardHub, createPositioningModule, positioningModule, positioningStreamHub, streamQuery } from "./positioning";
 export type { PositioningState } from "./positioning";
 export { priceModule } from "./price";
+export { flowModule } from "./flow";
+export type { FlowState } from "./flow";
+export { volModule } from "./vol";
+export type { VolState } from "./vol";
 
 /** Every module `createApp` mounts by default, in OpenAPI and tool-list order. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const builtinModules: readonly ModuleDef<any>[] = [metaModule, positioningModule, priceModule];
+export const builtinModules: readonly ModuleDef<any>[] = [metaModule, positioningModule, volModule, flowModule, priceModule];
 
 /** Every built-in route, in module order. */
 export const allRoutes: readonly AnyRoute[] = builtinModules.flatMap((m) => m.routes);

@@ -1,0 +1,15 @@
+// The flow module (spec "Flow endpoints", flowseeker.yaml for the rest): scored options flow,
+// sweeps, tide, dark pool, RVOL, ratios, chains and screeners, from one tape of prints.
+import { defineModule } from "../define-module";
+import { createFlowState, type FlowState } from "./flow-route";
+import { referenceFlowRoutes } from "./reference-routes";
+import { specFlowRoutes } from "./spec-routes";
+
+export type { FlowState } from "./flow-route";
+
+/** The flow module. */
+export const flowModule = defineModule<FlowState>({
+  name: "flow",
+  routes: [...specFlowRoutes, ...referenceFlowRoutes],
+  createState: createFlowState,
+});
