@@ -25,6 +25,7 @@ import { SimEngine } from "./engine";
 import { computeDayBars, emptyBars, sliceBars, type DayBars } from "./minute-bars";
 import { firstSessionIndex, openOf, priceAtBoundary, spotAt } from "./prices";
 import { buildSessionBoard, type SessionBoard } from "./session-board";
+import { createTapeVolume, lazyVolume } from "./tape-volume";
 import { atmTotalVariance } from "./vol-surface";
 import { eventVarianceBetween, surfaceLevel } from "./vol-state";
 
@@ -116,7 +117,11 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
     return { d, asOfMs: cal.regOpen[d] + Math.floor((t - cal.regOpen[d]) / MINUTE_MS) * MINUTE_MS };
   };
 
-  const chainAt = (symbol: string, atMs: number, select: ChainWindowSelect | null): ChainSnapshot | null => {
+  // One tape is the truth: priced boards read their volume from the option tape, which is made on
+  // boards quoted without it (`withTape` false). @see docs/methodology.md#one-tape-board-volume-from-the-prints
+  const tape = createTapeVolume((symbol, fromMs, toMs) => simulatedOptionPrints(printContext, symbol, fromMs, toMs));
+
+  const chainAt = (symbol: string, atMs: number, select: ChainWindowSelect | null, withTape = true): ChainSnapshot | null => {
     const spec = engine.spec(symbol);
     if (!spec || !Number.isFinite(atMs)) return null;
     const at = boardMinute(atMs);
@@ -128,7 +133,9 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
     const nPre = engine.intradayPath(engine.owner(spec).ticker, d).nPre;
     const spot = priceAtBoundary(engine, spec, d, nPre + Math.round((asOfMs - cal.regOpen[d]) / MINUTE_MS));
     const openSpot = openOf(engine, spec, d);
-    return select ? quoteBoardWindow(board, asOfMs, spot, openSpot, select) : quoteBoard(board, asOfMs, spot, openSpot);
+    const snap = select ? quoteBoardWindow(board, asOfMs, spot, openSpot, select) : quoteBoard(board, asOfMs, spot, openSpot);
+    const priced = select === null || select.prices === true;
+    return withTape && priced ? lazyVolume(snap, () => tape.volumeOf(board, snap)) : snap;
   };
   const chainSync = (symbol: string, atMs: number): ChainSnapshot | null => chainAt(symbol, atMs, null);
 
@@ -186,6 +193,14 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
     return spec?.type === "stock" ? simulatedEarnings(seed, ticker, fromDate, toDate) : [];
   };
 
+  // What the print generators read: boards quoted without the tape's volume (they never read it),
+  // the same object for the same instant so a minute's prints reuse the board and its index.
+  const printBoards = new Lru<string, ChainSnapshot | null>(8);
+  const printContext: SimulatedMarketContext = {
+    seed, clock, universeSync, symbolInfoSync, spotSync, minuteBarsSync, earningsSync,
+    chainSync: (symbol, atMs) => printBoards.get(`${symbol}|${Math.min(atMs, clock.now())}`, () => chainAt(symbol, atMs, null, false)),
+  };
+
   const market: SimulatedMarket = {
     simulated: true,
     clock,
@@ -203,7 +218,7 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
     chain: async (symbol, atMs) => chainSync(symbol, atMs),
     spot: async (symbol, atMs) => spotSync(symbol, atMs),
     minuteBars: async (ticker, fromMs, toMs, opts) => minuteBarsSync(ticker, fromMs, toMs, opts),
-    optionPrints: async (ticker, fromMs, toMs): Promise<OptionPrint[]> => simulatedOptionPrints(market, ticker, fromMs, toMs),
+    optionPrints: async (ticker, fromMs, toMs): Promise<OptionPrint[]> => simulatedOptionPrints(printContext, ticker, fromMs, toMs),
     offExchangePrints: async (tickers, fromMs, toMs): Promise<OffExchangePrint[]> =>
       simulatedOffExchangePrints(market, tickers, fromMs, toMs),
     earnings: async (ticker, fromDate, toDate) => earningsSync(ticker, fromDate, toDate),

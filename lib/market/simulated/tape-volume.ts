@@ -1,0 +1,144 @@
+/**
+ * One tape is the truth: the board's `volume` column summed from the simulated option tape. A
+ * contract's volume at a board minute is the total size of its prints from the session's open up
+ * to (not including) that minute. The day's tape is kept per (symbol, session) as compact columns
+ * (board row and size per print, prints before each minute), extended only as far as asked.
+ * @see docs/methodology.md#one-tape-board-volume-from-the-prints
+ */
+import type { ChainSnapshot } from "../market-data";
+import type { OptionPrint } from "../prints/schemas";
+import { Lru } from "./_lru";
+import type { SessionBoard } from "./session-board";
+
+const MINUTE_MS = 60_000;
+
+/** Prints of a symbol in `[fromMs, toMs)`, made on boards that do not read this module (no cycle). */
+export type TapePrintsFn = (symbol: string, fromMs: number, toMs: number) => OptionPrint[];
+
+/** One symbol's tape for one session, as far as it has been generated. */
+interface DayTape {
+  /** Session-board row of each print, in time order. */
+  rows: number[];
+  sizes: number[];
+  /** `before[j]`: number of prints before minute boundary j (valid for `j <= minutesDone`). */
+  before: Int32Array;
+  minutesDone: number;
+  /** Board expiration index by expiry date. */
+  expByDate: Map<string, number>;
+}
+
+/** First row in `[from, to)` with `strike[row] >= k`. */
+function lowerBound(strike: Float64Array, from: number, to: number, k: number): number {
+  let a = from;
+  let b = to;
+  while (a < b) {
+    const mid = (a + b) >>> 1;
+    if (strike[mid] < k) a = mid + 1;
+    else b = mid;
+  }
+  return a;
+}
+
+/** The session-board row of a contract, or -1 when the board does not list it. */
+function boardRow(board: SessionBoard, e: number, strike: number, right: number): number {
+  const from = board.expStart[e];
+  const to = board.expStart[e + 1];
+  // Rows come in (put, call) pairs per strike, sorted by strike.
+  const put = lowerBound(board.strike, from, to, strike);
+  if (put >= to || board.strike[put] !== strike) return -1;
+  const row = put + right;
+  return row < to && board.right[row] === right && board.strike[row] === strike ? row : -1;
+}
+
+/** The board rows of a snapshot quoted from `board` (full board or window), in snapshot order. */
+function snapshotRows(board: SessionBoard, snap: ChainSnapshot): Int32Array {
+  const n = snap.right.length;
+  const first = board.expirations.length - snap.expirations.length;
+  const start = board.expStart[first];
+  const rows = new Int32Array(n);
+  if (n === board.n - start) {
+    // The full board from its first live expiration: contiguous rows.
+    for (let i = 0; i < n; i++) rows[i] = start + i;
+    return rows;
+  }
+  for (let i = 0; i < n; i++) rows[i] = boardRow(board, first + snap.expIndex[i], snap.strikes[snap.strikeIndex[i]], snap.right[i]);
+  return rows;
+}
+
+/** The tape memo of one simulated market. */
+export interface TapeVolume {
+  /**
+   * The volume column of `snap` (quoted from `board` at a minute boundary of its session):
+   * per contract, the summed size of its prints with `board open <= tsMs < snap.asOfMs`.
+   */
+  volumeOf(board: SessionBoard, snap: ChainSnapshot): Float64Array;
+}
+
+/**
+ * Creates the memo (the last `capacity` symbol-sessions are kept).
+ * @example
+ * const tape = createTapeVolume((s, from, to) => simulatedOptionPrints(quoteOnlyCtx, s, from, to));
+ * snap.volume = tape.volumeOf(board, snap);
+ */
+export function createTapeVolume(printsOf: TapePrintsFn, capacity = 64): TapeVolume {
+  const tapes = new Lru<string, DayTape>(capacity);
+
+  const extend = (board: SessionBoard, tape: DayTape, minutes: number): void => {
+    if (minutes <= tape.minutesDone) return;
+    const fromMs = board.regOpenMs + tape.minutesDone * MINUTE_MS;
+    const prints = printsOf(board.symbol, fromMs, board.regOpenMs + minutes * MINUTE_MS);
+    let j = tape.minutesDone;
+    for (const p of prints) {
+      const m = Math.floor((p.tsMs - board.regOpenMs) / MINUTE_MS);
+      while (j < m) tape.before[++j] = tape.rows.length;
+      const e = tape.expByDate.get(p.expiry);
+      const row = e === undefined ? -1 : boardRow(board, e, p.strike, p.right === "C" ? 1 : 0);
+      // Every simulated print is on a listed contract of its board; -1 would be a generator bug.
+      tape.rows.push(row);
+      tape.sizes.push(p.size);
+    }
+    while (j < minutes) tape.before[++j] = tape.rows.length;
+    tape.minutesDone = minutes;
+  };
+
+  return {
+    volumeOf(board, snap) {
+      const tape = tapes.get(`${board.symbol}|${board.d}`, () => ({
+        rows: [],
+        sizes: [],
+        before: new Int32Array(board.nReg + 1),
+        minutesDone: 0,
+        expByDate: new Map(board.expirations.map((x, e) => [x.expiry, e])),
+      }));
+      const minutes = Math.min(board.nReg, Math.max(0, Math.round((snap.asOfMs - board.regOpenMs) / MINUTE_MS)));
+      extend(board, tape, minutes);
+      const byRow = new Float64Array(board.n);
+      const count = tape.before[minutes];
+      for (let k = 0; k < count; k++) {
+        const row = tape.rows[k];
+        if (row >= 0) byRow[row] += tape.sizes[k];
+      }
+      const rows = snapshotRows(board, snap);
+      const volume = new Float64Array(rows.length);
+      for (let i = 0; i < rows.length; i++) volume[i] = rows[i] >= 0 ? byRow[rows[i]] : 0;
+      return volume;
+    },
+  };
+}
+
+/**
+ * Makes `snap.volume` computed on first read (and kept): reading a day of tape is the cost of a
+ * board's volume, and most readers (exposure, levels) never read it.
+ */
+export function lazyVolume(snap: ChainSnapshot, compute: () => Float64Array): ChainSnapshot {
+  let volume: Float64Array | undefined;
+  Object.defineProperty(snap, "volume", {
+    enumerable: true,
+    configurable: true,
+    get: () => (volume ??= compute()),
+    set: (v: Float64Array) => {
+      volume = v;
+    },
+  });
+  return snap;
+}
