@@ -36,6 +36,12 @@ describe("file provider: answers match the fixture rows", () => {
     expect(board!.spot).toBe(Number(rows[0].spot));
     expect(board!.rate).toBe(0.053);
     expect(board!.dividendYield).toBe(0.0125); // from symbols.csv
+    // One tape is the truth: the folder has SPY prints that day, so volume is their sum before asOf.
+    const traded = new Map<string, number>();
+    for (const p of await market.optionPrints("SPY", ms("2024-03-15T04:00:00Z"), board!.asOfMs)) {
+      traded.set(`${p.expiry}|${p.strike}|${p.right}`, (traded.get(`${p.expiry}|${p.strike}|${p.right}`) ?? 0) + p.size);
+    }
+    expect([...traded.values()].reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     for (const r of rows) {
       const i = [...board!.strikeIndex.keys()].find(
         (k) =>
@@ -45,7 +51,7 @@ describe("file provider: answers match the fixture rows", () => {
       );
       expect(i).toBeDefined();
       expect([board!.bid[i!], board!.ask[i!], board!.last[i!], board!.iv[i!], board!.oi[i!], board!.volume[i!]]).toEqual(
-        [r.bid, r.ask, r.last, r.iv, r.oi, r.volume].map(Number),
+        [...[r.bid, r.ask, r.last, r.iv, r.oi].map(Number), traded.get(`${r.expiry}|${Number(r.strike)}|${r.right}`) ?? 0],
       );
     }
     // Rows sorted by expiration, then strike, then put before call.

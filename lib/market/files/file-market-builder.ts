@@ -36,6 +36,7 @@ import { CsvLineReader, CsvSyntaxError, type CsvRecord } from "./csv";
 import { DataFileError } from "./data-file-error";
 import { FILE_LAYOUTS, fileKindOf, type FileKind } from "./layouts";
 import { quote, RowReader } from "./_row-reader";
+import { boardVolumeFromPrints } from "./volume-from-prints";
 
 /** Default continuous risk-free rate for chain rows without a `rate` column (decimal per year). */
 export const DEFAULT_FILE_RATE = 0.045;
@@ -404,8 +405,12 @@ export class FileMarketBuilder {
     if (this.rowCounts.symbols === 0) {
       throw new DataFileError("missing_file", "symbols.csv", 0, null, "no symbols loaded: every data folder needs a symbols.csv with at least one row");
     }
+    const optionPrintsByRoot = groupByTime(this.optionPrints, (p) => p.root);
     const chains = new Map<string, TimeSeries<ChainSnapshot>>();
-    const boards = [...this.chainGroups.values()].map(packBoard).sort((a, b) => a.asOfMs - b.asOfMs);
+    // One tape is the truth: where prints exist, they give the boards' volume (docs/data.md).
+    const boards = [...this.chainGroups.values()]
+      .map((g) => boardVolumeFromPrints(packBoard(g), optionPrintsByRoot))
+      .sort((a, b) => a.asOfMs - b.asOfMs);
     for (const board of boards) {
       const list = chains.get(board.symbol) ?? { tsMs: new Float64Array(0), items: [] };
       list.items.push(board);
@@ -416,34 +421,35 @@ export class FileMarketBuilder {
     const bars = new Map<string, MinuteBars>();
     for (const [ticker, d] of this.barDrafts) bars.set(ticker, packBars(ticker, d));
 
-    const byTime = <T extends { tsNs: string }>(a: T, b: T) => compareTsNs(a.tsNs, b.tsNs);
-    const group = <T extends { tsMs: number; tsNs: string }>(items: T[], keyOf: (x: T) => string) => {
-      const out = new Map<string, TimeSeries<T>>();
-      for (const x of items) {
-        const k = keyOf(x);
-        const s = out.get(k) ?? { tsMs: new Float64Array(0), items: [] };
-        s.items.push(x);
-        out.set(k, s);
-      }
-      for (const s of out.values()) {
-        s.items.sort(byTime);
-        s.tsMs = Float64Array.from(s.items, (p) => p.tsMs);
-      }
-      return out;
-    };
     const earnings = new Map<string, EarningsEvent[]>();
     for (const [t, list] of this.earningsRows) earnings.set(t, list.map((x) => x.event).sort((a, b) => (a.date < b.date ? -1 : 1)));
     return {
       symbols: new Map(this.symbols),
       chains,
       bars,
-      optionPrintsByUnderlying: group(this.optionPrints, (p) => p.underlying),
-      optionPrintsByRoot: group(this.optionPrints, (p) => p.root),
-      offExchangePrints: group(this.offPrints, (p) => p.ticker),
+      optionPrintsByUnderlying: groupByTime(this.optionPrints, (p) => p.underlying),
+      optionPrintsByRoot,
+      offExchangePrints: groupByTime(this.offPrints, (p) => p.ticker),
       earnings,
       rowCounts: { ...this.rowCounts },
     };
   }
+}
+
+/** Records grouped by key, each group sorted by `tsNs` with its `tsMs` column. */
+function groupByTime<T extends { tsMs: number; tsNs: string }>(items: T[], keyOf: (x: T) => string): Map<string, TimeSeries<T>> {
+  const out = new Map<string, TimeSeries<T>>();
+  for (const x of items) {
+    const k = keyOf(x);
+    const s = out.get(k) ?? { tsMs: new Float64Array(0), items: [] };
+    s.items.push(x);
+    out.set(k, s);
+  }
+  for (const s of out.values()) {
+    s.items.sort((a, b) => compareTsNs(a.tsNs, b.tsNs));
+    s.tsMs = Float64Array.from(s.items, (p) => p.tsMs);
+  }
+  return out;
 }
 
 /** Packs one snapshot's rows into the columnar board (rows by expiration, strike, put before call). */
