@@ -12,6 +12,10 @@ import { createConcurrencyLimiter, createRateLimiter } from "../../../../server/
 import { moduleStateOf, positioningModule } from "../../../../server/modules";
 import { buildBoardState } from "../../../../server/modules/positioning/board-source";
 import { GridQuerySchema } from "../../../../server/modules/positioning/grid-route";
+import { listen } from "../../../../server/http/listen";
+import { configureStreams } from "../../../../server/streams/settings";
+import { fixedClock } from "../../../../lib/market";
+import { openRaw } from "../../streams/_sse";
 
 const REGULAR_DAY = "2024-11-27"; // Wednesday before Thanksgiving: a full session
 const HOLIDAY = "2024-11-28"; // Thanksgiving: no session
@@ -49,7 +53,7 @@ describe("/v1/stats/daily?extended=true", () => {
     // Only the holiday: no session, so no row and (spec) the symbol is omitted; still a 200.
     const holiday = await get(`/v1/stats/daily?symbols=SPY,SPXW&from=${HOLIDAY}&to=${HOLIDAY}&extended=true`);
     expect(holiday.data).toEqual({ from: HOLIDAY, to: HOLIDAY, symbols: [] });
-  });
+  }, 180_000);
 
   it("equals the statistics of the frames /v1/historical?extended=true replays, minute by minute (early close, SPY)", async () => {
     const date = EARLY_CLOSE;
@@ -127,6 +131,40 @@ describe("board routes with extended", () => {
       }
     }
   });
+
+  it("/v1/stream?extended=true over HTTP: connected says extended, the pre-market snapshot is the heatmap's board", async () => {
+    const nowMs = pre + 30_000;
+    const clockAt = fixedClock(nowMs);
+    const live = createApp({
+      market: createSimulatedMarket({ seed: 11, clock: clockAt }),
+      accounts,
+      rateLimiter: createRateLimiter(),
+      concurrency: createConcurrencyLimiter(),
+      clock: clockAt,
+    });
+    configureStreams(live.services, { tickMs: 5, revalidateMs: 100 });
+    const listening = await listen(live, { port: 0 });
+    try {
+      const raw = await openRaw(listening.url, key, "symbols=SPY&extended=true");
+      expect(raw.status).toBe(200);
+      const connected = await raw.waitFor((f) => f.event === "connected");
+      expect(connected.data).toMatchObject({ metric: "gamma", extended: true });
+      const snap = (await raw.waitFor((f) => f.event === "snapshot", 20_000)).data;
+      const heat = (await (await live.request("/v1/heatmap?symbols=SPY&extended=true", { headers: { Authorization: `Bearer ${key}` } })).json()).data.symbols[0];
+      expect(snap.asOf).toBe(iso(pre));
+      const { strikes, ...rest } = heat;
+      expect(snap).toEqual({ ...rest, strikes: strikes.map(({ velocityPct: _, ...c }: { velocityPct: number }) => c), lagged: false });
+      raw.abort();
+      const regular = await openRaw(listening.url, key, "symbols=SPY");
+      const un = await regular.waitFor((f) => f.event === "symbol_unavailable", 20_000);
+      expect(un.data).toMatchObject({ symbol: "SPY", reason: "no_live_board" });
+      expect(regular.frames.some((f) => f.event === "snapshot")).toBe(false);
+      regular.abort();
+    } finally {
+      await live.shutdown(200);
+      await listening.close(true);
+    }
+  }, 60_000);
 
   it("a bad extended is 400 invalid_parameter naming it, on every route that takes it", async () => {
     for (const path of ["/v1/heatmap?symbols=SPY", `/v1/historical?symbols=SPY&at=${isoParam(pre)}`, "/v1/stream?symbols=SPY", `/v1/stats/daily?symbols=SPY&from=${REGULAR_DAY}`]) {
