@@ -56,7 +56,7 @@ function hasLiveBoards(nowMs: number, extended: boolean): boolean {
 export async function buildBoardState(state: PositioningState, symbol: string, query: BoardQuery, nowMs: number): Promise<BoardState> {
   const extended = query.extended === true;
   if (!hasLiveBoards(nowMs, extended)) {
-    const session = extended ? "extended session (04:00-20:00 ET)" : "regular session";
+    const session = extended ? "extended session (04:00-20:00 ET; 17:00 on early closes)" : "regular session";
     return { kind: "unavailable", reason: "no_live_board", message: `${symbol} has no live board outside the ${session}.` };
   }
   try {

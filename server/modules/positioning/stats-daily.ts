@@ -66,7 +66,7 @@ export const statsDailyRoute = positioningRoute({
     symbols: symbolsParam(STATS_LIMITS.symbols, "Comma-separated tickers, up to 50."),
     from: requiredDateParam(`First ET session date, not before ${FIRST_HISTORY_DATE}.`),
     to: dateParam("Last ET session date, inclusive; default today (ET); at most 31 calendar days after from."),
-    extended: boolParam(false, "Cover 04:00-20:00 ET instead of the regular 09:30-16:00 ET session."),
+    extended: boolParam(false, "Cover 04:00-20:00 ET (960 frames; 780 on early closes) instead of the regular 09:30-16:00 ET session."),
     metric: enumParam(["gamma", "vanna"], "gamma", "Which dealer exposure the cells hold."),
   }),
   check: (q, { nowMs }) => {
