@@ -114,7 +114,7 @@ export const statsDailyRoute = positioningRoute({
   description:
     "For each symbol and ET trading session: frame count, first and last frame, spot open/high/low/close, the smallest " +
     "and largest single strike x expiration cell, and the mean and maximum over frames of max(|smallest|, |largest|). " +
-    "Frames are the one-minute boards /v1/historical replays with its default parameters. Weekends and NYSE holidays " +
+    "Frames are the one-minute boards /v1/historical replays with its default parameters (with extended=true for an extended session). Weekends and NYSE holidays " +
     "have no row; early closes have fewer frames; today stays complete=false until 30 minutes after the close. " +
     "At most 50 symbols, 31 calendar days and 400 symbol-sessions per call.",
   tags: ["Heatmap"],
