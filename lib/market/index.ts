@@ -4,6 +4,7 @@ export type {
   Clock,
   ChainSnapshot,
   MinuteBars,
+  ChainOptions,
   MinuteBarsOptions,
   IsoDate,
   SimulatedMarketContext,

@@ -95,6 +95,16 @@ export interface MinuteBars extends OhlcvColumns, SidedVolumeColumns {
   simulated: boolean;
 }
 
+/** Options of `MarketData.chain`. */
+export interface ChainOptions {
+  /**
+   * Boards in the extended session too (04:00-20:00 ET, 17:00 on early closes): the board at the
+   * latest extended-session minute at or before `atMs`; default false (regular-session minutes only).
+   * @see docs/methodology.md#extended-hours-boards
+   */
+  extended?: boolean;
+}
+
 /** Options of `MarketData.minuteBars`. */
 export interface MinuteBarsOptions {
   /** Add pre-market (04:00-09:30 ET) and post-market (16:00-20:00 ET) bars; default false. */
@@ -122,9 +132,11 @@ export interface MarketData {
    * The board at the latest regular-session minute boundary at or before `atMs` (and not after
    * `clock.now()`). Between sessions this is the previous session's closing board (as of its
    * close; expirations settled at that instant have dropped out). `null` for an unknown symbol,
-   * before the first session (2023-03-28 09:30 ET), or when no board exists.
+   * before the first session (2023-03-28 09:30 ET), or when no board exists. With
+   * `{extended: true}` the minute is an extended-session one (04:00-20:00 ET) and, between
+   * sessions, the board is the previous session's 20:00 (17:00) board.
    */
-  chain(symbol: string, atMs: number): Promise<ChainSnapshot | null>;
+  chain(symbol: string, atMs: number, options?: ChainOptions): Promise<ChainSnapshot | null>;
   /** Last price at or before `atMs` (extended hours included for ETFs and stocks); null if none. */
   spot(symbol: string, atMs: number): Promise<number | null>;
   /** Bars whose start lies in `[fromMs, toMs)` and which have completed by `clock.now()`. */
@@ -150,7 +162,7 @@ export interface SimulatedMarketContext {
   readonly clock: Clock;
   universeSync(): SymbolInfo[];
   symbolInfoSync(ticker: string): SymbolInfo | undefined;
-  chainSync(symbol: string, atMs: number): ChainSnapshot | null;
+  chainSync(symbol: string, atMs: number, options?: ChainOptions): ChainSnapshot | null;
   spotSync(symbol: string, atMs: number): number | null;
   minuteBarsSync(ticker: string, fromMs: number, toMs: number, options?: MinuteBarsOptions): MinuteBars;
   earningsSync(ticker: string, fromDate: IsoDate, toDate: IsoDate): EarningsEvent[];

@@ -5,6 +5,7 @@
  */
 import { systemClock } from "../clock";
 import type {
+  ChainOptions,
   ChainSnapshot,
   Clock,
   IsoDate,
@@ -20,6 +21,7 @@ import { toSymbolInfo } from "../universe";
 import { sessionIndexAtOrBefore, simCalendar } from "./_calendar";
 import { hashText } from "./_hash";
 import { Lru } from "./_lru";
+import { boardMinuteAt, type BoardMinute } from "./board-minute";
 import { quoteBoard, quoteBoardWindow, type ChainWindowSelect } from "./chain-quotes";
 import { SimEngine } from "./engine";
 import { computeDayBars, emptyBars, sliceBars, type DayBars } from "./minute-bars";
@@ -50,7 +52,7 @@ export type SimulatedMarket = MarketData &
      * minute costs a few hundred contracts instead of ~21,000.
      * @example market.chainWindowSync("SPXW", t, { maxExpirations: 5, strikeWindow: (k, s) => strikeWindow(k, s, 92) })
      */
-    chainWindowSync(symbol: string, atMs: number, select: ChainWindowSelect): ChainSnapshot | null;
+    chainWindowSync(symbol: string, atMs: number, select: ChainWindowSelect, options?: ChainOptions): ChainSnapshot | null;
     /**
      * The constant-maturity at-the-money-forward implied vol (decimal) of a symbol's surface at
      * the instant its board would be quoted (`chainSync(symbol, atMs).asOfMs`), `tenorDays`
@@ -100,56 +102,41 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
     return s && { ...s, optionRoots: [...s.optionRoots], tiers: [...s.tiers] };
   };
 
-  /**
-   * The session index and the regular-session minute boundary a board at `atMs` stands at (never
-   * after the clock): inside the session the minute at or before, outside it the last close.
-   */
-  const boardMinute = (atMs: number): { d: number; asOfMs: number } | null => {
-    const t = Math.min(atMs, clock.now());
-    const cal = simCalendar();
-    let d = sessionIndexAtOrBefore(t);
-    if (d < 0) return null;
-    if (t < cal.regOpen[d]) {
-      d -= 1;
-      return d < 0 ? null : { d, asOfMs: cal.regClose[d] };
-    }
-    if (t >= cal.regClose[d]) return { d, asOfMs: cal.regClose[d] };
-    return { d, asOfMs: cal.regOpen[d] + Math.floor((t - cal.regOpen[d]) / MINUTE_MS) * MINUTE_MS };
-  };
+  /** The board minute at `atMs`, never after the clock. @see docs/methodology.md#extended-hours-boards */
+  const boardMinute = (atMs: number, extended = false): BoardMinute | null => boardMinuteAt(Math.min(atMs, clock.now()), { extended });
 
   // One tape is the truth: priced boards read their volume from the option tape, which is made on
   // boards quoted without it (`withTape` false). @see docs/methodology.md#one-tape-board-volume-from-the-prints
   const tape = createTapeVolume((symbol, fromMs, toMs) => simulatedOptionPrints(printContext, symbol, fromMs, toMs));
 
-  const chainAt = (symbol: string, atMs: number, select: ChainWindowSelect | null, withTape = true): ChainSnapshot | null => {
+  const chainAt = (symbol: string, atMs: number, select: ChainWindowSelect | null, options: ChainOptions = {}, withTape = true): ChainSnapshot | null => {
     const spec = engine.spec(symbol);
     if (!spec || !Number.isFinite(atMs)) return null;
-    const at = boardMinute(atMs);
+    const at = boardMinute(atMs, options.extended === true);
     if (!at || at.d < firstSessionIndex(spec)) return null;
-    const { d, asOfMs } = at;
-    const cal = simCalendar();
+    const { d, asOfMs, k } = at;
     const board = boards.get(`${symbol}|${d}`, () => buildSessionBoard(engine, spec, d));
     if (board.expirations.every((e) => e.settleMs <= asOfMs)) return null;
-    const nPre = engine.intradayPath(engine.owner(spec).ticker, d).nPre;
-    const spot = priceAtBoundary(engine, spec, d, nPre + Math.round((asOfMs - cal.regOpen[d]) / MINUTE_MS));
+    // Boundary k of the owner's path: extended-hours spot for every symbol, indices included
+    // (they follow their family's extended path). @see docs/methodology.md#extended-hours-boards
+    const spot = priceAtBoundary(engine, spec, d, k);
     const openSpot = openOf(engine, spec, d);
     const snap = select ? quoteBoardWindow(board, asOfMs, spot, openSpot, select) : quoteBoard(board, asOfMs, spot, openSpot);
     const priced = select === null || select.prices === true;
     return withTape && priced ? lazyVolume(snap, () => tape.volumeOf(board, snap)) : snap;
   };
-  const chainSync = (symbol: string, atMs: number): ChainSnapshot | null => chainAt(symbol, atMs, null);
+  const chainSync = (symbol: string, atMs: number, options?: ChainOptions): ChainSnapshot | null => chainAt(symbol, atMs, null, options);
 
   const atmImpliedVolSync = (symbol: string, atMs: number, tenorDays: number): number | null => {
     const spec = engine.spec(symbol);
     if (!spec || !Number.isFinite(atMs) || !(tenorDays > 0)) return null;
     const at = boardMinute(atMs);
     if (!at || at.d < firstSessionIndex(spec)) return null;
-    const { d, asOfMs } = at;
+    const { d, asOfMs, k } = at;
     const cal = simCalendar();
     const owner = engine.owner(spec);
     const daily = engine.dailyPath(owner.ticker);
-    const nPre = engine.intradayPath(owner.ticker, d).nPre;
-    const spot = priceAtBoundary(engine, spec, d, nPre + Math.round((asOfMs - cal.regOpen[d]) / MINUTE_MS));
+    const spot = priceAtBoundary(engine, spec, d, k);
     const refSpot = (d > 0 ? daily.close[d - 1] : daily.refPrice) * engine.ratio(spec);
     const frac = (asOfMs - cal.regOpen[d]) / (cal.regClose[d] - cal.regOpen[d]);
     const state = engine.volState(owner.ticker);
@@ -158,7 +145,8 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
     const theta = atmTotalVariance({ ...lvl }, tYears) + eventVarianceBetween(state, asOfMs, asOfMs + tenorDays * 86_400_000);
     return Math.sqrt(theta / tYears);
   };
-  const chainWindowSync = (symbol: string, atMs: number, select: ChainWindowSelect): ChainSnapshot | null => chainAt(symbol, atMs, select);
+  const chainWindowSync = (symbol: string, atMs: number, select: ChainWindowSelect, options?: ChainOptions): ChainSnapshot | null =>
+    chainAt(symbol, atMs, select, options);
 
   const spotSync = (symbol: string, atMs: number): number | null => {
     const spec = engine.spec(symbol);
@@ -198,7 +186,7 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
   const printBoards = new Lru<string, ChainSnapshot | null>(8);
   const printContext: SimulatedMarketContext = {
     seed, clock, universeSync, symbolInfoSync, spotSync, minuteBarsSync, earningsSync,
-    chainSync: (symbol, atMs) => printBoards.get(`${symbol}|${Math.min(atMs, clock.now())}`, () => chainAt(symbol, atMs, null, false)),
+    chainSync: (symbol, atMs) => printBoards.get(`${symbol}|${Math.min(atMs, clock.now())}`, () => chainAt(symbol, atMs, null, {}, false)),
   };
 
   const market: SimulatedMarket = {
@@ -215,7 +203,7 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
     earningsSync,
     universe: async () => universeSync(),
     symbolInfo: async (ticker) => symbolInfoSync(ticker),
-    chain: async (symbol, atMs) => chainSync(symbol, atMs),
+    chain: async (symbol, atMs, options) => chainSync(symbol, atMs, options),
     spot: async (symbol, atMs) => spotSync(symbol, atMs),
     minuteBars: async (ticker, fromMs, toMs, opts) => minuteBarsSync(ticker, fromMs, toMs, opts),
     optionPrints: async (ticker, fromMs, toMs): Promise<OptionPrint[]> => simulatedOptionPrints(printContext, ticker, fromMs, toMs),

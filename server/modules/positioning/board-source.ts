@@ -42,13 +42,22 @@ function velocityOf(entry: { symbol: string; asOf: string; strikes: { strike: nu
   };
 }
 
+/** Market states with live boards: the regular session, and with `extended` the pre- and post-market too. */
+function hasLiveBoards(nowMs: number, extended: boolean): boolean {
+  const s = marketStateAt(nowMs);
+  return s === "open" || (extended && (s === "pre_open" || s === "post_close"));
+}
+
 /**
- * Build one topic's state at a market instant: a board during the regular session, else
- * `no_live_board` (spec: "no live board yet, for example outside market hours").
+ * Build one topic's state at a market instant: a board during the session (regular, or with
+ * `extended` 04:00-20:00 ET), else `no_live_board` (spec: "no live board yet, for example outside
+ * market hours"). @see docs/methodology.md#extended-hours-boards
  */
 export async function buildBoardState(state: PositioningState, symbol: string, query: BoardQuery, nowMs: number): Promise<BoardState> {
-  if (marketStateAt(nowMs) !== "open") {
-    return { kind: "unavailable", reason: "no_live_board", message: `${symbol} has no live board outside the regular session.` };
+  const extended = query.extended === true;
+  if (!hasLiveBoards(nowMs, extended)) {
+    const session = extended ? "extended session (04:00-20:00 ET; 17:00 on early closes)" : "regular session";
+    return { kind: "unavailable", reason: "no_live_board", message: `${symbol} has no live board outside the ${session}.` };
   }
   try {
     const { entry } = await liveEntry(state, symbol, query, nowMs);
@@ -88,7 +97,7 @@ export function boardTopicSource(state: PositioningState): TopicSource<BoardQuer
   return {
     optionsKey,
     build: (symbol, query, nowMs) => buildBoardState(state, symbol, query, nowMs),
-    connectedFields: (query) => ({ metric: query.metric }),
+    connectedFields: (query) => ({ metric: query.metric, ...(query.extended === true ? { extended: true } : {}) }),
   };
 }
 

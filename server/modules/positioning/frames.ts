@@ -2,7 +2,7 @@ import type { ChainSnapshot } from "../../../lib/market/market-data";
 import { heatmapFrame, VELOCITY_LOOKBACK_MINUTES, type ExposureGrid, type HeatmapFrame } from "../../../lib/positioning";
 import { previousTradingDay, sessionBounds } from "../../../lib/time";
 import { memoizeJson } from "../../http/json-body";
-import { optionsKey, type BoardQuery, type GridQuery, type HeatmapEntry } from "./grid-route";
+import { chainOptionsOf, optionsKey, type BoardQuery, type GridQuery, type HeatmapEntry } from "./grid-route";
 import { gridOf, knownSymbols, noData, perSymbol, type PositioningState } from "./service";
 
 const MINUTE_MS = 60_000;
@@ -42,11 +42,11 @@ export async function liveEntry(state: PositioningState, symbol: string, q: Boar
   const wall = services.wallNowMs();
   const hit = cache.get(key, wall);
   if (hit) return { ...hit, cached: true };
-  const chain = await services.market.chain(symbol, nowMs);
+  const chain = await services.market.chain(symbol, nowMs, chainOptionsOf(q));
   if (!chain) throw noData(symbol, nowMs);
   const grid = gridOf(state, chain, q);
   let earlier: HeatmapFrame | null = null;
-  const before = await services.market.chain(symbol, chain.asOfMs - VELOCITY_LOOKBACK_MINUTES * MINUTE_MS);
+  const before = await services.market.chain(symbol, chain.asOfMs - VELOCITY_LOOKBACK_MINUTES * MINUTE_MS, chainOptionsOf(q));
   if (before && before.sessionDate === chain.sessionDate && before.asOfMs < chain.asOfMs) {
     try {
       earlier = heatmapFrame(gridOf(state, before, { ...q, layout: "net" }), { layout: "net" });
@@ -63,7 +63,7 @@ export async function liveEntry(state: PositioningState, symbol: string, q: Boar
 
 /** One symbol's replayed entry: the board at or before `atMs`, without velocity. */
 export async function replayEntry(state: PositioningState, symbol: string, q: BoardQuery, atMs: number): Promise<BuiltEntry> {
-  const chain = await state.services.market.chain(symbol, atMs);
+  const chain = await state.services.market.chain(symbol, atMs, chainOptionsOf(q));
   if (!chain) throw noData(symbol, atMs);
   const grid = gridOf(state, chain, q);
   const frame = heatmapFrame(grid, { live: false, layout: q.layout });
@@ -82,6 +82,7 @@ export function heatmapMeta(built: BuiltEntry[], q: BoardQuery, mode: "live" | "
     simulated: built.some((b) => b.grid.meta.simulated),
     signModel: first.signModel,
     unit: first.unit,
+    extended: q.extended === true,
   };
 }
 

@@ -48,6 +48,16 @@ export const gridQueryShape = {
   layout: enumParam(["net", "matrix"], "net", "net: one value per strike; matrix: also the strike x expiration grid."),
 };
 
+/**
+ * `extended` of the board routes (heatmap, replay, stream): boards of the extended session too.
+ * The reference takes it on `/v1/stats/daily` only; the board routes accept it so every
+ * extended statistics frame can be replayed on its own (docs/api.md#extended-hours).
+ */
+export const extendedParam = boolParam(
+  false,
+  "Serve extended-session boards too (04:00-20:00 ET; 17:00 on early closes): option quotes carried from the session's board, repriced at the extended-hours spot. Default false: regular-session boards only (09:30-16:00 ET), the last close outside it.",
+);
+
 /** The route fields every board route (heatmap, replay, levels) shares; `gridRoute` fills them. */
 type GridRouteCommon = "host" | "module" | "method" | "symbolsOf" | "symbolsLimit" | "meta" | "tags";
 
@@ -80,8 +90,13 @@ export const GridQuerySchema = z.object(gridQueryShape);
 /** The validated grid query. */
 export type GridQuery = z.output<typeof GridQuerySchema>;
 
-/** The board options of a query: everything but the symbols. */
-export type BoardQuery = Omit<GridQuery, "symbols">;
+/** The board options of a query: everything but the symbols (`extended` absent means false). */
+export type BoardQuery = Omit<GridQuery, "symbols"> & { extended?: boolean };
+
+/** The market's chain options of a board query. */
+export function chainOptionsOf(q: BoardQuery): { extended: boolean } {
+  return { extended: q.extended === true };
+}
 
 /** Library options from the query (the same object for replay and statistics: they must agree). */
 export function gridOptions(q: BoardQuery): ExposureGridOptionsInput {
@@ -97,7 +112,7 @@ export function gridOptions(q: BoardQuery): ExposureGridOptionsInput {
 
 /** Stable cache-key text of grid options. */
 export function optionsKey(q: BoardQuery): string {
-  return [q.metric, q.maxStrikes, q.maxExpirations, q.includeEmpty, q.expirations?.join("+") ?? "", q.layout].join("|");
+  return [q.metric, q.maxStrikes, q.maxExpirations, q.includeEmpty, q.expirations?.join("+") ?? "", q.layout, q.extended === true ? "ext" : "reg"].join("|");
 }
 
 export { attribution } from "../../attribution";
@@ -146,6 +161,7 @@ export const PositioningMetaSchema = z.object({
   unit: z.string().optional(),
   delayed: z.boolean().optional(),
   delayMinutes: z.number().optional(),
+  extended: z.boolean().optional().meta({ description: "Whether extended-session boards were asked for (heatmap, replay)." }),
   attribution: z.object({}).loose().optional(),
   flipMethod: z.string().optional().meta({ description: "How `summary.flip` was found (key levels only)." }),
   zeroGammaMethod: z.string().optional().meta({ description: "How `summary.zeroGamma` was found (key levels only)." }),

@@ -3,7 +3,7 @@ import { SLOT_HISTORICAL } from "../../accounts/types";
 import { apiErrors } from "../../errors";
 import { instantParam } from "../params";
 import { heatmapResponse, replayEntry } from "./frames";
-import { FIRST_HISTORY_DATE, FIRST_HISTORY_MS, gridQueryShape, gridRoute, HeatmapDataSchema } from "./grid-route";
+import { extendedParam, FIRST_HISTORY_DATE, FIRST_HISTORY_MS, gridQueryShape, gridRoute, HeatmapDataSchema } from "./grid-route";
 
 /** Seconds a client is told to wait when its replay slots are full. */
 export const HISTORICAL_RETRY_AFTER_S = 1;
@@ -16,6 +16,7 @@ export const historicalRoute = gridRoute({
   entitlement: "replay",
   query: z.object({
     ...gridQueryShape,
+    extended: extendedParam,
     at: instantParam(`RFC 3339 instant to replay; the board at or before it is returned. Not before ${FIRST_HISTORY_DATE}.`),
   }),
   check: (q, { nowMs }) => {

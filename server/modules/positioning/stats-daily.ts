@@ -66,7 +66,7 @@ export const statsDailyRoute = positioningRoute({
     symbols: symbolsParam(STATS_LIMITS.symbols, "Comma-separated tickers, up to 50."),
     from: requiredDateParam(`First ET session date, not before ${FIRST_HISTORY_DATE}.`),
     to: dateParam("Last ET session date, inclusive; default today (ET); at most 31 calendar days after from."),
-    extended: boolParam(false, "Cover 04:00-20:00 ET instead of the regular 09:30-16:00 ET session."),
+    extended: boolParam(false, "Cover 04:00-20:00 ET (960 frames; 780 on early closes) instead of the regular 09:30-16:00 ET session."),
     metric: enumParam(["gamma", "vanna"], "gamma", "Which dealer exposure the cells hold."),
   }),
   check: (q, { nowMs }) => {
@@ -114,7 +114,7 @@ export const statsDailyRoute = positioningRoute({
   description:
     "For each symbol and ET trading session: frame count, first and last frame, spot open/high/low/close, the smallest " +
     "and largest single strike x expiration cell, and the mean and maximum over frames of max(|smallest|, |largest|). " +
-    "Frames are the one-minute boards /v1/historical replays with its default parameters. Weekends and NYSE holidays " +
+    "Frames are the one-minute boards /v1/historical replays with its default parameters (with extended=true for an extended session). Weekends and NYSE holidays " +
     "have no row; early closes have fewer frames; today stays complete=false until 30 minutes after the close. " +
     "At most 50 symbols, 31 calendar days and 400 symbol-sessions per call.",
   tags: ["Heatmap"],

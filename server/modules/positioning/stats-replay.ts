@@ -38,11 +38,12 @@ export interface StatsSessionTask {
  */
 export async function replayStatsSession(market: MarketData, engine: KernelEngine, task: StatsSessionTask): Promise<DailyStat | null> {
   const { symbol, date, extended, nowMs, options } = task;
-  const windowed = windowedSource(market, options);
+  // Extended sessions replay extended-hours boards (docs/methodology.md#extended-hours-boards).
+  const windowed = windowedSource(market, options, { extended });
   const frames: StatFrame[] = [];
   for (const t of sessionFrameInstants(date, { extended })) {
     if (t > nowMs) break;
-    const chain = windowed ? windowed(symbol, t) : await market.chain(symbol, t);
+    const chain = windowed ? windowed(symbol, t) : await market.chain(symbol, t, { extended });
     if (!chain || chain.asOfMs !== t) continue;
     try {
       frames.push(statFrame(exposureGrid(chain, options, engine)));
