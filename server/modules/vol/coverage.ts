@@ -28,8 +28,9 @@ function pmSettled(root: string): boolean {
   }
 }
 
-/** Coverage over a market's universe. */
-export function createCoverage(market: MarketData): Coverage {
+/** Coverage over a market's universe, optionally limited to the names in `only`. */
+export function createCoverage(market: MarketData, only?: readonly string[]): Coverage {
+  const allowed = only ? new Set(only) : null;
   let read: Promise<{ covered: Map<string, CoveredSymbol>; known: Set<string> }> | null = null;
   const load = () => {
     read ??= market.universe().then((infos) => {
@@ -42,7 +43,7 @@ export function createCoverage(market: MarketData): Coverage {
           known.add(name);
           // A ticker that is not itself a root (SPX with roots SPXW, SPX) is read through its roots.
           const root = info.optionRoots.includes(name) ? name : null;
-          if (root && pmSettled(root) && !covered.has(name)) covered.set(name, { symbol: name, info });
+          if (root && pmSettled(root) && (!allowed || allowed.has(name)) && !covered.has(name)) covered.set(name, { symbol: name, info });
         }
       }
       return { covered, known };

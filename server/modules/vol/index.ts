@@ -2,6 +2,7 @@
 // SVX, term, cones, sigma, surface, tilt, events and VRP, screener, history and the stream.
 import type { AnyRoute } from "../define-route";
 import { defineModule, type ModuleDef } from "../define-module";
+import { screenerRoute } from "./screener";
 import { conesRoute, eventsRoute, ivRoute, sigmaRoute, snapshotRoute, surfaceRoute, termRoute, tiltRoute } from "./symbol-routes";
 import { createVolState, type VolOptions, type VolState } from "./vol-route";
 
@@ -17,6 +18,7 @@ export const volRoutes: readonly AnyRoute[] = [
   tiltRoute,
   eventsRoute,
   snapshotRoute,
+  screenerRoute,
 ];
 
 /** The volatility module with its tuning (tests shorten the daily history). */

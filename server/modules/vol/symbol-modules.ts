@@ -3,7 +3,6 @@
 // (docs/methodology.md#volatility-methodology), this file only gathers their inputs.
 import { z } from "zod";
 import type { EarningsEvent, IsoDate } from "../../../lib/market/market-data";
-import { sessionBounds } from "../../../lib/time";
 import {
   ConesModuleSchema,
   daysToEvent,
@@ -31,10 +30,10 @@ import {
   type SvxTenor,
 } from "../../../lib/vol";
 import { liveReading, type LiveReading } from "./live-reading";
-import type { VolState } from "./vol-route";
+import { REFERENCE_SYMBOL, type VolState } from "./vol-route";
 
-/** The S&P reference of `ratio_vix` (spec: the volatility module keys the S&P complex on SPXW). */
-export const REFERENCE_SYMBOL = "SPXW";
+export { REFERENCE_SYMBOL };
+
 
 /** The seven per-symbol modules, in the reference's order. */
 export const VOL_MODULES = ["iv", "term", "cones", "sigma", "surface", "tilt", "events"] as const;
@@ -184,11 +183,9 @@ export function conesOf(state: VolState, x: SymbolInputs) {
   return readCones(state.services.market, x.live.symbol, x.nowMs, x.history);
 }
 
-/** Close of `symbol` on session `date` (the closing board's spot), from the store when it has it. */
-async function closeOn(state: VolState, symbol: string, date: IsoDate, history: readonly SessionCloseReading[]): Promise<number | null> {
-  const known = history.find((r) => r.date === date);
-  if (known) return known.close;
-  return state.services.market.spot(symbol, sessionBounds(date).closeMs - 1);
+/** Close of `symbol` on session `date`: its closing board's spot, as in the daily readings. */
+async function closeOn(state: VolState, symbol: string, date: IsoDate): Promise<number | null> {
+  return (await state.daily.reading(symbol, date))?.close ?? null;
 }
 
 /** The earnings ticker behind a covered symbol (its underlying; indices have no reports). */
@@ -217,8 +214,8 @@ export async function eventsOf(state: VolState, x: SymbolInputs): Promise<z.outp
   const record: z.output<typeof ReportSchema>[] = [];
   for (const e of past) {
     const { before, after } = reactionSessions(e);
-    const c0 = await closeOn(state, symbol, before, x.history);
-    const c1 = await closeOn(state, symbol, after, x.history);
+    const c0 = await closeOn(state, symbol, before);
+    const c1 = await closeOn(state, symbol, after);
     if (c0 && c1) record.push({ date: e.date, timing: e.timing, fiscal_quarter: e.fiscalQuarter, move_pct: 100 * (c1 / c0 - 1) });
   }
   const implied = move?.implied_move_pct ?? null;
