@@ -2,11 +2,16 @@
 // SVX, term, cones, sigma, surface, tilt, events and VRP, screener, history and the stream.
 import type { AnyRoute } from "../define-route";
 import { defineModule, type ModuleDef } from "../define-module";
+import { volIndexRoute, volStatusRoute, volSymbolsRoute } from "./catalog-routes";
+import { volHistoryRoute } from "./history";
+import { volMarketRoute } from "./market";
 import { screenerRoute } from "./screener";
 import { conesRoute, eventsRoute, ivRoute, sigmaRoute, snapshotRoute, surfaceRoute, termRoute, tiltRoute } from "./symbol-routes";
 import { createVolState, type VolOptions, type VolState } from "./vol-route";
 
 export type { VolOptions, VolState } from "./vol-route";
+export { volMarket } from "./market";
+export type { VolMarket } from "./market";
 
 /** Every volatility route, in OpenAPI and tool-list order. */
 export const volRoutes: readonly AnyRoute[] = [
@@ -18,7 +23,12 @@ export const volRoutes: readonly AnyRoute[] = [
   tiltRoute,
   eventsRoute,
   snapshotRoute,
+  volMarketRoute,
   screenerRoute,
+  volHistoryRoute,
+  volStatusRoute,
+  volSymbolsRoute,
+  volIndexRoute,
 ];
 
 /** The volatility module with its tuning (tests shorten the daily history). */
