@@ -1,16 +1,44 @@
 // The volatility module (spec "Volatility endpoints", heatseeker-tempest.yaml under /v1/vol):
 // SVX, term, cones, sigma, surface, tilt, events and VRP, screener, history and the stream.
 import type { AnyRoute } from "../define-route";
-import { defineModule } from "../define-module";
-import { createVolState, type VolState } from "./vol-route";
+import { defineModule, type ModuleDef } from "../define-module";
+import { volIndexRoute, volStatusRoute, volSymbolsRoute } from "./catalog-routes";
+import { volHistoryRoute } from "./history";
+import { volMarketRoute } from "./market";
+import { screenerRoute } from "./screener";
+import { conesRoute, eventsRoute, ivRoute, sigmaRoute, snapshotRoute, surfaceRoute, termRoute, tiltRoute } from "./symbol-routes";
+import { createVolState, type VolOptions, type VolState } from "./vol-route";
 
-export type { VolState } from "./vol-route";
+export type { VolOptions, VolState } from "./vol-route";
+export { volMarket } from "./market";
+export type { VolMarket } from "./market";
 
-const volRoutes: readonly AnyRoute[] = [];
+/** Every volatility route, in OpenAPI and tool-list order. */
+export const volRoutes: readonly AnyRoute[] = [
+  ivRoute,
+  termRoute,
+  conesRoute,
+  sigmaRoute,
+  surfaceRoute,
+  tiltRoute,
+  eventsRoute,
+  snapshotRoute,
+  volMarketRoute,
+  screenerRoute,
+  volHistoryRoute,
+  volStatusRoute,
+  volSymbolsRoute,
+  volIndexRoute,
+];
+
+/** The volatility module with its tuning (tests shorten the daily history). */
+export function createVolModule(options: VolOptions = {}): ModuleDef<VolState> {
+  return defineModule<VolState>({
+    name: "volatility",
+    routes: volRoutes,
+    createState: (services) => createVolState(services, options),
+  });
+}
 
 /** The volatility module. */
-export const volModule = defineModule<VolState>({
-  name: "volatility",
-  routes: volRoutes,
-  createState: createVolState,
-});
+export const volModule = createVolModule();

@@ -1,19 +1,84 @@
 import { LruCache } from "../../cache/lru-cache";
 import type { AppServices } from "../../services";
 import { routeDefiner } from "../define-route";
+import { sessionDateAt } from "../../../lib/time";
+import { createCoverage, type Coverage } from "./coverage";
+import { createDailyStore, DEFAULT_HISTORY_SESSIONS, type DailyStore } from "./daily-store";
 
-/** Memoised values kept per app (readings per symbol and minute, daily history rows). */
+/** The S&P reference of `ratio_vix` (spec: the volatility module keys the S&P complex on SPXW). */
+export const REFERENCE_SYMBOL = "SPXW";
+
+/** Memoised live readings kept per app (one per symbol and minute). */
 const MEMO_ENTRIES = 5_000;
+
+/** Tuning of the volatility module. */
+export interface VolOptions {
+  /**
+   * Completed sessions of daily readings kept behind each symbol (IV rank, sigma odds, VRP):
+   * default 252 (one year). Tests lower it to keep cold paths short.
+   */
+  historySessions?: number;
+  /**
+   * Covered symbols, when not the whole universe (a deployment's coverage list; tests use a few
+   * symbols). Names outside the universe are ignored.
+   */
+  symbols?: readonly string[];
+}
 
 /** The volatility module's state. */
 export interface VolState {
   services: AppServices;
+  /** Live readings per (symbol, board minute) and other per-minute values (screener rows). */
   memo: LruCache<string, unknown>;
+  /** The covered symbols (option roots and tickers with a PM-settled chain), read once. */
+  coverage: Coverage;
+  /** Daily closing readings per symbol and session, each computed once. */
+  daily: DailyStore;
+  /** Sessions of history behind every history-based reading. */
+  historySessions: number;
+  /**
+   * Fill the daily store for every covered symbol (the S&P reference first), once; resolves when
+   * done. Started by the first screener call; see docs/api.md#volatility-daily-store.
+   */
+  warmUp(): Promise<void>;
+  /** Progress of the warm-up: symbols done out of all, null before it starts. */
+  warmProgress(): { done: number; total: number; finished: boolean } | null;
 }
 
-/** The volatility module's state for one app. */
-export function createVolState(services: AppServices): VolState {
-  return { services, memo: new LruCache<string, unknown>(MEMO_ENTRIES) };
+/** The volatility module's state for one app (nothing is computed until a route asks). */
+export function createVolState(services: AppServices, options: VolOptions = {}): VolState {
+  const coverage = createCoverage(services.market, options.symbols);
+  const daily = createDailyStore(services.market);
+  const historySessions = options.historySessions ?? DEFAULT_HISTORY_SESSIONS;
+  let warming: Promise<void> | null = null;
+  let progress: { done: number; total: number; finished: boolean } | null = null;
+  return {
+    services,
+    memo: new LruCache<string, unknown>(MEMO_ENTRIES),
+    coverage,
+    daily,
+    historySessions,
+    warmUp() {
+      warming ??= (async () => {
+        const symbols = [...(await coverage.all()).keys()].sort((a, b) => Number(b === REFERENCE_SYMBOL) - Number(a === REFERENCE_SYMBOL));
+        progress = { done: 0, total: symbols.length, finished: false };
+        const today = sessionDateAt(services.clock.now());
+        for (const s of symbols) {
+          // The sessions every route reads: those before today's (a live board's) session.
+          await daily.before(s, today, historySessions);
+          progress.done++;
+          // Let requests in between symbols: the warm-up is background work.
+          await new Promise((r) => setImmediate(r));
+        }
+        progress.finished = true;
+      })();
+      warming.catch(() => {
+        warming = null;
+      });
+      return warming;
+    },
+    warmProgress: () => (progress ? { ...progress } : null),
+  };
 }
 
 /** `defineRoute` for volatility routes (`ctx.state` is the `VolState`). */

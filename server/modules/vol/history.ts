@@ -1,0 +1,140 @@
+// `GET /v1/vol/history`: one row per completed session at its close, columnar (`dates[]` plus one
+// array per field), from the daily store. Cost per request: docs/api.md#volatility-costs.
+import { z } from "zod";
+import type { IsoDate } from "../../../lib/market/market-data";
+import { etDateOf, sessionBounds, tradingDaysBetween } from "../../../lib/time";
+import type { SessionCloseReading } from "../../../lib/vol";
+import { apiErrors } from "../../errors";
+import { dateParam } from "../params";
+import { volSymbolsParam } from "./symbol-route";
+import { VolMetaSchema, VolMissingSchema, volMeta, type VolMissing } from "./vol-meta";
+import { volRoute } from "./vol-route";
+
+/** Widest window, calendar days (reference). */
+export const HISTORY_MAX_DAYS = 800;
+
+/** Columns of the history, by name, read off each session's closing reading. */
+export const HISTORY_COLUMNS = {
+  close: (r) => r.close,
+  svx1d: (r) => r.svx1d,
+  svx9: (r) => r.svx9,
+  svx30: (r) => r.svx30,
+  svx3m: (r) => r.svx3m,
+  svx6m: (r) => r.svx6m,
+  term_slope: (r) => r.term_slope,
+  rr25_30: (r) => r.rr25_30,
+  tilt_21: (r) => r.tilt_21,
+  em_1d_pct: (r) => r.em_1d_next_pct,
+} satisfies Record<string, (r: SessionCloseReading) => number | null>;
+type HistoryColumn = keyof typeof HISTORY_COLUMNS;
+const COLUMN_NAMES = Object.keys(HISTORY_COLUMNS) as HistoryColumn[];
+
+const DAY_MS = 86_400_000;
+const dayNumber = (d: IsoDate) => Math.floor(Date.parse(`${d}T00:00:00Z`) / DAY_MS);
+const isoOfDay = (n: number) => new Date(n * DAY_MS).toISOString().slice(0, 10);
+
+/** Weekdays (Monday to Friday) in `[from, to]`: holidays are not discounted (reference). */
+export function weekdaysBetween(from: IsoDate, to: IsoDate): number {
+  let n = 0;
+  for (let d = dayNumber(from); d <= dayNumber(to); d++) {
+    const wd = new Date(d * DAY_MS).getUTCDay();
+    if (wd !== 0 && wd !== 6) n++;
+  }
+  return n;
+}
+
+/** Credits of a history request: 1 per 10 symbol-weekdays, rounded up, at least 1. */
+export function historyCost(symbols: number, from: IsoDate, to: IsoDate): number {
+  return Math.max(1, Math.ceil((symbols * weekdaysBetween(from, to)) / 10));
+}
+
+const HistoryQuery = z.object({
+  symbols: volSymbolsParam(),
+  from: dateParam("First session (ET). Default one month before `to`."),
+  to: dateParam("Last session, inclusive. Default today (ET). At most 800 calendar days after `from`."),
+  fields: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined) return COLUMN_NAMES;
+      const out = raw.split(",").map((s) => s.trim()).filter(Boolean);
+      const bad = out.find((f) => !(COLUMN_NAMES as string[]).includes(f));
+      if (bad !== undefined || out.length === 0) {
+        ctx.addIssue({ code: "custom", message: `must be a comma-separated list of ${COLUMN_NAMES.join(", ")}.` });
+        return z.NEVER;
+      }
+      return out as HistoryColumn[];
+    })
+    .meta({ description: `Comma-separated columns (default all): ${COLUMN_NAMES.join(", ")}.` }),
+});
+
+/** `GET /v1/vol/history`. */
+export const volHistoryRoute = volRoute({
+  host: "base",
+  module: "volatility",
+  method: "GET",
+  path: "/v1/vol/history",
+  operationId: "getVolHistory",
+  // `check` has resolved the default window into the query before the cost is read.
+  cost: (q) => historyCost(q.symbols.length, q.from!, q.to!),
+  entitlement: "volatility",
+  query: HistoryQuery,
+  symbolsOf: (q) => q.symbols,
+  check: (q, { nowMs }) => {
+    const to = q.to ?? etDateOf(nowMs);
+    const from = q.from ?? isoOfDay(dayNumber(to) - 30);
+    if (from > to) throw apiErrors.invalidParameter("from", "must not be after `to`.");
+    if (dayNumber(to) - dayNumber(from) > HISTORY_MAX_DAYS) {
+      throw apiErrors.rangeTooLarge(`The window from ${from} to ${to} is longer than ${HISTORY_MAX_DAYS} calendar days.`, { max_days: HISTORY_MAX_DAYS });
+    }
+    q.from = from;
+    q.to = to;
+  },
+  data: z.object({
+    from: z.string(),
+    to: z.string(),
+    symbols: z.array(z.object({ symbol: z.string(), dates: z.array(z.string()), columns: z.record(z.string(), z.array(z.number().nullable())) })),
+    missing: z.array(VolMissingSchema),
+  }),
+  meta: VolMetaSchema,
+  cacheControl: "private, max-age=60",
+  summary: "Daily volatility history per symbol",
+  description:
+    "One row per completed session at its close: close, SVX per tenor, term slope, 30-day risk reversal, tilt and the " +
+    "one-day move that close priced for the next session (em_1d_pct). Columnar: dates[] and one array per field. Costs 1 " +
+    "credit per 10 symbol-weekdays of the window, rounded up, at least 1 (holidays count).",
+  tags: ["Volatility"],
+  handler: async ({ query, state, nowMs, services }) => {
+    const covered = await state.coverage.all();
+    if (!query.symbols.some((s) => covered.has(s))) throw apiErrors.symbolNotFound(query.symbols);
+    const from = query.from!;
+    const to = query.to!;
+    const dates = tradingDaysBetween(from, to).filter((d) => sessionBounds(d).closeMs <= nowMs);
+    const missing: VolMissing[] = [];
+    const symbols = [];
+    let newest: number | null = null;
+    for (const s of query.symbols) {
+      if (!covered.has(s)) {
+        missing.push({ symbol: s, reason: "not_covered" });
+        continue;
+      }
+      const rows: SessionCloseReading[] = [];
+      for (const d of dates) {
+        const r = await state.daily.reading(s, d);
+        if (r) rows.push(r);
+      }
+      if (rows.length === 0) {
+        missing.push({ symbol: s, reason: "no_history" });
+        continue;
+      }
+      newest = Math.max(newest ?? -Infinity, rows[rows.length - 1].closeMs);
+      const columns: Record<string, (number | null)[]> = {};
+      for (const f of query.fields) columns[f] = rows.map(HISTORY_COLUMNS[f]);
+      symbols.push({ symbol: s, dates: rows.map((r) => r.date), columns });
+    }
+    return {
+      data: { from, to, symbols, missing },
+      meta: volMeta({ module: "history", nowMs, asOfMs: newest, cached: false, simulated: services.market.simulated }),
+    };
+  },
+});

@@ -1,0 +1,47 @@
+// One symbol's live board and the readings every vol route starts from, memoised per board
+// minute so that a snapshot, the screener and the stream share one computation per minute.
+import type { ChainSnapshot } from "../../../lib/market/market-data";
+import { isoUtc } from "../../../lib/positioning/iso-utc";
+import { marketStateAt } from "../../../lib/time";
+import { chainTerms, svxAll, type ChainTerms, type SvxReadings } from "../../../lib/vol";
+import type { VolState } from "./vol-route";
+
+/** A reading older than this during the regular session is `stale` (reference: 20 minutes). */
+export const STALE_AFTER_MS = 20 * 60_000;
+
+/** The board of a symbol at one minute, its VIX terms and SVX readings. */
+export interface LiveReading {
+  symbol: string;
+  board: ChainSnapshot;
+  terms: ChainTerms;
+  svx: SvxReadings;
+}
+
+/** The wrapper fields of one symbol (`asOf`, `sessionDate`, `stale`). */
+export function wrapperFields(r: LiveReading, nowMs: number): { symbol: string; asOf: string; sessionDate: string; stale: boolean } {
+  const open = marketStateAt(nowMs) === "open";
+  return {
+    symbol: r.symbol,
+    asOf: isoUtc(r.board.asOfMs),
+    sessionDate: r.board.sessionDate,
+    stale: open && nowMs - r.board.asOfMs > STALE_AFTER_MS,
+  };
+}
+
+/**
+ * The live reading of `symbol` at `nowMs` (the board at or before it), or null when the market
+ * has no board. Memoised per (symbol, minute); concurrent callers share one computation.
+ */
+export function liveReading(state: VolState, symbol: string, nowMs: number): Promise<LiveReading | null> {
+  const key = `live|${symbol}|${Math.floor(nowMs / 60_000)}`;
+  let p = state.memo.get(key) as Promise<LiveReading | null> | undefined;
+  if (!p) {
+    p = state.services.market.chain(symbol, nowMs).then((board) => {
+      if (!board) return null;
+      const terms = chainTerms(board);
+      return { symbol, board, terms, svx: svxAll(terms) };
+    });
+    state.memo.set(key, p);
+  }
+  return p;
+}

@@ -1,0 +1,98 @@
+// `GET /v1/vol/market`: the S&P volatility complex, SVX on SPXW (spec: the volatility module keys
+// the S&P complex on SPXW) at 1 day, 9 days, 30 days, 3 and 6 months, their ratios, one-year
+// percentiles, curve state, 30-day skew, and up to 120 sessions of the main series.
+import { z } from "zod";
+import { isoUtc } from "../../../lib/positioning/iso-utc";
+import { ivRankPercentiles, skew30, SVX_TENORS, type SvxTenor } from "../../../lib/vol";
+import { ApiError } from "../../errors";
+import { ivOf, symbolInputs } from "./symbol-modules";
+import { VolMetaSchema, volMeta } from "./vol-meta";
+import { REFERENCE_SYMBOL, volRoute, type VolState } from "./vol-route";
+
+/** Sessions of history served with the complex (reference: 120). */
+export const MARKET_HISTORY_SESSIONS = 120;
+
+const N = z.number().nullable();
+
+/** The S&P complex record. */
+export const VolMarketSchema = z.object({
+  symbol: z.string(),
+  asOf: z.string(),
+  sessionDate: z.string(),
+  svx1d: N,
+  svx9: N,
+  svx30: N,
+  svx3m: N,
+  svx6m: N,
+  /** SVX9 / SVX30, SVX1D / SVX30 and SVX30 / SVX3M: above 1, the near end is above the far (stress). */
+  ratio_9d_30d: N,
+  ratio_1d_30d: N,
+  ratio_30d_3m: N,
+  pct_1y: z.object({ svx1d: N, svx9: N, svx30: N, svx3m: N, svx6m: N }),
+  curve: z.enum(["contango", "backwardation", "humped", "flat"]).nullable(),
+  term_slope: N,
+  rr25_30: N,
+  history: z.object({ dates: z.array(z.string()), svx9: z.array(N), svx30: z.array(N), svx3m: z.array(N), close: z.array(z.number()) }),
+});
+export type VolMarket = z.output<typeof VolMarketSchema>;
+
+const ratio = (a: number | null, b: number | null): number | null => (a !== null && b !== null && b > 0 ? a / b : null);
+
+/**
+ * The S&P volatility complex at `nowMs` (null without an SPXW board). The helper `market_brief`
+ * calls for its volatility part.
+ *
+ * @see docs/methodology.md#svx-the-vix-method-on-a-symbols-own-chain
+ */
+export async function volMarket(state: VolState, nowMs: number): Promise<VolMarket | null> {
+  const x = await symbolInputs(state, REFERENCE_SYMBOL, nowMs);
+  if (!x) return null;
+  const iv = await ivOf(state, x);
+  const pct = {} as Record<SvxTenor, number | null>;
+  for (const t of SVX_TENORS) pct[t] = ivRankPercentiles([...x.history.map((r) => r[t] ?? Number.NaN), iv[t] ?? Number.NaN]).iv_pct;
+  const h = x.history.slice(-MARKET_HISTORY_SESSIONS);
+  return {
+    symbol: REFERENCE_SYMBOL,
+    asOf: isoUtc(x.live.board.asOfMs),
+    sessionDate: x.live.board.sessionDate,
+    svx1d: iv.svx1d,
+    svx9: iv.svx9,
+    svx30: iv.svx30,
+    svx3m: iv.svx3m,
+    svx6m: iv.svx6m,
+    ratio_9d_30d: ratio(iv.svx9, iv.svx30),
+    ratio_1d_30d: ratio(iv.svx1d, iv.svx30),
+    ratio_30d_3m: ratio(iv.svx30, iv.svx3m),
+    pct_1y: pct,
+    curve: iv.curve,
+    term_slope: iv.term_slope,
+    rr25_30: skew30(x.live.board, x.live.terms)?.rr25_30 ?? null,
+    history: { dates: h.map((r) => r.date), svx9: h.map((r) => r.svx9), svx30: h.map((r) => r.svx30), svx3m: h.map((r) => r.svx3m), close: h.map((r) => r.close) },
+  };
+}
+
+/** `GET /v1/vol/market`: 1 credit (reference). */
+export const volMarketRoute = volRoute({
+  host: "base",
+  module: "volatility",
+  method: "GET",
+  path: "/v1/vol/market",
+  operationId: "getVolMarket",
+  cost: 1,
+  entitlement: "volatility",
+  query: z.object({}),
+  data: VolMarketSchema,
+  meta: VolMetaSchema,
+  cacheControl: "private, max-age=5",
+  summary: "The S&P volatility complex",
+  description:
+    "SVX on SPXW at 1 day, 9 days, 30 days, 3 and 6 months (the VIX method on the S&P chain), their ratios and one-year " +
+    "percentiles, curve state and term slope, the 30-day risk reversal, and up to 120 sessions of SVX9, SVX30, SVX3M and " +
+    "the close. 1 credit.",
+  tags: ["Volatility"],
+  handler: async ({ state, nowMs, services }) => {
+    const m = await volMarket(state, nowMs);
+    if (!m) throw new ApiError(404, "no_data", "No S&P (SPXW) board is available.");
+    return { data: m, meta: volMeta({ module: "market", nowMs, asOfMs: Date.parse(m.asOf), cached: false, simulated: services.market.simulated }) };
+  },
+});

@@ -1,0 +1,134 @@
+// `GET /v1/vol/screener` (spec "Volatility endpoints"): one row per covered symbol, sorted on any
+// sortable field, `min_`/`max_` bounds on each, exact `curve`/`sector`/`quality` filters, unknown
+// parameters a 400, rows missing the sort field last, thin chains not ranked.
+import { z } from "zod";
+import { ApiError } from "../../errors";
+import { enumParam, intParam, numberParam } from "../params";
+import { SCREENER_SORT_FIELDS, screenerRow, type ScreenerRow, type ScreenerSortField } from "./screener-row";
+import { VolMetaSchema, volMeta } from "./vol-meta";
+import { volRoute, type VolState } from "./vol-route";
+
+/** Seconds a client waits before retrying while the daily store warms up. */
+export const WARMING_RETRY_AFTER_S = 30;
+
+const bounds = Object.fromEntries(
+  SCREENER_SORT_FIELDS.flatMap((f) => [
+    [`min_${f}`, numberParam({ description: `Keep rows with ${f} at least this (rows without ${f} are dropped).` })],
+    [`max_${f}`, numberParam({ description: `Keep rows with ${f} at most this (rows without ${f} are dropped).` })],
+  ]),
+) as Record<`${"min" | "max"}_${ScreenerSortField}`, ReturnType<typeof numberParam>>;
+
+const ScreenerQuery = z.object({
+  sort: enumParam(SCREENER_SORT_FIELDS, "svx30", "Field to sort by."),
+  order: enumParam(["asc", "desc"], "desc", "Sort direction."),
+  limit: intParam({ min: 1, max: 500, default: 50, description: "Rows per page." }),
+  offset: intParam({ min: 0, default: 0, description: "Rows skipped." }),
+  curve: z.string().optional().meta({ description: "Curve state, exact match: contango, backwardation, humped or flat." }),
+  sector: z.string().optional().meta({ description: "Sector, exact match (for example Information Technology)." }),
+  quality: z.string().optional().meta({ description: "Chain quality, exact match: good, fair or thin." }),
+  ...bounds,
+});
+type ScreenerQuery = z.output<typeof ScreenerQuery>;
+
+const RowSchema = z
+  .object({
+    symbol: z.string(),
+    asOf: z.string(),
+    rank: z.number().int().nullable(),
+    sector: z.string(),
+    quality: z.enum(["good", "fair", "thin"]),
+    curve: z.enum(["contango", "backwardation", "humped", "flat"]).nullable(),
+    earnings_overlap_9d: z.enum(["none", "partial", "full"]).nullable(),
+    earnings_overlap_30d: z.enum(["none", "partial", "full"]).nullable(),
+  })
+  .extend(Object.fromEntries(SCREENER_SORT_FIELDS.map((f) => [f, z.number().nullable()])) as Record<ScreenerSortField, z.ZodNullable<z.ZodNumber>>);
+
+/** True when `row` passes every filter of the query. */
+export function passes(row: ScreenerRow, q: ScreenerQuery): boolean {
+  if (q.curve !== undefined && row.curve !== q.curve) return false;
+  if (q.sector !== undefined && row.sector !== q.sector) return false;
+  if (q.quality !== undefined && row.quality !== q.quality) return false;
+  for (const f of SCREENER_SORT_FIELDS) {
+    const lo = q[`min_${f}`];
+    const hi = q[`max_${f}`];
+    if (lo === undefined && hi === undefined) continue;
+    const v = row[f];
+    if (v === null || (lo !== undefined && v < lo) || (hi !== undefined && v > hi)) return false;
+  }
+  return true;
+}
+
+/**
+ * Order of the screener: ranked rows (chain not thin, sort field present) by the field, ties by
+ * symbol; then rows missing the field; then thin chains (not ranked). Ranks number the first group.
+ */
+export function rankRows(rows: readonly ScreenerRow[], sort: ScreenerSortField, order: "asc" | "desc"): (ScreenerRow & { rank: number | null })[] {
+  const bySymbol = (a: ScreenerRow, b: ScreenerRow) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0);
+  const sign = order === "asc" ? 1 : -1;
+  const ranked = rows.filter((r) => r.quality !== "thin" && r[sort] !== null);
+  ranked.sort((a, b) => sign * (a[sort]! - b[sort]!) || bySymbol(a, b));
+  const missing = rows.filter((r) => r.quality !== "thin" && r[sort] === null).sort(bySymbol);
+  const thin = rows.filter((r) => r.quality === "thin").sort(bySymbol);
+  return [...ranked.map((r, i) => ({ ...r, rank: i + 1 })), ...[...missing, ...thin].map((r) => ({ ...r, rank: null }))];
+}
+
+/** The rows of every covered symbol at `nowMs` (symbols without a board have none). */
+export async function universeRows(state: VolState, nowMs: number): Promise<ScreenerRow[]> {
+  const covered = await state.coverage.all();
+  const rows: ScreenerRow[] = [];
+  for (const { symbol, info } of covered.values()) {
+    const row = await screenerRow(state, symbol, info, nowMs);
+    if (row) rows.push(row);
+  }
+  return rows;
+}
+
+/** `GET /v1/vol/screener`: 5 credits per call, up to 500 rows (spec). */
+export const screenerRoute = volRoute({
+  host: "base",
+  module: "volatility",
+  method: "GET",
+  path: "/v1/vol/screener",
+  operationId: "getVolScreener",
+  cost: 5,
+  entitlement: "volatility",
+  query: ScreenerQuery,
+  unknownQuery: "reject",
+  data: z.object({ rows: z.array(RowSchema), total: z.number().int(), offset: z.number().int(), limit: z.number().int(), sort: z.string() }),
+  meta: VolMetaSchema,
+  cacheControl: "private, max-age=5",
+  summary: "Screen every covered symbol",
+  description:
+    "One row per covered symbol with its headline readings (SVX and percentiles, IV rank, ratio to the S&P reading, term " +
+    "slope, skew, tilt, expected move, sigma, day pace and reprice, next report, VRP, option volume, spot-vol correlation), " +
+    "its sector, chain quality, curve state and earnings-overlap labels. Sort on any sortable field; min_<field> and " +
+    "max_<field> bound any of them; curve, sector and quality match exactly. Unknown parameters are a 400. Rows missing " +
+    "the sort field come after the ranked rows, and thin chains are not ranked (rank null, last). 5 credits per call, up " +
+    "to 500 rows. While the daily history loads after a start the answer is 503 warming_up (refunded, Retry-After).",
+  tags: ["Volatility"],
+  handler: async ({ query, state, nowMs, services }) => {
+    const warm = state.warmUp();
+    if (!state.warmProgress()?.finished) {
+      const p = state.warmProgress();
+      void warm.catch(() => undefined);
+      throw new ApiError(503, "warming_up", `Volatility history is loading${p ? ` (${p.done} of ${p.total} symbols)` : ""}; retry after Retry-After.`, {
+        headers: { "Retry-After": String(WARMING_RETRY_AFTER_S) },
+        details: { retry_after: WARMING_RETRY_AFTER_S },
+      });
+    }
+    const key = `rows|${Math.floor(nowMs / 60_000)}`;
+    const cached = state.memo.has(key);
+    let p = state.memo.get(key) as Promise<ScreenerRow[]> | undefined;
+    if (!p) {
+      p = universeRows(state, nowMs);
+      state.memo.set(key, p);
+    }
+    const all = await p;
+    const ordered = rankRows(all.filter((r) => passes(r, query)), query.sort, query.order);
+    const newest = all.reduce((m, r) => Math.max(m, Date.parse(r.asOf)), -Infinity);
+    return {
+      data: { rows: ordered.slice(query.offset, query.offset + query.limit), total: ordered.length, offset: query.offset, limit: query.limit, sort: query.sort },
+      meta: volMeta({ module: "screener", nowMs, asOfMs: Number.isFinite(newest) ? newest : null, cached, simulated: services.market.simulated }),
+    };
+  },
+});

@@ -1,0 +1,277 @@
+// The per-symbol module objects (`iv`, `term`, `cones`, `sigma`, `surface`, `tilt`, `events`),
+// each from the live reading and the symbol's daily readings; the formulas are the library's
+// (docs/methodology.md#volatility-methodology), this file only gathers their inputs.
+import { z } from "zod";
+import type { EarningsEvent, IsoDate } from "../../../lib/market/market-data";
+import {
+  ConesModuleSchema,
+  daysToEvent,
+  eventImpliedMove,
+  IV_WINDOWS,
+  ivModule,
+  IvModuleSchema,
+  ivRankPercentiles,
+  pastMoveStats,
+  reactionSessions,
+  readCones,
+  readSigma,
+  reportInstantMs,
+  SigmaModuleSchema,
+  surface,
+  SurfaceModuleSchema,
+  SVX_TENORS,
+  termModule,
+  TermModuleSchema,
+  termStructure,
+  tilt,
+  vrp,
+  zScore,
+  type SessionCloseReading,
+  type SvxTenor,
+} from "../../../lib/vol";
+import { liveReading, type LiveReading } from "./live-reading";
+import { REFERENCE_SYMBOL, type VolState } from "./vol-route";
+
+export { REFERENCE_SYMBOL };
+
+
+/** The seven per-symbol modules, in the reference's order. */
+export const VOL_MODULES = ["iv", "term", "cones", "sigma", "surface", "tilt", "events"] as const;
+export type VolModuleName = (typeof VOL_MODULES)[number];
+
+/** Calendar days ahead searched for the next report, and years back for past reports. */
+const NEXT_EVENT_DAYS = 120;
+const PAST_EVENT_DAYS = 3 * 365;
+/** Past reports in the record (the last eight quarters). */
+const RECORD_REPORTS = 8;
+
+const TiltRowSchema = z.object({
+  expiration: z.string(),
+  dte: z.number(),
+  call_strike: z.number(),
+  put_strike: z.number(),
+  call_spread_pct: z.number(),
+  put_spread_pct: z.number(),
+  ratio_raw: z.number(),
+  ratio_fwd: z.number(),
+  tilt: z.number(),
+  cheap: z.enum(["call", "put"]),
+});
+
+/** The `tilt` module: headline tilt, its z-score and 1y percentile, rows per expiry. */
+export const TiltModuleSchema = z.object({
+  tilt_21: z.number().nullable(),
+  tilt_z: z.number().nullable(),
+  tilt_pct_1y: z.number().nullable(),
+  cheap: z.enum(["call", "put"]).nullable(),
+  liquid: z.boolean(),
+  headline: TiltRowSchema.nullable(),
+  rows: z.array(TiltRowSchema),
+});
+
+/** The surface module with the skew percentile over the year. */
+export const SurfaceWithPctSchema = SurfaceModuleSchema.extend({ skew_pct_1y: z.number().nullable() });
+
+const ReportSchema = z.object({ date: z.string(), timing: z.enum(["bmo", "amc"]), fiscal_quarter: z.string().nullable(), move_pct: z.number() });
+
+/** The `events` module (null for a symbol with no scheduled report). */
+export const EventsModuleSchema = z
+  .object({
+    kind: z.literal("earnings"),
+    date: z.string(),
+    timing: z.enum(["bmo", "amc"]),
+    fiscal_quarter: z.string().nullable(),
+    at: z.string(),
+    days_to_event: z.number().int(),
+    implied_move_pct: z.number().nullable(),
+    estimate: z.boolean(),
+    estimate_move_pct: z.number().nullable(),
+    median_move_pct: z.number().nullable(),
+    mean_move_pct: z.number().nullable(),
+    implied_vs_median: z.number().nullable(),
+    reports: z.number().int(),
+    record: z.array(ReportSchema),
+    vrp: z.object({
+      expected_vrp: z.number().nullable(),
+      vrp_pct_1y: z.number().nullable(),
+      rv20: z.number().nullable(),
+      overpaid_share_pct: z.number().nullable(),
+    }),
+  })
+  .nullable();
+
+/** Schemas of the module objects, by name (the OpenAPI response and the tool output). */
+export const MODULE_SCHEMAS = {
+  iv: IvModuleSchema.nullable(),
+  term: TermModuleSchema.nullable(),
+  cones: ConesModuleSchema.nullable(),
+  sigma: SigmaModuleSchema.nullable(),
+  surface: SurfaceWithPctSchema.nullable(),
+  tilt: TiltModuleSchema.nullable(),
+  events: EventsModuleSchema,
+} as const;
+
+/** Everything the module builders of one symbol read. */
+export interface SymbolInputs {
+  live: LiveReading;
+  /** Completed sessions before today, oldest first. */
+  history: SessionCloseReading[];
+  nowMs: number;
+}
+
+/** The inputs of `symbol` at `nowMs`, or null without a live board. */
+export async function symbolInputs(state: VolState, symbol: string, nowMs: number): Promise<SymbolInputs | null> {
+  const live = await liveReading(state, symbol, nowMs);
+  if (!live) return null;
+  const history = await state.daily.before(symbol, live.board.sessionDate, state.historySessions);
+  return { live, history, nowMs };
+}
+
+/** A daily series of one reading, history then today's value (NaN where missing). */
+function series(history: readonly SessionCloseReading[], pick: (r: SessionCloseReading) => number | null, today: number | null): number[] {
+  return [...history.map((r) => pick(r) ?? Number.NaN), today ?? Number.NaN];
+}
+
+/** The `iv` module. @see docs/methodology.md#iv-module */
+export async function ivOf(state: VolState, x: SymbolInputs): Promise<z.output<typeof IvModuleSchema>> {
+  const daily: Partial<Record<SvxTenor, number[]>> = {};
+  for (const t of SVX_TENORS) daily[t] = series(x.history, (r) => r[t], x.live.svx[t]?.value ?? null);
+  const ref = x.live.symbol === REFERENCE_SYMBOL ? x.live : await liveReading(state, REFERENCE_SYMBOL, x.nowMs);
+  const refHistory = x.live.symbol === REFERENCE_SYMBOL ? x.history : ref ? await state.daily.before(REFERENCE_SYMBOL, ref.board.sessionDate, state.historySessions) : [];
+  const refByDate = new Map(refHistory.map((r) => [r.date, r.svx30]));
+  const ratioDaily = x.history.map((r) => {
+    const s = refByDate.get(r.date);
+    return r.svx30 !== null && s ? r.svx30 / s : Number.NaN;
+  });
+  return ivModule(x.live.svx, { daily, referenceSvx30: ref?.svx.svx30?.value ?? null, ratioDaily });
+}
+
+/** The `term` module. @see docs/methodology.md#term-structure */
+export function termOf(x: SymbolInputs): z.output<typeof TermModuleSchema> {
+  return termModule(termStructure(x.live.board, x.live.terms));
+}
+
+/** The `surface` module with `skew_pct_1y` (percentile of `rr25_30` in its trailing year). @see docs/methodology.md#surface */
+export function surfaceOf(x: SymbolInputs): z.output<typeof SurfaceWithPctSchema> {
+  const s = surface(x.live.board, x.live.terms);
+  return { ...s, skew_pct_1y: ivRankPercentiles(series(x.history, (r) => r.rr25_30, s.rr25_30)).iv_pct };
+}
+
+/** The `tilt` module: z-score and percentile of `tilt_21` in its trailing year. @see docs/methodology.md#tilt */
+export function tiltOf(x: SymbolInputs): z.output<typeof TiltModuleSchema> {
+  const t = tilt(x.live.board, x.live.terms);
+  const s = series(x.history, (r) => r.tilt_21, t.tilt_21);
+  const window = s.slice(0, -1).slice(-IV_WINDOWS["1y"]);
+  return {
+    tilt_21: t.tilt_21,
+    tilt_z: t.tilt_21 === null ? null : zScore(window, t.tilt_21),
+    tilt_pct_1y: ivRankPercentiles(s).iv_pct,
+    cheap: t.headline?.cheap ?? null,
+    liquid: t.headline !== null,
+    headline: t.headline,
+    rows: t.rows,
+  };
+}
+
+/** The `sigma` module. @see docs/methodology.md#sigma */
+export function sigmaOf(state: VolState, x: SymbolInputs) {
+  return readSigma(state.services.market, x.live.symbol, x.nowMs, x.history);
+}
+
+/** The `cones` module. @see docs/methodology.md#cones */
+export function conesOf(state: VolState, x: SymbolInputs) {
+  return readCones(state.services.market, x.live.symbol, x.nowMs, x.history);
+}
+
+/** Close of `symbol` on session `date`: its closing board's spot, as in the daily readings. */
+async function closeOn(state: VolState, symbol: string, date: IsoDate): Promise<number | null> {
+  return (await state.daily.reading(symbol, date))?.close ?? null;
+}
+
+/** The earnings ticker behind a covered symbol (its underlying; indices have no reports). */
+async function earningsOf(state: VolState, symbol: string, from: IsoDate, to: IsoDate): Promise<EarningsEvent[]> {
+  const info = (await state.coverage.all()).get(symbol)?.info;
+  if (!info || info.type === "index") return [];
+  return state.services.market.earnings(info.underlying, from, to);
+}
+
+const shiftDays = (date: IsoDate, days: number): IsoDate => new Date(Date.parse(`${date}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/** The `events` module: null when no report is scheduled. @see docs/methodology.md#events-and-vrp */
+export async function eventsOf(state: VolState, x: SymbolInputs): Promise<z.output<typeof EventsModuleSchema>> {
+  const { board, terms, symbol } = x.live;
+  const today = board.sessionDate;
+  const upcoming = (await earningsOf(state, symbol, today, shiftDays(today, NEXT_EVENT_DAYS)))
+    .filter((e) => reportInstantMs(e) > board.asOfMs)
+    .sort((a, b) => reportInstantMs(a) - reportInstantMs(b));
+  const next = upcoming[0];
+  if (!next) return null;
+  const move = eventImpliedMove(board, terms, reportInstantMs(next));
+  const past = (await earningsOf(state, symbol, shiftDays(today, -PAST_EVENT_DAYS), today))
+    .filter((e) => reactionSessions(e).after < today)
+    .sort((a, b) => (a.date < b.date ? -1 : 1))
+    .slice(-RECORD_REPORTS);
+  const record: z.output<typeof ReportSchema>[] = [];
+  for (const e of past) {
+    const { before, after } = reactionSessions(e);
+    const c0 = await closeOn(state, symbol, before);
+    const c1 = await closeOn(state, symbol, after);
+    if (c0 && c1) record.push({ date: e.date, timing: e.timing, fiscal_quarter: e.fiscalQuarter, move_pct: 100 * (c1 / c0 - 1) });
+  }
+  const implied = move?.implied_move_pct ?? null;
+  const stats = pastMoveStats(record.map((r) => r.move_pct), implied);
+  const closes = [...x.history.map((r) => r.close), board.spot];
+  const svx30 = series(x.history, (r) => r.svx30, x.live.svx.svx30?.value ?? null);
+  const v = vrp(closes, svx30);
+  return {
+    kind: "earnings",
+    date: next.date,
+    timing: next.timing,
+    fiscal_quarter: next.fiscalQuarter,
+    at: new Date(reportInstantMs(next)).toISOString(),
+    days_to_event: daysToEvent(today, next.date),
+    implied_move_pct: implied,
+    estimate: move?.estimate ?? true,
+    estimate_move_pct: move?.estimate_move_pct ?? null,
+    median_move_pct: stats.median_move_pct,
+    mean_move_pct: stats.mean_move_pct,
+    implied_vs_median: stats.implied_vs_median,
+    reports: stats.reports,
+    record,
+    vrp: { expected_vrp: v.expected_vrp, vrp_pct_1y: v.vrp_pct_1y, rv20: v.rv20, overpaid_share_pct: v.overpaid_share_pct },
+  };
+}
+
+/**
+ * One module of one symbol by name, memoised per (module, symbol, board minute): a snapshot, the
+ * single-module routes, the screener and the stream share one computation.
+ */
+export function moduleOf(state: VolState, name: VolModuleName, x: SymbolInputs): Promise<unknown> {
+  const key = `mod|${name}|${x.live.symbol}|${x.live.board.asOfMs}`;
+  let p = state.memo.get(key) as Promise<unknown> | undefined;
+  if (!p) {
+    p = buildModule(state, name, x);
+    state.memo.set(key, p);
+  }
+  return p;
+}
+
+async function buildModule(state: VolState, name: VolModuleName, x: SymbolInputs): Promise<unknown> {
+  switch (name) {
+    case "iv":
+      return ivOf(state, x);
+    case "term":
+      return termOf(x);
+    case "cones":
+      return conesOf(state, x);
+    case "sigma":
+      return sigmaOf(state, x);
+    case "surface":
+      return surfaceOf(x);
+    case "tilt":
+      return tiltOf(x);
+    case "events":
+      return eventsOf(state, x);
+  }
+}
+

@@ -1,0 +1,100 @@
+// The wrapper shared by every per-symbol volatility endpoint (spec "Volatility-module records"):
+// `data.symbols[]` with `symbol`, `asOf`, `sessionDate`, `stale` and the module object(s),
+// `data.missing[]` with reasons, the volatility `meta`; up to 10 symbols per call.
+import { z } from "zod";
+import { apiErrors } from "../../errors";
+import { symbolsParam } from "../params";
+import { wrapperFields } from "./live-reading";
+import { MODULE_SCHEMAS, moduleOf, symbolInputs, type VolModuleName } from "./symbol-modules";
+import { VolMetaSchema, VolMissingSchema, volMeta, type VolMissing } from "./vol-meta";
+import { volRoute, type VolState } from "./vol-route";
+
+/** Volatility symbols per call (spec "Limits": 10). */
+export const VOL_SYMBOLS_PER_CALL = 10;
+
+/** The `symbols` parameter of every per-symbol volatility route. */
+export const volSymbolsParam = () =>
+  symbolsParam(
+    VOL_SYMBOLS_PER_CALL,
+    "Comma-separated symbols, up to 10. The S&P complex is keyed on the option root SPXW and the Nasdaq-100 on NDXP (see /v1/vol/symbols).",
+  );
+
+const WrapperFields = { symbol: z.string(), asOf: z.string(), sessionDate: z.string(), stale: z.boolean() };
+
+/** The per-symbol entries of `modules` for the covered symbols of a request, and the missing ones. */
+export async function wrapperEntries(
+  state: VolState,
+  requested: readonly string[],
+  modules: readonly VolModuleName[],
+  nowMs: number,
+): Promise<{ symbols: Record<string, unknown>[]; missing: VolMissing[]; newestMs: number | null; cached: boolean }> {
+  const covered = await state.coverage.all();
+  if (!requested.some((s) => covered.has(s))) {
+    // Nothing to serve: unknown symbols are a 404 (spec "Codes"); known but uncovered ones too.
+    throw apiErrors.symbolNotFound(requested);
+  }
+  const symbols: Record<string, unknown>[] = [];
+  const missing: VolMissing[] = [];
+  let newestMs: number | null = null;
+  let cached = true;
+  for (const s of requested) {
+    if (!covered.has(s)) {
+      missing.push({ symbol: s, reason: "not_covered" });
+      continue;
+    }
+    const minuteKey = `live|${s}|${Math.floor(nowMs / 60_000)}`;
+    if (!state.memo.has(minuteKey)) cached = false;
+    const x = await symbolInputs(state, s, nowMs);
+    if (!x) {
+      missing.push({ symbol: s, reason: "no_history" });
+      continue;
+    }
+    const entry: Record<string, unknown> = wrapperFields(x.live, nowMs);
+    for (const m of modules) entry[m] = await moduleOf(state, m, x);
+    symbols.push(entry);
+    newestMs = Math.max(newestMs ?? -Infinity, x.live.board.asOfMs);
+  }
+  return { symbols, missing, newestMs, cached };
+}
+
+/**
+ * Declare a per-symbol volatility route serving `modules` (one for `/v1/vol/iv` and the like,
+ * all seven for the snapshot).
+ */
+export function symbolModulesRoute(o: {
+  path: string;
+  operationId: string;
+  cost: number;
+  /** `meta.module`: which endpoint answered. */
+  module: string;
+  modules: readonly VolModuleName[];
+  summary: string;
+  description: string;
+}) {
+  const entry = z.object({ ...WrapperFields, ...Object.fromEntries(o.modules.map((m) => [m, MODULE_SCHEMAS[m]])) });
+  return volRoute({
+    host: "base",
+    module: "volatility",
+    method: "GET",
+    path: o.path,
+    operationId: o.operationId,
+    cost: o.cost,
+    entitlement: "volatility",
+    query: z.object({ symbols: volSymbolsParam() }),
+    symbolsOf: (q) => q.symbols,
+    data: z.object({ symbols: z.array(entry), missing: z.array(VolMissingSchema) }),
+    meta: VolMetaSchema,
+    cacheControl: "private, max-age=5",
+    summary: o.summary,
+    description: o.description,
+    tags: ["Volatility"],
+    handler: async ({ query, state, nowMs, services }) => {
+      const r = await wrapperEntries(state, query.symbols, o.modules, nowMs);
+      return {
+        data: { symbols: r.symbols, missing: r.missing },
+        meta: volMeta({ module: o.module, nowMs, asOfMs: r.newestMs, cached: r.cached, simulated: services.market.simulated }),
+      };
+    },
+  });
+}
+
