@@ -1,4 +1,6 @@
-// Flow endpoints the spec leaves to the reference (flowseeker.yaml), in OpenAPI order.
+// Flow endpoints the spec leaves to the reference (flowseeker.yaml), in OpenAPI order; the two
+// spec dark-pool endpoints live here too (one owner for the dark-pool files).
 import type { AnyRoute } from "../define-route";
+import { darkPoolTradesRoute } from "./dark-pool-trades";
 
-export const referenceFlowRoutes: readonly AnyRoute[] = [];
+export const referenceFlowRoutes: readonly AnyRoute[] = [darkPoolTradesRoute];
