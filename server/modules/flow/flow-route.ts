@@ -28,3 +28,42 @@ export function createFlowState(services: AppServices): FlowState {
 
 /** `defineRoute` for flow routes (`ctx.state` is the `FlowState`). */
 export const flowRoute = routeDefiner<FlowState>();
+
+/**
+ * The flow module's per-account in-flight cap (spec: "a small fixed cap", not shown): over it is
+ * 429 `TOO_MANY_CONCURRENT_QUERIES` with `Retry-After`. @see docs/api.md#flow-in-flight-cap
+ */
+export const FLOW_IN_FLIGHT_PER_ACCOUNT = 4;
+/** Seconds a client waits after the in-flight 429 (flow queries finish in well under a second warm). */
+export const FLOW_IN_FLIGHT_RETRY_AFTER_S = 1;
+/** The flow module's request time limit (spec, Limits: 25 seconds, then 504 `GATEWAY_TIMEOUT`). */
+export const FLOW_REQUEST_TIMEOUT_MS = 25_000;
+
+/** What every flow route shares: host, module, entitlement, in-flight cap, time limit. */
+export const FLOW_ROUTE_DEFAULTS = {
+  host: "flow",
+  module: "flow",
+  method: "GET",
+  entitlement: "flow",
+  concurrency: {
+    kind: "flow",
+    max: () => FLOW_IN_FLIGHT_PER_ACCOUNT,
+    retryAfterS: FLOW_IN_FLIGHT_RETRY_AFTER_S,
+    code: "too_many_concurrent_queries",
+  },
+  timeoutMs: FLOW_REQUEST_TIMEOUT_MS,
+} as const;
+
+/** A flow route with the module's in-flight cap and time limit filled in where it declares none. */
+export function withFlowLimits<R extends { concurrency?: unknown; timeoutMs?: number }>(route: R): R {
+  return {
+    ...route,
+    concurrency: route.concurrency ?? FLOW_ROUTE_DEFAULTS.concurrency,
+    timeoutMs: route.timeoutMs ?? FLOW_ROUTE_DEFAULTS.timeoutMs,
+  };
+}
+
+/** The flow envelope's `meta`: response time and request id, plus paging fields when given. */
+export function flowMeta(services: AppServices, requestId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { timestamp: new Date(services.wallNowMs()).toISOString(), requestId, ...extra };
+}
