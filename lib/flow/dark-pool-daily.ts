@@ -39,18 +39,16 @@ export type DailySort = (typeof DAILY_SORTS)[number];
 
 /**
  * Sums prints into rows, one per ticker per day (`groupBy: "day"`) or per ticker (`"ticker"`).
- * `days` is an iterable of `[date, prints of that date]`; `describe` gives sector and industry;
- * `advShares(ticker, date)` the average daily volume (null when unknown; for a ticker row, the
- * last day's ADV is used).
+ * `days` is an iterable of `[date, prints of that date]`; `describe` gives sector and industry.
+ * `pctAvgVol` is left null: fill it with `dailyPctAvgVol` for the rows served (ADV costs a fetch).
  * @see docs/methodology.md#dark-pool-levels-and-daily-totals
  */
 export function darkPoolDailyRows(
   days: Iterable<readonly [string, readonly DailyPrint[]]>,
   groupBy: "day" | "ticker",
   describe: (ticker: string) => { sector: string; industry: string },
-  advShares: (ticker: string, date: string) => number | null,
 ): DarkPoolDailyRow[] {
-  const rows = new Map<string, DarkPoolDailyRow & { lastDate: string; dayList: Set<string> }>();
+  const rows = new Map<string, DarkPoolDailyRow & { dayList: Set<string> }>();
   for (const [date, prints] of days) {
     for (const p of prints) {
       const key = groupBy === "day" ? `${p.ticker}|${date}` : p.ticker;
@@ -60,7 +58,7 @@ export function darkPoolDailyRows(
         r = {
           date: groupBy === "day" ? date : null, ticker: p.ticker, sector: d.sector, industry: d.industry,
           prints: 0, shares: 0, notional: 0, vwap: 0, blockPrints: 0, blockNotional: 0, largestPrint: 0, days: 0,
-          pctAvgVol: null, lastDate: date, dayList: new Set(),
+          pctAvgVol: null, dayList: new Set(),
         };
         rows.set(key, r);
       }
@@ -73,21 +71,27 @@ export function darkPoolDailyRows(
       }
       if (p.notionalUsd > r.largestPrint) r.largestPrint = p.notionalUsd;
       r.dayList.add(date);
-      if (date > r.lastDate) r.lastDate = date;
     }
   }
   const out: DarkPoolDailyRow[] = [];
   for (const r of rows.values()) {
-    const { lastDate, dayList, ...row } = r;
+    const { dayList, ...row } = r;
     row.days = dayList.size;
     row.vwap = row.shares > 0 ? Math.round((row.notional / row.shares) * 1e4) / 1e4 : 0;
     row.notional = Math.round(row.notional * 100) / 100;
     row.blockNotional = Math.round(row.blockNotional * 100) / 100;
-    const adv = advShares(row.ticker, lastDate);
-    row.pctAvgVol = adv !== null && adv > 0 ? Math.round((row.shares / row.days / adv) * 100 * 1e4) / 1e4 : null;
     out.push(row);
   }
   return out;
+}
+
+/**
+ * Average daily dark-pool shares of a row as a percent of the ticker's ADV; null when ADV is unknown.
+ * @example dailyPctAvgVol({ shares: 3_000_000, days: 2 }, 10_000_000) // 15
+ */
+export function dailyPctAvgVol(row: { shares: number; days: number }, advShares: number | null): number | null {
+  if (advShares === null || !(advShares > 0) || row.days === 0) return null;
+  return Math.round((row.shares / row.days / advShares) * 100 * 1e4) / 1e4;
 }
 
 /**

@@ -122,3 +122,15 @@ export function tradeDateRange(
 export function invalidCombination(name: string, detail: string): ApiError {
   return apiErrors.invalidParameter(name, detail);
 }
+
+/** The `{ticker}` path parameter: upper-cased, ticker grammar. */
+export const tickerPath = z.object({
+  ticker: z
+    .string()
+    .transform((v) => v.trim().toUpperCase())
+    .pipe(z.string().regex(/^[A-Z0-9][A-Z0-9._-]{0,11}$/, { error: "must be a ticker such as AAPL." }))
+    .meta({ description: "Underlying ticker (upper case)." }),
+});
+
+/** The flow-module `meta` fields every dark-pool response carries (spec "Envelope"). */
+export const flowMeta = (requestId: string, wallMs: number) => ({ timestamp: new Date(wallMs).toISOString(), requestId });

@@ -1,6 +1,9 @@
 // Flow endpoints the spec leaves to the reference (flowseeker.yaml), in OpenAPI order; the two
 // spec dark-pool endpoints live here too (one owner for the dark-pool files).
 import type { AnyRoute } from "../define-route";
+import { darkPoolDailyRoute } from "./dark-pool-daily";
+import { darkPoolLevelsRoute } from "./dark-pool-levels";
+import { darkPoolTopPrintsRoute } from "./dark-pool-top-prints";
 import { darkPoolTradesRoute } from "./dark-pool-trades";
 
-export const referenceFlowRoutes: readonly AnyRoute[] = [darkPoolTradesRoute];
+export const referenceFlowRoutes: readonly AnyRoute[] = [darkPoolTradesRoute, darkPoolTopPrintsRoute, darkPoolLevelsRoute, darkPoolDailyRoute];
