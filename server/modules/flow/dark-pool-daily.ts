@@ -5,9 +5,9 @@ import { DAILY_SORTS, dailyPctAvgVol, darkPoolDailyRows, sortDarkPoolDailyRows }
 import type { DarkPoolRow } from "../../../lib/flow/dark-pool-trades";
 import { apiErrors } from "../../errors";
 import { dateParam, enumParam, intParam, numberParam, symbolsParam } from "../params";
-import { calendarDates, flowMeta, nameSetParam, tradeDateRange } from "./dark-pool-params";
+import { calendarDates, nameSetParam, tradeDateRange } from "./dark-pool-params";
 import { averageDailyVolume, darkPoolDay, symbolTable } from "./dark-pool-tape";
-import { flowRoute } from "./flow-route";
+import { flowMeta, flowRoute } from "./flow-route";
 
 /** Longest range, calendar days (the reference's cap). */
 const MAX_SPAN_DAYS = 366;
@@ -96,7 +96,7 @@ export const darkPoolDailyRoute = flowRoute({
     return {
       data: page,
       meta: {
-        ...flowMeta(requestId, services.wallNowMs()),
+        ...flowMeta(services, requestId),
         dateStart: range.start,
         dateEnd: range.end,
         groupBy: q.group_by,

@@ -6,9 +6,9 @@ import type { DarkPoolRow } from "../../../lib/flow/dark-pool-trades";
 import { etDateOf } from "../../../lib/time";
 import { apiErrors } from "../../errors";
 import { dateParam, enumParam, intParam, numberParam } from "../params";
-import { addCalendarDays, calendarDates, countCalendarDays, flowMeta, tickerPath } from "./dark-pool-params";
+import { addCalendarDays, calendarDates, countCalendarDays, tickerPath } from "./dark-pool-params";
 import { darkPoolDay, symbolTable } from "./dark-pool-tape";
-import { flowRoute } from "./flow-route";
+import { flowMeta, flowRoute } from "./flow-route";
 
 /** Longest window, calendar days. */
 const MAX_SPAN_DAYS = 180;
@@ -77,7 +77,7 @@ export const darkPoolLevelsRoute = flowRoute({
     return {
       data: result.levels.slice(0, q.limit),
       meta: {
-        ...flowMeta(requestId, services.wallNowMs()),
+        ...flowMeta(services, requestId),
         ticker: params.ticker,
         dateStart,
         dateEnd,

@@ -131,6 +131,3 @@ export const tickerPath = z.object({
     .pipe(z.string().regex(/^[A-Z0-9][A-Z0-9._-]{0,11}$/, { error: "must be a ticker such as AAPL." }))
     .meta({ description: "Underlying ticker (upper case)." }),
 });
-
-/** The flow-module `meta` fields every dark-pool response carries (spec "Envelope"). */
-export const flowMeta = (requestId: string, wallMs: number) => ({ timestamp: new Date(wallMs).toISOString(), requestId });

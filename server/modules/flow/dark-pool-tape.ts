@@ -6,6 +6,7 @@ import { compareDarkPoolRows, printNotionalUsd, type DarkPoolRow } from "../../.
 import type { OffExchangePrint, SymbolInfo } from "../../../lib/market";
 import { isTradingDay, previousTradingDay, sessionBounds } from "../../../lib/time";
 import type { FlowState } from "./flow-route";
+import { flowUniverse } from "./tape";
 
 /** Whole-market days kept (about 280k prints, tens of MB each). */
 const MARKET_DAYS_KEPT = 6;
@@ -40,15 +41,8 @@ function cachesOf(state: FlowState): DarkPoolCaches {
   return c;
 }
 
-/** The universe by ticker (sector, industry, type), memoised. */
-export async function symbolTable(state: FlowState): Promise<Map<string, SymbolInfo>> {
-  const key = "dark-pool|universe";
-  const hit = state.memo.get(key) as Map<string, SymbolInfo> | undefined;
-  if (hit) return hit;
-  const table = new Map((await state.services.market.universe()).map((s) => [s.ticker, s] as const));
-  state.memo.set(key, table);
-  return table;
-}
+/** The universe by ticker (sector, industry, type), memoised: the module's one table. */
+export const symbolTable = flowUniverse;
 
 /** Tickers that can have off-exchange prints (stocks and ETFs; indices do not trade). */
 export async function darkPoolTickers(state: FlowState): Promise<string[]> {

@@ -5,9 +5,9 @@ import { compareDarkPoolRows, type DarkPoolRow } from "../../../lib/flow/dark-po
 import { etDateOf } from "../../../lib/time";
 import { apiErrors } from "../../errors";
 import { dateParam, intParam } from "../params";
-import { addCalendarDays, calendarDates, flowMeta, tickerPath } from "./dark-pool-params";
+import { addCalendarDays, calendarDates, tickerPath } from "./dark-pool-params";
 import { darkPoolDay, symbolTable } from "./dark-pool-tape";
-import { flowRoute, type FlowState } from "./flow-route";
+import { flowMeta, flowRoute, type FlowState } from "./flow-route";
 
 const query = z.object({
   top_n: intParam({ min: 1, max: 20, default: 5, description: "Number of prints." }),
@@ -59,6 +59,6 @@ export const darkPoolTopPrintsRoute = flowRoute({
     if (!(await symbolTable(state)).has(params.ticker)) throw apiErrors.symbolNotFound([params.ticker]);
     const toDate = q.as_of_date ?? etDateOf(nowMs);
     const data = await topPrints(state, params.ticker, addCalendarDays(toDate, -q.lookback_days), toDate, q.top_n, nowMs);
-    return { data, meta: flowMeta(requestId, services.wallNowMs()) };
+    return { data, meta: flowMeta(services, requestId) };
   },
 });

@@ -15,7 +15,7 @@ import { apiErrors } from "../../errors";
 import { dateParam, enumParam, intParam, numberParam, optionalEnumParam, optionalIntParam, symbolsParam } from "../params";
 import { calendarDates, clockTimeParam, instantNsParam, nameSetParam, tradeDateRange } from "./dark-pool-params";
 import { averageDailyVolume, darkPoolDay, symbolTable } from "./dark-pool-tape";
-import { flowRoute, type FlowState } from "./flow-route";
+import { flowMeta, flowRoute, type FlowState } from "./flow-route";
 
 /** Spec defaults and limits of the route. */
 export const DARK_POOL_TRADES = {
@@ -180,15 +180,7 @@ export const darkPoolTradesRoute = flowRoute({
     }
     return {
       data,
-      meta: {
-        timestamp: new Date(services.wallNowMs()).toISOString(),
-        requestId,
-        limit: q.limit,
-        offset,
-        count: data.length,
-        hasMore: data.length === q.limit,
-        nextCursor: page.nextCursor,
-      },
+      meta: flowMeta(services, requestId, { limit: q.limit, offset, count: data.length, hasMore: data.length === q.limit, nextCursor: page.nextCursor }),
     };
   },
 });
