@@ -5,5 +5,13 @@ import { darkPoolDailyRoute } from "./dark-pool-daily";
 import { darkPoolLevelsRoute } from "./dark-pool-levels";
 import { darkPoolTopPrintsRoute } from "./dark-pool-top-prints";
 import { darkPoolTradesRoute } from "./dark-pool-trades";
+import { chainBullBearRoute, contractBullBearRoute } from "./ref-bull-bear";
 
-export const referenceFlowRoutes: readonly AnyRoute[] = [darkPoolTradesRoute, darkPoolTopPrintsRoute, darkPoolLevelsRoute, darkPoolDailyRoute];
+export const referenceFlowRoutes: readonly AnyRoute[] = [
+  chainBullBearRoute,
+  contractBullBearRoute,
+  darkPoolTradesRoute,
+  darkPoolTopPrintsRoute,
+  darkPoolLevelsRoute,
+  darkPoolDailyRoute,
+];
