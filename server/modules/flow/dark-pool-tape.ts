@@ -12,11 +12,20 @@ import { flowUniverse } from "./tape";
 const MARKET_DAYS_KEPT = 6;
 /** Single-ticker days kept. */
 const TICKER_DAYS_KEPT = 3_000;
+/**
+ * Prints of at least this notional (USD) are also kept in a side list per day: the smallest
+ * `min_notional` a market-wide query may ask (spec rule 1), so those queries scan ~10% of the tape.
+ */
+export const LARGE_PRINT_USD = 100_000;
+/** Filtered results kept for paging (a cursor walk reuses its filter's result page after page). */
+const MATCHES_KEPT = 64;
 /** Sessions averaged for the average daily volume. @see docs/methodology.md#dark-pool-trades-filters-and-paging */
 export const ADV_SESSIONS = 10;
 
 interface DayTape {
   rows: DarkPoolRow[];
+  /** The rows with `notionalUsd >= LARGE_PRINT_USD`, in the same order. */
+  large: DarkPoolRow[];
   /** Prints before this instant are in `rows`. */
   toMs: number;
   /** True once the extended session has closed: nothing more will print. */
@@ -28,6 +37,7 @@ interface DayTape {
 interface DarkPoolCaches {
   market: LruCache<string, DayTape>;
   tickers: LruCache<string, DayTape>;
+  matches: LruCache<string, unknown>;
 }
 
 const caches = new WeakMap<FlowState, DarkPoolCaches>();
@@ -35,7 +45,7 @@ const caches = new WeakMap<FlowState, DarkPoolCaches>();
 function cachesOf(state: FlowState): DarkPoolCaches {
   let c = caches.get(state);
   if (!c) {
-    c = { market: new LruCache(MARKET_DAYS_KEPT), tickers: new LruCache(TICKER_DAYS_KEPT) };
+    c = { market: new LruCache(MARKET_DAYS_KEPT), tickers: new LruCache(TICKER_DAYS_KEPT), matches: new LruCache(MATCHES_KEPT) };
     caches.set(state, c);
   }
   return c;
@@ -74,7 +84,11 @@ async function extend(state: FlowState, tape: DayTape, tickers: readonly string[
   tape.pending = (async () => {
     const table = await symbolTable(state);
     const prints = await market.offExchangePrints(tickers, tape.toMs, untilMs);
-    for (const p of prints) tape.rows.push(toRow(p, table.get(p.ticker)));
+    for (const p of prints) {
+      const row = toRow(p, table.get(p.ticker));
+      tape.rows.push(row);
+      if (row.notionalUsd >= LARGE_PRINT_USD) tape.large.push(row);
+    }
     tape.toMs = untilMs;
     tape.complete = untilMs >= closeMs;
   })();
@@ -85,7 +99,7 @@ async function extend(state: FlowState, tape: DayTape, tickers: readonly string[
   }
 }
 
-async function dayTape(state: FlowState, date: string, ticker: string | null, nowMs: number): Promise<DarkPoolRow[]> {
+async function dayTape(state: FlowState, date: string, ticker: string | null, nowMs: number, largeOnly: boolean): Promise<DarkPoolRow[]> {
   if (!isTradingDay(date)) return [];
   const { openMs, closeMs } = sessionBounds(date, { extended: true });
   if (nowMs <= openMs) return [];
@@ -94,26 +108,34 @@ async function dayTape(state: FlowState, date: string, ticker: string | null, no
   const key = `${date}|${ticker ?? "*"}`;
   let tape = cache.get(key);
   if (!tape) {
-    tape = { rows: [], toMs: openMs, complete: false, pending: null };
+    tape = { rows: [], large: [], toMs: openMs, complete: false, pending: null };
     cache.set(key, tape);
   }
   await extend(state, tape, ticker === null ? null : [ticker], closeMs, nowMs);
-  return tape.rows;
+  return largeOnly ? tape.large : tape.rows;
 }
 
 /**
  * Off-exchange prints of a trade date up to `nowMs`, in time order (`compareDarkPoolRows`), for the
  * tickers (every name when null). A list is served from the whole-market tape when that date is
- * already held, else ticker by ticker.
+ * already held, else ticker by ticker. With `minNotionalUsd >= LARGE_PRINT_USD` the result may
+ * hold only the large prints (the caller filters on notional anyway).
  */
-export async function darkPoolDay(state: FlowState, date: string, tickers: readonly string[] | null, nowMs: number): Promise<DarkPoolRow[]> {
-  if (tickers === null) return before(await dayTape(state, date, null, nowMs), nowMs);
+export async function darkPoolDay(
+  state: FlowState,
+  date: string,
+  tickers: readonly string[] | null,
+  nowMs: number,
+  minNotionalUsd = 0,
+): Promise<DarkPoolRow[]> {
+  const largeOnly = minNotionalUsd >= LARGE_PRINT_USD;
+  if (tickers === null) return before(await dayTape(state, date, null, nowMs, largeOnly), nowMs);
   if (cachesOf(state).market.get(`${date}|*`)) {
     const want = new Set(tickers);
-    return before(await dayTape(state, date, null, nowMs), nowMs).filter((r) => want.has(r.ticker));
+    return before(await dayTape(state, date, null, nowMs, largeOnly), nowMs).filter((r) => want.has(r.ticker));
   }
   const parts: DarkPoolRow[][] = [];
-  for (const t of tickers) parts.push(before(await dayTape(state, date, t, nowMs), nowMs));
+  for (const t of tickers) parts.push(before(await dayTape(state, date, t, nowMs, largeOnly), nowMs));
   return parts.length === 1 ? parts[0] : parts.flat().sort(compareDarkPoolRows);
 }
 
@@ -170,4 +192,17 @@ export async function averageDailyVolume(state: FlowState, ticker: string, date:
   const adv = n > 0 ? sum / n : null;
   state.memo.set(key, adv);
   return adv;
+}
+
+/**
+ * A filter's matching rows, memoised under `key` (the filter) and the tapes' lengths: tapes only
+ * grow and are cut at `nowMs`, so equal lengths mean equal rows, and a cursor walk filters once.
+ */
+export async function memoMatches<T>(state: FlowState, key: string, version: string, compute: () => Promise<T>): Promise<T> {
+  const cache = cachesOf(state).matches;
+  const hit = cache.get(key) as { version: string; value: T } | undefined;
+  if (hit && hit.version === version) return hit.value;
+  const value = await compute();
+  cache.set(key, { version, value });
+  return value;
 }

@@ -14,7 +14,7 @@ import { etDateOf, etInstant } from "../../../lib/time";
 import { apiErrors } from "../../errors";
 import { dateParam, enumParam, intParam, numberParam, optionalEnumParam, optionalIntParam, symbolsParam } from "../params";
 import { calendarDates, clockTimeParam, instantNsParam, nameSetParam, tradeDateRange } from "./dark-pool-params";
-import { averageDailyVolume, darkPoolDay, symbolTable } from "./dark-pool-tape";
+import { averageDailyVolume, darkPoolDay, memoMatches, symbolTable } from "./dark-pool-tape";
 import { flowMeta, flowRoute, type FlowState } from "./flow-route";
 
 /** Spec defaults and limits of the route. */
@@ -112,23 +112,35 @@ function filterFor(q: Query, date: string): DarkPoolFilter {
 
 const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 
+/** The query fields that pick rows (not the paging ones), as a memo key. */
+function filterKey(q: Query, tickers: string[] | null): string {
+  const { cursor: _c, offset: _o, limit: _l, order: _d, sort: _s, tickers: _t, sectors, industries, ...rest } = q;
+  return JSON.stringify([tickers, sectors && [...sectors].sort(), industries && [...industries].sort(), rest]);
+}
+
 /** The matching prints over the call's trade dates, in time order. */
 async function matchingRows(state: FlowState, q: Query, tickers: string[] | null, nowMs: number): Promise<DarkPoolRow[]> {
   const range = tradeDateRange(q, nowMs, DARK_POOL_TRADES.maxSpanDays);
-  const out: DarkPoolRow[] = [];
-  const byAvgVol = q.min_avg_vol !== undefined || q.max_avg_vol !== undefined;
-  for (const date of calendarDates(range.start, range.end)) {
-    const f = filterFor(q, date);
-    for (const row of await darkPoolDay(state, date, tickers, nowMs)) {
-      if (!matchesDarkPoolFilter(row, f)) continue;
-      if (byAvgVol) {
-        const pct = pctOfAvgVolume(row.size, await averageDailyVolume(state, row.ticker, date));
-        if (pct === null || (q.min_avg_vol !== undefined && pct < q.min_avg_vol) || (q.max_avg_vol !== undefined && pct > q.max_avg_vol)) continue;
+  const minNotional = q.min_notional ?? DARK_POOL_TRADES.defaultMinNotionalUsd;
+  const days: [string, DarkPoolRow[]][] = [];
+  for (const date of calendarDates(range.start, range.end)) days.push([date, await darkPoolDay(state, date, tickers, nowMs, minNotional)]);
+  const version = days.map(([, rows]) => rows.length).join(",");
+  return memoMatches(state, filterKey(q, tickers), version, async () => {
+    const out: DarkPoolRow[] = [];
+    const byAvgVol = q.min_avg_vol !== undefined || q.max_avg_vol !== undefined;
+    for (const [date, rows] of days) {
+      const f = filterFor(q, date);
+      for (const row of rows) {
+        if (!matchesDarkPoolFilter(row, f)) continue;
+        if (byAvgVol) {
+          const pct = pctOfAvgVolume(row.size, await averageDailyVolume(state, row.ticker, date));
+          if (pct === null || (q.min_avg_vol !== undefined && pct < q.min_avg_vol) || (q.max_avg_vol !== undefined && pct > q.max_avg_vol)) continue;
+        }
+        out.push(row);
       }
-      out.push(row);
     }
-  }
-  return out;
+    return out;
+  });
 }
 
 export const darkPoolTradesRoute = flowRoute({
