@@ -13,6 +13,7 @@
  * - `tapeTrades(tape)` -> `ScoredTrade[]` of every print (built once per tape, on first use).
  * - `tapeTradesInWindow(tape, fromMs, toMs)` -> the scored trades with `fromMs <= tsMs < toMs`.
  * - `premiumNormFor(state, ticker, date)` -> the ticker's premium norm for `date` (memoised).
+ * - `openingBoard(state, ticker, date)` -> `{ board, oi }` at the session's open (memoised).
  * - `flowUniverse(state)` -> `Map<ticker, SymbolInfo>` of the market (memoised).
  * - `resolveFlowTicker(state, raw, param)` -> the upper-cased known ticker, or 404 `SYMBOL_NOT_FOUND`.
  * - `resolveFlowTickers(state, list, param)` -> the known ones of a list (404 when none is).
@@ -213,7 +214,7 @@ export async function premiumNormFor(state: FlowState, ticker: string, date: str
 }
 
 /** The opening board and its open interest (memoised per ticker and session). */
-async function openingBoard(state: FlowState, ticker: string, date: string): Promise<{ board: ChainSnapshot | null; oi: Map<string, number> }> {
+export async function openingBoard(state: FlowState, ticker: string, date: string): Promise<{ board: ChainSnapshot | null; oi: Map<string, number> }> {
   const key = `board|${ticker}|${date}`;
   let p = state.memo.get(key) as Promise<{ board: ChainSnapshot | null; oi: Map<string, number> }> | undefined;
   if (!p) {
