@@ -40,6 +40,9 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
+/** Where the flow module's in-flight cap is explained (the `docs_url` of its 429). */
+export const FLOW_CONCURRENCY_DOCS_URL = "/docs/api.md#flow-in-flight-cap";
+
 /** Constructors for the codes the server raises itself, so messages read the same everywhere. */
 export const apiErrors = {
   /** 400 `missing_parameter` naming the parameter. */
@@ -84,6 +87,21 @@ export const apiErrors = {
       "too_many_concurrent_requests",
       `Too many ${kind} requests in flight (at most ${max} per account).`,
       { headers: { "Retry-After": String(retryAfterS) }, details: { retry_after: retryAfterS } },
+    );
+  },
+  /**
+   * 429 `too_many_concurrent_queries`: the flow module's per-account in-flight cap, with
+   * `Retry-After`, `retry_after` and `docs_url` (spec, Errors).
+   */
+  tooManyConcurrentQueries(max: number, retryAfterS: number): ApiError {
+    return new ApiError(
+      429,
+      "too_many_concurrent_queries",
+      `Too many flow queries in flight (at most ${max} per account); retry after ${retryAfterS} s.`,
+      {
+        headers: { "Retry-After": String(retryAfterS) },
+        details: { retry_after: retryAfterS, docs_url: FLOW_CONCURRENCY_DOCS_URL },
+      },
     );
   },
   /** 504 `gateway_timeout` after the request time limit. */

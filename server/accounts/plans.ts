@@ -67,7 +67,8 @@ export const PLAN_DEFINITIONS: Readonly<Record<Plan, PlanDefinition>> = {
   },
   "index-etf": {
     plan: "index-etf",
-    entitlements: new Set(["positioning", "replay", "price"] as const),
+    // Flow too, for the tier's 63 symbols (`symbols` applies to flow routes through `symbolsOf`).
+    entitlements: new Set(["positioning", "replay", "flow", "price"] as const),
     symbols: new Set(INDEX_ETF_TIER_SYMBOLS.map((s) => s.toUpperCase())),
     limits: LISTED_LIMITS,
     grantCredits: 5_000,

@@ -89,8 +89,19 @@ export interface RouteDef<QS extends z.ZodObject = z.ZodObject, PS extends z.Zod
   symbolsOf?: (query: z.output<QS>, params: z.output<PS>) => readonly string[];
   /** Per-plan ceiling on `symbolsOf(...)`; over it is 400 `invalid_parameter` (never truncated). */
   symbolsLimit?: { param: string; max: (p: Principal) => number };
-  /** Per-account in-flight slots (for example historical replays). */
-  concurrency?: { kind: string; max: (p: Principal) => number; retryAfterS: number };
+  /**
+   * Per-account in-flight slots (for example historical replays). `code` picks the 429: the
+   * default `too_many_concurrent_requests`, or the flow module's `too_many_concurrent_queries`
+   * (with `retry_after` and `docs_url`).
+   */
+  concurrency?: {
+    kind: string;
+    max: (p: Principal) => number;
+    retryAfterS: number;
+    code?: "too_many_concurrent_requests" | "too_many_concurrent_queries";
+  };
+  /** The route's time limit, ms (then 504 `gateway_timeout`); never above the app's `requestTimeoutMs`. */
+  timeoutMs?: number;
   /** Cross-field rules after each parameter validated (throws `ApiError`, e.g. `range_too_large`). */
   check?: (query: z.output<QS>, ctx: { nowMs: number }) => void;
   /** Schema of `data` (the OpenAPI response and the typed client). */

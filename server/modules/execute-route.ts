@@ -151,7 +151,12 @@ export async function executeRoute(services: AppServices, call: RouteCall): Prom
       if (route.concurrency) {
         const max = route.concurrency.max(principal);
         release = services.concurrency.tryAcquire(principal.accountId, route.concurrency.kind, max);
-        if (!release) throw apiErrors.tooManyConcurrent(route.concurrency.kind, max, route.concurrency.retryAfterS);
+        if (!release) {
+          const { kind, retryAfterS, code } = route.concurrency;
+          throw code === "too_many_concurrent_queries"
+            ? apiErrors.tooManyConcurrentQueries(max, retryAfterS)
+            : apiErrors.tooManyConcurrent(kind, max, retryAfterS);
+        }
         // A caller that goes away frees its slot at once, even if the handler runs on.
         const r = release;
         call.signal?.addEventListener("abort", () => r(), { once: true });
@@ -169,7 +174,7 @@ export async function executeRoute(services: AppServices, call: RouteCall): Prom
       (signal) =>
         route.handler({ query, params, principal, requestId: call.requestId, signal, nowMs, services, state: call.state, request: call.request ?? null }),
       call.signal,
-      services.requestTimeoutMs,
+      Math.min(services.requestTimeoutMs, route.timeoutMs ?? Number.POSITIVE_INFINITY),
     );
     // A synchronous handler cannot be interrupted: a caller gone meanwhile is not charged either.
     // Only a handler that held the loop long enough for a disconnect to hide behind it pays the

@@ -1,7 +1,7 @@
 // The flow module (spec "Flow endpoints", flowseeker.yaml for the rest): scored options flow,
 // sweeps, tide, dark pool, RVOL, ratios, chains and screeners, from one tape of prints.
 import { defineModule } from "../define-module";
-import { createFlowState, type FlowState } from "./flow-route";
+import { createFlowState, withFlowLimits, type FlowState } from "./flow-route";
 import { referenceFlowRoutes } from "./reference-routes";
 import { specFlowRoutes } from "./spec-routes";
 
@@ -10,6 +10,7 @@ export type { FlowState } from "./flow-route";
 /** The flow module. */
 export const flowModule = defineModule<FlowState>({
   name: "flow",
-  routes: [...specFlowRoutes, ...referenceFlowRoutes],
+  // Every flow route gets the module's in-flight cap and 25-second limit unless it declares its own.
+  routes: [...specFlowRoutes, ...referenceFlowRoutes].map(withFlowLimits),
   createState: createFlowState,
 });

@@ -1,4 +1,17 @@
-// Flow endpoints the spec leaves to the reference (flowseeker.yaml), in OpenAPI order.
+// Flow endpoints the spec leaves to the reference (flowseeker.yaml), in OpenAPI order; the two
+// spec dark-pool endpoints live here too (one owner for the dark-pool files).
 import type { AnyRoute } from "../define-route";
+import { darkPoolDailyRoute } from "./dark-pool-daily";
+import { darkPoolLevelsRoute } from "./dark-pool-levels";
+import { darkPoolTopPrintsRoute } from "./dark-pool-top-prints";
+import { darkPoolTradesRoute } from "./dark-pool-trades";
+import { chainBullBearRoute, contractBullBearRoute } from "./ref-bull-bear";
 
-export const referenceFlowRoutes: readonly AnyRoute[] = [];
+export const referenceFlowRoutes: readonly AnyRoute[] = [
+  chainBullBearRoute,
+  contractBullBearRoute,
+  darkPoolTradesRoute,
+  darkPoolTopPrintsRoute,
+  darkPoolLevelsRoute,
+  darkPoolDailyRoute,
+];

@@ -189,7 +189,7 @@ describe("entitlements by plan", () => {
     }
   });
 
-  it("index-etf: its 63 symbols, replay included, no volatility and no flow", () => {
+  it("index-etf: its 63 symbols, replay and flow included, no volatility", () => {
     expect(tier).toHaveLength(63);
     expect(new Set(tier).size).toBe(63);
     const p = principal("index-etf");
@@ -199,7 +199,8 @@ describe("entitlements by plan", () => {
     expect(visible(e)).toMatchObject({ status: 403, code: "not_entitled", details: { symbols: ["AAPL", "TSLA"] } });
     expect(e.message).toContain("AAPL");
     expect(caught(ApiError, () => svc.assertEntitled(p, "volatility", ["SPY"])).code).toBe("not_entitled");
-    expect(caught(ApiError, () => svc.assertEntitled(p, "flow")).code).toBe("not_entitled");
+    expect(() => svc.assertEntitled(p, "flow", ["SPXW", "QQQ"])).not.toThrow();
+    expect(visible(caught(ApiError, () => svc.assertEntitled(p, "flow", ["SPY", "AAPL"])))).toMatchObject({ status: 403, code: "not_entitled", details: { symbols: ["AAPL"] } });
     expect(() => svc.assertEntitled(p, "none")).not.toThrow();
   });
 

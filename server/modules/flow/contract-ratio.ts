@@ -1,0 +1,48 @@
+// GET /v1/contract-ratio/{symbol}: one contract's bid/ask/mid distribution and interpretation
+// (spec "Flow endpoints", `/v1/contract-ratio/{symbol}` parameters; record "Contract ratio").
+import { z } from "zod";
+import { contractRatio, ContractRatioResultSchema, timeframeWindow } from "../../../lib/flow";
+import { optionalIntParam } from "../params";
+import { sessionDateParam, timeframeParam } from "./feed-params";
+import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
+import { resolveFlowContract, resolveFlowDate, sessionTape, tapeTradesInWindow } from "./tape";
+
+/** The root of a contract symbol as written (the plan's symbol check reads it). */
+export function rootOfSymbol(raw: string): string {
+  const s = raw.trim().toUpperCase();
+  const i = s.indexOf("__");
+  return (i > 0 ? s.slice(0, i) : s.length === 21 ? s.slice(0, 6) : s.replace(/\d{6}[CP]\d{8}$/, "")).trim();
+}
+
+export const contractSymbolParams = z.object({
+  symbol: z.string().min(1).max(40).meta({ description: "OPRA contract symbol, URL-safe form ROOT__YYMMDDC######## (the padded 21-character form is accepted)." }),
+});
+
+export const contractRatioRoute = flowRoute({
+  ...FLOW_ROUTE_DEFAULTS,
+  path: "/v1/contract-ratio/:symbol",
+  operationId: "getContractRatio",
+  cost: 1,
+  query: z.object({
+    date: sessionDateParam(),
+    timeframe: timeframeParam("1d"),
+    min_premium: optionalIntParam({ min: 0, description: "Leave out trades below this premium, USD." }),
+  }),
+  params: contractSymbolParams,
+  symbolsOf: (_q, p) => [rootOfSymbol(p.symbol)],
+  data: ContractRatioResultSchema,
+  summary: "Bid/ask/mid distribution of one contract",
+  description:
+    "Shares of the contract's trades at or beyond the ask, at or beyond the bid and between, their aggression ratio, and a bias / " +
+    "aggression / confidence interpretation, over the trailing `timeframe` of the session (`1d`: the whole session so far).",
+  tags: ["Ratios"],
+  handler: async ({ query: q, params: p, state, nowMs, services, requestId }) => {
+    const { symbol, ticker, contract } = await resolveFlowContract(state, p.symbol);
+    const date = resolveFlowDate(q.date, nowMs);
+    const tape = await sessionTape(state, ticker, date, nowMs);
+    const { fromMs, toMs } = timeframeWindow(date, q.timeframe, nowMs);
+    const trades = tapeTradesInWindow(tape, fromMs, toMs).filter((t) => t.symbol === symbol);
+    const data = contractRatio(trades, { symbol, ticker, right: contract.right, date, timeframe: q.timeframe, minPremiumUsd: q.min_premium });
+    return { data, meta: flowMeta(services, requestId) };
+  },
+});

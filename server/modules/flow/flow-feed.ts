@@ -1,0 +1,158 @@
+// GET /v1/flow/{ticker}: the scored options flow of a ticker, newest first, paged by cursor
+// (spec "Flow endpoints"; parameters and shape from the reference's getFlow).
+import { z } from "zod";
+import { flowTradeItem, FlowTradeItemSchema, scoreFlowColumns, scoredTradesFromColumns, timeframeWindow, windowScores, type ScoredTrade } from "../../../lib/flow";
+import { formatTsNsIso } from "../../../lib/market/prints/ts-ns";
+import { apiErrors } from "../../errors";
+import { boolParam, intParam, numberParam, optionalIntParam } from "../params";
+import {
+  checkBounds,
+  CONTRACT_FILTER_BOUNDS,
+  contractFilterShape,
+  convictionWeightsParam,
+  instantOrSecondsParam,
+  matchesContractFilter,
+  sessionDateParam,
+  timeframeParam,
+  tradeTypeParam,
+} from "./feed-params";
+import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
+import { resolveFlowDate, resolveFlowTicker, sessionTape, tapeIndexAt, tapeTrades, type SessionTape } from "./tape";
+
+/** Page size bounds (spec: `limit`; reference: default 100, at most 500). */
+export const FLOW_FEED_LIMIT = { default: 100, max: 500 } as const;
+
+const query = z.object({
+  timeframe: timeframeParam("1h"),
+  limit: intParam({ min: 1, max: FLOW_FEED_LIMIT.max, default: FLOW_FEED_LIMIT.default, description: "Trades per page (newest first)." }),
+  cursor: z.string().max(200).optional().meta({ description: "`meta.nextCursor` of the previous page, with the same filters." }),
+  ...contractFilterShape,
+  trade_type: tradeTypeParam(),
+  start_time: instantOrSecondsParam("Start of the trade window (RFC 3339 or Unix seconds); replaces the timeframe's start."),
+  end_time: instantOrSecondsParam("End of the trade window, inclusive (RFC 3339 or Unix seconds)."),
+  min_contracts: optionalIntParam({ min: 0, description: "Minimum contracts per trade." }),
+  max_contracts: optionalIntParam({ min: 0, description: "Maximum contracts per trade." }),
+  single_leg_only: boolParam(false, "Leave out trades printed as part of a multi-leg package."),
+  conviction_weights: convictionWeightsParam(),
+  min_flow_score: optionalIntParam({ min: -100, max: 100, description: "Only trades with `flowScore` at least this." }),
+  min_flow_bonus: optionalIntParam({ min: 0, max: 100, description: "Only trades with `flowBonus` at least this." }),
+  min_size_ratio: numberParam({ min: 0, description: "Only trades whose premium is at least this multiple of the ticker's norm." }),
+  date: sessionDateParam(),
+});
+type Query = z.output<typeof query>;
+
+const params = z.object({ ticker: z.string().min(1).max(16).meta({ description: "Underlying ticker or option root (SPXW, AAPL)." }) });
+
+const data = z.object({
+  ticker: z.string(),
+  date: z.string(),
+  timeframe: z.string(),
+  startTime: z.string(),
+  endTime: z.string(),
+  trades: z.array(FlowTradeItemSchema),
+  aggregate: z.object({ vwf: z.number(), sdf: z.number(), fir: z.number() }),
+  tradeCount: z.number().int().meta({ description: "Trades in the window that pass the filters (every page)." }),
+  sweepCount: z.number().int(),
+  totalPremium: z.number(),
+  queryTimeMs: z.number().int(),
+});
+
+/** Opaque cursor: the session and the tape index of the last row returned. */
+function encodeCursor(date: string, index: number): string {
+  return Buffer.from(`f1:${date}:${index}`).toString("base64url");
+}
+
+function decodeCursor(raw: string, date: string): number {
+  const text = Buffer.from(raw, "base64url").toString("utf8");
+  const m = /^f1:(\d{4}-\d{2}-\d{2}):(\d{1,9})$/.exec(text);
+  if (!m || m[1] !== date) throw apiErrors.invalidParameter("cursor", "not a cursor of this feed and date; pass `meta.nextCursor` back unchanged with the same filters.");
+  return Number(m[2]);
+}
+
+/** The trade window `[fromMs, toMs)`: the timeframe's, or `start_time`/`end_time` within the session. */
+function tradeWindow(q: Query, tape: SessionTape, nowMs: number): { fromMs: number; toMs: number } {
+  const w = timeframeWindow(tape.date, q.timeframe, nowMs);
+  const fromMs = q.start_time !== undefined ? Math.max(tape.openMs, q.start_time) : w.fromMs;
+  const toMs = q.end_time !== undefined ? Math.min(tape.uptoMs, q.end_time + 1) : w.toMs;
+  if (q.start_time !== undefined && q.end_time !== undefined && q.start_time > q.end_time) {
+    throw apiErrors.invalidParameter("start_time", "must not be after `end_time`.");
+  }
+  return { fromMs, toMs: Math.max(fromMs, toMs) };
+}
+
+function passes(t: ScoredTrade, q: Query): boolean {
+  return (
+    matchesContractFilter(t, q) &&
+    (q.trade_type === null || (q.trade_type.has("sweep") && t.isSweep) || (q.trade_type.has("multi_leg") && t.isMultiLeg)) &&
+    (!q.single_leg_only || !t.isMultiLeg) &&
+    (q.min_contracts === undefined || t.size >= q.min_contracts) &&
+    (q.max_contracts === undefined || t.size <= q.max_contracts) &&
+    (q.min_flow_score === undefined || t.flowScore >= q.min_flow_score) &&
+    (q.min_flow_bonus === undefined || t.flowBonus >= q.min_flow_bonus) &&
+    (q.min_size_ratio === undefined || t.sizeRatio >= q.min_size_ratio)
+  );
+}
+
+export const flowFeedRoute = flowRoute({
+  ...FLOW_ROUTE_DEFAULTS,
+  path: "/v1/flow/:ticker",
+  operationId: "getFlow",
+  cost: 1,
+  query,
+  params,
+  symbolsOf: (_q, p) => [p.ticker.toUpperCase()],
+  check: (q) => checkBounds(q, [...CONTRACT_FILTER_BOUNDS, ["min_contracts", "max_contracts"]]),
+  data,
+  summary: "Scored options flow for a ticker",
+  description:
+    "The ticker's option trades in the window (the trailing `timeframe` of the session so far, or `start_time`..`end_time`), " +
+    "newest first, each with its Flow Score (-100..100), FlowBonus (0..100) and conviction components, plus the window's VWF, SDF and FIR " +
+    "over every trade that passes the filters. Pages by `cursor` (`meta.nextCursor`) without gaps or repeats while prints arrive.",
+  tags: ["Flow"],
+  handler: async ({ query: q, params: p, state, nowMs, services, requestId }) => {
+    const started = performance.now();
+    const ticker = await resolveFlowTicker(state, p.ticker);
+    const date = resolveFlowDate(q.date, nowMs);
+    const tape = await sessionTape(state, ticker, date, nowMs);
+    const { fromMs, toMs } = tradeWindow(q, tape, nowMs);
+    const lo = tapeIndexAt(tape, fromMs);
+    const hi = tapeIndexAt(tape, toMs);
+    const trades = q.conviction_weights
+      ? scoredTradesFromColumns(tape.prints, tape.columns, scoreFlowColumns(tape.columns, { normPremiumUsd: tape.norm, weights: q.conviction_weights }), lo, hi)
+      : tapeTrades(tape).slice(lo, hi);
+    const before = q.cursor === undefined ? hi : Math.max(lo, Math.min(hi, decodeCursor(q.cursor, date)));
+    const population: ScoredTrade[] = [];
+    const page: { t: ScoredTrade; index: number }[] = [];
+    let more = false;
+    for (let k = trades.length - 1; k >= 0; k--) {
+      const t = trades[k];
+      if (!passes(t, q)) continue;
+      population.push(t);
+      const index = lo + k;
+      if (index >= before) continue;
+      if (page.length < q.limit) page.push({ t, index });
+      else more = true;
+    }
+    const agg = windowScores(population);
+    const last = page.at(-1);
+    return {
+      data: {
+        ticker,
+        date,
+        timeframe: q.timeframe,
+        startTime: new Date(fromMs).toISOString(),
+        endTime: new Date(toMs).toISOString(),
+        trades: page.map(({ t }) => flowTradeItem(t, t.sweepGroup >= 0 ? tape.sweeps.groups[t.sweepGroup] : null)),
+        aggregate: { vwf: agg.vwf, sdf: agg.sdf, fir: agg.fir },
+        tradeCount: agg.tradeCount,
+        sweepCount: agg.sweepCount,
+        totalPremium: agg.totalPremium,
+        queryTimeMs: Math.round(performance.now() - started),
+      },
+      meta: flowMeta(services, requestId, {
+        ...(more && last ? { nextCursor: encodeCursor(date, last.index) } : {}),
+        ...(last ? { nextEndTime: formatTsNsIso(last.t.tsNs) } : {}),
+      }),
+    };
+  },
+});

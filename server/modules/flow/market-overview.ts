@@ -1,0 +1,66 @@
+// GET /v1/market/overview: market-wide (or listed tickers') flow of the session so far (spec
+// "Flow endpoints", `/v1/market/overview` parameters; record "Market overview").
+import { z } from "zod";
+import { marketOverview, MarketOverviewSchema, PREMIUM_RVOL_LOOKBACK_SESSIONS } from "../../../lib/flow";
+import { addTradingDays, previousTradingDay, sessionBounds } from "../../../lib/time";
+import { symbolsParam } from "../params";
+import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
+import { cachedSummary, scanTickers, summariesOf, type SessionSummary } from "./session-summary";
+import type { FlowState } from "./flow-route";
+import { FLOW_FIRST_DATE, currentFlowDate, resolveFlowTickers } from "./tape";
+
+/** Symbols per flow list parameter (spec, Limits). */
+export const FLOW_LIST_MAX = 50;
+
+/**
+ * Baseline premiums for `premiumRvol`: each of the trailing 20 sessions' premium through the same
+ * time of day, over the same tickers, from the session summaries already built (building 20
+ * market-wide sessions inside one request would pass its time limit). @see docs/methodology.md#flow-session-summaries
+ */
+async function baselinePremiums(state: FlowState, tickers: readonly string[], date: string, elapsedMs: number): Promise<number[]> {
+  const out: number[] = [];
+  const minute = Math.floor(elapsedMs / 60_000);
+  let d = previousTradingDay(date);
+  const first = addTradingDays(date, -PREMIUM_RVOL_LOOKBACK_SESSIONS);
+  for (; d >= first && d >= FLOW_FIRST_DATE; d = previousTradingDay(d)) {
+    let sum = 0;
+    let complete = true;
+    for (const t of tickers) {
+      const s = await cachedSummary(state, t, d);
+      if (!s) {
+        complete = false;
+        break;
+      }
+      sum += s.premiumByMinute[Math.min(minute, s.premiumByMinute.length - 1)];
+    }
+    if (complete) out.push(sum);
+  }
+  return out;
+}
+
+export const marketOverviewRoute = flowRoute({
+  ...FLOW_ROUTE_DEFAULTS,
+  path: "/v1/market/overview",
+  operationId: "getMarketOverview",
+  cost: 3,
+  query: z.object({
+    tickers: symbolsParam(FLOW_LIST_MAX, "Comma-separated tickers (at most 50); omit for the whole market.").optional(),
+  }),
+  symbolsOf: (q) => q.tickers ?? [],
+  data: MarketOverviewSchema,
+  summary: "Market-wide flow overview",
+  description:
+    "The current session so far across every ticker (or the listed ones): premium and volume by right, call/put ratio, bullish and " +
+    "bearish premium, FIR, premium relative to the trailing 20-session baseline at the same time of day, and the top 10 tickers by premium.",
+  tags: ["Market"],
+  handler: async ({ query: q, state, nowMs, services, requestId, principal, signal }) => {
+    const date = currentFlowDate(nowMs);
+    const tickers = q.tickers ? await resolveFlowTickers(state, q.tickers) : await scanTickers(state, principal);
+    const summaries: SessionSummary[] = await summariesOf(state, tickers, date, nowMs, signal);
+    const { openMs, closeMs } = sessionBounds(date);
+    const elapsedMs = Math.min(closeMs, nowMs) - openMs;
+    const baseline = await baselinePremiums(state, tickers, date, elapsedMs);
+    const data = marketOverview(date, summaries.map((s) => ({ ticker: s.ticker, trades: s.overviewTrades })), baseline);
+    return { data, meta: flowMeta(services, requestId, { baselineSessions: baseline.length }) };
+  },
+});

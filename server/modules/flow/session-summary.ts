@@ -1,0 +1,146 @@
+/**
+ * Compact per-ticker session summaries: what the market-wide and multi-day endpoints (search,
+ * history, top contracts, overview) read instead of holding every ticker's tape. A finished
+ * session's summary is memoised for good; today's is keyed by how far the session has run, so a
+ * moving clock recomputes it from the (cached, extended) tape.
+ * @see docs/methodology.md#flow-session-summaries
+ */
+import {
+  contractDailyRollups,
+  tickerDailyRollup,
+  type OverviewTrade,
+  type TickerDailyRow,
+  type TopContractRow,
+} from "../../../lib/flow";
+import { directionSign } from "../../../lib/flow";
+import { previousTradingDay, sessionBounds } from "../../../lib/time";
+import { planDefinition } from "../../accounts/plans";
+import type { Principal } from "../../accounts/types";
+import type { FlowState } from "./flow-route";
+import { FLOW_FIRST_DATE, flowUniverse, openingBoard, sessionTape, sessionUptoMs, tapeTrades, type SessionTape } from "./tape";
+
+/** One ticker's session in the few numbers the market-wide endpoints need. */
+export interface SessionSummary {
+  ticker: string;
+  date: string;
+  /** The history row; null when the ticker did not trade. */
+  row: TickerDailyRow | null;
+  /** Per-contract rows of the top-contract screener. */
+  contracts: TopContractRow[];
+  /**
+   * The session's trades folded by right and direction (at most six), each with summed premium and
+   * size: every number of the market overview is a sum over these groups.
+   */
+  overviewTrades: OverviewTrade[];
+  /** Cumulative premium by minute from the open: `premiumByMinute[m]` is the premium before open + m minutes. */
+  premiumByMinute: Float64Array;
+}
+
+function foldForOverview(tape: SessionTape): OverviewTrade[] {
+  const groups = new Map<string, OverviewTrade>();
+  for (const t of tapeTrades(tape)) {
+    const d = directionSign(t);
+    const key = `${t.right}${d}`;
+    const g = groups.get(key);
+    if (g) {
+      g.premiumUsd += t.premiumUsd;
+      g.size += t.size;
+    } else {
+      // aggression carries only the direction: `directionSign` reads its sign with the right.
+      groups.set(key, { right: t.right, premiumUsd: t.premiumUsd, size: t.size, aggression: d === 0 ? 0 : (d > 0) === (t.right === "C") ? 1 : -1 });
+    }
+  }
+  return [...groups.values()];
+}
+
+function premiumCurve(tape: SessionTape): Float64Array {
+  const minutes = Math.round((tape.closeMs - tape.openMs) / 60_000);
+  const curve = new Float64Array(minutes + 1);
+  const { tsMs } = tape.columns;
+  const premium = tape.scores.premiumUsd;
+  for (let i = 0; i < tape.columns.n; i++) curve[Math.floor((tsMs[i] - tape.openMs) / 60_000) + 1] += premium[i];
+  for (let m = 1; m <= minutes; m++) curve[m] += curve[m - 1];
+  return curve;
+}
+
+/** Open interest at the start of the previous session (the screener's `oiChange`). */
+async function previousOpenInterest(state: FlowState, ticker: string, date: string): Promise<ReadonlyMap<string, number> | undefined> {
+  const prior = previousTradingDay(date);
+  if (prior < FLOW_FIRST_DATE) return undefined;
+  const { board, oi } = await openingBoard(state, ticker, prior);
+  return board ? oi : undefined;
+}
+
+/**
+ * The summary of `ticker`'s session `date` up to `nowMs`.
+ * @example (await sessionSummary(state, "SPY", "2024-03-05", nowMs)).row?.totalPremium
+ */
+export async function sessionSummary(state: FlowState, ticker: string, date: string, nowMs: number): Promise<SessionSummary> {
+  const uptoMs = sessionUptoMs(date, nowMs);
+  const key = `summary|${ticker}|${date}|${uptoMs}`;
+  let p = state.memo.get(key) as Promise<SessionSummary> | undefined;
+  if (!p) {
+    p = (async () => {
+      // A scan should not evict the hot tapes: use a cached tape, else build one and drop it.
+      const tape = await sessionTape(state, ticker, date, nowMs, { cache: uptoMs < sessionBounds(date).closeMs });
+      const trades = tapeTrades(tape);
+      const previousOi = await previousOpenInterest(state, ticker, date);
+      return {
+        ticker,
+        date,
+        row: tickerDailyRollup(date, trades),
+        contracts: contractDailyRollups(date, trades, { openInterest: tape.oi, previousOpenInterest: previousOi }),
+        overviewTrades: foldForOverview(tape),
+        premiumByMinute: premiumCurve(tape),
+      };
+    })();
+    state.memo.set(key, p);
+    p.catch(() => state.memo.set(key, undefined));
+  }
+  return p;
+}
+
+/** The cached summary of a finished session, if one was built (baselines use what exists). */
+export async function cachedSummary(state: FlowState, ticker: string, date: string): Promise<SessionSummary | undefined> {
+  const p = state.memo.get(`summary|${ticker}|${date}|${sessionBounds(date).closeMs}`) as Promise<SessionSummary> | undefined;
+  return p ? p.catch(() => undefined) : undefined;
+}
+
+/** The tickers a market-wide scan covers: the universe, limited to the caller's plan symbols. */
+export async function scanTickers(state: FlowState, principal: Principal | null): Promise<string[]> {
+  const all = [...(await flowUniverse(state)).keys()];
+  const allowed = principal ? planDefinition(principal.plan).symbols : null;
+  return allowed ? all.filter((t) => allowed.has(t)) : all;
+}
+
+/** Summaries of many tickers' sessions, in the given order (sequential: the work is CPU-bound). */
+export async function summariesOf(
+  state: FlowState,
+  tickers: readonly string[],
+  date: string,
+  nowMs: number,
+  signal?: AbortSignal,
+): Promise<SessionSummary[]> {
+  const out: SessionSummary[] = [];
+  for (const t of tickers) {
+    if (signal?.aborted) throw signal.reason;
+    out.push(await sessionSummary(state, t, date, nowMs));
+  }
+  return out;
+}
+
+/** Summaries of one ticker over several sessions, in date order. */
+export async function summariesByDate(
+  state: FlowState,
+  ticker: string,
+  dates: readonly string[],
+  nowMs: number,
+  signal?: AbortSignal,
+): Promise<SessionSummary[]> {
+  const out: SessionSummary[] = [];
+  for (const d of dates) {
+    if (signal?.aborted) throw signal.reason;
+    out.push(await sessionSummary(state, ticker, d, nowMs));
+  }
+  return out;
+}

@@ -1,0 +1,44 @@
+// The app over the simulated market (seed 7) with every clock pinned at 2024-03-06 10:00 ET, so a
+// session's first half hour of prints is small and each expectation can be recomputed from the
+// raw `market.optionPrints` in the test. `gate` holds every print read until released (in-flight
+// and time-limit tests).
+import { fixedClock } from "../../../../lib/market/clock";
+import type { MarketData } from "../../../../lib/market/market-data";
+import { createSimulatedMarket } from "../../../../lib/market/simulated";
+import { makeHarness, NOW_MS, type Harness } from "../../_harness";
+
+export { NOW_MS };
+export const TODAY = "2024-03-06";
+export const PRIOR = "2024-03-05";
+
+/** One simulated market per test file (its own caches make repeated reads cheap). */
+export const simMarket = createSimulatedMarket({ seed: 7, clock: fixedClock(NOW_MS) });
+
+export interface FlowHarness extends Harness {
+  sim: MarketData;
+  /** While set, print reads wait for it. */
+  gate: { wait: Promise<void> | null };
+}
+
+export function flowHarness(opts: Parameters<typeof makeHarness>[0] = {}): FlowHarness {
+  const gate: { wait: Promise<void> | null } = { wait: null };
+  const market = new Proxy(simMarket, {
+    get(target, key) {
+      if (key === "optionPrints") {
+        return async (...args: Parameters<MarketData["optionPrints"]>) => {
+          if (gate.wait) await gate.wait;
+          return target.optionPrints(...args);
+        };
+      }
+      const v = Reflect.get(target, key);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  const h = makeHarness({ market, credits: 10_000, ...opts });
+  return { ...h, sim: simMarket, gate };
+}
+
+/** `res.json()` typed loosely for assertions. */
+export async function body(res: Response): Promise<any> {
+  return res.json();
+}
