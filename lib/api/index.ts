@@ -5,3 +5,4 @@ export * from "./streams";
 export * from "./account";
 export * from "./positioning";
 export * from "./price";
+export * from "./board";

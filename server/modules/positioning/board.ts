@@ -1,9 +1,8 @@
 // `GET /v1/board`: one symbol's raw option board at a minute, columnar, for clients that compute
 // the exposure themselves (the heatmap page runs the library's kernels in the browser on it).
-import { z } from "zod";
+import { BoardDataSchema, BoardMetaSchema, BoardQuerySchema } from "../../../lib/api/board";
 import { SLOT_HISTORICAL } from "../../accounts/types";
 import { apiErrors } from "../../errors";
-import { instantParam, symbolsParam } from "../params";
 import { boardColumns } from "./board-columns";
 import { attribution, FIRST_HISTORY_DATE, FIRST_HISTORY_MS } from "./grid-route";
 import { HISTORICAL_RETRY_AFTER_S } from "./historical";
@@ -13,36 +12,7 @@ import { knownSymbols, noData } from "./service";
 /** Credits per call: a board feeds any number of heatmaps, so it is priced like one replay. */
 export const BOARD_COST = 5;
 
-const nums = (description: string) => z.array(z.number()).meta({ description });
-
-/** The board's per-contract columns (rows with open interest only: the others add no exposure). */
-const ContractsSchema = z.object({
-  strikeIndex: nums("Row in `strikes`."),
-  expIndex: nums("Index in `expirations`, `expirySettleMs` and `expiryRoot`."),
-  right: nums("1 call, 0 put."),
-  oi: nums("Open interest, contracts (> 0)."),
-  bid: nums("Bid, option price units."),
-  ask: nums("Ask, option price units."),
-  iv: z.array(z.number().nullable()).meta({ description: "Implied volatility, decimal; null when the board has none (solve it from the mid)." }),
-});
-
-/** `data` of `/v1/board`: the columnar chain snapshot (docs/architecture.md, "Chain snapshot"). */
-export const BoardDataSchema = z.object({
-  symbol: z.string(),
-  underlying: z.string(),
-  asOf: z.string().meta({ description: "ISO-8601 UTC instant of the board." }),
-  asOfMs: z.number().int(),
-  sessionDate: z.string(),
-  spot: z.number(),
-  rate: z.number().meta({ description: "Continuous risk-free rate per year, decimal." }),
-  dividendYield: z.number().meta({ description: "Continuous dividend yield per year, decimal." }),
-  simulated: z.boolean(),
-  expirations: z.array(z.string()),
-  expirySettleMs: z.array(z.number()).meta({ description: "Settlement instant of each expiration, ms since the epoch." }),
-  expiryRoot: z.array(z.string()),
-  strikes: nums("Every listed strike, ascending."),
-  contracts: ContractsSchema,
-});
+export { BoardDataSchema };
 
 /** `GET /v1/board`: the board at or before `at` (default: now), one symbol. */
 export const boardRoute = positioningRoute({
@@ -53,10 +23,7 @@ export const boardRoute = positioningRoute({
   operationId: "getBoard",
   cost: BOARD_COST,
   entitlement: "replay",
-  query: z.object({
-    symbol: symbolsParam(1, "One ticker or option root (SPXW, SPY, ...)."),
-    at: instantParam(`RFC 3339 instant; the board at or before it. Not before ${FIRST_HISTORY_DATE}. Default: now.`).optional(),
-  }),
+  query: BoardQuerySchema,
   symbolsOf: (q) => q.symbol,
   check: (q, { nowMs }) => {
     if (q.at === undefined) return;
@@ -65,7 +32,7 @@ export const boardRoute = positioningRoute({
   },
   concurrency: { kind: SLOT_HISTORICAL, max: (p) => p.limits.historicalInFlight, retryAfterS: HISTORICAL_RETRY_AFTER_S },
   data: BoardDataSchema,
-  meta: z.object({ simulated: z.boolean(), contracts: z.number().int(), attribution: z.object({}).loose().optional() }),
+  meta: BoardMetaSchema,
   cacheControl: "private, max-age=60",
   tags: ["Heatmap"],
   summary: "The raw option board at a minute (columnar), for computing exposure client-side",
