@@ -1,5 +1,6 @@
 // The diverging colour scale of the heatmaps (docs/methodology.md#heatmap-page-colour-scale):
-// negative exposure red, zero the background, positive teal, linear in |value| / scale.
+// negative exposure red, zero the background, positive teal; the colour's strength is
+// sqrt(|value| / scale), so mid-sized strikes stay visible beside one dominant node.
 
 const NEG = [239, 83, 80];
 const MID = [23, 27, 38];
@@ -17,11 +18,11 @@ const LUT: string[] = Array.from({ length: 2 * STEPS + 1 }, (_, k) => {
 
 /**
  * Colour of `value` on a scale symmetric about zero reaching full colour at `scale` (> 0).
- * @example colorOf(-5, 10) // halfway between the background and red
+ * @example colorOf(-2.5, 10) // halfway between the background and red
  */
 export function colorOf(value: number, scale: number): string {
   if (!(scale > 0) || !Number.isFinite(value)) return LUT[STEPS];
-  const f = Math.max(-1, Math.min(1, value / scale));
+  const f = Math.sign(value) * Math.sqrt(Math.min(1, Math.abs(value) / scale));
   return LUT[STEPS + Math.round(f * STEPS)];
 }
 
@@ -33,4 +34,9 @@ export function scaleOf(values: ArrayLike<number>): number {
     if (a > m) m = a;
   }
   return m;
+}
+
+/** The value drawn at fraction `f` (-1..1) of the legend: the inverse of the colour mapping. */
+export function legendValue(f: number, scale: number): number {
+  return Math.sign(f) * f * f * scale;
 }

@@ -1,7 +1,7 @@
 // Canvas drawing of the page: the board heatmap with its per-strike profile and level lines, the
 // legend, the spot profile and the session heatmap. Each function draws one canvas from data.
 import { formatUsd } from "../../../../lib/positioning/briefs";
-import { colorOf, scaleOf } from "./colors";
+import { colorOf, legendValue, scaleOf } from "./colors";
 import type { HeatmapView } from "./model";
 import type { SessionFrame } from "./source";
 
@@ -132,7 +132,7 @@ export function drawLegend(canvas: HTMLCanvasElement, scale: number, unit: strin
   const x1 = w - 8;
   const steps = 64;
   for (let k = 0; k < steps; k++) {
-    ctx.fillStyle = colorOf(((2 * k + 1) / steps - 1) * scale, scale);
+    ctx.fillStyle = colorOf(legendValue((2 * k + 1) / steps - 1, scale), scale);
     ctx.fillRect(x0 + ((x1 - x0) * k) / steps, 4, Math.ceil((x1 - x0) / steps), 12);
   }
   ctx.fillStyle = AXIS;
@@ -140,6 +140,8 @@ export function drawLegend(canvas: HTMLCanvasElement, scale: number, unit: strin
   ctx.fillText(formatUsd(-scale), x0, 30);
   ctx.textAlign = "center";
   ctx.fillText(`$0  (${unit})`, (x0 + x1) / 2, 30);
+  ctx.fillText(formatUsd(legendValue(-0.5, scale)), x0 + (x1 - x0) / 4, 30);
+  ctx.fillText(formatUsd(legendValue(0.5, scale)), x0 + (3 * (x1 - x0)) / 4, 30);
   ctx.textAlign = "right";
   ctx.fillText(formatUsd(scale), x1, 30);
 }

@@ -92,26 +92,39 @@ export interface HeatmapView {
 /** The profile's range and step, percent of spot (the zero-gamma method's, docs/methodology.md#zero-gamma). */
 const PROFILE = { rangePct: 10, stepPct: 0.1 };
 
-/**
- * Recompute the view: the board at the settings' (what-if) spot, through `exposureGrid`, the
- * node classification, `levelsFromFrame`, and the profile kernel for the spot profile.
- *
- * @example computeView(chainFromBoard(board), DEFAULT_SETTINGS, await loadKernels()).grid.matrix
- */
-export function computeView(chain: PositioningChain, settings: ViewSettings, engine: KernelEngine): HeatmapView {
-  const at = settings.whatIfSpot !== null && settings.whatIfSpot > 0 ? { ...chain, spot: settings.whatIfSpot } : chain;
-  const options = {
+/** The library options of the settings (the what-if spot is not one: it replaces the board's spot). */
+function gridOptionsOf(settings: ViewSettings) {
+  return {
     metric: settings.metric,
     maxExpirations: settings.maxExpirations,
     maxStrikes: settings.maxStrikes,
     layout: "matrix" as const,
     signModel: SIGN_CONVENTIONS[settings.sign].model,
   };
-  const grid = exposureGrid(at, options, engine);
+}
+
+/**
+ * Recompute the view: the board at the settings' (what-if) spot, through `exposureGrid`, the
+ * node classification and `levelsFromFrame`. The spot profile does not depend on spot (it is the
+ * total at every hypothetical spot), so a caller may pass the one it already has for these
+ * settings (`spotProfileOf`); the zero crossing is then the one nearest the what-if spot.
+ *
+ * @example computeView(chainFromBoard(board), DEFAULT_SETTINGS, await loadKernels()).grid.matrix
+ */
+export function computeView(chain: PositioningChain, settings: ViewSettings, engine: KernelEngine, cachedProfile?: SpotProfile): HeatmapView {
+  const at = settings.whatIfSpot !== null && settings.whatIfSpot > 0 ? { ...chain, spot: settings.whatIfSpot } : chain;
+  const grid = exposureGrid(at, gridOptionsOf(settings), engine);
   const frame = heatmapFrame(grid, { layout: "matrix" });
   const levels = levelsFromFrame(frame);
-  const profile = spotProfile(at, options, engine);
+  const base = cachedProfile ?? spotProfileOf(chain, settings, engine);
+  const best = nearestCrossing(zeroCrossings(base.spots, base.totals), at.spot);
+  const profile = { ...base, zero: best ? best.level : null };
   return { grid, frame, levels, zeroGamma: settings.metric === "gamma" ? profile.zero : null, profile, engine: engine.name };
+}
+
+/** The spot profile of the board (centred on its own spot) for the settings' metric, expirations and signs. */
+export function spotProfileOf(chain: PositioningChain, settings: ViewSettings, engine: KernelEngine): SpotProfile {
+  return spotProfile(chain, gridOptionsOf(settings), engine);
 }
 
 /**

@@ -9,7 +9,7 @@ import { etDateOf, etInstant, sessionBounds } from "../../../../lib/time";
 import { openStream } from "../../../../lib/stream-client";
 import { drawBoard, drawLegend, drawSession, drawSpotProfile } from "./draw";
 import type { HeatmapPageConfig } from "../heatmap-html";
-import { chainFromBoard, computeView, DEFAULT_SETTINGS, SIGN_CONVENTIONS, type BoardJson, type HeatmapView, type ViewSettings } from "./model";
+import { chainFromBoard, computeView, spotProfileOf, DEFAULT_SETTINGS, SIGN_CONVENTIONS, type BoardJson, type HeatmapView, type ViewSettings } from "./model";
 import { explainError, PageApiError, type DataSource, type SessionFrame } from "./source";
 
 const MINUTE_MS = 60_000;
@@ -91,12 +91,17 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
   el.live.checked = !at;
 
   boardCanvas.dataset.state = "loading";
-  setStatus("Loading the kernels...");
-  const engine: KernelEngine = await loadKernels();
-  $("engine").textContent = `Computed in this browser: ${engine.name === "wasm" ? "WASM" : "JavaScript"} kernels`;
-  boardCanvas.dataset.engine = engine.name;
+  // The kernels compile while the first board downloads.
+  const enginePromise = loadKernels().then((e) => {
+    $("engine").textContent = `Computed in this browser: ${e.name === "wasm" ? "WASM" : "JavaScript"} kernels`;
+    boardCanvas.dataset.engine = e.name;
+    return e;
+  });
+  let engine: KernelEngine | null = null;
 
   let chain: PositioningChain | null = null;
+  // The spot profile of the loaded board, per metric/expirations/sign (the what-if spot does not change it).
+  let profileCache: { key: string; profile: ReturnType<typeof spotProfileOf> } | null = null;
 
   const fail = (error: unknown) => {
     const needsKey = error instanceof PageApiError && (error.status === 401 || error.status === 403 || error.status === 402);
@@ -107,8 +112,11 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
 
   /** Recompute from the loaded board with the current settings and redraw (no network). */
   function recompute() {
-    if (!chain || !handle.board) return;
-    handle.view = computeView(chain, handle.settings, engine);
+    if (!chain || !handle.board || !engine) return;
+    const s = handle.settings;
+    const key = `${handle.board.asOfMs}|${s.metric}|${s.maxExpirations}|${s.sign}`;
+    if (profileCache?.key !== key) profileCache = { key, profile: spotProfileOf(chain, s, engine) };
+    handle.view = computeView(chain, s, engine, profileCache.profile);
     handle.stats.recomputes++;
     const view = handle.view;
     const scale = drawBoard(boardCanvas, view, handle.board.spot);
@@ -145,7 +153,9 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
     boardCanvas.dataset.state = "loading";
     setStatus(`Loading the ${el.symbol.value} board...`);
     try {
-      handle.board = await source.board(el.symbol.value, atMs);
+      const board = source.board(el.symbol.value, atMs);
+      engine ??= await enginePromise;
+      handle.board = await board;
       handle.stats.boards++;
       chain = chainFromBoard(handle.board);
       el.whatif.value = "0";
@@ -267,17 +277,17 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
     if (el.live.checked) void loadBoard(true);
   });
 
-  // Symbols, then the first board.
-  try {
-    const symbols = await source.symbols();
-    const wanted = (params.get("symbol") ?? "SPY").toUpperCase();
-    for (const s of symbols) el.symbol.add(new Option(s, s));
-    el.symbol.value = symbols.includes(wanted) ? wanted : symbols[0];
-  } catch (error) {
-    fail(error);
-    return handle;
-  }
+  // The first board (the asked symbol) and the symbol list load together.
+  const wanted = (params.get("symbol") ?? "SPY").toUpperCase();
+  el.symbol.add(new Option(wanted, wanted));
+  const symbolList = source.symbols().then(
+    (symbols) => {
+      for (const sym of symbols) if (sym !== wanted) el.symbol.add(new Option(sym, sym));
+    },
+    () => undefined, // the board's own error says what is wrong (key, credits)
+  );
   await loadBoard(true);
+  await symbolList;
   follow();
   addEventListener("resize", () => {
     recompute();
