@@ -4,8 +4,10 @@
 // round trip; the what-if slider and the replay scrubber redraw rates are measured (figures in
 // bench/README.md); errors for a missing, wrong or exhausted key are spelled out. Screenshot:
 // docs/screenshots/heatmap.png.
-import { mkdirSync, writeFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../../lib/market/clock";
@@ -14,6 +16,7 @@ import { openAccountService, type SqliteAccountService } from "../../../server/a
 import { createApp } from "../../../server/app";
 import { listen, type Listening } from "../../../server/http/listen";
 import { createConcurrencyLimiter, createRateLimiter } from "../../../server/limits";
+import { buildHeatmapStatic } from "../../../scripts/build-heatmap-static";
 import { launchChromium } from "../../browser/_bundle";
 
 const ROOT = resolve(__dirname, "../../..");
@@ -181,6 +184,35 @@ describe("heatmap page in headless Chromium", () => {
       expect(await page.textContent("#status")).toMatch(message);
       expect(await page.getAttribute("#key", "aria-label")).toBe("API key");
       await page.close();
+    }
+  });
+
+  it("the static build opens from file:// with no server, computes the simulated market in the browser, and agrees with the API", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "heatmap-static-"));
+    try {
+      // Same seed (42) and the same pinned now as the server under test.
+      const { file } = await buildHeatmapStatic(dir, NOW_MS);
+      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(String(e)));
+      const requests: string[] = [];
+      page.on("request", (r) => requests.push(r.url()));
+      await page.goto(`${pathToFileURL(file).href}?symbol=SPY`);
+      await page.waitForSelector('#board[data-state="ready"]', { timeout: 60_000 });
+      await page.waitForFunction(() => Number(document.getElementById("session")!.dataset.frames) > 0, undefined, { timeout: 60_000 });
+      expect(await page.getAttribute("#board", "data-engine")).toBe("wasm");
+      expect(await page.isVisible("#key-form")).toBe(false);
+      const cells = await cellsOf(page);
+      expect(cells.asOf).toBe("2024-03-06T19:00:00Z");
+      expectAgree(cells, (await api(`/v1/historical?symbols=SPY&at=${cells.asOf}&layout=matrix&maxStrikes=40&maxExpirations=5`)).symbols[0]);
+      expect(Number(await page.getAttribute("#session", "data-frames"))).toBe(16);
+      // Nothing but the file itself: no server, no network.
+      expect(requests.filter((u) => !u.startsWith("file:") && !u.startsWith("data:"))).toEqual([]);
+      await page.screenshot({ path: resolve(SCREENSHOTS, "heatmap-static.png"), fullPage: true });
+      expect(errors).toEqual([]);
+      await page.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
