@@ -10,7 +10,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixedClock } from "../../../lib/market/clock";
+import { fixedClock, scaledClock } from "../../../lib/market/clock";
 import { createSimulatedMarket } from "../../../lib/market/simulated";
 import { openAccountService, type SqliteAccountService } from "../../../server/accounts";
 import { createApp } from "../../../server/app";
@@ -215,4 +215,38 @@ describe("heatmap page in headless Chromium", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe("heatmap page, live", () => {
+  it("follows the stream: each new minute's snapshot is appended to the session and its board recomputed", async () => {
+    // The market clock runs 60x (a new board every real second) from 14:00 ET.
+    const accounts = openAccountService({ dbPath: ":memory:" });
+    const key = accounts.createAccount({ plan: "top", credits: 10_000 }).key;
+    const app = createApp({
+      market: createSimulatedMarket({ seed: 42, clock: scaledClock({ startMs: NOW_MS, speed: 60 }) }),
+      accounts,
+      rateLimiter: createRateLimiter(),
+      concurrency: createConcurrencyLimiter(),
+      toolServer: false,
+    });
+    const server = await listen(app, { port: 0 });
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+      await page.goto(`${server.url}/heatmap?symbol=SPY#key=${key}`);
+      await page.waitForSelector('#board[data-state="ready"]', { timeout: 60_000 });
+      expect(await page.isChecked("#live")).toBe(true);
+      const first = await page.evaluate(() => (window as any).__heatmap.board.asOfMs as number);
+      // Two later boards arrive by the stream (no reload, no user action).
+      await page.waitForFunction((t0) => (window as any).__heatmap.board.asOfMs >= t0 + 2 * 60_000, first, { timeout: 60_000 });
+      const frames = await page.evaluate(() => (window as any).__heatmap.frames.map((f: { tMs: number }) => f.tMs) as number[]);
+      expect(frames[frames.length - 1]).toBeGreaterThanOrEqual(first + 2 * 60_000);
+      expect(frames).toEqual([...frames].sort((a, b) => a - b));
+      expect(new Set(frames).size).toBe(frames.length);
+      await page.close();
+    } finally {
+      await browser.close();
+      await server.close(true);
+    }
+  }, 120_000);
 });

@@ -260,8 +260,9 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
       params: { metric: s.metric, maxStrikes: String(s.maxStrikes), maxExpirations: String(s.maxExpirations) },
       onEvent: (e) => {
         if (e.event !== "snapshot") return;
-        const entry = (e.data as { symbols?: { asOf: string; spot: number; strikes: { strike: number; value: number }[] }[] }).symbols?.[0];
-        if (!entry) return;
+        // `snapshot` data is the symbol's /v1/heatmap entry (docs/api.md#stream-events).
+        const entry = e.data as { symbol?: string; asOf: string; spot: number; strikes: { strike: number; value: number }[] };
+        if (!entry || entry.symbol !== el.symbol.value || !Array.isArray(entry.strikes)) return;
         const tMs = Date.parse(entry.asOf);
         if (handle.frames.length && handle.frames[handle.frames.length - 1].tMs >= tMs) return;
         handle.frames.push({ tMs, spot: entry.spot, strikes: entry.strikes.map((c) => c.strike), values: entry.strikes.map((c) => c.value) });
