@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 /**
  * What every stream route declares alike: a GET that opens an event stream (so never a tool),
  * answered with a raw body rather than the envelope, never cached.
@@ -15,9 +13,4 @@ export const PER_SYMBOL_STREAM = {
   symbolsOf: (q: { symbols: string[] }) => q.symbols,
 } as const;
 
-/** The `lastEventId` resume cursor of every stream (for clients that cannot send the header). */
-export const lastEventIdParam = z
-  .string()
-  .max(256, { error: "at most 256 characters." })
-  .optional()
-  .meta({ description: "Resume cursor for clients that cannot send the Last-Event-ID header; the header wins when both are sent." });
+export { lastEventIdParam } from "../../lib/api/streams";

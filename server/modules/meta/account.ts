@@ -1,5 +1,5 @@
-import { z } from "zod";
-import { AccountRecordSchema } from "../../accounts/schemas";
+import { EmptyQuerySchema } from "../../../lib/api/common";
+import { AccountRecordSchema } from "../../../lib/api/account";
 import { metaRoute } from "./meta-route";
 
 /** `data` of `GET /v1/account`: the spec's Account record (one schema, owned by the accounts contract). */
@@ -14,7 +14,7 @@ export const accountRoute = metaRoute({
   operationId: "getAccount",
   cost: 0,
   entitlement: "none",
-  query: z.object({}),
+  query: EmptyQuerySchema,
   data: AccountDataSchema,
   summary: "Your balance and limits",
   description:

@@ -1,10 +1,9 @@
-import { z } from "zod";
+import { OpenApiDocumentSchema } from "../../../lib/api/account";
+import { EmptyQuerySchema } from "../../../lib/api/common";
 import { buildOpenApiDocument, type DocumentKind } from "../../openapi/build-document";
 import type { RouteContext } from "../define-route";
 import { httpRequestOf } from "../http-request";
 import { metaRoute, type MetaState } from "./meta-route";
-
-const OpenApiDocumentSchema = z.looseObject({ openapi: z.string(), info: z.object({}).loose(), paths: z.object({}).loose() });
 
 function serveDocument(kind: DocumentKind, routePath: string) {
   return (ctx: RouteContext<unknown, unknown, MetaState>) => {
@@ -27,7 +26,7 @@ const common = {
   cost: 0,
   entitlement: "none" as const,
   auth: "none" as const,
-  query: z.object({}),
+  query: EmptyQuerySchema,
   data: OpenApiDocumentSchema,
   envelope: false,
   cacheControl: "public, max-age=300",

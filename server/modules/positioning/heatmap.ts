@@ -1,6 +1,6 @@
-import { z } from "zod";
+import { HeatmapQuerySchema } from "../../../lib/api/positioning";
 import { heatmapResponse, liveEntry } from "./frames";
-import { extendedParam, gridQueryShape, gridRoute, HeatmapDataSchema } from "./grid-route";
+import { gridRoute, HeatmapDataSchema } from "./grid-route";
 
 /** `GET /v1/heatmap`: live per-strike exposure for up to 10 symbols. 1 credit per call. */
 export const heatmapRoute = gridRoute({
@@ -8,7 +8,7 @@ export const heatmapRoute = gridRoute({
   operationId: "getHeatmap",
   cost: 1,
   entitlement: "positioning",
-  query: z.object({ ...gridQueryShape, extended: extendedParam }),
+  query: HeatmapQuerySchema,
   data: HeatmapDataSchema,
   cacheControl: "private, max-age=5",
   summary: "Live per-strike heatmap (one or more symbols)",

@@ -1,42 +1,19 @@
-import { z } from "zod";
+import type { z } from "zod";
+import { HistoricalRangeDataSchema, HistoricalRangeQuerySchema, RANGE_LIMITS, SymbolRangeSchema } from "../../../lib/api/positioning";
 import { heatmapFrame, exposureGrid } from "../../../lib/positioning";
 import { previousTradingDay, sessionBounds } from "../../../lib/time";
 import { SLOT_HISTORICAL } from "../../accounts/types";
 import { apiErrors } from "../../errors";
-import { instantParam, symbolsParam } from "../params";
-import { attribution, FIRST_HISTORY_DATE, FIRST_HISTORY_MS, gridOptions, gridQueryShape, gridRoute, type BoardQuery } from "./grid-route";
+import { attribution, FIRST_HISTORY_DATE, FIRST_HISTORY_MS, gridOptions, gridRoute, type BoardQuery } from "./grid-route";
 import { HISTORICAL_RETRY_AFTER_S } from "./historical";
 import { knownSymbols, noData, perSymbol, type PositioningState } from "./service";
 import { windowedSource } from "./windowed-boards";
 
-/** Reference limits of `/v1/historical/range`: a 15-minute window, 5 symbols. */
-export const RANGE_LIMITS = Object.freeze({ windowMs: 15 * 60_000, symbols: 5 });
+export { RANGE_LIMITS };
 
 const MINUTE_MS = 60_000;
 
-const AxisSchema = z.object({
-  id: z.number().int(),
-  strikes: z.array(z.number()).meta({ description: "Visible strikes, ascending." }),
-  expirations: z.array(z.string()).meta({ description: "Expirations (YYYY-MM-DD) netted into each value." }),
-});
-
-const RangeFrameSchema = z.object({
-  asOf: z.string().meta({ description: "Snapshot instant (millisecond precision)." }),
-  axis: z.number().int().meta({ description: "Id of the axis in `axes` these values are aligned to." }),
-  spot: z.number(),
-  previousClose: z.number().nullable().meta({ description: "The previous session's close; null when the market has none." }),
-  values: z.array(z.number()).meta({ description: "Net exposure per strike, aligned with the axis's `strikes`." }),
-});
-
-const SymbolRangeSchema = z.object({
-  symbol: z.string(),
-  axes: z.array(AxisSchema),
-  frames: z.array(RangeFrameSchema).meta({ description: "Snapshots in the window, oldest first." }),
-});
-
 type SymbolRange = z.output<typeof SymbolRangeSchema>;
-
-const { layout: _layout, includeEmpty: _includeEmpty, symbols: _symbols, ...boardShape } = gridQueryShape;
 
 /** One symbol's frames at every board minute of `[fromMs, toMs]`, axes listed once. */
 async function symbolRange(state: PositioningState, symbol: string, q: BoardQuery, fromMs: number, toMs: number): Promise<SymbolRange> {
@@ -76,12 +53,7 @@ export const historicalRangeRoute = gridRoute({
   operationId: "getHistoricalRange",
   cost: 25,
   entitlement: "replay",
-  query: z.object({
-    symbols: symbolsParam(RANGE_LIMITS.symbols, "One ticker or option root, or a comma-separated list of up to 5."),
-    from: instantParam(`RFC 3339 start of the window (inclusive), not before ${FIRST_HISTORY_DATE}.`),
-    to: instantParam("RFC 3339 end of the window (inclusive): at most 15 minutes after from, not in the future."),
-    ...boardShape,
-  }),
+  query: HistoricalRangeQuerySchema,
   check: (q, { nowMs }) => {
     if (q.from < FIRST_HISTORY_MS) throw apiErrors.invalidParameter("from", `history begins on ${FIRST_HISTORY_DATE}.`);
     if (q.to > nowMs) throw apiErrors.invalidParameter("to", "must not be in the future.");
@@ -93,7 +65,7 @@ export const historicalRangeRoute = gridRoute({
     }
   },
   concurrency: { kind: SLOT_HISTORICAL, max: (p) => p.limits.historicalInFlight, retryAfterS: HISTORICAL_RETRY_AFTER_S },
-  data: z.object({ from: z.string(), to: z.string(), symbols: z.array(SymbolRangeSchema) }),
+  data: HistoricalRangeDataSchema,
   cacheControl: "private, max-age=3600",
   summary: "Replay: every snapshot in a window (up to 15 minutes, 5 symbols)",
   description:

@@ -1,9 +1,8 @@
-import { z } from "zod";
+import { HistoricalQuerySchema } from "../../../lib/api/positioning";
 import { SLOT_HISTORICAL } from "../../accounts/types";
 import { apiErrors } from "../../errors";
-import { instantParam } from "../params";
 import { heatmapResponse, replayEntry } from "./frames";
-import { extendedParam, FIRST_HISTORY_DATE, FIRST_HISTORY_MS, gridQueryShape, gridRoute, HeatmapDataSchema } from "./grid-route";
+import { FIRST_HISTORY_DATE, FIRST_HISTORY_MS, gridRoute, HeatmapDataSchema } from "./grid-route";
 
 /** Seconds a client is told to wait when its replay slots are full. */
 export const HISTORICAL_RETRY_AFTER_S = 1;
@@ -14,11 +13,7 @@ export const historicalRoute = gridRoute({
   operationId: "getHistoricalHeatmap",
   cost: 5,
   entitlement: "replay",
-  query: z.object({
-    ...gridQueryShape,
-    extended: extendedParam,
-    at: instantParam(`RFC 3339 instant to replay; the board at or before it is returned. Not before ${FIRST_HISTORY_DATE}.`),
-  }),
+  query: HistoricalQuerySchema,
   check: (q, { nowMs }) => {
     if (q.at < FIRST_HISTORY_MS) throw apiErrors.invalidParameter("at", `history begins on ${FIRST_HISTORY_DATE}.`);
     if (q.at > nowMs) throw apiErrors.invalidParameter("at", "must not be in the future.");

@@ -1,6 +1,8 @@
 // The positioning module (spec "Positioning endpoints"): per-strike heatmaps, replay, key levels,
 // daily statistics, the symbol catalog and the live stream, each declared once.
+import { heatmapPages } from "../../web/heatmap/pages";
 import { defineModule, type ModuleDef } from "../define-module";
+import { boardRoute } from "./board";
 import { heatmapRoute } from "./heatmap";
 import { historicalRoute } from "./historical";
 import { historicalRangeRoute } from "./historical-range";
@@ -14,6 +16,7 @@ import { symbolsRoute } from "./symbols";
 export { heatmapRoute, historicalRangeRoute, historicalRoute, levelsRoute, statsDailyRoute, streamRoute, streamWsRoute, symbolsRoute };
 export { statsGridQuery, STATS_LIMITS } from "./stats-daily";
 export { LEVELS_COST } from "./levels";
+export { boardRoute, BOARD_COST } from "./board";
 export { RANGE_LIMITS } from "./historical-range";
 export { credentialsOf, WS_BEARER_PREFIX, WS_SUBPROTOCOL } from "./stream-ws";
 export { boardQueryOf, streamQuery } from "./stream-query";
@@ -27,7 +30,8 @@ export type { PositioningOptions, PositioningState } from "./service";
 export function createPositioningModule(options: PositioningOptions = {}): ModuleDef<PositioningState> {
   return defineModule<PositioningState>({
     name: "positioning",
-    routes: [heatmapRoute, historicalRoute, historicalRangeRoute, levelsRoute, statsDailyRoute, symbolsRoute, streamRoute, streamWsRoute],
+    routes: [heatmapRoute, historicalRoute, historicalRangeRoute, levelsRoute, statsDailyRoute, symbolsRoute, streamRoute, streamWsRoute, boardRoute],
+    pages: heatmapPages,
     createState: (services) => createPositioningState(services, options),
     shutdown: (state, graceMs) => state.shutdown(graceMs),
   });

@@ -1,24 +1,10 @@
-import { z } from "zod";
-import { KeyLevelsEntrySchema, keyLevels, LevelSchema, LevelsSummarySchema } from "../../../lib/positioning";
-import { gridOptions, gridQueryShape, gridRoute, optionsKey } from "./grid-route";
+import { LevelsDataSchema, LevelsQuerySchema } from "../../../lib/api/positioning";
+import { keyLevels } from "../../../lib/positioning";
+import { gridOptions, gridRoute, optionsKey } from "./grid-route";
 import { knownSymbols, noData, perSymbol } from "./service";
 
 /** Credits per `/v1/gex/levels` call: the spec leaves it open; the reference and the heatmap charge 1. */
 export const LEVELS_COST = 1;
-
-/** The library's level, its sign convention documented. */
-const LevelDocSchema = LevelSchema.extend({
-  distancePct: LevelSchema.shape.distancePct.meta({ description: "Percent distance from spot (negative = below)." }),
-});
-
-/** A `/v1/gex/levels` entry: the library's, with the documented level in every place one stands. */
-const LevelsEntrySchema = KeyLevelsEntrySchema.extend({
-  kingNode: LevelDocSchema.nullable(),
-  levels: z.array(LevelDocSchema),
-  summary: LevelsSummarySchema.extend({ positiveWall: LevelDocSchema.nullable(), negativeWall: LevelDocSchema.nullable() }),
-});
-
-const { layout: _layout, ...levelsShape } = gridQueryShape;
 
 /** `GET /v1/gex/levels`: classified nodes strongest first, walls, flip and zero gamma. */
 export const levelsRoute = gridRoute({
@@ -26,8 +12,8 @@ export const levelsRoute = gridRoute({
   operationId: "getLevels",
   cost: LEVELS_COST,
   entitlement: "positioning",
-  query: z.object(levelsShape),
-  data: z.object({ symbols: z.array(LevelsEntrySchema) }),
+  query: LevelsQuerySchema,
+  data: LevelsDataSchema,
   cacheControl: "private, max-age=5",
   summary: "Key levels (classified nodes) for one or more symbols",
   description:

@@ -1,16 +1,14 @@
-import { z } from "zod";
-import { DailyStatSchema, POSITIONING_DEFAULTS as D, STATS_COMPLETE_AFTER_MS, type DailyStat } from "../../../lib/positioning";
+import { StatsDailyDataSchema, StatsDailyMetaSchema, StatsDailyQuerySchema, STATS_LIMITS } from "../../../lib/api/positioning";
+import { POSITIONING_DEFAULTS as D, STATS_COMPLETE_AFTER_MS, type DailyStat } from "../../../lib/positioning";
 import { countTradingDays, etDateOf, sessionBounds, tradingDaysBetween } from "../../../lib/time";
 import { ApiError, apiErrors } from "../../errors";
-import { boolParam, dateParam, enumParam, requiredDateParam, symbolsParam } from "../params";
 import { attribution, FIRST_HISTORY_DATE, gridOptions } from "./grid-route";
 import { positioningRoute } from "./positioning-route";
 import { knownSymbols, type PositioningState } from "./service";
 import { StatsPoolUnavailable } from "./stats-pool";
 import { replayStatsSession, type StatsSessionTask } from "./stats-replay";
 
-/** Spec limits of `/v1/stats/daily`. */
-export const STATS_LIMITS = Object.freeze({ symbols: 50, calendarDays: 31, symbolSessions: 400 });
+export { STATS_LIMITS };
 
 /**
  * Daily-statistics requests one account may have in flight (the spec leaves it open; a cold call
@@ -62,13 +60,7 @@ export const statsDailyRoute = positioningRoute({
   operationId: "getDailyStats",
   cost: 5,
   entitlement: "positioning",
-  query: z.object({
-    symbols: symbolsParam(STATS_LIMITS.symbols, "Comma-separated tickers, up to 50."),
-    from: requiredDateParam(`First ET session date, not before ${FIRST_HISTORY_DATE}.`),
-    to: dateParam("Last ET session date, inclusive; default today (ET); at most 31 calendar days after from."),
-    extended: boolParam(false, "Cover 04:00-20:00 ET (960 frames; 780 on early closes) instead of the regular 09:30-16:00 ET session."),
-    metric: enumParam(["gamma", "vanna"], "gamma", "Which dealer exposure the cells hold."),
-  }),
+  query: StatsDailyQuerySchema,
   check: (q, { nowMs }) => {
     const to = q.to ?? etDateOf(nowMs);
     if (q.from < FIRST_HISTORY_DATE) throw apiErrors.invalidParameter("from", `history begins on ${FIRST_HISTORY_DATE}.`);
@@ -88,27 +80,8 @@ export const statsDailyRoute = positioningRoute({
   },
   symbolsOf: (q) => q.symbols,
   concurrency: { kind: "stats", max: () => STATS_IN_FLIGHT_PER_ACCOUNT, retryAfterS: STATS_RETRY_AFTER_S },
-  data: z.object({
-    from: z.string(),
-    to: z.string(),
-    symbols: z.array(
-      z.object({
-        symbol: z.string(),
-        days: z.array(DailyStatSchema),
-      }),
-    ),
-  }),
-  meta: z.object({
-    metric: z.enum(["gamma", "vanna"]),
-    resolution: z.string(),
-    mode: z.string(),
-    cached: z.boolean(),
-    delayed: z.boolean(),
-    delayMinutes: z.number(),
-    extended: z.boolean(),
-    simulated: z.boolean(),
-    attribution: z.object({}).loose(),
-  }),
+  data: StatsDailyDataSchema,
+  meta: StatsDailyMetaSchema,
   cacheControl: "private, max-age=60",
   summary: "Daily statistics per symbol and session",
   description:

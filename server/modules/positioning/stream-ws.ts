@@ -1,5 +1,5 @@
 import { setWebSocketHooks } from "crossws";
-import { z } from "zod";
+import { HeatmapWebSocketSchema } from "../../../lib/api/positioning";
 import { PER_SYMBOL_STREAM, STREAM_ROUTE } from "../stream-route";
 import { ApiError } from "../../errors";
 import { refundAsyncOf } from "../../streams/connection";
@@ -43,7 +43,7 @@ export const streamWsRoute = positioningRoute({
   credentials: credentialsOf,
   query: streamQuery,
   symbolsLimit: { param: "symbols", max: symbolsPerStream },
-  data: z.string().meta({ description: "WebSocket upgrade; then one JSON message {id, event, data} per event, as on /v1/stream." }),
+  data: HeatmapWebSocketSchema,
   summary: "Live stream over WebSocket",
   description:
     "The /v1/stream events as WebSocket text messages {id, event, data}; keep-alives are {\"event\":\"ping\"}. Authenticate with " +

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { HeatmapEventStreamSchema } from "../../../lib/api/positioning";
 import { PER_SYMBOL_STREAM, STREAM_ROUTE } from "../stream-route";
 import { sseResponse } from "../../streams/open-stream";
 import { positioningRoute } from "./positioning-route";
@@ -21,7 +21,7 @@ export const streamRoute = positioningRoute({
   entitlement: "positioning",
   query: streamQuery,
   symbolsLimit: { param: "symbols", max: symbolsPerStream },
-  data: z.string().meta({ description: "text/event-stream: connected, resumed, snapshot, velocity, credits, symbol_unavailable, reconnect, closed; `: ping` comments." }),
+  data: HeatmapEventStreamSchema,
   summary: "Live SSE stream (up to 10 symbols per connection)",
   description:
     "Server-Sent Events of live per-strike boards: `connected` first, a `snapshot` and `velocity` per symbol whenever its board " +

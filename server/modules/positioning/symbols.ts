@@ -1,20 +1,8 @@
-import { z } from "zod";
+import { EmptyQuerySchema } from "../../../lib/api/common";
+import { SymbolCatalogDataSchema } from "../../../lib/api/positioning";
 import { etDateOf } from "../../../lib/time";
 import { FIRST_HISTORY_DATE } from "./grid-route";
 import { positioningRoute } from "./positioning-route";
-
-const CatalogEntrySchema = z.object({
-  symbol: z.string(),
-  isIndex: z.boolean(),
-  name: z.string(),
-  type: z.enum(["index", "etf", "stock"]),
-  underlying: z.string(),
-  previousNames: z.array(z.string()),
-  metrics: z.array(z.enum(["gamma", "vanna"])),
-  tiers: z.array(z.string()),
-  simulated: z.boolean(),
-  history: z.object({ from: z.string(), to: z.string() }).nullable(),
-});
 
 /** `GET /v1/symbols`: every positioning symbol (option roots and tickers). Free. */
 export const symbolsRoute = positioningRoute({
@@ -25,8 +13,8 @@ export const symbolsRoute = positioningRoute({
   operationId: "listSymbols",
   cost: 0,
   entitlement: "none",
-  query: z.object({}),
-  data: z.object({ symbols: z.array(CatalogEntrySchema) }),
+  query: EmptyQuerySchema,
+  data: SymbolCatalogDataSchema,
   cacheControl: "private, max-age=300",
   summary: "Symbol catalog",
   description:

@@ -1,22 +1,7 @@
-import { z } from "zod";
-import { datafeedConfig, RESOLUTIONS } from "../../../lib/price";
+import { EmptyQuerySchema } from "../../../lib/api/common";
+import { DatafeedConfigSchema } from "../../../lib/api/price";
+import { datafeedConfig } from "../../../lib/price";
 import { priceRoute } from "./price-route";
-
-const DatafeedConfigSchema = z.object({
-  supports_search: z.boolean(),
-  supports_group_request: z.boolean(),
-  supports_marks: z.boolean(),
-  supports_timescale_marks: z.boolean(),
-  supports_time: z.boolean(),
-  supported_resolutions: z.array(z.enum(RESOLUTIONS)),
-  max_fetch_trading_days: z
-    .record(z.string(), z.number().int())
-    .meta({ description: "Trading days one /v1/history request may span, per resolution (the limits the server enforces)." }),
-  intraday_multipliers: z.array(z.string()),
-  exchanges: z.array(z.object({ value: z.string(), name: z.string(), desc: z.string() })),
-  symbols_types: z.array(z.object({ name: z.string(), value: z.string() })),
-  simulated: z.boolean(),
-});
 
 /** `GET /v1/config` on {atlas_url}: the UDF datafeed configuration. Free. */
 export const priceConfigRoute = priceRoute({
@@ -27,7 +12,7 @@ export const priceConfigRoute = priceRoute({
   operationId: "getConfig",
   cost: 0,
   entitlement: "none",
-  query: z.object({}),
+  query: EmptyQuerySchema,
   data: DatafeedConfigSchema,
   envelope: false,
   cacheControl: "private, max-age=3600",

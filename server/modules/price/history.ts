@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { HistoryBodySchema, HistoryQuerySchema } from "../../../lib/api/price";
 import {
   historyBody,
   historyCacheControl,
@@ -9,30 +9,9 @@ import {
 } from "../../../lib/price";
 import { priceRoute } from "./price-route";
 import { loadPlanBars, nearestEarlierBarMs } from "./bars-source";
-import { countbackParam, extendedParam, resolutionParam, tickerParam, unixSecondsParam } from "./params";
 import { resolveSymbol } from "./resolve-symbol";
 
-const num = z.array(z.number());
-
-/** The UDF history body: bars, or `no_data` (with `nextTime`). */
-export const HistoryBodySchema = z.union([
-  z.object({
-    s: z.literal("ok"),
-    t: z.array(z.number().int()).meta({ description: "Bar open times, Unix seconds, oldest first." }),
-    o: num,
-    h: num,
-    l: num,
-    c: num,
-    v: num,
-    bv: num.optional().meta({ description: "Buyer-initiated volume (equities)." }),
-    sv: num.optional().meta({ description: "Seller-initiated volume (equities)." }),
-    uv: num.optional().meta({ description: "Unclassified volume (equities)." }),
-  }),
-  z.object({
-    s: z.literal("no_data"),
-    nextTime: z.number().int().optional().meta({ description: "Unix seconds of the nearest earlier bar, when one exists." }),
-  }),
-]);
+export { HistoryBodySchema };
 
 /** `GET /v1/history` on {atlas_url}: UDF bars with the spec's window, cap and cache rules. */
 export const historyRoute = priceRoute({
@@ -43,14 +22,7 @@ export const historyRoute = priceRoute({
   operationId: "getHistory",
   cost: 1,
   entitlement: "price",
-  query: z.object({
-    symbol: tickerParam,
-    resolution: resolutionParam,
-    from: unixSecondsParam("Window start, Unix seconds (UTC), inclusive. Ignored when `countback` is set."),
-    to: unixSecondsParam("Window end, Unix seconds (UTC), exclusive: the window is [from, to)."),
-    countback: countbackParam,
-    extended: extendedParam,
-  }),
+  query: HistoryQuerySchema,
   symbolsOf: (q) => [q.symbol],
   data: HistoryBodySchema,
   envelope: false,

@@ -1,16 +1,6 @@
-import { z } from "zod";
+import { SearchQuerySchema, SearchResultsSchema } from "../../../lib/api/price";
 import { searchSymbols } from "../../../lib/price";
 import { priceRoute } from "./price-route";
-import { searchLimitParam } from "./params";
-
-const SearchResultSchema = z.object({
-  symbol: z.string().meta({ description: "Identifier to pass to /v1/symbols and /v1/history." }),
-  ticker: z.string(),
-  description: z.string(),
-  exchange: z.string(),
-  type: z.enum(["index", "etf", "stock"]),
-  kind: z.literal("index").optional(),
-});
 
 /** `GET /v1/search` on {atlas_url}: ranked symbol search for the symbol picker. */
 export const priceSearchRoute = priceRoute({
@@ -21,13 +11,8 @@ export const priceSearchRoute = priceRoute({
   operationId: "searchSymbols",
   cost: 1,
   entitlement: "price",
-  query: z.object({
-    query: z.string().max(64, { error: "at most 64 characters." }).meta({ description: "Search text: ticker or name fragment." }),
-    limit: searchLimitParam,
-    type: z.enum(["stock", "etf", "index"], { error: "must be one of stock, etf, index." }).optional().meta({ description: "Only this symbol type." }),
-    exchange: z.string().max(16).optional().meta({ description: "Only this exchange (NASDAQ, NYSE, ARCA, CBOE)." }),
-  }),
-  data: z.array(SearchResultSchema),
+  query: SearchQuerySchema,
+  data: SearchResultsSchema,
   envelope: false,
   cacheControl: "private, max-age=300",
   summary: "Search symbols",

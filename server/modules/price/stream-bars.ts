@@ -1,29 +1,17 @@
-import { z } from "zod";
-import { lastEventIdParam, PER_SYMBOL_STREAM, STREAM_ROUTE } from "../stream-route";
+import type { z } from "zod";
+import { BarEventStreamSchema, BarStreamQuerySchema, MAX_BAR_STREAM_SYMBOLS } from "../../../lib/api/price";
+import { PER_SYMBOL_STREAM, STREAM_ROUTE } from "../stream-route";
 import type { Principal } from "../../accounts/types";
 import { apiErrors } from "../../errors";
 import { openOnHub, sseResponse } from "../../streams/open-stream";
 import { httpRequestOf } from "../http-request";
-import { symbolsParam } from "../params";
 import { priceStreamHub } from "./bar-source";
 import type { RouteContext } from "../define-route";
 import { priceRoute, type PriceState } from "./price-route";
 
-/** Symbols per bar stream (reference: at most 10). */
-export const MAX_BAR_STREAM_SYMBOLS = 10;
+export { MAX_BAR_STREAM_SYMBOLS };
 
-const RESOLUTIONS = ["1", "2", "3", "5", "15", "30"] as const;
-
-/** Query of `/v1/stream/bars` (atlas.yaml names and bounds). */
-const barStreamQuery = z.object({
-  symbols: symbolsParam(MAX_BAR_STREAM_SYMBOLS, "Comma-separated symbols (at most 10), as /v1/search returns them."),
-  resolution: z
-    .enum(RESOLUTIONS, { error: `must be one of ${RESOLUTIONS.join(", ")}.` })
-    .default("1")
-    .meta({ description: "Bar size in minutes (the 1-minute tier of /v1/history)." }),
-  lastEventId: lastEventIdParam,
-});
-type BarStreamQuery = z.output<typeof barStreamQuery>;
+type BarStreamQuery = z.output<typeof BarStreamQuerySchema>;
 
 /** Admit the request's known symbols on the bar hub and start the SSE stream. */
 async function openBarStream(ctx: RouteContext<BarStreamQuery, unknown, PriceState>) {
@@ -55,9 +43,9 @@ export const streamBarsRoute = priceRoute({
   path: "/v1/stream/bars",
   operationId: "streamBars",
   entitlement: "price",
-  query: barStreamQuery,
+  query: BarStreamQuerySchema,
   symbolsLimit: { param: "symbols", max: (p: Principal) => Math.min(MAX_BAR_STREAM_SYMBOLS, p.limits.symbolsPerStream) },
-  data: z.string().meta({ description: "text/event-stream: connected, bar, symbol_unavailable, credits, reconnect, closed; `: ping` comments." }),
+  data: BarEventStreamSchema,
   summary: "Live OHLCV bars (SSE, up to 10 symbols per connection)",
   description:
     "Server-Sent Events of live bars at one resolution: `connected` first, then a `bar` per symbol whenever its latest bar " +

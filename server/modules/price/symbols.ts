@@ -1,31 +1,9 @@
-import { z } from "zod";
-import { RESOLUTIONS, udfSymbolInfo } from "../../../lib/price";
+import { PriceSymbolQuerySchema, UdfSymbolInfoSchema } from "../../../lib/api/price";
+import { udfSymbolInfo } from "../../../lib/price";
 import { priceRoute } from "./price-route";
-import { rawSymbolParam } from "./params";
 import { resolveSymbol } from "./resolve-symbol";
 
-/** The UDF symbol info record (spec, "Price-module records"). */
-export const UdfSymbolInfoSchema = z.object({
-  ticker: z.string(),
-  name: z.string(),
-  description: z.string().meta({ description: "Name; says `simulated market data` when the data is simulated." }),
-  type: z.enum(["index", "etf", "stock"]),
-  session: z.string(),
-  timezone: z.string(),
-  exchange: z.string(),
-  listed_exchange: z.string(),
-  minmov: z.number().int(),
-  pricescale: z.number().int(),
-  has_intraday: z.boolean(),
-  has_daily: z.boolean(),
-  has_weekly_and_monthly: z.boolean(),
-  intraday_multipliers: z.array(z.string()),
-  supported_resolutions: z.array(z.enum(RESOLUTIONS)),
-  volume_precision: z.number().int(),
-  data_status: z.string().meta({ description: "`simulated` for the embedded simulator, else `streaming`." }),
-  format: z.literal("price"),
-  simulated: z.boolean(),
-});
+export { UdfSymbolInfoSchema };
 
 /** `GET /v1/symbols` on {atlas_url}: resolve one ticker to its UDF symbol info. */
 export const priceSymbolsRoute = priceRoute({
@@ -36,7 +14,7 @@ export const priceSymbolsRoute = priceRoute({
   operationId: "resolveSymbol",
   cost: 1,
   entitlement: "price",
-  query: z.object({ symbol: rawSymbolParam }),
+  query: PriceSymbolQuerySchema,
   symbolsOf: (q) => [q.symbol],
   data: UdfSymbolInfoSchema,
   envelope: false,

@@ -1,4 +1,5 @@
-import { z } from "zod";
+import { EmptyQuerySchema } from "../../../lib/api/common";
+import { ServerTimeSchema } from "../../../lib/api/price";
 import { priceRoute } from "./price-route";
 
 /** `GET /v1/time` on {atlas_url}: server time as bare Unix seconds (UDF `/time`). Free. */
@@ -10,8 +11,8 @@ export const priceTimeRoute = priceRoute({
   operationId: "getServerTime",
   cost: 0,
   entitlement: "none",
-  query: z.object({}),
-  data: z.number().int().meta({ description: "Unix seconds, as a bare number in a text/plain body." }),
+  query: EmptyQuerySchema,
+  data: ServerTimeSchema,
   envelope: false,
   cacheControl: "no-store",
   summary: "Server time (UDF)",

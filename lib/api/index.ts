@@ -1,0 +1,8 @@
+// The API's request and response schemas, shared by the server's routes and the typed client.
+export * from "./common";
+export * from "./params";
+export * from "./streams";
+export * from "./account";
+export * from "./positioning";
+export * from "./price";
+export * from "./board";

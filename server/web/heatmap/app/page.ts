@@ -1,0 +1,298 @@
+// The page's controller: loads a board once from its source, recomputes in the browser on every
+// control change (metric, expirations, strikes, sign, what-if spot) and redraws; loads the
+// session history; replays any minute; follows the live stream. State shown to tests and screen
+// readers on `#board[data-state]` and `#status`.
+import { loadKernels, type KernelEngine } from "../../../../lib/kernels";
+import { formatUsd } from "../../../../lib/positioning/briefs";
+import type { PositioningChain } from "../../../../lib/positioning";
+import { etDateOf, etInstant, sessionBounds } from "../../../../lib/time";
+import { openStream } from "../../../../lib/stream-client";
+import { drawBoard, drawLegend, drawSession, drawSpotProfile } from "./draw";
+import type { HeatmapPageConfig } from "../heatmap-html";
+import { chainFromBoard, computeView, spotProfileOf, DEFAULT_SETTINGS, SIGN_CONVENTIONS, type BoardJson, type HeatmapView, type ViewSettings } from "./model";
+import { explainError, PageApiError, type DataSource, type SessionFrame } from "./source";
+
+const MINUTE_MS = 60_000;
+/** The what-if slider moves spot in steps of 0.1% (its range is +-5%). */
+const WHATIF_STEP = 0.001;
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+/** What the page exposes on `window.__heatmap` (the browser test reads it). */
+export interface HeatmapPageHandle {
+  settings: ViewSettings;
+  board: BoardJson | null;
+  view: HeatmapView | null;
+  frames: SessionFrame[];
+  /** Board loads, recomputations and first-paint time (ms since navigation start). */
+  stats: { boards: number; recomputes: number; firstPaintMs: number | null };
+  /** The computed matrix as rows (for comparison with the API). */
+  cells(): { strikes: number[]; expirations: string[]; matrix: number[][]; spot: number; asOf: string } | null;
+}
+
+/** ET "HH:MM" of an instant. */
+function etHhmm(ms: number): string {
+  return new Date(ms).toLocaleTimeString("en-US", { timeZone: "America/New_York", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+}
+
+/** Start the page over `source`. */
+export async function startHeatmapPage(source: DataSource, config: HeatmapPageConfig): Promise<HeatmapPageHandle> {
+  const boardCanvas = $<HTMLCanvasElement>("board");
+  const status = $("status");
+  const el = {
+    symbol: $<HTMLSelectElement>("symbol"),
+    metric: $<HTMLSelectElement>("metric"),
+    expirations: $<HTMLSelectElement>("expirations"),
+    strikes: $<HTMLSelectElement>("strikes"),
+    sign: $<HTMLSelectElement>("sign"),
+    date: $<HTMLInputElement>("date"),
+    time: $<HTMLInputElement>("time"),
+    live: $<HTMLInputElement>("live"),
+    whatif: $<HTMLInputElement>("whatif"),
+    whatifValue: $<HTMLOutputElement>("whatif-value"),
+    scrub: $<HTMLInputElement>("scrub"),
+    scrubValue: $<HTMLOutputElement>("scrub-value"),
+    history: $<HTMLSelectElement>("history"),
+  };
+  const setStatus = (text: string, error = false) => {
+    status.textContent = text;
+    status.className = error ? "error" : "";
+  };
+
+  const params = new URLSearchParams(location.search);
+  const handle: HeatmapPageHandle = {
+    settings: { ...DEFAULT_SETTINGS, metric: params.get("metric") === "vanna" ? "vanna" : "gamma" },
+    board: null,
+    view: null,
+    frames: [],
+    stats: { boards: 0, recomputes: 0, firstPaintMs: null },
+    cells() {
+      const v = handle.view;
+      if (!v) return null;
+      const nExp = v.grid.expirations.length;
+      return {
+        strikes: Array.from(v.grid.strikes),
+        expirations: v.grid.expirations,
+        matrix: Array.from(v.grid.strikes, (_, i) => Array.from(v.grid.matrix.subarray(i * nExp, (i + 1) * nExp))),
+        spot: v.grid.spot,
+        asOf: v.frame.asOf,
+      };
+    },
+  };
+  (globalThis as unknown as { __heatmap: HeatmapPageHandle }).__heatmap = handle;
+
+  for (const [value, { label }] of Object.entries(SIGN_CONVENTIONS)) el.sign.add(new Option(label, value));
+  el.metric.value = handle.settings.metric;
+  const at = params.get("at");
+  const startMs = at && Number.isFinite(Date.parse(at)) ? Date.parse(at) : config.nowMs;
+  el.date.value = etDateOf(startMs);
+  el.date.max = etDateOf(config.nowMs);
+  el.time.value = etHhmm(startMs);
+  el.live.checked = !at;
+
+  boardCanvas.dataset.state = "loading";
+  // The kernels compile while the first board downloads.
+  const enginePromise = loadKernels().then((e) => {
+    $("engine").textContent = `Computed in this browser: ${e.name === "wasm" ? "WASM" : "JavaScript"} kernels`;
+    boardCanvas.dataset.engine = e.name;
+    return e;
+  });
+  let engine: KernelEngine | null = null;
+
+  let chain: PositioningChain | null = null;
+  // The spot profile of the loaded board, per metric/expirations/sign (the what-if spot does not change it).
+  let profileCache: { key: string; profile: ReturnType<typeof spotProfileOf> } | null = null;
+
+  const fail = (error: unknown) => {
+    const needsKey = error instanceof PageApiError && (error.status === 401 || error.status === 403 || error.status === 402);
+    boardCanvas.dataset.state = needsKey ? "needs-key" : "error";
+    boardCanvas.dataset.errorCode = error instanceof PageApiError ? error.code : "error";
+    setStatus(explainError(error), true);
+  };
+
+  /** Recompute from the loaded board with the current settings and redraw (no network). */
+  function recompute() {
+    if (!chain || !handle.board || !engine) return;
+    const s = handle.settings;
+    const key = `${handle.board.asOfMs}|${s.metric}|${s.maxExpirations}|${s.sign}`;
+    if (profileCache?.key !== key) profileCache = { key, profile: spotProfileOf(chain, s, engine) };
+    handle.view = computeView(chain, s, engine, profileCache.profile);
+    handle.stats.recomputes++;
+    const view = handle.view;
+    const scale = drawBoard(boardCanvas, view, handle.board.spot);
+    drawLegend($<HTMLCanvasElement>("legend"), scale, view.grid.meta.unit === "usd_per_1pct" ? "per 1% move" : "per vol point");
+    drawSpotProfile($<HTMLCanvasElement>("spot-profile"), view, handle.board.spot);
+    renderLevels(view);
+    el.whatifValue.textContent = `${view.grid.spot.toFixed(2)} (${((100 * (view.grid.spot - handle.board.spot)) / handle.board.spot).toFixed(1)}%)`;
+    $("board-title").textContent = `${view.grid.symbol} ${handle.settings.metric} at ${etHhmm(handle.board.asOfMs)} ET ${handle.board.sessionDate}: strike x expiration`;
+    boardCanvas.setAttribute("aria-label", `${view.grid.symbol} ${handle.settings.metric} heatmap, ${view.grid.strikes.length} strikes by ${view.grid.expirations.length} expirations`);
+    boardCanvas.dataset.cells = String(view.grid.matrix.length);
+    boardCanvas.dataset.asOf = handle.board.asOf;
+    if (handle.stats.firstPaintMs === null) handle.stats.firstPaintMs = performance.now();
+    boardCanvas.dataset.state = "ready";
+  }
+
+  function renderLevels(view: HeatmapView) {
+    const list = $("levels");
+    const s = view.levels.summary;
+    const items = [
+      `Spot ${view.grid.spot.toFixed(2)}; net ${formatUsd(s.netExposure)}`,
+      view.levels.kingNode ? `King node ${view.levels.kingNode.strike} (${formatUsd(view.levels.kingNode.value)})` : "No king node",
+      `Flip ${s.flip ? s.flip.level.toFixed(2) : "none in window"}`,
+      `Zero gamma ${view.zeroGamma !== null ? view.zeroGamma.toFixed(2) : handle.settings.metric === "gamma" ? "none within 10%" : "(gamma only)"}`,
+      s.positiveWall ? `Positive wall ${s.positiveWall.strike} (${formatUsd(s.positiveWall.value)})` : "",
+      s.negativeWall ? `Negative wall ${s.negativeWall.strike} (${formatUsd(s.negativeWall.value)})` : "",
+      ...view.levels.levels.slice(0, 5).map((l) => `${l.nodeType} ${l.strike} (${formatUsd(l.value)}, ${l.distancePct.toFixed(2)}%)`),
+    ].filter(Boolean);
+    list.replaceChildren(...items.map((t) => Object.assign(document.createElement("li"), { textContent: t })));
+  }
+
+  /** Fetch the board at the picked minute (or now when live), then recompute. */
+  async function loadBoard(withHistory: boolean) {
+    const atMs = el.live.checked ? null : etInstant(el.date.value, el.time.value || "16:00");
+    boardCanvas.dataset.state = "loading";
+    setStatus(`Loading the ${el.symbol.value} board...`);
+    try {
+      const board = source.board(el.symbol.value, atMs);
+      engine ??= await enginePromise;
+      handle.board = await board;
+      handle.stats.boards++;
+      chain = chainFromBoard(handle.board);
+      el.whatif.value = "0";
+      handle.settings.whatIfSpot = null;
+      recompute();
+      setStatus(`${handle.board.symbol} board of ${handle.board.asOf}: ${handle.board.contracts.oi.length} contracts`);
+      if (withHistory) await loadHistory();
+    } catch (error) {
+      fail(error);
+    }
+  }
+
+  async function loadHistory() {
+    if (!handle.board) return;
+    const endMs = handle.board.asOfMs;
+    const openMs = sessionBounds(handle.board.sessionDate).openMs;
+    const fromMs = Math.max(openMs, endMs - Number(el.history.value) * MINUTE_MS);
+    const s = handle.settings;
+    try {
+      handle.frames = await source.history(el.symbol.value, fromMs, endMs, { metric: s.metric, maxStrikes: s.maxStrikes, maxExpirations: s.maxExpirations });
+      el.scrub.max = String(Math.max(0, handle.frames.length - 1));
+      el.scrub.value = el.scrub.max;
+      scrub();
+    } catch (error) {
+      fail(error);
+    }
+  }
+
+  function scrub() {
+    const k = Number(el.scrub.value);
+    const canvas = $<HTMLCanvasElement>("session");
+    drawSession(canvas, handle.frames, k);
+    canvas.dataset.frames = String(handle.frames.length);
+    const f = handle.frames[k];
+    el.scrubValue.textContent = f ? `${etHhmm(f.tMs)} ET, spot ${f.spot.toFixed(2)}, net ${formatUsd(f.values.reduce((a, b) => a + b, 0))}` : "";
+  }
+
+  function updateHistoryCost() {
+    const minutes = Number(el.history.value);
+    $("history-cost").textContent = source.kind === "api" ? `${Math.ceil(minutes / 16) * 25} credits at most (25 per 15 minutes)` : "computed in the browser";
+  }
+
+  // Every setting recomputes from the loaded board, without a round trip.
+  const settingsFromControls = () => {
+    const n = (v: string) => (v === "all" ? ("all" as const) : Number(v));
+    handle.settings.metric = el.metric.value === "vanna" ? "vanna" : "gamma";
+    handle.settings.maxExpirations = n(el.expirations.value);
+    handle.settings.maxStrikes = n(el.strikes.value);
+    handle.settings.sign = el.sign.value;
+  };
+  for (const c of [el.metric, el.expirations, el.strikes, el.sign]) {
+    c.addEventListener("change", () => {
+      settingsFromControls();
+      recompute();
+    });
+  }
+  el.whatif.addEventListener("input", () => {
+    if (!handle.board) return;
+    const k = Number(el.whatif.value);
+    handle.settings.whatIfSpot = k === 0 ? null : handle.board.spot * (1 + k * WHATIF_STEP);
+    recompute();
+  });
+  $("whatif-reset").addEventListener("click", () => {
+    el.whatif.value = "0";
+    el.whatif.dispatchEvent(new Event("input"));
+  });
+  el.scrub.addEventListener("input", scrub);
+  // Releasing the scrubber replays the full board of that minute.
+  el.scrub.addEventListener("change", () => {
+    const f = handle.frames[Number(el.scrub.value)];
+    if (!f) return;
+    el.live.checked = false;
+    el.date.value = etDateOf(f.tMs);
+    el.time.value = etHhmm(f.tMs);
+    void loadBoard(false);
+  });
+  el.symbol.addEventListener("change", () => void loadBoard(true));
+  el.date.addEventListener("change", () => {
+    el.live.checked = false;
+    void loadBoard(true);
+  });
+  el.time.addEventListener("change", () => {
+    el.live.checked = false;
+    void loadBoard(true);
+  });
+  el.history.addEventListener("change", updateHistoryCost);
+  $("history-load").addEventListener("click", () => void loadHistory());
+  updateHistoryCost();
+
+  // Live: the positioning stream says when a new minute's board exists; the page appends its
+  // frame to the session and reloads the board (API only; the static build has no stream).
+  let liveStream: { close(): void } | null = null;
+  function follow() {
+    liveStream?.close();
+    liveStream = null;
+    if (!el.live.checked || source.kind !== "api") return;
+    const s = handle.settings;
+    liveStream = openStream({
+      baseUrl: location.origin + config.base,
+      apiKey: localStorage.getItem("optionscope.apiKey") ?? "",
+      symbols: [el.symbol.value],
+      params: { metric: s.metric, maxStrikes: String(s.maxStrikes), maxExpirations: String(s.maxExpirations) },
+      onEvent: (e) => {
+        if (e.event !== "snapshot") return;
+        // `snapshot` data is the symbol's /v1/heatmap entry (docs/api.md#stream-events).
+        const entry = e.data as { symbol?: string; asOf: string; spot: number; strikes: { strike: number; value: number }[] };
+        if (!entry || entry.symbol !== el.symbol.value || !Array.isArray(entry.strikes)) return;
+        const tMs = Date.parse(entry.asOf);
+        if (handle.frames.length && handle.frames[handle.frames.length - 1].tMs >= tMs) return;
+        handle.frames.push({ tMs, spot: entry.spot, strikes: entry.strikes.map((c) => c.strike), values: entry.strikes.map((c) => c.value) });
+        el.scrub.max = String(handle.frames.length - 1);
+        el.scrub.value = el.scrub.max;
+        scrub();
+        if (!handle.board || tMs > handle.board.asOfMs) void loadBoard(false);
+      },
+    });
+  }
+  el.live.addEventListener("change", () => {
+    follow();
+    if (el.live.checked) void loadBoard(true);
+  });
+
+  // The first board (the asked symbol) and the symbol list load together.
+  const wanted = (params.get("symbol") ?? "SPY").toUpperCase();
+  el.symbol.add(new Option(wanted, wanted));
+  const symbolList = source.symbols().then(
+    (symbols) => {
+      for (const sym of symbols) if (sym !== wanted) el.symbol.add(new Option(sym, sym));
+    },
+    () => undefined, // the board's own error says what is wrong (key, credits)
+  );
+  await loadBoard(true);
+  await symbolList;
+  follow();
+  addEventListener("resize", () => {
+    recompute();
+    scrub();
+  });
+  return handle;
+}

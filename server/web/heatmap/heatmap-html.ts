@@ -1,0 +1,116 @@
+// The heatmap page's HTML: toolbar (symbol, metric, window, sign convention, replay date and
+// minute, live, API key), the board heatmap with its per-strike profile, the what-if spot
+// slider and spot profile, and the session heatmap with its scrubber. The script draws on canvases.
+
+/** What the script reads from `#heatmap-config`. */
+export interface HeatmapPageConfig {
+  /** Path prefix of the API (the page's host), "" when matched by host name. */
+  base: string;
+  /** "api": the served page; "simulated": the static build (no server). */
+  mode: "api" | "simulated";
+  /** The market clock's now when the page was made, ms. */
+  nowMs: number;
+  simulated: boolean;
+}
+
+/** Where the script comes from: a served file, or inlined (the static build opens from file://). */
+export type HeatmapScript = { src: string } | { inline: string };
+
+const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c] as string);
+
+/**
+ * The page.
+ * @example heatmapHtml({ base: "", mode: "api", nowMs: Date.now(), simulated: true }, { src: "/heatmap/app.js" })
+ */
+export function heatmapHtml(config: HeatmapPageConfig, script: HeatmapScript): string {
+  // JSON inside a <script> block: "<" escaped so no "</script>" can close it.
+  const json = JSON.stringify(config).replace(/</g, "\\u003c");
+  const tag = "src" in script ? `<script src="${esc(script.src)}"></script>` : `<script>${script.inline.replace(/<\/script/gi, "<\\/script")}</script>`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>optionscope heatmap</title>
+<link rel="icon" href="data:,">
+<style>
+  :root { color-scheme: dark; }
+  * { box-sizing: border-box; }
+  body { margin: 0; font: 13px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: #0f1419; color: #d1d4dc; }
+  header { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: center; padding: 8px 12px; border-bottom: 1px solid #2a2e39; }
+  header h1 { font-size: 14px; margin: 0 8px 0 0; font-weight: 600; }
+  label { display: inline-flex; gap: 4px; align-items: center; color: #9598a1; }
+  input, select, button { font: inherit; color: #d1d4dc; background: #1e222d; border: 1px solid #363a45; border-radius: 4px; padding: 3px 6px; }
+  :focus-visible { outline: 2px solid #4c8dff; outline-offset: 1px; }
+  button { cursor: pointer; }
+  .badge { background: #b26b00; color: #fff; border-radius: 4px; padding: 2px 8px; font-weight: 600; }
+  .badge[hidden] { display: none; }
+  #status { color: #9598a1; min-width: 12em; }
+  #status.error { color: #ef5350; font-weight: 600; }
+  #engine { color: #26a69a; }
+  main { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 12px; padding: 12px; }
+  section { background: #131722; border: 1px solid #2a2e39; border-radius: 6px; padding: 8px; }
+  section h2 { font-size: 13px; margin: 0 0 6px; font-weight: 600; }
+  canvas { display: block; width: 100%; }
+  .row { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; margin-top: 6px; }
+  #levels { font-variant-numeric: tabular-nums; margin: 6px 0 0; padding-left: 18px; }
+  .wide { grid-column: 1 / -1; }
+  input[type=range] { flex: 1; min-width: 160px; }
+</style>
+</head>
+<body>
+<script type="application/json" id="heatmap-config">${json}</script>
+<header>
+  <h1>optionscope heatmap</h1>
+  <label>Symbol <select id="symbol"></select></label>
+  <label>Metric <select id="metric"><option value="gamma">Gamma</option><option value="vanna">Vanna</option></select></label>
+  <label>Expirations <select id="expirations"><option>1</option><option>2</option><option>3</option><option selected>5</option><option>10</option><option value="all">all</option></select></label>
+  <label>Strikes <select id="strikes"><option>20</option><option selected>40</option><option>60</option><option>92</option><option value="all">all</option></select></label>
+  <label>Sign <select id="sign"></select></label>
+  <label>Date <input id="date" type="date" min="2023-03-28"></label>
+  <label>Time (ET) <input id="time" type="time" step="60" min="09:30" max="16:00"></label>
+  <label><input id="live" type="checkbox"> Live</label>
+  <span id="simulated-label" class="badge"${config.simulated ? "" : " hidden"}>Simulated market data</span>
+  <span id="engine" aria-live="polite"></span>
+  <span id="status" role="status" aria-live="polite"></span>
+  <span id="credits"></span>
+  <form id="key-form" autocomplete="off"${config.mode === "simulated" ? " hidden" : ""}>
+    <input id="key" type="password" placeholder="API key" aria-label="API key">
+    <button type="submit">Use key</button>
+  </form>
+</header>
+<main>
+  <section>
+    <h2 id="board-title">Board: strike x expiration</h2>
+    <canvas id="board" height="520" role="img" aria-label="Strike by expiration heatmap" data-state="idle"></canvas>
+    <canvas id="legend" height="36" role="img" aria-label="Colour scale in dollars"></canvas>
+    <div class="row">
+      <label for="whatif">What-if spot</label>
+      <input id="whatif" type="range" min="-50" max="50" step="1" value="0" aria-describedby="whatif-value">
+      <output id="whatif-value" for="whatif"></output>
+      <button id="whatif-reset" type="button">Reset</button>
+    </div>
+  </section>
+  <section>
+    <h2>Key levels</h2>
+    <canvas id="spot-profile" height="200" role="img" aria-label="Total exposure against a hypothetical spot"></canvas>
+    <ol id="levels"></ol>
+  </section>
+  <section class="wide">
+    <h2>Session: strike x time, spot path</h2>
+    <canvas id="session" height="260" role="img" aria-label="Strike by time heatmap of the session" data-frames="0"></canvas>
+    <div class="row">
+      <label for="scrub">Minute</label>
+      <input id="scrub" type="range" min="0" max="0" step="1" value="0" aria-describedby="scrub-value">
+      <output id="scrub-value" for="scrub"></output>
+      <label>History <select id="history"><option value="15">15 min</option><option value="60">1 hour</option><option value="390">session</option></select></label>
+      <button id="history-load" type="button">Load history</button>
+      <span id="history-cost"></span>
+    </div>
+  </section>
+</main>
+${tag}
+</body>
+</html>
+`;
+}
