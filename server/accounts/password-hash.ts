@@ -14,7 +14,7 @@ const SALT_LEN = 16;
 export const PASSWORD_MIN_CHARS = 12;
 export const PASSWORD_MAX_CHARS = 256;
 
-function scryptAsync(password: string, salt: Buffer, cost: { N: number; r: number; p: number }): Promise<Buffer> {
+function scryptAsync(password: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> {
   const options: ScryptOptions = { ...cost, maxmem: 256 * cost.N * cost.r + 1024 * 1024 };
   return new Promise((resolve, reject) =>
     scrypt(password.normalize("NFC"), salt, KEY_LEN, options, (error, key) => (error ? reject(error) : resolve(key))),
@@ -25,14 +25,23 @@ function scryptAsync(password: string, salt: Buffer, cost: { N: number; r: numbe
  * Hash a password: `scrypt$N$r$p$<salt b64>$<hash b64>`.
  * @example (await hashPassword("correct horse battery")).startsWith("scrypt$32768$8$1$") // true
  */
-export async function hashPassword(password: string, cost = SCRYPT_COST): Promise<string> {
+export async function hashPassword(password: string, cost: ScryptCost = SCRYPT_COST): Promise<string> {
   const salt = randomBytes(SALT_LEN);
   const key = await scryptAsync(password, salt, cost);
   return `scrypt$${cost.N}$${cost.r}$${cost.p}$${salt.toString("base64")}$${key.toString("base64")}`;
 }
 
-/** A stored hash that matches no password, so a sign-in for an unknown account costs the same work. */
-export const DUMMY_PASSWORD_HASH = `scrypt$${SCRYPT_COST.N}$${SCRYPT_COST.r}$${SCRYPT_COST.p}$${Buffer.alloc(SALT_LEN).toString("base64")}$${Buffer.alloc(KEY_LEN).toString("base64")}`;
+export type ScryptCost = { N: number; r: number; p: number };
+
+const ZERO_KEY = Buffer.alloc(KEY_LEN).toString("base64");
+
+/**
+ * A stored-hash look-alike that matches no password (its key is all zeros, which verification
+ * refuses), so a sign-in for an unknown account costs the same scrypt work as a real one.
+ */
+export function dummyPasswordHash(cost: ScryptCost = SCRYPT_COST): string {
+  return `scrypt$${cost.N}$${cost.r}$${cost.p}$${Buffer.alloc(SALT_LEN).toString("base64")}$${ZERO_KEY}`;
+}
 
 /** True when `password` matches `stored` (constant-time compare); false for a malformed hash. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -44,7 +53,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const expected = Buffer.from(parts[5]!, "base64");
   if (expected.length !== KEY_LEN) return false;
   const actual = await scryptAsync(password, salt, { N: N!, r: r!, p: p! });
-  return timingSafeEqual(actual, expected) && stored !== DUMMY_PASSWORD_HASH;
+  return timingSafeEqual(actual, expected) && parts[5] !== ZERO_KEY;
 }
 
 /** Why a new password is refused, or null when it is acceptable. */

@@ -64,6 +64,8 @@ interface ConsoleRoute {
   method: "GET" | "POST";
   pattern: RegExp;
   signedIn: boolean;
+  /** Answers 201: something new exists (an account, a key). */
+  creates?: true;
   run(ctx: RouteContext, match: RegExpExecArray): unknown | Promise<unknown>;
 }
 
@@ -112,7 +114,7 @@ export function createConsoleApp(options: ConsoleAppOptions): (request: Request)
       run: async (ctx) => (ctx.opened = await service.setUp(ctx.body, ctx.ip), { accountId: ctx.opened.accountId, csrfToken: ctx.opened.csrfToken }),
     },
     {
-      method: "POST", pattern: /^\/api\/sign-up$/, signedIn: false,
+      method: "POST", pattern: /^\/api\/sign-up$/, signedIn: false, creates: true,
       run: async (ctx) => {
         const r = await service.signUp(ctx.body, ctx.ip);
         ctx.opened = r;
@@ -123,7 +125,7 @@ export function createConsoleApp(options: ConsoleAppOptions): (request: Request)
     { method: "GET", pattern: /^\/api\/overview$/, signedIn: true, run: (ctx) => service.overview(signedInAs(ctx)) },
     { method: "GET", pattern: /^\/api\/usage$/, signedIn: true, run: (ctx) => service.usage(signedInAs(ctx), ctx.url.searchParams.get("days") ?? undefined) },
     { method: "GET", pattern: /^\/api\/keys$/, signedIn: true, run: (ctx) => service.keys(signedInAs(ctx)) },
-    { method: "POST", pattern: /^\/api\/keys$/, signedIn: true, run: (ctx) => service.createKey(signedInAs(ctx)) },
+    { method: "POST", pattern: /^\/api\/keys$/, signedIn: true, creates: true, run: (ctx) => service.createKey(signedInAs(ctx)) },
     { method: "POST", pattern: /^\/api\/keys\/([^/]+)\/revoke$/, signedIn: true, run: (ctx, m) => service.revokeKey(signedInAs(ctx), decodeURIComponent(m[1]!)) },
     { method: "GET", pattern: /^\/api\/apps$/, signedIn: true, run: (ctx) => ({ apps: service.apps(signedInAs(ctx)) }) },
     { method: "POST", pattern: /^\/api\/apps\/([^/]+)\/revoke$/, signedIn: true, run: (ctx, m) => service.revokeApp(signedInAs(ctx), decodeURIComponent(m[1]!)) },
@@ -217,7 +219,7 @@ export function createConsoleApp(options: ConsoleAppOptions): (request: Request)
       const headers: Record<string, string> = {};
       if (ctx.opened) headers["Set-Cookie"] = sessionCookie(ctx.opened.sessionId, (ctx.opened.expiresMs - now()) / 1000, secure);
       if (ctx.signedOut) headers["Set-Cookie"] = sessionCookie("", 0, secure);
-      return json(result, ctx.opened ? 201 : 200, headers);
+      return json(result, route.creates ? 201 : 200, headers);
     } catch (error) {
       return errorResponse(error);
     }

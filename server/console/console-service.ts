@@ -8,7 +8,7 @@
 import { ApiError } from "../errors";
 import type { SqliteAccountService } from "../accounts/account-service";
 import { openConsoleStore, type ConsoleKey, type ConsoleStore } from "../accounts/console-store";
-import { DUMMY_PASSWORD_HASH, hashPassword, passwordProblem, verifyPassword } from "../accounts/password-hash";
+import { dummyPasswordHash, hashPassword, passwordProblem, SCRYPT_COST, verifyPassword, type ScryptCost } from "../accounts/password-hash";
 import { planDefinition } from "../accounts/plans";
 import type { AccountRecord } from "../accounts/types";
 import { usageReport, type UsageReport } from "../accounts/usage-report";
@@ -27,6 +27,8 @@ export interface ConsoleServiceOptions {
   store?: ConsoleStore;
   oauth?: OAuthStore;
   signInLimits?: SignInLimits;
+  /** scrypt cost of new passwords (default `SCRYPT_COST`; tests lower it). */
+  passwordCost?: ScryptCost;
   now?: () => number;
 }
 
@@ -72,6 +74,8 @@ export function createConsoleService(options: ConsoleServiceOptions) {
   const oauth = options.oauth ?? accounts.openOAuthStore();
   const limiter: SignInLimiter = createSignInLimiter(options.signInLimits);
   const db = accounts.db;
+  const cost = options.passwordCost ?? SCRYPT_COST;
+  const dummyHash = dummyPasswordHash(cost);
 
   /** Refuse before any password work while the account or the address is over its limit. */
   function guardAttempt(accountId: string | null, ip: string): void {
@@ -113,7 +117,7 @@ export function createConsoleService(options: ConsoleServiceOptions) {
       guardAttempt(accountId, ip);
       const stored = store.passwordHash(accountId);
       // An unknown account or one without a password costs the same scrypt work as a real one.
-      const ok = (await verifyPassword(password, stored ?? DUMMY_PASSWORD_HASH)) && stored !== null;
+      const ok = (await verifyPassword(password, stored ?? dummyHash)) && stored !== null;
       if (!ok) {
         limiter.recordFailure(accountId, ip, now());
         throw new ApiError(401, "invalid_credentials", "The account id or the password is wrong.");
@@ -127,7 +131,7 @@ export function createConsoleService(options: ConsoleServiceOptions) {
       const token = requireString(input.token, "token", 128);
       const password = requirePassword(input.password);
       guardAttempt(null, ip);
-      const hash = await hashPassword(password);
+      const hash = await hashPassword(password, cost);
       const accountId = store.consumeSetupLink(token);
       if (!accountId) {
         limiter.recordFailure(null, ip, now());
@@ -145,7 +149,7 @@ export function createConsoleService(options: ConsoleServiceOptions) {
       const code = requireString(input.inviteCode, "inviteCode", 128);
       const password = requirePassword(input.password);
       guardAttempt(null, ip);
-      const hash = await hashPassword(password);
+      const hash = await hashPassword(password, cost);
       const created = db.transaction(() => {
         const invite = store.redeemInviteTx(code, null);
         if (!invite) return null;
