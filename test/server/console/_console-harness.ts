@@ -74,7 +74,7 @@ export function makeConsoleHarness(options: { signInLimits?: SignInLimits; secur
     const send = async (path: string, init: RequestInit) => {
       const request = new Request(ORIGIN + path, init);
       const origin = opts.origin === undefined ? ORIGIN : opts.origin;
-      if (origin !== null && init.method === "POST") request.headers.set("Origin", origin);
+      if (origin !== null && init.method === "POST" && !request.headers.has("origin")) request.headers.set("Origin", origin);
       if (c.cookie) request.headers.set("Cookie", c.cookie);
       // The socket address, as `listen` would set it.
       Object.defineProperty(request, "ip", { value: opts.ip ?? "198.51.100.7" });
