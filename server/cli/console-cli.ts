@@ -91,7 +91,7 @@ export async function runConsoleCli(argv: string[], env: Record<string, string |
     const hours = positiveInt("expires-in-hours", values["expires-in-hours"], 24 * 30);
     const days = positiveInt("expires-in-days", values["expires-in-days"], 3650);
     const count = positiveInt("count", values.count, 100) ?? 1;
-    const credits = values.credits === undefined ? 0 : positiveInt("credits", values.credits, 1_000_000_000)!;
+    const credits = values.credits === undefined || values.credits.trim() === "0" ? 0 : positiveInt("credits", values.credits, 1_000_000_000)!;
     const plan = values.plan ?? "invite";
     if (!isPlan(plan)) throw new UsageError(`--plan must be one of ${PLANS.join(", ")}; got "${plan}".`);
     if (key.startsWith("console") && !values.account) throw new UsageError(`${key} needs --account ID.`);
