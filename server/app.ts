@@ -9,6 +9,7 @@ import { clientAddress, createIpCeiling, IP_CEILING_RETRY_AFTER_S } from "./limi
 import { ApiError } from "./errors";
 import { ALWAYS_OPEN } from "./control/service-state";
 import { builtinModules } from "./modules";
+import { CONSOLE_PREFIX } from "./console/console-app";
 import type { MountedModule } from "./modules/define-module";
 import { DEFAULT_STREAM_TIMINGS, type AppOptions, type AppServices, type FetchLike } from "./services";
 
@@ -57,7 +58,13 @@ function underPrefix(pathname: string, prefix: string): boolean {
  * const res = await app.request("/v1/heatmap?symbols=SPXW", { headers: { Authorization: `Bearer ${key}` } });
  * @see docs/api.md#hosts
  */
-export function createApp(options: AppOptions & { toolServer?: ToolServerOptions | false }): OptionscopeApp {
+export function createApp(
+  options: AppOptions & {
+    toolServer?: ToolServerOptions | false;
+    /** The developer console (`createConsoleApp`), served under `/console` on {base_url}; absent -> 404 there. */
+    console?: FetchLike;
+  },
+): OptionscopeApp {
   const modules: MountedModule[] = [];
   const services: AppServices = {
     market: options.market,
@@ -115,15 +122,18 @@ export function createApp(options: AppOptions & { toolServer?: ToolServerOptions
       });
       return renderError(error, { style: "lower", method: request.method });
     }
+    const path = event.url.pathname;
     if (byName.size > 0) {
       const named = byName.get(hostOnly(request.headers.get("host")));
+      // The developer console lives on {base_url} only (server/console).
+      if (named === byPrefix.base && options.console && underPrefix(path, CONSOLE_PREFIX)) return options.console(request);
       if (named !== undefined) {
         if (named === null) return mcpOrNotFound(request);
         return typeof named === "function" ? named(request) : named.fetch(request);
       }
     }
-    const path = event.url.pathname;
     if (underPrefix(path, HOST_PREFIXES.mcp)) return mcpOrNotFound(request);
+    if (options.console && underPrefix(path, CONSOLE_PREFIX)) return options.console(request);
     // OAuth discovery documents live at the origin root (RFC 8414, RFC 9728), not under /mcp.
     if (mcp && isOAuthDiscoveryPath(path)) return mcp(request);
     if (underPrefix(path, HOST_PREFIXES.flowAlias)) return byPrefix.flowAlias.fetch(request);

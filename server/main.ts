@@ -9,6 +9,7 @@ import { pathToFileURL } from "node:url";
 import { runAccountsCli } from "./cli";
 import { runAppsCli } from "./cli/apps-cli";
 import { runPauseCli } from "./cli/pause-cli";
+import { runConsoleCli } from "./cli/console-cli";
 import { isUsageError } from "./cli/_cli-io";
 import { resolveServeConfig, SERVE_USAGE } from "./config";
 import { startServer } from "./serve";
@@ -20,6 +21,8 @@ const USAGE = `optionscope: options analytics API
   optionscope key ...                manage API keys
   optionscope apps list|revoke       connected tool clients (OAuth sign-ins)
   optionscope pause|resume           maintenance: every data call answers 503 api_paused
+  optionscope console link|sign-out  a customer's one-time console sign-in link (see: optionscope console --help)
+  optionscope invite create|list     invite codes customers redeem in the console at /console
 `;
 
 /** The ready-to-paste request printed on first start. */
@@ -47,6 +50,7 @@ async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const say = (msg: string) => process.stderr.write(msg + "\n");
   say(`optionscope listening on ${baseUrl} (${config.marketDataDir ? `data from ${config.marketDataDir}` : "simulated market"})`);
   say(`  flow alias ${baseUrl}/flow-alias  price ${baseUrl}/atlas  tools ${baseUrl}/mcp  store ${config.dataDir}`);
+  say(`  developer console ${baseUrl}/console (sign-in link: optionscope console link --account <id>)`);
   if (running.demoKey) {
     say("Demo account created. Its key is shown only now:");
     say(`  ${curlLine(baseUrl, running.demoKey)}`);
@@ -96,6 +100,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     if (command === "serve") return await serve(rest, env);
     if (command === "apps") return await runAppsCli(argv, env);
     if (command === "pause" || command === "resume") return await runPauseCli(argv, env);
+    if (command === "console" || command === "invite") return await runConsoleCli(argv, env);
     if (command === "account" || command === "key") return await runAccountsCli(argv, env);
     if (!command || command === "--help" || command === "-h" || command === "help") {
       process.stdout.write(USAGE);

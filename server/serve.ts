@@ -8,6 +8,8 @@ import { loadFileMarket, progressBar } from "./data";
 import { warmingMarket } from "./data/warming-market";
 import { listen, type Listening } from "./http/listen";
 import { createConcurrencyLimiter, createRateLimiter } from "./limits";
+import { openConsoleStore } from "./accounts/console-store";
+import { createConsoleApp, createConsoleService, createKeyUseTracker } from "./console";
 import type { FetchLike } from "./services";
 
 /** A running server and how to stop it. */
@@ -66,9 +68,16 @@ export async function startServer(
     isKnownSymbol: (s) => known.has(s),
   });
   const demo = ensureDemoAccount(accounts);
+  // The console's key list shows "last used": accepted keys are noted and written in batches.
+  const keyUses = createKeyUseTracker(openConsoleStore(accounts.db).recordKeyUses);
+  const consoleApp = createConsoleApp({
+    service: createConsoleService({ accounts }),
+    trustedProxies: config.ipCeiling?.trustedProxies,
+  });
   const app = createApp({
     market,
-    accounts,
+    accounts: keyUses.wrap(accounts),
+    console: consoleApp,
     rateLimiter: createRateLimiter(),
     concurrency: createConcurrencyLimiter(),
     clock,
@@ -108,6 +117,7 @@ export async function startServer(
         await listening.close(false);
       } finally {
         clearTimeout(force);
+        keyUses.stop();
         accounts.close();
       }
     },

@@ -1,0 +1,236 @@
+/**
+ * What a signed-in customer may do, as plain functions of the session's account: the account
+ * overview, usage, keys, connected apps, invite codes and the monthly cap; and the three ways in
+ * (password, one-time setup link, invite code). The account id always comes from the session,
+ * never from the request, so one customer can never name another's keys or apps.
+ * Transport-free: the HTTP side is `console-app.ts`. See docs/operations.md#developer-console.
+ */
+import { ApiError } from "../errors";
+import type { SqliteAccountService } from "../accounts/account-service";
+import { openConsoleStore, type ConsoleKey, type ConsoleStore } from "../accounts/console-store";
+import { dummyPasswordHash, hashPassword, passwordProblem, SCRYPT_COST, verifyPassword, type ScryptCost } from "../accounts/password-hash";
+import { planDefinition } from "../accounts/plans";
+import type { AccountRecord } from "../accounts/types";
+import { usageReport, type UsageReport } from "../accounts/usage-report";
+import type { ConnectedApp, OAuthStore } from "../oauth/oauth-store";
+import { createSignInLimiter, type SignInLimiter, type SignInLimits } from "./sign-in-limiter";
+
+/** The accounts service parts the console uses (the SQLite service satisfies it). */
+export type ConsoleAccounts = Pick<
+  SqliteAccountService,
+  "db" | "accountView" | "createKey" | "revokeKey" | "updateAccount" | "createAccount" | "openOAuthStore"
+>;
+
+export interface ConsoleServiceOptions {
+  accounts: ConsoleAccounts;
+  /** Defaults to the console tables on `accounts.db`. */
+  store?: ConsoleStore;
+  oauth?: OAuthStore;
+  signInLimits?: SignInLimits;
+  /** scrypt cost of new passwords (default `SCRYPT_COST`; tests lower it). */
+  passwordCost?: ScryptCost;
+  now?: () => number;
+}
+
+/** A session just opened: the cookie value and the page's CSRF token. */
+export interface OpenedSession {
+  accountId: string;
+  sessionId: string;
+  csrfToken: string;
+  expiresMs: number;
+}
+
+/** Largest monthly cap a customer may set (credits); far above any plan's use, below float trouble. */
+export const MAX_MONTHLY_CAP_CREDITS = 1_000_000_000_000;
+/** Days the usage tab covers at most. */
+export const MAX_USAGE_DAYS = 90;
+
+const badParameter = (name: string, message: string) =>
+  new ApiError(400, "invalid_parameter", `${name}: ${message}`, { details: { parameter: name } });
+
+function requireString(value: unknown, name: string, maxChars = 512): string {
+  if (typeof value !== "string" || value.trim() === "" || value.length > maxChars) {
+    throw badParameter(name, `a non-empty string of at most ${maxChars} characters is required.`);
+  }
+  return value.trim();
+}
+
+function requirePassword(value: unknown): string {
+  const problem = passwordProblem(value);
+  if (problem) throw badParameter("password", problem);
+  return value as string;
+}
+
+const tooManyAttempts = (retryAfterS: number) =>
+  new ApiError(429, "sign_in_rate_limited", `Too many failed sign-in attempts; retry after ${retryAfterS} seconds.`, {
+    headers: { "Retry-After": String(retryAfterS) },
+    details: { retry_after: retryAfterS },
+  });
+
+export function createConsoleService(options: ConsoleServiceOptions) {
+  const { accounts } = options;
+  const now = options.now ?? Date.now;
+  const store = options.store ?? openConsoleStore(accounts.db, { now });
+  const oauth = options.oauth ?? accounts.openOAuthStore();
+  const limiter: SignInLimiter = createSignInLimiter(options.signInLimits);
+  const db = accounts.db;
+  const cost = options.passwordCost ?? SCRYPT_COST;
+  const dummyHash = dummyPasswordHash(cost);
+
+  /** Refuse before any password work while the account or the address is over its limit. */
+  function guardAttempt(accountId: string | null, ip: string): void {
+    const waitS = limiter.blockedForS(accountId, ip, now());
+    if (waitS > 0) throw tooManyAttempts(waitS);
+  }
+
+  function open(accountId: string): OpenedSession {
+    return { accountId, ...store.createSession(accountId) };
+  }
+
+  const accountPlan = (accountId: string) =>
+    db.prepare<[string], { plan: ReturnType<typeof planDefinition>["plan"] }>(`SELECT plan FROM accounts WHERE id = ?`).get(accountId)?.plan ?? null;
+
+  /** Apply an invite's plan and credits to an existing account (see docs/operations.md#invite-codes). */
+  function applyInviteTx(accountId: string, code: string): { plan: string; creditsAdded: number } {
+    const invite = store.redeemInviteTx(code, accountId);
+    if (!invite) throw new ApiError(404, "invite_not_found", "That invite code is unknown, already redeemed or expired.");
+    const current = accountPlan(accountId)!;
+    if (invite.plan !== current && current !== "invite") {
+      throw new ApiError(409, "invite_not_applicable", `This invite code is for the ${invite.plan} plan; the account is on ${current}, which an invite code does not change.`);
+    }
+    accounts.updateAccount(accountId, { plan: invite.plan, ...(invite.credits > 0 ? { addCredits: invite.credits } : {}) });
+    return { plan: invite.plan, creditsAdded: invite.credits };
+  }
+
+  return {
+    store,
+
+    /** The session of a cookie value, or null. */
+    session: (sessionId: string | null) => (sessionId ? store.session(sessionId) : null),
+
+    endSession: (sessionId: string) => store.endSession(sessionId),
+
+    /** Password sign-in. 401 `invalid_credentials` for any wrong account/password pair (same body). */
+    async signIn(input: { accountId?: unknown; password?: unknown }, ip: string): Promise<OpenedSession> {
+      const accountId = requireString(input.accountId, "accountId", 64);
+      const password = typeof input.password === "string" && input.password.length <= 1024 ? input.password : "";
+      guardAttempt(accountId, ip);
+      const stored = store.passwordHash(accountId);
+      // An unknown account or one without a password costs the same scrypt work as a real one.
+      const ok = (await verifyPassword(password, stored ?? dummyHash)) && stored !== null;
+      if (!ok) {
+        limiter.recordFailure(accountId, ip, now());
+        throw new ApiError(401, "invalid_credentials", "The account id or the password is wrong.");
+      }
+      limiter.recordSuccess(accountId);
+      return open(accountId);
+    },
+
+    /** Set the password through a one-time link from `optionscope console link`, and sign in. */
+    async setUp(input: { token?: unknown; password?: unknown }, ip: string): Promise<OpenedSession> {
+      const token = requireString(input.token, "token", 128);
+      const password = requirePassword(input.password);
+      guardAttempt(null, ip);
+      const hash = await hashPassword(password, cost);
+      const accountId = store.consumeSetupLink(token);
+      if (!accountId) {
+        limiter.recordFailure(null, ip, now());
+        throw new ApiError(404, "link_not_found", "This sign-in link is unknown, already used or expired; ask for a new one.");
+      }
+      store.setPasswordHash(accountId, hash);
+      return open(accountId);
+    },
+
+    /**
+     * Open an account with an invite code (the account is created now, on the code's plan), set
+     * its password and sign in. Its first key is returned here, once.
+     */
+    async signUp(input: { inviteCode?: unknown; password?: unknown }, ip: string): Promise<OpenedSession & { key: string; keyId: string }> {
+      const code = requireString(input.inviteCode, "inviteCode", 128);
+      const password = requirePassword(input.password);
+      guardAttempt(null, ip);
+      const hash = await hashPassword(password, cost);
+      const created = db.transaction(() => {
+        const invite = store.redeemInviteTx(code, null);
+        if (!invite) return null;
+        const account = accounts.createAccount({ plan: invite.plan, label: invite.label });
+        store.setInviteRedeemerTx(invite.inviteId, account.accountId);
+        if (invite.credits > 0) accounts.updateAccount(account.accountId, { addCredits: invite.credits });
+        return account;
+      }).immediate();
+      if (!created) {
+        limiter.recordFailure(null, ip, now());
+        throw new ApiError(404, "invite_not_found", "That invite code is unknown, already redeemed or expired.");
+      }
+      store.setPasswordHash(created.accountId, hash);
+      return { ...open(created.accountId), key: created.key, keyId: created.keyId };
+    },
+
+    /** The overview tab: the account record (`GET /v1/account`'s data) and the key limit. */
+    overview(accountId: string): AccountRecord & { activeKeys: number } {
+      const plan = accountPlan(accountId);
+      if (!plan) throw new ApiError(404, "account_not_found", "The account no longer exists.");
+      const def = planDefinition(plan);
+      // accountView reads the account by id; the principal's other fields are not used there.
+      const view = accounts.accountView({ accountId, keyId: "console", plan, limits: def.limits });
+      const activeKeys = store.keysOf(accountId).filter((k) => k.state === "active").length;
+      return { ...view, activeKeys };
+    },
+
+    usage(accountId: string, daysRaw: unknown): UsageReport {
+      const days = daysRaw === undefined || daysRaw === null || daysRaw === "" ? 30 : Number(daysRaw);
+      if (!Number.isInteger(days) || days < 1 || days > MAX_USAGE_DAYS) throw badParameter("days", `an integer from 1 to ${MAX_USAGE_DAYS}.`);
+      return usageReport(db, accountId, now(), days);
+    },
+
+    keys(accountId: string): { keys: ConsoleKey[]; activeKeyLimit: number } {
+      const plan = accountPlan(accountId);
+      return { keys: store.keysOf(accountId), activeKeyLimit: plan ? planDefinition(plan).limits.activeKeys : 0 };
+    },
+
+    /** A new key, shown once; 409 `key_limit_reached` at the plan's active-key limit. */
+    createKey: (accountId: string) => accounts.createKey(accountId),
+
+    /** Revoke one of the account's own keys (and the OAuth grants signed in with it). */
+    revokeKey(accountId: string, keyIdRaw: unknown): { keyId: string; alreadyRevoked: boolean; oauthTokensRevoked: number } {
+      const keyId = requireString(keyIdRaw, "keyId", 64);
+      // Another account's key is answered exactly like a key that does not exist.
+      if (!store.keysOf(accountId).some((k) => k.keyId === keyId)) throw new ApiError(404, "key_not_found", "No key with that id on this account.");
+      const r = accounts.revokeKey(keyId);
+      return { keyId: r.keyId, alreadyRevoked: r.alreadyRevoked, oauthTokensRevoked: oauth.revokeGrantsOfKey(r.keyId) };
+    },
+
+    apps: (accountId: string): ConnectedApp[] => oauth.listApps({ accountId }),
+
+    revokeApp(accountId: string, appIdRaw: unknown) {
+      const appId = requireString(appIdRaw, "appId", 64);
+      if (!oauth.listApps({ accountId }).some((a) => a.appId === appId)) throw new ApiError(404, "app_not_found", "No connected app with that id on this account.");
+      const r = oauth.revokeApp(appId)!;
+      return { appId: r.appId, alreadyRevoked: r.alreadyRevoked, tokensRevoked: r.tokensRevoked };
+    },
+
+    /** Redeem an invite code on a signed-in account; failures count against the address like sign-ins. */
+    redeemInvite(accountId: string, codeRaw: unknown, ip: string) {
+      const code = requireString(codeRaw, "inviteCode", 128);
+      guardAttempt(null, ip);
+      try {
+        return db.transaction(() => applyInviteTx(accountId, code)).immediate();
+      } catch (error) {
+        if (error instanceof ApiError && error.code === "invite_not_found") limiter.recordFailure(null, ip, now());
+        throw error;
+      }
+    },
+
+    /** Set, raise, lower or (null) remove the account's monthly spend cap, in credits. */
+    setMonthlyCap(accountId: string, value: unknown): { monthlyCapCredits: number | null } {
+      if (value !== null && !(Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= MAX_MONTHLY_CAP_CREDITS)) {
+        throw badParameter("monthlyCapCredits", `an integer from 0 to ${MAX_MONTHLY_CAP_CREDITS}, or null for no cap.`);
+      }
+      const cap = store.setMonthlyCap(accountId, value as number | null);
+      if (cap === undefined) throw new ApiError(404, "account_not_found", "The account no longer exists.");
+      return { monthlyCapCredits: cap };
+    },
+  };
+}
+
+export type ConsoleService = ReturnType<typeof createConsoleService>;

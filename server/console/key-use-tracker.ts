@@ -1,0 +1,54 @@
+/**
+ * "Last used" for the console's key list without a write on the request path: successful
+ * authentications are remembered in memory and written to the store in one small transaction
+ * every `flushEveryMs` (and on `flush()`). A failed write keeps the times for the next flush.
+ * See docs/operations.md#console-keys.
+ */
+import type { AccountService } from "../accounts/types";
+
+export interface KeyUseTracker {
+  /** The service with `authenticate` recording each key it accepts. */
+  wrap<S extends Pick<AccountService, "authenticate">>(service: S): S;
+  /** Write what is pending now. */
+  flush(): void;
+  /** Stop the timer after a last flush. */
+  stop(): void;
+}
+
+export function createKeyUseTracker(
+  write: (uses: ReadonlyMap<string, number>) => void,
+  options: { now?: () => number; flushEveryMs?: number } = {},
+): KeyUseTracker {
+  const now = options.now ?? Date.now;
+  let pending = new Map<string, number>();
+  const flush = () => {
+    if (pending.size === 0) return;
+    const batch = pending;
+    pending = new Map();
+    try {
+      write(batch);
+    } catch {
+      // Store busy or closed: keep the newest times for the next attempt.
+      for (const [k, t] of batch) if ((pending.get(k) ?? 0) < t) pending.set(k, t);
+    }
+  };
+  const timer = setInterval(flush, options.flushEveryMs ?? 30_000);
+  timer.unref?.();
+  return {
+    wrap(service) {
+      return {
+        ...service,
+        authenticate(header: string | null | undefined) {
+          const principal = service.authenticate(header);
+          pending.set(principal.keyId, now());
+          return principal;
+        },
+      };
+    },
+    flush,
+    stop() {
+      clearInterval(timer);
+      flush();
+    },
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * Brute-force limits on console sign-in: failed attempts counted per account and per source
+ * address over a sliding window; past either limit, attempts are refused (before any password
+ * work) until the oldest failure leaves the window. Memory only: one server answers sign-ins.
+ * See docs/operations.md#console-sign-in.
+ */
+
+export interface SignInLimits {
+  /** Failed attempts allowed per account in the window. */
+  perAccount: number;
+  /** Failed attempts allowed per source address in the window. */
+  perIp: number;
+  windowMs: number;
+}
+
+export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = Object.freeze({ perAccount: 5, perIp: 20, windowMs: 15 * 60_000 });
+
+/** Keys tracked at most; the oldest entries go first (bounds memory under a spray of addresses). */
+const MAX_TRACKED = 50_000;
+
+export interface SignInLimiter {
+  /** Seconds to wait when `account` or `ip` is over its limit, else 0. */
+  blockedForS(account: string | null, ip: string, nowMs: number): number;
+  recordFailure(account: string | null, ip: string, nowMs: number): void;
+  /** A success clears the account's failures (not the address's). */
+  recordSuccess(account: string): void;
+}
+
+export function createSignInLimiter(limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS): SignInLimiter {
+  const failures = new Map<string, number[]>();
+
+  const recent = (key: string, nowMs: number): number[] => {
+    const list = (failures.get(key) ?? []).filter((t) => t > nowMs - limits.windowMs);
+    if (list.length === 0) failures.delete(key);
+    else failures.set(key, list);
+    return list;
+  };
+  const waitS = (key: string, max: number, nowMs: number): number => {
+    const list = recent(key, nowMs);
+    if (list.length < max) return 0;
+    // Free again when the failure that made the count reach `max` leaves the window.
+    return Math.max(1, Math.ceil((list[list.length - max]! + limits.windowMs - nowMs) / 1000));
+  };
+  const add = (key: string, nowMs: number) => {
+    const list = recent(key, nowMs);
+    list.push(nowMs);
+    failures.delete(key);
+    failures.set(key, list);
+    if (failures.size > MAX_TRACKED) failures.delete(failures.keys().next().value!);
+  };
+
+  return {
+    blockedForS(account, ip, nowMs) {
+      const byIp = waitS(`ip:${ip}`, limits.perIp, nowMs);
+      const byAccount = account ? waitS(`acct:${account}`, limits.perAccount, nowMs) : 0;
+      return Math.max(byIp, byAccount);
+    },
+    recordFailure(account, ip, nowMs) {
+      add(`ip:${ip}`, nowMs);
+      if (account) add(`acct:${account}`, nowMs);
+    },
+    recordSuccess(account) {
+      failures.delete(`acct:${account}`);
+    },
+  };
+}
