@@ -7,7 +7,7 @@ import type { ServeConfig } from "./config";
 import { loadFileMarket, progressBar } from "./data";
 import { warmingMarket } from "./data/warming-market";
 import { listen, type Listening } from "./http/listen";
-import { createConcurrencyLimiter, createRateLimiter } from "./limits";
+import { sharedLimits } from "./limits/shared-limits";
 import type { FetchLike } from "./services";
 
 /** A running server and how to stop it. */
@@ -66,11 +66,18 @@ export async function startServer(
     isKnownSymbol: (s) => known.has(s),
   });
   const demo = ensureDemoAccount(accounts);
+  let limits: Awaited<ReturnType<typeof sharedLimits>>;
+  try {
+    limits = await sharedLimits(config.redisUrl);
+  } catch (error) {
+    accounts.close();
+    throw error;
+  }
   const app = createApp({
     market,
     accounts,
-    rateLimiter: createRateLimiter(),
-    concurrency: createConcurrencyLimiter(),
+    rateLimiter: limits.rateLimiter,
+    concurrency: limits.concurrency,
     clock,
     hosts: config.hosts,
     logger: config.accessLog ? io.log : () => {},
@@ -108,6 +115,7 @@ export async function startServer(
         await listening.close(false);
       } finally {
         clearTimeout(force);
+        limits.close();
         accounts.close();
       }
     },

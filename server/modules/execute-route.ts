@@ -150,7 +150,7 @@ export async function executeRoute(services: AppServices, call: RouteCall): Prom
       services.accounts.assertEntitled(principal, route.entitlement, symbols);
       if (route.concurrency) {
         const max = route.concurrency.max(principal);
-        release = services.concurrency.tryAcquire(principal.accountId, route.concurrency.kind, max);
+        release = await services.concurrency.tryAcquire(principal.accountId, route.concurrency.kind, max);
         if (!release) throw apiErrors.tooManyConcurrent(route.concurrency.kind, max, route.concurrency.retryAfterS);
         // A caller that goes away frees its slot at once, even if the handler runs on.
         const r = release;
