@@ -29,6 +29,11 @@ export interface ServeConfig {
   durability?: "full" | "normal";
   /** Per-IP edge ceiling (requests per address over 5 minutes) and trusted proxies; null turns it off. */
   ipCeiling: { maxRequests: number; trustedProxies: string[] } | null;
+  /**
+   * Redis for the limits several instances share (`--redis` / `OPTIONSCOPE_REDIS`): per-key rate
+   * limits and per-account in-flight slots. Absent: in-process limiters (one instance).
+   */
+  redisUrl: string | undefined;
 }
 
 /** A usage error of the command line (exit code 2). */
@@ -49,6 +54,7 @@ export const SERVE_USAGE = `Usage: optionscope serve [options]
   --no-access-log        no JSON line per request
   --ip-ceiling N|off     requests per source address over 5 minutes (env OPTIONSCOPE_IP_CEILING, default 6000)
   --trusted-proxies A,B  proxies whose X-Forwarded-For names the client (env OPTIONSCOPE_TRUSTED_PROXIES)
+  --redis URL            share rate limits and in-flight slots with other instances (env OPTIONSCOPE_REDIS)
 Environment: STREAM_MAX_DURATION_S (3600), STREAM_BILLING_INTERVAL_S (60), STREAM_KEEPALIVE_S (15)
 `;
 
@@ -57,6 +63,14 @@ function num(name: string, raw: string | undefined, check: (n: number) => boolea
   const n = Number(raw);
   if (!Number.isFinite(n) || !check(n)) throw new UsageError(`Invalid ${name}: ${raw}`);
   return n;
+}
+
+/** A `redis://` or `rediss://` URL, or undefined when unset. */
+function redisUrlOf(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const url = raw.trim();
+  if (!/^rediss?:\/\/[^\s]+$/.test(url)) throw new UsageError(`Invalid --redis / OPTIONSCOPE_REDIS: expected redis://host:port[/db] (got ${JSON.stringify(url.slice(0, 80))})`);
+  return url;
 }
 
 function ipCeilingOf(raw: string | undefined, proxies: string | undefined): ServeConfig["ipCeiling"] {
@@ -91,6 +105,7 @@ export function resolveServeConfig(argv: string[], env: Record<string, string | 
       "no-access-log": { type: "boolean" },
       "ip-ceiling": { type: "string" },
       "trusted-proxies": { type: "string" },
+      redis: { type: "string" },
     },
   });
   const nowRaw = values.now ?? env.OPTIONSCOPE_NOW;
@@ -121,5 +136,6 @@ export function resolveServeConfig(argv: string[], env: Record<string, string | 
     maxHeaderSize: 16_384,
     accessLog: !values["no-access-log"],
     ipCeiling: ipCeilingOf(values["ip-ceiling"] ?? env.OPTIONSCOPE_IP_CEILING, values["trusted-proxies"] ?? env.OPTIONSCOPE_TRUSTED_PROXIES),
+    redisUrl: redisUrlOf(values.redis ?? env.OPTIONSCOPE_REDIS),
   };
 }

@@ -7,9 +7,9 @@ import type { ServeConfig } from "./config";
 import { loadFileMarket, progressBar } from "./data";
 import { warmingMarket } from "./data/warming-market";
 import { listen, type Listening } from "./http/listen";
-import { createConcurrencyLimiter, createRateLimiter } from "./limits";
 import { openConsoleStore } from "./accounts/console-store";
 import { createConsoleApp, createConsoleService, createKeyUseTracker } from "./console";
+import { sharedLimits } from "./limits/shared-limits";
 import type { FetchLike } from "./services";
 
 /** A running server and how to stop it. */
@@ -68,6 +68,13 @@ export async function startServer(
     isKnownSymbol: (s) => known.has(s),
   });
   const demo = ensureDemoAccount(accounts);
+  let limits: Awaited<ReturnType<typeof sharedLimits>>;
+  try {
+    limits = await sharedLimits(config.redisUrl);
+  } catch (error) {
+    accounts.close();
+    throw error;
+  }
   // The console's key list shows "last used": accepted keys are noted and written in batches.
   const keyUses = createKeyUseTracker(openConsoleStore(accounts.db).recordKeyUses);
   const consoleApp = createConsoleApp({
@@ -78,8 +85,8 @@ export async function startServer(
     market,
     accounts: keyUses.wrap(accounts),
     console: consoleApp,
-    rateLimiter: createRateLimiter(),
-    concurrency: createConcurrencyLimiter(),
+    rateLimiter: limits.rateLimiter,
+    concurrency: limits.concurrency,
     clock,
     hosts: config.hosts,
     logger: config.accessLog ? io.log : () => {},
@@ -118,6 +125,7 @@ export async function startServer(
       } finally {
         clearTimeout(force);
         keyUses.stop();
+        limits.close();
         accounts.close();
       }
     },

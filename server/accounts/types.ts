@@ -134,28 +134,35 @@ export interface AccountService extends AccountAuth, CreditLedger {
 }
 
 /** Per-key requests-per-minute limiter: at most the limit in any 60 s (an exact sliding log, server/limits/rate-limiter.ts). */
-export interface RateLimiter {
-  take(
-    keyId: string,
-    limitPerMinute: number,
-    nowMs: number,
-  ): { allowed: boolean; limit: number; remaining: number; resetSec: number };
-  /** The same figures without counting a request (responses that are not requests of their own). */
-  peek?(
-    keyId: string,
-    limitPerMinute: number,
-    nowMs: number,
-  ): { allowed: boolean; limit: number; remaining: number; resetSec: number };
+/** One rate-limit decision: the three `X-RateLimit-*` figures and whether the request counts. */
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  resetSec: number;
 }
+
+/**
+ * Per-key requests-per-minute limiter. In-process limiters answer at once; shared ones (Redis,
+ * for several instances) answer with a promise, so callers always `await`.
+ */
+export interface RateLimiter {
+  take(keyId: string, limitPerMinute: number, nowMs: number): RateDecision | Promise<RateDecision>;
+  /** The same figures without counting a request (responses that are not requests of their own). */
+  peek?(keyId: string, limitPerMinute: number, nowMs: number): RateDecision | Promise<RateDecision>;
+}
+
+/** Frees a held slot; idempotent. */
+export type SlotRelease = () => void;
 
 /**
  * Per-account concurrency slots by kind (`historical`, `stream-symbols`, ...). `units` (default
  * 1) lets streams hold one unit per symbol. The returned release function is idempotent.
  */
 export interface ConcurrencyLimiter {
-  tryAcquire(accountId: string, kind: string, max: number, units?: number): (() => void) | null;
+  tryAcquire(accountId: string, kind: string, max: number, units?: number): SlotRelease | null | Promise<SlotRelease | null>;
   /** Units currently held by an account for a kind. */
-  inUse(accountId: string, kind: string): number;
+  inUse(accountId: string, kind: string): number | Promise<number>;
 }
 
 /** Concurrency kinds used across the server, so nobody spells them differently. */

@@ -56,12 +56,12 @@ export function buildHostApp(host: RestHost, prefix: string, services: AppServic
     if (page.host !== host) continue;
     app.get(prefix + page.path, (event: H3Event) => page.handle(event.req, services));
   }
-  const fallback = (event: H3Event): Response => {
+  const fallback = async (event: H3Event): Promise<Response> => {
     if (event.req.method === "OPTIONS") return preflightResponse();
     const headers = new Headers({ "X-Request-Id": newRequestId() });
     try {
       // A valid key counts against that key; anything else against the caller's IP.
-      authenticateAndLimit(services, headers, event.req, "optional");
+      await authenticateAndLimit(services, headers, event.req, "optional");
       if (isMalformedPath(event.url.pathname)) {
         throw new ApiError(400, "invalid_request", "Malformed percent-encoding in the URL path.");
       }

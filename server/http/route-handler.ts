@@ -36,15 +36,15 @@ export function newRequestId(): string {
  * rate; callers without a valid key count per IP at `anonymousRequestsPerMinute`.
  * @throws ApiError 429 `rate_limited` (no `Retry-After`, per the spec's gateway note)
  */
-export function takeRateLimit(
+export async function takeRateLimit(
   services: AppServices,
   headers: Headers,
   principal: Principal | null,
   request: Request | null,
-): void {
+): Promise<void> {
   const bucket = principal ? principal.keyId : `anon:${request ? clientIp(request) : "local"}`;
   const limit = principal ? principal.limits.requestsPerMinute : services.anonymousRequestsPerMinute;
-  const r = services.rateLimiter.take(bucket, limit, services.wallNowMs());
+  const r = await services.rateLimiter.take(bucket, limit, services.wallNowMs());
   headers.set("X-RateLimit-Limit", String(r.limit));
   headers.set("X-RateLimit-Remaining", String(r.remaining));
   headers.set("X-RateLimit-Reset", String(r.resetSec));
@@ -55,13 +55,13 @@ export function takeRateLimit(
  * Authenticate, and rate-limit whatever the outcome, so that 401/403 answers also carry the
  * rate-limit headers (counted per IP). Returns null when `optional` and no valid key was sent.
  */
-export function authenticateAndLimit(
+export async function authenticateAndLimit(
   services: AppServices,
   headers: Headers,
   request: Request,
   mode: "required" | "optional" | "none",
   authorization?: string | null,
-): Principal | null {
+): Promise<Principal | null> {
   let principal: Principal | null = null;
   let authError: unknown = null;
   if (mode !== "none") {
@@ -75,7 +75,7 @@ export function authenticateAndLimit(
       }
     }
   }
-  takeRateLimit(services, headers, principal, request);
+  await takeRateLimit(services, headers, principal, request);
   if (authError && mode === "required") throw authError;
   return principal;
 }
@@ -135,10 +135,10 @@ export function createRouteHandler(route: AnyRoute, state: unknown, services: Ap
       if (request.method !== "GET") {
         // Counted like any request (a valid key against the key, else the IP), so the answer
         // carries the rate-limit headers too.
-        authenticateAndLimit(services, headers, request, "optional", route.credentials?.(request));
+        await authenticateAndLimit(services, headers, request, "optional", route.credentials?.(request));
         throw apiErrors.methodNotAllowed(request.method);
       }
-      principal = authenticateAndLimit(services, headers, request, route.auth === "none" ? "none" : "required", route.credentials?.(request));
+      principal = await authenticateAndLimit(services, headers, request, route.auth === "none" ? "none" : "required", route.credentials?.(request));
       const run = await executeRoute(services, {
         route,
         state,

@@ -3,7 +3,13 @@
  * symbols). A slot is held from acquire to release; release is idempotent so the pipeline can
  * call it from both the finish and the abort paths. See docs/api.md#limits.
  */
-import { SLOT_STREAM_SYMBOLS, type ConcurrencyLimiter } from "../accounts/types";
+import { SLOT_STREAM_SYMBOLS, type ConcurrencyLimiter, type SlotRelease } from "../accounts/types";
+
+/** The in-process limiter answers synchronously. */
+export interface InProcessConcurrencyLimiter extends ConcurrencyLimiter {
+  tryAcquire(accountId: string, kind: string, max: number, units?: number): SlotRelease | null;
+  inUse(accountId: string, kind: string): number;
+}
 
 /**
  * Create a limiter.
@@ -12,7 +18,7 @@ import { SLOT_STREAM_SYMBOLS, type ConcurrencyLimiter } from "../accounts/types"
  * const release = slots.tryAcquire("acct_1", "historical", 2); // null when 2 are in flight
  * release?.(); release?.(); // the second call does nothing
  */
-export function createConcurrencyLimiter(): ConcurrencyLimiter {
+export function createConcurrencyLimiter(): InProcessConcurrencyLimiter {
   const held = new Map<string, number>();
   const slot = (accountId: string, kind: string) => `${kind}\u0000${accountId}`;
 
@@ -40,6 +46,6 @@ export function createConcurrencyLimiter(): ConcurrencyLimiter {
  * Symbols an account currently streams (for `streamSymbolsConcurrent`).
  * @example streamSymbolsInUse(slots, "acct_1") // 0
  */
-export function streamSymbolsInUse(limiter: ConcurrencyLimiter, accountId: string): number {
+export function streamSymbolsInUse(limiter: ConcurrencyLimiter, accountId: string): number | Promise<number> {
   return limiter.inUse(accountId, SLOT_STREAM_SYMBOLS);
 }

@@ -3,9 +3,9 @@
  * See docs/api.md#limits.
  */
 import { ApiError } from "../errors";
-import type { RateLimiter } from "../accounts/types";
+import type { RateDecision } from "../accounts/types";
 
-export type RateDecision = ReturnType<RateLimiter["take"]>;
+export type { RateDecision };
 
 /**
  * `X-RateLimit-*` headers for a decision (sent on every response, errors included).

@@ -7,7 +7,15 @@
  * the window, i.e. when one more slot frees.
  * See docs/api.md#limits (the algorithm, and how it moves to Redis for several instances).
  */
-import type { RateLimiter } from "../accounts/types";
+import type { RateDecision, RateLimiter } from "../accounts/types";
+
+/** The in-process limiter answers synchronously. */
+export interface InProcessRateLimiter extends RateLimiter {
+  take(keyId: string, limitPerMinute: number, nowMs: number): RateDecision;
+  peek(keyId: string, limitPerMinute: number, nowMs: number): RateDecision;
+  /** Keys currently tracked. */
+  size(): number;
+}
 
 /** Length of the sliding window, seconds. */
 export const RATE_WINDOW_SECONDS = 60;
@@ -36,7 +44,7 @@ function expire(log: Log, nowMs: number): void {
  * const rl = createRateLimiter();
  * rl.take("key_1", 120, Date.now()) // { allowed: true, limit: 120, remaining: 119, resetSec: now + 60 }
  */
-export function createRateLimiter(): RateLimiter & { size(): number } {
+export function createRateLimiter(): InProcessRateLimiter {
   const logs = new Map<string, Log>();
   let sweptMs = -Infinity;
 

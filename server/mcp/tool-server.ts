@@ -133,8 +133,8 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
         ? createAuthorizationServer({
             store,
             accounts: services.accounts,
-            allowSignInAttempt: (request) =>
-              services.rateLimiter.take(`signin:${clientIp(request)}`, signInLimit, services.wallNowMs()).allowed,
+            allowSignInAttempt: async (request) =>
+              (await services.rateLimiter.take(`signin:${clientIp(request)}`, signInLimit, services.wallNowMs())).allowed,
           })
         : null;
       oauthState = { store, as };
@@ -154,7 +154,7 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
     let outcome: ToolOutcome;
     let credits: number | null;
     try {
-      takeRateLimit(services, responseHeaders ?? new Headers(), principal, null);
+      await takeRateLimit(services, responseHeaders ?? new Headers(), principal, null);
       const run = await executeRoute(services, {
         route,
         state: toolList().stateOf.get(route),
@@ -201,7 +201,7 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
           const brief = INTELLIGENCE_TOOLS.find((t) => t.name === name);
           if (!brief) throw unknown();
           if (!principal) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, "Not authenticated.");
-          takeRateLimit(services, extra.responseHeaders ?? new Headers(), principal, null);
+          await takeRateLimit(services, extra.responseHeaders ?? new Headers(), principal, null);
           const { result, creditsRemaining } = await callIntelligenceTool(services, brief, request.params.arguments, principal, c.mcpReq.signal);
           if (creditsRemaining !== null) extra.responseHeaders?.set("X-Credits-Remaining", String(creditsRemaining));
           return result;
@@ -247,7 +247,7 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
       if (!oauthOf().store && caller.status === 401) caller.headers["WWW-Authenticate"] = 'Bearer realm="optionscope"';
       try {
         // Refused requests count against the caller's IP, as on the REST hosts.
-        takeRateLimit(services, headers, null, request);
+        await takeRateLimit(services, headers, null, request);
       } catch (error) {
         return renderError(error, { style: "lower", headers, method: request.method });
       }
@@ -255,7 +255,7 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
     }
     const grant = caller.grant;
     // Every response states the key's rate-limit figures (a tool call counts; the rest only read them).
-    const figures = services.rateLimiter.peek?.(caller.principal.keyId, caller.principal.limits.requestsPerMinute, services.wallNowMs());
+    const figures = await services.rateLimiter.peek?.(caller.principal.keyId, caller.principal.limits.requestsPerMinute, services.wallNowMs());
     if (figures) {
       headers.set("X-RateLimit-Limit", String(figures.limit));
       headers.set("X-RateLimit-Remaining", String(figures.remaining));

@@ -150,7 +150,7 @@ export async function executeRoute(services: AppServices, call: RouteCall): Prom
       services.accounts.assertEntitled(principal, route.entitlement, symbols);
       if (route.concurrency) {
         const max = route.concurrency.max(principal);
-        release = services.concurrency.tryAcquire(principal.accountId, route.concurrency.kind, max);
+        release = await services.concurrency.tryAcquire(principal.accountId, route.concurrency.kind, max);
         if (!release) {
           const { kind, retryAfterS, code } = route.concurrency;
           throw code === "too_many_concurrent_queries"

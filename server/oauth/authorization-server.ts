@@ -89,7 +89,7 @@ export interface AuthorizationServerOptions {
   store: OAuthStore;
   accounts: AccountService;
   /** Called once per sign-in form submission; false refuses it (slows key guessing). */
-  allowSignInAttempt?: (request: Request) => boolean;
+  allowSignInAttempt?: (request: Request) => boolean | Promise<boolean>;
   /** Registrations per source address in any 60 s (default 20); past it, 429 with `Retry-After`. */
   registrationsPerMinute?: number;
   /** Clock of the registration rate, Unix ms (default `Date.now`). */
@@ -294,7 +294,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions) {
     if (param(form, "deny") !== null) {
       return redirectWith(ar.redirectUri, { error: "access_denied", error_description: "The user declined.", state: ar.state, iss: urls.issuer });
     }
-    if (options.allowSignInAttempt && !options.allowSignInAttempt(request)) {
+    if (options.allowSignInAttempt && !(await options.allowSignInAttempt(request))) {
       return htmlResponse(pageFor("Too many sign-in attempts; wait a minute and try again."), 429);
     }
     const key = (param(form, "api_key") ?? "").trim();

@@ -17,12 +17,12 @@ export function lastEventIdOf(request: Request, queryCursor: string | undefined)
 }
 
 /** Open a connection on `hub` for either transport (not started yet). */
-export function openOnHub<Q>(
+export async function openOnHub<Q>(
   hub: StreamHub<Q>,
   services: AppServices,
   o: { principal: Principal; symbols: string[]; query: Q; request: Request; requestId: string; cursor: string | undefined },
   transport: "sse" | "ws",
-): StreamConnection {
+): Promise<StreamConnection> {
   let creditsRemaining: number | null = null;
   try {
     creditsRemaining = services.accounts.balance(o.principal.accountId);

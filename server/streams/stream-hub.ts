@@ -172,7 +172,7 @@ export function createStreamHub<Q>(services: AppServices, source: TopicSource<Q>
      * account slots, resume lookup. Throws `ApiError` 503 `stream_unavailable` / `stream_capacity`
      * or 429 `stream_limit_reached`; the caller then starts the connection with its transport.
      */
-    open(req: OpenStreamRequest<Q>): StreamConnection {
+    async open(req: OpenStreamRequest<Q>): Promise<StreamConnection> {
       const retry = settings.capacityRetryAfterS;
       if (shuttingDown) throw capacity("stream_unavailable", "The server is shutting down; reconnect to another instance.", retry);
       const now = lifeNow();
@@ -210,9 +210,10 @@ export function createStreamHub<Q>(services: AppServices, source: TopicSource<Q>
         throw capacity("stream_capacity", "The server streams as many distinct boards as it can; retry shortly.", retry);
       }
       const max = req.principal.limits.streamSymbolsConcurrent;
-      const release = services.concurrency.tryAcquire(req.principal.accountId, SLOT_STREAM_SYMBOLS, max, req.symbols.length);
+      // A shared limiter (Redis) answers asynchronously; the slot is held across instances.
+      const release = await services.concurrency.tryAcquire(req.principal.accountId, SLOT_STREAM_SYMBOLS, max, req.symbols.length);
       if (!release) {
-        throw streamLimitReached(max, services.concurrency.inUse(req.principal.accountId, SLOT_STREAM_SYMBOLS), req.symbols.length, settings.limitRetryAfterS);
+        throw streamLimitReached(max, await services.concurrency.inUse(req.principal.accountId, SLOT_STREAM_SYMBOLS), req.symbols.length, settings.limitRetryAfterS);
       }
       if (!lineage) {
         lineage = replay.create(req.principal.accountId, queryKey, now);

@@ -14,7 +14,7 @@ export async function openConnection(
 ) {
   const hub = positioningStreamHub(ctx.state);
   const symbols = await knownSymbols(ctx.state, ctx.query.symbols);
-  const conn = openOnHub(
+  const conn = await openOnHub(
     hub,
     ctx.state.services,
     { principal: ctx.principal, symbols, query: boardQueryOf(ctx.query), request: ctx.request, requestId: ctx.requestId, cursor: ctx.query.lastEventId },

@@ -21,7 +21,7 @@ async function openBarStream(ctx: RouteContext<BarStreamQuery, unknown, PriceSta
   for (const s of query.symbols) if (await state.services.market.symbolInfo(s)) known.push(s);
   if (known.length === 0) throw apiErrors.symbolNotFound(query.symbols);
   const hub = priceStreamHub(state);
-  const conn = openOnHub(
+  const conn = await openOnHub(
     hub,
     state.services,
     { principal: principal!, symbols: known, query: { resolution: query.resolution }, request, requestId, cursor: query.lastEventId },

@@ -70,11 +70,11 @@ afterEach(async () => {
   accounts.close();
 });
 
-function open(credits: number, symbols: string[]): { conn: StreamConnection; sink: FakeSink; accountId: string; requestId: string; startMs: number } {
+async function open(credits: number, symbols: string[]): Promise<{ conn: StreamConnection; sink: FakeSink; accountId: string; requestId: string; startMs: number }> {
   const { accountId, key } = accounts.createAccount({ plan: "top", credits });
   const principal = accounts.authenticate(`Bearer ${key}`);
   const requestId = `req_test_${++reqNo}`;
-  const conn = hub.open({
+  const conn = await hub.open({
     principal,
     symbols,
     query: boardQueryOf(streamQuery.parse({ symbols: symbols.join(",") })),
@@ -106,7 +106,7 @@ function minuteDebits(accountId: string, requestId: string) {
 
 describe("minute billing through group commit", () => {
   it("the minute debits of streams due in the same turn share one commit; each is exact", async () => {
-    const streams = Array.from({ length: 8 }, (_, i) => open(100, i % 2 ? ["SPY", "AAPL"] : ["SPY"]));
+    const streams = await Promise.all(Array.from({ length: 8 }, (_, i) => open(100, i % 2 ? ["SPY", "AAPL"] : ["SPY"])));
     const before = accounts.groupCommitStats();
     const wall = hub.internals.wallNow();
     for (const s of streams) s.conn.tick(s.startMs + MINUTE_MS, wall);
@@ -127,8 +127,8 @@ describe("minute billing through group commit", () => {
   });
 
   it("a refused debit in the shared commit closes only its own stream, with its reason", async () => {
-    const rich = [open(100, ["SPY"]), open(100, ["AAPL"])];
-    const poor = open(1, ["SPY", "AAPL"]); // 2 credits per minute, 1 left
+    const rich = [await open(100, ["SPY"]), await open(100, ["AAPL"])];
+    const poor = await open(1, ["SPY", "AAPL"]); // 2 credits per minute, 1 left
     const before = accounts.groupCommitStats();
     const wall = hub.internals.wallNow();
     for (const s of [rich[0], poor, rich[1]]) s.conn.tick(s.startMs + MINUTE_MS, wall);
@@ -146,7 +146,7 @@ describe("minute billing through group commit", () => {
   });
 
   it("deadlines that pass while a debit is in flight are debited afterwards, once each, in order", async () => {
-    const s = open(100, ["SPY", "AAPL"]);
+    const s = await open(100, ["SPY", "AAPL"]);
     s.conn.tick(s.startMs + 3 * MINUTE_MS + 1, hub.internals.wallNow());
     await until(() => s.sink.events().filter((e) => e.event === "credits").length === 3);
     const credits = s.sink.events().filter((e) => e.event === "credits").map((e) => e.data);
@@ -164,7 +164,7 @@ describe("minute billing through group commit", () => {
   });
 
   it("owed intervals stop at the first refusal: nothing is debited after it", async () => {
-    const s = open(5, ["SPY", "AAPL"]); // two minutes of 2, then 1 left
+    const s = await open(5, ["SPY", "AAPL"]); // two minutes of 2, then 1 left
     s.conn.tick(s.startMs + 4 * MINUTE_MS + 1, hub.internals.wallNow());
     await until(() => s.sink.ended !== null);
     const ev = s.sink.events();
@@ -175,7 +175,7 @@ describe("minute billing through group commit", () => {
   });
 
   it("a reconnect decided while a debit is in flight comes after that debit's credits event", async () => {
-    const s = open(100, ["SPY"]);
+    const s = await open(100, ["SPY"]);
     s.conn.tick(s.startMs + MINUTE_MS, hub.internals.wallNow());
     s.conn.reconnect("max_duration");
     await until(() => s.sink.ended !== null);
@@ -187,7 +187,7 @@ describe("minute billing through group commit", () => {
   });
 
   it("a debit refused while a reconnect waits turns the end into closed with the refusal's reason", async () => {
-    const s = open(1, ["SPY", "AAPL"]);
+    const s = await open(1, ["SPY", "AAPL"]);
     s.conn.tick(s.startMs + MINUTE_MS, hub.internals.wallNow());
     s.conn.reconnect("max_duration");
     await until(() => s.sink.ended !== null);
@@ -197,7 +197,7 @@ describe("minute billing through group commit", () => {
   });
 
   it("a stream dropped while its debit is in flight keeps the debit (the minute had begun) and writes nothing more", async () => {
-    const s = open(100, ["SPY"]);
+    const s = await open(100, ["SPY"]);
     s.conn.tick(s.startMs + MINUTE_MS, hub.internals.wallNow());
     const written = s.sink.frames.length;
     s.conn.abort();

@@ -1,0 +1,63 @@
+/**
+ * The Redis connection shared limits use (`--redis` / OPTIONSCOPE_REDIS). Commands fail fast
+ * while Redis is unreachable (no offline queue, one attempt, short timeouts), so a request gets a
+ * clear 503 instead of waiting; the client reconnects in the background.
+ * See docs/operations.md#several-instances.
+ */
+import { Redis } from "ioredis";
+import { ApiError } from "../errors";
+
+/** Seconds a client is told to wait when Redis cannot be reached. */
+export const REDIS_RETRY_AFTER_S = 5;
+
+export interface RedisOptions {
+  /**
+   * Milliseconds a command may take before it counts as a failure. Default 5,000: a closed
+   * connection fails at once (no offline queue), so this only bounds a hung Redis, and it must
+   * outlast an event loop busy computing a cold board.
+   */
+  commandTimeoutMs?: number;
+}
+
+/**
+ * Connect to `url` (`redis://host:port/db`) and wait until it is ready.
+ * @throws when Redis cannot be reached at start (the server then refuses to start, clearly)
+ */
+export async function openRedis(url: string, options: RedisOptions = {}): Promise<Redis> {
+  const client = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 2_000,
+    commandTimeout: options.commandTimeoutMs ?? 5_000,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+  });
+  // Errors surface on the commands; the connection's own error events only mean "reconnecting".
+  client.on("error", () => {});
+  try {
+    await client.connect();
+  } catch (error) {
+    client.disconnect();
+    throw new Error(`Redis at ${redactedUrl(url)} is unreachable: ${(error as Error).message}`);
+  }
+  return client;
+}
+
+/** The URL without its password, for messages and logs. */
+export function redactedUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "(unparsable Redis URL)";
+  }
+}
+
+/** 503 `unavailable` with `Retry-After`: a shared limit could not be read, so nothing was charged. */
+export function sharedLimitsUnavailable(): ApiError {
+  return new ApiError(503, "unavailable", "Shared limits are unreachable (Redis); nothing was charged. Retry shortly.", {
+    headers: { "Retry-After": String(REDIS_RETRY_AFTER_S) },
+    details: { retry_after: REDIS_RETRY_AFTER_S },
+  });
+}
