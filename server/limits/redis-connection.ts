@@ -12,9 +12,10 @@ export const REDIS_RETRY_AFTER_S = 5;
 
 export interface RedisOptions {
   /**
-   * Milliseconds a command may take before it counts as a failure. Default 5,000: a closed
-   * connection fails at once (no offline queue), so this only bounds a hung Redis, and it must
-   * outlast an event loop busy computing a cold board.
+   * Milliseconds a command may take before it counts as a failure. Default 15,000: a closed
+   * connection fails at once (no offline queue), so this only bounds a hung Redis; it must be
+   * far above any event-loop stall (a cold board, a cold tape), because ioredis's timer fires
+   * before the reply is read when the loop was blocked, and that would be a false 503.
    */
   commandTimeoutMs?: number;
 }
@@ -29,7 +30,7 @@ export async function openRedis(url: string, options: RedisOptions = {}): Promis
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     connectTimeout: 2_000,
-    commandTimeout: options.commandTimeoutMs ?? 5_000,
+    commandTimeout: options.commandTimeoutMs ?? 15_000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
   });
   // Errors surface on the commands; the connection's own error events only mean "reconnecting".
