@@ -76,6 +76,13 @@ describe("/v1/vol/screener", () => {
     expect(withEvent.length).toBe(all.filter((r: any) => r.days_to_event !== null).length);
   });
 
+  it("filters carries the same bounds in one parameter (the reference tool's argument)", async () => {
+    const all = (await screener("")).rows;
+    const mid = [...all.map((r: any) => r.svx30)].sort((a, b) => a - b)[2];
+    const one = (await screener(`filters=${encodeURIComponent(`min_svx30:${mid},max_spot=100000`)}`)).rows;
+    expect(one.map((r: any) => r.symbol).sort()).toEqual((await screener(`min_svx30=${mid}&max_spot=100000`)).rows.map((r: any) => r.symbol).sort());
+  });
+
   it("curve, sector and quality match exactly", async () => {
     const all = (await screener("")).rows;
     const curve = all[0].curve;
@@ -101,6 +108,8 @@ describe("/v1/vol/screener", () => {
     ["min_svx30=abc", "min_svx30"],
     ["min_unknown_field=1", "min_unknown_field"],
     ["order=up", "order"],
+    ["filters=min_bogus:1", "filters"],
+    ["filters=min_svx30:abc", "filters"],
   ])("%s is 400 naming %s, not charged", async (q, name) => {
     const before = balance();
     const res = await h.get(`/v1/vol/screener?${q}`);
