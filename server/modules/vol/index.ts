@@ -6,6 +6,7 @@ import { volIndexRoute, volStatusRoute, volSymbolsRoute } from "./catalog-routes
 import { volHistoryRoute } from "./history";
 import { volMarketRoute } from "./market";
 import { screenerRoute } from "./screener";
+import { volStreamRoute } from "./stream";
 import { conesRoute, eventsRoute, ivRoute, sigmaRoute, snapshotRoute, surfaceRoute, termRoute, tiltRoute } from "./symbol-routes";
 import { createVolState, type VolOptions, type VolState } from "./vol-route";
 
@@ -29,6 +30,7 @@ export const volRoutes: readonly AnyRoute[] = [
   volStatusRoute,
   volSymbolsRoute,
   volIndexRoute,
+  volStreamRoute,
 ];
 
 /** The volatility module with its tuning (tests shorten the daily history). */
@@ -37,6 +39,9 @@ export function createVolModule(options: VolOptions = {}): ModuleDef<VolState> {
     name: "volatility",
     routes: volRoutes,
     createState: (services) => createVolState(services, options),
+    shutdown: async (state, graceMs) => {
+      await state.hub?.shutdown(graceMs);
+    },
   });
 }
 
