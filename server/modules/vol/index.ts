@@ -3,6 +3,7 @@
 import type { AnyRoute } from "../define-route";
 import { defineModule, type ModuleDef } from "../define-module";
 import { volIndexRoute, volStatusRoute, volSymbolsRoute } from "./catalog-routes";
+import { volDerivedRoute } from "./derived";
 import { volHistoryRoute } from "./history";
 import { volMarketRoute } from "./market";
 import { screenerRoute } from "./screener";
@@ -27,6 +28,7 @@ export const volRoutes: readonly AnyRoute[] = [
   volMarketRoute,
   screenerRoute,
   volHistoryRoute,
+  volDerivedRoute,
   volStatusRoute,
   volSymbolsRoute,
   volIndexRoute,
