@@ -39,6 +39,10 @@ describe("/v1/vol/screener", () => {
       for (const k of ["quality", "sector", "curve", "earnings_overlap_9d", "earnings_overlap_30d", "iv_rank", "day_pace", "cheap_from_low_pct"]) expect(r).toHaveProperty(k);
       expect([null, "none", "partial", "full"]).toContain(r.earnings_overlap_30d);
     }
+    // AAPL reports on 2024-05-02, 57 days out: outside both readings; an index has no calendar.
+    const bySymbol = new Map(body.data.rows.map((r: any) => [r.symbol, r]));
+    expect(bySymbol.get("AAPL")).toMatchObject({ earnings_overlap_9d: "none", earnings_overlap_30d: "none", days_to_event: 57 });
+    expect(bySymbol.get("SPXW")).toMatchObject({ earnings_overlap_9d: null, earnings_overlap_30d: null, days_to_event: null });
     expect(body.meta.module).toBe("screener");
     expect(body.meta.marketState).toBe("open");
   });
