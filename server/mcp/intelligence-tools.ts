@@ -13,6 +13,7 @@ import { renderCode } from "../http/render-error";
 import { mountedRoutes } from "../modules/define-module";
 import { executeRoute } from "../modules/execute-route";
 import type { AppServices } from "../services";
+import { volContextTool } from "./vol-context-tool";
 
 /** The REST calls an intelligence tool makes, on behalf of one caller. */
 export interface BriefCalls {
@@ -70,6 +71,7 @@ export const INTELLIGENCE_TOOLS: readonly IntelligenceTool[] = [
       return { summary: brief.summary, data: brief.data, asOf: brief.data.to, partial: false };
     },
   },
+  volContextTool,
 ];
 
 /** The tools/list entry of an intelligence tool. */

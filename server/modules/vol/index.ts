@@ -3,9 +3,11 @@
 import type { AnyRoute } from "../define-route";
 import { defineModule, type ModuleDef } from "../define-module";
 import { volIndexRoute, volStatusRoute, volSymbolsRoute } from "./catalog-routes";
+import { volDerivedRoute } from "./derived";
 import { volHistoryRoute } from "./history";
 import { volMarketRoute } from "./market";
 import { screenerRoute } from "./screener";
+import { volStreamRoute } from "./stream";
 import { conesRoute, eventsRoute, ivRoute, sigmaRoute, snapshotRoute, surfaceRoute, termRoute, tiltRoute } from "./symbol-routes";
 import { createVolState, type VolOptions, type VolState } from "./vol-route";
 
@@ -26,9 +28,11 @@ export const volRoutes: readonly AnyRoute[] = [
   volMarketRoute,
   screenerRoute,
   volHistoryRoute,
+  volDerivedRoute,
   volStatusRoute,
   volSymbolsRoute,
   volIndexRoute,
+  volStreamRoute,
 ];
 
 /** The volatility module with its tuning (tests shorten the daily history). */
@@ -37,6 +41,9 @@ export function createVolModule(options: VolOptions = {}): ModuleDef<VolState> {
     name: "volatility",
     routes: volRoutes,
     createState: (services) => createVolState(services, options),
+    shutdown: async (state, graceMs) => {
+      await state.hub?.shutdown(graceMs);
+    },
   });
 }
 

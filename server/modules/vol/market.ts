@@ -42,7 +42,7 @@ const ratio = (a: number | null, b: number | null): number | null => (a !== null
  * The S&P volatility complex at `nowMs` (null without an SPXW board). The helper `market_brief`
  * calls for its volatility part.
  *
- * @see docs/methodology.md#svx-the-vix-method-on-a-symbols-own-chain
+ * @see docs/methodology.md#volatility-server-readings
  */
 export async function volMarket(state: VolState, nowMs: number): Promise<VolMarket | null> {
   const x = await symbolInputs(state, REFERENCE_SYMBOL, nowMs);

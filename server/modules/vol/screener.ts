@@ -18,6 +18,31 @@ const bounds = Object.fromEntries(
   ]),
 ) as Record<`${"min" | "max"}_${ScreenerSortField}`, ReturnType<typeof numberParam>>;
 
+const BOUND_NAMES = new Set(Object.keys(bounds));
+const NUM_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * `filters`: the bounds in one parameter (the reference tool's argument), comma-separated
+ * `min_<field>:<number>` or `max_<field>=<number>` entries.
+ */
+const filtersParam = z
+  .string()
+  .optional()
+  .transform((raw, ctx) => {
+    const out: Record<string, number> = {};
+    if (raw === undefined) return out;
+    for (const part of raw.split(",").map((p) => p.trim()).filter(Boolean)) {
+      const m = /^([a-z0-9_]+)\s*[:=]\s*(.+)$/.exec(part);
+      if (!m || !BOUND_NAMES.has(m[1]) || !NUM_RE.test(m[2])) {
+        ctx.addIssue({ code: "custom", message: `"${part.slice(0, 40)}" is not min_<field>:<number> or max_<field>:<number> with a sortable field.` });
+        return z.NEVER;
+      }
+      out[m[1]] = Number(m[2]);
+    }
+    return out;
+  })
+  .meta({ description: "Bounds in one parameter: comma-separated min_<field>:<number> or max_<field>:<number> (same as the separate parameters)." });
+
 const ScreenerQuery = z.object({
   sort: enumParam(SCREENER_SORT_FIELDS, "svx30", "Field to sort by."),
   order: enumParam(["asc", "desc"], "desc", "Sort direction."),
@@ -26,6 +51,7 @@ const ScreenerQuery = z.object({
   curve: z.string().optional().meta({ description: "Curve state, exact match: contango, backwardation, humped or flat." }),
   sector: z.string().optional().meta({ description: "Sector, exact match (for example Information Technology)." }),
   quality: z.string().optional().meta({ description: "Chain quality, exact match: good, fair or thin." }),
+  filters: filtersParam,
   ...bounds,
 });
 type ScreenerQuery = z.output<typeof ScreenerQuery>;
@@ -49,8 +75,8 @@ export function passes(row: ScreenerRow, q: ScreenerQuery): boolean {
   if (q.sector !== undefined && row.sector !== q.sector) return false;
   if (q.quality !== undefined && row.quality !== q.quality) return false;
   for (const f of SCREENER_SORT_FIELDS) {
-    const lo = q[`min_${f}`];
-    const hi = q[`max_${f}`];
+    const lo = q[`min_${f}`] ?? q.filters[`min_${f}`];
+    const hi = q[`max_${f}`] ?? q.filters[`max_${f}`];
     if (lo === undefined && hi === undefined) continue;
     const v = row[f];
     if (v === null || (lo !== undefined && v < lo) || (hi !== undefined && v > hi)) return false;

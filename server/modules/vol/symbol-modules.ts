@@ -3,6 +3,7 @@
 // (docs/methodology.md#volatility-methodology), this file only gathers their inputs.
 import { z } from "zod";
 import type { EarningsEvent, IsoDate } from "../../../lib/market/market-data";
+import { isoUtc } from "../../../lib/positioning/iso-utc";
 import {
   ConesModuleSchema,
   daysToEvent,
@@ -178,9 +179,25 @@ export function sigmaOf(state: VolState, x: SymbolInputs) {
   return readSigma(state.services.market, x.live.symbol, x.nowMs, x.history);
 }
 
-/** The `cones` module. @see docs/methodology.md#cones */
-export function conesOf(state: VolState, x: SymbolInputs) {
-  return readCones(state.services.market, x.live.symbol, x.nowMs, x.history);
+/**
+ * The `cones` module, with the next earnings report placed in every horizon it falls inside
+ * (after the board, at or before the settle): `jump_pct` is the report's own implied move (the
+ * straddle estimate when only that exists), `var_share` its variance over the horizon's.
+ * @see docs/methodology.md#volatility-server-readings
+ */
+export async function conesOf(state: VolState, x: SymbolInputs) {
+  const c = await readCones(state.services.market, x.live.symbol, x.nowMs, x.history);
+  if (!c) return c;
+  const ev = await eventsOf(state, x);
+  const jump = ev ? (ev.implied_move_pct ?? ev.estimate_move_pct) : null;
+  if (!ev || jump === null) return c;
+  const atMs = Date.parse(ev.at);
+  const horizons = c.horizons.map((h) => {
+    if (!h || atMs <= x.live.board.asOfMs || atMs > Date.parse(h.settle_at)) return h;
+    const event = { kind: "earnings", label: `Earnings ${ev.fiscal_quarter ?? ev.date}`, at: ev.at, timing: ev.timing, jump_pct: jump, var_share: Math.min(1, (jump / h.em1_pct) ** 2) };
+    return { ...h, events: [...h.events, event], event_adjusted: true };
+  });
+  return { ...c, horizons };
 }
 
 /** Close of `symbol` on session `date`: its closing board's spot, as in the daily readings. */
@@ -228,7 +245,7 @@ export async function eventsOf(state: VolState, x: SymbolInputs): Promise<z.outp
     date: next.date,
     timing: next.timing,
     fiscal_quarter: next.fiscalQuarter,
-    at: new Date(reportInstantMs(next)).toISOString(),
+    at: isoUtc(reportInstantMs(next)),
     days_to_event: daysToEvent(today, next.date),
     implied_move_pct: implied,
     estimate: move?.estimate ?? true,

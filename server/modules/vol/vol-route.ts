@@ -1,6 +1,8 @@
 import { LruCache } from "../../cache/lru-cache";
 import type { AppServices } from "../../services";
+import type { StreamHub } from "../../streams/stream-hub";
 import { routeDefiner } from "../define-route";
+import type { VolStreamQuery } from "./vol-source";
 import { sessionDateAt } from "../../../lib/time";
 import { createCoverage, type Coverage } from "./coverage";
 import { createDailyStore, DEFAULT_HISTORY_SESSIONS, type DailyStore } from "./daily-store";
@@ -43,6 +45,8 @@ export interface VolState {
   warmUp(): Promise<void>;
   /** Progress of the warm-up: symbols done out of all, null before it starts. */
   warmProgress(): { done: number; total: number; finished: boolean } | null;
+  /** The live stream hub, made on the first stream (`volStreamHub`). */
+  hub: StreamHub<VolStreamQuery> | null;
 }
 
 /** The volatility module's state for one app (nothing is computed until a route asks). */
@@ -78,6 +82,7 @@ export function createVolState(services: AppServices, options: VolOptions = {}):
       return warming;
     },
     warmProgress: () => (progress ? { ...progress } : null),
+    hub: null,
   };
 }
 

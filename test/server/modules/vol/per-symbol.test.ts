@@ -173,3 +173,25 @@ describe("per-symbol rules", () => {
     expect(body.data.symbols[0].stale).toBe(false);
   });
 });
+
+describe("cone events", () => {
+  it("the next report sits in every horizon that spans it, with its jump and variance share", async () => {
+    // Monday 2024-04-29 10:00 ET; AAPL reports 2024-05-02 after the close.
+    const h2 = volHarness({ nowMs: Date.parse("2024-04-29T14:00:00Z") });
+    const body = await json(await h2.get("/v1/vol/snapshot?symbols=AAPL"));
+    const { cones, events } = body.data.symbols[0];
+    expect(events.date).toBe("2024-05-02");
+    const jump = events.implied_move_pct ?? events.estimate_move_pct;
+    for (const hz of cones.horizons) {
+      if (!hz) continue;
+      const inside = Date.parse(events.at) <= Date.parse(hz.settle_at);
+      expect(hz.event_adjusted).toBe(inside);
+      if (inside) {
+        expect(hz.events).toEqual([expect.objectContaining({ kind: "earnings", at: events.at, timing: "amc", jump_pct: jump })]);
+        expect(hz.events[0].var_share).toBeCloseTo(Math.min(1, (jump / hz.em1_pct) ** 2), 12);
+      } else expect(hz.events).toEqual([]);
+    }
+    expect(cones.horizons.find((hz: any) => hz?.name === "week").event_adjusted).toBe(true);
+    expect(cones.horizons.find((hz: any) => hz?.name === "1d").event_adjusted).toBe(false);
+  }, 60_000);
+});

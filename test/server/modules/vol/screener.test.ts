@@ -39,6 +39,10 @@ describe("/v1/vol/screener", () => {
       for (const k of ["quality", "sector", "curve", "earnings_overlap_9d", "earnings_overlap_30d", "iv_rank", "day_pace", "cheap_from_low_pct"]) expect(r).toHaveProperty(k);
       expect([null, "none", "partial", "full"]).toContain(r.earnings_overlap_30d);
     }
+    // AAPL reports on 2024-05-02, 57 days out: outside both readings; an index has no calendar.
+    const bySymbol = new Map(body.data.rows.map((r: any) => [r.symbol, r]));
+    expect(bySymbol.get("AAPL")).toMatchObject({ earnings_overlap_9d: "none", earnings_overlap_30d: "none", days_to_event: 57 });
+    expect(bySymbol.get("SPXW")).toMatchObject({ earnings_overlap_9d: null, earnings_overlap_30d: null, days_to_event: null });
     expect(body.meta.module).toBe("screener");
     expect(body.meta.marketState).toBe("open");
   });
@@ -76,6 +80,13 @@ describe("/v1/vol/screener", () => {
     expect(withEvent.length).toBe(all.filter((r: any) => r.days_to_event !== null).length);
   });
 
+  it("filters carries the same bounds in one parameter (the reference tool's argument)", async () => {
+    const all = (await screener("")).rows;
+    const mid = [...all.map((r: any) => r.svx30)].sort((a, b) => a - b)[2];
+    const one = (await screener(`filters=${encodeURIComponent(`min_svx30:${mid},max_spot=100000`)}`)).rows;
+    expect(one.map((r: any) => r.symbol).sort()).toEqual((await screener(`min_svx30=${mid}&max_spot=100000`)).rows.map((r: any) => r.symbol).sort());
+  });
+
   it("curve, sector and quality match exactly", async () => {
     const all = (await screener("")).rows;
     const curve = all[0].curve;
@@ -101,6 +112,8 @@ describe("/v1/vol/screener", () => {
     ["min_svx30=abc", "min_svx30"],
     ["min_unknown_field=1", "min_unknown_field"],
     ["order=up", "order"],
+    ["filters=min_bogus:1", "filters"],
+    ["filters=min_svx30:abc", "filters"],
   ])("%s is 400 naming %s, not charged", async (q, name) => {
     const before = balance();
     const res = await h.get(`/v1/vol/screener?${q}`);

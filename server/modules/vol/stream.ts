@@ -1,0 +1,69 @@
+import { z } from "zod";
+import type { Principal } from "../../accounts/types";
+import { apiErrors } from "../../errors";
+import { openOnHub, sseResponse } from "../../streams/open-stream";
+import type { RouteContext } from "../define-route";
+import { httpRequestOf } from "../http-request";
+import { lastEventIdParam, PER_SYMBOL_STREAM, STREAM_ROUTE } from "../stream-route";
+import { VOL_SYMBOLS_PER_CALL, volSymbolsParam } from "./symbol-route";
+import { VOL_MODULES, type VolModuleName } from "./symbol-modules";
+import { volStreamHub } from "./vol-source";
+import { volRoute, type VolState } from "./vol-route";
+
+const volStreamQuery = z.object({
+  symbols: volSymbolsParam(),
+  modules: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined) return [...VOL_MODULES];
+      const out = [...new Set(raw.split(",").map((s) => s.trim()).filter(Boolean))];
+      if (out.length === 0 || out.some((m) => !(VOL_MODULES as readonly string[]).includes(m))) {
+        ctx.addIssue({ code: "custom", message: `must be a comma-separated subset of ${VOL_MODULES.join(", ")}.` });
+        return z.NEVER;
+      }
+      return VOL_MODULES.filter((m) => out.includes(m)) as VolModuleName[];
+    })
+    .meta({ description: `Comma-separated subset of ${VOL_MODULES.join(", ")} (default all).` }),
+  lastEventId: lastEventIdParam,
+});
+type VolStreamQueryParams = z.output<typeof volStreamQuery>;
+
+/** Admit the request's covered symbols on the volatility hub and start the SSE stream. */
+async function openVolStream(ctx: RouteContext<VolStreamQueryParams, unknown, VolState>) {
+  const { query, principal, state, requestId } = ctx;
+  const request = httpRequestOf(ctx.request);
+  const covered = await state.coverage.all();
+  const symbols = query.symbols.filter((s) => covered.has(s));
+  if (symbols.length === 0) throw apiErrors.symbolNotFound(query.symbols);
+  const hub = volStreamHub(state);
+  const conn = openOnHub(hub, state.services, { principal: principal!, symbols, query: { modules: query.modules }, request, requestId, cursor: query.lastEventId }, "sse");
+  return sseResponse(conn, hub, request);
+}
+
+/**
+ * `GET /v1/vol/stream`: live volatility readings as Server-Sent Events on the positioning stream's
+ * machinery (billing, resume, limits). 1 credit per symbol to open, then 1 per symbol per minute.
+ * See docs/api.md#volatility-stream.
+ */
+export const volStreamRoute = volRoute({
+  ...STREAM_ROUTE,
+  ...PER_SYMBOL_STREAM,
+  host: "base",
+  module: "volatility",
+  path: "/v1/vol/stream",
+  operationId: "streamVol",
+  entitlement: "volatility",
+  query: volStreamQuery,
+  symbolsLimit: { param: "symbols", max: (p: Principal) => Math.min(VOL_SYMBOLS_PER_CALL, p.limits.symbolsPerStream) },
+  data: z.string().meta({ description: "text/event-stream: connected, vol, symbol_unavailable, credits, reconnect, closed; `: ping` comments." }),
+  summary: "Live volatility readings (SSE, up to 10 symbols per connection)",
+  description:
+    "Server-Sent Events: `connected` first, then a `vol` event per symbol (a data.symbols[] element of /v1/vol/snapshot " +
+    "with the requested modules) each time its board minute changes, `symbol_unavailable` when a symbol has no board, " +
+    "`credits` after each per-minute debit, `: ping` every 15 s, `reconnect` after 60 minutes or on shutdown, `closed` when " +
+    "credits, caps, the key or the account stop the stream. Resume with Last-Event-ID (or lastEventId). 1 credit per " +
+    "symbol to open, then 1 per symbol per minute.",
+  tags: ["Streaming"],
+  handler: openVolStream,
+});
