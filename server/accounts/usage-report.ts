@@ -2,7 +2,7 @@
  * Credits spent by ET day and by endpoint, read from the ledger (debits net of their refunds),
  * for the console's usage tab. The SQL groups by UTC hour, which never straddles an ET midnight
  * (ET offsets are whole hours), so the ET day of each hour bucket is exact.
- * See docs/operations.md#console-usage.
+ * See docs/methodology.md#console-usage-report.
  */
 import type Database from "better-sqlite3";
 import { etPeriods } from "./et-periods";
