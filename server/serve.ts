@@ -8,7 +8,6 @@ import { loadFileMarket, progressBar } from "./data";
 import { warmingMarket } from "./data/warming-market";
 import { listen, type Listening } from "./http/listen";
 import { createConcurrencyLimiter, createRateLimiter } from "./limits";
-import { openConsoleStore } from "./accounts/console-store";
 import { createConsoleApp, createConsoleService, createKeyUseTracker } from "./console";
 import type { FetchLike } from "./services";
 
@@ -68,12 +67,10 @@ export async function startServer(
     isKnownSymbol: (s) => known.has(s),
   });
   const demo = ensureDemoAccount(accounts);
+  const consoleService = createConsoleService({ accounts });
+  const consoleApp = createConsoleApp({ service: consoleService, trustedProxies: config.ipCeiling?.trustedProxies });
   // The console's key list shows "last used": accepted keys are noted and written in batches.
-  const keyUses = createKeyUseTracker(openConsoleStore(accounts.db).recordKeyUses);
-  const consoleApp = createConsoleApp({
-    service: createConsoleService({ accounts }),
-    trustedProxies: config.ipCeiling?.trustedProxies,
-  });
+  const keyUses = createKeyUseTracker(consoleService.store.recordKeyUses);
   const app = createApp({
     market,
     accounts: keyUses.wrap(accounts),
