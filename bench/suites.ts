@@ -5,6 +5,7 @@ import { priceSuite } from "./price.bench";
 import { flowSuite } from "./flow.bench";
 import { volSuite } from "./vol.bench";
 import { extendedStatsSuite } from "./extended-stats.bench";
+import { consoleSuite } from "./console.bench";
 
 /** What a suite reports: a table for people, checks for targets, free-form notes. */
 export interface SuiteReport {
@@ -19,4 +20,4 @@ export interface Suite {
   run(): Promise<SuiteReport>;
 }
 
-export const suites: Suite[] = [kernelsSuite, positioningSuite, priceSuite, flowSuite, volSuite, extendedStatsSuite];
+export const suites: Suite[] = [kernelsSuite, positioningSuite, priceSuite, flowSuite, volSuite, extendedStatsSuite, consoleSuite];

@@ -7,7 +7,6 @@ import type { ServeConfig } from "./config";
 import { loadFileMarket, progressBar } from "./data";
 import { warmingMarket } from "./data/warming-market";
 import { listen, type Listening } from "./http/listen";
-import { openConsoleStore } from "./accounts/console-store";
 import { createConsoleApp, createConsoleService, createKeyUseTracker } from "./console";
 import { sharedLimits } from "./limits/shared-limits";
 import type { FetchLike } from "./services";
@@ -75,12 +74,10 @@ export async function startServer(
     accounts.close();
     throw error;
   }
+  const consoleService = createConsoleService({ accounts });
+  const consoleApp = createConsoleApp({ service: consoleService, trustedProxies: config.ipCeiling?.trustedProxies });
   // The console's key list shows "last used": accepted keys are noted and written in batches.
-  const keyUses = createKeyUseTracker(openConsoleStore(accounts.db).recordKeyUses);
-  const consoleApp = createConsoleApp({
-    service: createConsoleService({ accounts }),
-    trustedProxies: config.ipCeiling?.trustedProxies,
-  });
+  const keyUses = createKeyUseTracker(consoleService.store.recordKeyUses);
   const app = createApp({
     market,
     accounts: keyUses.wrap(accounts),

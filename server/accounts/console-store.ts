@@ -171,9 +171,6 @@ export function openConsoleStore(db: Database.Database, options: { now?: () => n
       `INSERT INTO api_key_last_used (key_id, used_ms) VALUES (?, ?)
        ON CONFLICT (key_id) DO UPDATE SET used_ms = max(used_ms, excluded.used_ms)`,
     ),
-    lastUsedOf: db.prepare<[string], { key_id: string; used_ms: number }>(
-      `SELECT u.key_id, u.used_ms FROM api_key_last_used u JOIN api_keys k ON k.id = u.key_id WHERE k.account_id = ?`,
-    ),
     keyExists: db.prepare<[string], { one: number }>(`SELECT 1 AS one FROM api_keys WHERE id = ?`),
     setMonthlyCap: db.prepare<[number | null, string], { monthly_cap: number | null }>(
       `UPDATE accounts SET monthly_cap = ? WHERE id = ? RETURNING monthly_cap`,
@@ -271,9 +268,6 @@ export function openConsoleStore(db: Database.Database, options: { now?: () => n
         for (const [keyId, usedMs] of uses) if (q.keyExists.get(keyId)) q.upsertLastUsed.run(keyId, usedMs);
       }).immediate();
     },
-
-    /** Key id to last-use time (ms) for the account's keys that were ever used. */
-    lastUsedOf: (accountId: string): Map<string, number> => new Map(q.lastUsedOf.all(accountId).map((r) => [r.key_id, r.used_ms])),
 
     /**
      * Set (null: remove) the account's monthly spend cap. A direct write: `updateAccount` would

@@ -1,7 +1,7 @@
 /**
  * Console passwords: scrypt (memory-hard, Node's built-in) with a per-password salt, stored as a
  * self-describing string so the cost can be raised later without breaking stored hashes.
- * See docs/operations.md#console-sign-in.
+ * Thresholds: docs/methodology.md#console-thresholds; design: docs/operations.md#console-sign-in.
  */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
 

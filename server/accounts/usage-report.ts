@@ -1,8 +1,10 @@
 /**
  * Credits spent by ET day and by endpoint, read from the ledger (debits net of their refunds),
- * for the console's usage tab. The SQL groups by UTC hour, which never straddles an ET midnight
- * (ET offsets are whole hours), so the ET day of each hour bucket is exact.
- * See docs/operations.md#console-usage.
+ * for the console's usage tab. The ledger is append-only and its ids grow in commit order, so the
+ * per-(UTC hour, route) sums are kept in a rollup table and each report folds in only the rows
+ * written since the last one (an id range on the `(account_id, id)` index): the cost follows the
+ * new rows, not the ledger. A UTC hour never straddles an ET midnight (ET offsets are whole
+ * hours), so the ET day of each hour bucket is exact. See docs/methodology.md#console-usage-report.
  */
 import type Database from "better-sqlite3";
 import { etPeriods } from "./et-periods";
@@ -20,30 +22,66 @@ export interface UsageReport {
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
+function migrateRollup(db: Database.Database): void {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS usage_rollup (
+      account_id TEXT NOT NULL REFERENCES accounts(id),
+      hour       INTEGER NOT NULL,
+      route      TEXT NOT NULL,
+      credits    INTEGER NOT NULL,
+      PRIMARY KEY (account_id, hour, route)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS usage_rollup_mark (
+      account_id     TEXT PRIMARY KEY REFERENCES accounts(id),
+      last_ledger_id INTEGER NOT NULL
+    );
+  `);
+}
+
+/** Fold the account's ledger rows written since the last report into the rollup. */
+function catchUp(db: Database.Database, accountId: string): void {
+  db.transaction(() => {
+    const mark = db.prepare<[string], { last_ledger_id: number }>(`SELECT last_ledger_id FROM usage_rollup_mark WHERE account_id = ?`).get(accountId)?.last_ledger_id ?? 0;
+    const newest = db.prepare<[string, number], { id: number | null }>(`SELECT max(id) AS id FROM ledger WHERE account_id = ? AND id > ?`).get(accountId, mark)?.id ?? null;
+    if (newest === null) return;
+    db.prepare(
+      `INSERT INTO usage_rollup (account_id, hour, route, credits)
+       SELECT account_id, ts_ms / ${HOUR_MS}, coalesce(route, '(unnamed)'), -sum(delta) FROM ledger
+        WHERE account_id = ? AND id > ? AND id <= ? AND kind IN ('debit', 'refund')
+        GROUP BY ts_ms / ${HOUR_MS}, coalesce(route, '(unnamed)')
+       ON CONFLICT (account_id, hour, route) DO UPDATE SET credits = credits + excluded.credits`,
+    ).run(accountId, mark, newest);
+    db.prepare(
+      `INSERT INTO usage_rollup_mark (account_id, last_ledger_id) VALUES (?, ?)
+       ON CONFLICT (account_id) DO UPDATE SET last_ledger_id = excluded.last_ledger_id`,
+    ).run(accountId, newest);
+  }).immediate();
+}
+
 /**
  * The account's spend over the last `days` ET days (today included).
  * @example usageReport(db, "acct_x", Date.now(), 30).byDay.length // 30
  */
 export function usageReport(db: Database.Database, accountId: string, nowMs: number, days: number): UsageReport {
+  migrateRollup(db);
+  catchUp(db, accountId);
   // ET days of the window, oldest first: step back from today by whole days (noon avoids DST edges).
   const today = etPeriods(nowMs);
   const dayList: string[] = [];
   for (let i = days - 1; i >= 0; i--) dayList.push(etPeriods(today.dayStartMs + 12 * HOUR_MS - i * DAY_MS).day);
   const fromMs = etPeriods(today.dayStartMs + 12 * HOUR_MS - (days - 1) * DAY_MS).dayStartMs;
   const rows = db
-    .prepare<[string, number, number], { hour: number; route: string | null; spent: number }>(
-      `SELECT ts_ms / ${HOUR_MS} AS hour, route, -sum(delta) AS spent FROM ledger
-        WHERE account_id = ? AND kind IN ('debit', 'refund') AND ts_ms >= ? AND ts_ms <= ?
-        GROUP BY hour, route`,
+    .prepare<[string, number, number], { hour: number; route: string; credits: number }>(
+      `SELECT hour, route, credits FROM usage_rollup WHERE account_id = ? AND hour >= ? AND hour <= ? ORDER BY hour`,
     )
-    .all(accountId, fromMs, nowMs);
+    .all(accountId, Math.floor(fromMs / HOUR_MS), Math.floor(nowMs / HOUR_MS));
   const perDay = new Map(dayList.map((d) => [d, 0]));
   const perRoute = new Map<string, number>();
   for (const r of rows) {
     const day = etPeriods(r.hour * HOUR_MS).day;
-    if (perDay.has(day)) perDay.set(day, perDay.get(day)! + r.spent);
-    const endpoint = r.route ?? "(unnamed)";
-    perRoute.set(endpoint, (perRoute.get(endpoint) ?? 0) + r.spent);
+    if (!perDay.has(day)) continue;
+    perDay.set(day, perDay.get(day)! + r.credits);
+    perRoute.set(r.route, (perRoute.get(r.route) ?? 0) + r.credits);
   }
   const byEndpoint = [...perRoute].map(([endpoint, credits]) => ({ endpoint, credits })).filter((e) => e.credits !== 0);
   byEndpoint.sort((a, b) => b.credits - a.credits || a.endpoint.localeCompare(b.endpoint));

@@ -176,7 +176,6 @@ export function createConsoleApp(options: ConsoleAppOptions): (request: Request)
         const p = page(path, url);
         if (p) return p;
       }
-      let match: RegExpExecArray | null = null;
       const candidates = routes.filter((r) => r.pattern.test(path));
       const route = candidates.find((r) => r.method === method);
       if (!route) {
@@ -187,7 +186,7 @@ export function createConsoleApp(options: ConsoleAppOptions): (request: Request)
         }
         throw new ApiError(404, "not_found", "No such console page or call.");
       }
-      match = route.pattern.exec(path)!;
+      const match = route.pattern.exec(path)!;
       const secure = isSecure(request, url);
       const sessionId = sessionIdFrom(request.headers.get("cookie"), secure);
       const ctx: RouteContext = {

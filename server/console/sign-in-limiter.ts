@@ -2,7 +2,7 @@
  * Brute-force limits on console sign-in: failed attempts counted per account and per source
  * address over a sliding window; past either limit, attempts are refused (before any password
  * work) until the oldest failure leaves the window. Memory only: one server answers sign-ins.
- * See docs/operations.md#console-sign-in.
+ * Thresholds: docs/methodology.md#console-thresholds; design: docs/operations.md#console-sign-in.
  */
 
 export interface SignInLimits {

@@ -37,7 +37,7 @@ async function openVolStream(ctx: RouteContext<VolStreamQueryParams, unknown, Vo
   const symbols = query.symbols.filter((s) => covered.has(s));
   if (symbols.length === 0) throw apiErrors.symbolNotFound(query.symbols);
   const hub = volStreamHub(state);
-  const conn = openOnHub(hub, state.services, { principal: principal!, symbols, query: { modules: query.modules }, request, requestId, cursor: query.lastEventId }, "sse");
+  const conn = await openOnHub(hub, state.services, { principal: principal!, symbols, query: { modules: query.modules }, request, requestId, cursor: query.lastEventId }, "sse");
   return sseResponse(conn, hub, request);
 }
 

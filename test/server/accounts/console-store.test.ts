@@ -143,4 +143,33 @@ describe("usage report", () => {
     // A shorter window leaves the older days out entirely.
     expect(usageReport(accounts.db, acct.accountId, wall.ms, 2).totalCredits).toBe(14);
   });
+
+  it("stays exact when reports interleave with new debits and refunds (incremental rollup against a full recount)", () => {
+    const { wall, accounts, acct } = setup(Date.parse("2024-03-01T12:00:00Z"));
+    const p = accounts.authenticate(`Bearer ${acct.key}`);
+    const etDay = new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York", year: "numeric", month: "2-digit", day: "2-digit" });
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const routes = ["/v1/heatmap", "/v1/levels", "/v1/historical"];
+    for (let step = 0; step < 60; step++) {
+      wall.ms += Math.floor(rand() * 9 * 3_600_000);
+      const id = `q${step}`;
+      accounts.debit(p, 1 + Math.floor(rand() * 20), { requestId: id, route: routes[step % 3]! });
+      if (rand() < 0.3) accounts.refund(p, 1 + Math.floor(rand() * 5), { requestId: id, route: routes[step % 3]! });
+      if (step % 7 === 0) usageReport(accounts.db, acct.accountId, wall.ms, 30);
+    }
+    // Full recount from the ledger rows, ET dates by Intl (not the code under test's helper).
+    const perDay = new Map<string, number>();
+    const perRoute = new Map<string, number>();
+    for (const e of accounts.ledger(acct.accountId, { limit: 10_000 })) {
+      if (e.kind !== "debit" && e.kind !== "refund") continue;
+      const day = etDay.format(e.tsMs);
+      perDay.set(day, (perDay.get(day) ?? 0) - e.delta);
+      perRoute.set(e.route!, (perRoute.get(e.route!) ?? 0) - e.delta);
+    }
+    const report = usageReport(accounts.db, acct.accountId, wall.ms, 90);
+    for (const d of report.byDay) expect(d.credits, d.day).toBe(perDay.get(d.day) ?? 0);
+    expect(report.totalCredits).toBe([...perDay.values()].reduce((a, b) => a + b, 0));
+    expect(new Map(report.byEndpoint.map((e) => [e.endpoint, e.credits]))).toEqual(perRoute);
+  });
 });

@@ -2,7 +2,13 @@
 // use it on the API, revoke it (next call 403), the plan's key limit, the monthly cap
 // (402 monthly_cap_reached, cleared by raising or removing it), invite codes, usage from the ledger.
 import { describe, expect, it } from "vitest";
+import { openAccountService } from "../../../server/accounts";
 import { planDefinition } from "../../../server/accounts/plans";
+import { createApp } from "../../../server/app";
+import { createConsoleApp, createConsoleService } from "../../../server/console";
+import { createConcurrencyLimiter, createRateLimiter } from "../../../server/limits";
+import { fakeMarket } from "../_fake-market";
+import { NOW_MS } from "../_harness";
 import { makeConsoleHarness, PASSWORD } from "./_console-harness";
 
 const HEATMAP = "/v1/heatmap?symbols=SPY";
@@ -197,5 +203,33 @@ describe("console: routing", () => {
     expect(wrong.headers.get("allow")).toBe("POST");
     // The read-only API stays GET-only and knows nothing of the console.
     expect((await h.app.request("/v1/console")).status).not.toBe(200);
+  });
+
+  it("keeps the console out of the /v1 API: a session cookie is no API credential, and no OpenAPI path mentions it", async () => {
+    const h = makeConsoleHarness();
+    const acct = await h.newAccount();
+    const c = h.client();
+    await c.signIn(acct.accountId);
+    const withCookie = await h.app.request("/v1/account", { headers: { Cookie: c.cookie! } });
+    expect(withCookie.status).toBe(401);
+    const doc = await (await h.app.request("/v1/openapi.json")).text();
+    expect(doc).not.toContain("/console");
+  });
+
+  it("is served on {base_url} only when hosts are matched by name", async () => {
+    const accounts = openAccountService({ dbPath: ":memory:" });
+    const app = createApp({
+      market: fakeMarket(NOW_MS),
+      accounts,
+      rateLimiter: createRateLimiter(),
+      concurrency: createConcurrencyLimiter(),
+      toolServer: false,
+      hosts: { base: "api.test", atlas: "atlas.test" },
+      console: createConsoleApp({ service: createConsoleService({ accounts }) }),
+    });
+    const on = (host: string) => app.request(`http://${host}/console`, { headers: { Host: host } });
+    expect((await on("api.test")).status).toBe(200);
+    expect((await on("atlas.test")).status).toBe(404);
+    accounts.close();
   });
 });
