@@ -142,6 +142,23 @@ describe("heatmap page in headless Chromium", () => {
     expect(boardFetches).toHaveLength(1);
     await page.screenshot({ path: resolve(SCREENSHOTS, "heatmap-whatif.png"), fullPage: true });
 
+    // Keyboard: the slider is focusable by Tab order and moves with the arrow keys; Reset by Enter.
+    await page.focus("#whatif-reset");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction((s) => (window as any).__heatmap.view.grid.spot === s, gamma.spot);
+    await page.focus("#whatif");
+    await page.keyboard.press("ArrowRight");
+    await page.waitForFunction((s) => (window as any).__heatmap.view.grid.spot > s, gamma.spot);
+    expect((await cellsOf(page)).spot).toBeCloseTo(gamma.spot * 1.001, 9);
+    for (const id of ["symbol", "metric", "expirations", "strikes", "sign", "date", "time", "live", "whatif", "scrub", "history", "key"]) {
+      // Every control has an accessible name (a wrapping label, a for= label or aria-label).
+      const named = await page.evaluate((id) => {
+        const c = document.getElementById(id) as HTMLInputElement;
+        return Boolean(c.labels?.length || c.getAttribute("aria-label"));
+      }, id);
+      expect(named, id).toBe(true);
+    }
+
     // Replay scrubbing across the loaded session frames.
     const frames = Number(await page.getAttribute("#session", "data-frames"));
     expect(frames).toBe(16); // 15 minutes of history, both ends included
