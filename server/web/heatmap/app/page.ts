@@ -122,6 +122,11 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
   let engine: KernelEngine | null = null;
 
   let chain: PositioningChain | null = null;
+  let pendingWhatIf = false;
+  /** Increments per board request; a response for an older one is dropped. */
+  let loadSeq = 0;
+  let dragging = false;
+  let levelsTimer: ReturnType<typeof setTimeout> | undefined;
   // The spot profile of the loaded board, per metric/expirations/sign (the what-if spot does not change it).
   let legendKey = "";
   let profileCache: { key: string; profile: ReturnType<typeof spotProfileOf> } | null = null;
@@ -186,10 +191,14 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
     const atMs = el.live.checked ? null : etInstant(el.date.value, el.time.value || "16:00");
     boardCanvas.dataset.state = "loading";
     setStatus(`Loading the ${el.symbol.value} board...`);
+    const seq = ++loadSeq;
     try {
       const board = source.board(el.symbol.value, atMs);
+      board.catch(() => undefined); // handled below, after the kernels are awaited
       engine ??= await enginePromise;
-      handle.board = await board;
+      const loaded = await board;
+      if (seq !== loadSeq) return; // a newer request (symbol, minute) superseded this one
+      handle.board = loaded;
       handle.stats.firstBoardMs ??= performance.now();
       handle.stats.boards++;
       chain = chainFromBoard(handle.board);
@@ -210,7 +219,12 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
     const fromMs = Math.max(openMs, endMs - Number(el.history.value) * MINUTE_MS);
     const s = handle.settings;
     try {
-      handle.frames = await source.history(el.symbol.value, fromMs, endMs, { metric: s.metric, maxStrikes: s.maxStrikes, maxExpirations: s.maxExpirations });
+      const seq = loadSeq;
+      const frames = await source.history(el.symbol.value, fromMs, endMs, { metric: s.metric, maxStrikes: s.maxStrikes, maxExpirations: s.maxExpirations });
+      if (seq !== loadSeq) return;
+      handle.frames = frames;
+      // The history keeps the settings it was loaded with (reloading costs credits): say which.
+      setText($("session-title"), `Session: strike x time, spot path (${s.metric}, ${s.maxStrikes} strikes, ${s.maxExpirations} expirations)`);
       el.scrub.max = String(Math.max(0, handle.frames.length - 1));
       el.scrub.value = el.scrub.max;
       scrub();
@@ -233,9 +247,6 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
     $("history-cost").textContent = source.kind === "api" ? `${Math.ceil(minutes / 16) * 25} credits at most (25 per 15 minutes)` : "computed in the browser";
   }
 
-  let pendingWhatIf = false;
-  let dragging = false;
-  let levelsTimer: ReturnType<typeof setTimeout> | undefined;
   // Every setting recomputes from the loaded board, without a round trip.
   const settingsFromControls = () => {
     const n = (v: string) => (v === "all" ? ("all" as const) : Number(v));
