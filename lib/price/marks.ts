@@ -11,9 +11,9 @@ import { etInstant } from "../time";
 /** @see docs/methodology.md#chart-marks */
 export const MARK_RULES = Object.freeze({
   /** A sweep is marked when its total premium reaches this, USD. */
-  sweepMinPremiumUsd: 250_000,
+  sweepMinPremiumUsd: 500_000,
   /** An off-exchange print is a block when price x size reaches this, USD. */
-  blockMinNotionalUsd: 5_000_000,
+  blockMinNotionalUsd: 10_000_000,
   /** The king node is sampled every this many minutes of the regular session. */
   kingStepMinutes: 15,
   /** Bar marks cover at most this many trading sessions (the latest of the window). */
