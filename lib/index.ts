@@ -39,8 +39,5 @@ export type { IsoDate } from "./time";
 export type { OptionRight } from "./symbols";
 export type { ImpliedVolInput, ImpliedVolResult } from "./math";
 
-// The API's request and response schemas (shared by the server's routes and the typed client)
-export * from "./api";
-
 // Typed API client: one method per route, the spec's retry guidance, typed errors, page iterators
 export * from "./client";

@@ -6,3 +6,4 @@ export * from "./account";
 export * from "./positioning";
 export * from "./price";
 export * from "./board";
+export * from "./marks";

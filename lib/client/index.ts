@@ -1,9 +1,8 @@
 // The typed API client: one method per route, retries per the spec, typed errors, page iterators.
-export { buildUrl, createClient, type ClientOptions } from "./create-client";
+export { createClient, type ClientOptions } from "./create-client";
 export { ApiResponseError, DeadlineExceededError, NetworkError, OptionscopeClientError } from "./errors";
 export { operations } from "./operations.generated";
 export type { OperationSpec } from "./operation-spec";
-export { pages, pagingModeOf, rowsOf } from "./paging";
-export { rateLimitOf, type RateLimit } from "./response-headers";
-export { send, waitBeforeRetryMs, type CallOptions } from "./send";
-export type { ApiResponse, OperationName, Operations, OptionscopeClient, ParamsOf, RequestOf, ResponseOf } from "./types";
+export type { RateLimit } from "./response-headers";
+export type { CallOptions } from "./send";
+export type { ApiResponse, OperationName, Operations, OptionscopeClient, ParamsOf, RequestOf, ResponseOf, StreamOptions } from "./types";

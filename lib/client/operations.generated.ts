@@ -5,6 +5,7 @@ import type { OperationSpec } from "./operation-spec";
 import { AccountRecordSchema, OpenApiDocumentSchema } from "../api/account";
 import { BoardDataSchema, BoardMetaSchema, BoardQuerySchema } from "../api/board";
 import { EmptyQuerySchema } from "../api/common";
+import { BarMarksSchema, MarksQuerySchema, TimescaleMarksSchema } from "../api/marks";
 import { GridQuerySchema, HeatmapDataSchema, HeatmapEventStreamSchema, HeatmapWebSocketSchema, HistoricalQuerySchema, HistoricalRangeDataSchema, HistoricalRangeQuerySchema, LevelsDataSchema, LevelsQuerySchema, PositioningMetaSchema, StatsDailyDataSchema, StatsDailyMetaSchema, StatsDailyQuerySchema, StreamQuerySchema, SymbolCatalogDataSchema } from "../api/positioning";
 import { BarEventStreamSchema, BarStreamQuerySchema, DatafeedConfigSchema, HistoryBodySchema, HistoryQuerySchema, PriceSymbolQuerySchema, SearchQuerySchema, SearchResultsSchema, ServerTimeSchema, UdfSymbolInfoSchema } from "../api/price";
 
@@ -246,5 +247,29 @@ export const operations = {
     paging: null,
     query: BarStreamQuerySchema,
     data: BarEventStreamSchema,
+  },
+  getMarks: {
+    operationId: "getMarks",
+    path: "/v1/marks",
+    host: "atlas",
+    kind: "rest",
+    auth: "key",
+    envelope: false,
+    cost: 1,
+    paging: null,
+    query: MarksQuerySchema,
+    data: BarMarksSchema,
+  },
+  getTimescaleMarks: {
+    operationId: "getTimescaleMarks",
+    path: "/v1/timescale_marks",
+    host: "atlas",
+    kind: "rest",
+    auth: "key",
+    envelope: false,
+    cost: 1,
+    paging: null,
+    query: MarksQuerySchema,
+    data: TimescaleMarksSchema,
   },
 } as const satisfies Record<string, OperationSpec>;

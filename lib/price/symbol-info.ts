@@ -112,8 +112,8 @@ export function datafeedConfig(simulated: boolean): DatafeedConfig {
   return {
     supports_search: true,
     supports_group_request: false,
-    supports_marks: false,
-    supports_timescale_marks: false,
+    supports_marks: true,
+    supports_timescale_marks: true,
     supports_time: true,
     supported_resolutions: [...RESOLUTIONS],
     max_fetch_trading_days: maxFetchTradingDays(),

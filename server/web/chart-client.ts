@@ -2,6 +2,8 @@
 // from `#key=` or localStorage, sends it as `Authorization: Bearer`, and feeds lightweight-charts
 // (v5: chart.addSeries(CandlestickSeries, ...)) from our own /v1/symbols, /v1/time, /v1/history and
 // /v1/search. `#chart[data-bars-drawn]` says how many candles are on screen (the browser test reads it).
+// Marks (/v1/marks and /v1/timescale_marks) go on the candles as series markers and, as links to
+// the minute's heatmap, in `#marks` below the chart; `#chart[data-marks-drawn]` counts them.
 
 /** Bars asked per load: within every tier's cap (500 daily, 500 weekly = 2,500 days, 500 x 8h = 500 days). */
 export const CHART_COUNTBACK = 500;
@@ -101,6 +103,76 @@ export const CHART_CLIENT_JS = String.raw`(function () {
   var volume = chart.addSeries(LC.HistogramSeries, { priceFormat: { type: "volume" }, priceScaleId: "" });
   volume.priceScale().applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
 
+  // Marks: series markers on the candles, and the same marks as links in #marks (keyboard, tests).
+  var markers = LC.createSeriesMarkers(candles, []);
+  var marksNav = document.createElement("nav");
+  marksNav.id = "marks";
+  marksNav.setAttribute("aria-label", "Chart marks");
+  // Overlaid along the bottom (over the volume pane) so the chart keeps its height.
+  marksNav.style.cssText = "position:fixed;left:0;right:0;bottom:0;z-index:3;display:flex;flex-wrap:wrap;gap:2px 12px;" +
+    "font:12px sans-serif;padding:4px 8px;max-height:4.5em;overflow:auto;background:rgba(15,20,25,0.85)";
+  document.body.appendChild(marksNav);
+  // The heatmap page is on {base_url}: the chart's path prefix without the atlas part (one-port layout).
+  var heatmapRoot = base.replace(/\/atlas$/, "");
+  var markUrls = {};
+  var MARK_STYLE = {
+    king_node: ["aboveBar", "circle"], sweep: ["belowBar", "arrowUp"],
+    dark_pool_block: ["aboveBar", "square"], earnings: ["belowBar", "square"]
+  };
+
+  // Index of the last bar starting at or before sec (-1 when none): the bar a mark belongs to.
+  function barIndexOf(times, sec) {
+    var lo = 0, hi = times.length - 1, at = -1;
+    while (lo <= hi) {
+      var mid = (lo + hi) >> 1;
+      if (times[mid] <= sec) { at = mid; lo = mid + 1; } else hi = mid - 1;
+    }
+    return at;
+  }
+
+  function showMarks(all, times, intraday) {
+    var list = [];
+    markUrls = {};
+    marksNav.textContent = "";
+    all.forEach(function (m) {
+      var k = barIndexOf(times, m.time);
+      if (k < 0) return;
+      var st = MARK_STYLE[m.kind] || ["aboveBar", "circle"];
+      var text = m.text || (m.tooltip || []).join(" \u00b7 ");
+      var href = heatmapRoot + m.url;
+      list.push({ time: intraday ? etWallSeconds(times[k]) : times[k], position: st[0], shape: st[1], color: m.color, text: m.label, id: m.id });
+      markUrls[m.id] = href;
+      var a = document.createElement("a");
+      a.href = href;
+      a.textContent = m.label + " " + text;
+      a.title = text;
+      a.dataset.kind = m.kind;
+      a.style.color = m.color;
+      marksNav.appendChild(a);
+    });
+    list.sort(function (x, y) { return x.time - y.time; });
+    markers.setMarkers(list);
+    root.dataset.marksDrawn = String(list.length);
+  }
+
+  function loadMarks(seq, s, r, times, to, intraday) {
+    if (!times.length) { showMarks([], times, intraday); return Promise.resolve(); }
+    var q = { symbol: s, resolution: r, from: String(times[0]), to: String(to) };
+    return Promise.all([api("marks", q), api("timescale_marks", q)]).then(function (res) {
+      if (seq === loadSeq) showMarks(res[0].concat(res[1]), times, intraday);
+    }).catch(function (e) {
+      if (seq !== loadSeq) return;
+      root.dataset.marksDrawn = "0";
+      root.dataset.marksError = e.message;
+    });
+  }
+
+  // A click on a marker opens that minute's heatmap.
+  chart.subscribeClick(function (p) {
+    var id = p && p.hoveredObjectId;
+    if (id && markUrls[id]) location.href = markUrls[id];
+  });
+
   var lastBar = null;
   function showLegend(bar) {
     if (!bar) { legendValues.textContent = ""; return; }
@@ -116,17 +188,18 @@ export const CHART_CLIENT_JS = String.raw`(function () {
     var seq = ++loadSeq;
     var s = state.symbol, r = state.resolution, ext = state.extended;
     root.dataset.state = "loading";
+    delete root.dataset.marksDrawn;
     if (!localStorage.getItem(KEY)) {
       root.dataset.state = "needs-key";
       setStatus("Enter an API key to load bars.", true);
       return Promise.resolve();
     }
     setStatus("Loading " + s + " " + r + "...");
-    var info;
+    var info, to;
     return api("symbols", { symbol: s })
       .then(function (i) { info = i; return api("time"); })
       .then(function (now) {
-        var to = Number(now) + 60;
+        to = Number(now) + 60;
         return api("history", { symbol: s, resolution: r, from: String(to - 1), to: String(to), countback: COUNTBACK, extended: String(ext) });
       })
       .then(function (body) {
@@ -157,6 +230,7 @@ export const CHART_CLIENT_JS = String.raw`(function () {
         var q = new URLSearchParams({ symbol: s, resolution: r });
         if (ext) q.set("extended", "true");
         history.replaceState(null, "", location.pathname + "?" + q.toString());
+        return loadMarks(seq, s, r, body.s === "ok" ? body.t : [], to, intraday);
       })
       .catch(function (e) {
         if (seq !== loadSeq) return;

@@ -2,7 +2,7 @@
 // later), so these run over a fake paged endpoint through the real `send` and a fake fetch that
 // implements the spec's dark-pool cursor rules and offset/limit paging.
 import { describe, expect, it } from "vitest";
-import { pages, pagingModeOf, rowsOf } from "../../lib/client";
+import { pages, pagingModeOf, rowsOf } from "../../lib/client/paging";
 import { send, type Transport } from "../../lib/client/send";
 
 const ROWS = Array.from({ length: 23 }, (_, i) => ({ id: i + 1, notional: 1000 + ((i * 7919) % 101) }));

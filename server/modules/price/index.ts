@@ -4,12 +4,14 @@ import { chartPages } from "../../web";
 import { defineModule } from "../define-module";
 import { priceConfigRoute } from "./config";
 import { historyRoute } from "./history";
+import { marksRoute, timescaleMarksRoute } from "./marks";
 import { createPriceState } from "./price-route";
 import { priceSearchRoute } from "./search";
 import { streamBarsRoute } from "./stream-bars";
 import { priceSymbolsRoute } from "./symbols";
 import { priceTimeRoute } from "./time";
 
+export { marksRoute, timescaleMarksRoute } from "./marks";
 export { historyRoute, priceConfigRoute, priceSearchRoute, priceSymbolsRoute, priceTimeRoute, streamBarsRoute };
 export { priceStreamHub } from "./bar-source";
 export type { PriceState } from "./price-route";
@@ -17,7 +19,7 @@ export type { PriceState } from "./price-route";
 /** The price module. */
 export const priceModule = defineModule({
   name: "price",
-  routes: [historyRoute, priceSymbolsRoute, priceConfigRoute, priceSearchRoute, priceTimeRoute, streamBarsRoute],
+  routes: [historyRoute, priceSymbolsRoute, priceConfigRoute, priceSearchRoute, priceTimeRoute, streamBarsRoute, marksRoute, timescaleMarksRoute],
   createState: createPriceState,
   pages: chartPages,
   shutdown: async (state, graceMs) => {

@@ -97,7 +97,7 @@ export function heatmapHtml(config: HeatmapPageConfig, script: HeatmapScript): s
     <ol id="levels"></ol>
   </section>
   <section class="wide">
-    <h2>Session: strike x time, spot path</h2>
+    <h2 id="session-title">Session: strike x time, spot path</h2>
     <canvas id="session" height="260" role="img" aria-label="Strike by time heatmap of the session" data-frames="0"></canvas>
     <div class="row">
       <label for="scrub">Minute</label>

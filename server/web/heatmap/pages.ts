@@ -21,7 +21,9 @@ let bundle: string | null = null;
  */
 export async function heatmapBundle(entry = ENTRY): Promise<string> {
   if (bundle !== null && entry === ENTRY) return bundle;
-  const { build } = await import("esbuild");
+  // A computed specifier: the package build (tsup) must not try to bundle esbuild into dist.
+  const specifier = "esbuild";
+  const { build } = (await import(specifier)) as typeof import("esbuild");
   const out = await build({ entryPoints: [entry], bundle: true, platform: "browser", format: "iife", target: "es2022", minify: true, write: false, logLevel: "silent" });
   const text = out.outputFiles[0].text;
   if (entry === ENTRY) bundle = text;

@@ -11,10 +11,26 @@ const SPOT = "#f5f5f5";
 const FLIP = "#ffca28";
 const ZERO = "#e040fb";
 
+// CSS widths measured once per canvas (and again after a resize): reading clientWidth after the
+// page changed text would force a synchronous layout on every slider step.
+const cssWidths = new WeakMap<HTMLCanvasElement, number>();
+
+/** Forget the measured widths (call on window resize). */
+export function remeasure(): void {
+  for (const id of ["board", "legend", "spot-profile", "session"]) {
+    const c = document.getElementById(id);
+    if (c instanceof HTMLCanvasElement) cssWidths.delete(c);
+  }
+}
+
 /** Sizes the canvas backing store to its CSS box (device pixels) and returns a CSS-pixel context. */
 export function fit(canvas: HTMLCanvasElement): { ctx: CanvasRenderingContext2D; w: number; h: number } {
   const dpr = globalThis.devicePixelRatio || 1;
-  const w = canvas.clientWidth || canvas.width;
+  let w = cssWidths.get(canvas);
+  if (w === undefined) {
+    w = canvas.clientWidth || canvas.width;
+    cssWidths.set(canvas, w);
+  }
   const h = Number(canvas.getAttribute("height")) || canvas.clientHeight;
   if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
     canvas.width = Math.round(w * dpr);

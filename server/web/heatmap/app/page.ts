@@ -7,7 +7,7 @@ import { formatUsd } from "../../../../lib/positioning/briefs";
 import type { PositioningChain } from "../../../../lib/positioning";
 import { etDateOf, etInstant, sessionBounds } from "../../../../lib/time";
 import { openStream } from "../../../../lib/stream-client";
-import { drawBoard, drawLegend, drawSession, drawSpotProfile } from "./draw";
+import { drawBoard, drawLegend, drawSession, drawSpotProfile, remeasure } from "./draw";
 import type { HeatmapPageConfig } from "../heatmap-html";
 import { chainFromBoard, computeView, spotProfileOf, DEFAULT_SETTINGS, SIGN_CONVENTIONS, type BoardJson, type HeatmapView, type ViewSettings } from "./model";
 import { explainError, PageApiError, type DataSource, type SessionFrame } from "./source";
@@ -18,6 +18,17 @@ const WHATIF_STEP = 0.001;
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
+/** Sets text or an attribute only when it changes: an unchanged write still costs a layout. */
+function setText(node: HTMLElement, text: string) {
+  if (node.textContent !== text) node.textContent = text;
+}
+function setAttr(node: HTMLElement, name: string, value: string) {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+}
+
+/** While the what-if slider moves, the levels list waits this long after the last step (ms). */
+const LEVELS_SETTLE_MS = 150;
+
 /** What the page exposes on `window.__heatmap` (the browser test reads it). */
 export interface HeatmapPageHandle {
   settings: ViewSettings;
@@ -25,7 +36,17 @@ export interface HeatmapPageHandle {
   view: HeatmapView | null;
   frames: SessionFrame[];
   /** Board loads, recomputations and first-paint time (ms since navigation start). */
-  stats: { boards: number; recomputes: number; firstPaintMs: number | null };
+  stats: {
+    boards: number;
+    recomputes: number;
+    /** First heatmap painted, first board received, kernels ready: ms since navigation start. */
+    firstPaintMs: number | null;
+    firstBoardMs: number | null;
+    kernelsMs: number | null;
+    /** Time spent computing views and drawing them, ms, summed over `recomputes`. */
+    computeMs: number;
+    drawMs: number;
+  };
   /** The computed matrix as rows (for comparison with the API). */
   cells(): { strikes: number[]; expirations: string[]; matrix: number[][]; spot: number; asOf: string } | null;
 }
@@ -65,7 +86,7 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
     board: null,
     view: null,
     frames: [],
-    stats: { boards: 0, recomputes: 0, firstPaintMs: null },
+    stats: { boards: 0, recomputes: 0, firstPaintMs: null, firstBoardMs: null, kernelsMs: null, computeMs: 0, drawMs: 0 },
     cells() {
       const v = handle.view;
       if (!v) return null;
@@ -95,12 +116,19 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
   const enginePromise = loadKernels().then((e) => {
     $("engine").textContent = `Computed in this browser: ${e.name === "wasm" ? "WASM" : "JavaScript"} kernels`;
     boardCanvas.dataset.engine = e.name;
+    handle.stats.kernelsMs = performance.now();
     return e;
   });
   let engine: KernelEngine | null = null;
 
   let chain: PositioningChain | null = null;
+  let pendingWhatIf = false;
+  /** Increments per board request; a response for an older one is dropped. */
+  let loadSeq = 0;
+  let dragging = false;
+  let levelsTimer: ReturnType<typeof setTimeout> | undefined;
   // The spot profile of the loaded board, per metric/expirations/sign (the what-if spot does not change it).
+  let legendKey = "";
   let profileCache: { key: string; profile: ReturnType<typeof spotProfileOf> } | null = null;
 
   const fail = (error: unknown) => {
@@ -116,20 +144,31 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
     const s = handle.settings;
     const key = `${handle.board.asOfMs}|${s.metric}|${s.maxExpirations}|${s.sign}`;
     if (profileCache?.key !== key) profileCache = { key, profile: spotProfileOf(chain, s, engine) };
+    const t0 = performance.now();
     handle.view = computeView(chain, s, engine, profileCache.profile);
+    const t1 = performance.now();
+    handle.stats.computeMs += t1 - t0;
     handle.stats.recomputes++;
     const view = handle.view;
     const scale = drawBoard(boardCanvas, view, handle.board.spot);
-    drawLegend($<HTMLCanvasElement>("legend"), scale, view.grid.meta.unit === "usd_per_1pct" ? "per 1% move" : "per vol point");
+    const unit = view.grid.meta.unit === "usd_per_1pct" ? "per 1% move" : "per vol point";
+    if (legendKey !== `${scale}|${unit}`) {
+      legendKey = `${scale}|${unit}`;
+      drawLegend($<HTMLCanvasElement>("legend"), scale, unit);
+    }
     drawSpotProfile($<HTMLCanvasElement>("spot-profile"), view, handle.board.spot);
-    renderLevels(view);
-    el.whatifValue.textContent = `${view.grid.spot.toFixed(2)} (${((100 * (view.grid.spot - handle.board.spot)) / handle.board.spot).toFixed(1)}%)`;
-    $("board-title").textContent = `${view.grid.symbol} ${handle.settings.metric} at ${etHhmm(handle.board.asOfMs)} ET ${handle.board.sessionDate}: strike x expiration`;
-    boardCanvas.setAttribute("aria-label", `${view.grid.symbol} ${handle.settings.metric} heatmap, ${view.grid.strikes.length} strikes by ${view.grid.expirations.length} expirations`);
-    boardCanvas.dataset.cells = String(view.grid.matrix.length);
-    boardCanvas.dataset.asOf = handle.board.asOf;
+    // The list re-flows the page: during a drag it follows once the slider rests.
+    clearTimeout(levelsTimer);
+    if (dragging) levelsTimer = setTimeout(() => handle.view && renderLevels(handle.view), LEVELS_SETTLE_MS);
+    else renderLevels(view);
+    setText(el.whatifValue, `${view.grid.spot.toFixed(2)} (${((100 * (view.grid.spot - handle.board.spot)) / handle.board.spot).toFixed(1)}%)`);
+    setText($("board-title"), `${view.grid.symbol} ${handle.settings.metric} at ${etHhmm(handle.board.asOfMs)} ET ${handle.board.sessionDate}: strike x expiration`);
+    setAttr(boardCanvas, "aria-label", `${view.grid.symbol} ${handle.settings.metric} heatmap, ${view.grid.strikes.length} strikes by ${view.grid.expirations.length} expirations`);
+    setAttr(boardCanvas, "data-cells", String(view.grid.matrix.length));
+    setAttr(boardCanvas, "data-as-of", handle.board.asOf);
+    handle.stats.drawMs += performance.now() - t1;
     if (handle.stats.firstPaintMs === null) handle.stats.firstPaintMs = performance.now();
-    boardCanvas.dataset.state = "ready";
+    setAttr(boardCanvas, "data-state", "ready");
   }
 
   function renderLevels(view: HeatmapView) {
@@ -152,10 +191,15 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
     const atMs = el.live.checked ? null : etInstant(el.date.value, el.time.value || "16:00");
     boardCanvas.dataset.state = "loading";
     setStatus(`Loading the ${el.symbol.value} board...`);
+    const seq = ++loadSeq;
     try {
       const board = source.board(el.symbol.value, atMs);
+      board.catch(() => undefined); // handled below, after the kernels are awaited
       engine ??= await enginePromise;
-      handle.board = await board;
+      const loaded = await board;
+      if (seq !== loadSeq) return; // a newer request (symbol, minute) superseded this one
+      handle.board = loaded;
+      handle.stats.firstBoardMs ??= performance.now();
       handle.stats.boards++;
       chain = chainFromBoard(handle.board);
       el.whatif.value = "0";
@@ -175,7 +219,12 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
     const fromMs = Math.max(openMs, endMs - Number(el.history.value) * MINUTE_MS);
     const s = handle.settings;
     try {
-      handle.frames = await source.history(el.symbol.value, fromMs, endMs, { metric: s.metric, maxStrikes: s.maxStrikes, maxExpirations: s.maxExpirations });
+      const seq = loadSeq;
+      const frames = await source.history(el.symbol.value, fromMs, endMs, { metric: s.metric, maxStrikes: s.maxStrikes, maxExpirations: s.maxExpirations });
+      if (seq !== loadSeq) return;
+      handle.frames = frames;
+      // The history keeps the settings it was loaded with (reloading costs credits): say which.
+      setText($("session-title"), `Session: strike x time, spot path (${s.metric}, ${s.maxStrikes} strikes, ${s.maxExpirations} expirations)`);
       el.scrub.max = String(Math.max(0, handle.frames.length - 1));
       el.scrub.value = el.scrub.max;
       scrub();
@@ -190,7 +239,7 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
     drawSession(canvas, handle.frames, k);
     canvas.dataset.frames = String(handle.frames.length);
     const f = handle.frames[k];
-    el.scrubValue.textContent = f ? `${etHhmm(f.tMs)} ET, spot ${f.spot.toFixed(2)}, net ${formatUsd(f.values.reduce((a, b) => a + b, 0))}` : "";
+    setText(el.scrubValue, f ? `${etHhmm(f.tMs)} ET, spot ${f.spot.toFixed(2)}, net ${formatUsd(f.values.reduce((a, b) => a + b, 0))}` : "");
   }
 
   function updateHistoryCost() {
@@ -216,7 +265,15 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
     if (!handle.board) return;
     const k = Number(el.whatif.value);
     handle.settings.whatIfSpot = k === 0 ? null : handle.board.spot * (1 + k * WHATIF_STEP);
-    recompute();
+    // Several input events within one frame (a fast drag) cost one recompute.
+    if (pendingWhatIf) return;
+    pendingWhatIf = true;
+    requestAnimationFrame(() => {
+      pendingWhatIf = false;
+      dragging = true;
+      recompute();
+      dragging = false;
+    });
   });
   $("whatif-reset").addEventListener("click", () => {
     el.whatif.value = "0";
@@ -291,6 +348,8 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
   await symbolList;
   follow();
   addEventListener("resize", () => {
+    remeasure();
+    legendKey = "";
     recompute();
     scrub();
   });

@@ -1,0 +1,113 @@
+// `GET /v1/marks` and `GET /v1/timescale_marks` on {atlas_url}: the UDF chart marks. The data is
+// gathered here (boards, prints, earnings); lib/price/marks.ts turns it into marks.
+// Rules and thresholds: docs/methodology.md#chart-marks; costs: docs/api.md#chart-marks.
+import { BarMarksSchema, MarksQuerySchema, TimescaleMarksSchema } from "../../../lib/api/marks";
+import { groupSweeps } from "../../../lib/flow/sweeps";
+import type { SymbolInfo } from "../../../lib/market/market-data";
+import { exposureGrid, heatmapFrame, kingIndex } from "../../../lib/positioning";
+import { blockMarks, earningsMarks, kingChangeMarks, kingSampleInstants, MARK_RULES, mergeBarMarks, sweepMarks } from "../../../lib/price/marks";
+import { etDateOf, sessionBounds, tradingDaysBetween, type IsoDate } from "../../../lib/time";
+import type { RouteContext } from "../define-route";
+import { priceRoute, type PriceState } from "./price-route";
+import { resolveSymbol } from "./resolve-symbol";
+
+/** Credits per call of each marks route. */
+export const MARKS_COST = 1;
+
+const SECOND = 1000;
+
+/** The ET session dates of `[fromS, toS)`, not after `nowMs`. */
+function sessionsOf(fromS: number, toS: number, nowMs: number): IsoDate[] {
+  const endMs = Math.min(toS * SECOND, nowMs) - 1;
+  if (!(endMs >= fromS * SECOND)) return [];
+  return tradingDaysBetween(etDateOf(fromS * SECOND), etDateOf(endMs));
+}
+
+/** The positioning board charted for a ticker: its first option root (SPX -> SPXW). */
+const heatmapSymbolOf = (info: SymbolInfo) => info.optionRoots[0] ?? info.ticker;
+
+async function kingSamples(ctx: RouteContext<unknown, unknown, PriceState>, root: string, dates: readonly IsoDate[], inWindow: (ms: number) => boolean) {
+  const { market, kernels } = ctx.services;
+  const samples: { tsMs: number; strike: number | null }[] = [];
+  for (const date of dates) {
+    const { openMs, closeMs } = sessionBounds(date);
+    for (const t of kingSampleInstants(openMs, closeMs)) {
+      if (!inWindow(t) || t > ctx.nowMs) continue;
+      ctx.signal.throwIfAborted();
+      const chain = await market.chain(root, t);
+      if (!chain) continue;
+      const frame = heatmapFrame(exposureGrid(chain, {}, kernels), { live: false, layout: "net" });
+      const k = kingIndex(frame.strikes, frame.spot);
+      samples.push({ tsMs: t, strike: k < 0 ? null : frame.strikes[k].strike });
+    }
+  }
+  return samples;
+}
+
+/** `GET /v1/marks`: king-node changes, large sweeps and dark-pool blocks of the window's latest sessions. */
+export const marksRoute = priceRoute({
+  host: "atlas",
+  module: "price",
+  method: "GET",
+  path: "/v1/marks",
+  operationId: "getMarks",
+  cost: MARKS_COST,
+  entitlement: "price",
+  query: MarksQuerySchema,
+  symbolsOf: (q) => [q.symbol],
+  data: BarMarksSchema,
+  envelope: false,
+  cacheControl: "private, max-age=60",
+  summary: "Chart marks: king-node changes, large sweeps, dark-pool blocks (UDF marks)",
+  description:
+    `Marks on bars in [from, to) (Unix seconds) over at most the window's latest ${MARK_RULES.maxSessions} trading sessions: a king-node ` +
+    `change (K) sampled every ${MARK_RULES.kingStepMinutes} minutes of the regular session, each options sweep of at least ` +
+    `$${MARK_RULES.sweepMinPremiumUsd.toLocaleString("en-US")} premium (S, green bought, red sold) and each off-exchange print of at least ` +
+    `$${MARK_RULES.blockMinNotionalUsd.toLocaleString("en-US")} notional (D). Each carries \`url\`, the minute's heatmap. ${MARKS_COST} credit.`,
+  tags: ["History"],
+  handler: async (ctx) => {
+    const { query, services, nowMs } = ctx;
+    const info = await resolveSymbol(services, query.symbol, false);
+    const root = heatmapSymbolOf(info);
+    const dates = sessionsOf(query.from, query.to, nowMs).slice(-MARK_RULES.maxSessions);
+    if (dates.length === 0) return { data: [] };
+    const fromMs = Math.max(query.from * SECOND, sessionBounds(dates[0], { extended: true }).openMs);
+    const toMs = Math.min(query.to * SECOND, nowMs);
+    const inWindow = (ms: number) => ms >= fromMs && ms < toMs;
+    const [kings, optionPrints, blocks] = await Promise.all([
+      kingSamples(ctx as RouteContext<unknown, unknown, PriceState>, root, dates, inWindow),
+      services.market.optionPrints(info.ticker, fromMs, toMs),
+      services.market.offExchangePrints([info.ticker], fromMs, toMs),
+    ]);
+    const sweeps = groupSweeps(optionPrints).groups;
+    return { data: mergeBarMarks(kingChangeMarks(root, kings), sweepMarks(root, sweeps), blockMarks(root, blocks)) };
+  },
+});
+
+/** `GET /v1/timescale_marks`: earnings dates in the window, on the time scale. */
+export const timescaleMarksRoute = priceRoute({
+  host: "atlas",
+  module: "price",
+  method: "GET",
+  path: "/v1/timescale_marks",
+  operationId: "getTimescaleMarks",
+  cost: MARKS_COST,
+  entitlement: "price",
+  query: MarksQuerySchema,
+  symbolsOf: (q) => [q.symbol],
+  data: TimescaleMarksSchema,
+  envelope: false,
+  cacheControl: "private, max-age=3600",
+  summary: "Time-scale marks: earnings dates (UDF timescale_marks)",
+  description:
+    "Earnings releases of the symbol whose session lies in [from, to) (Unix seconds), at 09:30 ET (before the open) or " +
+    `16:00 ET (after the close), each with \`url\`, the heatmap at that minute. ${MARKS_COST} credit.`,
+  tags: ["History"],
+  handler: async ({ query, services }) => {
+    const info = await resolveSymbol(services, query.symbol, false);
+    if (!(query.to > query.from)) return { data: [] };
+    const events = await services.market.earnings(info.ticker, etDateOf(query.from * SECOND), etDateOf(query.to * SECOND - 1));
+    const marks = earningsMarks(heatmapSymbolOf(info), events).filter((m) => m.time >= query.from && m.time < query.to);
+    return { data: marks };
+  },
+});
