@@ -4,6 +4,7 @@ import { positioningSuite } from "./positioning.bench";
 import { priceSuite } from "./price.bench";
 import { flowSuite } from "./flow.bench";
 import { volSuite } from "./vol.bench";
+import { darkPoolSuite } from "./dark-pool.bench";
 
 /** What a suite reports: a table for people, checks for targets, free-form notes. */
 export interface SuiteReport {
@@ -18,4 +19,4 @@ export interface Suite {
   run(): Promise<SuiteReport>;
 }
 
-export const suites: Suite[] = [kernelsSuite, positioningSuite, priceSuite, flowSuite, volSuite];
+export const suites: Suite[] = [kernelsSuite, positioningSuite, priceSuite, flowSuite, volSuite, darkPoolSuite];
