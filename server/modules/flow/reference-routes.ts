@@ -6,10 +6,13 @@ import { darkPoolLevelsRoute } from "./dark-pool-levels";
 import { darkPoolTopPrintsRoute } from "./dark-pool-top-prints";
 import { darkPoolTradesRoute } from "./dark-pool-trades";
 import { chainBullBearRoute, contractBullBearRoute } from "./ref-bull-bear";
+import { underlyingExpirationsRoute, underlyingStatsRoute } from "./ref-underlying-stats";
 
 export const referenceFlowRoutes: readonly AnyRoute[] = [
   chainBullBearRoute,
   contractBullBearRoute,
+  underlyingStatsRoute,
+  underlyingExpirationsRoute,
   darkPoolTradesRoute,
   darkPoolTopPrintsRoute,
   darkPoolLevelsRoute,
