@@ -6,6 +6,7 @@ import { darkPoolLevelsRoute } from "./dark-pool-levels";
 import { darkPoolTopPrintsRoute } from "./dark-pool-top-prints";
 import { darkPoolTradesRoute } from "./dark-pool-trades";
 import { chainBullBearRoute, contractBullBearRoute } from "./ref-bull-bear";
+import { underlyingByStrikeRoute, underlyingStrikeExpirationsRoute } from "./ref-by-strike";
 import { underlyingExpirationsRoute, underlyingStatsRoute } from "./ref-underlying-stats";
 
 export const referenceFlowRoutes: readonly AnyRoute[] = [
@@ -13,6 +14,8 @@ export const referenceFlowRoutes: readonly AnyRoute[] = [
   contractBullBearRoute,
   underlyingStatsRoute,
   underlyingExpirationsRoute,
+  underlyingByStrikeRoute,
+  underlyingStrikeExpirationsRoute,
   darkPoolTradesRoute,
   darkPoolTopPrintsRoute,
   darkPoolLevelsRoute,
