@@ -1,10 +1,11 @@
 // GET /v1/flow/{ticker}/tide: bullish vs bearish premium per bucket with cumulative net premium
 // (spec names the endpoint; parameters and shape from the reference's getFlowTide).
 import { z } from "zod";
+import { etDateOf } from "../../../lib/time";
 import { flowTide, TIDE_BUCKETS, TideBarSchema } from "../../../lib/flow";
 import { boolParam, enumParam, numberParam, optionalIntParam } from "../params";
 import { tickerParams } from "./chain-ratio";
-import { checkBounds, instantOrSecondsParam, optionTypeParam, sessionDateParam } from "./feed-params";
+import { checkBounds, optionTypeParam, requiredInstantOrSecondsParam, sessionDateParam } from "./feed-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
 import { resolveFlowDate, resolveFlowTicker, sessionTape, tapeTrades } from "./tape";
 
@@ -14,8 +15,8 @@ export const flowTideRoute = flowRoute({
   operationId: "getFlowTide",
   cost: 3,
   query: z.object({
-    start_time: instantOrSecondsParam("Start of the series (RFC 3339 or Unix seconds); default the open."),
-    end_time: instantOrSecondsParam("End of the series, exclusive (RFC 3339 or Unix seconds); default now or the close."),
+    start_time: requiredInstantOrSecondsParam("Start of the series (RFC 3339 or Unix seconds); its ET date is the session unless `date` is given."),
+    end_time: requiredInstantOrSecondsParam("End of the series, exclusive (RFC 3339 or Unix seconds); clipped to now and the close."),
     bucket: enumParam(TIDE_BUCKETS, "5min", "Bar size."),
     option_type: optionTypeParam(),
     min_premium: numberParam({ min: 0, description: "Leave out trades below this premium, USD." }),
@@ -37,10 +38,10 @@ export const flowTideRoute = flowRoute({
   tags: ["Flow"],
   handler: async ({ query: q, params: p, state, nowMs, services, requestId }) => {
     const ticker = await resolveFlowTicker(state, p.ticker);
-    const date = resolveFlowDate(q.date, nowMs);
+    const date = resolveFlowDate(q.date ?? etDateOf(q.start_time), nowMs, q.date ? "date" : "start_time");
     const tape = await sessionTape(state, ticker, date, nowMs);
-    const fromMs = Math.max(tape.openMs, q.start_time ?? tape.openMs);
-    const toMs = Math.max(fromMs, Math.min(tape.uptoMs, q.end_time ?? tape.uptoMs));
+    const fromMs = Math.max(tape.openMs, q.start_time);
+    const toMs = Math.max(fromMs, Math.min(tape.uptoMs, q.end_time));
     const trades = tapeTrades(tape).filter(
       (t) =>
         (q.option_type === "all" || (q.option_type === "call") === (t.right === "C")) &&

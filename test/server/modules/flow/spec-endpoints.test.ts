@@ -88,7 +88,10 @@ describe("per-ticker endpoints", () => {
   });
 
   it("/v1/flow/{ticker}/tide: bars cover the session so far and the cumulative net is the running sum", async () => {
-    const d = (await body(await h.get("/v1/flow/AAPL/tide?bucket=5min"))).data;
+    const missing = await h.get("/v1/flow/AAPL/tide");
+    expect(missing.status).toBe(400);
+    expect((await body(missing)).error.message).toContain("start_time");
+    const d = (await body(await h.get(`/v1/flow/AAPL/tide?bucket=5min&start_time=${OPEN / 1000}&end_time=2024-03-06T21:00:00Z`))).data;
     expect(d.bars).toHaveLength(Math.ceil((NOW_MS - OPEN) / 300_000));
     const prints = await todayPrints();
     const total = d.bars.reduce((s: number, b: any) => s + b.callPremium + b.putPremium, 0);
