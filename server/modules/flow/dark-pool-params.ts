@@ -131,3 +131,15 @@ export const tickerPath = z.object({
     .pipe(z.string().regex(/^[A-Z0-9][A-Z0-9._-]{0,11}$/, { error: "must be a ticker such as AAPL." }))
     .meta({ description: "Underlying ticker (upper case)." }),
 });
+
+/**
+ * A path parameter percent-decoded (the router hands them over raw, so the padded contract form
+ * arrives as `XOM%20%20%20...`); the raw text when it is not valid percent-encoding.
+ */
+export function decodedPathParam(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}

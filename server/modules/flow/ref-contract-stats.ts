@@ -1,0 +1,42 @@
+// GET /v1/contract/{symbol}/stats: one contract's session row (the top-contract screener's row
+// plus its date), flowseeker.yaml `getContractStats`. @see docs/methodology.md#flow-daily-rollups-and-the-screener
+import { z } from "zod";
+import { TopContractRowSchema } from "../../../lib/flow";
+import { ApiError } from "../../errors";
+import { sessionDateParam } from "./feed-params";
+import { decodedPathParam } from "./dark-pool-params";
+import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
+import { sessionSummary } from "./session-summary";
+import { resolveFlowContract, resolveFlowDate } from "./tape";
+
+/** The root a contract symbol names (for the plan's symbol check before the handler runs). */
+function rootOf(raw: string): string {
+  const s = raw.trim().toUpperCase();
+  const i = s.indexOf("__");
+  return (i > 0 ? s.slice(0, i) : s.length === 21 ? s.slice(0, 6) : s.replace(/\d{6}[CP]\d{8}$/, "")).trim();
+}
+
+export const contractStatsRoute = flowRoute({
+  ...FLOW_ROUTE_DEFAULTS,
+  path: "/v1/contract/:symbol/stats",
+  operationId: "getContractStats",
+  cost: 1,
+  query: z.object({ date: sessionDateParam() }),
+  params: z.object({
+    symbol: z.string().min(1).max(40).meta({ description: "OPRA contract symbol, URL-safe ROOT__YYMMDDC######## (the padded 21-character form is accepted)." }),
+  }),
+  symbolsOf: (_q, p) => [rootOf(p.symbol)],
+  data: TopContractRowSchema.extend({ date: z.string() }),
+  summary: "Session stats of one contract",
+  description:
+    "Premium, volume, open interest and its change, volume at the bid, ask and mid, VWAP, last price, IV, trade count and sweep and " +
+    "multi-leg volume of one contract for one session. 404 `NOT_FOUND` when it did not trade that session.",
+  tags: ["Contract"],
+  handler: async ({ query: q, params: p, state, nowMs, services, requestId }) => {
+    const { symbol, ticker } = await resolveFlowContract(state, decodedPathParam(p.symbol));
+    const date = resolveFlowDate(q.date, nowMs);
+    const row = (await sessionSummary(state, ticker, date, nowMs)).contracts.find((c) => c.symbol === symbol);
+    if (!row) throw new ApiError(404, "not_found", `No trades of ${symbol} on ${date}.`);
+    return { data: { ...row, date }, meta: flowMeta(services, requestId) };
+  },
+});
