@@ -8,11 +8,12 @@ import { darkPoolTradesRoute } from "./dark-pool-trades";
 import { chainBullBearRoute, contractBullBearRoute } from "./ref-bull-bear";
 import { contractStatsRoute } from "./ref-contract-stats";
 import { underlyingByStrikeRoute, underlyingStrikeExpirationsRoute } from "./ref-by-strike";
-import { underlyingExpirationsRoute, underlyingStatsRoute } from "./ref-underlying-stats";
+import { underlyingBulkStatsRoute, underlyingExpirationsRoute, underlyingStatsRoute } from "./ref-underlying-stats";
 
 export const referenceFlowRoutes: readonly AnyRoute[] = [
   chainBullBearRoute,
   contractBullBearRoute,
+  underlyingBulkStatsRoute,
   underlyingStatsRoute,
   underlyingExpirationsRoute,
   underlyingByStrikeRoute,

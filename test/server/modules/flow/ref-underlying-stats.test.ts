@@ -76,3 +76,27 @@ describe("/v1/underlying/{ticker}/expirations", () => {
     }
   });
 });
+
+describe("/v1/underlying/bulk/stats", () => {
+  it("the single-ticker record of each known ticker, in order; unknown dropped; 5 credits", async () => {
+    const before = balance();
+    const res = await h.get("/v1/underlying/bulk/stats?tickers=xom,NOPE,QQQ");
+    expect(res.status).toBe(200);
+    expect(balance()).toBe(before - 5);
+    const { data } = await body(res);
+    expect(data.map((r: any) => r.ticker)).toEqual(["XOM", "QQQ"]);
+    expect(data[1].tradeCount).toBe(prints.length);
+    expect(data[0]).toEqual((await body(await h.get("/v1/underlying/XOM/stats"))).data);
+  });
+
+  it("without tickers is a 400 naming `tickers`; only unknown tickers a 404; uncharged", async () => {
+    const before = balance();
+    const a = await h.get("/v1/underlying/bulk/stats");
+    expect(a.status).toBe(400);
+    expect((await body(a)).error.message).toContain("tickers");
+    const b = await h.get("/v1/underlying/bulk/stats?tickers=NOPE");
+    expect(b.status).toBe(404);
+    expect((await body(b)).error.code).toBe("SYMBOL_NOT_FOUND");
+    expect(balance()).toBe(before);
+  });
+});
