@@ -6,7 +6,7 @@ import { darkPoolLevelsRoute } from "./dark-pool-levels";
 import { darkPoolTopPrintsRoute } from "./dark-pool-top-prints";
 import { darkPoolTradesRoute } from "./dark-pool-trades";
 import { chainBullBearRoute, contractBullBearRoute } from "./ref-bull-bear";
-import { contractStatsRoute } from "./ref-contract-stats";
+import { contractBulkStatsRoute, contractStatsRoute } from "./ref-contract-stats";
 import { underlyingByStrikeRoute, underlyingStrikeExpirationsRoute } from "./ref-by-strike";
 import { underlyingBulkStatsRoute, underlyingExpirationsRoute, underlyingStatsRoute } from "./ref-underlying-stats";
 
@@ -18,6 +18,7 @@ export const referenceFlowRoutes: readonly AnyRoute[] = [
   underlyingExpirationsRoute,
   underlyingByStrikeRoute,
   underlyingStrikeExpirationsRoute,
+  contractBulkStatsRoute,
   contractStatsRoute,
   darkPoolTradesRoute,
   darkPoolTopPrintsRoute,

@@ -61,3 +61,26 @@ describe("/v1/contract/{symbol}/stats", () => {
     expect(balance()).toBe(before);
   });
 });
+
+describe("/v1/contract/bulk/stats", () => {
+  it("the single-contract record of each traded contract, in order; untraded and unknown-root contracts left out; 5 credits", async () => {
+    const before = balance();
+    const res = await h.get(`/v1/contract/bulk/stats?symbols=XOM__300118C09990000,${symbol.toLowerCase()},ZZZZ__240315C00100000`);
+    expect(res.status).toBe(200);
+    expect(balance()).toBe(before - 5);
+    const { data } = await body(res);
+    expect(data).toHaveLength(1);
+    expect(data[0]).toEqual((await body(await h.get(`/v1/contract/${symbol}/stats`))).data);
+    expect(data[0].tradeCount).toBe(mine.length);
+  });
+
+  it("a malformed symbol is a 400 naming `symbols`; only unknown roots a 404; uncharged", async () => {
+    const before = balance();
+    const a = await h.get("/v1/contract/bulk/stats?symbols=XOM__30");
+    expect(a.status).toBe(400);
+    expect((await body(a)).error.message).toContain("symbols");
+    const b = await h.get("/v1/contract/bulk/stats?symbols=ZZZZ__240315C00100000");
+    expect(b.status).toBe(404);
+    expect(balance()).toBe(before);
+  });
+});
