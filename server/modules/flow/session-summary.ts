@@ -1,8 +1,8 @@
 /**
  * Compact per-ticker session summaries: what the market-wide and multi-day endpoints (search,
  * history, top contracts, overview) read instead of holding every ticker's tape. A finished
- * session's summary is memoised for good; today's is keyed by how far the session has run, so a
- * moving clock recomputes it from the (cached, extended) tape.
+ * session's summary is memoised for good; today's is rebuilt at most once a minute from the
+ * (cached, extended) tape.
  * @see docs/methodology.md#flow-session-summaries
  */
 import {
@@ -77,7 +77,9 @@ async function previousOpenInterest(state: FlowState, ticker: string, date: stri
  */
 export async function sessionSummary(state: FlowState, ticker: string, date: string, nowMs: number): Promise<SessionSummary> {
   const uptoMs = sessionUptoMs(date, nowMs);
-  const key = `summary|${ticker}|${date}|${uptoMs}`;
+  // Today's summaries refresh once a minute: a live clock would otherwise fill the memo with one
+  // summary per request and ticker. A finished session's key is its close.
+  const key = `summary|${ticker}|${date}|${uptoMs >= sessionBounds(date).closeMs ? uptoMs : Math.floor(uptoMs / 60_000) * 60_000}`;
   let p = state.memo.get(key) as Promise<SessionSummary> | undefined;
   if (!p) {
     p = (async () => {
