@@ -11,6 +11,7 @@ import { intParam, optionalIntParam } from "../params";
 import { tickerParams } from "./chain-ratio";
 import { checkBounds, instantOrSecondsParam } from "./feed-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
+import { yieldToTimers } from "./session-summary";
 import { FLOW_FIRST_DATE, currentFlowDate, resolveFlowTicker, sessionPrints, sessionTape, tapeTrades } from "./tape";
 
 /**
@@ -64,6 +65,7 @@ export const flowMomentumRoute = flowRoute({
     for (let k = 0; k < q.lookback_days; k++) {
       d = previousTradingDay(d);
       if (d < FLOW_FIRST_DATE) break;
+      await yieldToTimers();
       if (signal.aborted) throw signal.reason;
       const dayMs = Date.parse(`${d}T00:00:00Z`);
       const prints = await sessionPrints(state, ticker, d, sessionBounds(d).closeMs);

@@ -8,6 +8,7 @@ import { tickerParams } from "./chain-ratio";
 import { contractSymbolParams, rootOfSymbol } from "./contract-ratio";
 import { sessionDateParam } from "./feed-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute, type FlowState } from "./flow-route";
+import { yieldToTimers } from "./session-summary";
 import { FLOW_FIRST_DATE, resolveFlowContract, resolveFlowDate, resolveFlowTicker, sessionPrints } from "./tape";
 
 const query = z.object({
@@ -23,12 +24,16 @@ const query = z.object({
 type Query = z.output<typeof query>;
 
 /** The sessions an RVOL call reads (view and baseline), each session's prints. */
-async function rvolInput(state: FlowState, ticker: string, q: Query, nowMs: number): Promise<{ date: string; sessions: RvolSession[] }> {
+async function rvolInput(state: FlowState, ticker: string, q: Query, nowMs: number, signal: AbortSignal): Promise<{ date: string; sessions: RvolSession[] }> {
   const date = resolveFlowDate(q.date, nowMs);
   const plan = rvolSessions(date, q.interval, q.avg_period);
   const dates = [...plan.baseline, ...plan.view].filter((d) => d >= FLOW_FIRST_DATE);
   const sessions: RvolSession[] = [];
-  for (const d of dates) sessions.push({ date: d, prints: await sessionPrints(state, ticker, d, nowMs) });
+  for (const d of dates) {
+    await yieldToTimers();
+    if (signal.aborted) throw signal.reason;
+    sessions.push({ date: d, prints: await sessionPrints(state, ticker, d, nowMs) });
+  }
   return { date, sessions };
 }
 
@@ -52,9 +57,9 @@ export const contractRvolRoute = flowRoute({
   summary: "Relative-volume bars for one contract",
   description: DESCRIPTION,
   tags: ["Contracts"],
-  handler: async ({ query: q, params: p, state, nowMs, services, requestId }) => {
+  handler: async ({ query: q, params: p, state, nowMs, services, requestId, signal }) => {
     const { symbol, ticker } = await resolveFlowContract(state, p.symbol);
-    const { date, sessions } = await rvolInput(state, ticker, q, nowMs);
+    const { date, sessions } = await rvolInput(state, ticker, q, nowMs, signal);
     return { data: rvol({ kind: "contract", symbol }, sessions, options(q, date, nowMs)), meta: flowMeta(services, requestId) };
   },
 });
@@ -71,9 +76,9 @@ export const underlyingRvolRoute = flowRoute({
   summary: "Relative-volume bars for a ticker",
   description: DESCRIPTION + " Ticker bars split call and put volume and carry the underlying price.",
   tags: ["Underlying"],
-  handler: async ({ query: q, params: p, state, nowMs, services, requestId }) => {
+  handler: async ({ query: q, params: p, state, nowMs, services, requestId, signal }) => {
     const ticker = await resolveFlowTicker(state, p.ticker);
-    const { date, sessions } = await rvolInput(state, ticker, q, nowMs);
+    const { date, sessions } = await rvolInput(state, ticker, q, nowMs, signal);
     return { data: rvol({ kind: "ticker" }, sessions, options(q, date, nowMs)), meta: flowMeta(services, requestId) };
   },
 });

@@ -115,6 +115,15 @@ export async function scanTickers(state: FlowState, principal: Principal | null)
   return allowed ? all.filter((t) => allowed.has(t)) : all;
 }
 
+/**
+ * Lets timers run between two pieces of CPU-bound work: the simulated market answers through
+ * microtasks only, so without this the request's time limit (a timer) could not fire until the
+ * whole scan had finished.
+ */
+export function yieldToTimers(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** Summaries of many tickers' sessions, in the given order (sequential: the work is CPU-bound). */
 export async function summariesOf(
   state: FlowState,
@@ -125,6 +134,7 @@ export async function summariesOf(
 ): Promise<SessionSummary[]> {
   const out: SessionSummary[] = [];
   for (const t of tickers) {
+    await yieldToTimers();
     if (signal?.aborted) throw signal.reason;
     out.push(await sessionSummary(state, t, date, nowMs));
   }
@@ -141,6 +151,7 @@ export async function summariesByDate(
 ): Promise<SessionSummary[]> {
   const out: SessionSummary[] = [];
   for (const d of dates) {
+    await yieldToTimers();
     if (signal?.aborted) throw signal.reason;
     out.push(await sessionSummary(state, ticker, d, nowMs));
   }
