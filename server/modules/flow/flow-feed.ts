@@ -1,7 +1,7 @@
 // GET /v1/flow/{ticker}: the scored options flow of a ticker, newest first, paged by cursor
 // (spec "Flow endpoints"; parameters and shape from the reference's getFlow).
 import { z } from "zod";
-import { flowTradeItem, FlowTradeItemSchema, scoreFlowColumns, scoredTradesFromColumns, timeframeWindow, windowScores, type ScoredTrade } from "../../../lib/flow";
+import { flowTradeItem, FlowTradeItemSchema, scoreFlowColumns, scoredTradesFromColumns, timeframeWindow, windowScores, type ScoredTrade, type WindowScores } from "../../../lib/flow";
 import { formatTsNsIso } from "../../../lib/market/prints/ts-ns";
 import { apiErrors } from "../../errors";
 import { boolParam, intParam, numberParam, optionalIntParam } from "../params";
@@ -93,6 +93,26 @@ function passes(t: ScoredTrade, q: Query): boolean {
   );
 }
 
+const AGGREGATES = new WeakMap<SessionTape, Map<string, WindowScores>>();
+
+/**
+ * The window's scores over every trade passing the filters, memoised per tape (a tape is replaced
+ * when prints arrive) and per window and filters, so paging and repeated calls do not rescan.
+ */
+function windowAggregate(tape: SessionTape, trades: readonly ScoredTrade[], q: Query, fromMs: number, toMs: number): WindowScores {
+  const { limit: _l, cursor: _c, date: _d, timeframe: _t, ...filters } = q;
+  const key = `${fromMs}|${toMs}|${JSON.stringify(filters, (_k, v) => (v instanceof Set ? [...v] : v))}`;
+  let byKey = AGGREGATES.get(tape);
+  if (!byKey) AGGREGATES.set(tape, (byKey = new Map()));
+  let agg = byKey.get(key);
+  if (!agg) {
+    agg = windowScores(trades.filter((t) => passes(t, q)));
+    if (byKey.size > 64) byKey.clear();
+    byKey.set(key, agg);
+  }
+  return agg;
+}
+
 export const flowFeedRoute = flowRoute({
   ...FLOW_ROUTE_DEFAULTS,
   path: "/v1/flow/:ticker",
@@ -121,19 +141,19 @@ export const flowFeedRoute = flowRoute({
       ? scoredTradesFromColumns(tape.prints, tape.columns, scoreFlowColumns(tape.columns, { normPremiumUsd: tape.norm, weights: q.conviction_weights }), lo, hi)
       : tapeTrades(tape).slice(lo, hi);
     const before = q.cursor === undefined ? hi : Math.max(lo, Math.min(hi, decodeCursor(q.cursor, date)));
-    const population: ScoredTrade[] = [];
+    // The page: newest first from the cursor, stopping at one row past the page (so `more` is known).
     const page: { t: ScoredTrade; index: number }[] = [];
     let more = false;
-    for (let k = trades.length - 1; k >= 0; k--) {
+    for (let k = before - lo - 1; k >= 0; k--) {
       const t = trades[k];
       if (!passes(t, q)) continue;
-      population.push(t);
-      const index = lo + k;
-      if (index >= before) continue;
-      if (page.length < q.limit) page.push({ t, index });
-      else more = true;
+      if (page.length === q.limit) {
+        more = true;
+        break;
+      }
+      page.push({ t, index: lo + k });
     }
-    const agg = windowScores(population);
+    const agg = windowAggregate(tape, trades, q, fromMs, toMs);
     const last = page.at(-1);
     return {
       data: {
