@@ -1,7 +1,7 @@
 // GET /v1/flow/{ticker}: the scored options flow of a ticker, newest first, paged by cursor
 // (spec "Flow endpoints"; parameters and shape from the reference's getFlow).
 import { z } from "zod";
-import { flowTradeItem, FlowTradeItemSchema, scoreFlowColumns, scoredTradesFromColumns, timeframeWindow, windowScores, type ScoredTrade, type WindowScores } from "../../../lib/flow";
+import { flowTradeItem, FlowTradeItemSchema, scoreFlowColumns, scoredTradesFromColumns, timeframeWindow, windowScores, type FlowTradeItem, type ScoredTrade, type WindowScores } from "../../../lib/flow";
 import { formatTsNsIso } from "../../../lib/market/prints/ts-ns";
 import { apiErrors } from "../../errors";
 import { boolParam, intParam, numberParam, optionalIntParam } from "../params";
@@ -93,6 +93,18 @@ function passes(t: ScoredTrade, q: Query): boolean {
   );
 }
 
+const ITEMS = new WeakMap<ScoredTrade, FlowTradeItem>();
+
+/** A trade's feed item, built once per scored trade (the tape's trades live as long as the tape). */
+function feedItem(tape: SessionTape, t: ScoredTrade): FlowTradeItem {
+  let item = ITEMS.get(t);
+  if (!item) {
+    item = flowTradeItem(t, t.sweepGroup >= 0 ? tape.sweeps.groups[t.sweepGroup] : null);
+    ITEMS.set(t, item);
+  }
+  return item;
+}
+
 const AGGREGATES = new WeakMap<SessionTape, Map<string, WindowScores>>();
 
 /**
@@ -162,7 +174,7 @@ export const flowFeedRoute = flowRoute({
         timeframe: q.timeframe,
         startTime: new Date(fromMs).toISOString(),
         endTime: new Date(toMs).toISOString(),
-        trades: page.map(({ t }) => flowTradeItem(t, t.sweepGroup >= 0 ? tape.sweeps.groups[t.sweepGroup] : null)),
+        trades: page.map(({ t }) => feedItem(tape, t)),
         aggregate: { vwf: agg.vwf, sdf: agg.sdf, fir: agg.fir },
         tradeCount: agg.tradeCount,
         sweepCount: agg.sweepCount,
