@@ -6,6 +6,7 @@ import { flowSuite } from "./flow.bench";
 import { volSuite } from "./vol.bench";
 import { extendedStatsSuite } from "./extended-stats.bench";
 import { consoleSuite } from "./console.bench";
+import { darkPoolSuite } from "./dark-pool.bench";
 
 /** What a suite reports: a table for people, checks for targets, free-form notes. */
 export interface SuiteReport {
@@ -20,4 +21,4 @@ export interface Suite {
   run(): Promise<SuiteReport>;
 }
 
-export const suites: Suite[] = [kernelsSuite, positioningSuite, priceSuite, flowSuite, volSuite, extendedStatsSuite, consoleSuite];
+export const suites: Suite[] = [kernelsSuite, positioningSuite, priceSuite, flowSuite, darkPoolSuite, volSuite, extendedStatsSuite, consoleSuite];

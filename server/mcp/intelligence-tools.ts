@@ -13,12 +13,17 @@ import { renderCode } from "../http/render-error";
 import { mountedRoutes } from "../modules/define-module";
 import { executeRoute } from "../modules/execute-route";
 import type { AppServices } from "../services";
+import { flowContextTool } from "./flow-context-tool";
 import { volContextTool } from "./vol-context-tool";
+import { marketBriefTool } from "./market-brief-tool";
 
 /** The REST calls an intelligence tool makes, on behalf of one caller. */
 export interface BriefCalls {
-  /** Run a base-host route by path; returns its `{data, meta}`; throws the route's `ApiError`. */
-  get(path: string, query: Record<string, string>): Promise<{ data: any; meta: any }>;
+  /**
+   * Run a base- or flow-host route by its declared path (`/v1/sweeps/:ticker`) with path `params`;
+   * returns its `{data, meta}`; throws the route's `ApiError`.
+   */
+  get(path: string, query: Record<string, string>, params?: Record<string, string>): Promise<{ data: any; meta: any }>;
 }
 
 /** One intelligence tool. */
@@ -71,7 +76,9 @@ export const INTELLIGENCE_TOOLS: readonly IntelligenceTool[] = [
       return { summary: brief.summary, data: brief.data, asOf: brief.data.to, partial: false };
     },
   },
+  flowContextTool,
   volContextTool,
+  marketBriefTool,
 ];
 
 /** The tools/list entry of an intelligence tool. */
@@ -121,11 +128,11 @@ export async function callIntelligenceTool(
   let creditsRemaining: number | null = null;
   const mounted = mountedRoutes(services.modules);
   const calls: BriefCalls = {
-    async get(path, query) {
-      const m = mounted.find((r) => r.route.path === path && r.route.host === "base");
+    async get(path, query, params) {
+      const m = mounted.find((r) => r.route.path === path && (r.route.host === "base" || r.route.host === "flow"));
       if (!m) throw new ApiError(404, "not_found", `No route ${path} on this server.`);
       const requestId = newRequestId();
-      const run = await executeRoute(services, { route: m.route, state: m.state, principal, query, requestId, signal });
+      const run = await executeRoute(services, { route: m.route, state: m.state, principal, query, params, requestId, signal });
       if (run.credits > 0) charged.push({ requestId, route: path, credits: run.credits });
       creditsRemaining = run.creditsRemaining ?? creditsRemaining;
       return { data: run.result.data, meta: run.result.meta ?? {} };

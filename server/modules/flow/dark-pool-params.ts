@@ -50,20 +50,25 @@ export function clockTimeParam(description: string) {
     .meta({ description, examples: ["09:30"] });
 }
 
+/** Instants accepted by `after`/`before`: 2000-01-01 to 2100-01-01 UTC (the calendar covers them). */
+const INSTANT_MIN_MS = Date.UTC(2000, 0, 1);
+const INSTANT_MAX_MS = Date.UTC(2100, 0, 1);
+
 /** An instant as ISO-8601 with a zone or as epoch nanoseconds, output as `{tsMs, tsNs}`. */
 export function instantNsParam(description: string) {
   return z
     .string()
     .transform((raw, ctx) => {
+      let parsed: { tsMs: number; tsNs: string } | null = null;
       if (/^\d{1,20}$/.test(raw)) {
         const tsNs = raw.replace(/^0+(?=\d)/, "");
-        const tsMs = tsNsToMs(tsNs);
-        if (Number.isSafeInteger(tsMs)) return { tsMs, tsNs };
-      } else {
-        const parsed = parseIsoInstantNs(raw);
-        if (parsed) return parsed;
-      }
-      ctx.addIssue({ code: "custom", message: "must be an ISO-8601 instant with a zone (2024-03-06T14:30:00Z) or epoch nanoseconds." });
+        parsed = { tsMs: tsNsToMs(tsNs), tsNs };
+      } else parsed = parseIsoInstantNs(raw);
+      if (parsed && parsed.tsMs >= INSTANT_MIN_MS && parsed.tsMs < INSTANT_MAX_MS) return parsed;
+      ctx.addIssue({
+        code: "custom",
+        message: "must be an ISO-8601 instant with a zone (2024-03-06T14:30:00Z) or epoch nanoseconds, from 2000 to 2099.",
+      });
       return z.NEVER;
     })
     .optional()
@@ -131,3 +136,15 @@ export const tickerPath = z.object({
     .pipe(z.string().regex(/^[A-Z0-9][A-Z0-9._-]{0,11}$/, { error: "must be a ticker such as AAPL." }))
     .meta({ description: "Underlying ticker (upper case)." }),
 });
+
+/**
+ * A path parameter percent-decoded (the router hands them over raw, so the padded contract form
+ * arrives as `XOM%20%20%20...`); the raw text when it is not valid percent-encoding.
+ */
+export function decodedPathParam(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}

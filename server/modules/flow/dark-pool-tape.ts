@@ -99,8 +99,17 @@ async function extend(state: FlowState, tape: DayTape, tickers: readonly string[
   }
 }
 
+/** True for a trading day of the calendar; false for other days and for dates outside its years. */
+function isCalendarTradingDay(date: string): boolean {
+  try {
+    return isTradingDay(date);
+  } catch {
+    return false; // outside the calendar's years: no session, so no prints
+  }
+}
+
 async function dayTape(state: FlowState, date: string, ticker: string | null, nowMs: number, largeOnly: boolean): Promise<DarkPoolRow[]> {
-  if (!isTradingDay(date)) return [];
+  if (!isCalendarTradingDay(date)) return [];
   const { openMs, closeMs } = sessionBounds(date, { extended: true });
   if (nowMs <= openMs) return [];
   const c = cachesOf(state);

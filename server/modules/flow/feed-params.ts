@@ -56,20 +56,25 @@ export const tradeTypeParam = () => tokenListParam(["sweep", "multi_leg", "all"]
  * @example instantOrSecondsParam("...").parse("1709737200") // 1709737200000
  */
 export function instantOrSecondsParam(description: string) {
+  return z.string().optional().transform(parseInstantOrSeconds).meta({ description });
+}
+
+/** `instantOrSecondsParam`, required. */
+export function requiredInstantOrSecondsParam(description: string) {
   return z
-    .string()
-    .optional()
-    .transform((raw, ctx) => {
-      if (raw === undefined) return undefined;
-      if (/^\d{1,12}(\.\d+)?$/.test(raw)) return Math.floor(Number(raw) * 1000);
-      const ok = z.iso.datetime({ offset: true }).safeParse(raw);
-      if (!ok.success) {
-        ctx.addIssue({ code: "custom", message: "must be an RFC 3339 instant (2024-03-05T15:01:00Z) or Unix seconds." });
-        return z.NEVER;
-      }
-      return Date.parse(raw);
-    })
+    .string({ error: "is required: an RFC 3339 instant or Unix seconds." })
+    .transform((raw, ctx) => parseInstantOrSeconds(raw, ctx) as number)
     .meta({ description });
+}
+
+function parseInstantOrSeconds(raw: string | undefined, ctx: z.RefinementCtx): number | undefined {
+  if (raw === undefined) return undefined;
+  if (/^\d{1,12}(\.\d+)?$/.test(raw)) return Math.floor(Number(raw) * 1000);
+  if (!z.iso.datetime({ offset: true }).safeParse(raw).success) {
+    ctx.addIssue({ code: "custom", message: "must be an RFC 3339 instant (2024-03-05T15:01:00Z) or Unix seconds." });
+    return z.NEVER;
+  }
+  return Date.parse(raw);
 }
 
 /** `conviction_weights`: a JSON object of Flow Score weights, validated by the library's schema. */

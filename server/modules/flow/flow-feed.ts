@@ -1,7 +1,7 @@
 // GET /v1/flow/{ticker}: the scored options flow of a ticker, newest first, paged by cursor
 // (spec "Flow endpoints"; parameters and shape from the reference's getFlow).
 import { z } from "zod";
-import { flowTradeItem, FlowTradeItemSchema, scoreFlowColumns, scoredTradesFromColumns, timeframeWindow, windowScores, type ScoredTrade } from "../../../lib/flow";
+import { flowTradeItem, FlowTradeItemSchema, scoreFlowColumns, scoredTradesFromColumns, timeframeWindow, windowScores, type FlowTradeItem, type ScoredTrade, type WindowScores } from "../../../lib/flow";
 import { formatTsNsIso } from "../../../lib/market/prints/ts-ns";
 import { apiErrors } from "../../errors";
 import { boolParam, intParam, numberParam, optionalIntParam } from "../params";
@@ -93,6 +93,38 @@ function passes(t: ScoredTrade, q: Query): boolean {
   );
 }
 
+const ITEMS = new WeakMap<ScoredTrade, FlowTradeItem>();
+
+/** A trade's feed item, built once per scored trade (the tape's trades live as long as the tape). */
+function feedItem(tape: SessionTape, t: ScoredTrade): FlowTradeItem {
+  let item = ITEMS.get(t);
+  if (!item) {
+    item = flowTradeItem(t, t.sweepGroup >= 0 ? tape.sweeps.groups[t.sweepGroup] : null);
+    ITEMS.set(t, item);
+  }
+  return item;
+}
+
+const AGGREGATES = new WeakMap<SessionTape, Map<string, WindowScores>>();
+
+/**
+ * The window's scores over every trade passing the filters, memoised per tape (a tape is replaced
+ * when prints arrive) and per window and filters, so paging and repeated calls do not rescan.
+ */
+function windowAggregate(tape: SessionTape, trades: readonly ScoredTrade[], q: Query, fromMs: number, toMs: number): WindowScores {
+  const { limit: _l, cursor: _c, date: _d, timeframe: _t, ...filters } = q;
+  const key = `${fromMs}|${toMs}|${JSON.stringify(filters, (_k, v) => (v instanceof Set ? [...v] : v))}`;
+  let byKey = AGGREGATES.get(tape);
+  if (!byKey) AGGREGATES.set(tape, (byKey = new Map()));
+  let agg = byKey.get(key);
+  if (!agg) {
+    agg = windowScores(trades.filter((t) => passes(t, q)));
+    if (byKey.size > 64) byKey.clear();
+    byKey.set(key, agg);
+  }
+  return agg;
+}
+
 export const flowFeedRoute = flowRoute({
   ...FLOW_ROUTE_DEFAULTS,
   path: "/v1/flow/:ticker",
@@ -121,19 +153,19 @@ export const flowFeedRoute = flowRoute({
       ? scoredTradesFromColumns(tape.prints, tape.columns, scoreFlowColumns(tape.columns, { normPremiumUsd: tape.norm, weights: q.conviction_weights }), lo, hi)
       : tapeTrades(tape).slice(lo, hi);
     const before = q.cursor === undefined ? hi : Math.max(lo, Math.min(hi, decodeCursor(q.cursor, date)));
-    const population: ScoredTrade[] = [];
+    // The page: newest first from the cursor, stopping at one row past the page (so `more` is known).
     const page: { t: ScoredTrade; index: number }[] = [];
     let more = false;
-    for (let k = trades.length - 1; k >= 0; k--) {
+    for (let k = before - lo - 1; k >= 0; k--) {
       const t = trades[k];
       if (!passes(t, q)) continue;
-      population.push(t);
-      const index = lo + k;
-      if (index >= before) continue;
-      if (page.length < q.limit) page.push({ t, index });
-      else more = true;
+      if (page.length === q.limit) {
+        more = true;
+        break;
+      }
+      page.push({ t, index: lo + k });
     }
-    const agg = windowScores(population);
+    const agg = windowAggregate(tape, trades, q, fromMs, toMs);
     const last = page.at(-1);
     return {
       data: {
@@ -142,7 +174,7 @@ export const flowFeedRoute = flowRoute({
         timeframe: q.timeframe,
         startTime: new Date(fromMs).toISOString(),
         endTime: new Date(toMs).toISOString(),
-        trades: page.map(({ t }) => flowTradeItem(t, t.sweepGroup >= 0 ? tape.sweeps.groups[t.sweepGroup] : null)),
+        trades: page.map(({ t }) => feedItem(tape, t)),
         aggregate: { vwf: agg.vwf, sdf: agg.sdf, fir: agg.fir },
         tradeCount: agg.tradeCount,
         sweepCount: agg.sweepCount,

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { bullBear, BullBearInterpretationSchema, BullBearMetricsSchema, timeframeWindow, type ScoredTrade } from "../../../lib/flow";
 import { optionalIntParam } from "../params";
 import { checkBounds, optionTypeParam, sessionDateParam, timeframeParam } from "./feed-params";
+import { decodedPathParam } from "./dark-pool-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute, type FlowState } from "./flow-route";
 import { resolveFlowContract, resolveFlowDate, resolveFlowTicker, sessionTape, tapeTradesInWindow } from "./tape";
 
@@ -121,7 +122,7 @@ export const contractBullBearRoute = flowRoute({
   description: "The contract's volume split into bullish, bearish and neutral with its option type folded in, over the trailing `timeframe` of the session.",
   tags: ["Ratios"],
   handler: async ({ query: q, params: p, state, nowMs, services, requestId }) => {
-    const { symbol, ticker, contract } = await resolveFlowContract(state, p.symbol);
+    const { symbol, ticker, contract } = await resolveFlowContract(state, decodedPathParam(p.symbol));
     const date = resolveFlowDate(q.date, nowMs);
     const tape = await sessionTape(state, ticker, date, nowMs);
     const { fromMs, toMs } = timeframeWindow(date, q.timeframe, nowMs);

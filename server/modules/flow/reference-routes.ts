@@ -6,10 +6,20 @@ import { darkPoolLevelsRoute } from "./dark-pool-levels";
 import { darkPoolTopPrintsRoute } from "./dark-pool-top-prints";
 import { darkPoolTradesRoute } from "./dark-pool-trades";
 import { chainBullBearRoute, contractBullBearRoute } from "./ref-bull-bear";
+import { contractBulkStatsRoute, contractStatsRoute } from "./ref-contract-stats";
+import { underlyingByStrikeRoute, underlyingStrikeExpirationsRoute } from "./ref-by-strike";
+import { underlyingBulkStatsRoute, underlyingExpirationsRoute, underlyingStatsRoute } from "./ref-underlying-stats";
 
 export const referenceFlowRoutes: readonly AnyRoute[] = [
   chainBullBearRoute,
   contractBullBearRoute,
+  underlyingBulkStatsRoute,
+  underlyingStatsRoute,
+  underlyingExpirationsRoute,
+  underlyingByStrikeRoute,
+  underlyingStrikeExpirationsRoute,
+  contractBulkStatsRoute,
+  contractStatsRoute,
   darkPoolTradesRoute,
   darkPoolTopPrintsRoute,
   darkPoolLevelsRoute,

@@ -1,8 +1,8 @@
 /**
  * Compact per-ticker session summaries: what the market-wide and multi-day endpoints (search,
  * history, top contracts, overview) read instead of holding every ticker's tape. A finished
- * session's summary is memoised for good; today's is keyed by how far the session has run, so a
- * moving clock recomputes it from the (cached, extended) tape.
+ * session's summary is memoised for good; today's is rebuilt at most once a minute from the
+ * (cached, extended) tape.
  * @see docs/methodology.md#flow-session-summaries
  */
 import {
@@ -77,7 +77,9 @@ async function previousOpenInterest(state: FlowState, ticker: string, date: stri
  */
 export async function sessionSummary(state: FlowState, ticker: string, date: string, nowMs: number): Promise<SessionSummary> {
   const uptoMs = sessionUptoMs(date, nowMs);
-  const key = `summary|${ticker}|${date}|${uptoMs}`;
+  // Today's summaries refresh once a minute: a live clock would otherwise fill the memo with one
+  // summary per request and ticker. A finished session's key is its close.
+  const key = `summary|${ticker}|${date}|${uptoMs >= sessionBounds(date).closeMs ? uptoMs : Math.floor(uptoMs / 60_000) * 60_000}`;
   let p = state.memo.get(key) as Promise<SessionSummary> | undefined;
   if (!p) {
     p = (async () => {
@@ -113,6 +115,15 @@ export async function scanTickers(state: FlowState, principal: Principal | null)
   return allowed ? all.filter((t) => allowed.has(t)) : all;
 }
 
+/**
+ * Lets timers run between two pieces of CPU-bound work: the simulated market answers through
+ * microtasks only, so without this the request's time limit (a timer) could not fire until the
+ * whole scan had finished.
+ */
+export function yieldToTimers(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** Summaries of many tickers' sessions, in the given order (sequential: the work is CPU-bound). */
 export async function summariesOf(
   state: FlowState,
@@ -123,6 +134,7 @@ export async function summariesOf(
 ): Promise<SessionSummary[]> {
   const out: SessionSummary[] = [];
   for (const t of tickers) {
+    await yieldToTimers();
     if (signal?.aborted) throw signal.reason;
     out.push(await sessionSummary(state, t, date, nowMs));
   }
@@ -139,6 +151,7 @@ export async function summariesByDate(
 ): Promise<SessionSummary[]> {
   const out: SessionSummary[] = [];
   for (const d of dates) {
+    await yieldToTimers();
     if (signal?.aborted) throw signal.reason;
     out.push(await sessionSummary(state, ticker, d, nowMs));
   }

@@ -12,6 +12,7 @@
  *   `cache: false` reads a cached tape but stores nothing new (market-wide scans).
  * - `tapeTrades(tape)` -> `ScoredTrade[]` of every print (built once per tape, on first use).
  * - `tapeTradesInWindow(tape, fromMs, toMs)` -> the scored trades with `fromMs <= tsMs < toMs`.
+ * - `sessionPrints(state, ticker, date, nowMs)` -> raw prints of the session so far (finished sessions cached).
  * - `premiumNormFor(state, ticker, date)` -> the ticker's premium norm for `date` (memoised).
  * - `openingBoard(state, ticker, date)` -> `{ board, oi }` at the session's open (memoised).
  * - `flowUniverse(state)` -> `Map<ticker, SymbolInfo>` of the market (memoised).
@@ -195,6 +196,26 @@ export function sessionUptoMs(date: string, nowMs: number): number {
 // Premium norm and the tape
 
 /**
+ * The ticker's prints of session `date` up to `nowMs`: a cached tape's, else a finished session's
+ * raw prints cached whole (the norm, RVOL baselines and later tapes share them), else fetched.
+ */
+export async function sessionPrints(state: FlowState, ticker: string, date: string, nowMs: number): Promise<readonly OptionPrint[]> {
+  const { openMs, closeMs } = sessionBounds(date);
+  const uptoMs = sessionUptoMs(date, nowMs);
+  const tape = state.tapes.get(`tape|${ticker}|${date}`) as TapeEntry | undefined;
+  if (tape && tape.uptoMs === uptoMs) return (await tape.promise).prints;
+  if (uptoMs < closeMs) return state.services.market.optionPrints(ticker, openMs, uptoMs);
+  const key = `prints|${ticker}|${date}`;
+  let p = state.tapes.get(key) as Promise<OptionPrint[]> | undefined;
+  if (!p) {
+    p = state.services.market.optionPrints(ticker, openMs, closeMs);
+    state.tapes.set(key, p);
+    p.catch(() => forget(state.tapes, key));
+  }
+  return p;
+}
+
+/**
  * The ticker's premium norm for scoring `date`: the median premium per print of the previous
  * session (0 when there is none, which makes every size ratio 1).
  * @see docs/methodology.md#flow-session-tape
@@ -205,8 +226,7 @@ export async function premiumNormFor(state: FlowState, ticker: string, date: str
   if (!p) {
     const prior = previousTradingDay(date);
     if (prior < FLOW_FIRST_DATE) return 0;
-    const { openMs, closeMs } = sessionBounds(prior);
-    p = state.services.market.optionPrints(ticker, openMs, closeMs).then(premiumNorm);
+    p = sessionPrints(state, ticker, prior, sessionBounds(prior).closeMs).then(premiumNorm);
     state.memo.set(key, p);
     p.catch(() => forget(state.memo, key));
   }
@@ -238,7 +258,7 @@ function scoreTape(base: Omit<SessionTape, "columns" | "scores" | "sweeps">): Se
 async function buildTape(state: FlowState, ticker: string, date: string, uptoMs: number): Promise<SessionTape> {
   const { openMs, closeMs } = sessionBounds(date);
   const [prints, norm, { board, oi }] = await Promise.all([
-    state.services.market.optionPrints(ticker, openMs, uptoMs),
+    uptoMs >= closeMs ? sessionPrints(state, ticker, date, closeMs) : state.services.market.optionPrints(ticker, openMs, uptoMs),
     premiumNormFor(state, ticker, date),
     openingBoard(state, ticker, date),
   ]);

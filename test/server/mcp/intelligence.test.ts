@@ -19,7 +19,7 @@ describe("intelligence tools", () => {
 
   it("are listed only on ?toolset=intelligence, and the default list does not include them", async () => {
     const intel = await h.connect(undefined, `${h.mcpUrl}?toolset=intelligence`);
-    expect((await intel.listTools()).tools.map((t) => t.name).sort()).toEqual(["explain_levels", "vol_context", "whats_changed"]);
+    expect((await intel.listTools()).tools.map((t) => t.name).sort()).toEqual(["explain_levels", "flow_context", "market_brief", "vol_context", "whats_changed"]);
     const plain = await h.connect();
     const names = (await plain.listTools()).tools.map((t) => t.name);
     expect(names).toContain("heat_levels");

@@ -20,10 +20,17 @@ export interface FlowHarness extends Harness {
   gate: { wait: Promise<void> | null };
 }
 
-export function flowHarness(opts: Parameters<typeof makeHarness>[0] = {}): FlowHarness {
+/**
+ * @param universe serve only these tickers (market-wide scans stay small)
+ */
+export function flowHarness(opts: Parameters<typeof makeHarness>[0] & { universe?: readonly string[] } = {}): FlowHarness {
   const gate: { wait: Promise<void> | null } = { wait: null };
+  const { universe, ...rest } = opts;
   const market = new Proxy(simMarket, {
     get(target, key) {
+      if (key === "universe" && universe) {
+        return async () => (await target.universe()).filter((s) => universe.includes(s.ticker));
+      }
       if (key === "optionPrints") {
         return async (...args: Parameters<MarketData["optionPrints"]>) => {
           if (gate.wait) await gate.wait;
@@ -34,7 +41,7 @@ export function flowHarness(opts: Parameters<typeof makeHarness>[0] = {}): FlowH
       return typeof v === "function" ? v.bind(target) : v;
     },
   });
-  const h = makeHarness({ market, credits: 10_000, ...opts });
+  const h = makeHarness({ market, credits: 10_000, ...rest });
   return { ...h, sim: simMarket, gate };
 }
 

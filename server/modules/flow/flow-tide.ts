@@ -1,0 +1,59 @@
+// GET /v1/flow/{ticker}/tide: bullish vs bearish premium per bucket with cumulative net premium
+// (spec names the endpoint; parameters and shape from the reference's getFlowTide).
+import { z } from "zod";
+import { etDateOf } from "../../../lib/time";
+import { flowTide, TIDE_BUCKETS, TideBarSchema } from "../../../lib/flow";
+import { boolParam, enumParam, numberParam, optionalIntParam } from "../params";
+import { tickerParams } from "./chain-ratio";
+import { checkBounds, optionTypeParam, requiredInstantOrSecondsParam, sessionDateParam } from "./feed-params";
+import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
+import { resolveFlowDate, resolveFlowTicker, sessionTape, tapeTrades } from "./tape";
+
+export const flowTideRoute = flowRoute({
+  ...FLOW_ROUTE_DEFAULTS,
+  path: "/v1/flow/:ticker/tide",
+  operationId: "getFlowTide",
+  cost: 3,
+  query: z.object({
+    start_time: requiredInstantOrSecondsParam("Start of the series (RFC 3339 or Unix seconds); its ET date is the session unless `date` is given."),
+    end_time: requiredInstantOrSecondsParam("End of the series, exclusive (RFC 3339 or Unix seconds); clipped to now and the close."),
+    bucket: enumParam(TIDE_BUCKETS, "5min", "Bar size."),
+    option_type: optionTypeParam(),
+    min_premium: numberParam({ min: 0, description: "Leave out trades below this premium, USD." }),
+    exclude_multi_leg: boolParam(false, "Leave out multi-leg package legs."),
+    min_dte: optionalIntParam({ min: 0, description: "Minimum days to expiration." }),
+    max_dte: optionalIntParam({ min: 0, description: "Maximum days to expiration." }),
+    date: sessionDateParam(),
+  }),
+  params: tickerParams,
+  symbolsOf: (_q, p) => [p.ticker.toUpperCase()],
+  check: (q) => {
+    checkBounds(q, [["min_dte", "max_dte"], ["start_time", "end_time"]]);
+  },
+  data: z.object({ ticker: z.string(), date: z.string(), bucket: z.string(), startTime: z.string(), endTime: z.string(), bars: z.array(TideBarSchema) }),
+  summary: "Per-ticker flow tide",
+  description:
+    "Bullish and bearish premium per bucket from the open (empty buckets included), with the cumulative call-minus-put and " +
+    "bullish-minus-bearish premium, and each bucket's VWF, SDF and FIR.",
+  tags: ["Flow"],
+  handler: async ({ query: q, params: p, state, nowMs, services, requestId }) => {
+    const ticker = await resolveFlowTicker(state, p.ticker);
+    const date = resolveFlowDate(q.date ?? etDateOf(q.start_time), nowMs, q.date ? "date" : "start_time");
+    const tape = await sessionTape(state, ticker, date, nowMs);
+    const fromMs = Math.max(tape.openMs, q.start_time);
+    const toMs = Math.max(fromMs, Math.min(tape.uptoMs, q.end_time));
+    const trades = tapeTrades(tape).filter(
+      (t) =>
+        (q.option_type === "all" || (q.option_type === "call") === (t.right === "C")) &&
+        (q.min_premium === undefined || t.premiumUsd >= q.min_premium) &&
+        (!q.exclude_multi_leg || !t.isMultiLeg) &&
+        (q.min_dte === undefined || t.dte >= q.min_dte) &&
+        (q.max_dte === undefined || t.dte <= q.max_dte),
+    );
+    const bars = flowTide(trades, { date, bucket: q.bucket, fromMs, toMs });
+    return {
+      data: { ticker, date, bucket: q.bucket, startTime: new Date(fromMs).toISOString(), endTime: new Date(toMs).toISOString(), bars },
+      meta: flowMeta(services, requestId),
+    };
+  },
+});

@@ -1,0 +1,78 @@
+// The pure dark-pool pieces: cursor text round trip and its refusal of anything else, time paging
+// on a hand-built tape (no gap or repeat either way), ranking, and the level buckets.
+import { describe, expect, it } from "vitest";
+import { autoLevelBucket, bucketFloor, darkPoolLevels } from "../../lib/flow/dark-pool-levels";
+import { dailyPctAvgVol, darkPoolDailyRows } from "../../lib/flow/dark-pool-daily";
+import { decodeDarkPoolCursor, encodeDarkPoolCursor, pageByRank, pageByTime, pctOfAvgVolume, type DarkPoolRow } from "../../lib/flow/dark-pool-trades";
+import { FlowError } from "../../lib/flow";
+
+const row = (i: number, price = 10, size = 100): DarkPoolRow => ({
+  id: `r${String(i).padStart(3, "0")}`, tsMs: 1_700_000_000_000 + Math.floor(i / 2), tsNs: String(1_700_000_000_000_000_000n + BigInt(Math.floor(i / 2)) * 1_000_000n),
+  ticker: "AAA", price, size, notionalUsd: price * size, venue: "FINN", sector: "Energy", industry: "Oil",
+});
+const tape = Array.from({ length: 25 }, (_, i) => row(i, 10 + (i % 7), 100 * ((i * 3) % 11 + 1)));
+
+describe("cursors", () => {
+  it("round-trip and refuse made-up text", () => {
+    const c = { order: "desc" as const, tsNs: "1700000000000000000", id: "SPY-d-1-2" };
+    expect(decodeDarkPoolCursor(encodeDarkPoolCursor(c))).toEqual(c);
+    for (const bad of ["", "abc", btoa("dp1|up|1|x"), btoa("dp2|asc|1|x")]) expect(() => decodeDarkPoolCursor(bad)).toThrow(FlowError);
+  });
+});
+
+describe("pageByTime", () => {
+  it("walks every row once, in order, either way (rows sharing a millisecond ordered by id)", () => {
+    for (const order of ["asc", "desc"] as const) {
+      const seen: string[] = [];
+      let cursor;
+      for (let n = 0; n < 10; n++) {
+        const p = pageByTime(tape, { order, limit: 4, offset: 0, cursor });
+        seen.push(...p.rows.map((r) => r.id));
+        if (!p.nextCursor) break;
+        cursor = decodeDarkPoolCursor(p.nextCursor);
+      }
+      const ids = tape.map((r) => r.id);
+      expect(seen).toEqual(order === "asc" ? ids : [...ids].reverse());
+    }
+  });
+  it("asc always returns a cursor and later rows extend the walk; a wrong-order cursor is refused", () => {
+    const first = pageByTime(tape.slice(0, 10), { order: "asc", limit: 50, offset: 0 });
+    const next = pageByTime(tape, { order: "asc", limit: 50, offset: 0, cursor: decodeDarkPoolCursor(first.nextCursor!) });
+    expect(next.rows.map((r) => r.id)).toEqual(tape.slice(10).map((r) => r.id));
+    expect(pageByTime([], { order: "asc", limit: 5, offset: 0 }).nextCursor).not.toBeNull();
+    expect(() => pageByTime(tape, { order: "desc", limit: 5, offset: 0, cursor: decodeDarkPoolCursor(first.nextCursor!) })).toThrow(FlowError);
+  });
+});
+
+describe("ranking, percent of ADV, levels, daily rows", () => {
+  it("pageByRank orders by notional then pages by offset", () => {
+    const all = pageByRank(tape, { sort: "notional", order: "desc", limit: 100, offset: 0 });
+    for (let i = 1; i < all.length; i++) expect(all[i - 1].notionalUsd).toBeGreaterThanOrEqual(all[i].notionalUsd);
+    expect(pageByRank(tape, { sort: "notional", order: "desc", limit: 5, offset: 5 })).toEqual(all.slice(5, 10));
+  });
+  it("pctOfAvgVolume and dailyPctAvgVol", () => {
+    expect(pctOfAvgVolume(15_530, 100_000)).toBe(15.53);
+    expect(pctOfAvgVolume(10, null)).toBeNull();
+    expect(dailyPctAvgVol({ shares: 3_000_000, days: 2 }, 10_000_000)).toBe(15);
+  });
+  it("bucket edges and the automatic width", () => {
+    expect(autoLevelBucket(500)).toBe(1);
+    expect(autoLevelBucket(50)).toBe(0.1);
+    expect(autoLevelBucket(5)).toBe(0.01);
+    expect(bucketFloor(12.3, 0.1)).toBe(12.3);
+    expect(bucketFloor(12.39, 0.1)).toBe(12.3);
+    const lv = darkPoolLevels([{ price: 10.04, size: 100, notionalUsd: 1004 }, { price: 10.09, size: 200, notionalUsd: 2018 }, { price: 10.1, size: 1, notionalUsd: 10.1 }], 0.1, "notional");
+    expect(lv.levels.map((l) => [l.price, l.prints, l.shares])).toEqual([[10, 2, 300], [10.1, 1, 1]]);
+    expect(lv.totalShares).toBe(301);
+  });
+  it("daily rows sum per ticker and day, or per ticker over the range", () => {
+    const p = (ticker: string, price: number, size: number) => ({ ticker, price, size, notionalUsd: price * size });
+    const days = [["2024-03-04", [p("A", 10, 200_000), p("B", 5, 10)]], ["2024-03-05", [p("A", 20, 10)]]] as const;
+    const describe_ = () => ({ sector: "S", industry: "I" });
+    const byDay = darkPoolDailyRows(days, "day", describe_);
+    expect(byDay).toHaveLength(3);
+    const byTicker = darkPoolDailyRows(days, "ticker", describe_).find((r) => r.ticker === "A")!;
+    expect(byTicker).toMatchObject({ date: null, prints: 2, shares: 200_010, notional: 2_000_200, blockPrints: 1, largestPrint: 2_000_000, days: 2 });
+    expect(byTicker.vwap).toBeCloseTo(2_000_200 / 200_010, 4);
+  });
+});
