@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { groupSweeps } from "../../lib/flow/sweeps";
 import { createSimulatedMarket, fixedClock, isMultiLegPrint, isSweepPrint, type OptionPrint } from "../../lib/market";
+import { optionPrintProfile } from "../../lib/market/prints/print-profile";
+import { dayTilt } from "../../lib/market/prints/simulated-option-minute";
 import { sessionBounds, tradingDaysBetween } from "../../lib/time";
 
 // What a flow trader reads off the simulated tape, over many sessions (seed 42): the shares of
@@ -156,5 +158,21 @@ describe("tape realism over many sessions (docs/methodology.md#tape-realism)", a
       expect(zeroVol / zeroOi, day).toBeGreaterThan(1);
       expect(backVol / backOi, day).toBeLessThan(0.05);
     }
+  });
+});
+
+describe("the day's lean (docs/methodology.md#sides-follow-the-day)", () => {
+  const index = optionPrintProfile("SPXW", "index");
+  it("is directionTilt per daily standard deviation of the move since the open, capped at 0.25 each way", () => {
+    const sd = 0.16 / Math.sqrt(252); // SPXW: ivRef 0.16
+    expect(dayTilt(5000 * Math.exp(0.5 * sd), 5000, index)).toBeCloseTo(0.3 * 0.5, 12);
+    expect(dayTilt(5000 * Math.exp(-0.5 * sd), 5000, index)).toBeCloseTo(-0.15, 12);
+    expect(dayTilt(5000 * Math.exp(3 * sd), 5000, index)).toBe(0.25);
+    expect(dayTilt(5000 * Math.exp(-3 * sd), 5000, index)).toBe(-0.25);
+  });
+  it("is zero on a flat day and without an opening price", () => {
+    expect(dayTilt(5000, 5000, index)).toBe(0);
+    expect(dayTilt(5010, undefined, index)).toBe(0);
+    expect(dayTilt(5010, 0, index)).toBe(0);
   });
 });
