@@ -107,7 +107,11 @@ describe("tape realism over many sessions (docs/methodology.md#tape-realism)", a
           expect(g.executionTimeMs, symbol).toBeLessThanOrEqual(6);
           const buy = members[0].price >= members[0].nbboAsk;
           for (const m of members) expect(buy ? m.price >= m.nbboAsk : m.price <= m.nbboBid, symbol).toBe(true);
-          if (symbol === "SPXW") expect(g.exchanges, symbol).toEqual(["CBOE"]);
+          if (symbol === "SPXW") {
+            expect(g.exchanges, symbol).toEqual(["CBOE"]);
+            // Every level taken is on SPX's grid ($0.05 below $3, $0.10 above).
+            for (const m of members) if (m.price > 0.01) expect(Math.round(m.price * 100) % (m.price < 3 ? 5 : 10), `${m.price}`).toBe(0);
+          }
           else expect(g.exchangeCount, symbol).toBeGreaterThanOrEqual(Math.min(3, members.length));
         }
       }

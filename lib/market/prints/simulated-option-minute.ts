@@ -250,12 +250,15 @@ export function optionPrintsForMinute(input: OptionMinuteInput): OptionPrint[] {
     const totalSize = Math.min(5_000, Math.floor(r.pareto(20, 1.3)));
     const parts = venues.map(() => 0.3 + r.next());
     const partSum = parts.reduce((a, b) => a + b, 0);
-    const tick = tickOf(root, q.ask);
     let t = offNs;
+    let level = buy ? q.ask : q.bid;
     for (let j = 0; j < venues.length; j++) {
       // One exchange's book is swept level by level; across exchanges every other fill moves.
-      const step = (home ? j : Math.floor(j / 2)) * tick;
-      const price = buy ? cents(q.ask + step) : cents(Math.max(0.01, q.bid - step));
+      // Each step is the tick at the level it leaves, so the walk stays on the grid across $3.
+      if (j > 0 && (home || j % 2 === 0)) {
+        level = buy ? cents(level + tickOf(root, level)) : cents(Math.max(0.01, level - tickOf(root, level - 0.005)));
+      }
+      const price = level;
       // The NBBO walks with the sweep: each fill takes the then-best price on its exchange.
       const bid = buy ? q.bid : price;
       const ask = buy ? price : q.ask;
