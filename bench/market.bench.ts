@@ -47,12 +47,35 @@ export async function marketSuite(): Promise<MarketBenchRow[]> {
       bars.minuteBarsSync("AAPL", b.openMs, b.closeMs, { extended: true });
     });
   await bench.run();
+
+  // One tape is the truth (docs/methodology.md#one-tape-board-volume-from-the-prints): reading a
+  // board's volume sums the tape before its minute; the first read of a session makes its tape.
+  const { closeMs } = sessionBounds(day);
+  market.chainSync("SPXW", closeMs)!.volume; // the whole day's tape, once
+  let volumeMinute = 0;
+  let coldAt = 0;
+  const tapeBench = new Bench({ time: 1500, warmupTime: 300 });
+  tapeBench.add("SPXW chain with volume, one minute (board built, day's tape made)", () => {
+    volumeMinute = (volumeMinute + 1) % 390;
+    market.chainSync("SPXW", openMs + volumeMinute * 60_000)!.volume;
+  });
+  // A cold tape costs seconds: a handful of sessions, each new to the market (no memo).
+  const coldBench = new Bench({ iterations: 4, time: 0, warmupIterations: 0, warmupTime: 0 });
+  coldBench.add("SPXW closing board volume, cold session (a full day of tape)", () => {
+    coldAt += 1;
+    market.chainSync("SPXW", sessionBounds(days[coldAt * 17]).closeMs)!.volume;
+  });
+  await tapeBench.run();
+  await coldBench.run();
   const targets: Record<string, number | null> = {
     "SPXW chain, one minute (board built)": 5,
     "SPXW session board (expirations, strikes, OI, volume plan)": null,
     "one day of one-minute bars, one symbol (extended, not cached)": 5,
+    "SPXW chain with volume, one minute (board built, day's tape made)": null,
+    "SPXW closing board volume, cold session (a full day of tape)": null,
   };
-  return benchRows(bench, targets, (name) => (name.startsWith("SPXW chain") ? `${contracts} contracts` : ""));
+  const detail = (name: string) => (name.startsWith("SPXW chain") ? `${contracts} contracts` : "");
+  return [...benchRows(bench, targets, detail), ...benchRows(tapeBench, targets, detail), ...benchRows(coldBench, targets, detail)];
 }
 
 if (process.argv[1]?.endsWith("market.bench.ts")) {

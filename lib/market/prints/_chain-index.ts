@@ -41,12 +41,40 @@ export interface ChainIndex {
 
 const memo = new WeakMap<object, ChainIndex>();
 
-/** The index of a board, built once per board object. */
+/** The structural columns of a board: what its index depends on. */
+type Structure = Pick<PrintChainView, "underlying" | "expirations" | "expiryRoot" | "strikes" | "strikeIndex" | "expIndex" | "right">;
+
+/** The last few indexes built, with the structure of the board each came from (not its quotes). */
+const recent: { chain: Structure; index: ChainIndex }[] = [];
+const RECENT_SIZE = 4;
+
+/** Whether two boards list the same contracts in the same rows (so one index serves both). */
+function sameStructure(a: Structure, b: Structure): boolean {
+  if (a.strikeIndex.length !== b.strikeIndex.length || a.strikes.length !== b.strikes.length) return false;
+  if (a.expirations.length !== b.expirations.length || a.underlying !== b.underlying) return false;
+  for (let e = 0; e < a.expirations.length; e++) {
+    if (a.expirations[e] !== b.expirations[e] || a.expiryRoot[e] !== b.expiryRoot[e]) return false;
+  }
+  for (let k = 0; k < a.strikes.length; k++) if (a.strikes[k] !== b.strikes[k]) return false;
+  for (let i = 0; i < a.strikeIndex.length; i++) {
+    if (a.strikeIndex[i] !== b.strikeIndex[i] || a.expIndex[i] !== b.expIndex[i] || a.right[i] !== b.right[i]) return false;
+  }
+  return true;
+}
+
+/**
+ * The index of a board, built once per board object, and shared with the boards of the same
+ * structure that follow (a session's boards every 15 minutes list the same contracts: comparing
+ * the columns is far cheaper than indexing and formatting symbols again).
+ */
 export function chainIndex(chain: PrintChainView): ChainIndex {
   let index = memo.get(chain);
   if (!index) {
-    index = buildIndex(chain);
+    index = recent.find((r) => sameStructure(r.chain, chain))?.index ?? buildIndex(chain);
     memo.set(chain, index);
+    const { underlying, expirations, expiryRoot, strikes, strikeIndex, expIndex, right } = chain;
+    recent.unshift({ chain: { underlying, expirations, expiryRoot, strikes, strikeIndex, expIndex, right }, index });
+    if (recent.length > RECENT_SIZE) recent.pop();
   }
   return index;
 }

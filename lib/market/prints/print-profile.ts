@@ -25,7 +25,18 @@ export interface OptionPrintProfile {
   exchanges: ReadonlyArray<readonly [OptionExchange, number]>;
   /** True for proprietary index products: floor conditions (`SLFT`, `CBMO`) appear. */
   proprietary: boolean;
+  /**
+   * How far aggressor sides lean with the day's move: per daily standard deviation of the
+   * underlying's move since the open, the added probability of a bullish side. @see docs/methodology.md#sides-follow-the-day
+   */
+  directionTilt: number;
 }
+
+/** Cap of the day's lean on a side's probability (each way). @see docs/methodology.md#sides-follow-the-day */
+export const DIRECTION_TILT_MAX = 0.25;
+
+/** Sweep share of orders on single-listed (proprietary) products: book sweeps on the home exchange. @see docs/methodology.md#order-types */
+export const HOME_SWEEP_SHARE = 0.03;
 
 /** Approximate 2024 shares of multi-listed equity option volume by exchange. */
 export const MULTI_LISTED_EXCHANGES: ReadonlyArray<readonly [OptionExchange, number]> = [
@@ -66,13 +77,14 @@ export function optionPrintProfile(root: string, type: "index" | "etf" | "stock"
   const daily = DAILY_EXPIRY_ROOTS.has(root);
   return {
     ordersPerDay: ORDERS_PER_DAY[root] ?? DEFAULT_ORDERS_PER_DAY[type],
-    zeroDteShare: !daily ? 0.25 : type === "index" ? 0.55 : 0.4,
+    zeroDteShare: !daily ? 0.25 : type === "index" ? 0.6 : 0.4,
     callShare: type === "index" ? 0.47 : type === "etf" ? 0.45 : 0.58,
-    sweepShare: home ? 0 : type === "stock" ? 0.07 : 0.05,
+    sweepShare: home ? HOME_SWEEP_SHARE : type === "stock" ? 0.07 : 0.05,
     multiLegShare: type === "index" ? 0.14 : 0.08,
     blockShare: 0.004,
     ivRef: type === "index" ? 0.16 : type === "etf" ? 0.2 : 0.38,
     exchanges: home ? [[home, 1]] : MULTI_LISTED_EXCHANGES,
     proprietary: home !== undefined,
+    directionTilt: 0.3,
   };
 }

@@ -9,7 +9,7 @@ import { chainIndex, nearestIndex, type PrintChainView } from "./_chain-index";
 import { createRng, hashText, type Rng } from "./_rng";
 import type { OptionCondition, OptionExchange } from "./conditions";
 import { uCurve } from "./intraday-curve";
-import type { OptionPrintProfile } from "./print-profile";
+import { DIRECTION_TILT_MAX, type OptionPrintProfile } from "./print-profile";
 import type { OptionPrint } from "./schemas";
 import { composeTsNs } from "./ts-ns";
 import { optionTickRule, roundToTick, tickAt } from "../tick-size";
@@ -20,6 +20,9 @@ const DAY_MS = 86_400_000;
 
 /** Shares of single-print placement against the NBBO (cumulative thresholds). */
 export const PLACEMENT_SHARES = { ask: 0.35, bid: 0.35, mid: 0.22, between: 0.04, outside: 0.04 } as const;
+
+/** Share of sweeps that buy at the ask on a flat day (sweeps are mostly urgent buyers). */
+export const SWEEP_BUY_SHARE = 0.6;
 
 /** Inputs of `optionPrintsForMinute`. */
 export interface OptionMinuteInput {
@@ -34,6 +37,11 @@ export interface OptionMinuteInput {
   chain: PrintChainView;
   /** Underlying price during the minute, USD. */
   spotUsd: number;
+  /**
+   * The underlying's price at the session's open, USD: sides lean with the move since
+   * (docs/methodology.md#sides-follow-the-day). Without it sides do not lean.
+   */
+  sessionOpenUsd?: number;
   profile: OptionPrintProfile;
 }
 
@@ -102,6 +110,17 @@ function isMonthly(date: IsoDate): boolean {
 }
 
 /**
+ * The day's lean toward bullish sides (calls bought, puts sold), in [-DIRECTION_TILT_MAX,
+ * DIRECTION_TILT_MAX]: `directionTilt` per daily standard deviation (`ivRef / sqrt(252)`) of the
+ * move since the open. @see docs/methodology.md#sides-follow-the-day
+ */
+export function dayTilt(spotUsd: number, sessionOpenUsd: number | undefined, profile: OptionPrintProfile): number {
+  if (!(sessionOpenUsd! > 0) || !(spotUsd > 0)) return 0;
+  const z = Math.log(spotUsd / sessionOpenUsd!) / (profile.ivRef / Math.sqrt(252));
+  return Math.max(-DIRECTION_TILT_MAX, Math.min(DIRECTION_TILT_MAX, profile.directionTilt * z));
+}
+
+/**
  * Simulated option prints of one root in one minute, sorted by time.
  * @example
  * const prints = optionPrintsForMinute({ seed: 7, root: "SPXW", minuteMs, session, chain, spotUsd: 5210.4,
@@ -130,6 +149,9 @@ export function optionPrintsForMinute(input: OptionMinuteInput): OptionPrint[] {
   const pickExchange = (): OptionExchange => profile.exchanges[rng.pick(exWeights, exTotal)][0];
   const dS = spotUsd - chain.spot;
   const tickRule = optionTickRule(root);
+  const tilt = dayTilt(spotUsd, input.sessionOpenUsd, profile);
+  /** The lean of a contract's buy side: bullish for calls, bearish for puts. */
+  const leanOf = (row: number) => (chain.right[row] === 1 ? tilt : -tilt);
 
   const quoteOf = (row: number): Quote => {
     let bid = chain.bid[row];
@@ -175,8 +197,10 @@ export function optionPrintsForMinute(input: OptionMinuteInput): OptionPrint[] {
     const mid = cents((q.bid + q.ask) / 2);
     const tick = tickOf(root, q.ask);
     const u = rng.next();
+    // The day's lean moves probability between the ask and the bid; mid and the rest keep theirs.
+    const pAsk = PLACEMENT_SHARES.ask + leanOf(row) * PLACEMENT_SHARES.ask;
     let price: number;
-    if (u < PLACEMENT_SHARES.ask || q.bid <= 0) price = q.ask;
+    if (u < pAsk || q.bid <= 0) price = q.ask;
     else if (u < PLACEMENT_SHARES.ask + PLACEMENT_SHARES.bid) price = q.bid;
     else if (u < 1 - PLACEMENT_SHARES.between - PLACEMENT_SHARES.outside) price = mid;
     else if (u < 1 - PLACEMENT_SHARES.outside) {
@@ -206,24 +230,35 @@ export function optionPrintsForMinute(input: OptionMinuteInput): OptionPrint[] {
     }
   }
 
-  /** An intermarket sweep: one side, 3-6 exchanges, price walking one tick per two fills, within ~5 ms. */
+  /**
+   * A sweep, one side within ~5 ms: on multi-listed roots 3-6 exchanges, price walking one tick
+   * per two fills; on single-listed roots 2-5 fills on the home exchange, one price level each.
+   */
   function emitSweep(r: Rng, offNs: number, row: number): void {
     const q = quoteOf(row);
-    const buy = r.next() < 0.6 || q.bid <= 0;
-    const n = r.int(3, 6);
+    const buy = r.next() < SWEEP_BUY_SHARE * (1 + leanOf(row)) || q.bid <= 0;
+    const home = profile.exchanges.length === 1;
+    const n = home ? r.int(2, 5) : r.int(3, 6);
     const venues: OptionExchange[] = [];
-    for (let tries = 0; venues.length < n && tries < 30; tries++) {
-      const ex = pickExchange();
-      if (!venues.includes(ex)) venues.push(ex);
+    if (home) for (let j = 0; j < n; j++) venues.push(profile.exchanges[0][0]);
+    else {
+      for (let tries = 0; venues.length < n && tries < 30; tries++) {
+        const ex = pickExchange();
+        if (!venues.includes(ex)) venues.push(ex);
+      }
     }
     const totalSize = Math.min(5_000, Math.floor(r.pareto(20, 1.3)));
     const parts = venues.map(() => 0.3 + r.next());
     const partSum = parts.reduce((a, b) => a + b, 0);
-    const tick = tickOf(root, q.ask);
     let t = offNs;
+    let level = buy ? q.ask : q.bid;
     for (let j = 0; j < venues.length; j++) {
-      const step = Math.floor(j / 2) * tick;
-      const price = buy ? cents(q.ask + step) : cents(Math.max(0.01, q.bid - step));
+      // One exchange's book is swept level by level; across exchanges every other fill moves.
+      // Each step is the tick at the level it leaves, so the walk stays on the grid across $3.
+      if (j > 0 && (home || j % 2 === 0)) {
+        level = buy ? cents(level + tickOf(root, level)) : cents(Math.max(0.01, level - tickOf(root, level - 0.005)));
+      }
+      const price = level;
       // The NBBO walks with the sweep: each fill takes the then-best price on its exchange.
       const bid = buy ? q.bid : price;
       const ask = buy ? price : q.ask;

@@ -57,6 +57,7 @@ export function simulatedOptionPrints(
     const end = Math.min(session.closeMs, endMs);
     let anchorMs = -1;
     let chain: ChainSnapshot | null = null;
+    let sessionOpenUsd: number | undefined;
     for (let m = start; m < end; m += MINUTE_MS) {
       const a = session.openMs + Math.floor((m - session.openMs) / cadenceMs) * cadenceMs;
       if (a !== anchorMs) {
@@ -64,12 +65,13 @@ export function simulatedOptionPrints(
         chain = ctx.chainSync(ticker, a);
       }
       if (!chain) continue;
+      sessionOpenUsd ??= ctx.spotSync(chain.underlying, session.openMs) ?? undefined;
       const spotUsd = ctx.spotSync(chain.underlying, m) ?? chain.spot;
       const roots = [...chainIndex(chain).expirationsByRoot.keys()];
       let minute: OptionPrint[] = [];
       for (const root of roots) {
         const prints = optionPrintsForMinute({
-          seed: ctx.seed, root, minuteMs: m, session, chain, spotUsd, profile: profileOf(root),
+          seed: ctx.seed, root, minuteMs: m, session, chain, spotUsd, sessionOpenUsd, profile: profileOf(root),
         });
         minute = minute.length === 0 ? prints : minute.concat(prints);
       }
