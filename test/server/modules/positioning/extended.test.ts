@@ -55,6 +55,24 @@ describe("/v1/stats/daily?extended=true", () => {
     expect(holiday.data).toEqual({ from: HOLIDAY, to: HOLIDAY, symbols: [] });
   }, 180_000);
 
+  it("today: pre-market frames so far and complete=false; the regular session has no row before 09:30", async () => {
+    // Another day than the tests above: their finished sessions are cached (the clock goes back here).
+    const TODAY = "2024-11-26";
+    clock.ms = etInstant(TODAY, "07:00");
+    try {
+      const ext = await get(`/v1/stats/daily?symbols=SPY&from=${TODAY}&extended=true`);
+      expect(ext.data.symbols[0].days).toHaveLength(1);
+      expect(ext.data.symbols[0].days[0]).toMatchObject({
+        date: TODAY, frames: 181, complete: false,
+        firstAt: iso(etInstant(TODAY, "04:00")), lastAt: iso(etInstant(TODAY, "07:00")),
+      });
+      const reg = await get(`/v1/stats/daily?symbols=SPY&from=${TODAY}`);
+      expect(reg.data.symbols).toEqual([]);
+    } finally {
+      clock.ms = etInstant("2024-12-02", "12:00");
+    }
+  });
+
   it("equals the statistics of the frames /v1/historical?extended=true replays, minute by minute (early close, SPY)", async () => {
     const date = EARLY_CLOSE;
     const day = (await get(`/v1/stats/daily?symbols=SPY&from=${date}&to=${date}&extended=true`)).data.symbols[0].days[0];
