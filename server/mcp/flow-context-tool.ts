@@ -1,7 +1,7 @@
 /**
  * `flow_context` (reference mcp-tools.md, intelligence tools): today's flow read for one ticker from
  * three REST calls run for the caller: the chain bull/bear split (3 credits), the day's sweeps
- * (3) and the largest recent dark-pool prints (3), 9 credits in all. See docs/api.md#flow-context.
+ * (3) and the largest recent dark-pool prints (3), 9 credits in all. See docs/api.md#intelligence-tools.
  */
 import { ApiError } from "../errors";
 import type { BriefCalls, IntelligenceTool } from "./intelligence-tools";
