@@ -60,8 +60,12 @@ export function createDailyStore(market: MarketData): DailyStore {
       const out: SessionCloseReading[] = [];
       // In order, one board at a time: boards are CPU work, so parallel reads would only interleave.
       for (const d of sessionsBefore(today, sessions)) {
+        const fresh = !cache.has(`${symbol}|${d}`);
         const r = await reading(symbol, d);
         if (r) out.push(r);
+        // A closing board is tens of ms of CPU and a year of them seconds: let other requests
+        // run between two fresh ones instead of holding the event loop for the whole symbol.
+        if (fresh) await new Promise((resolve) => setImmediate(resolve));
       }
       return out;
     },
