@@ -8,7 +8,8 @@ import { z } from "zod";
 
 const INT_RE = /^[+-]?\d{1,15}$/;
 const toInt = (v: unknown): unknown => (typeof v === "string" && INT_RE.test(v) ? Number(v) : v);
-const NUM_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+/** A decimal number as text (sign, fraction and exponent allowed). */
+export const NUM_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const toNum = (v: unknown): unknown => (typeof v === "string" && NUM_RE.test(v) ? Number(v) : v);
 const toBool = (v: unknown): unknown => (v === "true" ? true : v === "false" ? false : v);
 

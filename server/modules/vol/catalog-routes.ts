@@ -1,10 +1,11 @@
 // The free volatility routes: `/v1/vol` (the module's index, gated by entitlement), `/v1/vol/symbols`
 // (coverage) and `/v1/vol/status` (freshness, market state, coverage counts, warm-up progress).
-import { z } from "zod";
+import { EmptyQuerySchema } from "../../../lib/api/common";
+import { VolIndexDataSchema, VolMetaSchema, VolStatusDataSchema, VolSymbolsDataSchema } from "../../../lib/api/vol";
 import { isoUtc } from "../../../lib/positioning/iso-utc";
 import { previousTradingDay } from "../../../lib/time";
 import { liveReading } from "./live-reading";
-import { VolMetaSchema, volMeta } from "./vol-meta";
+import { volMeta } from "./vol-meta";
 import { REFERENCE_SYMBOL, volRoute, type VolState } from "./vol-route";
 
 /** The newest board instant the market serves now (the reference symbol's live board), or null. */
@@ -23,12 +24,8 @@ export const volSymbolsRoute = volRoute({
   path: "/v1/vol/symbols",
   operationId: "listVolSymbols",
   cost: 0,
-  query: z.object({}),
-  data: z.object({
-    symbols: z.array(
-      z.object({ symbol: z.string(), name: z.string(), type: z.string(), sector: z.string(), asOf: z.string().nullable(), historyThrough: z.string().nullable() }),
-    ),
-  }),
+  query: EmptyQuerySchema,
+  data: VolSymbolsDataSchema,
   meta: VolMetaSchema,
   cacheControl: "private, max-age=60",
   summary: "Symbols the volatility module covers",
@@ -58,15 +55,8 @@ export const volStatusRoute = volRoute({
   path: "/v1/vol/status",
   operationId: "getVolStatus",
   cost: 0,
-  query: z.object({}),
-  data: z.object({
-    asOf: z.string().nullable(),
-    sessionDate: z.string(),
-    marketState: z.string(),
-    frozen: z.boolean(),
-    published: z.number().int(),
-    coverage: z.object({ covered: z.number().int(), historySessions: z.number().int(), historyWarm: z.object({ done: z.number().int(), total: z.number().int(), finished: z.boolean() }).nullable() }),
-  }),
+  query: EmptyQuerySchema,
+  data: VolStatusDataSchema,
   meta: VolMetaSchema,
   cacheControl: "private, max-age=5",
   summary: "Volatility freshness, coverage and market state",
@@ -97,8 +87,8 @@ export const volIndexRoute = volRoute({
   path: "/v1/vol",
   operationId: "getVolIndex",
   cost: 0,
-  query: z.object({}),
-  data: z.object({ module: z.literal("volatility"), endpoints: z.array(z.object({ path: z.string(), operationId: z.string(), cost: z.string() })) }),
+  query: EmptyQuerySchema,
+  data: VolIndexDataSchema,
   meta: VolMetaSchema,
   cacheControl: "private, max-age=300",
   summary: "The volatility module's endpoints",

@@ -6,8 +6,8 @@ import { z } from "zod";
 import { realizedVolPerSession, reactionSessions, spotVolCorrelation, vrp, type SessionCloseReading } from "../../../lib/vol";
 import { nextTradingDay, sessionBounds, sessionDateAt } from "../../../lib/time";
 import { apiErrors } from "../../errors";
-import { volSymbolsParam } from "./symbol-route";
-import { VolMetaSchema, VolMissingSchema, volMeta, type VolMissing } from "./vol-meta";
+import { VolDerivedDataSchema, VolDerivedSeriesSchema, VolMetaSchema, VolSymbolsQuerySchema, type VolMissing } from "../../../lib/api/vol";
+import { volMeta } from "./vol-meta";
 import { volRoute, type VolState } from "./vol-route";
 
 /** Sessions behind each day's band, and the fewest that make one. */
@@ -23,21 +23,8 @@ export function quantile(xs: readonly number[], p: number): number | null {
   return v[lo] + (h - lo) * ((v[Math.min(lo + 1, v.length - 1)] ?? v[lo]) - v[lo]);
 }
 
-const N = z.array(z.number().nullable());
-const DerivedSchema = z.object({
-  dates: z.array(z.string()),
-  close: z.array(z.number()),
-  svx30: N,
-  svx1d: N,
-  rr25_30: N,
-  band: z.object({ p20: N, p50: N, p80: N }),
-  ivrv: z.object({ rv20: N, vrp: N, expected_vrp: z.number().nullable(), vrp_pct_1y: z.number().nullable(), overpaid_share_pct: z.number().nullable() }),
-  spot_vol_corr: z.number().nullable(),
-  earnings_eve: z.array(z.string()),
-});
-
 /** The derived series of one symbol from its daily readings (oldest first). */
-export function derivedSeries(rows: readonly SessionCloseReading[], reportEves: readonly string[]): z.output<typeof DerivedSchema> {
+export function derivedSeries(rows: readonly SessionCloseReading[], reportEves: readonly string[]): z.output<typeof VolDerivedSeriesSchema> {
   const svx30 = rows.map((r) => r.svx30 ?? Number.NaN);
   const closes = rows.map((r) => r.close);
   const band = { p20: [] as (number | null)[], p50: [] as (number | null)[], p80: [] as (number | null)[] };
@@ -86,9 +73,9 @@ export const volDerivedRoute = volRoute({
   operationId: "getVolDerived",
   cost: 3,
   entitlement: "volatility",
-  query: z.object({ symbols: volSymbolsParam() }),
+  query: VolSymbolsQuerySchema,
   symbolsOf: (q) => q.symbols,
-  data: z.object({ symbols: z.array(z.object({ symbol: z.string(), derived: DerivedSchema })), missing: z.array(VolMissingSchema) }),
+  data: VolDerivedDataSchema,
   meta: VolMetaSchema,
   cacheControl: "private, max-age=60",
   summary: "Daily derived series per symbol: usual range, realized against implied",

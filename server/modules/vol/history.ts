@@ -1,33 +1,15 @@
 // `GET /v1/vol/history`: one row per completed session at its close, columnar (`dates[]` plus one
 // array per field), from the daily store. Cost per request: docs/api.md#volatility-costs.
-import { z } from "zod";
+import { HISTORY_COLUMNS, VolHistoryDataSchema, VolHistoryQuerySchema, VolMetaSchema, type VolMissing } from "../../../lib/api/vol";
 import type { IsoDate } from "../../../lib/market/market-data";
 import { etDateOf, sessionBounds, tradingDaysBetween } from "../../../lib/time";
 import type { SessionCloseReading } from "../../../lib/vol";
 import { apiErrors } from "../../errors";
-import { dateParam } from "../params";
-import { volSymbolsParam } from "./symbol-route";
-import { VolMetaSchema, VolMissingSchema, volMeta, type VolMissing } from "./vol-meta";
+import { volMeta } from "./vol-meta";
 import { volRoute } from "./vol-route";
 
 /** Widest window, calendar days (reference). */
 export const HISTORY_MAX_DAYS = 800;
-
-/** Columns of the history, by name, read off each session's closing reading. */
-export const HISTORY_COLUMNS = {
-  close: (r) => r.close,
-  svx1d: (r) => r.svx1d,
-  svx9: (r) => r.svx9,
-  svx30: (r) => r.svx30,
-  svx3m: (r) => r.svx3m,
-  svx6m: (r) => r.svx6m,
-  term_slope: (r) => r.term_slope,
-  rr25_30: (r) => r.rr25_30,
-  tilt_21: (r) => r.tilt_21,
-  em_1d_pct: (r) => r.em_1d_next_pct,
-} satisfies Record<string, (r: SessionCloseReading) => number | null>;
-type HistoryColumn = keyof typeof HISTORY_COLUMNS;
-const COLUMN_NAMES = Object.keys(HISTORY_COLUMNS) as HistoryColumn[];
 
 const DAY_MS = 86_400_000;
 const dayNumber = (d: IsoDate) => Math.floor(Date.parse(`${d}T00:00:00Z`) / DAY_MS);
@@ -48,26 +30,6 @@ export function historyCost(symbols: number, from: IsoDate, to: IsoDate): number
   return Math.max(1, Math.ceil((symbols * weekdaysBetween(from, to)) / 10));
 }
 
-const HistoryQuery = z.object({
-  symbols: volSymbolsParam(),
-  from: dateParam("First session (ET). Default one month before `to`."),
-  to: dateParam("Last session, inclusive. Default today (ET). At most 800 calendar days after `from`."),
-  fields: z
-    .string()
-    .optional()
-    .transform((raw, ctx) => {
-      if (raw === undefined) return COLUMN_NAMES;
-      const out = raw.split(",").map((s) => s.trim()).filter(Boolean);
-      const bad = out.find((f) => !(COLUMN_NAMES as string[]).includes(f));
-      if (bad !== undefined || out.length === 0) {
-        ctx.addIssue({ code: "custom", message: `must be a comma-separated list of ${COLUMN_NAMES.join(", ")}.` });
-        return z.NEVER;
-      }
-      return out as HistoryColumn[];
-    })
-    .meta({ description: `Comma-separated columns (default all): ${COLUMN_NAMES.join(", ")}.` }),
-});
-
 /** `GET /v1/vol/history`. */
 export const volHistoryRoute = volRoute({
   host: "base",
@@ -78,7 +40,7 @@ export const volHistoryRoute = volRoute({
   // `check` has resolved the default window into the query before the cost is read.
   cost: (q) => historyCost(q.symbols.length, q.from!, q.to!),
   entitlement: "volatility",
-  query: HistoryQuery,
+  query: VolHistoryQuerySchema,
   symbolsOf: (q) => q.symbols,
   check: (q, { nowMs }) => {
     const to = q.to ?? etDateOf(nowMs);
@@ -90,12 +52,7 @@ export const volHistoryRoute = volRoute({
     q.from = from;
     q.to = to;
   },
-  data: z.object({
-    from: z.string(),
-    to: z.string(),
-    symbols: z.array(z.object({ symbol: z.string(), dates: z.array(z.string()), columns: z.record(z.string(), z.array(z.number().nullable())) })),
-    missing: z.array(VolMissingSchema),
-  }),
+  data: VolHistoryDataSchema,
   meta: VolMetaSchema,
   cacheControl: "private, max-age=60",
   summary: "Daily volatility history per symbol",

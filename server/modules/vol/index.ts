@@ -13,7 +13,7 @@ import { createVolState, type VolOptions, type VolState } from "./vol-route";
 
 export type { VolOptions, VolState } from "./vol-route";
 export { volMarket } from "./market";
-export type { VolMarket } from "./market";
+export type { VolMarket } from "../../../lib/api/vol";
 
 /** Every volatility route, in OpenAPI and tool-list order. */
 export const volRoutes: readonly AnyRoute[] = [

@@ -1,40 +1,17 @@
 // `GET /v1/vol/market`: the S&P volatility complex, SVX on SPXW (spec: the volatility module keys
 // the S&P complex on SPXW) at 1 day, 9 days, 30 days, 3 and 6 months, their ratios, one-year
 // percentiles, curve state, 30-day skew, and up to 120 sessions of the main series.
-import { z } from "zod";
+import { EmptyQuerySchema } from "../../../lib/api/common";
+import { VolMarketSchema, VolMetaSchema, type VolMarket } from "../../../lib/api/vol";
 import { isoUtc } from "../../../lib/positioning/iso-utc";
 import { ivRankPercentiles, skew30, SVX_TENORS, type SvxTenor } from "../../../lib/vol";
 import { ApiError } from "../../errors";
 import { ivOf, symbolInputs } from "./symbol-modules";
-import { VolMetaSchema, volMeta } from "./vol-meta";
+import { volMeta } from "./vol-meta";
 import { REFERENCE_SYMBOL, volRoute, type VolState } from "./vol-route";
 
 /** Sessions of history served with the complex (reference: 120). */
 export const MARKET_HISTORY_SESSIONS = 120;
-
-const N = z.number().nullable();
-
-/** The S&P complex record. */
-export const VolMarketSchema = z.object({
-  symbol: z.string(),
-  asOf: z.string(),
-  sessionDate: z.string(),
-  svx1d: N,
-  svx9: N,
-  svx30: N,
-  svx3m: N,
-  svx6m: N,
-  /** SVX9 / SVX30, SVX1D / SVX30 and SVX30 / SVX3M: above 1, the near end is above the far (stress). */
-  ratio_9d_30d: N,
-  ratio_1d_30d: N,
-  ratio_30d_3m: N,
-  pct_1y: z.object({ svx1d: N, svx9: N, svx30: N, svx3m: N, svx6m: N }),
-  curve: z.enum(["contango", "backwardation", "humped", "flat"]).nullable(),
-  term_slope: N,
-  rr25_30: N,
-  history: z.object({ dates: z.array(z.string()), svx9: z.array(N), svx30: z.array(N), svx3m: z.array(N), close: z.array(z.number()) }),
-});
-export type VolMarket = z.output<typeof VolMarketSchema>;
 
 const ratio = (a: number | null, b: number | null): number | null => (a !== null && b !== null && b > 0 ? a / b : null);
 
@@ -80,7 +57,7 @@ export const volMarketRoute = volRoute({
   operationId: "getVolMarket",
   cost: 1,
   entitlement: "volatility",
-  query: z.object({}),
+  query: EmptyQuerySchema,
   data: VolMarketSchema,
   meta: VolMetaSchema,
   cacheControl: "private, max-age=5",

@@ -1,43 +1,12 @@
 // One screener row per covered symbol: the headline readings of every module, flat, under the
 // spec's sortable names (docs/methodology.md#screener-fields). Memoised per symbol and minute.
+import type { ScreenerSortField } from "../../../lib/api/vol";
 import type { IsoDate } from "../../../lib/market/market-data";
 import { isoUtc } from "../../../lib/positioning/iso-utc";
 import { coneHorizonTargets, impliedMove, ivRankPercentiles, optionVolume, reportInstantMs, skew30, spotVolCorrelation, vrp, type CurveState } from "../../../lib/vol";
 import { MINUTE_MS, SVX_TENOR_MINUTES } from "../../../lib/vol/defaults";
 import { eventsOf, ivOf, sigmaOf, symbolInputs, tiltOf, type SymbolInputs } from "./symbol-modules";
 import type { VolState } from "./vol-route";
-
-/** The spec's sortable screener fields, in its order. */
-export const SCREENER_SORT_FIELDS = [
-  "svx30",
-  "svx1d",
-  "svx30_pct_1y",
-  "svx1d_pct_1y",
-  "svx9_pct_1y",
-  "svx3m_pct_1y",
-  "iv_rank",
-  "iv_pct",
-  "ratio_vix",
-  "term_slope",
-  "rr25_30",
-  "skew_pct_1y",
-  "tilt_21",
-  "tilt_z",
-  "tilt_pct_1y",
-  "em_1d_pct",
-  "running_sigma",
-  "sigma_odds_pct",
-  "expected_vrp",
-  "event_move_pct",
-  "days_to_event",
-  "opt_vol",
-  "spot",
-  "spot_vol_corr",
-  "cheap_from_low_pct",
-  "day_pace",
-  "day_reprice",
-] as const;
-export type ScreenerSortField = (typeof SCREENER_SORT_FIELDS)[number];
 
 /** How much of an SVX reading's interpolation a scheduled report falls inside. */
 export type EarningsOverlap = "none" | "partial" | "full";

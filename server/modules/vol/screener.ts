@@ -1,76 +1,17 @@
 // `GET /v1/vol/screener` (spec "Volatility endpoints"): one row per covered symbol, sorted on any
 // sortable field, `min_`/`max_` bounds on each, exact `curve`/`sector`/`quality` filters, unknown
 // parameters a 400, rows missing the sort field last, thin chains not ranked.
-import { z } from "zod";
+import { SCREENER_SORT_FIELDS, VolMetaSchema, VolScreenerDataSchema, VolScreenerQuerySchema, type ScreenerSortField, type VolScreenerQuery } from "../../../lib/api/vol";
 import { ApiError } from "../../errors";
-import { enumParam, intParam, numberParam } from "../params";
-import { SCREENER_SORT_FIELDS, screenerRow, type ScreenerRow, type ScreenerSortField } from "./screener-row";
-import { VolMetaSchema, volMeta } from "./vol-meta";
+import { screenerRow, type ScreenerRow } from "./screener-row";
+import { volMeta } from "./vol-meta";
 import { volRoute, type VolState } from "./vol-route";
 
 /** Seconds a client waits before retrying while the daily store warms up. */
 export const WARMING_RETRY_AFTER_S = 30;
 
-const bounds = Object.fromEntries(
-  SCREENER_SORT_FIELDS.flatMap((f) => [
-    [`min_${f}`, numberParam({ description: `Keep rows with ${f} at least this (rows without ${f} are dropped).` })],
-    [`max_${f}`, numberParam({ description: `Keep rows with ${f} at most this (rows without ${f} are dropped).` })],
-  ]),
-) as Record<`${"min" | "max"}_${ScreenerSortField}`, ReturnType<typeof numberParam>>;
-
-const BOUND_NAMES = new Set(Object.keys(bounds));
-const NUM_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
-
-/**
- * `filters`: the bounds in one parameter (the reference tool's argument), comma-separated
- * `min_<field>:<number>` or `max_<field>=<number>` entries.
- */
-const filtersParam = z
-  .string()
-  .optional()
-  .transform((raw, ctx) => {
-    const out: Record<string, number> = {};
-    if (raw === undefined) return out;
-    for (const part of raw.split(",").map((p) => p.trim()).filter(Boolean)) {
-      const m = /^([a-z0-9_]+)\s*[:=]\s*(.+)$/.exec(part);
-      if (!m || !BOUND_NAMES.has(m[1]) || !NUM_RE.test(m[2])) {
-        ctx.addIssue({ code: "custom", message: `"${part.slice(0, 40)}" is not min_<field>:<number> or max_<field>:<number> with a sortable field.` });
-        return z.NEVER;
-      }
-      out[m[1]] = Number(m[2]);
-    }
-    return out;
-  })
-  .meta({ description: "Bounds in one parameter: comma-separated min_<field>:<number> or max_<field>:<number> (same as the separate parameters)." });
-
-const ScreenerQuery = z.object({
-  sort: enumParam(SCREENER_SORT_FIELDS, "svx30", "Field to sort by."),
-  order: enumParam(["asc", "desc"], "desc", "Sort direction."),
-  limit: intParam({ min: 1, max: 500, default: 50, description: "Rows per page." }),
-  offset: intParam({ min: 0, default: 0, description: "Rows skipped." }),
-  curve: z.string().optional().meta({ description: "Curve state, exact match: contango, backwardation, humped or flat." }),
-  sector: z.string().optional().meta({ description: "Sector, exact match (for example Information Technology)." }),
-  quality: z.string().optional().meta({ description: "Chain quality, exact match: good, fair or thin." }),
-  filters: filtersParam,
-  ...bounds,
-});
-type ScreenerQuery = z.output<typeof ScreenerQuery>;
-
-const RowSchema = z
-  .object({
-    symbol: z.string(),
-    asOf: z.string(),
-    rank: z.number().int().nullable(),
-    sector: z.string(),
-    quality: z.enum(["good", "fair", "thin"]),
-    curve: z.enum(["contango", "backwardation", "humped", "flat"]).nullable(),
-    earnings_overlap_9d: z.enum(["none", "partial", "full"]).nullable(),
-    earnings_overlap_30d: z.enum(["none", "partial", "full"]).nullable(),
-  })
-  .extend(Object.fromEntries(SCREENER_SORT_FIELDS.map((f) => [f, z.number().nullable()])) as Record<ScreenerSortField, z.ZodNullable<z.ZodNumber>>);
-
 /** True when `row` passes every filter of the query. */
-export function passes(row: ScreenerRow, q: ScreenerQuery): boolean {
+export function passes(row: ScreenerRow, q: VolScreenerQuery): boolean {
   if (q.curve !== undefined && row.curve !== q.curve) return false;
   if (q.sector !== undefined && row.sector !== q.sector) return false;
   if (q.quality !== undefined && row.quality !== q.quality) return false;
@@ -118,9 +59,9 @@ export const screenerRoute = volRoute({
   operationId: "getVolScreener",
   cost: 5,
   entitlement: "volatility",
-  query: ScreenerQuery,
+  query: VolScreenerQuerySchema,
   unknownQuery: "reject",
-  data: z.object({ rows: z.array(RowSchema), total: z.number().int(), offset: z.number().int(), limit: z.number().int(), sort: z.string() }),
+  data: VolScreenerDataSchema,
   meta: VolMetaSchema,
   cacheControl: "private, max-age=5",
   summary: "Screen every covered symbol",

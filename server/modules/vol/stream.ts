@@ -1,33 +1,15 @@
-import { z } from "zod";
+import type { z } from "zod";
+import { VOL_SYMBOLS_PER_CALL, VolEventStreamSchema, VolStreamQuerySchema } from "../../../lib/api/vol";
 import type { Principal } from "../../accounts/types";
 import { apiErrors } from "../../errors";
 import { openOnHub, sseResponse } from "../../streams/open-stream";
 import type { RouteContext } from "../define-route";
 import { httpRequestOf } from "../http-request";
-import { lastEventIdParam, PER_SYMBOL_STREAM, STREAM_ROUTE } from "../stream-route";
-import { VOL_SYMBOLS_PER_CALL, volSymbolsParam } from "./symbol-route";
-import { VOL_MODULES, type VolModuleName } from "./symbol-modules";
+import { PER_SYMBOL_STREAM, STREAM_ROUTE } from "../stream-route";
 import { volStreamHub } from "./vol-source";
 import { volRoute, type VolState } from "./vol-route";
 
-const volStreamQuery = z.object({
-  symbols: volSymbolsParam(),
-  modules: z
-    .string()
-    .optional()
-    .transform((raw, ctx) => {
-      if (raw === undefined) return [...VOL_MODULES];
-      const out = [...new Set(raw.split(",").map((s) => s.trim()).filter(Boolean))];
-      if (out.length === 0 || out.some((m) => !(VOL_MODULES as readonly string[]).includes(m))) {
-        ctx.addIssue({ code: "custom", message: `must be a comma-separated subset of ${VOL_MODULES.join(", ")}.` });
-        return z.NEVER;
-      }
-      return VOL_MODULES.filter((m) => out.includes(m)) as VolModuleName[];
-    })
-    .meta({ description: `Comma-separated subset of ${VOL_MODULES.join(", ")} (default all).` }),
-  lastEventId: lastEventIdParam,
-});
-type VolStreamQueryParams = z.output<typeof volStreamQuery>;
+type VolStreamQueryParams = z.output<typeof VolStreamQuerySchema>;
 
 /** Admit the request's covered symbols on the volatility hub and start the SSE stream. */
 async function openVolStream(ctx: RouteContext<VolStreamQueryParams, unknown, VolState>) {
@@ -54,9 +36,9 @@ export const volStreamRoute = volRoute({
   path: "/v1/vol/stream",
   operationId: "streamVol",
   entitlement: "volatility",
-  query: volStreamQuery,
+  query: VolStreamQuerySchema,
   symbolsLimit: { param: "symbols", max: (p: Principal) => Math.min(VOL_SYMBOLS_PER_CALL, p.limits.symbolsPerStream) },
-  data: z.string().meta({ description: "text/event-stream: connected, vol, symbol_unavailable, credits, reconnect, closed; `: ping` comments." }),
+  data: VolEventStreamSchema,
   summary: "Live volatility readings (SSE, up to 10 symbols per connection)",
   description:
     "Server-Sent Events: `connected` first, then a `vol` event per symbol (a data.symbols[] element of /v1/vol/snapshot " +

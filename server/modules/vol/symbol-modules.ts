@@ -5,7 +5,6 @@ import { z } from "zod";
 import type { EarningsEvent, IsoDate } from "../../../lib/market/market-data";
 import { isoUtc } from "../../../lib/positioning/iso-utc";
 import {
-  ConesModuleSchema,
   daysToEvent,
   eventImpliedMove,
   IV_WINDOWS,
@@ -17,9 +16,7 @@ import {
   readCones,
   readSigma,
   reportInstantMs,
-  SigmaModuleSchema,
   surface,
-  SurfaceModuleSchema,
   SVX_TENORS,
   termModule,
   TermModuleSchema,
@@ -30,87 +27,17 @@ import {
   type SessionCloseReading,
   type SvxTenor,
 } from "../../../lib/vol";
+import { EarningsReportSchema, EventsModuleSchema, SurfaceWithPctSchema, TiltModuleSchema, type VolModuleName } from "../../../lib/api/vol";
 import { liveReading, type LiveReading } from "./live-reading";
 import { REFERENCE_SYMBOL, type VolState } from "./vol-route";
 
 export { REFERENCE_SYMBOL };
-
-
-/** The seven per-symbol modules, in the reference's order. */
-export const VOL_MODULES = ["iv", "term", "cones", "sigma", "surface", "tilt", "events"] as const;
-export type VolModuleName = (typeof VOL_MODULES)[number];
 
 /** Calendar days ahead searched for the next report, and years back for past reports. */
 const NEXT_EVENT_DAYS = 120;
 const PAST_EVENT_DAYS = 3 * 365;
 /** Past reports in the record (the last eight quarters). */
 const RECORD_REPORTS = 8;
-
-const TiltRowSchema = z.object({
-  expiration: z.string(),
-  dte: z.number(),
-  call_strike: z.number(),
-  put_strike: z.number(),
-  call_spread_pct: z.number(),
-  put_spread_pct: z.number(),
-  ratio_raw: z.number(),
-  ratio_fwd: z.number(),
-  tilt: z.number(),
-  cheap: z.enum(["call", "put"]),
-});
-
-/** The `tilt` module: headline tilt, its z-score and 1y percentile, rows per expiry. */
-export const TiltModuleSchema = z.object({
-  tilt_21: z.number().nullable(),
-  tilt_z: z.number().nullable(),
-  tilt_pct_1y: z.number().nullable(),
-  cheap: z.enum(["call", "put"]).nullable(),
-  liquid: z.boolean(),
-  headline: TiltRowSchema.nullable(),
-  rows: z.array(TiltRowSchema),
-});
-
-/** The surface module with the skew percentile over the year. */
-export const SurfaceWithPctSchema = SurfaceModuleSchema.extend({ skew_pct_1y: z.number().nullable() });
-
-const ReportSchema = z.object({ date: z.string(), timing: z.enum(["bmo", "amc"]), fiscal_quarter: z.string().nullable(), move_pct: z.number() });
-
-/** The `events` module (null for a symbol with no scheduled report). */
-export const EventsModuleSchema = z
-  .object({
-    kind: z.literal("earnings"),
-    date: z.string(),
-    timing: z.enum(["bmo", "amc"]),
-    fiscal_quarter: z.string().nullable(),
-    at: z.string(),
-    days_to_event: z.number().int(),
-    implied_move_pct: z.number().nullable(),
-    estimate: z.boolean(),
-    estimate_move_pct: z.number().nullable(),
-    median_move_pct: z.number().nullable(),
-    mean_move_pct: z.number().nullable(),
-    implied_vs_median: z.number().nullable(),
-    reports: z.number().int(),
-    record: z.array(ReportSchema),
-    vrp: z.object({
-      expected_vrp: z.number().nullable(),
-      vrp_pct_1y: z.number().nullable(),
-      rv20: z.number().nullable(),
-      overpaid_share_pct: z.number().nullable(),
-    }),
-  })
-  .nullable();
-
-/** Schemas of the module objects, by name (the OpenAPI response and the tool output). */
-export const MODULE_SCHEMAS = {
-  iv: IvModuleSchema.nullable(),
-  term: TermModuleSchema.nullable(),
-  cones: ConesModuleSchema.nullable(),
-  sigma: SigmaModuleSchema.nullable(),
-  surface: SurfaceWithPctSchema.nullable(),
-  tilt: TiltModuleSchema.nullable(),
-  events: EventsModuleSchema,
-} as const;
 
 /** Everything the module builders of one symbol read. */
 export interface SymbolInputs {
@@ -228,7 +155,7 @@ export async function eventsOf(state: VolState, x: SymbolInputs): Promise<z.outp
     .filter((e) => reactionSessions(e).after < today)
     .sort((a, b) => (a.date < b.date ? -1 : 1))
     .slice(-RECORD_REPORTS);
-  const record: z.output<typeof ReportSchema>[] = [];
+  const record: z.output<typeof EarningsReportSchema>[] = [];
   for (const e of past) {
     const { before, after } = reactionSessions(e);
     const c0 = await closeOn(state, symbol, before);

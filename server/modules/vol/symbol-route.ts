@@ -1,25 +1,13 @@
 // The wrapper shared by every per-symbol volatility endpoint (spec "Volatility-module records"):
 // `data.symbols[]` with `symbol`, `asOf`, `sessionDate`, `stale` and the module object(s),
 // `data.missing[]` with reasons, the volatility `meta`; up to 10 symbols per call.
-import { z } from "zod";
+import type { z } from "zod";
+import { VolMetaSchema, VolSymbolsQuerySchema, type VolMissing, type VolModuleName } from "../../../lib/api/vol";
 import { apiErrors } from "../../errors";
-import { symbolsParam } from "../params";
 import { wrapperFields } from "./live-reading";
-import { MODULE_SCHEMAS, moduleOf, symbolInputs, type VolModuleName } from "./symbol-modules";
-import { VolMetaSchema, VolMissingSchema, volMeta, type VolMissing } from "./vol-meta";
+import { moduleOf, symbolInputs } from "./symbol-modules";
+import { volMeta } from "./vol-meta";
 import { volRoute, type VolState } from "./vol-route";
-
-/** Volatility symbols per call (spec "Limits": 10). */
-export const VOL_SYMBOLS_PER_CALL = 10;
-
-/** The `symbols` parameter of every per-symbol volatility route. */
-export const volSymbolsParam = () =>
-  symbolsParam(
-    VOL_SYMBOLS_PER_CALL,
-    "Comma-separated symbols, up to 10. The S&P complex is keyed on the option root SPXW and the Nasdaq-100 on NDXP (see /v1/vol/symbols).",
-  );
-
-const WrapperFields = { symbol: z.string(), asOf: z.string(), sessionDate: z.string(), stale: z.boolean() };
 
 /** The per-symbol entries of `modules` for the covered symbols of a request, and the missing ones. */
 export async function wrapperEntries(
@@ -68,10 +56,11 @@ export function symbolModulesRoute(o: {
   /** `meta.module`: which endpoint answered. */
   module: string;
   modules: readonly VolModuleName[];
+  /** Its `data` schema (lib/api/vol.ts): the wrapper with these modules. */
+  data: z.ZodType;
   summary: string;
   description: string;
 }) {
-  const entry = z.object({ ...WrapperFields, ...Object.fromEntries(o.modules.map((m) => [m, MODULE_SCHEMAS[m]])) });
   return volRoute({
     host: "base",
     module: "volatility",
@@ -80,9 +69,9 @@ export function symbolModulesRoute(o: {
     operationId: o.operationId,
     cost: o.cost,
     entitlement: "volatility",
-    query: z.object({ symbols: volSymbolsParam() }),
+    query: VolSymbolsQuerySchema,
     symbolsOf: (q) => q.symbols,
-    data: z.object({ symbols: z.array(entry), missing: z.array(VolMissingSchema) }),
+    data: o.data,
     meta: VolMetaSchema,
     cacheControl: "private, max-age=5",
     summary: o.summary,

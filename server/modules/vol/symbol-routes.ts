@@ -1,7 +1,17 @@
 // The per-symbol volatility endpoints: the spec's snapshot, sigma and events, and the reference's
 // iv, term, cones, surface and tilt (heatseeker-tempest.yaml). Costs: docs/api.md#volatility-costs.
+import {
+  VOL_MODULES,
+  VolConesDataSchema,
+  VolEventsDataSchema,
+  VolIvDataSchema,
+  VolSigmaDataSchema,
+  VolSnapshotDataSchema,
+  VolSurfaceDataSchema,
+  VolTermDataSchema,
+  VolTiltDataSchema,
+} from "../../../lib/api/vol";
 import { symbolModulesRoute } from "./symbol-route";
-import { VOL_MODULES } from "./symbol-modules";
 
 /** `GET /v1/vol/snapshot`: every module per symbol, 5 credits per call (spec). */
 export const snapshotRoute = symbolModulesRoute({
@@ -10,6 +20,7 @@ export const snapshotRoute = symbolModulesRoute({
   cost: 5,
   module: "snapshot",
   modules: VOL_MODULES,
+  data: VolSnapshotDataSchema,
   summary: "Every volatility module per symbol",
   description:
     "iv, term, cones, sigma, surface, tilt and events of up to 10 symbols in one call (see each endpoint for the fields). " +
@@ -23,6 +34,7 @@ export const sigmaRoute = symbolModulesRoute({
   cost: 1,
   module: "sigma",
   modules: ["sigma"],
+  data: VolSigmaDataSchema,
   summary: "Today's move in units of the priced one-day move",
   description:
     "running_sigma (the move since the prior close over the one-day move priced at that close), the budget used and left, " +
@@ -37,6 +49,7 @@ export const eventsRoute = symbolModulesRoute({
   cost: 1,
   module: "events",
   modules: ["events"],
+  data: VolEventsDataSchema,
   summary: "Next earnings report: implied move, past moves and VRP",
   description:
     "The next report's date and timing, the move priced into it (event variance separated from the term structure; null " +
@@ -51,6 +64,7 @@ export const ivRoute = symbolModulesRoute({
   cost: 1,
   module: "iv",
   modules: ["iv"],
+  data: VolIvDataSchema,
   summary: "Constant-maturity implied volatility (SVX) per symbol",
   description:
     "SVX at 1 day, 9 days, 30 days, 3 and 6 months (the Cboe VIX method on the symbol's own chain), IV rank and percentile " +
@@ -65,6 +79,7 @@ export const termRoute = symbolModulesRoute({
   cost: 1,
   module: "term",
   modules: ["term"],
+  data: VolTermDataSchema,
   summary: "Implied-volatility term structure per symbol",
   description: "One row per listed expiration: calendar days to settlement and the at-the-forward implied vol. 1 credit per call.",
 });
@@ -76,6 +91,7 @@ export const conesRoute = symbolModulesRoute({
   cost: 1,
   module: "cones",
   modules: ["cones"],
+  data: VolConesDataSchema,
   summary: "Expected-move cones per symbol",
   description:
     "Per horizon (close, 1d, week, opex, 30d) the 1-sigma move priced from now, in percent and price, with skew-aware sides " +
@@ -89,6 +105,7 @@ export const surfaceRoute = symbolModulesRoute({
   cost: 3,
   module: "surface",
   modules: ["surface"],
+  data: VolSurfaceDataSchema,
   summary: "Volatility surface and skew per symbol",
   description:
     "The 30-day 25-delta risk reversal and butterfly, ATM vol, the skew percentile over the year, and per expiration a " +
@@ -102,6 +119,7 @@ export const tiltRoute = symbolModulesRoute({
   cost: 1,
   module: "tilt",
   modules: ["tilt"],
+  data: VolTiltDataSchema,
   summary: "Call against put premium tilt per symbol",
   description:
     "The one-strike-out-of-the-money call against put premium at the headline expiry (raw and forward-adjusted ratios), " +

@@ -1,26 +1,9 @@
 // The volatility `meta` object (spec "Envelope": module, asOf, sessionDate, marketState, frozen,
-// publishedAt, cached, attribution) and the wrapper's `missing[]` entries.
-import { z } from "zod";
+// publishedAt, cached, attribution); its schema and the wrapper's `missing[]` are in lib/api/vol.ts.
 import { isoUtc } from "../../../lib/positioning/iso-utc";
 import { marketStateAt, sessionDateAt } from "../../../lib/time";
 import { attribution } from "../../attribution";
-
-/** Schema of the volatility `meta`. */
-export const VolMetaSchema = z.object({
-  module: z.string(),
-  asOf: z.string().nullable(),
-  sessionDate: z.string(),
-  marketState: z.enum(["pre_open", "open", "post_close", "closed"]),
-  frozen: z.boolean(),
-  publishedAt: z.string().nullable(),
-  cached: z.boolean(),
-  attribution: z.object({}).loose(),
-});
-export type VolMeta = z.output<typeof VolMetaSchema>;
-
-/** Why a requested symbol has no entry: not a covered symbol, or covered without a board yet. */
-export const VolMissingSchema = z.object({ symbol: z.string(), reason: z.enum(["not_covered", "no_history"]) });
-export type VolMissing = z.output<typeof VolMissingSchema>;
+import type { VolMeta } from "../../../lib/api/vol";
 
 /**
  * The `meta` of a volatility response. `asOfMs` is the newest reading in the response (null when

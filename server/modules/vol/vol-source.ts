@@ -7,7 +7,8 @@ import { SharedEvent } from "../../streams/sink";
 import { createStreamHub, type StreamHub } from "../../streams/stream-hub";
 import type { BoardState, TopicSource } from "../../streams/board-hub";
 import { wrapperFields } from "./live-reading";
-import { moduleOf, symbolInputs, type VolModuleName } from "./symbol-modules";
+import type { VolModuleName } from "../../../lib/api/vol";
+import { moduleOf, symbolInputs } from "./symbol-modules";
 import type { VolState } from "./vol-route";
 
 /** The stream's options: which modules each `vol` event carries. */

@@ -2,7 +2,8 @@
 // then rows missing the field, then thin chains; bounds drop rows without the field.
 import { describe, expect, it } from "vitest";
 import { passes, rankRows } from "../../../../server/modules/vol/screener";
-import { SCREENER_SORT_FIELDS, type ScreenerRow } from "../../../../server/modules/vol/screener-row";
+import { SCREENER_SORT_FIELDS } from "../../../../lib/api/vol";
+import type { ScreenerRow } from "../../../../server/modules/vol/screener-row";
 
 function row(symbol: string, o: Partial<ScreenerRow>): ScreenerRow {
   const fields = Object.fromEntries(SCREENER_SORT_FIELDS.map((f) => [f, null])) as Record<(typeof SCREENER_SORT_FIELDS)[number], number | null>;
