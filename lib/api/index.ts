@@ -7,3 +7,5 @@ export * from "./positioning";
 export * from "./price";
 export * from "./board";
 export * from "./marks";
+export * from "./flow-params";
+export * from "./flow";
