@@ -8,3 +8,5 @@ export * from "./price";
 export * from "./board";
 export * from "./marks";
 export * from "./vol";
+export * from "./flow-params";
+export * from "./flow";

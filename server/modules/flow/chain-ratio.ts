@@ -1,30 +1,18 @@
 // GET /v1/chain-ratio/{ticker}: the chain's bid/ask/mid distribution, call/put and moneyness
 // concentration (spec "Flow endpoints", `/v1/chain-ratio/{ticker}` parameters; record "Chain ratio").
-import { z } from "zod";
+import { ChainTimeframeQuerySchema, FlowTickerParamsSchema } from "../../../lib/api/flow";
 import { chainRatio, ChainRatioResultSchema, timeframeWindow } from "../../../lib/flow";
-import { optionalIntParam } from "../params";
-import { checkBounds, optionTypeParam, sessionDateParam, timeframeParam } from "./feed-params";
+import { checkBounds } from "./feed-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
 import { resolveFlowDate, resolveFlowTicker, sessionTape, tapeTradesInWindow } from "./tape";
-
-export const tickerParams = z.object({
-  ticker: z.string().min(1).max(16).meta({ description: "Underlying ticker or option root (SPXW, AAPL)." }),
-});
 
 export const chainRatioRoute = flowRoute({
   ...FLOW_ROUTE_DEFAULTS,
   path: "/v1/chain-ratio/:ticker",
   operationId: "getChainRatio",
   cost: 1,
-  query: z.object({
-    date: sessionDateParam(),
-    timeframe: timeframeParam("1d"),
-    option_type: optionTypeParam(),
-    min_premium: optionalIntParam({ min: 0, description: "Leave out trades below this premium, USD." }),
-    min_dte: optionalIntParam({ min: 0, description: "Minimum days to expiration." }),
-    max_dte: optionalIntParam({ min: 0, description: "Maximum days to expiration." }),
-  }),
-  params: tickerParams,
+  query: ChainTimeframeQuerySchema,
+  params: FlowTickerParamsSchema,
   symbolsOf: (_q, p) => [p.ticker.toUpperCase()],
   check: (q) => checkBounds(q, [["min_dte", "max_dte"]]),
   data: ChainRatioResultSchema,

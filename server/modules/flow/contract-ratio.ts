@@ -1,9 +1,7 @@
 // GET /v1/contract-ratio/{symbol}: one contract's bid/ask/mid distribution and interpretation
 // (spec "Flow endpoints", `/v1/contract-ratio/{symbol}` parameters; record "Contract ratio").
-import { z } from "zod";
+import { ContractSymbolParamsSchema, ContractTimeframeQuerySchema } from "../../../lib/api/flow";
 import { contractRatio, ContractRatioResultSchema, timeframeWindow } from "../../../lib/flow";
-import { optionalIntParam } from "../params";
-import { sessionDateParam, timeframeParam } from "./feed-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
 import { resolveFlowContract, resolveFlowDate, sessionTape, tapeTradesInWindow } from "./tape";
 
@@ -14,21 +12,13 @@ export function rootOfSymbol(raw: string): string {
   return (i > 0 ? s.slice(0, i) : s.length === 21 ? s.slice(0, 6) : s.replace(/\d{6}[CP]\d{8}$/, "")).trim();
 }
 
-export const contractSymbolParams = z.object({
-  symbol: z.string().min(1).max(40).meta({ description: "OPRA contract symbol, URL-safe form ROOT__YYMMDDC######## (the padded 21-character form is accepted)." }),
-});
-
 export const contractRatioRoute = flowRoute({
   ...FLOW_ROUTE_DEFAULTS,
   path: "/v1/contract-ratio/:symbol",
   operationId: "getContractRatio",
   cost: 1,
-  query: z.object({
-    date: sessionDateParam(),
-    timeframe: timeframeParam("1d"),
-    min_premium: optionalIntParam({ min: 0, description: "Leave out trades below this premium, USD." }),
-  }),
-  params: contractSymbolParams,
+  query: ContractTimeframeQuerySchema,
+  params: ContractSymbolParamsSchema,
   symbolsOf: (_q, p) => [rootOfSymbol(p.symbol)],
   data: ContractRatioResultSchema,
   summary: "Bid/ask/mid distribution of one contract",

@@ -1,10 +1,10 @@
 // GET /v1/contract/top/daily: the single-day top-contract screener (spec "Flow endpoints",
 // `/v1/contract/top/daily` parameters; record "Top contract row").
-import { z } from "zod";
-import { rankTopContracts, TopContractRowSchema } from "../../../lib/flow";
+import type { z } from "zod";
+import { TopContractsDailyDataSchema, TopContractsDailyQuerySchema } from "../../../lib/api/flow";
+import { rankTopContracts } from "../../../lib/flow";
 import { apiErrors } from "../../errors";
-import { boolParam, dateParam, enumParam, intParam, numberParam, optionalEnumParam, optionalIntParam } from "../params";
-import { checkBounds, sessionDateParam } from "./feed-params";
+import { checkBounds } from "./feed-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
 import { scanTickers, summariesOf } from "./session-summary";
 import { resolveFlowDate, resolveFlowTicker } from "./tape";
@@ -12,31 +12,7 @@ import { resolveFlowDate, resolveFlowTicker } from "./tape";
 /** Credits: 1 with a `ticker` filter, 3 without (spec). */
 export const TOP_DAILY_COST = { withTicker: 1, marketWide: 3 } as const;
 
-const query = z.object({
-  limit: intParam({ min: 1, max: 500, default: 100, description: "Rows returned." }),
-  date: sessionDateParam(),
-  ticker: z.string().min(1).max(16).optional().meta({ description: "Only this underlying's contracts." }),
-  min_premium: numberParam({ description: "Minimum total premium, USD." }),
-  max_premium: numberParam({ description: "Maximum total premium, USD." }),
-  min_volume: optionalIntParam({ min: 0, description: "Minimum contracts traded." }),
-  max_volume: optionalIntParam({ min: 0, description: "Maximum contracts traded." }),
-  min_oi: optionalIntParam({ min: 0, description: "Minimum open interest." }),
-  max_oi: optionalIntParam({ min: 0, description: "Maximum open interest." }),
-  right: optionalEnumParam(["C", "P"], "Calls (C) or puts (P)."),
-  min_dte: optionalIntParam({ description: "Minimum days to expiration." }),
-  max_dte: optionalIntParam({ description: "Maximum days to expiration." }),
-  min_strike: numberParam({ description: "Minimum strike." }),
-  max_strike: numberParam({ description: "Maximum strike." }),
-  expiration: dateParam("Only this expiration."),
-  min_iv: numberParam({ description: "Minimum IV (decimal)." }),
-  max_iv: numberParam({ description: "Maximum IV (decimal)." }),
-  order_by: enumParam(["premium", "volume", "oi", "iv"], "premium", "Ranking field."),
-  order: enumParam(["asc", "desc"], "desc", "Ranking direction."),
-  only_sweeps: boolParam(false, "Only contracts with sweep volume."),
-  only_multi_leg: boolParam(false, "Only contracts with multi-leg volume."),
-  exclude_multi_leg: boolParam(false, "Only contracts without multi-leg volume."),
-});
-type Query = z.output<typeof query>;
+type Query = z.output<typeof TopContractsDailyQuerySchema>;
 
 function filtersOf(q: Query, ticker: string | undefined) {
   return {
@@ -52,13 +28,13 @@ export const contractTopDailyRoute = flowRoute({
   path: "/v1/contract/top/daily",
   operationId: "getTopContractsDaily",
   cost: (q) => (q.ticker ? TOP_DAILY_COST.withTicker : TOP_DAILY_COST.marketWide),
-  query,
+  query: TopContractsDailyQuerySchema,
   symbolsOf: (q) => (q.ticker ? [q.ticker.toUpperCase()] : []),
   check: (q) => {
     checkBounds(q, [["min_premium", "max_premium"], ["min_volume", "max_volume"], ["min_oi", "max_oi"], ["min_dte", "max_dte"], ["min_strike", "max_strike"], ["min_iv", "max_iv"]]);
     if (q.only_multi_leg && q.exclude_multi_leg) throw apiErrors.invalidParameter("exclude_multi_leg", "cannot be true together with `only_multi_leg`.");
   },
-  data: z.array(TopContractRowSchema),
+  data: TopContractsDailyDataSchema,
   summary: "Top contracts of one session",
   description:
     "Each contract's day: premium, volume, open interest and its change, bid/ask/mid volume, VWAP, last price, IV, sweep and " +

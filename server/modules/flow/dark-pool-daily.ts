@@ -1,47 +1,15 @@
 // GET /v1/dark-pool/daily: dark-pool totals per ticker per day, or per ticker over a range
 // (flowseeker.yaml `getDarkPoolDaily`). @see docs/methodology.md#dark-pool-levels-and-daily-totals
-import { z } from "zod";
-import { DAILY_SORTS, dailyPctAvgVol, darkPoolDailyRows, sortDarkPoolDailyRows } from "../../../lib/flow/dark-pool-daily";
+import { DarkPoolDailyDataSchema, DarkPoolDailyMetaSchema, DarkPoolDailyQuerySchema } from "../../../lib/api/flow";
+import { dailyPctAvgVol, darkPoolDailyRows, sortDarkPoolDailyRows } from "../../../lib/flow/dark-pool-daily";
 import type { DarkPoolRow } from "../../../lib/flow/dark-pool-trades";
 import { apiErrors } from "../../errors";
-import { dateParam, enumParam, intParam, numberParam, symbolsParam } from "../params";
-import { calendarDates, nameSetParam, tradeDateRange } from "./dark-pool-params";
+import { calendarDates, tradeDateRange } from "./dark-pool-params";
 import { averageDailyVolume, darkPoolDay, symbolTable } from "./dark-pool-tape";
 import { flowMeta, flowRoute } from "./flow-route";
 
 /** Longest range, calendar days (the reference's cap). */
 const MAX_SPAN_DAYS = 366;
-
-const query = z.object({
-  date: dateParam("Single ET trade date; default today (ET)."),
-  date_start: dateParam("Inclusive start of a range (span at most 366 days)."),
-  date_end: dateParam("Inclusive end of a range; default today when only `date_start` is given."),
-  tickers: symbolsParam(50, "Comma-separated tickers (at most 50); omit to rank every name.").optional(),
-  sectors: nameSetParam("Comma-separated GICS sectors (case-insensitive)."),
-  industries: nameSetParam("Comma-separated GICS industries (case-insensitive)."),
-  min_notional: numberParam({ min: 0, description: "Minimum total notional per row, USD (default 0)." }),
-  group_by: enumParam(["day", "ticker"], "day", "`day`: a row per ticker per day; `ticker`: a row per ticker over the range."),
-  sort: enumParam(DAILY_SORTS, "notional", "Sort key; `date` needs group_by=day."),
-  order: enumParam(["asc", "desc"], "desc", "Direction of `sort`."),
-  limit: intParam({ min: 1, max: 5000, default: 500, description: "Page size." }),
-  offset: intParam({ min: 0, max: 100_000, default: 0, description: "Rows to skip." }),
-});
-
-const RowSchema = z.object({
-  date: z.string().nullable().meta({ description: "Trade date; null with group_by=ticker." }),
-  ticker: z.string(),
-  sector: z.string(),
-  industry: z.string(),
-  prints: z.number().int(),
-  shares: z.number().int(),
-  notional: z.number(),
-  vwap: z.number().meta({ description: "notional / shares, USD." }),
-  blockPrints: z.number().int().meta({ description: "Prints of at least USD 1,000,000." }),
-  blockNotional: z.number(),
-  largestPrint: z.number().meta({ description: "Largest single print, USD." }),
-  days: z.number().int(),
-  pctAvgVol: z.number().nullable().meta({ description: "Average daily dark-pool shares as a percent of ADV; null when unknown." }),
-});
 
 export const darkPoolDailyRoute = flowRoute({
   host: "flow",
@@ -51,24 +19,14 @@ export const darkPoolDailyRoute = flowRoute({
   operationId: "getDarkPoolDaily",
   cost: 3,
   entitlement: "flow",
-  query,
+  query: DarkPoolDailyQuerySchema,
   symbolsOf: (q) => q.tickers ?? [],
   check: (q, { nowMs }) => {
     if (q.sort === "date" && q.group_by !== "day") throw apiErrors.invalidParameter("sort", "`date` needs group_by=day.");
     tradeDateRange(q, nowMs, MAX_SPAN_DAYS);
   },
-  data: z.array(RowSchema),
-  meta: z.object({
-    timestamp: z.string(),
-    requestId: z.string(),
-    dateStart: z.string(),
-    dateEnd: z.string(),
-    groupBy: z.enum(["day", "ticker"]),
-    limit: z.number().int(),
-    offset: z.number().int(),
-    count: z.number().int(),
-    hasMore: z.boolean(),
-  }),
+  data: DarkPoolDailyDataSchema,
+  meta: DarkPoolDailyMetaSchema,
   summary: "Dark-pool totals by ticker and day",
   description: "Prints, shares, notional, VWAP, USD 1M+ blocks and the largest print per ticker, per day or summed over the range.",
   tags: ["Dark Pool"],

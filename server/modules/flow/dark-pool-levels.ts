@@ -1,36 +1,19 @@
 // GET /v1/dark-pool/levels/{ticker}: off-exchange shares and notional per price bucket over a
 // window (flowseeker.yaml `getDarkPoolLevels`). @see docs/methodology.md#dark-pool-levels-and-daily-totals
-import { z } from "zod";
-import { darkPoolLevels, LEVEL_SORTS } from "../../../lib/flow/dark-pool-levels";
+import {
+  DARK_POOL_LEVELS_MAX_SPAN_DAYS as MAX_SPAN_DAYS,
+  DarkPoolLevelsDataSchema,
+  DarkPoolLevelsMetaSchema,
+  DarkPoolLevelsQuerySchema,
+  DarkPoolTickerParamsSchema,
+} from "../../../lib/api/flow";
+import { darkPoolLevels } from "../../../lib/flow/dark-pool-levels";
 import type { DarkPoolRow } from "../../../lib/flow/dark-pool-trades";
 import { etDateOf } from "../../../lib/time";
 import { apiErrors } from "../../errors";
-import { dateParam, enumParam, intParam, numberParam } from "../params";
-import { addCalendarDays, calendarDates, countCalendarDays, tickerPath } from "./dark-pool-params";
+import { addCalendarDays, calendarDates, countCalendarDays } from "./dark-pool-params";
 import { darkPoolDay, symbolTable } from "./dark-pool-tape";
 import { flowMeta, flowRoute } from "./flow-route";
-
-/** Longest window, calendar days. */
-const MAX_SPAN_DAYS = 180;
-
-const query = z.object({
-  date_start: dateParam("Inclusive start date; replaces `lookback_days` (span at most 180 days)."),
-  date_end: dateParam("Inclusive end date; default today (ET)."),
-  lookback_days: intParam({ min: 1, max: MAX_SPAN_DAYS, default: 30, description: "Calendar days back from `date_end`." }),
-  bucket: numberParam({ min: 0.01, description: "Bucket width, USD; omit for the power of ten nearest 0.1% of the window's VWAP." }),
-  sort: enumParam(LEVEL_SORTS, "notional", "Ranking of the levels, largest first."),
-  limit: intParam({ min: 1, max: 500, default: 50, description: "Levels returned." }),
-});
-
-const LevelSchema = z.object({
-  price: z.number().meta({ description: "Lower edge of the bucket, USD." }),
-  prints: z.number().int(),
-  shares: z.number().int(),
-  notional: z.number(),
-  pctOfNotional: z.number().meta({ description: "Percent of the window's dark-pool notional." }),
-  blockPrints: z.number().int().meta({ description: "Prints of at least USD 1,000,000." }),
-  blockNotional: z.number(),
-});
 
 export const darkPoolLevelsRoute = flowRoute({
   host: "flow",
@@ -40,8 +23,8 @@ export const darkPoolLevelsRoute = flowRoute({
   operationId: "getDarkPoolLevels",
   cost: 3,
   entitlement: "flow",
-  query,
-  params: tickerPath,
+  query: DarkPoolLevelsQuerySchema,
+  params: DarkPoolTickerParamsSchema,
   symbolsOf: (_q, p) => [p.ticker],
   check: (q, { nowMs }) => {
     const end = q.date_end ?? etDateOf(nowMs);
@@ -53,17 +36,8 @@ export const darkPoolLevelsRoute = flowRoute({
       throw apiErrors.rangeTooLarge(`date_end - date_start is ${span} days; at most ${MAX_SPAN_DAYS}.`, { requested_days: span, max_days: MAX_SPAN_DAYS });
     }
   },
-  data: z.array(LevelSchema),
-  meta: z.object({
-    timestamp: z.string(),
-    requestId: z.string(),
-    ticker: z.string(),
-    dateStart: z.string(),
-    dateEnd: z.string(),
-    bucket: z.number(),
-    totalShares: z.number().int(),
-    totalNotional: z.number(),
-  }),
+  data: DarkPoolLevelsDataSchema,
+  meta: DarkPoolLevelsMetaSchema,
   summary: "Dark-pool volume by price level",
   description: "Off-exchange prints, shares and notional per price bucket of a ticker over a window, largest first (read as support and resistance).",
   tags: ["Dark Pool"],

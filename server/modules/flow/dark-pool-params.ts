@@ -1,7 +1,6 @@
-// Query parameters the dark-pool routes share: comma lists, HH:MM, instants given as ISO-8601 or
-// epoch nanoseconds, and the trade-date range rules (`date` or `date_start`/`date_end`, capped span).
-import { z } from "zod";
-import { composeTsNs, parseIsoInstantNs, tsNsToMs } from "../../../lib/market/prints/ts-ns";
+// Calendar helpers and parameter rules the dark-pool routes share: the trade-date range rules (`date`
+// or `date_start`/`date_end`, capped span). The parameter schemas live in lib/api/flow-params.ts.
+import { composeTsNs } from "../../../lib/market/prints/ts-ns";
 import { etDateOf } from "../../../lib/time";
 import { ApiError, apiErrors } from "../../errors";
 
@@ -22,57 +21,6 @@ export function calendarDates(start: string, end: string): string[] {
   const out: string[] = [];
   for (let d = start; d <= end; d = addCalendarDays(d, 1)) out.push(d);
   return out;
-}
-
-/** A comma-separated list of names (sectors, industries): trimmed, lower-cased, as a set. */
-export function nameSetParam(description: string) {
-  return z
-    .string()
-    .transform((raw, ctx) => {
-      const names = raw.split(",").map((s) => s.trim().toLowerCase()).filter((s) => s !== "");
-      if (names.length === 0) {
-        ctx.addIssue({ code: "custom", message: "give at least one name." });
-        return z.NEVER;
-      }
-      return new Set(names);
-    })
-    .optional()
-    .meta({ description });
-}
-
-/** `HH:MM` (00:00 to 23:59) as minutes after midnight. */
-export function clockTimeParam(description: string) {
-  return z
-    .string()
-    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: "must be a time HH:MM (00:00 to 23:59)." })
-    .transform((v) => Number(v.slice(0, 2)) * 60 + Number(v.slice(3, 5)))
-    .optional()
-    .meta({ description, examples: ["09:30"] });
-}
-
-/** Instants accepted by `after`/`before`: 2000-01-01 to 2100-01-01 UTC (the calendar covers them). */
-const INSTANT_MIN_MS = Date.UTC(2000, 0, 1);
-const INSTANT_MAX_MS = Date.UTC(2100, 0, 1);
-
-/** An instant as ISO-8601 with a zone or as epoch nanoseconds, output as `{tsMs, tsNs}`. */
-export function instantNsParam(description: string) {
-  return z
-    .string()
-    .transform((raw, ctx) => {
-      let parsed: { tsMs: number; tsNs: string } | null = null;
-      if (/^\d{1,20}$/.test(raw)) {
-        const tsNs = raw.replace(/^0+(?=\d)/, "");
-        parsed = { tsMs: tsNsToMs(tsNs), tsNs };
-      } else parsed = parseIsoInstantNs(raw);
-      if (parsed && parsed.tsMs >= INSTANT_MIN_MS && parsed.tsMs < INSTANT_MAX_MS) return parsed;
-      ctx.addIssue({
-        code: "custom",
-        message: "must be an ISO-8601 instant with a zone (2024-03-06T14:30:00Z) or epoch nanoseconds, from 2000 to 2099.",
-      });
-      return z.NEVER;
-    })
-    .optional()
-    .meta({ description, examples: ["2024-03-06T14:30:00Z"] });
 }
 
 /** The nanosecond text of an instant in milliseconds. */
@@ -127,15 +75,6 @@ export function tradeDateRange(
 export function invalidCombination(name: string, detail: string): ApiError {
   return apiErrors.invalidParameter(name, detail);
 }
-
-/** The `{ticker}` path parameter: upper-cased, ticker grammar. */
-export const tickerPath = z.object({
-  ticker: z
-    .string()
-    .transform((v) => v.trim().toUpperCase())
-    .pipe(z.string().regex(/^[A-Z0-9][A-Z0-9._-]{0,11}$/, { error: "must be a ticker such as AAPL." }))
-    .meta({ description: "Underlying ticker (upper case)." }),
-});
 
 /**
  * A path parameter percent-decoded (the router hands them over raw, so the padded contract form

@@ -1,26 +1,12 @@
 // GET /v1/dark-pool/top-prints/{ticker}: the largest single off-exchange prints over a trailing
 // window of calendar days. Spec "Flow endpoints" (`/v1/dark-pool/top-prints/{ticker}` parameters).
-import { z } from "zod";
+import { DarkPoolTickerParamsSchema, DarkPoolTopPrintsDataSchema, DarkPoolTopPrintsMetaSchema, DarkPoolTopPrintsQuerySchema } from "../../../lib/api/flow";
 import { compareDarkPoolRows, type DarkPoolRow } from "../../../lib/flow/dark-pool-trades";
 import { etDateOf } from "../../../lib/time";
 import { apiErrors } from "../../errors";
-import { dateParam, intParam } from "../params";
-import { addCalendarDays, calendarDates, tickerPath } from "./dark-pool-params";
+import { addCalendarDays, calendarDates } from "./dark-pool-params";
 import { darkPoolDay, symbolTable } from "./dark-pool-tape";
 import { flowMeta, flowRoute, type FlowState } from "./flow-route";
-
-const query = z.object({
-  top_n: intParam({ min: 1, max: 20, default: 5, description: "Number of prints." }),
-  lookback_days: intParam({ min: 1, max: 180, default: 45, description: "Calendar days before `as_of_date`." }),
-  as_of_date: dateParam("Anchor date: the window is [as_of_date - lookback_days, as_of_date]; default today (ET)."),
-});
-
-export const DarkPoolTopPrintSchema = z.object({
-  timestamp: z.string().meta({ description: "Trade time, ISO-8601 UTC." }),
-  price: z.number(),
-  notional: z.number().meta({ description: "price x size, USD." }),
-  size: z.number().int(),
-});
 
 /**
  * The `n` largest prints of a ticker (notional descending; ties newest first) from `fromDate` to
@@ -47,11 +33,11 @@ export const darkPoolTopPrintsRoute = flowRoute({
   operationId: "getDarkPoolTopPrints",
   cost: 3,
   entitlement: "flow",
-  query,
-  params: tickerPath,
+  query: DarkPoolTopPrintsQuerySchema,
+  params: DarkPoolTickerParamsSchema,
   symbolsOf: (_q, p) => [p.ticker],
-  data: z.array(DarkPoolTopPrintSchema),
-  meta: z.object({ timestamp: z.string(), requestId: z.string() }),
+  data: DarkPoolTopPrintsDataSchema,
+  meta: DarkPoolTopPrintsMetaSchema,
   summary: "Largest individual off-exchange prints",
   description: "The `top_n` largest single off-exchange prints of a ticker over a trailing window, by notional, largest first; each row is one print, not an aggregate.",
   tags: ["Dark Pool"],

@@ -1,6 +1,7 @@
 // GET /v1/dark-pool/trades: filtered off-exchange prints, paged by cursor (time) or offset (rank).
 // Spec "Flow endpoints" (`/v1/dark-pool/trades` parameters and rules 1-4).
-import { z } from "zod";
+import type { z } from "zod";
+import { DARK_POOL_TRADES, DarkPoolTradesDataSchema, DarkPoolTradesMetaSchema, DarkPoolTradesQuerySchema } from "../../../lib/api/flow";
 import {
   decodeDarkPoolCursor,
   matchesDarkPoolFilter,
@@ -12,71 +13,11 @@ import {
 } from "../../../lib/flow/dark-pool-trades";
 import { etDateOf, etInstant } from "../../../lib/time";
 import { apiErrors } from "../../errors";
-import { dateParam, enumParam, intParam, numberParam, optionalEnumParam, optionalIntParam, symbolsParam } from "../params";
-import { calendarDates, clockTimeParam, instantNsParam, nameSetParam, tradeDateRange } from "./dark-pool-params";
+import { calendarDates, tradeDateRange } from "./dark-pool-params";
 import { averageDailyVolume, darkPoolDay, memoMatches, symbolTable } from "./dark-pool-tape";
 import { flowMeta, flowRoute, type FlowState } from "./flow-route";
 
-/** Spec defaults and limits of the route. */
-export const DARK_POOL_TRADES = {
-  defaultMinNotionalUsd: 1_000_000,
-  /** Rule 1: without `tickers`, `min_notional` must be at least this. */
-  marketWideMinNotionalUsd: 100_000,
-  maxSpanDays: 31,
-  maxTickers: 50,
-} as const;
-
-const query = z.object({
-  tickers: symbolsParam(DARK_POOL_TRADES.maxTickers, "Comma-separated tickers (at most 50); omit for every name.").optional(),
-  date: dateParam("Single ET trade date; default today (ET)."),
-  date_start: dateParam("Inclusive start of an ET trade-date range (span at most 31 days)."),
-  date_end: dateParam("Inclusive end of an ET trade-date range; default today when only `date_start` is given."),
-  time_start: clockTimeParam("Inclusive start of the ET time-of-day window, HH:MM."),
-  time_end: clockTimeParam("Inclusive end of the ET time-of-day window, HH:MM (the whole minute counts)."),
-  min_notional: numberParam({ min: 0, description: "Minimum notional, USD; default 1000000; 0 returns every print of the requested tickers; at least 100000 without `tickers`." }),
-  max_notional: numberParam({ min: 0, description: "Maximum notional, USD." }),
-  min_price: numberParam({ min: 0, description: "Minimum price, USD per share." }),
-  max_price: numberParam({ min: 0, description: "Maximum price, USD per share." }),
-  min_size: optionalIntParam({ min: 0, description: "Minimum size, shares." }),
-  max_size: optionalIntParam({ min: 0, description: "Maximum size, shares." }),
-  min_avg_vol: numberParam({ min: 0, description: "Minimum `pctAvgVol` (percent of average daily volume); prints with unknown ADV are excluded." }),
-  max_avg_vol: numberParam({ min: 0, description: "Maximum `pctAvgVol`; prints with unknown ADV are excluded." }),
-  sectors: nameSetParam("Comma-separated GICS sectors (case-insensitive)."),
-  industries: nameSetParam("Comma-separated GICS industries (case-insensitive)."),
-  venue: optionalEnumParam(["FINN", "FINC"], "Reporting venue; omit for both."),
-  limit: intParam({ min: 1, max: 5000, default: 500, description: "Page size." }),
-  offset: optionalIntParam({ min: 0, max: 50_000, description: "Rows to skip (default 0); not with `cursor`." }),
-  order: enumParam(["asc", "desc"], "desc", "Direction of `sort`."),
-  sort: enumParam(["time", "notional", "size"], "time", "`time` pages by cursor; `notional` and `size` by offset."),
-  cursor: z.string().max(400).optional().meta({ description: "`meta.nextCursor` of the previous page (time sort only), with the same filters." }),
-  after: instantNsParam("Only prints strictly after this instant (ISO-8601 or epoch nanoseconds)."),
-  before: instantNsParam("Only prints strictly before this instant (ISO-8601 or epoch nanoseconds)."),
-});
-
-type Query = z.output<typeof query>;
-
-/** One print as served. */
-export const DarkPoolPrintSchema = z.object({
-  timestamp: z.string().meta({ description: "Trade time, ISO-8601 UTC (milliseconds)." }),
-  ticker: z.string(),
-  price: z.number(),
-  size: z.number().int(),
-  notional: z.number().meta({ description: "price x size, USD." }),
-  venue: z.enum(["FINN", "FINC"]),
-  sector: z.string(),
-  industry: z.string(),
-  pctAvgVol: z.number().nullable().meta({ description: "Size as a percent of the average daily volume; null when unknown." }),
-});
-
-const meta = z.object({
-  timestamp: z.string(),
-  requestId: z.string(),
-  limit: z.number().int(),
-  offset: z.number().int(),
-  count: z.number().int(),
-  hasMore: z.boolean(),
-  nextCursor: z.string().nullable(),
-});
+type Query = z.output<typeof DarkPoolTradesQuerySchema>;
 
 function check(q: Query, { nowMs }: { nowMs: number }): void {
   const minNotional = q.min_notional ?? DARK_POOL_TRADES.defaultMinNotionalUsd;
@@ -151,11 +92,11 @@ export const darkPoolTradesRoute = flowRoute({
   operationId: "getDarkPoolTrades",
   cost: 5,
   entitlement: "flow",
-  query,
+  query: DarkPoolTradesQuerySchema,
   symbolsOf: (q) => q.tickers ?? [],
   check,
-  data: z.array(DarkPoolPrintSchema),
-  meta,
+  data: DarkPoolTradesDataSchema,
+  meta: DarkPoolTradesMetaSchema,
   summary: "Paginated off-exchange prints",
   description:
     "Off-exchange (TRF) prints filtered by ticker, date, time of day, notional, price, size, share of average volume, " +

@@ -1,61 +1,15 @@
 // GET /v1/flow/{ticker}: the scored options flow of a ticker, newest first, paged by cursor
 // (spec "Flow endpoints"; parameters and shape from the reference's getFlow).
-import { z } from "zod";
-import { flowTradeItem, FlowTradeItemSchema, scoreFlowColumns, scoredTradesFromColumns, timeframeWindow, windowScores, type FlowTradeItem, type ScoredTrade, type WindowScores } from "../../../lib/flow";
+import type { z } from "zod";
+import { FlowFeedDataSchema, FlowFeedQuerySchema, FlowTickerParamsSchema } from "../../../lib/api/flow";
+import { flowTradeItem, scoreFlowColumns, scoredTradesFromColumns, timeframeWindow, windowScores, type FlowTradeItem, type ScoredTrade, type WindowScores } from "../../../lib/flow";
 import { formatTsNsIso } from "../../../lib/market/prints/ts-ns";
 import { apiErrors } from "../../errors";
-import { boolParam, intParam, numberParam, optionalIntParam } from "../params";
-import {
-  checkBounds,
-  CONTRACT_FILTER_BOUNDS,
-  contractFilterShape,
-  convictionWeightsParam,
-  instantOrSecondsParam,
-  matchesContractFilter,
-  sessionDateParam,
-  timeframeParam,
-  tradeTypeParam,
-} from "./feed-params";
+import { checkBounds, CONTRACT_FILTER_BOUNDS, matchesContractFilter } from "./feed-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
 import { resolveFlowDate, resolveFlowTicker, sessionTape, tapeIndexAt, tapeTrades, type SessionTape } from "./tape";
 
-/** Page size bounds (spec: `limit`; reference: default 100, at most 500). */
-export const FLOW_FEED_LIMIT = { default: 100, max: 500 } as const;
-
-const query = z.object({
-  timeframe: timeframeParam("1h"),
-  limit: intParam({ min: 1, max: FLOW_FEED_LIMIT.max, default: FLOW_FEED_LIMIT.default, description: "Trades per page (newest first)." }),
-  cursor: z.string().max(200).optional().meta({ description: "`meta.nextCursor` of the previous page, with the same filters." }),
-  ...contractFilterShape,
-  trade_type: tradeTypeParam(),
-  start_time: instantOrSecondsParam("Start of the trade window (RFC 3339 or Unix seconds); replaces the timeframe's start."),
-  end_time: instantOrSecondsParam("End of the trade window, inclusive (RFC 3339 or Unix seconds)."),
-  min_contracts: optionalIntParam({ min: 0, description: "Minimum contracts per trade." }),
-  max_contracts: optionalIntParam({ min: 0, description: "Maximum contracts per trade." }),
-  single_leg_only: boolParam(false, "Leave out trades printed as part of a multi-leg package."),
-  conviction_weights: convictionWeightsParam(),
-  min_flow_score: optionalIntParam({ min: -100, max: 100, description: "Only trades with `flowScore` at least this." }),
-  min_flow_bonus: optionalIntParam({ min: 0, max: 100, description: "Only trades with `flowBonus` at least this." }),
-  min_size_ratio: numberParam({ min: 0, description: "Only trades whose premium is at least this multiple of the ticker's norm." }),
-  date: sessionDateParam(),
-});
-type Query = z.output<typeof query>;
-
-const params = z.object({ ticker: z.string().min(1).max(16).meta({ description: "Underlying ticker or option root (SPXW, AAPL)." }) });
-
-const data = z.object({
-  ticker: z.string(),
-  date: z.string(),
-  timeframe: z.string(),
-  startTime: z.string(),
-  endTime: z.string(),
-  trades: z.array(FlowTradeItemSchema),
-  aggregate: z.object({ vwf: z.number(), sdf: z.number(), fir: z.number() }),
-  tradeCount: z.number().int().meta({ description: "Trades in the window that pass the filters (every page)." }),
-  sweepCount: z.number().int(),
-  totalPremium: z.number(),
-  queryTimeMs: z.number().int(),
-});
+type Query = z.output<typeof FlowFeedQuerySchema>;
 
 /** Opaque cursor: the session and the tape index of the last row returned. */
 function encodeCursor(date: string, index: number): string {
@@ -130,11 +84,11 @@ export const flowFeedRoute = flowRoute({
   path: "/v1/flow/:ticker",
   operationId: "getFlow",
   cost: 1,
-  query,
-  params,
+  query: FlowFeedQuerySchema,
+  params: FlowTickerParamsSchema,
   symbolsOf: (_q, p) => [p.ticker.toUpperCase()],
   check: (q) => checkBounds(q, [...CONTRACT_FILTER_BOUNDS, ["min_contracts", "max_contracts"]]),
-  data,
+  data: FlowFeedDataSchema,
   summary: "Scored options flow for a ticker",
   description:
     "The ticker's option trades in the window (the trailing `timeframe` of the session so far, or `start_time`..`end_time`), " +

@@ -1,15 +1,13 @@
 // GET /v1/flow/{ticker}/momentum: the 5-minute, 30-minute and 1-hour flow against the same time
 // of day in the trailing sessions (spec names the endpoint; parameters and shape from the
 // reference's getFlowMomentum).
-import { z } from "zod";
-import { aggressionOf, classifySide, flowMomentum, FlowMomentumSchema, premiumUsd, type TideTrade } from "../../../lib/flow";
+import { FlowMomentumDataSchema, FlowMomentumQuerySchema, FlowTickerParamsSchema } from "../../../lib/api/flow";
+import { aggressionOf, classifySide, flowMomentum, premiumUsd, type TideTrade } from "../../../lib/flow";
 import type { OptionPrint } from "../../../lib/market/market-data";
 import { isCrossPrint } from "../../../lib/market/prints/conditions";
 import { previousTradingDay, sessionBounds } from "../../../lib/time";
 import { apiErrors } from "../../errors";
-import { intParam, optionalIntParam } from "../params";
-import { tickerParams } from "./chain-ratio";
-import { checkBounds, instantOrSecondsParam } from "./feed-params";
+import { checkBounds } from "./feed-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
 import { yieldToTimers } from "./session-summary";
 import { FLOW_FIRST_DATE, currentFlowDate, resolveFlowTicker, sessionPrints, sessionTape, tapeTrades } from "./tape";
@@ -35,19 +33,14 @@ export const flowMomentumRoute = flowRoute({
   path: "/v1/flow/:ticker/momentum",
   operationId: "getFlowMomentum",
   cost: 3,
-  query: z.object({
-    as_of: instantOrSecondsParam("Replay instant (RFC 3339 or Unix seconds); default now."),
-    lookback_days: intParam({ min: 1, max: 30, default: 20, description: "Baseline sessions (trading days)." }),
-    min_dte: optionalIntParam({ min: 0, description: "Minimum days to expiration." }),
-    max_dte: optionalIntParam({ min: 0, description: "Maximum days to expiration." }),
-  }),
-  params: tickerParams,
+  query: FlowMomentumQuerySchema,
+  params: FlowTickerParamsSchema,
   symbolsOf: (_q, p) => [p.ticker.toUpperCase()],
   check: (q, { nowMs }) => {
     checkBounds(q, [["min_dte", "max_dte"]]);
     if (q.as_of !== undefined && q.as_of > nowMs) throw apiErrors.invalidParameter("as_of", "must not be in the future.");
   },
-  data: FlowMomentumSchema.extend({ ticker: z.string() }),
+  data: FlowMomentumDataSchema,
   summary: "Flow momentum against the time-of-day baseline",
   description:
     "Trades, premium and FIR of the last 5 minutes, 30 minutes and hour, the 5-minute premium and FIR as z-scores against the same " +

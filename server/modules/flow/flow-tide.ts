@@ -1,11 +1,9 @@
 // GET /v1/flow/{ticker}/tide: bullish vs bearish premium per bucket with cumulative net premium
 // (spec names the endpoint; parameters and shape from the reference's getFlowTide).
-import { z } from "zod";
+import { FlowTickerParamsSchema, FlowTideDataSchema, FlowTideQuerySchema } from "../../../lib/api/flow";
 import { etDateOf } from "../../../lib/time";
-import { flowTide, TIDE_BUCKETS, TideBarSchema } from "../../../lib/flow";
-import { boolParam, enumParam, numberParam, optionalIntParam } from "../params";
-import { tickerParams } from "./chain-ratio";
-import { checkBounds, optionTypeParam, requiredInstantOrSecondsParam, sessionDateParam } from "./feed-params";
+import { flowTide } from "../../../lib/flow";
+import { checkBounds } from "./feed-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
 import { resolveFlowDate, resolveFlowTicker, sessionTape, tapeTrades } from "./tape";
 
@@ -14,23 +12,13 @@ export const flowTideRoute = flowRoute({
   path: "/v1/flow/:ticker/tide",
   operationId: "getFlowTide",
   cost: 3,
-  query: z.object({
-    start_time: requiredInstantOrSecondsParam("Start of the series (RFC 3339 or Unix seconds); its ET date is the session unless `date` is given."),
-    end_time: requiredInstantOrSecondsParam("End of the series, exclusive (RFC 3339 or Unix seconds); clipped to now and the close."),
-    bucket: enumParam(TIDE_BUCKETS, "5min", "Bar size."),
-    option_type: optionTypeParam(),
-    min_premium: numberParam({ min: 0, description: "Leave out trades below this premium, USD." }),
-    exclude_multi_leg: boolParam(false, "Leave out multi-leg package legs."),
-    min_dte: optionalIntParam({ min: 0, description: "Minimum days to expiration." }),
-    max_dte: optionalIntParam({ min: 0, description: "Maximum days to expiration." }),
-    date: sessionDateParam(),
-  }),
-  params: tickerParams,
+  query: FlowTideQuerySchema,
+  params: FlowTickerParamsSchema,
   symbolsOf: (_q, p) => [p.ticker.toUpperCase()],
   check: (q) => {
     checkBounds(q, [["min_dte", "max_dte"], ["start_time", "end_time"]]);
   },
-  data: z.object({ ticker: z.string(), date: z.string(), bucket: z.string(), startTime: z.string(), endTime: z.string(), bars: z.array(TideBarSchema) }),
+  data: FlowTideDataSchema,
   summary: "Per-ticker flow tide",
   description:
     "Bullish and bearish premium per bucket from the open (empty buckets included), with the cumulative call-minus-put and " +

@@ -1,16 +1,12 @@
 // GET /v1/market/overview: market-wide (or listed tickers') flow of the session so far (spec
 // "Flow endpoints", `/v1/market/overview` parameters; record "Market overview").
-import { z } from "zod";
+import { MarketOverviewQuerySchema } from "../../../lib/api/flow";
 import { marketOverview, MarketOverviewSchema, PREMIUM_RVOL_LOOKBACK_SESSIONS } from "../../../lib/flow";
 import { addTradingDays, previousTradingDay, sessionBounds } from "../../../lib/time";
-import { symbolsParam } from "../params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
 import { cachedSummary, scanTickers, summariesOf, type SessionSummary } from "./session-summary";
 import type { FlowState } from "./flow-route";
 import { FLOW_FIRST_DATE, currentFlowDate, resolveFlowTickers } from "./tape";
-
-/** Symbols per flow list parameter (spec, Limits). */
-export const FLOW_LIST_MAX = 50;
 
 /**
  * Baseline premiums for `premiumRvol`: each of the trailing 20 sessions' premium through the same
@@ -43,9 +39,7 @@ export const marketOverviewRoute = flowRoute({
   path: "/v1/market/overview",
   operationId: "getMarketOverview",
   cost: 3,
-  query: z.object({
-    tickers: symbolsParam(FLOW_LIST_MAX, "Comma-separated tickers (at most 50); omit for the whole market.").optional(),
-  }),
+  query: MarketOverviewQuerySchema,
   symbolsOf: (q) => q.tickers ?? [],
   data: MarketOverviewSchema,
   summary: "Market-wide flow overview",

@@ -2,18 +2,20 @@
 // volume with the option type folded in (calls bought and puts sold are bullish), over the trailing
 // `timeframe` of a session (flowseeker.yaml `getChainBullBear`, `getContractBullBear`).
 // @see docs/methodology.md#flow-bull-bear-and-baseline
-import { z } from "zod";
-import { bullBear, BullBearInterpretationSchema, BullBearMetricsSchema, timeframeWindow, type ScoredTrade } from "../../../lib/flow";
-import { optionalIntParam } from "../params";
-import { checkBounds, optionTypeParam, sessionDateParam, timeframeParam } from "./feed-params";
+import type { z } from "zod";
+import {
+  ChainBullBearSchema,
+  ChainTimeframeQuerySchema,
+  ContractBullBearSchema,
+  ContractTimeframeQuerySchema,
+  FlowTickerParamsSchema,
+  ReferenceContractSymbolParamsSchema,
+} from "../../../lib/api/flow";
+import { bullBear, timeframeWindow, type ScoredTrade } from "../../../lib/flow";
+import { checkBounds } from "./feed-params";
 import { decodedPathParam } from "./dark-pool-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute, type FlowState } from "./flow-route";
 import { resolveFlowContract, resolveFlowDate, resolveFlowTicker, sessionTape, tapeTradesInWindow } from "./tape";
-
-const tickerParams = z.object({ ticker: z.string().min(1).max(16).meta({ description: "Underlying ticker or option root (SPXW, AAPL)." }) });
-const symbolParams = z.object({
-  symbol: z.string().min(1).max(40).meta({ description: "OPRA contract symbol, URL-safe ROOT__YYMMDDC######## (the padded 21-character form is accepted)." }),
-});
 
 /** The root a contract symbol names (for the plan's symbol check before the handler runs). */
 function rootOf(raw: string): string {
@@ -26,17 +28,6 @@ const totals = (trades: readonly ScoredTrade[]) => ({
   tradeCount: trades.length,
   totalVolume: trades.reduce((s, t) => s + t.size, 0),
   totalPremium: Math.round(trades.reduce((s, t) => s + t.premiumUsd, 0) * 100) / 100,
-});
-
-const ChainBullBearSchema = z.object({
-  ticker: z.string(),
-  date: z.string(),
-  timeframe: z.string(),
-  tradeCount: z.number().int(),
-  totalVolume: z.number().int(),
-  totalPremium: z.number(),
-  metrics: BullBearMetricsSchema,
-  interpretation: BullBearInterpretationSchema,
 });
 
 /** Chain filters of the bull/bear read. */
@@ -71,15 +62,8 @@ export const chainBullBearRoute = flowRoute({
   path: "/v1/chain-bull-bear/:ticker",
   operationId: "getChainBullBear",
   cost: 3,
-  query: z.object({
-    date: sessionDateParam(),
-    timeframe: timeframeParam("1d"),
-    option_type: optionTypeParam(),
-    min_premium: optionalIntParam({ min: 0, description: "Leave out trades below this premium, USD." }),
-    min_dte: optionalIntParam({ min: 0, description: "Minimum days to expiration." }),
-    max_dte: optionalIntParam({ min: 0, description: "Maximum days to expiration." }),
-  }),
-  params: tickerParams,
+  query: ChainTimeframeQuerySchema,
+  params: FlowTickerParamsSchema,
   symbolsOf: (_q, p) => [p.ticker.trim().toUpperCase()],
   check: (q) => checkBounds(q, [["min_dte", "max_dte"]]),
   data: ChainBullBearSchema,
@@ -99,25 +83,10 @@ export const contractBullBearRoute = flowRoute({
   path: "/v1/contract-bull-bear/:symbol",
   operationId: "getContractBullBear",
   cost: 1,
-  query: z.object({
-    date: sessionDateParam(),
-    timeframe: timeframeParam("1d"),
-    min_premium: optionalIntParam({ min: 0, description: "Leave out trades below this premium, USD." }),
-  }),
-  params: symbolParams,
+  query: ContractTimeframeQuerySchema,
+  params: ReferenceContractSymbolParamsSchema,
   symbolsOf: (_q, p) => [rootOf(p.symbol)],
-  data: z.object({
-    symbol: z.string(),
-    ticker: z.string(),
-    optionType: z.enum(["CALL", "PUT", "UNKNOWN"]),
-    date: z.string(),
-    timeframe: z.string(),
-    tradeCount: z.number().int(),
-    totalVolume: z.number().int(),
-    totalPremium: z.number(),
-    metrics: BullBearMetricsSchema.pick({ bullPct: true, bearPct: true, neutralPct: true, bullBearRatio: true }),
-    interpretation: BullBearInterpretationSchema,
-  }),
+  data: ContractBullBearSchema,
   summary: "Bull/bear pressure of one contract",
   description: "The contract's volume split into bullish, bearish and neutral with its option type folded in, over the trailing `timeframe` of the session.",
   tags: ["Ratios"],

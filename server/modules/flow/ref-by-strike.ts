@@ -2,33 +2,30 @@
 // premium and volume by strike (with open interest and max pain) and one strike by expiration,
 // over one session or the last week (flowseeker.yaml `getUnderlyingByStrike`,
 // `getUnderlyingStrikeExpirations`). @see docs/methodology.md#flow-strike-distribution
-import { z } from "zod";
+import type { z } from "zod";
+import {
+  BY_STRIKE_INTERVALS,
+  ByStrikeQuerySchema,
+  FlowTickerParamsSchema,
+  StrikeExpirationsDataSchema,
+  StrikeExpirationsParamsSchema,
+  UnderlyingByStrikeDataSchema,
+} from "../../../lib/api/flow";
 import { DTE_FILTERS, inDteFilter, strikeDistribution, strikeExpirations, type DistributionTrade } from "../../../lib/flow/strike-distribution";
 import { addTradingDays, tradingDaysBetween } from "../../../lib/time";
 import { apiErrors } from "../../errors";
-import { enumParam } from "../params";
 import { addCalendarDays } from "./dark-pool-params";
-import { sessionDateParam } from "./feed-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute, type FlowState } from "./flow-route";
 import { FLOW_FIRST_DATE, flowUniverse, resolveFlowDate, resolveFlowTicker, sessionTape, sessionUptoMs, tapeTrades, type SessionTape } from "./tape";
 
-const INTERVALS = ["1D", "1W", "7D"] as const;
-const int = z.number().int();
-
-const query = z.object({
-  interval: enumParam(INTERVALS, "1D", "`1D` the session; `1W` the last 5 sessions; `7D` the sessions of the last 7 calendar days."),
-  dte_filter: enumParam(DTE_FILTERS, "all", "Days-to-expiration bucket (at the trade)."),
-  date: sessionDateParam(),
-});
-
 /** The sessions an interval covers, ending on `date`. */
-function sessionsOf(date: string, interval: (typeof INTERVALS)[number]): string[] {
+function sessionsOf(date: string, interval: (typeof BY_STRIKE_INTERVALS)[number]): string[] {
   const from = interval === "1D" ? date : interval === "1W" ? addTradingDays(date, -4) : addCalendarDays(date, -6);
   return tradingDaysBetween(from < FLOW_FIRST_DATE ? FLOW_FIRST_DATE : from, date);
 }
 
 /** The interval's trades in the DTE bucket, and the last session's tape (its board gives OI). */
-async function windowTrades(state: FlowState, ticker: string, q: z.output<typeof query>, nowMs: number) {
+async function windowTrades(state: FlowState, ticker: string, q: z.output<typeof ByStrikeQuerySchema>, nowMs: number) {
   const date = resolveFlowDate(q.date, nowMs);
   const trades: DistributionTrade[] = [];
   let last: SessionTape | null = null;
@@ -57,31 +54,15 @@ function openInterestByStrike(tape: SessionTape, filter: (typeof DTE_FILTERS)[nu
   return out;
 }
 
-const tickerParams = z.object({ ticker: z.string().min(1).max(16).meta({ description: "Underlying ticker or option root (SPXW, AAPL)." }) });
-
 export const underlyingByStrikeRoute = flowRoute({
   ...FLOW_ROUTE_DEFAULTS,
   path: "/v1/underlying/:ticker/by-strike",
   operationId: "getUnderlyingByStrike",
   cost: 3,
-  query,
-  params: tickerParams,
+  query: ByStrikeQuerySchema,
+  params: FlowTickerParamsSchema,
   symbolsOf: (_q, p) => [p.ticker.trim().toUpperCase()],
-  data: z.object({
-    ticker: z.string(),
-    interval: z.enum(INTERVALS),
-    dteFilter: z.enum(DTE_FILTERS),
-    underlyingPrice: z.number().nullable(),
-    totalCallPremium: z.number(),
-    totalPutPremium: z.number(),
-    totalCallVolume: int,
-    totalPutVolume: int,
-    pcRatio: z.number().meta({ description: "Put volume / call volume (0 without call volume)." }),
-    topStrike: z.number().nullable(),
-    strikeCount: int,
-    maxPain: z.number().nullable(),
-    bars: z.array(z.object({ strike: z.number(), callVolume: int, putVolume: int, callPremium: z.number(), putPremium: z.number(), callOi: int, putOi: int })),
-  }),
+  data: UnderlyingByStrikeDataSchema,
   summary: "Premium and volume by strike",
   description: "Call and put volume, premium and open interest per traded strike over the interval, with totals, the put/call volume ratio, the top strike and max pain.",
   tags: ["Underlying"],
@@ -100,26 +81,10 @@ export const underlyingStrikeExpirationsRoute = flowRoute({
   path: "/v1/underlying/:ticker/by-strike/:strike/expirations",
   operationId: "getUnderlyingStrikeExpirations",
   cost: 1,
-  query,
-  params: z.object({
-    ticker: tickerParams.shape.ticker,
-    strike: z
-      .string()
-      .regex(/^\d{1,7}(\.\d{1,4})?$/, { error: "must be a strike price such as 580 or 580.5." })
-      .transform(Number)
-      .meta({ description: "Strike price (580 or 580.5)." }),
-  }),
+  query: ByStrikeQuerySchema,
+  params: StrikeExpirationsParamsSchema,
   symbolsOf: (_q, p) => [p.ticker.trim().toUpperCase()],
-  data: z.object({
-    ticker: z.string(),
-    strike: z.number(),
-    interval: z.enum(INTERVALS),
-    totalCallPremium: z.number(),
-    totalPutPremium: z.number(),
-    topExpiration: z.string().nullable(),
-    expirationCount: int,
-    bars: z.array(z.object({ expiration: z.string(), dte: int, callVolume: int, putVolume: int, callPremium: z.number(), putPremium: z.number() })),
-  }),
+  data: StrikeExpirationsDataSchema,
   summary: "One strike's premium and volume by expiration",
   description: "For one strike of the ticker, call and put volume and premium per expiration over the interval, nearest first.",
   tags: ["Underlying"],

@@ -1,10 +1,14 @@
 // GET /v1/contract/{symbol}/stats and /v1/contract/bulk/stats: contracts' session rows (the
 // top-contract screener's row plus its date), flowseeker.yaml `getContractStats`, `getContractBulkStats`.
 // @see docs/methodology.md#flow-daily-rollups-and-the-screener
-import { z } from "zod";
-import { TopContractRowSchema } from "../../../lib/flow";
+import {
+  ContractBulkStatsDataSchema,
+  ContractBulkStatsQuerySchema,
+  ContractStatsSchema,
+  ReferenceContractSymbolParamsSchema,
+  SessionDateQuerySchema,
+} from "../../../lib/api/flow";
 import { ApiError } from "../../errors";
-import { sessionDateParam } from "./feed-params";
 import { decodedPathParam } from "./dark-pool-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
 import { sessionSummary } from "./session-summary";
@@ -22,12 +26,10 @@ export const contractStatsRoute = flowRoute({
   path: "/v1/contract/:symbol/stats",
   operationId: "getContractStats",
   cost: 1,
-  query: z.object({ date: sessionDateParam() }),
-  params: z.object({
-    symbol: z.string().min(1).max(40).meta({ description: "OPRA contract symbol, URL-safe ROOT__YYMMDDC######## (the padded 21-character form is accepted)." }),
-  }),
+  query: SessionDateQuerySchema,
+  params: ReferenceContractSymbolParamsSchema,
   symbolsOf: (_q, p) => [rootOf(p.symbol)],
-  data: TopContractRowSchema.extend({ date: z.string() }),
+  data: ContractStatsSchema,
   summary: "Session stats of one contract",
   description:
     "Premium, volume, open interest and its change, volume at the bid, ask and mid, VWAP, last price, IV, trade count and sweep and " +
@@ -47,22 +49,9 @@ export const contractBulkStatsRoute = flowRoute({
   path: "/v1/contract/bulk/stats",
   operationId: "getContractBulkStats",
   cost: 5,
-  query: z.object({
-    symbols: z
-      .string()
-      .transform((raw, ctx) => {
-        const list = [...new Set(raw.split(",").map((s) => s.trim().toUpperCase()).filter((s) => s !== ""))];
-        if (list.length === 0 || list.length > 50) {
-          ctx.addIssue({ code: "custom", message: `give 1 to 50 contract symbols (got ${list.length}).` });
-          return z.NEVER;
-        }
-        return list;
-      })
-      .meta({ description: "Comma-separated OPRA contract symbols (at most 50).", examples: ["SPY__240315C00510000,SPY__240315P00510000"] }),
-    date: sessionDateParam(),
-  }),
+  query: ContractBulkStatsQuerySchema,
   symbolsOf: (q) => [...new Set(q.symbols.map(rootOf))],
-  data: z.array(TopContractRowSchema.extend({ date: z.string() })),
+  data: ContractBulkStatsDataSchema,
   summary: "Session stats of several contracts",
   description:
     "The `/v1/contract/{symbol}/stats` record of each requested contract that traded on `date`, in the order asked; contracts of unknown roots are dropped (404 when none is known).",

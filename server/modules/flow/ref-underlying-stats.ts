@@ -1,15 +1,17 @@
 // GET /v1/underlying/{ticker}/stats, /v1/underlying/bulk/stats and /v1/underlying/{ticker}/expirations:
 // one session's totals and per-expiration totals of a ticker's options flow (flowseeker.yaml
 // `getUnderlyingStats`, `getUnderlyingBulkStats`, `getUnderlyingExpirations`). @see docs/methodology.md#flow-ticker-stats-and-expirations
-import { z } from "zod";
+import {
+  FlowTickerParamsSchema,
+  SessionDateQuerySchema,
+  UnderlyingBulkStatsDataSchema,
+  UnderlyingBulkStatsQuerySchema,
+  UnderlyingExpirationsDataSchema,
+  UnderlyingStatsSchema,
+} from "../../../lib/api/flow";
 import { expirationTotals, tickerStats } from "../../../lib/flow/ticker-stats";
-import { sessionDateParam } from "./feed-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute, type FlowState } from "./flow-route";
-import { symbolsParam } from "../params";
 import { flowUniverse, resolveFlowDate, resolveFlowTicker, resolveFlowTickers, sessionTape, sessionUptoMs, tapeTrades } from "./tape";
-
-const tickerParams = z.object({ ticker: z.string().min(1).max(16).meta({ description: "Underlying ticker or option root (SPXW, AAPL)." }) });
-const int = z.number().int();
 
 /** A ticker's stats record for a session (shared by the single and the bulk route). */
 async function statsOf(state: FlowState, ticker: string, date: string, nowMs: number) {
@@ -19,32 +21,15 @@ async function statsOf(state: FlowState, ticker: string, date: string, nowMs: nu
   return { ticker, date, lastPrice, ...tickerStats(tapeTrades(tape)) };
 }
 
-const StatsSchema = z.object({
-  ticker: z.string(),
-  date: z.string(),
-  lastPrice: z.number().nullable().meta({ description: "Underlying price at the session's close (or now, during it); null when unknown." }),
-  totalPremium: z.number(),
-  totalVolume: int,
-  callPremium: z.number(),
-  putPremium: z.number(),
-  callVolume: int,
-  putVolume: int,
-  netPremium: z.number(),
-  callPutRatio: z.number(),
-  tradeCount: int,
-  uniqueStrikes: int,
-  uniqueExpirations: int,
-});
-
 export const underlyingStatsRoute = flowRoute({
   ...FLOW_ROUTE_DEFAULTS,
   path: "/v1/underlying/:ticker/stats",
   operationId: "getUnderlyingStats",
   cost: 1,
-  query: z.object({ date: sessionDateParam() }),
-  params: tickerParams,
+  query: SessionDateQuerySchema,
+  params: FlowTickerParamsSchema,
   symbolsOf: (_q, p) => [p.ticker.trim().toUpperCase()],
-  data: StatsSchema,
+  data: UnderlyingStatsSchema,
   summary: "Session stats of one underlying",
   description: "Premium and volume by right, net premium, call/put premium ratio, trade count and the strikes and expirations traded, for one session.",
   tags: ["Underlying"],
@@ -60,20 +45,10 @@ export const underlyingExpirationsRoute = flowRoute({
   path: "/v1/underlying/:ticker/expirations",
   operationId: "getUnderlyingExpirations",
   cost: 1,
-  query: z.object({ date: sessionDateParam() }),
-  params: tickerParams,
+  query: SessionDateQuerySchema,
+  params: FlowTickerParamsSchema,
   symbolsOf: (_q, p) => [p.ticker.trim().toUpperCase()],
-  data: z.array(
-    z.object({
-      expiration: z.string(),
-      dte: int,
-      callVolume: int,
-      putVolume: int,
-      callPremium: z.number(),
-      putPremium: z.number(),
-      contractCount: int,
-    }),
-  ),
+  data: UnderlyingExpirationsDataSchema,
   summary: "Expirations traded on a session",
   description: "Each expiration of the ticker that traded on `date`, nearest first, with call and put volume and premium and the number of contracts traded.",
   tags: ["Underlying"],
@@ -90,9 +65,9 @@ export const underlyingBulkStatsRoute = flowRoute({
   path: "/v1/underlying/bulk/stats",
   operationId: "getUnderlyingBulkStats",
   cost: 5,
-  query: z.object({ tickers: symbolsParam(50, "Comma-separated tickers (at most 50)."), date: sessionDateParam() }),
+  query: UnderlyingBulkStatsQuerySchema,
   symbolsOf: (q) => q.tickers,
-  data: z.array(StatsSchema),
+  data: UnderlyingBulkStatsDataSchema,
   summary: "Session stats of several underlyings",
   description: "The `/v1/underlying/{ticker}/stats` record of each requested ticker that traded options on `date`, in the order asked; unknown tickers are dropped (404 when none is known).",
   tags: ["Underlying"],

@@ -1,27 +1,15 @@
 // GET /v1/contract/{symbol}/rvol and /v1/underlying/{ticker}/rvol: relative-volume bars against
 // the same time of day in the baseline sessions (spec "Flow endpoints", RVOL parameters; records
 // "Contract RVOL response" and "Ticker RVOL response").
-import { z } from "zod";
-import { ContractRvolSchema, rvol, rvolSessions, RVOL_BUCKETS, TickerRvolSchema, type RvolSession } from "../../../lib/flow";
-import { enumParam, optionalEnumParam, optionalIntParam } from "../params";
-import { tickerParams } from "./chain-ratio";
-import { contractSymbolParams, rootOfSymbol } from "./contract-ratio";
-import { sessionDateParam } from "./feed-params";
+import type { z } from "zod";
+import { ContractSymbolParamsSchema, FlowTickerParamsSchema, RvolQuerySchema } from "../../../lib/api/flow";
+import { ContractRvolSchema, rvol, rvolSessions, TickerRvolSchema, type RvolSession } from "../../../lib/flow";
+import { rootOfSymbol } from "./contract-ratio";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute, type FlowState } from "./flow-route";
 import { yieldToTimers } from "./session-summary";
 import { FLOW_FIRST_DATE, resolveFlowContract, resolveFlowDate, resolveFlowTicker, sessionPrints } from "./tape";
 
-const query = z.object({
-  interval: z.string().max(8).default("1D").meta({ description: "Trailing window {N}D, N from 1 to 365 (sessions ending at `date`)." }),
-  bucket: enumParam(RVOL_BUCKETS, "5min", "Bar size."),
-  avg_period: z.string().max(8).default("14d").meta({ description: "Baseline lookback {N}d: the N sessions before the window (N at most 365)." }),
-  date: sessionDateParam(),
-  order_by: enumParam(["rvol", "volume", "premium", "time"], "time", "Bar order."),
-  order: optionalEnumParam(["asc", "desc"], "Default asc for time, else desc."),
-  limit: optionalIntParam({ min: 1, description: "Bars returned." }),
-  format: enumParam(["full", "summary"], "full", "`summary`: stats only."),
-});
-type Query = z.output<typeof query>;
+type Query = z.output<typeof RvolQuerySchema>;
 
 /** The sessions an RVOL call reads (view and baseline), each session's prints. */
 async function rvolInput(state: FlowState, ticker: string, q: Query, nowMs: number, signal: AbortSignal): Promise<{ date: string; sessions: RvolSession[] }> {
@@ -50,8 +38,8 @@ export const contractRvolRoute = flowRoute({
   path: "/v1/contract/:symbol/rvol",
   operationId: "getContractRvol",
   cost: 1,
-  query,
-  params: contractSymbolParams,
+  query: RvolQuerySchema,
+  params: ContractSymbolParamsSchema,
   symbolsOf: (_q, p) => [rootOfSymbol(p.symbol)],
   data: ContractRvolSchema,
   summary: "Relative-volume bars for one contract",
@@ -69,8 +57,8 @@ export const underlyingRvolRoute = flowRoute({
   path: "/v1/underlying/:ticker/rvol",
   operationId: "getUnderlyingRvol",
   cost: 1,
-  query,
-  params: tickerParams,
+  query: RvolQuerySchema,
+  params: FlowTickerParamsSchema,
   symbolsOf: (_q, p) => [p.ticker.toUpperCase()],
   data: TickerRvolSchema,
   summary: "Relative-volume bars for a ticker",

@@ -1,11 +1,9 @@
 // GET /v1/sweeps/{ticker}: the session's logical sweeps (one order split across exchanges) with
 // venues, premium, spread position and scores, and the day's sweep summary (spec names the
 // endpoint; parameters and shape from the reference's getSweepMonitor).
-import { z } from "zod";
-import { sweepItem, SweepItemSchema, sweepSummary, SweepSummarySchema } from "../../../lib/flow";
-import { intParam } from "../params";
-import { tickerParams } from "./chain-ratio";
-import { checkBounds, CONTRACT_FILTER_BOUNDS, contractFilterShape, matchesContractFilter, sessionDateParam, timeframeParam } from "./feed-params";
+import { FlowTickerParamsSchema, SweepsDataSchema, SweepsQuerySchema } from "../../../lib/api/flow";
+import { sweepItem, sweepSummary } from "../../../lib/flow";
+import { checkBounds, CONTRACT_FILTER_BOUNDS, matchesContractFilter } from "./feed-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
 import { resolveFlowDate, resolveFlowTicker, sessionTape, tapeTrades } from "./tape";
 
@@ -14,16 +12,11 @@ export const sweepsRoute = flowRoute({
   path: "/v1/sweeps/:ticker",
   operationId: "getSweepMonitor",
   cost: 3,
-  query: z.object({
-    timeframe: timeframeParam("1h").meta({ description: "Accepted for the reference's clients; sweeps cover the whole session (so far)." }),
-    ...contractFilterShape,
-    limit: intParam({ min: 1, max: 500, default: 100, description: "Sweeps returned, newest first." }),
-    date: sessionDateParam(),
-  }),
-  params: tickerParams,
+  query: SweepsQuerySchema,
+  params: FlowTickerParamsSchema,
   symbolsOf: (_q, p) => [p.ticker.toUpperCase()],
   check: (q) => checkBounds(q, CONTRACT_FILTER_BOUNDS),
-  data: z.object({ ticker: z.string(), date: z.string(), sweeps: z.array(SweepItemSchema), summary: SweepSummarySchema }),
+  data: SweepsDataSchema,
   summary: "Aggregated multi-exchange sweeps",
   description:
     "The session's sweeps (fills of one contract on one side across exchanges within a second), newest first, each with venues, " +

@@ -1,12 +1,9 @@
 // GET /v1/underlying/{ticker}/chain: one expiration's strikes with the day's volume and premium,
 // open interest, IV, last prices and max pain (spec "Flow endpoints", `/v1/underlying/{ticker}/chain`
 // parameters; record "Chain snapshot").
-import { z } from "zod";
+import { FlowTickerParamsSchema, UnderlyingChainQuerySchema } from "../../../lib/api/flow";
 import { expirationChain, ExpirationChainSchema } from "../../../lib/flow";
 import { ApiError } from "../../errors";
-import { optionalIntParam, requiredDateParam } from "../params";
-import { tickerParams } from "./chain-ratio";
-import { sessionDateParam } from "./feed-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
 import { resolveFlowDate, resolveFlowTicker, sessionTape, sessionUptoMs, tapeTrades } from "./tape";
 
@@ -15,12 +12,8 @@ export const underlyingChainRoute = flowRoute({
   path: "/v1/underlying/:ticker/chain",
   operationId: "getUnderlyingChain",
   cost: 3,
-  query: z.object({
-    expiration: requiredDateParam("Expiration date YYYY-MM-DD."),
-    min_volume: optionalIntParam({ min: 0, description: "Hide strikes whose call plus put volume is below this." }),
-    date: sessionDateParam(),
-  }),
-  params: tickerParams,
+  query: UnderlyingChainQuerySchema,
+  params: FlowTickerParamsSchema,
   symbolsOf: (_q, p) => [p.ticker.toUpperCase()],
   data: ExpirationChainSchema,
   summary: "Option chain snapshot for one expiration",

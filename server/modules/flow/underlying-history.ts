@@ -1,11 +1,8 @@
 // GET /v1/underlying/{ticker}/history: one row per trading day with activity between two dates
 // (spec "Flow endpoints", `/v1/underlying/{ticker}/history` parameters; record "Ticker daily history row").
-import { z } from "zod";
-import { TickerDailyRowSchema } from "../../../lib/flow";
+import { FlowTickerParamsSchema, UnderlyingHistoryDataSchema, UnderlyingHistoryQuerySchema } from "../../../lib/api/flow";
 import { tradingDaysBetween } from "../../../lib/time";
 import { apiErrors } from "../../errors";
-import { requiredDateParam } from "../params";
-import { tickerParams } from "./chain-ratio";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
 import { summariesByDate } from "./session-summary";
 import { resolveFlowDate, resolveFlowTicker } from "./tape";
@@ -20,11 +17,8 @@ export const underlyingHistoryRoute = flowRoute({
   path: "/v1/underlying/:ticker/history",
   operationId: "getUnderlyingHistory",
   cost: 5,
-  query: z.object({
-    start_date: requiredDateParam("First date, inclusive."),
-    end_date: requiredDateParam("Last date, inclusive (at most 31 calendar days after `start_date`)."),
-  }),
-  params: tickerParams,
+  query: UnderlyingHistoryQuerySchema,
+  params: FlowTickerParamsSchema,
   symbolsOf: (_q, p) => [p.ticker.toUpperCase()],
   check: (q) => {
     if (q.start_date > q.end_date) throw apiErrors.invalidParameter("start_date", "must not be after `end_date`.");
@@ -36,7 +30,7 @@ export const underlyingHistoryRoute = flowRoute({
       });
     }
   },
-  data: z.array(TickerDailyRowSchema),
+  data: UnderlyingHistoryDataSchema,
   summary: "Daily aggregates for a ticker",
   description:
     "Premium, volume, call/put split and net premium of the ticker's option trades, one row per trading day with activity, oldest first. " +

@@ -1,37 +1,21 @@
 // GET /v1/underlying/search: case-insensitive prefix search over the tickers active on a date
 // (spec "Flow endpoints", `/v1/underlying/search` parameters; record "Ticker search row").
-import { z } from "zod";
+import { UnderlyingSearchDataSchema, UnderlyingSearchQuerySchema } from "../../../lib/api/flow";
 import { apiErrors } from "../../errors";
-import { intParam } from "../params";
-import { sessionDateParam } from "./feed-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
 import { scanTickers, summariesOf } from "./session-summary";
 import { resolveFlowDate } from "./tape";
-
-/** Bounds of `q` and `limit` (spec). */
-export const SEARCH_LIMITS = { qMaxChars: 10, defaultLimit: 20, maxLimit: 50 } as const;
-
-const row = z.object({ ticker: z.string(), totalPremium: z.number(), totalVolume: z.number() });
 
 export const underlyingSearchRoute = flowRoute({
   ...FLOW_ROUTE_DEFAULTS,
   path: "/v1/underlying/search",
   operationId: "searchUnderlyings",
   cost: 1,
-  query: z.object({
-    q: z
-      .string({ error: "give a prefix of 1 to 10 characters." })
-      .min(1, { error: "must be 1 to 10 characters." })
-      .max(SEARCH_LIMITS.qMaxChars, { error: "must be 1 to 10 characters." })
-      .transform((s) => s.trim().toUpperCase())
-      .meta({ description: "Ticker prefix, 1 to 10 characters (case-insensitive)." }),
-    limit: intParam({ min: 1, max: SEARCH_LIMITS.maxLimit, default: SEARCH_LIMITS.defaultLimit, description: "Rows returned (at most 50)." }),
-    date: sessionDateParam(),
-  }),
+  query: UnderlyingSearchQuerySchema,
   check: (q) => {
     if (!/^[A-Z0-9._-]+$/.test(q.q)) throw apiErrors.invalidParameter("q", "must be letters, digits, `.`, `-` or `_`.");
   },
-  data: z.array(row),
+  data: UnderlyingSearchDataSchema,
   summary: "Prefix search of active tickers",
   description: "Tickers starting with `q` that traded options on the date, largest total premium first, with their premium and volume.",
   tags: ["Underlying"],
