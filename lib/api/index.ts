@@ -7,3 +7,4 @@ export * from "./positioning";
 export * from "./price";
 export * from "./board";
 export * from "./marks";
+export * from "./flow-reference";

@@ -1,6 +1,7 @@
 // Flow endpoints the spec leaves to the reference (flowseeker.yaml), in OpenAPI order; the two
 // spec dark-pool endpoints live here too (one owner for the dark-pool files).
 import type { AnyRoute } from "../define-route";
+import { flowAggregateRoute } from "./ref-aggregate";
 import { darkPoolDailyRoute } from "./dark-pool-daily";
 import { darkPoolLevelsRoute } from "./dark-pool-levels";
 import { darkPoolTopPrintsRoute } from "./dark-pool-top-prints";
@@ -24,4 +25,5 @@ export const referenceFlowRoutes: readonly AnyRoute[] = [
   darkPoolTopPrintsRoute,
   darkPoolLevelsRoute,
   darkPoolDailyRoute,
+  flowAggregateRoute,
 ];

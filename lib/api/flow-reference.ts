@@ -1,0 +1,66 @@
+// Schemas of the flow paths the spec leaves to the reference (flowseeker.yaml), shared by the
+// server's routes and the typed client. Names and shapes follow the reference; bounds and messages
+// are ours. @see docs/methodology.md#flow-window-aggregate
+import { z } from "zod";
+import { boolParam, dateParam, enumParam, numberParam, optionalIntParam } from "./params";
+
+const int = z.number().int();
+
+/** `{ticker}` path parameter of the reference flow paths. */
+export const FlowRefTickerParamsSchema = z.object({
+  ticker: z.string().min(1).max(16).meta({ description: "Underlying ticker or option root (SPXW, AAPL)." }),
+});
+
+/** An instant as RFC 3339 or Unix seconds, required, output as epoch ms. */
+function requiredInstantOrSeconds(description: string) {
+  return z
+    .string({ error: "is required: an RFC 3339 instant or Unix seconds." })
+    .transform((raw, ctx) => {
+      if (/^\d{1,12}(\.\d+)?$/.test(raw)) return Math.floor(Number(raw) * 1000);
+      if (!z.iso.datetime({ offset: true }).safeParse(raw).success) {
+        ctx.addIssue({ code: "custom", message: "must be an RFC 3339 instant (2024-03-05T15:01:00Z) or Unix seconds." });
+        return z.NEVER;
+      }
+      return Date.parse(raw);
+    })
+    .meta({ description });
+}
+
+/** Query of `/v1/flow/{ticker}/aggregate` (reference `getFlowAggregate`). */
+export const FlowAggregateQuerySchema = z.object({
+  start_time: requiredInstantOrSeconds("Start of the window, inclusive (RFC 3339 or Unix seconds); its ET date is the session unless `date` is given."),
+  end_time: requiredInstantOrSeconds("End of the window, exclusive (RFC 3339 or Unix seconds); clipped to now and the close."),
+  option_type: enumParam(["call", "put", "all"], "all", "Calls, puts or both."),
+  min_premium: numberParam({ min: 0, description: "Leave out trades below this premium, USD." }),
+  exclude_multi_leg: boolParam(false, "Leave out trades printed as part of a multi-leg package."),
+  min_dte: optionalIntParam({ min: 0, description: "Minimum days to expiration." }),
+  max_dte: optionalIntParam({ min: 0, description: "Maximum days to expiration." }),
+  date: dateParam("Trading date YYYY-MM-DD; default the ET date of `start_time`."),
+});
+
+/** `data` of `/v1/flow/{ticker}/aggregate`. */
+export const FlowAggregateDataSchema = z.object({
+  ticker: z.string(),
+  date: z.string(),
+  startTime: z.string().meta({ description: "Start of the window actually read (clipped to the open)." }),
+  endTime: z.string().meta({ description: "End of the window actually read, exclusive (clipped to now and the close)." }),
+  tradeCount: int,
+  sweepCount: int,
+  totalPremium: z.number(),
+  aggregate: z.object({ vwf: z.number(), sdf: z.number(), fir: z.number(), composite: z.number() }),
+  premiumSplit: z.object({
+    bullishPremium: z.number(),
+    bearishPremium: z.number(),
+    neutralPremium: z.number(),
+    netPremium: z.number(),
+    bullishCount: int,
+    bearishCount: int,
+    neutralCount: int,
+    sweepPremium: z.number(),
+  }),
+  interpretation: z.object({
+    bias: z.enum(["STRONG_BULLISH", "BULLISH", "NEUTRAL", "BEARISH", "STRONG_BEARISH"]),
+    signalStrength: z.enum(["strong", "moderate", "weak", "neutral"]),
+  }),
+  queryTimeMs: int,
+});
