@@ -2,7 +2,8 @@
 // server's routes and the typed client. Names and shapes follow the reference; bounds and messages
 // are ours. @see docs/methodology.md#flow-window-aggregate
 import { z } from "zod";
-import { boolParam, dateParam, enumParam, numberParam, optionalIntParam } from "./params";
+import { StrikeBreakdownSchema, StrikesConcentrationSchema } from "../flow/strikes";
+import { boolParam, dateParam, enumParam, intParam, numberParam, optionalEnumParam, optionalIntParam } from "./params";
 
 const int = z.number().int();
 
@@ -63,4 +64,26 @@ export const FlowAggregateDataSchema = z.object({
     signalStrength: z.enum(["strong", "moderate", "weak", "neutral"]),
   }),
   queryTimeMs: int,
+});
+
+/** Query of `/v1/flow/{ticker}/strikes` (reference `getFlowStrikes`; the session is the ET date of `start_time`). */
+export const FlowStrikesQuerySchema = z.object({
+  start_time: requiredInstantOrSeconds("Start of the window, inclusive (RFC 3339 or Unix seconds); its ET date is the session."),
+  end_time: requiredInstantOrSeconds("End of the window, exclusive (RFC 3339 or Unix seconds); clipped to now and the close."),
+  top_n: intParam({ min: 1, max: 100, default: 20, description: "Number of strike rows to return." }),
+  right: optionalEnumParam(["call", "put"], "Only calls or only puts."),
+  min_premium: numberParam({ min: 0, description: "Leave out trades below this premium, USD." }),
+  order_by: enumParam(["net_premium", "total_premium", "volume"], "net_premium", "Row order, largest first (`net_premium` by absolute value)."),
+  min_dte: optionalIntParam({ min: 0, description: "Minimum days to expiration." }),
+  max_dte: optionalIntParam({ min: 0, description: "Maximum days to expiration." }),
+});
+
+/** `data` of `/v1/flow/{ticker}/strikes`. */
+export const FlowStrikesDataSchema = z.object({
+  ticker: z.string(),
+  date: z.string(),
+  startTime: z.string().meta({ description: "Start of the window actually read (clipped to the open)." }),
+  endTime: z.string().meta({ description: "End of the window actually read, exclusive (clipped to now and the close)." }),
+  byStrike: z.array(StrikeBreakdownSchema),
+  concentration: StrikesConcentrationSchema,
 });

@@ -2,6 +2,7 @@
 // spec dark-pool endpoints live here too (one owner for the dark-pool files).
 import type { AnyRoute } from "../define-route";
 import { flowAggregateRoute } from "./ref-aggregate";
+import { flowStrikesRoute } from "./ref-strikes";
 import { darkPoolDailyRoute } from "./dark-pool-daily";
 import { darkPoolLevelsRoute } from "./dark-pool-levels";
 import { darkPoolTopPrintsRoute } from "./dark-pool-top-prints";
@@ -26,4 +27,5 @@ export const referenceFlowRoutes: readonly AnyRoute[] = [
   darkPoolLevelsRoute,
   darkPoolDailyRoute,
   flowAggregateRoute,
+  flowStrikesRoute,
 ];
