@@ -2,6 +2,7 @@
 // server's routes and the typed client. Names and shapes follow the reference; bounds and messages
 // are ours. @see docs/methodology.md#flow-window-aggregate
 import { z } from "zod";
+import { BaselineBucketSchema } from "../flow/bull-bear";
 import { StrikeBreakdownSchema, StrikesConcentrationSchema } from "../flow/strikes";
 import { boolParam, dateParam, enumParam, intParam, numberParam, optionalEnumParam, optionalIntParam } from "./params";
 
@@ -86,4 +87,45 @@ export const FlowStrikesDataSchema = z.object({
   endTime: z.string().meta({ description: "End of the window actually read, exclusive (clipped to now and the close)." }),
   byStrike: z.array(StrikeBreakdownSchema),
   concentration: StrikesConcentrationSchema,
+});
+
+/** A regular-session time of day `HH:MM` (ET), 09:30 to 16:00, output as minutes after midnight. */
+function timeOfDay(def: string, description: string) {
+  return z
+    .string()
+    .default(def)
+    .transform((raw, ctx) => {
+      const m = /^(\d{2}):(\d{2})$/.exec(raw);
+      const min = m ? Number(m[1]) * 60 + Number(m[2]) : NaN;
+      if (!m || Number(m[2]) > 59 || min < 570 || min > 960) {
+        ctx.addIssue({ code: "custom", message: "must be a time of day HH:MM (ET) from 09:30 to 16:00." });
+        return z.NEVER;
+      }
+      return min;
+    })
+    .meta({ description });
+}
+
+/** Baseline bucket sizes, in minutes. */
+export const FLOW_BASELINE_BUCKET_MINUTES = { "1min": 1, "5min": 5, "15min": 15, "30min": 30, "1h": 60 } as const;
+
+/** Query of `/v1/flow/{ticker}/baseline` (reference `getFlowBaseline`). */
+export const FlowBaselineQuerySchema = z.object({
+  bucket: enumParam(["1min", "5min", "15min", "30min", "1h"], "5min", "Bucket size."),
+  lookback_days: intParam({ min: 1, max: 30, default: 20, description: "Sessions (trading days) before the current one to average over." }),
+  start_time_of_day: timeOfDay("09:30", "First bucket's start, HH:MM ET."),
+  end_time_of_day: timeOfDay("16:00", "End of the last bucket, HH:MM ET."),
+  min_dte: optionalIntParam({ min: 0, description: "Minimum days to expiration." }),
+  max_dte: optionalIntParam({ min: 0, description: "Maximum days to expiration." }),
+});
+
+/** `data` of `/v1/flow/{ticker}/baseline`. */
+export const FlowBaselineDataSchema = z.object({
+  ticker: z.string(),
+  bucket: z.string(),
+  lookbackDays: int,
+  startTimeOfDay: z.string(),
+  endTimeOfDay: z.string(),
+  buckets: z.array(BaselineBucketSchema),
+  queryTimeMs: int,
 });

@@ -3,6 +3,7 @@
 import type { AnyRoute } from "../define-route";
 import { flowAggregateRoute } from "./ref-aggregate";
 import { flowStrikesRoute } from "./ref-strikes";
+import { flowBaselineRoute } from "./ref-baseline";
 import { darkPoolDailyRoute } from "./dark-pool-daily";
 import { darkPoolLevelsRoute } from "./dark-pool-levels";
 import { darkPoolTopPrintsRoute } from "./dark-pool-top-prints";
@@ -28,4 +29,5 @@ export const referenceFlowRoutes: readonly AnyRoute[] = [
   darkPoolDailyRoute,
   flowAggregateRoute,
   flowStrikesRoute,
+  flowBaselineRoute,
 ];
