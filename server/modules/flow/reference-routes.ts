@@ -4,6 +4,7 @@ import type { AnyRoute } from "../define-route";
 import { flowAggregateRoute } from "./ref-aggregate";
 import { flowStrikesRoute } from "./ref-strikes";
 import { flowBaselineRoute } from "./ref-baseline";
+import { contractHistoryRoute } from "./ref-contract-history";
 import { darkPoolDailyRoute } from "./dark-pool-daily";
 import { darkPoolLevelsRoute } from "./dark-pool-levels";
 import { darkPoolTopPrintsRoute } from "./dark-pool-top-prints";
@@ -30,4 +31,5 @@ export const referenceFlowRoutes: readonly AnyRoute[] = [
   flowAggregateRoute,
   flowStrikesRoute,
   flowBaselineRoute,
+  contractHistoryRoute,
 ];
