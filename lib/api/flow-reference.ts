@@ -170,3 +170,14 @@ export const ContractHistoryRowSchema = z.object({
 
 /** `data` of `/v1/contract/{symbol}/history`: the sessions the contract traded, oldest first. */
 export const ContractHistoryDataSchema = z.array(ContractHistoryRowSchema);
+
+/** Query of `/v1/underlying` (reference `listUnderlyings`). */
+export const UnderlyingListQuerySchema = z.object({
+  limit: intParam({ min: 1, max: 500, default: 100, description: "Rows returned (largest total premium first)." }),
+  date: dateParam("Trading date YYYY-MM-DD; default the current trading date."),
+  min_premium: numberParam({ min: 0, description: "Only tickers with at least this total premium, USD." }),
+  min_volume: optionalIntParam({ min: 0, description: "Only tickers with at least this many contracts traded." }),
+});
+
+/** `data` of `/v1/underlying`: tickers that traded options on the date, largest premium first. */
+export const UnderlyingListDataSchema = z.array(z.object({ ticker: z.string(), totalPremium: z.number(), totalVolume: int }));

@@ -5,6 +5,7 @@ import { flowAggregateRoute } from "./ref-aggregate";
 import { flowStrikesRoute } from "./ref-strikes";
 import { flowBaselineRoute } from "./ref-baseline";
 import { contractHistoryRoute } from "./ref-contract-history";
+import { underlyingListRoute } from "./ref-underlying-list";
 import { darkPoolDailyRoute } from "./dark-pool-daily";
 import { darkPoolLevelsRoute } from "./dark-pool-levels";
 import { darkPoolTopPrintsRoute } from "./dark-pool-top-prints";
@@ -32,4 +33,5 @@ export const referenceFlowRoutes: readonly AnyRoute[] = [
   flowStrikesRoute,
   flowBaselineRoute,
   contractHistoryRoute,
+  underlyingListRoute,
 ];
