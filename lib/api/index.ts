@@ -10,3 +10,4 @@ export * from "./marks";
 export * from "./vol";
 export * from "./flow-params";
 export * from "./flow";
+export * from "./flow-reference";

@@ -6,6 +6,7 @@ import { AccountRecordSchema, OpenApiDocumentSchema } from "../api/account";
 import { BoardDataSchema, BoardMetaSchema, BoardQuerySchema } from "../api/board";
 import { EmptyQuerySchema } from "../api/common";
 import { ByStrikeQuerySchema, ChainBullBearSchema, ChainTimeframeQuerySchema, ContractBulkStatsDataSchema, ContractBulkStatsQuerySchema, ContractBullBearSchema, ContractStatsSchema, ContractSymbolParamsSchema, ContractTimeframeQuerySchema, DarkPoolDailyDataSchema, DarkPoolDailyMetaSchema, DarkPoolDailyQuerySchema, DarkPoolLevelsDataSchema, DarkPoolLevelsMetaSchema, DarkPoolLevelsQuerySchema, DarkPoolTickerParamsSchema, DarkPoolTopPrintsDataSchema, DarkPoolTopPrintsMetaSchema, DarkPoolTopPrintsQuerySchema, DarkPoolTradesDataSchema, DarkPoolTradesMetaSchema, DarkPoolTradesQuerySchema, FlowFeedDataSchema, FlowFeedQuerySchema, FlowMomentumDataSchema, FlowMomentumQuerySchema, FlowTickerParamsSchema, FlowTideDataSchema, FlowTideQuerySchema, MarketOverviewQuerySchema, ReferenceContractSymbolParamsSchema, RvolQuerySchema, SessionDateQuerySchema, StrikeExpirationsDataSchema, StrikeExpirationsParamsSchema, SweepsDataSchema, SweepsQuerySchema, TopContractsDailyDataSchema, TopContractsDailyQuerySchema, UnderlyingBulkStatsDataSchema, UnderlyingBulkStatsQuerySchema, UnderlyingByStrikeDataSchema, UnderlyingChainQuerySchema, UnderlyingExpirationsDataSchema, UnderlyingHistoryDataSchema, UnderlyingHistoryQuerySchema, UnderlyingSearchDataSchema, UnderlyingSearchQuerySchema, UnderlyingStatsSchema } from "../api/flow";
+import { ContractHistoryDataSchema, ContractHistoryQuerySchema, FlowAggregateDataSchema, FlowAggregateQuerySchema, FlowBaselineDataSchema, FlowBaselineQuerySchema, FlowRefContractParamsSchema, FlowRefTickerParamsSchema, FlowStrikesDataSchema, FlowStrikesQuerySchema, UnderlyingListDataSchema, UnderlyingListQuerySchema } from "../api/flow-reference";
 import { BarMarksSchema, MarksQuerySchema, TimescaleMarksSchema } from "../api/marks";
 import { HeatmapDataSchema, HeatmapEventStreamSchema, HeatmapQuerySchema, HeatmapWebSocketSchema, HistoricalQuerySchema, HistoricalRangeDataSchema, HistoricalRangeQuerySchema, LevelsDataSchema, LevelsQuerySchema, PositioningMetaSchema, StatsDailyDataSchema, StatsDailyMetaSchema, StatsDailyQuerySchema, StreamQuerySchema, SymbolCatalogDataSchema } from "../api/positioning";
 import { BarEventStreamSchema, BarStreamQuerySchema, DatafeedConfigSchema, HistoryBodySchema, HistoryQuerySchema, PriceSymbolQuerySchema, SearchQuerySchema, SearchResultsSchema, ServerTimeSchema, UdfSymbolInfoSchema } from "../api/price";
@@ -720,6 +721,70 @@ export const operations = {
     query: DarkPoolDailyQuerySchema,
     data: DarkPoolDailyDataSchema,
     meta: DarkPoolDailyMetaSchema,
+  },
+  getFlowAggregate: {
+    operationId: "getFlowAggregate",
+    path: "/v1/flow/:ticker/aggregate",
+    host: "flow",
+    kind: "rest",
+    auth: "key",
+    envelope: true,
+    cost: 3,
+    paging: null,
+    query: FlowAggregateQuerySchema,
+    params: FlowRefTickerParamsSchema,
+    data: FlowAggregateDataSchema,
+  },
+  getFlowStrikes: {
+    operationId: "getFlowStrikes",
+    path: "/v1/flow/:ticker/strikes",
+    host: "flow",
+    kind: "rest",
+    auth: "key",
+    envelope: true,
+    cost: 3,
+    paging: null,
+    query: FlowStrikesQuerySchema,
+    params: FlowRefTickerParamsSchema,
+    data: FlowStrikesDataSchema,
+  },
+  getFlowBaseline: {
+    operationId: "getFlowBaseline",
+    path: "/v1/flow/:ticker/baseline",
+    host: "flow",
+    kind: "rest",
+    auth: "key",
+    envelope: true,
+    cost: 3,
+    paging: null,
+    query: FlowBaselineQuerySchema,
+    params: FlowRefTickerParamsSchema,
+    data: FlowBaselineDataSchema,
+  },
+  getContractHistory: {
+    operationId: "getContractHistory",
+    path: "/v1/contract/:symbol/history",
+    host: "flow",
+    kind: "rest",
+    auth: "key",
+    envelope: true,
+    cost: 5,
+    paging: null,
+    query: ContractHistoryQuerySchema,
+    params: FlowRefContractParamsSchema,
+    data: ContractHistoryDataSchema,
+  },
+  listUnderlyings: {
+    operationId: "listUnderlyings",
+    path: "/v1/underlying",
+    host: "flow",
+    kind: "rest",
+    auth: "key",
+    envelope: true,
+    cost: 1,
+    paging: null,
+    query: UnderlyingListQuerySchema,
+    data: UnderlyingListDataSchema,
   },
   getHistory: {
     operationId: "getHistory",

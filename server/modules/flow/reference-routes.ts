@@ -1,6 +1,11 @@
 // Flow endpoints the spec leaves to the reference (flowseeker.yaml), in OpenAPI order; the two
 // spec dark-pool endpoints live here too (one owner for the dark-pool files).
 import type { AnyRoute } from "../define-route";
+import { flowAggregateRoute } from "./ref-aggregate";
+import { flowStrikesRoute } from "./ref-strikes";
+import { flowBaselineRoute } from "./ref-baseline";
+import { contractHistoryRoute } from "./ref-contract-history";
+import { underlyingListRoute } from "./ref-underlying-list";
 import { darkPoolDailyRoute } from "./dark-pool-daily";
 import { darkPoolLevelsRoute } from "./dark-pool-levels";
 import { darkPoolTopPrintsRoute } from "./dark-pool-top-prints";
@@ -24,4 +29,9 @@ export const referenceFlowRoutes: readonly AnyRoute[] = [
   darkPoolTopPrintsRoute,
   darkPoolLevelsRoute,
   darkPoolDailyRoute,
+  flowAggregateRoute,
+  flowStrikesRoute,
+  flowBaselineRoute,
+  contractHistoryRoute,
+  underlyingListRoute,
 ];
