@@ -1,10 +1,13 @@
-import { spawn, spawnSync } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { promisify } from "node:util";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { resolveServeConfig } from "../../../server/config";
 import { clockFor } from "../../../server/serve";
+
+const run = promisify(execFile);
 
 describe("serve configuration", () => {
   it("reads flags and environment (flags win) and pins the clock with OPTIONSCOPE_NOW", () => {
@@ -50,13 +53,15 @@ describe("optionscope serve (real process, simulated market)", () => {
     expect(body.data.symbols[0].strikes.length).toBeGreaterThan(10);
     expect(body.meta).toMatchObject({ mode: "live", simulated: true });
 
-    const created = spawnSync(process.execPath, ["bin/optionscope.mjs", "account", "create", "--plan", "top", "--credits", "3", "--json"], { env, encoding: "utf8" });
-    expect(created.status).toBe(0);
+    // Async, not spawnSync: a test blocked for seconds cannot see the server close an idle
+    // keep-alive socket, and the next fetch would reuse it ("other side closed").
+    const created = await run(process.execPath, ["bin/optionscope.mjs", "account", "create", "--plan", "top", "--credits", "3", "--json"], { env, encoding: "utf8" });
+    expect(created.stderr).not.toMatch(/error/i); // execFile rejects on a non-zero exit
     const acct = JSON.parse(created.stdout) as { accountId: string; key: string };
     const origin = new URL(url).origin;
     const account = await (await fetch(`${origin}/v1/account`, { headers: { Authorization: acct.key } })).json();
     expect(account.data.creditsBalance).toBe(3);
-    spawnSync(process.execPath, ["bin/optionscope.mjs", "account", "set", acct.accountId, "--status", "suspended"], { env });
+    await run(process.execPath, ["bin/optionscope.mjs", "account", "set", acct.accountId, "--status", "suspended"], { env, encoding: "utf8" });
     const after = await fetch(`${origin}/v1/account`, { headers: { Authorization: acct.key } });
     expect((await after.json()).error.code).toBe("account_suspended");
 
