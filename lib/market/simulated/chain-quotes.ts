@@ -322,7 +322,7 @@ export interface ChainWindowSelect {
 }
 
 /** First row in `[from, to)` whose strike is >= `k` (rows are sorted by strike within an expiration, in pairs). */
-function lowerBound(strike: Float64Array, from: number, to: number, k: number): number {
+export function lowerBound(strike: Float64Array, from: number, to: number, k: number): number {
   let a = from;
   let b = to;
   while (a < b) {

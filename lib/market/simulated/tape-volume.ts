@@ -7,6 +7,7 @@
  */
 import type { ChainSnapshot } from "../market-data";
 import type { OptionPrint } from "../prints/schemas";
+import { lowerBound } from "./chain-quotes";
 import { Lru } from "./_lru";
 import type { SessionBoard } from "./session-board";
 
@@ -25,18 +26,6 @@ interface DayTape {
   minutesDone: number;
   /** Board expiration index by expiry date. */
   expByDate: Map<string, number>;
-}
-
-/** First row in `[from, to)` with `strike[row] >= k`. */
-function lowerBound(strike: Float64Array, from: number, to: number, k: number): number {
-  let a = from;
-  let b = to;
-  while (a < b) {
-    const mid = (a + b) >>> 1;
-    if (strike[mid] < k) a = mid + 1;
-    else b = mid;
-  }
-  return a;
 }
 
 /** The session-board row of a contract, or -1 when the board does not list it. */
