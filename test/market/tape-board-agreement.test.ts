@@ -2,22 +2,14 @@ import { describe, expect, it } from "vitest";
 import { createSimulatedMarket, fixedClock, type ChainSnapshot, type OptionPrint } from "../../lib/market";
 import { formatOptionSymbol } from "../../lib/symbols";
 import { sessionBounds, tradingDaysBetween } from "../../lib/time";
+import { mulberry32 } from "../../bench/_mulberry32";
 
 // One tape is the truth (docs/methodology.md#one-tape-board-volume-from-the-prints): a board's
 // volume is, contract by contract, the summed size of the tape's prints from the open up to the
 // board's minute. Checked against the prints the market serves, summed here independently.
 
-/** mulberry32: the test's own draws of symbols, days and minutes (seeded, so failures replay). */
-function draws(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The test's own draws of symbols, days and minutes (seeded, so failures replay). */
+const draws = mulberry32;
 
 const market = createSimulatedMarket({ seed: 11, clock: fixedClock(Date.parse("2026-11-01T00:00:00Z")) });
 const DAYS = tradingDaysBetween("2023-04-03", "2026-10-30");
