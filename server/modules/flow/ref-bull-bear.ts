@@ -16,13 +16,7 @@ import { checkBounds } from "./feed-params";
 import { decodedPathParam } from "./dark-pool-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute, type FlowState } from "./flow-route";
 import { resolveFlowContract, resolveFlowDate, resolveFlowTicker, sessionTape, tapeTradesInWindow } from "./tape";
-
-/** The root a contract symbol names (for the plan's symbol check before the handler runs). */
-function rootOf(raw: string): string {
-  const s = raw.trim().toUpperCase();
-  const i = s.indexOf("__");
-  return (i > 0 ? s.slice(0, i) : s.length === 21 ? s.slice(0, 6) : s.replace(/\d{6}[CP]\d{8}$/, "")).trim();
-}
+import { rootOfSymbol } from "./contract-ratio";
 
 const totals = (trades: readonly ScoredTrade[]) => ({
   tradeCount: trades.length,
@@ -85,7 +79,7 @@ export const contractBullBearRoute = flowRoute({
   cost: 1,
   query: ContractTimeframeQuerySchema,
   params: ReferenceContractSymbolParamsSchema,
-  symbolsOf: (_q, p) => [rootOf(p.symbol)],
+  symbolsOf: (_q, p) => [rootOfSymbol(p.symbol)],
   data: ContractBullBearSchema,
   summary: "Bull/bear pressure of one contract",
   description: "The contract's volume split into bullish, bearish and neutral with its option type folded in, over the trailing `timeframe` of the session.",

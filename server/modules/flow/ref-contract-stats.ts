@@ -13,13 +13,7 @@ import { decodedPathParam } from "./dark-pool-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
 import { sessionSummary } from "./session-summary";
 import { resolveFlowContract, resolveFlowDate } from "./tape";
-
-/** The root a contract symbol names (for the plan's symbol check before the handler runs). */
-function rootOf(raw: string): string {
-  const s = raw.trim().toUpperCase();
-  const i = s.indexOf("__");
-  return (i > 0 ? s.slice(0, i) : s.length === 21 ? s.slice(0, 6) : s.replace(/\d{6}[CP]\d{8}$/, "")).trim();
-}
+import { rootOfSymbol } from "./contract-ratio";
 
 export const contractStatsRoute = flowRoute({
   ...FLOW_ROUTE_DEFAULTS,
@@ -28,7 +22,7 @@ export const contractStatsRoute = flowRoute({
   cost: 1,
   query: SessionDateQuerySchema,
   params: ReferenceContractSymbolParamsSchema,
-  symbolsOf: (_q, p) => [rootOf(p.symbol)],
+  symbolsOf: (_q, p) => [rootOfSymbol(p.symbol)],
   data: ContractStatsSchema,
   summary: "Session stats of one contract",
   description:
@@ -50,7 +44,7 @@ export const contractBulkStatsRoute = flowRoute({
   operationId: "getContractBulkStats",
   cost: 5,
   query: ContractBulkStatsQuerySchema,
-  symbolsOf: (q) => [...new Set(q.symbols.map(rootOf))],
+  symbolsOf: (q) => [...new Set(q.symbols.map(rootOfSymbol))],
   data: ContractBulkStatsDataSchema,
   summary: "Session stats of several contracts",
   description:
