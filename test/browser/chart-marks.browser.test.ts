@@ -3,7 +3,7 @@
 // heatmap, and following a link opens that heatmap.
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../lib/market/clock";
 import { createSimulatedMarket } from "../../lib/market/simulated";
@@ -12,8 +12,8 @@ import { createApp } from "../../server/app";
 import { listen, type Listening } from "../../server/http/listen";
 import { createConcurrencyLimiter, createRateLimiter } from "../../server/limits";
 import { CHART_COUNTBACK } from "../../server/web";
+import { launchChromium } from "./_bundle";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const ARTIFACTS = resolve(__dirname, "../../test-artifacts");
 const NOW_MS = Date.parse("2024-03-06T20:30:00Z"); // Wednesday 15:30 EST
 
@@ -33,10 +33,7 @@ describe("chart marks in headless Chromium", () => {
       toolServer: false,
     });
     server = await listen(app, { port: 0 });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-    });
+    browser = await launchChromium();
     mkdirSync(ARTIFACTS, { recursive: true });
   }, 120_000);
 

@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../lib/market/clock";
 import { createSimulatedMarket } from "../../lib/market/simulated";
@@ -17,8 +17,8 @@ import { runConsoleCli } from "../../server/cli/console-cli";
 import { createConsoleApp, createConsoleService, createKeyUseTracker, type KeyUseTracker } from "../../server/console";
 import { listen, type Listening } from "../../server/http/listen";
 import { createConcurrencyLimiter, createRateLimiter } from "../../server/limits";
+import { launchChromium } from "./_bundle";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SHOTS = resolve(__dirname, "../../docs/screenshots");
 const NOW_MS = Date.parse("2024-03-06T19:00:00Z"); // Wednesday 14:00 EST
 const PASSWORD = "a long console password";
@@ -56,10 +56,7 @@ describe("developer console in headless Chromium", () => {
       console: createConsoleApp({ service }),
     });
     server = await listen(app, { port: 0 });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-    });
+    browser = await launchChromium();
     mkdirSync(SHOTS, { recursive: true });
   }, 120_000);
 
