@@ -3,6 +3,7 @@
 import { SectorFlowDataSchema, SectorFlowParamsSchema, SectorFlowQuerySchema } from "../../../lib/api/flow-market";
 import { directionalPremium, resolveSector, sectorFlow, SECTOR_ETFS } from "../../../lib/flow";
 import { ApiError } from "../../errors";
+import { decodedPathParam } from "./dark-pool-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
 import { scanTickers, summariesOf } from "./session-summary";
 import { flowUniverse, resolveFlowDate } from "./tape";
@@ -21,10 +22,12 @@ export const sectorFlowRoute = flowRoute({
     "by right, FIR, put/call volume ratio, the top tickers by |net premium| and the industries by premium.",
   tags: ["Sector"],
   handler: async ({ query: q, params, state, nowMs, services, requestId, principal, signal }) => {
-    const sector = resolveSector(params.sector);
+    // The router hands path parameters over raw: "Health%20Care" must read as "Health Care".
+    const raw = decodedPathParam(params.sector);
+    const sector = resolveSector(raw);
     if (!sector) {
       const etfs = SECTOR_ETFS.map((s) => s.etf).join(", ");
-      throw new ApiError(404, "not_found", `Unknown \`sector\` "${params.sector.slice(0, 40)}": use a sector ETF (${etfs}) or a GICS sector name.`);
+      throw new ApiError(404, "not_found", `Unknown \`sector\` "${raw.slice(0, 40)}": use a sector ETF (${etfs}) or a GICS sector name.`);
     }
     const date = resolveFlowDate(q.date, nowMs);
     const universe = await flowUniverse(state);
