@@ -285,3 +285,32 @@ it("the harness clock is inside today's session", () => {
   const { openMs, closeMs } = sessionBounds(TODAY);
   expect(NOW_MS > openMs && NOW_MS < closeMs).toBe(true);
 });
+
+describe("plans and the ticker filter", () => {
+  it("the index/ETF plan scans only its symbols and may not name a stock (403 NOT_ENTITLED, uncharged)", async () => {
+    const etf = flowHarness({ credits: 100, plan: "index-etf", universe: UNIVERSE });
+    const rows: any[] = (await body(await etf.get("/v1/underlying/top/daily"))).data;
+    expect(rows.map((r) => r.ticker)).toEqual(["XLRE"]);
+    const before = etf.accounts.balance(etf.accountId);
+    for (const path of ["/v1/contract/top/weekly?ticker=NOW", "/v1/contract/unusual-oi?ticker=TXN", "/v1/contract/unusual-volume?ticker=IBM"]) {
+      const res = await etf.get(path);
+      expect(res.status, path).toBe(403);
+      expect((await body(res)).error.code, path).toBe("NOT_ENTITLED");
+    }
+    expect(etf.accounts.balance(etf.accountId)).toBe(before);
+  });
+
+  it("the flow-only plan reads the screens", async () => {
+    const flow = flowHarness({ credits: 100, plan: "flow", universe: UNIVERSE });
+    expect((await flow.get("/v1/underlying/top/daily?limit=1")).status).toBe(200);
+  });
+
+  it("`ticker` restricts the unusual-OI scan to that ticker's contracts", async () => {
+    const qs = `date=${PRIOR}&min_oi_change=100&min_oi_change_pct=10&limit=200`;
+    const all: any[] = (await body(await h.get(`/v1/contract/unusual-oi?${qs}`))).data;
+    const cop: any[] = (await body(await h.get(`/v1/contract/unusual-oi?${qs}&ticker=cop`))).data;
+    expect(all.length).toBeLessThan(200); // not cut by the limit
+    expect(cop.length).toBeGreaterThan(0);
+    expect(cop.map((r) => r.symbol)).toEqual(all.filter((r) => r.ticker === "COP").map((r) => r.symbol));
+  });
+});
