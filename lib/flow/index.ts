@@ -158,3 +158,17 @@ export type { BullBearMetrics, BullBearInterpretation, BaselineBucket } from "./
 // Strike-level concentration
 export { strikeBreakdown, StrikeBreakdownSchema, StrikesConcentrationSchema } from "./strikes";
 export type { StrikeBreakdown, StrikesConcentration, StrikeTrade } from "./strikes";
+
+// market-wide screens: top underlyings, weekly contracts, unusual volume and OI, sectors, breadth, market tide
+export { topUnderlyingRow, rankTopUnderlyings, TopUnderlyingRowSchema } from "./top-underlyings";
+export type { TopUnderlyingRow, TopUnderlyingFilters, TickerSessionTotals } from "./top-underlyings";
+export { weeklyContractRows } from "./weekly-contracts";
+export { unusualVolume, unusualOi, moneynessClass, UnusualVolumeRowSchema, UnusualOiRowSchema } from "./unusual";
+export type { UnusualVolumeRow, UnusualOiRow, UnusualVolumeFilters, UnusualOiFilters } from "./unusual";
+export { SECTOR_ETFS, resolveSector, directionalPremium, firOf, sectorFlow, SectorMetricsSchema, TopContributorSchema, IndustryBreakdownSchema } from "./sectors";
+export type { SectorFlow, SectorMember } from "./sectors";
+export { marketBreadth, sentimentOf, rotationSignal, SENTIMENTS, MarketBreadthSchema } from "./breadth";
+export type { MarketBreadth, BreadthTicker } from "./breadth";
+export { foldTideMinutes, marketTideBars, MARKET_TIDE_BUCKETS, MarketTideBarSchema, TIDE_KEY } from "./market-tide";
+export type { TideMinuteFold, TideFoldTrade, TideSession, TideFilters, MarketTideBar, MarketTideBucket } from "./market-tide";
+export { WEEKLY_SESSIONS, UNUSUAL_AVG_PERIOD, SENTIMENT_FIR, ROTATION_FIR, ADVANCE_DECLINE_RATIO_CAP, BREADTH_MAJOR_INDICES, TIDE_DEEP_ITM_PCT } from "./market-params";

@@ -14,6 +14,14 @@ import { chainBullBearRoute, contractBullBearRoute } from "./ref-bull-bear";
 import { contractBulkStatsRoute, contractStatsRoute } from "./ref-contract-stats";
 import { underlyingByStrikeRoute, underlyingStrikeExpirationsRoute } from "./ref-by-strike";
 import { underlyingBulkStatsRoute, underlyingExpirationsRoute, underlyingStatsRoute } from "./ref-underlying-stats";
+import { underlyingTopDailyRoute } from "./ref-underlying-top-daily";
+import { underlyingTopWeeklyRoute } from "./ref-underlying-top-weekly";
+import { contractTopWeeklyRoute } from "./ref-contract-top-weekly";
+import { contractUnusualVolumeRoute } from "./ref-unusual-volume";
+import { contractUnusualOiRoute } from "./ref-unusual-oi";
+import { sectorFlowRoute } from "./ref-sector-flow";
+import { marketBreadthRoute } from "./ref-market-breadth";
+import { marketTideRoute } from "./ref-market-tide";
 
 export const referenceFlowRoutes: readonly AnyRoute[] = [
   chainBullBearRoute,
@@ -34,4 +42,12 @@ export const referenceFlowRoutes: readonly AnyRoute[] = [
   flowBaselineRoute,
   contractHistoryRoute,
   underlyingListRoute,
+  sectorFlowRoute,
+  marketBreadthRoute,
+  marketTideRoute,
+  underlyingTopDailyRoute,
+  underlyingTopWeeklyRoute,
+  contractTopWeeklyRoute,
+  contractUnusualVolumeRoute,
+  contractUnusualOiRoute,
 ];

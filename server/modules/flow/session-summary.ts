@@ -1,13 +1,15 @@
 /**
  * Compact per-ticker session summaries: what the market-wide and multi-day endpoints (search,
- * history, top contracts, overview) read instead of holding every ticker's tape. A finished
+ * history, top contracts, overview, the market-wide screens and the market tide) read instead of holding every ticker's tape. A finished
  * session's summary is memoised for good; today's is rebuilt at most once a minute from the
  * (cached, extended) tape.
  * @see docs/methodology.md#flow-session-summaries
  */
 import {
   contractDailyRollups,
+  foldTideMinutes,
   tickerDailyRollup,
+  type TideMinuteFold,
   type OverviewTrade,
   type TickerDailyRow,
   type TopContractRow,
@@ -34,6 +36,11 @@ export interface SessionSummary {
   overviewTrades: OverviewTrade[];
   /** Cumulative premium by minute from the open: `premiumByMinute[m]` is the premium before open + m minutes. */
   premiumByMinute: Float64Array;
+  /**
+   * The session's trades folded by minute, right, multi-leg and deep-ITM flags (plain number
+   * arrays): the market tide sums these. @see docs/methodology.md#flow-market-tide
+   */
+  tideMinutes: TideMinuteFold;
 }
 
 function foldForOverview(tape: SessionTape): OverviewTrade[] {
@@ -94,6 +101,7 @@ export async function sessionSummary(state: FlowState, ticker: string, date: str
         contracts: contractDailyRollups(date, trades, { openInterest: tape.oi, previousOpenInterest: previousOi }),
         overviewTrades: foldForOverview(tape),
         premiumByMinute: premiumCurve(tape),
+        tideMinutes: foldTideMinutes(trades, tape.openMs),
       };
     })();
     state.memo.set(key, p);
