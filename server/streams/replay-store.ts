@@ -82,6 +82,11 @@ export interface ReplayStore {
   retainedEvents(): number;
 }
 
+/** The in-process store answers synchronously. */
+export interface InProcessReplayStore extends ReplayStore {
+  lookup(raw: string, accountId: string, queryKey: string, nowMs: number): ResumeLookup;
+}
+
 /** Builds an app's resume store (`createApp({ resumeStore })`; default `createReplayStore`). */
 export type ReplayStoreFactory = (options: ReplayStoreOptions & { onTakenOver: (owner: object) => void }) => ReplayStore;
 
@@ -91,7 +96,7 @@ export type ReplayStoreFactory = (options: ReplayStoreOptions & { onTakenOver: (
  * const store = createReplayStore({ maxEvents: 1000, windowMs: 600_000, maxLineages: 20_000 });
  * const lineage = store.create("acct_1", "SPY|gamma", 0);
  */
-export function createReplayStore(options: ReplayStoreOptions): ReplayStore {
+export function createReplayStore(options: ReplayStoreOptions): InProcessReplayStore {
   const lineages = new Map<string, Lineage>();
 
   function prune(l: Lineage, nowMs: number): void {
