@@ -74,7 +74,7 @@ export async function startServer(
     accounts.close();
     throw error;
   }
-  const consoleService = createConsoleService({ accounts });
+  const consoleService = createConsoleService({ accounts, signInLimiter: limits.signInLimiter });
   const consoleApp = createConsoleApp({ service: consoleService, trustedProxies: config.ipCeiling?.trustedProxies });
   // The console's key list shows "last used": accepted keys are noted and written in batches.
   const keyUses = createKeyUseTracker(consoleService.store.recordKeyUses);
@@ -89,7 +89,8 @@ export async function startServer(
     logger: config.accessLog ? io.log : () => {},
     requestTimeoutMs: config.requestTimeoutMs,
     streams: config.streams,
-    ipCeiling: config.ipCeiling ?? false,
+    ipCeiling: config.ipCeiling ? limits.ipCeiling(config.ipCeiling) : false,
+    resumeStore: limits.resumeStore,
     control: createServiceControl({ pauses: openPauseStore(accounts.db), warmup: warming?.warmup }),
     mcp: io.mcp,
   });

@@ -4,7 +4,8 @@ import type { AccountService, ConcurrencyLimiter, RateLimiter } from "./accounts
 import type { AnyRoute } from "./modules/define-route";
 import type { ModuleDef, MountedModule } from "./modules/define-module";
 import type { StreamTuning } from "./streams/settings";
-import type { IpCeilingOptions } from "./limits/ip-ceiling";
+import type { ReplayStoreFactory } from "./streams/replay-store";
+import type { IpCeiling, IpCeilingOptions } from "./limits/ip-ceiling";
 import type { ServiceControl } from "./control/service-state";
 
 /** A structured log sink: one JSON-able object per line. Never given a key. */
@@ -47,8 +48,10 @@ export interface AppOptions {
   publicBaseUrl?: string;
   /** Stream timings (DESIGN section 7); defaults 3600 / 60 / 15 seconds. */
   streams?: Partial<StreamTimings>;
-  /** The per-IP edge ceiling (requests over 5 minutes, trusted proxies); `false` turns it off. */
-  ipCeiling?: IpCeilingOptions | false;
+  /** The per-IP edge ceiling (requests over 5 minutes, trusted proxies), or a built one (shared on Redis); `false` turns it off. */
+  ipCeiling?: IpCeilingOptions | IpCeiling | false;
+  /** The stream resume store of each stream hub; default in process (`createReplayStore`), shared on Redis with `--redis`. */
+  resumeStore?: ReplayStoreFactory;
   /** Maintenance pause and warm-up (`createServiceControl`); default always open. */
   control?: ServiceControl;
 }
@@ -82,6 +85,8 @@ export interface AppServices {
   streams: StreamTimings;
   /** Stream hub tuning set with `configureStreams` before the first stream opens (tests, bench). */
   streamTuning: Partial<StreamTuning>;
+  /** Builds each stream hub's resume store; absent -> in process. */
+  resumeStore?: ReplayStoreFactory;
   /** Open, paused for maintenance, or warming up. */
   control: ServiceControl;
   /** The mounted modules with their state, in order. */

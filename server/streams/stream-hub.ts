@@ -79,10 +79,12 @@ export function createStreamHub<Q>(services: AppServices, source: TopicSource<Q>
   const settings = streamSettings(services);
   const connections = new Set<StreamConnection>();
   const boards: BoardHub<Q> = createBoardHub(services, source, { fanoutBatch: settings.fanoutBatch });
-  const replay = createReplayStore({
+  const replay: ReplayStore = (services.resumeStore ?? createReplayStore)({
     maxEvents: settings.replayMaxEvents,
     windowMs: settings.replayWindowS * 1000,
     maxLineages: Math.max(settings.maxLineages, settings.maxConnections),
+    // A resume elsewhere (another instance on Redis) claimed the lineage: its writer here stops.
+    onTakenOver: (owner) => (owner as StreamConnection).abort(),
   });
   const wallNow = () => performance.now();
   const wallBase = wallNow();
@@ -182,7 +184,8 @@ export function createStreamHub<Q>(services: AppServices, source: TopicSource<Q>
       let resumeFromSeq = 0;
       let resumed: Record<string, unknown> | null = null;
       if (req.lastEventId !== null) {
-        const found = replay.lookup(req.lastEventId, req.principal.accountId, queryKey, now);
+        // The shared (Redis) store answers asynchronously; it claims the lineage for this open.
+        const found = await replay.lookup(req.lastEventId, req.principal.accountId, queryKey, now);
         if (found.kind === "resume") {
           lineage = found.lineage;
           replayEvents = found.replay;
