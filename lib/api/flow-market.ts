@@ -11,6 +11,7 @@ import {
   SectorMetricsSchema,
   TopContributorSchema,
   TopUnderlyingRowSchema,
+  UNUSUAL_AVG_PERIOD,
   UnusualOiRowSchema,
   UnusualVolumeRowSchema,
 } from "../flow";
@@ -60,21 +61,23 @@ const discoveryLimit = () => intParam({ min: 1, max: 200, default: 50, descripti
 const targetDate = () =>
   dateParam("Target session YYYY-MM-DD; default the last session that closed before today (baselines need a settled session).");
 
-/** `avg_period` as `{N}d`, N sessions from 2 to 365, output as N. */
-const avgPeriodParam = () =>
-  z
+/** `avg_period` as `{N}d`, N sessions within `UNUSUAL_AVG_PERIOD`, output as N. */
+const avgPeriodParam = () => {
+  const { min, max } = UNUSUAL_AVG_PERIOD;
+  return z
     .string()
     .default("10d")
     .transform((raw, ctx) => {
       const m = /^(\d{1,3})d$/i.exec(raw.trim());
       const n = m ? Number(m[1]) : NaN;
-      if (!(n >= 2 && n <= 365)) {
-        ctx.addIssue({ code: "custom", message: "must be {N}d with N from 2 to 365 (sessions before `date`), for example 10d." });
+      if (!(n >= min && n <= max)) {
+        ctx.addIssue({ code: "custom", message: `must be {N}d with N from ${min} to ${max} (sessions before \`date\`), for example 10d.` });
         return z.NEVER;
       }
       return n;
     })
-    .meta({ description: "Baseline window {N}d: the N sessions before `date` (N from 2 to 365)." });
+    .meta({ description: `Baseline window {N}d: the N sessions before \`date\` (N from ${min} to ${max}).` });
+};
 
 /** A comma-separated ticker list, upper-cased, as a set (any size). */
 const tickerSetParam = (description: string) =>

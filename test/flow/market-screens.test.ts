@@ -1,9 +1,10 @@
 // The market-wide screens of lib/flow against hand-computed cases: top underlyings, weekly
 // contract rows, unusual volume and OI, sectors, breadth and the market tide.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { marketBreadth, rotationSignal, sentimentOf } from "../../lib/flow/breadth";
 import { foldTideMinutes, marketTideBars, type TideFoldTrade } from "../../lib/flow/market-tide";
-import type { TopContractRow } from "../../lib/flow/rollups";
+import { contractDailyRollups, type RollupTrade, type TopContractRow } from "../../lib/flow/rollups";
 import { resolveSector, sectorFlow } from "../../lib/flow/sectors";
 import { rankTopUnderlyings, topUnderlyingRow, type TopUnderlyingRow } from "../../lib/flow/top-underlyings";
 import { unusualOi, unusualVolume } from "../../lib/flow/unusual";
@@ -251,5 +252,78 @@ describe("market tide", () => {
       [prior.openMs / 1000, 260, 16, 502],
       [sessionBounds("2024-03-11").openMs / 1000, 0, 0, 502],
     ]);
+  });
+});
+
+describe("properties", () => {
+  const trade = fc.record({
+    day: fc.integer({ min: 0, max: 4 }),
+    contract: fc.integer({ min: 0, max: 5 }),
+    size: fc.integer({ min: 1, max: 40 }),
+    cents: fc.integer({ min: 1, max: 900 }),
+    side: fc.constantFrom("A" as const, "B" as const, "M" as const),
+    isSweep: fc.boolean(),
+    isMultiLeg: fc.boolean(),
+  });
+  const DAYS = ["2024-03-04", "2024-03-05", "2024-03-06", "2024-03-07", "2024-03-08"];
+
+  it("weekly rows sum to the rollup of the whole week's trades (volume, premium, sides, sweeps, trades, VWAP)", () => {
+    fc.assert(
+      fc.property(fc.array(trade, { minLength: 1, maxLength: 60 }), (raw) => {
+        const trades = raw.map((t) => {
+          const priceUsd = t.cents / 100;
+          const r: RollupTrade = {
+            symbol: `XYZ__240315C0000${t.contract}000`, root: "XYZ", expiry: "2024-03-15", strike: t.contract, right: "C", side: t.side, priceUsd,
+            size: t.size, premiumUsd: priceUsd * t.size * 100, underlyingPrice: 100, iv: 0.3, isSweep: t.isSweep, isMultiLeg: t.isMultiLeg,
+          };
+          return { day: t.day, r };
+        });
+        const daily = DAYS.map((d, i) => contractDailyRollups(d, trades.filter((t) => t.day === i).map((t) => t.r)));
+        const weekly = new Map(weeklyContractRows("2024-03-08", daily).map((r) => [r.symbol, r]));
+        const whole = contractDailyRollups("2024-03-08", [...trades].sort((a, b) => a.day - b.day).map((t) => t.r));
+        expect(weekly.size).toBe(whole.length);
+        for (const w of whole) {
+          const g = weekly.get(w.symbol)!;
+          for (const k of ["totalVolume", "tradeCount", "bidVolume", "askVolume", "midVolume", "sweepVolume", "multiLegVolume", "dte"] as const) expect(g[k]).toBe(w[k]);
+          for (const k of ["totalPremium", "sweepPremium", "multiLegPremium", "vwap", "lastPrice"] as const) expect(g[k]).toBeCloseTo(w[k], 6);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("tide: every bucket size sums to the same session totals; the last cumulative equals the sum of the bars", () => {
+    const open = sessionBounds("2024-03-06").openMs;
+    const tideTrade = fc.record({
+      minute: fc.integer({ min: 0, max: 389 }),
+      put: fc.boolean(),
+      premium: fc.integer({ min: 1, max: 10_000 }),
+      size: fc.integer({ min: 1, max: 50 }),
+      aggression: fc.constantFrom(-1, -0.5, 0, 0.5, 1),
+      multi: fc.boolean(),
+      mny: fc.integer({ min: -50, max: 50 }),
+    });
+    fc.assert(
+      fc.property(fc.array(tideTrade, { maxLength: 80 }), (raw) => {
+        const trades: TideFoldTrade[] = raw
+          .map((t) => ({
+            tsMs: open + t.minute * 60_000, right: t.put ? ("P" as const) : ("C" as const), premiumUsd: t.premium, size: t.size, aggression: t.aggression,
+            side: t.aggression > 0 ? ("A" as const) : t.aggression < 0 ? ("B" as const) : ("M" as const), isMultiLeg: t.multi, moneynessPct: t.mny,
+          }))
+          .sort((a, b) => a.tsMs - b.tsMs);
+        const s = [{ date: "2024-03-06", minutes: 390, folds: [foldTideMinutes(trades, open)], spyClose: [] }];
+        const calls = trades.filter((t) => t.right === "C");
+        const ncp = calls.reduce((x, t) => x + Math.sign(t.aggression) * t.premiumUsd, 0);
+        const volume = trades.reduce((x, t) => x + t.size, 0);
+        for (const bucket of ["1min", "5min", "15min", "30min", "1d", "1w"] as const) {
+          const bars = marketTideBars(s, bucket);
+          expect(bars.length).toBe({ "1min": 390, "5min": 78, "15min": 26, "30min": 13, "1d": 1, "1w": 1 }[bucket]);
+          expect(bars.reduce((x, b) => x + b.ncp, 0)).toBeCloseTo(ncp, 6);
+          expect(bars.at(-1)!.ncpCumulative).toBeCloseTo(ncp, 6);
+          expect(bars.reduce((x, b) => x + b.totalVolume, 0)).toBe(volume);
+        }
+      }),
+      { numRuns: 100 },
+    );
   });
 });
