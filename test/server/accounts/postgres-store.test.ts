@@ -5,6 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "../../../server/errors";
 import { loadMigrations, openPostgresAccountService, type PostgresAccountService } from "../../../server/accounts/postgres";
+import { storeFailure } from "../../../server/accounts/account-errors";
+import { createPgBatcher, type PgOp } from "../../../server/accounts/postgres/pg-batcher";
+import type { Sql } from "../../../server/accounts/postgres/pg-connection";
 import { startPostgres, type PostgresProcess } from "../../_services/postgres-server";
 import { freePort } from "../../_services/redis-server";
 
@@ -101,4 +104,50 @@ describe("when PostgreSQL goes away", () => {
     expect(net.get("during-1") ?? 0).toBe(0);
     expect(await svc.verifyLedger()).toEqual([]);
   }, 60_000);
+});
+
+describe("in-doubt debits", () => {
+  it("a debit whose reply is lost after COMMIT is answered 503 and compensated, so it ends up not charged", async () => {
+    const svc = await openPostgresAccountService({ url: pg.url });
+    try {
+      const { accountId } = await svc.createAccount({ plan: "top", credits: 50, dailyCapCredits: null });
+      const real = svc.sql;
+      let loseNextReply = true;
+      // The statement runs and commits on the server; the client then sees the connection fail.
+      const flaky = Object.assign(
+        (strings: TemplateStringsArray, ...values: unknown[]) => {
+          const q = (real as unknown as (s: TemplateStringsArray, ...v: unknown[]) => Promise<unknown>)(strings, ...values);
+          if (loseNextReply && strings.join("?").includes("os_apply")) {
+            loseNextReply = false;
+            return q.then(() => {
+              throw Object.assign(new Error("write CONNECTION_CLOSED"), { code: "CONNECTION_CLOSED" });
+            });
+          }
+          return q;
+        },
+        { json: real.json },
+      ) as unknown as Sql;
+      const batcher = createPgBatcher(flaky, { storeFailure, retryMs: 50 });
+      const op: PgOp = { op: "debit", a: accountId, n: 7, rq: "lost-reply", rt: "/v1/heatmap", ts: Date.now(), d: "d:x", m: "m:x", gp: "once-test", gc: 0, gm: false };
+      const e = await batcher.submit(op).then(
+        () => null,
+        (err: ApiError) => err,
+      );
+      expect([e?.status, e?.code]).toEqual([503, "credit_check_failed"]);
+      await batcher.drain(5000);
+      expect(batcher.stats().inDoubt).toBe(0);
+      const rows = await svc.ledger(accountId);
+      const ofRequest = rows.filter((r) => r.requestId === "lost-reply").map((r) => [r.kind, r.delta]);
+      // The debit did commit (the reply was lost), and the compensating refund undid it.
+      expect(ofRequest).toEqual([
+        ["refund", 7],
+        ["debit", -7],
+      ]);
+      const d = await svc.getAccount(accountId);
+      expect([d.creditsBalance, d.ledgerSumCredits]).toEqual([50, 50]);
+      batcher.close();
+    } finally {
+      await svc.close();
+    }
+  });
 });
