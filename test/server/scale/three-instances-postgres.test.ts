@@ -74,6 +74,12 @@ async function netByRequest(accountId: string): Promise<Map<string, number>> {
 }
 
 describe("three instances on one PostgreSQL and one Redis", () => {
+  it("an instance refuses to start when the store cannot be reached", async () => {
+    const port = await freePort();
+    const argv = ["--port", "0", ...serveArgs().map((a) => (a === pg.url ? `postgres://optionscope:pw@127.0.0.1:${port}/optionscope` : a))];
+    await expect(startServer(resolveServeConfig(argv, {}), io)).rejects.toThrow(new RegExp(`PostgreSQL store postgres://optionscope:\\*\\*\\*@127.0.0.1:${port}/optionscope could not be opened`));
+  });
+
   it("64 concurrent clients never overdraw one account; every 200 is one debit; the ledger equals the balance", async () => {
     const { accountId, key } = await account(40);
     const outcomes: Outcome[] = [];
