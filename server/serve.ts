@@ -1,6 +1,9 @@
 import { fixedClock, scaledClock, systemClock, type Clock, type MarketData } from "../lib/market";
 import { createSimulatedMarket } from "../lib/market";
-import { ensureDemoAccount, openAccountService, accountsDbPath, type SqliteAccountService } from "./accounts";
+import { ensureDemoAccount } from "./accounts";
+import { isSqliteStore, openAccountStore, type AccountStore } from "./accounts/open-store";
+import type { PostgresAccountService } from "./accounts/postgres";
+import { cachedPauses, openPgPauseStore } from "./accounts/postgres/pg-pause";
 import { createApp, type OptionscopeApp } from "./app";
 import { createServiceControl, openPauseStore } from "./control/service-state";
 import type { ServeConfig } from "./config";
@@ -15,7 +18,8 @@ import type { FetchLike } from "./services";
 export interface RunningServer {
   app: OptionscopeApp;
   listening: Listening;
-  accounts: SqliteAccountService;
+  /** The accounts store (SQLite, or PostgreSQL with `--store`): `await` its methods. */
+  accounts: AccountStore;
   /** The demo key, only on the start that created it. */
   demoKey: string | null;
   /** Resolves when the market data is loaded (at once for the simulator); rejects when the files are invalid. */
@@ -61,26 +65,33 @@ export async function startServer(
   };
   const ready = warming ? warming.ready.then(learnSymbols) : learnSymbols(market);
   if (!warming) await ready;
-  const accounts = openAccountService({
-    dbPath: accountsDbPath(config.dataDir),
+  // PostgreSQL: connects and migrates here, so an unreachable store stops the start.
+  const accounts = await openAccountStore({
+    storeUrl: config.storeUrl,
+    dataDir: config.dataDir,
     durability: config.durability,
     isKnownSymbol: (s) => known.has(s),
   });
-  const demo = ensureDemoAccount(accounts);
+  let demo: Awaited<ReturnType<typeof ensureDemoAccount>>;
   let limits: Awaited<ReturnType<typeof sharedLimits>>;
   try {
+    demo = await ensureDemoAccount(accounts);
     limits = await sharedLimits(config.redisUrl);
   } catch (error) {
-    accounts.close();
+    await accounts.close();
     throw error;
   }
-  const consoleService = createConsoleService({ accounts, signInLimiter: limits.signInLimiter });
-  const consoleApp = createConsoleApp({ service: consoleService, trustedProxies: config.ipCeiling?.trustedProxies });
+  // The console, its key-use tracking and OAuth grants live in the SQLite file; on PostgreSQL the
+  // console is not served yet (docs/operations.md#postgresql) and the pause flag is read from there.
+  const sqlite = isSqliteStore(accounts) ? accounts : null;
+  const consoleService = sqlite ? createConsoleService({ accounts: sqlite, signInLimiter: limits.signInLimiter }) : null;
+  const consoleApp = consoleService ? createConsoleApp({ service: consoleService, trustedProxies: config.ipCeiling?.trustedProxies }) : undefined;
   // The console's key list shows "last used": accepted keys are noted and written in batches.
-  const keyUses = createKeyUseTracker(consoleService.store.recordKeyUses);
+  const keyUses = consoleService ? createKeyUseTracker(consoleService.store.recordKeyUses) : null;
+  const pgPauses = sqlite ? null : cachedPauses(openPgPauseStore((accounts as PostgresAccountService).sql));
   const app = createApp({
     market,
-    accounts: keyUses.wrap(accounts),
+    accounts: keyUses ? keyUses.wrap(accounts) : accounts,
     console: consoleApp,
     rateLimiter: limits.rateLimiter,
     concurrency: limits.concurrency,
@@ -91,7 +102,7 @@ export async function startServer(
     streams: config.streams,
     ipCeiling: config.ipCeiling ? limits.ipCeiling(config.ipCeiling) : false,
     resumeStore: limits.resumeStore,
-    control: createServiceControl({ pauses: openPauseStore(accounts.db), warmup: warming?.warmup }),
+    control: createServiceControl({ pauses: sqlite ? openPauseStore(sqlite.db) : pgPauses, warmup: warming?.warmup }),
     mcp: io.mcp,
   });
   const listening = await listen(app, {
@@ -122,9 +133,10 @@ export async function startServer(
         await listening.close(false);
       } finally {
         clearTimeout(force);
-        keyUses.stop();
+        keyUses?.stop();
+        pgPauses?.stop();
         limits.close();
-        accounts.close();
+        await accounts.close();
       }
     },
   };

@@ -133,12 +133,20 @@ export function createStreamHub<Q>(services: AppServices, source: TopicSource<Q>
       else byKey.set(c.principal.keyId, [c]);
     }
     for (const list of byKey.values()) {
-      try {
-        const fresh = services.accounts.revalidate(list[0].principal);
+      const apply = (fresh: Principal) => {
         for (const c of list) c.principal = fresh;
-      } catch (error) {
+      };
+      const refuse = (error: unknown) => {
         const reason = closeReasonOf(error);
         for (const c of list) c.close(reason);
+      };
+      try {
+        // A networked store answers later; the embedded one at once (no microtask per tick).
+        const fresh = services.accounts.revalidate(list[0].principal);
+        if (fresh instanceof Promise) fresh.then(apply, refuse);
+        else apply(fresh);
+      } catch (error) {
+        refuse(error);
       }
     }
   }

@@ -36,7 +36,7 @@ const url = (i: number, path: string) => `${servers[i % 3]!.listening.url}${path
 
 describe("three instances on one Redis", () => {
   it("the 121st request of a key in the minute is 429 rate_limited on whichever instance it lands", async () => {
-    const { key } = servers[0]!.accounts.createAccount({ plan: "top", credits: 1_000 });
+    const { key } = await servers[0]!.accounts.createAccount({ plan: "top", credits: 1_000 });
     const auth = { headers: { Authorization: `Bearer ${key}` } };
     const remaining: number[] = [];
     for (let i = 0; i < 120; i++) {
@@ -57,7 +57,7 @@ describe("three instances on one Redis", () => {
   });
 
   it("limits.streamSymbolsConcurrent (25) holds across instances: 10 + 10 streamed symbols leave room for 5, not 10", async () => {
-    const { key } = servers[1]!.accounts.createAccount({ plan: "top", credits: 1_000 });
+    const { key } = await servers[1]!.accounts.createAccount({ plan: "top", credits: 1_000 });
     const auth = { headers: { Authorization: `Bearer ${key}` } };
     const ten = ["SPY", "QQQ", "IWM", "DIA", "AAPL", "MSFT", "NVDA", "AMZN", "META", "TSLA"];
     const controllers: AbortController[] = [];
