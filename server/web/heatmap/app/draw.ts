@@ -1,6 +1,7 @@
 // Canvas drawing of the page: the board heatmap with its per-strike profile and level lines, the
 // legend, the spot profile and the session heatmap. Each function draws one canvas from data.
 import { formatUsd } from "../../../../lib/positioning/briefs";
+import { etHhmm } from "./et-format";
 import { colorOf, legendValue, scaleOf } from "./colors";
 import type { HeatmapView } from "./model";
 import type { SessionFrame } from "./source";
@@ -248,8 +249,7 @@ export function drawSession(canvas: HTMLCanvasElement, frames: readonly SessionF
   ctx.fillText(hi.toFixed(0), left - 4, 12);
   ctx.fillText(lo.toFixed(0), left - 4, h - 18);
   ctx.textAlign = "left";
-  const et = (ms: number) => new Date(ms).toLocaleTimeString("en-US", { timeZone: "America/New_York", hour: "2-digit", minute: "2-digit", hour12: false });
-  ctx.fillText(et(frames[0].tMs), left, h - 4);
+  ctx.fillText(etHhmm(frames[0].tMs), left, h - 4);
   ctx.textAlign = "right";
-  ctx.fillText(et(frames[frames.length - 1].tMs), w - 4, h - 4);
+  ctx.fillText(etHhmm(frames[frames.length - 1].tMs), w - 4, h - 4);
 }
