@@ -87,12 +87,16 @@ export async function loadHeatmapAsset(prebuilt = PREBUILT_HEATMAP_APP, entry = 
   const fromDisk = await readFile(prebuilt, "utf8").catch(() => null);
   const js = fromDisk ?? (await cachedBrowserBundle(entry, cacheDir));
   let gzipped: Promise<Uint8Array> | undefined;
-  return {
+  const asset: HeatmapAsset = {
     js,
     gzip: () => (gzipped ??= gzipAsync(js).then((b) => Uint8Array.from(b))),
     hash: createHash("sha256").update(js).digest("hex").slice(0, 16),
     origin: fromDisk === null ? "built" : "prebuilt",
   };
+  // Compressed in the background now, so serving the script never waits on the thread pool (a
+  // wait there would let a board request take the event loop first: docs/api.md#heatmap-page-first-paint).
+  void asset.gzip().catch(() => undefined);
+  return asset;
 }
 
 let served: Promise<HeatmapAsset> | null = null;

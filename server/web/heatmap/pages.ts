@@ -27,20 +27,6 @@ function basePath(request: Request): string {
   return new URL(request.url).pathname.replace(/\/heatmap(\/.*)?$/, "");
 }
 
-/**
- * Starts the board the page is about to ask for (`?symbol=`, live): the market memoizes a
- * session's fixed part, so the page's /v1/board finds it built (docs/api.md#heatmap-page-first-paint).
- * After this response is written (a macrotask later), so the page is not delayed; at most one
- * build per symbol and session, whoever asks, and errors are the route's to report.
- */
-function warmBoard(request: Request, services: AppServices): void {
-  const params = new URL(request.url).searchParams;
-  if (params.has("at")) return;
-  const symbol = (params.get("symbol") ?? "SPY").toUpperCase();
-  if (!/^[A-Z0-9.]{1,12}$/.test(symbol)) return;
-  setTimeout(() => void services.market.chain(symbol, services.market.clock.now()).catch(() => undefined), 0);
-}
-
 /** The script's URL: content-addressed (`?v=hash`), so browsers keep it without asking again. */
 function scriptSrc(base: string, asset: HeatmapAsset | null): string {
   return `${base}/heatmap/app.js${asset ? `?v=${asset.hash}` : ""}`;
@@ -70,7 +56,6 @@ export const heatmapPages: WebPage[] = [
     path: "/heatmap",
     handle: async (request: Request, services: AppServices) => {
       const base = basePath(request).replace(/[^A-Za-z0-9/_-]/g, "");
-      warmBoard(request, services);
       // The bundle is ready (or built) before the page names it; a failed build leaves the
       // unversioned URL, whose 503 says why.
       const asset = await servedHeatmapAsset().catch(() => null);
