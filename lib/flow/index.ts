@@ -158,3 +158,21 @@ export type { BullBearMetrics, BullBearInterpretation, BaselineBucket } from "./
 // Strike-level concentration
 export { strikeBreakdown, StrikeBreakdownSchema, StrikesConcentrationSchema } from "./strikes";
 export type { StrikeBreakdown, StrikesConcentration, StrikeTrade } from "./strikes";
+
+// Multi-timeframe aggregate, trade rows and score detail, vol/OI, moneyness, historical compare, charts
+export {
+  AGGREGATE_TIMEFRAMES,
+  AGGREGATE_PARAMS,
+  emptySums,
+  flowSums,
+  mergeSums,
+  sumScores,
+  timeframeAggregate,
+  trendAnalysis,
+  moneynessAggregates,
+  ScoreComponentsSchema,
+  TimeframeAggregateSchema,
+  TrendAnalysisSchema,
+  MoneynessAggregateSchema,
+} from "./timeframe-aggregate";
+export type { AggregateTimeframe, FlowSums, SumTrade, TimeframeAggregate, TrendAnalysis, MoneynessAggregate } from "./timeframe-aggregate";

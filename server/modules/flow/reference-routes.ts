@@ -14,6 +14,7 @@ import { chainBullBearRoute, contractBullBearRoute } from "./ref-bull-bear";
 import { contractBulkStatsRoute, contractStatsRoute } from "./ref-contract-stats";
 import { underlyingByStrikeRoute, underlyingStrikeExpirationsRoute } from "./ref-by-strike";
 import { underlyingBulkStatsRoute, underlyingExpirationsRoute, underlyingStatsRoute } from "./ref-underlying-stats";
+import { aggregateRoute } from "./ref-timeframe-aggregate";
 
 export const referenceFlowRoutes: readonly AnyRoute[] = [
   chainBullBearRoute,
@@ -34,4 +35,5 @@ export const referenceFlowRoutes: readonly AnyRoute[] = [
   flowBaselineRoute,
   contractHistoryRoute,
   underlyingListRoute,
+  aggregateRoute,
 ];
