@@ -10,7 +10,8 @@ import {
   TrendAnalysisSchema,
   type AggregateTimeframe,
 } from "../flow/timeframe-aggregate";
-import { boolParam, dateParam, enumParam, intParam } from "./params";
+import { OptionTradeRowSchema } from "../flow/trade-rows";
+import { boolParam, dateParam, enumParam, intParam, numberParam, optionalEnumParam, optionalIntParam } from "./params";
 
 /** Most timeframes one `/v1/aggregate/{ticker}` call may ask for (reference: at most 8). */
 export const AGGREGATE_MAX_TIMEFRAMES = 8;
@@ -87,3 +88,52 @@ export function aggregateCost(timeframes: readonly AggregateTimeframe[]): number
   const days = timeframes.reduce((s, t) => s + timeframeDays(t), 0);
   return 3 * Math.max(1, Math.ceil(days / 30));
 }
+
+/** An optional instant as RFC 3339 or Unix seconds, output as epoch ms. */
+function instantOrSeconds(description: string) {
+  return z
+    .string()
+    .transform((raw, ctx) => {
+      if (/^\d{1,12}(\.\d+)?$/.test(raw)) return Math.floor(Number(raw) * 1000);
+      if (!z.iso.datetime({ offset: true }).safeParse(raw).success) {
+        ctx.addIssue({ code: "custom", message: "must be an RFC 3339 instant (2024-03-05T15:01:00Z) or Unix seconds." });
+        return z.NEVER;
+      }
+      return Date.parse(raw);
+    })
+    .optional()
+    .meta({ description });
+}
+
+/** What both trade feeds share: the window, the page size and the print-kind filters. */
+const tradesBaseShape = {
+  start: instantOrSeconds("Start of the window, inclusive (RFC 3339 or Unix seconds); its ET date is the session. Default the open of the current session (of `end`'s session when only `end` is given)."),
+  end: instantOrSeconds("End of the window, exclusive (RFC 3339 or Unix seconds); default now; clipped to the session's close."),
+  limit: intParam({ min: 1, max: 500, default: 50, description: "Rows per response." }),
+  only_sweeps: boolParam(false, "Only trades that are part of an intermarket sweep."),
+  only_multi_leg: boolParam(false, "Only trades printed as part of a multi-leg package."),
+  exclude_multi_leg: boolParam(false, "Leave out trades printed as part of a multi-leg package."),
+  min_premium: numberParam({ min: 0, description: "Leave out trades below this premium, USD." }),
+};
+
+/** Query of `/v1/underlying/{ticker}/trades` (reference `getUnderlyingTrades`). */
+export const UnderlyingTradesQuerySchema = z.object({
+  ...tradesBaseShape,
+  moneyness: optionalEnumParam(["ITM", "ATM", "OTM"], "Only trades of this moneyness (ATM within 3%)."),
+  min_moneyness_pct: numberParam({ description: "Minimum signed percent out of the money (negative in the money)." }),
+  max_moneyness_pct: numberParam({ description: "Maximum signed percent out of the money." }),
+  min_dte: optionalIntParam({ min: 0, description: "Minimum days to expiration." }),
+  max_dte: optionalIntParam({ min: 0, description: "Maximum days to expiration." }),
+  min_strike: numberParam({ min: 0, description: "Minimum strike." }),
+  max_strike: numberParam({ min: 0, description: "Maximum strike." }),
+  expiration: dateParam("Only this expiration, YYYY-MM-DD."),
+});
+
+/** Query of `/v1/contract/{symbol}/trades` (reference `getContractTrades`). */
+export const ContractTradesQuerySchema = z.object({
+  ...tradesBaseShape,
+  cursor: z.string().max(200).optional().meta({ description: "`meta.nextCursor` of the previous page, passed back unchanged with the same filters." }),
+});
+
+/** `data` of both trade feeds. */
+export const OptionTradeListDataSchema = z.array(OptionTradeRowSchema);

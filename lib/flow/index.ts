@@ -176,3 +176,5 @@ export {
   MoneynessAggregateSchema,
 } from "./timeframe-aggregate";
 export type { AggregateTimeframe, FlowSums, SumTrade, TimeframeAggregate, TrendAnalysis, MoneynessAggregate } from "./timeframe-aggregate";
+export { BLOCK_MIN_CONTRACTS, epochDay, instrumentIdOf, coarseMoneyness, ivChanges, optionTradeRow, OptionTradeRowSchema } from "./trade-rows";
+export type { OptionTradeRow } from "./trade-rows";

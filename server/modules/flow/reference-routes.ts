@@ -15,6 +15,7 @@ import { contractBulkStatsRoute, contractStatsRoute } from "./ref-contract-stats
 import { underlyingByStrikeRoute, underlyingStrikeExpirationsRoute } from "./ref-by-strike";
 import { underlyingBulkStatsRoute, underlyingExpirationsRoute, underlyingStatsRoute } from "./ref-underlying-stats";
 import { aggregateRoute } from "./ref-timeframe-aggregate";
+import { contractTradesRoute, underlyingTradesRoute } from "./ref-trades";
 
 export const referenceFlowRoutes: readonly AnyRoute[] = [
   chainBullBearRoute,
@@ -36,4 +37,6 @@ export const referenceFlowRoutes: readonly AnyRoute[] = [
   contractHistoryRoute,
   underlyingListRoute,
   aggregateRoute,
+  underlyingTradesRoute,
+  contractTradesRoute,
 ];
