@@ -11,6 +11,8 @@ import {
   type AggregateTimeframe,
 } from "../flow/timeframe-aggregate";
 import { OptionTradeRowSchema } from "../flow/trade-rows";
+import { VolOiResultSchema } from "../flow/vol-oi";
+import { MoneynessBreakdownSchema } from "../flow/moneyness-breakdown";
 import { boolParam, dateParam, enumParam, intParam, numberParam, optionalEnumParam, optionalIntParam } from "./params";
 
 /** Most timeframes one `/v1/aggregate/{ticker}` call may ask for (reference: at most 8). */
@@ -137,3 +139,35 @@ export const ContractTradesQuerySchema = z.object({
 
 /** `data` of both trade feeds. */
 export const OptionTradeListDataSchema = z.array(OptionTradeRowSchema);
+
+/** Sessions in the `weekly` vol/OI timeframe. */
+export const VOL_OI_WEEK_SESSIONS = 5;
+
+/** Query of `/v1/vol-oi/{ticker}` (reference `getVolOi`). */
+export const VolOiQuerySchema = z.object({
+  timeframe: enumParam(["daily", "weekly"], "daily", `\`daily\`: the session's volume against its opening open interest; \`weekly\`: the last ${VOL_OI_WEEK_SESSIONS} sessions' volume against the open interest at the first one's open.`),
+  option_type: enumParam(["call", "put", "all"], "all", "Calls, puts or both (the other type's block is then empty)."),
+  moneyness: enumParam(["otm_10plus", "otm_5_10", "otm_3_5", "atm_itm", "all"], "all", "Keep one moneyness band (percent out of the money at the window's end)."),
+  min_oi: optionalIntParam({ min: 0, description: "Leave out contracts with less open interest." }),
+  date: dateParam("Trading date YYYY-MM-DD (the last session of the timeframe); default the current trading date."),
+});
+
+/** `data` of `/v1/vol-oi/{ticker}`. */
+export const VolOiDataSchema = VolOiResultSchema.extend({
+  ticker: z.string(),
+  timestamp: z.string().meta({ description: "End of the period read (now, or the close of a finished session)." }),
+  timeframe: z.enum(["daily", "weekly"]),
+});
+
+/** Sessions of each moneyness timeframe (`intraday` is the last hour of the session so far). */
+export const MONEYNESS_TIMEFRAME_SESSIONS = { intraday: 1, daily: 1, "7d": 7, "30d": 30 } as const;
+
+/** Query of `/v1/moneyness/{ticker}` (reference `getMoneyness`). */
+export const MoneynessQuerySchema = z.object({
+  timeframe: enumParam(["intraday", "daily", "7d", "30d"], "daily", "`intraday`: the last hour of the session so far; `daily`: the session; `7d`, `30d`: that many sessions ending on `date`."),
+  date: dateParam("Trading date YYYY-MM-DD; default the current trading date."),
+  min_premium: numberParam({ min: 0, description: "Leave out trades below this premium, USD." }),
+});
+
+/** `data` of `/v1/moneyness/{ticker}`. */
+export const MoneynessDataSchema = MoneynessBreakdownSchema.extend({ ticker: z.string(), timeframe: z.string() });

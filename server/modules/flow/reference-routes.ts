@@ -16,6 +16,8 @@ import { underlyingByStrikeRoute, underlyingStrikeExpirationsRoute } from "./ref
 import { underlyingBulkStatsRoute, underlyingExpirationsRoute, underlyingStatsRoute } from "./ref-underlying-stats";
 import { aggregateRoute } from "./ref-timeframe-aggregate";
 import { contractTradesRoute, underlyingTradesRoute } from "./ref-trades";
+import { volOiRoute } from "./ref-vol-oi";
+import { moneynessRoute } from "./ref-moneyness";
 
 export const referenceFlowRoutes: readonly AnyRoute[] = [
   chainBullBearRoute,
@@ -39,4 +41,6 @@ export const referenceFlowRoutes: readonly AnyRoute[] = [
   aggregateRoute,
   underlyingTradesRoute,
   contractTradesRoute,
+  volOiRoute,
+  moneynessRoute,
 ];
