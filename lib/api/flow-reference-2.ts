@@ -171,3 +171,11 @@ export const MoneynessQuerySchema = z.object({
 
 /** `data` of `/v1/moneyness/{ticker}`. */
 export const MoneynessDataSchema = MoneynessBreakdownSchema.extend({ ticker: z.string(), timeframe: z.string() });
+
+/** `{trade_id}` path parameter of `/v1/score/{trade_id}`. */
+export const TradeScoreParamsSchema = z.object({
+  trade_id: z.string().min(1).max(64).meta({ description: "A trade id from the flow feed (`tradeId`), ROOT-<epoch minute>-<n>." }),
+});
+
+/** Query of `/v1/score/{trade_id}` (none). */
+export const TradeScoreQuerySchema = z.object({});

@@ -182,3 +182,5 @@ export { VOL_OI_PARAMS, VOL_OI_BANDS, volOiBand, volOiSignal, volOiAnalysis, Vol
 export type { VolOiBand, VolOiSignal, VolOiResult, VolOiContract } from "./vol-oi";
 export { MONEYNESS_PARAMS, moneynessBreakdown, MoneynessBreakdownSchema, MoneynessPatternSchema } from "./moneyness-breakdown";
 export type { MoneynessBreakdown, MoneynessTrade } from "./moneyness-breakdown";
+export { TRADE_SCORE_PARAMS, parseTradeId, tradeIntent, tradeScore, TradeScoreSchema } from "./trade-score";
+export type { TradeScore } from "./trade-score";

@@ -18,6 +18,7 @@ import { aggregateRoute } from "./ref-timeframe-aggregate";
 import { contractTradesRoute, underlyingTradesRoute } from "./ref-trades";
 import { volOiRoute } from "./ref-vol-oi";
 import { moneynessRoute } from "./ref-moneyness";
+import { tradeScoreRoute } from "./ref-trade-score";
 
 export const referenceFlowRoutes: readonly AnyRoute[] = [
   chainBullBearRoute,
@@ -43,4 +44,5 @@ export const referenceFlowRoutes: readonly AnyRoute[] = [
   contractTradesRoute,
   volOiRoute,
   moneynessRoute,
+  tradeScoreRoute,
 ];

@@ -1,9 +1,10 @@
 // /v1/underlying/{ticker}/trades and /v1/contract/{symbol}/trades: rows, order and filters
 // recomputed from the raw option prints (side from each print's NBBO, cumulative volume and IV
 // direction by a plain walk, sweeps from groupSweeps, OI from the opening board), the contract
-// feed's cursor walk while prints arrive (no gap, no repeat), and uncharged 4xx.
+// feed's cursor walk while prints arrive (no gap, no repeat), and uncharged 4xx. Also
+// /v1/score/{trade_id} (same tape, same recomputation).
 import { beforeAll, describe, expect, it } from "vitest";
-import { classifySide, groupSweeps, moneynessOf, moneynessPct, openInterestBySymbol } from "../../../../lib/flow";
+import { classifySide, groupSweeps, moneynessOf, moneynessPct, openInterestBySymbol, tradeFacts } from "../../../../lib/flow";
 import type { MarketData, OptionPrint } from "../../../../lib/market";
 import { isCrossPrint, isMultiLegPrint } from "../../../../lib/market/prints/conditions";
 import { formatOptionSymbol } from "../../../../lib/symbols";
@@ -168,6 +169,60 @@ describe("/v1/contract/{symbol}/trades", () => {
       ["/v1/underlying/XOM/trades?moneyness=deep", 400, "moneyness"],
       ["/v1/underlying/XOM/trades?min_dte=9&max_dte=2", 400, "min_dte"],
       ["/v1/underlying/XOM/trades?start=2024-03-09T15:00:00Z", 400, "start"],
+    ];
+    for (const [path, status, param, code = "INVALID_PARAMETER"] of cases) {
+      const res = await h.get(path);
+      expect(res.status, path).toBe(status);
+      const { error } = await body(res);
+      expect(error.code, path).toBe(code);
+      expect(error.message, path).toContain(param);
+    }
+    expect(balance()).toBe(before);
+  });
+});
+
+describe("/v1/score/{trade_id}", () => {
+  it("every trade of a feed page: spread position, urgency, type and context from its raw print; scores agree with the feed; 1 credit", async () => {
+    const feed = (await body(await h.get("/v1/flow/XOM?limit=25"))).data.trades;
+    const rows = await expectedRows(h.sim, "XOM", NOW_MS);
+    const byId = new Map(rows.map((e) => [e.p.id, e]));
+    const POS: Record<string, string> = { AA: "above_ask", A: "at_ask", BA: "below_ask", M: "mid", AB: "above_bid", B: "at_bid", BB: "below_bid", N: "unknown" };
+    expect(feed.length).toBe(25);
+    for (const item of feed) {
+      const before = balance();
+      const res = await h.get(`/v1/score/${item.tradeId}`);
+      expect(res.status).toBe(200);
+      expect(balance()).toBe(before - 1);
+      const { data } = await body(res);
+      const e = byId.get(item.tradeId)!;
+      const f = tradeFacts(e.p);
+      const sweep = e.sweep ? 1 : 0;
+      expect(data.tradeId).toBe(item.tradeId);
+      expect(data.scores.sentiment).toBe(item.scores.flowScore);
+      expect(data.scores.confidence).toBeCloseTo(item.scores.flowBonus / 100, 12);
+      expect(data.scores.urgency).toBe(Math.round(100 * (0.6 * Math.abs(f.aggression) + 0.4 * sweep)));
+      expect(data.spreadAnalysis.positionInSpread).toBe(POS[f.side]);
+      expect(data.spreadAnalysis.tradePrice).toBe(e.p.price);
+      if (f.side !== "N") expect(data.spreadAnalysis.spreadWidth).toBeCloseTo(e.p.nbboAsk - e.p.nbboBid, 12);
+      expect(data.tradeContext).toMatchObject({
+        ticker: "XOM", optionType: e.p.right === "C" ? "call" : "put", strike: e.p.strike, expiration: e.p.expiry, size: e.p.size,
+        tradeType: e.sweep ? "sweep" : e.p.size >= 100 ? "block" : "regular", moneyness: f.moneyness.toLowerCase(), dte: f.dte,
+      });
+      expect(data.tradeContext.premium).toBeCloseTo(e.p.price * e.p.size * 100, 6);
+      const s = item.scores.flowScore;
+      expect(data.interpretation.direction).toBe(s >= 50 ? "bullish" : s >= 15 ? "moderately_bullish" : s <= -50 ? "bearish" : s <= -15 ? "moderately_bearish" : "neutral");
+    }
+  });
+
+  it("400 for a malformed id or a weekend minute, 404 SYMBOL_NOT_FOUND for an unknown root and NOT_FOUND for a missing print; uncharged", async () => {
+    const before = balance();
+    const minute = Math.floor((NOW_MS - 60_000) / 60_000);
+    const saturday = Math.floor(Date.parse("2024-03-09T15:00:00Z") / 60_000);
+    const cases: Array<[string, number, string, string?]> = [
+      ["/v1/score/flow_188afe42c3a77af2_0", 400, "trade_id"],
+      [`/v1/score/XOM-${saturday}-0`, 400, "trade_id"],
+      [`/v1/score/ZZZZ-${minute}-0`, 404, "trade_id", "SYMBOL_NOT_FOUND"],
+      [`/v1/score/XOM-${minute}-99999`, 404, "XOM", "NOT_FOUND"],
     ];
     for (const [path, status, param, code = "INVALID_PARAMETER"] of cases) {
       const res = await h.get(path);
