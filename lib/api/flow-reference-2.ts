@@ -13,6 +13,7 @@ import {
 import { OptionTradeRowSchema } from "../flow/trade-rows";
 import { VolOiResultSchema } from "../flow/vol-oi";
 import { MoneynessBreakdownSchema } from "../flow/moneyness-breakdown";
+import { HistoricalCompareSchema } from "../flow/historical-compare";
 import { boolParam, dateParam, enumParam, intParam, numberParam, optionalEnumParam, optionalIntParam } from "./params";
 
 /** Most timeframes one `/v1/aggregate/{ticker}` call may ask for (reference: at most 8). */
@@ -179,3 +180,11 @@ export const TradeScoreParamsSchema = z.object({
 
 /** Query of `/v1/score/{trade_id}` (none). */
 export const TradeScoreQuerySchema = z.object({});
+
+/** Query of `/v1/flow/{ticker}/historical-compare` (reference `getFlowHistoricalCompare`). */
+export const HistoricalCompareQuerySchema = z.object({
+  date: dateParam("Trading date YYYY-MM-DD to evaluate; default the current trading date."),
+});
+
+/** `data` of `/v1/flow/{ticker}/historical-compare`. */
+export const HistoricalCompareDataSchema = HistoricalCompareSchema.extend({ ticker: z.string(), date: z.string() });

@@ -184,3 +184,5 @@ export { MONEYNESS_PARAMS, moneynessBreakdown, MoneynessBreakdownSchema, Moneyne
 export type { MoneynessBreakdown, MoneynessTrade } from "./moneyness-breakdown";
 export { TRADE_SCORE_PARAMS, parseTradeId, tradeIntent, tradeScore, TradeScoreSchema } from "./trade-score";
 export type { TradeScore } from "./trade-score";
+export { HISTORICAL_COMPARE_PARAMS, dayMetrics, percentileRank, historicalCompare, DayMetricsSchema, HistoricalCompareSchema } from "./historical-compare";
+export type { DayMetrics, HistoricalCompare } from "./historical-compare";

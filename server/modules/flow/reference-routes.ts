@@ -19,6 +19,7 @@ import { contractTradesRoute, underlyingTradesRoute } from "./ref-trades";
 import { volOiRoute } from "./ref-vol-oi";
 import { moneynessRoute } from "./ref-moneyness";
 import { tradeScoreRoute } from "./ref-trade-score";
+import { historicalCompareRoute } from "./ref-historical-compare";
 
 export const referenceFlowRoutes: readonly AnyRoute[] = [
   chainBullBearRoute,
@@ -45,4 +46,5 @@ export const referenceFlowRoutes: readonly AnyRoute[] = [
   volOiRoute,
   moneynessRoute,
   tradeScoreRoute,
+  historicalCompareRoute,
 ];
