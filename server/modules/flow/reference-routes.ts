@@ -20,6 +20,8 @@ import { volOiRoute } from "./ref-vol-oi";
 import { moneynessRoute } from "./ref-moneyness";
 import { tradeScoreRoute } from "./ref-trade-score";
 import { historicalCompareRoute } from "./ref-historical-compare";
+import { underlyingChartRoute } from "./ref-underlying-chart";
+import { contractChartRoute } from "./ref-contract-chart";
 
 export const referenceFlowRoutes: readonly AnyRoute[] = [
   chainBullBearRoute,
@@ -47,4 +49,6 @@ export const referenceFlowRoutes: readonly AnyRoute[] = [
   moneynessRoute,
   tradeScoreRoute,
   historicalCompareRoute,
+  underlyingChartRoute,
+  contractChartRoute,
 ];
