@@ -170,6 +170,8 @@ export {
   timeframeAggregate,
   trendAnalysis,
   moneynessAggregates,
+  moneynessSums,
+  moneynessAggregatesFromSums,
   ScoreComponentsSchema,
   TimeframeAggregateSchema,
   TrendAnalysisSchema,

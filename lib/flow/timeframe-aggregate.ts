@@ -219,26 +219,30 @@ export const MoneynessAggregateSchema = z.object({
 /** One moneyness category's scores. */
 export type MoneynessAggregate = z.output<typeof MoneynessAggregateSchema>;
 
+/** Sums of each moneyness category (deep ITM first), no decay: additive across sessions like `flowSums`. */
+export function moneynessSums(trades: Iterable<SumTrade & { moneyness: Moneyness }>): FlowSums[] {
+  const groups = MONEYNESS_CATEGORIES.map(() => [] as SumTrade[]);
+  for (const t of trades) groups[MONEYNESS_CATEGORIES.indexOf(t.moneyness)].push(t);
+  return groups.map((g) => flowSums(g));
+}
+
 /**
- * The five moneyness categories (deep ITM first), each with its composite from its own trades,
- * trade count, premium and percent of the set's premium.
+ * The five moneyness categories (deep ITM first) from their sums, each with its composite, trade
+ * count, premium and percent of the set's premium.
  * @see docs/methodology.md#flow-timeframe-aggregate
  */
+export function moneynessAggregatesFromSums(sums: readonly FlowSums[]): MoneynessAggregate[] {
+  const total = sums.reduce((a, s) => a + s.totalPremium, 0);
+  return MONEYNESS_CATEGORIES.map((category, i) => ({
+    category,
+    composite: roundHalfAway(sumScores(sums[i]).composite),
+    tradeCount: sums[i].tradeCount,
+    premium: sums[i].totalPremium,
+    pctOfTotal: total > 0 ? (100 * sums[i].totalPremium) / total : 0,
+  }));
+}
+
+/** {@link moneynessAggregatesFromSums} of a set of trades. */
 export function moneynessAggregates(trades: readonly (SumTrade & { moneyness: Moneyness })[]): MoneynessAggregate[] {
-  const groups = MONEYNESS_CATEGORIES.map(() => [] as SumTrade[]);
-  let total = 0;
-  for (const t of trades) {
-    groups[MONEYNESS_CATEGORIES.indexOf(t.moneyness)].push(t);
-    total += t.premiumUsd;
-  }
-  return MONEYNESS_CATEGORIES.map((category, i) => {
-    const s = flowSums(groups[i]);
-    return {
-      category,
-      composite: roundHalfAway(sumScores(s).composite),
-      tradeCount: s.tradeCount,
-      premium: s.totalPremium,
-      pctOfTotal: total > 0 ? (100 * s.totalPremium) / total : 0,
-    };
-  });
+  return moneynessAggregatesFromSums(moneynessSums(trades));
 }

@@ -8,6 +8,8 @@ import {
   flowSums,
   mergeSums,
   moneynessAggregates,
+  moneynessAggregatesFromSums,
+  moneynessSums,
   timeframeAggregate,
   trendAnalysis,
   type AggregateTimeframe,
@@ -43,6 +45,19 @@ async function sessionSums(state: FlowState, ticker: string, date: string, nowMs
     p = sessionTape(state, ticker, date, nowMs, { cache: uptoMs < sessionBounds(date).closeMs }).then((tape) =>
       flowSums(tapeTrades(tape).filter(tradeFilter(q)), halfLifeMs ? { refMs: uptoMs, halfLifeMs } : undefined),
     );
+    state.memo.set(key, p);
+    p.catch(() => state.memo.set(key, undefined));
+  }
+  return p;
+}
+
+/** One session's per-moneyness sums after the filters (no decay), memoised like `sessionSums`. */
+async function sessionMoneynessSums(state: FlowState, ticker: string, date: string, nowMs: number, q: Query): Promise<FlowSums[]> {
+  const uptoMs = sessionUptoMs(date, nowMs);
+  const key = `aggmoney|${ticker}|${date}|${uptoMs}|${q.moneyness_filter}|${q.expiration_filter}`;
+  let p = state.memo.get(key) as Promise<FlowSums[]> | undefined;
+  if (!p) {
+    p = sessionTape(state, ticker, date, nowMs, { cache: uptoMs < sessionBounds(date).closeMs }).then((tape) => moneynessSums(tapeTrades(tape).filter(tradeFilter(q))));
     state.memo.set(key, p);
     p.catch(() => state.memo.set(key, undefined));
   }
@@ -110,17 +125,18 @@ export const aggregateRoute = flowRoute({
     };
     if (q.include_moneyness) {
       const first = q.timeframes[0];
-      let trades = tradesOf.get(first);
-      if (!trades) {
-        trades = [];
+      const trades = tradesOf.get(first);
+      if (trades) data.byMoneyness = moneynessAggregates(trades);
+      else {
+        // Per-session category sums (memoised), merged: no session's trades are held at once.
+        const perSession: FlowSums[][] = [];
         for (const d of sessionsEnding(date, AGGREGATE_TIMEFRAMES[first].sessions)) {
           await yieldToTimers();
           if (signal.aborted) throw signal.reason;
-          const tape = await sessionTape(state, ticker, d, nowMs, { cache: d === date });
-          for (const t of tapeTrades(tape)) if (keep(t)) trades.push(t);
+          perSession.push(await sessionMoneynessSums(state, ticker, d, nowMs, q));
         }
+        data.byMoneyness = moneynessAggregatesFromSums([0, 1, 2, 3, 4].map((k) => mergeSums(perSession.map((s) => s[k]))));
       }
-      data.byMoneyness = moneynessAggregates(trades);
     }
     return { data, meta: flowMeta(services, requestId) };
   },

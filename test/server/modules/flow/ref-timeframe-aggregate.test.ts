@@ -136,6 +136,14 @@ describe("/v1/aggregate/{ticker}", () => {
       expect(x.premium).toBeCloseTo(these.reduce((s, r) => s + r.premium, 0), 4);
     }
     expect(m.byMoneyness.reduce((s: number, x: any) => s + x.pctOfTotal, 0)).toBeCloseTo(100, 9);
+    // A session timeframe first: the split comes from per-session sums, same numbers.
+    const d = (await body(await h.get(`/v1/aggregate/XOM?timeframes=1d&date=${PRIOR}&include_moneyness=true`))).data;
+    for (const x of d.byMoneyness) {
+      const these = (await rows(PRIOR)).filter((r) => r.moneyness === x.category);
+      expect(x.tradeCount).toBe(these.length);
+      expect(x.premium).toBeCloseTo(these.reduce((s, r) => s + r.premium, 0), 4);
+      expect(x.composite).toBe(scores(these).composite);
+    }
   });
 
   it("`all` expands to six timeframes and prices 15 credits (checked on the debit, answered from memoised sums)", async () => {
