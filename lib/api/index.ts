@@ -12,3 +12,4 @@ export * from "./flow-params";
 export * from "./flow";
 export * from "./flow-reference";
 export * from "./flow-market";
+export * from "./flow-reference-2";

@@ -22,6 +22,14 @@ import { contractUnusualOiRoute } from "./ref-unusual-oi";
 import { sectorFlowRoute } from "./ref-sector-flow";
 import { marketBreadthRoute } from "./ref-market-breadth";
 import { marketTideRoute } from "./ref-market-tide";
+import { aggregateRoute } from "./ref-timeframe-aggregate";
+import { contractTradesRoute, underlyingTradesRoute } from "./ref-trades";
+import { volOiRoute } from "./ref-vol-oi";
+import { moneynessRoute } from "./ref-moneyness";
+import { tradeScoreRoute } from "./ref-trade-score";
+import { historicalCompareRoute } from "./ref-historical-compare";
+import { underlyingChartRoute } from "./ref-underlying-chart";
+import { contractChartRoute } from "./ref-contract-chart";
 
 export const referenceFlowRoutes: readonly AnyRoute[] = [
   chainBullBearRoute,
@@ -50,4 +58,13 @@ export const referenceFlowRoutes: readonly AnyRoute[] = [
   contractTopWeeklyRoute,
   contractUnusualVolumeRoute,
   contractUnusualOiRoute,
+  aggregateRoute,
+  underlyingTradesRoute,
+  contractTradesRoute,
+  volOiRoute,
+  moneynessRoute,
+  tradeScoreRoute,
+  historicalCompareRoute,
+  underlyingChartRoute,
+  contractChartRoute,
 ];
