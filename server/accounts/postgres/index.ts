@@ -26,7 +26,7 @@ export interface OpenPostgresOptions {
   clock?: ClockLike;
   /** Pool size (default 10). */
   maxConnections?: number;
-  /** Seconds to wait for a connection (default 2). */
+  /** Seconds to wait for a new connection (default 10; see `PgConnectionOptions`). */
   connectTimeoutS?: number;
   /** Group-commit window of debits and refunds, ms (default 0: one event-loop turn). */
   groupCommitWindowMs?: number;

@@ -94,7 +94,7 @@ describe("three instances on one PostgreSQL and one Redis", () => {
     );
     const ok = outcomes.filter((o) => o.status === 200);
     expect(ok.length).toBe(40);
-    expect(outcomes.filter((o) => o.status !== 200).every((o) => o.status === 402 && o.code === "insufficient_credits")).toBe(true);
+    expect(outcomes.filter((o) => o.status !== 200 && !(o.status === 402 && o.code === "insufficient_credits")).map((o) => `${o.status} ${o.code}`)).toEqual([]);
     const net = await netByRequest(accountId);
     expect([...net.keys()].sort()).toEqual(ok.map((o) => o.requestId!).sort());
     expect([...net.values()].every((v) => v === 1)).toBe(true);
@@ -130,7 +130,11 @@ describe("three instances on one PostgreSQL and one Redis", () => {
           for (let i = 0; !stop; i++) outcomes.push(await call(bases[(c + i) % 3]!, key));
         }),
       );
-      await new Promise((r) => setTimeout(r, 1500));
+      // Kill once the child has answered under load (a loaded machine may take a while to get there).
+      for (let waited = 0; waited < 30_000 && outcomes.filter((o) => o.status === 200).length < 30; waited += 100) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await new Promise((r) => setTimeout(r, 500));
       const beforeKill = outcomes.filter((o) => o.status === 200).length;
       child.kill("SIGKILL");
       await new Promise((r) => setTimeout(r, 1500));
