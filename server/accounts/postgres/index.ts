@@ -36,7 +36,7 @@ export interface OpenPostgresOptions {
 /** The PostgreSQL service: the app's contract and the admin operations, all answering with promises. */
 export interface PostgresAccountService
   extends Omit<AccountService, keyof PgAuth | keyof PgCreditLedger | "close" | "openOAuthStore">,
-    Omit<PgAuth, never>,
+    PgAuth,
     Omit<PgCreditLedger, "batcher">,
     PgAdmin {
   readonly kind: "postgres";
