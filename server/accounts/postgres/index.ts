@@ -26,7 +26,7 @@ export interface OpenPostgresOptions {
   clock?: ClockLike;
   /** Pool size (default 10). */
   maxConnections?: number;
-  /** Seconds to wait for a connection (default 2). */
+  /** Seconds to wait for a new connection (default 10; see `PgConnectionOptions`). */
   connectTimeoutS?: number;
   /** Group-commit window of debits and refunds, ms (default 0: one event-loop turn). */
   groupCommitWindowMs?: number;
@@ -36,7 +36,7 @@ export interface OpenPostgresOptions {
 /** The PostgreSQL service: the app's contract and the admin operations, all answering with promises. */
 export interface PostgresAccountService
   extends Omit<AccountService, keyof PgAuth | keyof PgCreditLedger | "close" | "openOAuthStore">,
-    Omit<PgAuth, never>,
+    PgAuth,
     Omit<PgCreditLedger, "batcher">,
     PgAdmin {
   readonly kind: "postgres";
