@@ -11,3 +11,4 @@ export * from "./vol";
 export * from "./flow-params";
 export * from "./flow";
 export * from "./flow-reference";
+export * from "./flow-stream";
