@@ -7,6 +7,7 @@ import { BoardDataSchema, BoardMetaSchema, BoardQuerySchema } from "../api/board
 import { EmptyQuerySchema } from "../api/common";
 import { ByStrikeQuerySchema, ChainBullBearSchema, ChainTimeframeQuerySchema, ContractBulkStatsDataSchema, ContractBulkStatsQuerySchema, ContractBullBearSchema, ContractStatsSchema, ContractSymbolParamsSchema, ContractTimeframeQuerySchema, DarkPoolDailyDataSchema, DarkPoolDailyMetaSchema, DarkPoolDailyQuerySchema, DarkPoolLevelsDataSchema, DarkPoolLevelsMetaSchema, DarkPoolLevelsQuerySchema, DarkPoolTickerParamsSchema, DarkPoolTopPrintsDataSchema, DarkPoolTopPrintsMetaSchema, DarkPoolTopPrintsQuerySchema, DarkPoolTradesDataSchema, DarkPoolTradesMetaSchema, DarkPoolTradesQuerySchema, FlowFeedDataSchema, FlowFeedQuerySchema, FlowMomentumDataSchema, FlowMomentumQuerySchema, FlowTickerParamsSchema, FlowTideDataSchema, FlowTideQuerySchema, MarketOverviewQuerySchema, ReferenceContractSymbolParamsSchema, RvolQuerySchema, SessionDateQuerySchema, StrikeExpirationsDataSchema, StrikeExpirationsParamsSchema, SweepsDataSchema, SweepsQuerySchema, TopContractsDailyDataSchema, TopContractsDailyQuerySchema, UnderlyingBulkStatsDataSchema, UnderlyingBulkStatsQuerySchema, UnderlyingByStrikeDataSchema, UnderlyingChainQuerySchema, UnderlyingExpirationsDataSchema, UnderlyingHistoryDataSchema, UnderlyingHistoryQuerySchema, UnderlyingSearchDataSchema, UnderlyingSearchQuerySchema, UnderlyingStatsSchema } from "../api/flow";
 import { ContractHistoryDataSchema, ContractHistoryQuerySchema, FlowAggregateDataSchema, FlowAggregateQuerySchema, FlowBaselineDataSchema, FlowBaselineQuerySchema, FlowRefContractParamsSchema, FlowRefTickerParamsSchema, FlowStrikesDataSchema, FlowStrikesQuerySchema, UnderlyingListDataSchema, UnderlyingListQuerySchema } from "../api/flow-reference";
+import { FlowStreamEventsSchema, FlowStreamQuerySchema } from "../api/flow-stream";
 import { BarMarksSchema, MarksQuerySchema, TimescaleMarksSchema } from "../api/marks";
 import { HeatmapDataSchema, HeatmapEventStreamSchema, HeatmapQuerySchema, HeatmapWebSocketSchema, HistoricalQuerySchema, HistoricalRangeDataSchema, HistoricalRangeQuerySchema, LevelsDataSchema, LevelsQuerySchema, PositioningMetaSchema, StatsDailyDataSchema, StatsDailyMetaSchema, StatsDailyQuerySchema, StreamQuerySchema, SymbolCatalogDataSchema } from "../api/positioning";
 import { BarEventStreamSchema, BarStreamQuerySchema, DatafeedConfigSchema, HistoryBodySchema, HistoryQuerySchema, PriceSymbolQuerySchema, SearchQuerySchema, SearchResultsSchema, ServerTimeSchema, UdfSymbolInfoSchema } from "../api/price";
@@ -386,6 +387,19 @@ export const operations = {
     paging: null,
     query: VolStreamQuerySchema,
     data: VolEventStreamSchema,
+  },
+  streamFlow: {
+    operationId: "streamFlow",
+    path: "/v1/flow/stream",
+    host: "flow",
+    kind: "stream",
+    transport: "sse",
+    auth: "key",
+    envelope: false,
+    cost: 1,
+    paging: null,
+    query: FlowStreamQuerySchema,
+    data: FlowStreamEventsSchema,
   },
   getFlow: {
     operationId: "getFlow",
