@@ -13,3 +13,4 @@ export * from "./flow";
 export * from "./flow-reference";
 export * from "./flow-market";
 export * from "./flow-reference-2";
+export * from "./flow-stream";

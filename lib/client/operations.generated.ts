@@ -9,6 +9,7 @@ import { ByStrikeQuerySchema, ChainBullBearSchema, ChainTimeframeQuerySchema, Co
 import { MarketBreadthDataSchema, MarketBreadthQuerySchema, MarketTideDataSchema, MarketTideMetaSchema, MarketTideQuerySchema, SectorFlowDataSchema, SectorFlowParamsSchema, SectorFlowQuerySchema, TopContractsWeeklyDataSchema, TopContractsWeeklyQuerySchema, TopUnderlyingsDailyDataSchema, TopUnderlyingsDailyQuerySchema, TopUnderlyingsWeeklyDataSchema, TopUnderlyingsWeeklyQuerySchema, UnusualOiDataSchema, UnusualOiQuerySchema, UnusualVolumeDataSchema, UnusualVolumeMetaSchema, UnusualVolumeQuerySchema } from "../api/flow-market";
 import { ContractHistoryDataSchema, ContractHistoryQuerySchema, FlowAggregateDataSchema, FlowAggregateQuerySchema, FlowBaselineDataSchema, FlowBaselineQuerySchema, FlowRefContractParamsSchema, FlowRefTickerParamsSchema, FlowStrikesDataSchema, FlowStrikesQuerySchema, UnderlyingListDataSchema, UnderlyingListQuerySchema } from "../api/flow-reference";
 import { AggregateDataSchema, AggregateQuerySchema, ChartQuerySchema, ContractChartDataSchema, ContractTradesQuerySchema, HistoricalCompareDataSchema, HistoricalCompareQuerySchema, MoneynessDataSchema, MoneynessQuerySchema, OptionTradeListDataSchema, TradeScoreParamsSchema, TradeScoreQuerySchema, UnderlyingChartDataSchema, UnderlyingTradesQuerySchema, VolOiDataSchema, VolOiQuerySchema } from "../api/flow-reference-2";
+import { FlowStreamEventsSchema, FlowStreamQuerySchema } from "../api/flow-stream";
 import { BarMarksSchema, MarksQuerySchema, TimescaleMarksSchema } from "../api/marks";
 import { HeatmapDataSchema, HeatmapEventStreamSchema, HeatmapQuerySchema, HeatmapWebSocketSchema, HistoricalQuerySchema, HistoricalRangeDataSchema, HistoricalRangeQuerySchema, LevelsDataSchema, LevelsQuerySchema, PositioningMetaSchema, StatsDailyDataSchema, StatsDailyMetaSchema, StatsDailyQuerySchema, StreamQuerySchema, SymbolCatalogDataSchema } from "../api/positioning";
 import { BarEventStreamSchema, BarStreamQuerySchema, DatafeedConfigSchema, HistoryBodySchema, HistoryQuerySchema, PriceSymbolQuerySchema, SearchQuerySchema, SearchResultsSchema, ServerTimeSchema, UdfSymbolInfoSchema } from "../api/price";
@@ -389,6 +390,19 @@ export const operations = {
     paging: null,
     query: VolStreamQuerySchema,
     data: VolEventStreamSchema,
+  },
+  streamFlow: {
+    operationId: "streamFlow",
+    path: "/v1/flow/stream",
+    host: "flow",
+    kind: "stream",
+    transport: "sse",
+    auth: "key",
+    envelope: false,
+    cost: 1,
+    paging: null,
+    query: FlowStreamQuerySchema,
+    data: FlowStreamEventsSchema,
   },
   getFlow: {
     operationId: "getFlow",

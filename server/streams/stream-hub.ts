@@ -9,7 +9,7 @@ import { SLOT_STREAM_SYMBOLS, type AccountService, type Principal } from "../acc
 import { ApiError } from "../errors";
 import { attribution } from "../attribution";
 import type { AppServices } from "../services";
-import { createBoardHub, type BoardHub, type TopicSource } from "./board-hub";
+import { createBoardHub, type BoardHub, type BoardState, type TopicSource, type TopicState } from "./board-hub";
 import { closeReasonOf, StreamConnection } from "./connection";
 import { formatEventId } from "./event-id";
 import { createReplayStore, type Lineage, type LoggedEvent, type ReplayStore } from "./replay-store";
@@ -75,10 +75,10 @@ function capacity(code: "stream_capacity" | "stream_unavailable", message: strin
  * Create a hub over a module's topic source (one per source and app; the module keeps it).
  * @example const hub = createStreamHub(services, source); const conn = hub.open({ ... }); conn.start(sink, hub.lifeNow());
  */
-export function createStreamHub<Q>(services: AppServices, source: TopicSource<Q>) {
+export function createStreamHub<Q, S extends TopicState = BoardState>(services: AppServices, source: TopicSource<Q, S>) {
   const settings = streamSettings(services);
   const connections = new Set<StreamConnection>();
-  const boards: BoardHub<Q> = createBoardHub(services, source, { fanoutBatch: settings.fanoutBatch });
+  const boards: BoardHub<Q, S> = createBoardHub(services, source, { fanoutBatch: settings.fanoutBatch });
   const replay: ReplayStore = (services.resumeStore ?? createReplayStore)({
     maxEvents: settings.replayMaxEvents,
     windowMs: settings.replayWindowS * 1000,
@@ -302,4 +302,4 @@ export function createStreamHub<Q>(services: AppServices, source: TopicSource<Q>
   };
 }
 
-export type StreamHub<Q = any> = ReturnType<typeof createStreamHub<Q>>;
+export type StreamHub<Q = any, S extends TopicState = BoardState> = ReturnType<typeof createStreamHub<Q, S>>;

@@ -251,7 +251,8 @@ function scoreTape(base: Omit<SessionTape, "columns" | "scores" | "sweeps">): Se
   return { ...base, columns, scores, sweeps: groupSweeps(base.prints) };
 }
 
-async function buildTape(state: FlowState, ticker: string, date: string, uptoMs: number): Promise<SessionTape> {
+/** A tape built from scratch (the stream keeps its own tapes; see `sessionTape` for the cached path). */
+export async function buildTape(state: FlowState, ticker: string, date: string, uptoMs: number): Promise<SessionTape> {
   const { openMs, closeMs } = sessionBounds(date);
   const [prints, norm, { board, oi }] = await Promise.all([
     uptoMs >= closeMs ? sessionPrints(state, ticker, date, closeMs) : state.services.market.optionPrints(ticker, openMs, uptoMs),
@@ -261,7 +262,8 @@ async function buildTape(state: FlowState, ticker: string, date: string, uptoMs:
   return scoreTape({ ticker, date, openMs, closeMs, uptoMs, complete: uptoMs >= closeMs, prints, norm, oi, board });
 }
 
-async function extendTape(state: FlowState, prev: SessionTape, uptoMs: number): Promise<SessionTape> {
+/** `prev` extended to `uptoMs` with the prints that arrived since (a new tape). */
+export async function extendTape(state: FlowState, prev: SessionTape, uptoMs: number): Promise<SessionTape> {
   const fresh = await state.services.market.optionPrints(prev.ticker, prev.uptoMs, uptoMs);
   const complete = uptoMs >= prev.closeMs;
   if (fresh.length === 0) return { ...prev, uptoMs, complete };
