@@ -2,8 +2,8 @@
  * The resume store on Redis (`--redis`), so a client that reconnects to another instance with
  * `Last-Event-ID` resumes its lineage there with no gap and no duplicate. Redis holds the truth
  * per lineage: its account, stream, last seq, the per-symbol board state, the claim of the one
- * connection allowed to write, and its events (a capped stream); boards are stored once per board
- * (content-addressed), not once per lineage. This process keeps the lineages it writes into, so
+ * connection allowed to write, and its events (a capped stream); boards and velocity are stored
+ * once each (content-addressed), not once per lineage. This process keeps the lineages it writes into, so
  * ids are still assigned synchronously at write time; each append is checked and written by one
  * Lua script (claim and seq), in order on one connection. Layout, bounds and failure behaviour:
  * docs/operations.md#stream-resume-on-redis; the resume rules: docs/api.md#stream-resumption.
@@ -49,6 +49,9 @@ redis.call('HSET', KEYS[1], 'owner', ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
 return {'resume', m[3], m[4], entries}`;
+
+/** Event data longer than this is stored once by digest (boards, velocity), shorter inline. */
+const INLINE_MAX_CHARS = 512;
 
 type StreamEntry = [id: string, fields: string[]];
 type Resumable = ["resume", seq: string, state: string, entries: StreamEntry[]];
@@ -125,7 +128,7 @@ export function createRedisReplayStore(redis: Redis, options: RedisReplayStoreOp
   const boardKey = (digest: string) => `${prefix}board:${digest}`;
   const newClaim = () => `${instance}:${++claims}`;
 
-  /** The digest of a board, storing it on first use from this process. */
+  /** The digest of a large event text (a board), storing it on first use from this process. */
   function storeBoard(json: string): string {
     let digest = storedBoards.get(json);
     if (digest !== undefined) return digest;
@@ -154,7 +157,7 @@ export function createRedisReplayStore(redis: Redis, options: RedisReplayStoreOp
     lineages.set(l.id, l);
   }
 
-  /** The replayed events of a lookup, boards read back by digest; null when a board is gone. */
+  /** The replayed events of a lookup, large texts read back by digest; null when one is gone. */
   async function replayOf(entries: StreamEntry[]): Promise<LoggedEvent[] | null> {
     const events: LoggedEvent[] = [];
     const boards: string[] = [];
@@ -244,8 +247,10 @@ export function createRedisReplayStore(redis: Redis, options: RedisReplayStoreOp
       const id = formatEventId(l.id, l.seq);
       if (unpersisted.has(l)) return id;
       const fields: (string | number)[] = ["t", Math.floor(nowMs), "e", event];
-      if (lagged === undefined) fields.push("d", data);
-      else fields.push("b", storeBoard(data), "l", lagged ? "1" : "0");
+      // Boards and velocity (the same text for every subscriber of a topic) go by digest.
+      if (data.length > INLINE_MAX_CHARS) fields.push("b", storeBoard(data));
+      else fields.push("d", data);
+      if (lagged !== undefined) fields.push("l", lagged ? "1" : "0");
       const writer = l.owner;
       client.optionscopeReplayAppend(metaKey(l.id), logKey(l.id), claimOf.get(l) ?? "", l.seq, options.maxEvents, ttlMs, stateOf(l), ...fields).then(
         (r) => {
