@@ -14,7 +14,8 @@ let server: RedisProcess;
 let client: Redis;
 beforeAll(async () => {
   server = await startRedis();
-  client = await openRedis(server.url);
+  // As `sharedLimits` opens the resume store's connection.
+  client = await openRedis(server.url, { autoPipelining: true });
 });
 afterAll(async () => {
   client?.disconnect();
