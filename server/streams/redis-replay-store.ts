@@ -53,6 +53,11 @@ return {'resume', m[3], m[4], entries}`;
 /** Event data longer than this is stored once by digest (boards, velocity), shorter inline. */
 const INLINE_MAX_CHARS = 512;
 
+/** A memoised large text unused this long (stream-clock ms) is forgotten: boards change each minute. */
+const MEMO_IDLE_MS = 120_000;
+/** Hard bound of the memo (two texts per topic at the server-wide topic cap, and then some). */
+const MAX_MEMO_TEXTS = 4096;
+
 type StreamEntry = [id: string, fields: string[]];
 type Resumable = ["resume", seq: string, state: string, entries: StreamEntry[]];
 type LookupReply = [reason: "unknown" | "different_stream" | "expired"] | Resumable;
@@ -120,8 +125,12 @@ export function createRedisReplayStore(redis: Redis, options: RedisReplayStoreOp
   const claimOf = new WeakMap<Lineage, string>();
   /** Lineages whose Redis copy stopped following (an append failed): no more writes for them. */
   const unpersisted = new WeakSet<Lineage>();
-  /** Boards already stored from this process: board JSON -> digest (cleared when it grows). */
-  const storedBoards = new Map<string, string>();
+  /**
+   * Large texts already stored from this process: text -> digest and when it was last used
+   * (stream-clock ms). Boards of the current minutes only: `sweep` forgets the others, so the
+   * memo holds about two texts per live topic, not old boards.
+   */
+  const storedBoards = new Map<string, { digest: string; usedMs: number }>();
 
   const metaKey = (id: string) => `${prefix}lineage:${id}`;
   const logKey = (id: string) => `${metaKey(id)}:log`;
@@ -129,12 +138,15 @@ export function createRedisReplayStore(redis: Redis, options: RedisReplayStoreOp
   const newClaim = () => `${instance}:${++claims}`;
 
   /** The digest of a large event text (a board), storing it on first use from this process. */
-  function storeBoard(json: string): string {
-    let digest = storedBoards.get(json);
-    if (digest !== undefined) return digest;
-    digest = createHash("sha1").update(json).digest("base64url");
-    if (storedBoards.size >= 256) storedBoards.clear();
-    storedBoards.set(json, digest);
+  function storeBoard(json: string, nowMs: number): string {
+    const known = storedBoards.get(json);
+    if (known !== undefined) {
+      known.usedMs = nowMs;
+      return known.digest;
+    }
+    const digest = createHash("sha1").update(json).digest("base64url");
+    if (storedBoards.size >= MAX_MEMO_TEXTS) storedBoards.clear();
+    storedBoards.set(json, { digest, usedMs: nowMs });
     client.set(boardKey(digest), json, "PX", boardTtlMs).catch(() => storedBoards.delete(json));
     return digest;
   }
@@ -248,7 +260,7 @@ export function createRedisReplayStore(redis: Redis, options: RedisReplayStoreOp
       if (unpersisted.has(l)) return id;
       const fields: (string | number)[] = ["t", Math.floor(nowMs), "e", event];
       // Boards and velocity (the same text for every subscriber of a topic) go by digest.
-      if (data.length > INLINE_MAX_CHARS) fields.push("b", storeBoard(data));
+      if (data.length > INLINE_MAX_CHARS) fields.push("b", storeBoard(data, nowMs));
       else fields.push("d", data);
       if (lagged !== undefined) fields.push("l", lagged ? "1" : "0");
       const writer = l.owner;
@@ -268,6 +280,7 @@ export function createRedisReplayStore(redis: Redis, options: RedisReplayStoreOp
       for (const [id, l] of lineages) {
         if (l.owner === null && nowMs - l.detachedAtMs > options.windowMs) lineages.delete(id);
       }
+      for (const [text, memo] of storedBoards) if (nowMs - memo.usedMs > MEMO_IDLE_MS) storedBoards.delete(text);
     },
 
     peek: (id) => lineages.get(id),
