@@ -30,8 +30,9 @@ export interface ServeConfig {
   /** Per-IP edge ceiling (requests per address over 5 minutes) and trusted proxies; null turns it off. */
   ipCeiling: { maxRequests: number; trustedProxies: string[] } | null;
   /**
-   * Redis for the limits several instances share (`--redis` / `OPTIONSCOPE_REDIS`): per-key rate
-   * limits and per-account in-flight slots. Absent: in-process limiters (one instance).
+   * Redis for the state several instances share (`--redis` / `OPTIONSCOPE_REDIS`): per-key rate
+   * limits, per-account in-flight slots, the per-IP ceiling, console sign-in limits and the stream
+   * resume buffer. Absent: all in process (one instance).
    */
   redisUrl: string | undefined;
   /**
@@ -59,7 +60,7 @@ export const SERVE_USAGE = `Usage: optionscope serve [options]
   --no-access-log        no JSON line per request
   --ip-ceiling N|off     requests per source address over 5 minutes (env OPTIONSCOPE_IP_CEILING, default 6000)
   --trusted-proxies A,B  proxies whose X-Forwarded-For names the client (env OPTIONSCOPE_TRUSTED_PROXIES)
-  --redis URL            share rate limits and in-flight slots with other instances (env OPTIONSCOPE_REDIS)
+  --redis URL            share rate limits, in-flight slots, the IP ceiling, console sign-in limits and stream resume with other instances (env OPTIONSCOPE_REDIS)
   --store URL            accounts store: postgres://user@host:port/db, shared by several instances
                          (env OPTIONSCOPE_STORE; default the SQLite file in --data-dir)
 Environment: STREAM_MAX_DURATION_S (3600), STREAM_BILLING_INTERVAL_S (60), STREAM_KEEPALIVE_S (15)

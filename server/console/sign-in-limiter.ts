@@ -30,7 +30,14 @@ export interface SignInLimiter {
   recordSuccess(account: string): void | Promise<void>;
 }
 
-export function createSignInLimiter(limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS): SignInLimiter {
+/** The in-memory limiter answers synchronously. */
+export interface InMemorySignInLimiter extends SignInLimiter {
+  blockedForS(account: string | null, ip: string, nowMs: number): number;
+  recordFailure(account: string | null, ip: string, nowMs: number): void;
+  recordSuccess(account: string): void;
+}
+
+export function createSignInLimiter(limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS): InMemorySignInLimiter {
   const failures = new Map<string, number[]>();
 
   const recent = (key: string, nowMs: number): number[] => {

@@ -45,17 +45,26 @@ export async function sharedLimits(redisUrl: string | undefined): Promise<Shared
     };
   }
   const redis = await openRedis(redisUrl);
+  let streams: Awaited<ReturnType<typeof openRedis>>;
+  try {
+    streams = await openRedis(redisUrl, { autoPipelining: true });
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
   const concurrency = createRedisConcurrencyLimiter(redis);
   return {
     rateLimiter: createRedisRateLimiter(redis),
     concurrency,
     ipCeiling: (options) => createRedisIpCeiling(redis, options),
     signInLimiter: createRedisSignInLimiter(redis),
-    resumeStore: (options) => createRedisReplayStore(redis, options),
+    // Its own connection: stream fan-out writes in batches without delaying the limits' commands.
+    resumeStore: (options) => createRedisReplayStore(streams, options),
     where: "redis",
     close() {
       concurrency.close();
       redis.disconnect();
+      streams.disconnect();
     },
   };
 }

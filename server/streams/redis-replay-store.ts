@@ -2,8 +2,8 @@
  * The resume store on Redis (`--redis`), so a client that reconnects to another instance with
  * `Last-Event-ID` resumes its lineage there with no gap and no duplicate. Redis holds the truth
  * per lineage: its account, stream, last seq, the per-symbol board state, the claim of the one
- * connection allowed to write, and its events (a capped stream); boards are stored once per board
- * (content-addressed), not once per lineage. This process keeps the lineages it writes into, so
+ * connection allowed to write, and its events (a capped stream); boards and velocity are stored
+ * once each (content-addressed), not once per lineage. This process keeps the lineages it writes into, so
  * ids are still assigned synchronously at write time; each append is checked and written by one
  * Lua script (claim and seq), in order on one connection. Layout, bounds and failure behaviour:
  * docs/operations.md#stream-resume-on-redis; the resume rules: docs/api.md#stream-resumption.
@@ -49,6 +49,14 @@ redis.call('HSET', KEYS[1], 'owner', ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
 return {'resume', m[3], m[4], entries}`;
+
+/** Event data longer than this is stored once by digest (boards, velocity), shorter inline. */
+const INLINE_MAX_CHARS = 512;
+
+/** A memoised large text unused this long (stream-clock ms) is forgotten: boards change each minute. */
+const MEMO_IDLE_MS = 120_000;
+/** Hard bound of the memo (two texts per topic at the server-wide topic cap, and then some). */
+const MAX_MEMO_TEXTS = 4096;
 
 type StreamEntry = [id: string, fields: string[]];
 type Resumable = ["resume", seq: string, state: string, entries: StreamEntry[]];
@@ -117,21 +125,28 @@ export function createRedisReplayStore(redis: Redis, options: RedisReplayStoreOp
   const claimOf = new WeakMap<Lineage, string>();
   /** Lineages whose Redis copy stopped following (an append failed): no more writes for them. */
   const unpersisted = new WeakSet<Lineage>();
-  /** Boards already stored from this process: board JSON -> digest (cleared when it grows). */
-  const storedBoards = new Map<string, string>();
+  /**
+   * Large texts already stored from this process: text -> digest and when it was last used
+   * (stream-clock ms). Boards of the current minutes only: `sweep` forgets the others, so the
+   * memo holds about two texts per live topic, not old boards.
+   */
+  const storedBoards = new Map<string, { digest: string; usedMs: number }>();
 
   const metaKey = (id: string) => `${prefix}lineage:${id}`;
   const logKey = (id: string) => `${metaKey(id)}:log`;
   const boardKey = (digest: string) => `${prefix}board:${digest}`;
   const newClaim = () => `${instance}:${++claims}`;
 
-  /** The digest of a board, storing it on first use from this process. */
-  function storeBoard(json: string): string {
-    let digest = storedBoards.get(json);
-    if (digest !== undefined) return digest;
-    digest = createHash("sha1").update(json).digest("base64url");
-    if (storedBoards.size >= 256) storedBoards.clear();
-    storedBoards.set(json, digest);
+  /** The digest of a large event text (a board), storing it on first use from this process. */
+  function storeBoard(json: string, nowMs: number): string {
+    const known = storedBoards.get(json);
+    if (known !== undefined) {
+      known.usedMs = nowMs;
+      return known.digest;
+    }
+    const digest = createHash("sha1").update(json).digest("base64url");
+    if (storedBoards.size >= MAX_MEMO_TEXTS) storedBoards.clear();
+    storedBoards.set(json, { digest, usedMs: nowMs });
     client.set(boardKey(digest), json, "PX", boardTtlMs).catch(() => storedBoards.delete(json));
     return digest;
   }
@@ -154,7 +169,7 @@ export function createRedisReplayStore(redis: Redis, options: RedisReplayStoreOp
     lineages.set(l.id, l);
   }
 
-  /** The replayed events of a lookup, boards read back by digest; null when a board is gone. */
+  /** The replayed events of a lookup, large texts read back by digest; null when one is gone. */
   async function replayOf(entries: StreamEntry[]): Promise<LoggedEvent[] | null> {
     const events: LoggedEvent[] = [];
     const boards: string[] = [];
@@ -244,8 +259,10 @@ export function createRedisReplayStore(redis: Redis, options: RedisReplayStoreOp
       const id = formatEventId(l.id, l.seq);
       if (unpersisted.has(l)) return id;
       const fields: (string | number)[] = ["t", Math.floor(nowMs), "e", event];
-      if (lagged === undefined) fields.push("d", data);
-      else fields.push("b", storeBoard(data), "l", lagged ? "1" : "0");
+      // Boards and velocity (the same text for every subscriber of a topic) go by digest.
+      if (data.length > INLINE_MAX_CHARS) fields.push("b", storeBoard(data, nowMs));
+      else fields.push("d", data);
+      if (lagged !== undefined) fields.push("l", lagged ? "1" : "0");
       const writer = l.owner;
       client.optionscopeReplayAppend(metaKey(l.id), logKey(l.id), claimOf.get(l) ?? "", l.seq, options.maxEvents, ttlMs, stateOf(l), ...fields).then(
         (r) => {
@@ -263,6 +280,7 @@ export function createRedisReplayStore(redis: Redis, options: RedisReplayStoreOp
       for (const [id, l] of lineages) {
         if (l.owner === null && nowMs - l.detachedAtMs > options.windowMs) lineages.delete(id);
       }
+      for (const [text, memo] of storedBoards) if (nowMs - memo.usedMs > MEMO_IDLE_MS) storedBoards.delete(text);
     },
 
     peek: (id) => lineages.get(id),

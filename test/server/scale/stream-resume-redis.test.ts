@@ -24,6 +24,7 @@ interface Instance {
   listening: Listening;
   url: string;
   redis: Redis;
+  streams: Redis;
   slots: RedisConcurrencyLimiter;
 }
 
@@ -38,6 +39,8 @@ beforeAll(async () => {
   const market = movingMarket(clock);
   for (let i = 0; i < 3; i++) {
     const r = await openRedis(redis.url);
+    // As `sharedLimits` wires it: the resume store on its own auto-pipelined connection.
+    const streams = await openRedis(redis.url, { autoPipelining: true });
     const slots = createRedisConcurrencyLimiter(r);
     const app = createApp({
       market,
@@ -45,11 +48,11 @@ beforeAll(async () => {
       rateLimiter: createRedisRateLimiter(r),
       concurrency: slots,
       clock,
-      resumeStore: (options) => createRedisReplayStore(r, options),
+      resumeStore: (options) => createRedisReplayStore(streams, options),
     });
     configureStreams(app.services, { tickMs: 5, revalidateMs: 100 });
     const listening = await listen(app, { port: 0 });
-    instances.push({ app, listening, url: listening.url, redis: r, slots });
+    instances.push({ app, listening, url: listening.url, redis: r, streams, slots });
   }
 }, 30_000);
 
@@ -59,6 +62,7 @@ afterAll(async () => {
     await i.listening.close(true);
     i.slots.close();
     i.redis.disconnect();
+    i.streams.disconnect();
   }
   accounts?.close();
   await redis?.stop();

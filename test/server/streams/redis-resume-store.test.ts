@@ -14,7 +14,8 @@ let server: RedisProcess;
 let client: Redis;
 beforeAll(async () => {
   server = await startRedis();
-  client = await openRedis(server.url);
+  // As `sharedLimits` opens the resume store's connection.
+  client = await openRedis(server.url, { autoPipelining: true });
 });
 afterAll(async () => {
   client?.disconnect();
@@ -55,7 +56,8 @@ describe("resume store on Redis", () => {
           t += o.gap;
           if (o.kind === "append") {
             n++;
-            const data = o.board ? `{"symbol":"SPY","asOf":${n}}` : `{"remaining":${n}}`;
+            // Boards are long (stored by digest), credits short (inline).
+            const data = o.board ? `{"symbol":"SPY","asOf":${n},"strikes":"${"x".repeat(600)}"}` : `{"remaining":${n}}`;
             const lagged = o.board ? o.lagged : undefined;
             const id1 = local.append(l1, o.board ? "snapshot" : "credits", data, t, lagged);
             const id2 = shared.append(l2, o.board ? "snapshot" : "credits", data, t, lagged);
