@@ -51,9 +51,9 @@ interface Answer {
 
 describe("Redis stopped under load", () => {
   it("gives only 200s and 503 unavailable with Retry-After, charges only the 200s, and recovers when Redis is back", async () => {
-    const clients = Array.from({ length: 12 }, () => servers[0]!.accounts.createAccount({ plan: "top", credits: CREDITS }));
+    const clients = await Promise.all(Array.from({ length: 12 }, () => servers[0]!.accounts.createAccount({ plan: "top", credits: CREDITS })));
     // A stream open through the outage: it keeps its connection (nothing it needs lives in Redis).
-    const streamer = servers[0]!.accounts.createAccount({ plan: "top", credits: CREDITS });
+    const streamer = await servers[0]!.accounts.createAccount({ plan: "top", credits: CREDITS });
     const stream = await openRaw(servers[0]!.listening.url, streamer.key, "symbols=SPY");
     const snapshot = await stream.waitFor((f) => f.event === "snapshot");
     let streamEnded = false;
@@ -120,7 +120,7 @@ describe("Redis stopped under load", () => {
     // Charged exactly for the heatmaps answered 200 (1 credit each); refusals cost nothing.
     for (let c = 0; c < clients.length; c++) {
       const paid = answers[c]!.filter((a) => a.path.startsWith("/v1/heatmap") && a.status === 200).length;
-      expect(CREDITS - servers[1]!.accounts.getAccount(clients[c]!.accountId).creditsBalance).toBe(paid);
+      expect(CREDITS - (await servers[1]!.accounts.getAccount(clients[c]!.accountId)).creditsBalance).toBe(paid);
     }
   }, 30_000);
 });

@@ -90,7 +90,7 @@ describe("three instances on one Redis", () => {
 
   it("the per-IP ceiling is one count across instances: request 301 from an address is 429 ip_rate_limited on each", async () => {
     // Three keys (100 requests each stays under one key's 120 a minute), one address.
-    const keys = [0, 1, 2].map(() => servers[0]!.accounts.createAccount({ plan: "top", credits: 10 }).key);
+    const keys = await Promise.all([0, 1, 2].map(async () => (await servers[0]!.accounts.createAccount({ plan: "top", credits: 10 })).key));
     const from = (i: number) => ({ headers: { "X-Forwarded-For": "198.51.100.23", Authorization: `Bearer ${keys[i % 3]}` } });
     const statuses = new Map<number, number>();
     for (let i = 0; i < CEILING; i++) {
@@ -117,7 +117,7 @@ describe("three instances on one Redis", () => {
         headers: { "Content-Type": "application/json", Origin: servers[i % 3]!.listening.url, "X-Forwarded-For": ip },
         body: JSON.stringify({ accountId, password: "not the password" }),
       });
-    const { accountId } = servers[0]!.accounts.createAccount({ plan: "top", credits: 10 });
+    const { accountId } = await servers[0]!.accounts.createAccount({ plan: "top", credits: 10 });
     for (let i = 0; i < 5; i++) expect((await signIn(i, accountId, `192.0.2.${10 + i}`)).status).toBe(401);
     for (let i = 0; i < 3; i++) {
       const res = await signIn(i, accountId, "192.0.2.99");
