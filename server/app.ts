@@ -81,6 +81,7 @@ export function createApp(
     streams: { ...DEFAULT_STREAM_TIMINGS, ...options.streams },
     streamTuning: {},
     control: options.control ?? ALWAYS_OPEN,
+    dailyStore: options.dailyStore,
     modules,
     routes: [],
   };

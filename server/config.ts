@@ -34,6 +34,12 @@ export interface ServeConfig {
    * limits and per-account in-flight slots. Absent: in-process limiters (one instance).
    */
   redisUrl: string | undefined;
+  /**
+   * Fill the persisted daily store in a background worker (`--no-daily-fill` /
+   * `OPTIONSCOPE_DAILY_FILL=off` turn it off; the store is still read and written on demand).
+   * See docs/operations.md#daily-store.
+   */
+  dailyFill?: boolean;
 }
 
 /** A usage error of the command line (exit code 2). */
@@ -55,6 +61,7 @@ export const SERVE_USAGE = `Usage: optionscope serve [options]
   --ip-ceiling N|off     requests per source address over 5 minutes (env OPTIONSCOPE_IP_CEILING, default 6000)
   --trusted-proxies A,B  proxies whose X-Forwarded-For names the client (env OPTIONSCOPE_TRUSTED_PROXIES)
   --redis URL            share rate limits and in-flight slots with other instances (env OPTIONSCOPE_REDIS)
+  --no-daily-fill        do not precompute finished sessions in the background (env OPTIONSCOPE_DAILY_FILL=off)
 Environment: STREAM_MAX_DURATION_S (3600), STREAM_BILLING_INTERVAL_S (60), STREAM_KEEPALIVE_S (15)
 `;
 
@@ -106,6 +113,7 @@ export function resolveServeConfig(argv: string[], env: Record<string, string | 
       "ip-ceiling": { type: "string" },
       "trusted-proxies": { type: "string" },
       redis: { type: "string" },
+      "no-daily-fill": { type: "boolean" },
     },
   });
   const nowRaw = values.now ?? env.OPTIONSCOPE_NOW;
@@ -137,5 +145,6 @@ export function resolveServeConfig(argv: string[], env: Record<string, string | 
     accessLog: !values["no-access-log"],
     ipCeiling: ipCeilingOf(values["ip-ceiling"] ?? env.OPTIONSCOPE_IP_CEILING, values["trusted-proxies"] ?? env.OPTIONSCOPE_TRUSTED_PROXIES),
     redisUrl: redisUrlOf(values.redis ?? env.OPTIONSCOPE_REDIS),
+    dailyFill: !values["no-daily-fill"] && env.OPTIONSCOPE_DAILY_FILL !== "off",
   };
 }

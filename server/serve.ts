@@ -10,6 +10,9 @@ import { listen, type Listening } from "./http/listen";
 import { createConsoleApp, createConsoleService, createKeyUseTracker } from "./console";
 import { sharedLimits } from "./limits/shared-limits";
 import type { FetchLike } from "./services";
+import { dailyDbPath, marketIdentity, openDailyStore, startDailyFill, type DailyFiller, type MarketSource } from "./daily-store";
+import { FLOW_FIRST_DATE } from "./modules/flow/tape";
+import { DEFAULT_HISTORY_SESSIONS } from "./modules/vol/daily-store";
 
 /** A running server and how to stop it. */
 export interface RunningServer {
@@ -74,6 +77,9 @@ export async function startServer(
     accounts.close();
     throw error;
   }
+  // Finished sessions' derived data persisted in the data directory (server/daily-store).
+  const source: MarketSource = config.marketDataDir ? { kind: "files", dir: config.marketDataDir } : { kind: "simulated", seed: config.seed };
+  const dailyStore = openDailyStore(dailyDbPath(config.dataDir), marketIdentity(source));
   const consoleService = createConsoleService({ accounts });
   const consoleApp = createConsoleApp({ service: consoleService, trustedProxies: config.ipCeiling?.trustedProxies });
   // The console's key list shows "last used": accepted keys are noted and written in batches.
@@ -92,6 +98,7 @@ export async function startServer(
     ipCeiling: config.ipCeiling ?? false,
     control: createServiceControl({ pauses: openPauseStore(accounts.db), warmup: warming?.warmup }),
     mcp: io.mcp,
+    dailyStore,
   });
   const listening = await listen(app, {
     port: config.port,
@@ -100,6 +107,17 @@ export async function startServer(
     maxHeaderSize: config.maxHeaderSize,
   });
   let closed = false;
+  // The background fill starts once the market is ready (files loaded); it never blocks serving.
+  let filler: DailyFiller | null = null;
+  if (config.dailyFill !== false) {
+    ready.then(
+      () => {
+        if (closed) return;
+        filler = startDailyFill({ store: dailyStore, source, clock, volSessions: DEFAULT_HISTORY_SESSIONS, flowFrom: FLOW_FIRST_DATE, log: io.log });
+      },
+      () => {},
+    );
+  }
   if (warming) {
     io.log({ ts: new Date().toISOString(), level: "info", msg: "warming_up", dir: config.marketDataDir });
     ready.then(
@@ -121,6 +139,8 @@ export async function startServer(
         await listening.close(false);
       } finally {
         clearTimeout(force);
+        await filler?.close();
+        dailyStore.close();
         keyUses.stop();
         limits.close();
         accounts.close();
