@@ -25,6 +25,8 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 function sameKeys(rows: readonly unknown[]): string[] | null {
   if (rows.length < MIN_ROWS || !isRecord(rows[0])) return null;
   const keys = Object.keys(rows[0]);
+  // A "__proto__" key would set the prototype in the generated object literal: keep such rows as they are.
+  if (keys.includes("__proto__")) return null;
   for (const r of rows) {
     if (!isRecord(r)) return null;
     const k = Object.keys(r);
@@ -61,12 +63,15 @@ function toStored(v: unknown): unknown {
     if (keys) return { [COLS]: keys, n: v.length, c: keys.map((k) => column(v as Record<string, unknown>[], k)) };
     return v.map(toStored);
   }
-  if (isRecord(v)) {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v)) out[k] = toStored(v[k]);
-    return out;
-  }
+  if (isRecord(v)) return mapRecord(v, toStored);
   return v;
+}
+
+/** A copy of `v` with `f` applied to each value (`defineProperty`: a "__proto__" key stays a key). */
+function mapRecord(v: Record<string, unknown>, f: (x: unknown) => unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = Object.getPrototypeOf(v) === null ? Object.create(null) : {};
+  for (const k of Object.keys(v)) Object.defineProperty(out, k, { value: f(v[k]), enumerable: true, writable: true, configurable: true });
+  return out;
 }
 
 /** A column's values as a plain array (numbers, dictionary strings or decoded values). */
@@ -103,9 +108,7 @@ function fromStored(v: unknown): unknown {
       const keys = v[COLS] as string[];
       return rowBuilder(keys)((v.c as Column[]).map(columnValues), v.n as number);
     }
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v)) out[k] = fromStored(v[k]);
-    return out;
+    return mapRecord(v, fromStored);
   }
   return v;
 }
