@@ -48,6 +48,8 @@ export interface VolState {
   warmProgress(): { done: number; total: number; finished: boolean } | null;
   /** The live stream hub, made on the first stream (`volStreamHub`). */
   hub: StreamHub<VolStreamQuery> | null;
+  /** The screener's per-minute background refresh (`startMinuteRefresh`), once started. */
+  refreshTimer?: ReturnType<typeof setInterval>;
 }
 
 /** The volatility module's state for one app (nothing is computed until a route asks). */

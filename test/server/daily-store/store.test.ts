@@ -160,7 +160,7 @@ describe("transactions", () => {
       // A function cannot be serialised: the third row throws inside the transaction.
       { symbol: "DIA", session: LAST_SESSION, value: { close: () => 4 } },
     ];
-    expect(() => store.putMany(VOL_READING, rows)).toThrow();
+    expect(() => store.putMany<unknown>(VOL_READING, rows)).toThrow();
     expect(store.count(VOL_READING)).toBe(1);
     expect(store.get(VOL_READING, "QQQ", LAST_SESSION)).toBeUndefined();
     expect(store.symbolsAt(VOL_READING, LAST_SESSION).size).toBe(0);
