@@ -70,7 +70,10 @@ function toStored(v: unknown): unknown {
 /** A copy of `v` with `f` applied to each value (`defineProperty`: a "__proto__" key stays a key). */
 function mapRecord(v: Record<string, unknown>, f: (x: unknown) => unknown): Record<string, unknown> {
   const out: Record<string, unknown> = Object.getPrototypeOf(v) === null ? Object.create(null) : {};
-  for (const k of Object.keys(v)) Object.defineProperty(out, k, { value: f(v[k]), enumerable: true, writable: true, configurable: true });
+  for (const k of Object.keys(v)) {
+    if (k === "__proto__") Object.defineProperty(out, k, { value: f(v[k]), enumerable: true, writable: true, configurable: true });
+    else out[k] = f(v[k]);
+  }
   return out;
 }
 
