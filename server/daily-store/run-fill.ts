@@ -8,6 +8,8 @@ import type { DailyDataStore, DailyRow } from "./store";
 
 /** Rows written per transaction: small enough that a stop or crash loses little work. */
 export const FILL_BATCH_ROWS = 8;
+/** A batch is also written once it holds this much work (an index's summary is seconds of CPU). */
+export const FILL_BATCH_MS = 2_000;
 
 export interface RunFillOptions {
   store: DailyDataStore;
@@ -32,9 +34,11 @@ export async function runFill(o: RunFillOptions): Promise<number> {
   for (const step of steps) {
     const have = o.store.symbolsAt(step.kind, step.session);
     let batch: DailyRow[] = [];
+    let since = performance.now();
     const flush = () => {
       if (batch.length > 0) o.store.putMany(step.kind, batch);
       batch = [];
+      since = performance.now();
     };
     for (const symbol of step.symbols) {
       if (o.stopped?.()) {
@@ -44,7 +48,7 @@ export async function runFill(o: RunFillOptions): Promise<number> {
       if (!have.has(symbol)) {
         batch.push({ symbol, session: step.session, value: await o.produce(step.kind, symbol, step.session) });
         computed++;
-        if (batch.length >= FILL_BATCH_ROWS) flush();
+        if (batch.length >= FILL_BATCH_ROWS || performance.now() - since >= FILL_BATCH_MS) flush();
       }
       done[step.kind] = (done[step.kind] ?? 0) + 1;
     }
