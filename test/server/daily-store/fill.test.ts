@@ -104,3 +104,12 @@ describe("worker fill and a second app", () => {
     }
   }, 60_000);
 });
+
+describe("serve option", () => {
+  it("the fill is on by default; --no-daily-fill and OPTIONSCOPE_DAILY_FILL=off turn it off", async () => {
+    const { resolveServeConfig } = await import("../../../server/config");
+    expect(resolveServeConfig([], {}).dailyFill).toBe(true);
+    expect(resolveServeConfig(["--no-daily-fill"], {}).dailyFill).toBe(false);
+    expect(resolveServeConfig([], { OPTIONSCOPE_DAILY_FILL: "off" }).dailyFill).toBe(false);
+  });
+});
