@@ -82,6 +82,7 @@ export function createApp(
     streamTuning: {},
     resumeStore: options.resumeStore,
     control: options.control ?? ALWAYS_OPEN,
+    dailyStore: options.dailyStore,
     modules,
     routes: [],
   };

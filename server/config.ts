@@ -40,6 +40,12 @@ export interface ServeConfig {
    * instances; absent: the SQLite file in `dataDir`. See docs/operations.md#postgresql.
    */
   storeUrl: string | undefined;
+  /**
+   * Fill the persisted daily store in a background worker (`--no-daily-fill` /
+   * `OPTIONSCOPE_DAILY_FILL=off` turn it off; the store is still read and written on demand).
+   * See docs/operations.md#daily-store.
+   */
+  dailyFill?: boolean;
 }
 
 /** A usage error of the command line (exit code 2). */
@@ -63,6 +69,7 @@ export const SERVE_USAGE = `Usage: optionscope serve [options]
   --redis URL            share rate limits, in-flight slots, the IP ceiling, console sign-in limits and stream resume with other instances (env OPTIONSCOPE_REDIS)
   --store URL            accounts store: postgres://user@host:port/db, shared by several instances
                          (env OPTIONSCOPE_STORE; default the SQLite file in --data-dir)
+  --no-daily-fill        do not precompute finished sessions in the background (env OPTIONSCOPE_DAILY_FILL=off)
 Environment: STREAM_MAX_DURATION_S (3600), STREAM_BILLING_INTERVAL_S (60), STREAM_KEEPALIVE_S (15)
 `;
 
@@ -130,6 +137,7 @@ export function resolveServeConfig(argv: string[], env: Record<string, string | 
       "trusted-proxies": { type: "string" },
       redis: { type: "string" },
       store: { type: "string" },
+      "no-daily-fill": { type: "boolean" },
     },
   });
   const nowRaw = values.now ?? env.OPTIONSCOPE_NOW;
@@ -162,5 +170,6 @@ export function resolveServeConfig(argv: string[], env: Record<string, string | 
     ipCeiling: ipCeilingOf(values["ip-ceiling"] ?? env.OPTIONSCOPE_IP_CEILING, values["trusted-proxies"] ?? env.OPTIONSCOPE_TRUSTED_PROXIES),
     redisUrl: redisUrlOf(values.redis ?? env.OPTIONSCOPE_REDIS),
     storeUrl: resolveStoreUrl(values.store, env),
+    dailyFill: !values["no-daily-fill"] && env.OPTIONSCOPE_DAILY_FILL !== "off",
   };
 }

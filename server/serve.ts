@@ -13,6 +13,9 @@ import { listen, type Listening } from "./http/listen";
 import { createConsoleApp, createConsoleService, createKeyUseTracker } from "./console";
 import { sharedLimits } from "./limits/shared-limits";
 import type { FetchLike } from "./services";
+import { dailyDbPath, marketIdentity, openDailyStore, startDailyFill, type DailyFiller, type MarketSource } from "./daily-store";
+import { FLOW_FIRST_DATE } from "./modules/flow/tape";
+import { DEFAULT_HISTORY_SESSIONS } from "./modules/vol/daily-store";
 
 /** A running server and how to stop it. */
 export interface RunningServer {
@@ -81,6 +84,9 @@ export async function startServer(
     await accounts.close();
     throw error;
   }
+  // Finished sessions' derived data persisted in the data directory (server/daily-store).
+  const source: MarketSource = config.marketDataDir ? { kind: "files", dir: config.marketDataDir } : { kind: "simulated", seed: config.seed };
+  const dailyStore = openDailyStore(dailyDbPath(config.dataDir), marketIdentity(source));
   // The console, its key-use tracking and OAuth grants live in the SQLite file; on PostgreSQL the
   // console is not served yet (docs/operations.md#postgresql) and the pause flag is read from there.
   const sqlite = isSqliteStore(accounts) ? accounts : null;
@@ -104,6 +110,7 @@ export async function startServer(
     resumeStore: limits.resumeStore,
     control: createServiceControl({ pauses: sqlite ? openPauseStore(sqlite.db) : pgPauses, warmup: warming?.warmup }),
     mcp: io.mcp,
+    dailyStore,
   });
   const listening = await listen(app, {
     port: config.port,
@@ -112,6 +119,17 @@ export async function startServer(
     maxHeaderSize: config.maxHeaderSize,
   });
   let closed = false;
+  // The background fill starts once the market is ready (files loaded); it never blocks serving.
+  let filler: DailyFiller | null = null;
+  if (config.dailyFill !== false) {
+    ready.then(
+      () => {
+        if (closed) return;
+        filler = startDailyFill({ store: dailyStore, source, clock, volSessions: DEFAULT_HISTORY_SESSIONS, flowFrom: FLOW_FIRST_DATE, log: io.log });
+      },
+      () => {},
+    );
+  }
   if (warming) {
     io.log({ ts: new Date().toISOString(), level: "info", msg: "warming_up", dir: config.marketDataDir });
     ready.then(
@@ -133,6 +151,8 @@ export async function startServer(
         await listening.close(false);
       } finally {
         clearTimeout(force);
+        await filler?.close();
+        dailyStore.close();
         keyUses?.stop();
         pgPauses?.stop();
         limits.close();

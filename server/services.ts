@@ -7,6 +7,7 @@ import type { StreamTuning } from "./streams/settings";
 import type { ReplayStoreFactory } from "./streams/replay-store";
 import type { IpCeiling, IpCeilingOptions } from "./limits/ip-ceiling";
 import type { ServiceControl } from "./control/service-state";
+import type { DailyDataStore } from "./daily-store/store";
 
 /** A structured log sink: one JSON-able object per line. Never given a key. */
 export type Logger = (line: Record<string, unknown>) => void;
@@ -54,6 +55,11 @@ export interface AppOptions {
   resumeStore?: ReplayStoreFactory;
   /** Maintenance pause and warm-up (`createServiceControl`); default always open. */
   control?: ServiceControl;
+  /**
+   * The persisted daily store (finished sessions' derived data, filled in the background);
+   * absent -> computed on demand and kept in memory only. See docs/architecture.md#persisted-daily-store.
+   */
+  dailyStore?: DailyDataStore;
 }
 
 /** Stream lifecycle timings, seconds (env STREAM_MAX_DURATION_S, STREAM_BILLING_INTERVAL_S, STREAM_KEEPALIVE_S). */
@@ -89,6 +95,8 @@ export interface AppServices {
   resumeStore?: ReplayStoreFactory;
   /** Open, paused for maintenance, or warming up. */
   control: ServiceControl;
+  /** The persisted daily store, when the server has one (`optionscope serve` does). */
+  dailyStore?: DailyDataStore;
   /** The mounted modules with their state, in order. */
   modules: readonly MountedModule[];
   /** Every mounted route, in module order (OpenAPI documents, tool list). */
