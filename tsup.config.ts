@@ -1,7 +1,8 @@
+import { cpSync } from "node:fs";
 import { defineConfig } from "tsup";
 
 // Library (isomorphic) and server entry points, ESM + CJS + .d.ts.
-export default defineConfig([
+export default defineConfig((cli) => [
   {
     entry: {
       index: "lib/index.ts",
@@ -21,5 +22,8 @@ export default defineConfig([
     splitting: false,
     shims: true,
     external: ["better-sqlite3"],
+    // The PostgreSQL store reads its SQL migrations from `./migrations` beside the running file
+    // (server/accounts/postgres/migrate.ts), which in the build is dist/.
+    onSuccess: async () => cpSync("server/accounts/postgres/migrations", `${cli.outDir ?? "dist"}/migrations`, { recursive: true }),
   },
 ]);

@@ -6,7 +6,7 @@
  * flight (which may have been admitted after it), minus each request it lets go. At or below
  * `reserve` it holds requests until the reset instant, when the server's sliding window frees a
  * slot; then it lets one request go and holds the others until its headers say how many are free.
- * See docs/api.md#typed-client-rate-limit-pacing.
+ * See docs/api.md#typed-client.
  */
 import type { RateLimit } from "./response-headers";
 
