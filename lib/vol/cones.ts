@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ChainSnapshot } from "../market/market-data";
 import { isoUtc } from "../positioning/iso-utc";
 import { sessionBounds, tradingDaysBetween, etDateOf, marketStateAt, sessionDateAt } from "../time";
+import { boardSettlement } from "./_board-settlement";
 import { chainTerms, type ChainTerms } from "./chain-terms";
 import { CONE_HORIZONS, coneHorizonTargets, type ConeLevelAnchor } from "./cone-horizons";
 import { MINUTES_PER_YEAR } from "./defaults";
@@ -128,7 +129,7 @@ export function cones(chain: ChainSnapshot, options: ConesOptions = {}): ConesMo
   const terms = options.terms ?? chainTerms(chain);
   const rv = options.closes ? realizedVolPerSession(options.closes, 20) : null;
   const open = marketStateAt(chain.asOfMs) === "open";
-  const horizons = coneHorizonTargets(chain.asOfMs).map((h): ConeHorizon | null => {
+  const horizons = coneHorizonTargets(chain.asOfMs, boardSettlement(chain)).map((h): ConeHorizon | null => {
     if (h.settleMs === null || (h.name === "close" && !open)) return null;
     const move = impliedMove(terms, h.settleMs);
     if (!move) return null;

@@ -43,14 +43,14 @@ describe("/v1/vol/history", () => {
 
   it("one row per completed session at its close, columns as asked, charged from the window", async () => {
     const before = balance();
-    const res = await h.get("/v1/vol/history?symbols=SPY,SPX&from=2024-02-28&to=2024-03-06&fields=close,svx30");
+    const res = await h.get("/v1/vol/history?symbols=SPY,IWM&from=2024-02-28&to=2024-03-06&fields=close,svx30");
     expect(res.status).toBe(200);
     // 6 weekdays x 2 symbols = 12 symbol-weekdays -> 2 credits.
     expect(res.headers.get("x-credits-remaining")).toBe(String(before - 2));
     const { data } = await json(res);
     expect(data.from).toBe("2024-02-28");
     expect(data.to).toBe("2024-03-06");
-    expect(data.missing).toEqual([{ symbol: "SPX", reason: "not_covered" }]);
+    expect(data.missing).toEqual([{ symbol: "IWM", reason: "not_covered" }]);
     const spy = data.symbols[0];
     // Today (10:00 ET) is not complete: five sessions.
     expect(spy.dates).toEqual(["2024-02-28", "2024-02-29", "2024-03-01", "2024-03-04", "2024-03-05"]);
@@ -64,7 +64,7 @@ describe("/v1/vol/history", () => {
     ["symbols=SPY&fields=close,bogus", 400, "invalid_parameter", "fields"],
     ["symbols=SPY&from=2024-03-05&to=2024-03-01", 400, "invalid_parameter", "from"],
     ["symbols=SPY&from=2021-01-01&to=2024-03-01", 400, "range_too_large", "800"],
-    ["symbols=SPX", 404, "symbol_not_found", "SPX"],
+    ["symbols=IWM", 404, "symbol_not_found", "IWM"],
   ])("%s is %i %s, not charged", async (q, status, code, word) => {
     const before = balance();
     const res = await h.get(`/v1/vol/history?${q}`);
@@ -77,20 +77,20 @@ describe("/v1/vol/history", () => {
 });
 
 describe("free routes", () => {
-  it("/v1/vol/symbols lists the covered symbols (SPXW, not SPX), free", async () => {
+  it("/v1/vol/symbols lists the covered symbols (SPX with its AM-settled monthlies too), free", async () => {
     const before = balance();
     const res = await h.get("/v1/vol/symbols");
     expect(res.status).toBe(200);
     const { data } = await json(res);
-    expect(data.symbols.map((s: any) => s.symbol).sort()).toEqual(["AAPL", "NVDA", "QQQ", "SPXW", "SPY", "TSLA"]);
+    expect(data.symbols.map((s: any) => s.symbol).sort()).toEqual(["AAPL", "NVDA", "QQQ", "SPX", "SPXW", "SPY", "TSLA"]);
     expect(data.symbols[0].asOf).toBe("2024-03-06T15:00:00Z");
     expect(balance()).toBe(before);
   });
 
   it("/v1/vol/status states freshness, market state and coverage, free", async () => {
     const { data, meta } = await json(await h.get("/v1/vol/status"));
-    expect(data).toMatchObject({ asOf: "2024-03-06T15:00:00Z", sessionDate: "2024-03-06", marketState: "open", frozen: false, published: 6 });
-    expect(data.coverage.covered).toBe(6);
+    expect(data).toMatchObject({ asOf: "2024-03-06T15:00:00Z", sessionDate: "2024-03-06", marketState: "open", frozen: false, published: 7 });
+    expect(data.coverage.covered).toBe(7);
     expect(meta.module).toBe("status");
   });
 

@@ -19,14 +19,14 @@ beforeAll(() => {
 describe("/v1/vol/snapshot", () => {
   it("answers the spec wrapper with every module, the volatility meta, 5 credits, missing symbols listed", async () => {
     const before = balance();
-    const res = await h.get("/v1/vol/snapshot?symbols=aapl,SPXW,SPX,ZZZZ");
+    const res = await h.get("/v1/vol/snapshot?symbols=aapl,SPXW,IWM,ZZZZ");
     expect(res.status).toBe(200);
     expect(res.headers.get("x-credits-remaining")).toBe(String(before - 5));
     const body = await json(res);
     expect(Object.keys(body.data).sort()).toEqual(["missing", "symbols"]);
     expect(body.data.symbols.map((s: any) => s.symbol)).toEqual(["AAPL", "SPXW"]);
     expect(body.data.missing).toEqual([
-      { symbol: "SPX", reason: "not_covered" },
+      { symbol: "IWM", reason: "not_covered" },
       { symbol: "ZZZZ", reason: "not_covered" },
     ]);
     for (const s of body.data.symbols) {
@@ -142,7 +142,7 @@ describe("per-symbol rules", () => {
 
   it("no covered symbol is 404 symbol_not_found, refunded", async () => {
     const before = balance();
-    const res = await h.get("/v1/vol/snapshot?symbols=SPX,NOPE");
+    const res = await h.get("/v1/vol/snapshot?symbols=IWM,NOPE");
     expect(res.status).toBe(404);
     expect((await json(res)).error.code).toBe("symbol_not_found");
     expect(res.headers.get("x-credits-remaining")).toBe(String(before));
