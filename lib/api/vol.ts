@@ -83,7 +83,11 @@ export const TiltModuleSchema = z.object({
 });
 
 /** The surface module with the skew percentile over the year. */
-export const SurfaceWithPctSchema = SurfaceModuleSchema.extend({ skew_pct_1y: z.number().nullable() });
+export const SurfaceWithPctSchema = SurfaceModuleSchema.extend({
+  skew_pct_1y: z.number().nullable(),
+  /** SKEW-style index of the symbol's own chain at 30 days, `100 - 10 S` (docs/methodology.md#skew-index). */
+  skew_index: z.number().nullable(),
+});
 
 /** One past report of the `events` record: its date, timing and the close-to-close move. */
 export const EarningsReportSchema = z.object({ date: z.string(), timing: z.enum(["bmo", "amc"]), fiscal_quarter: z.string().nullable(), move_pct: z.number() });
@@ -177,6 +181,8 @@ export const VolMarketSchema = z.object({
   curve: z.enum(["contango", "backwardation", "humped", "flat"]).nullable(),
   term_slope: N,
   rr25_30: N,
+  /** SKEW-style index on SPXW at 30 days, `100 - 10 S` (Cboe SKEW method; docs/methodology.md#skew-index). */
+  skew_index: N,
   history: z.object({ dates: z.array(z.string()), svx9: z.array(N), svx30: z.array(N), svx3m: z.array(N), close: z.array(z.number()) }),
 });
 export type VolMarket = z.output<typeof VolMarketSchema>;

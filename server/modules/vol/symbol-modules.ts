@@ -28,6 +28,7 @@ import {
   type SvxTenor,
 } from "../../../lib/vol";
 import { EarningsReportSchema, EventsModuleSchema, SurfaceWithPctSchema, TiltModuleSchema, type VolModuleName } from "../../../lib/api/vol";
+import { skewIndex } from "../../../lib/vol/skew-index";
 import { liveReading, type LiveReading } from "./live-reading";
 import { REFERENCE_SYMBOL, type VolState } from "./vol-route";
 
@@ -79,10 +80,17 @@ export function termOf(x: SymbolInputs): z.output<typeof TermModuleSchema> {
   return termModule(termStructure(x.live.board, x.live.terms));
 }
 
-/** The `surface` module with `skew_pct_1y` (percentile of `rr25_30` in its trailing year). @see docs/methodology.md#surface */
+/**
+ * The `surface` module with `skew_pct_1y` (percentile of `rr25_30` in its trailing year) and the
+ * symbol's own SKEW-style index. @see docs/methodology.md#surface @see docs/methodology.md#skew-index
+ */
 export function surfaceOf(x: SymbolInputs): z.output<typeof SurfaceWithPctSchema> {
   const s = surface(x.live.board, x.live.terms);
-  return { ...s, skew_pct_1y: ivRankPercentiles(series(x.history, (r) => r.rr25_30, s.rr25_30)).iv_pct };
+  return {
+    ...s,
+    skew_pct_1y: ivRankPercentiles(series(x.history, (r) => r.rr25_30, s.rr25_30)).iv_pct,
+    skew_index: skewIndex(x.live.terms)?.value ?? null,
+  };
 }
 
 /** The `tilt` module: z-score and percentile of `tilt_21` in its trailing year. @see docs/methodology.md#tilt */

@@ -2,6 +2,7 @@
 // (spec: index options are served per root), terms and the opex cone to the 09:30 ET settlement.
 import { beforeAll, describe, expect, it } from "vitest";
 import { chainTerms, svxAll } from "../../../../lib/vol";
+import { skewIndex } from "../../../../lib/vol/skew-index";
 import { NOW_MS } from "../../_harness";
 import { json, market, volHarness, type VolHarness } from "./_vol-harness";
 
@@ -31,6 +32,8 @@ describe("SPX in the volatility module", () => {
     // Term rows count elapsed days to the 09:30 settlement: 9 days less 30 minutes on the wall
     // clock, less the hour that the 2024-03-10 spring-forward removes.
     expect(spx.term.rows[0].dte).toBeCloseTo((9 * 1440 - 30 - 60) / 1440, 9);
+    // The surface carries SPX's own SKEW-style index.
+    expect(spx.surface.skew_index).toBe(skewIndex(chainTerms(board))!.value);
     // An index has no earnings calendar.
     expect(spx.events).toBeNull();
   });

@@ -1,5 +1,6 @@
 // /v1/vol/market, /v1/vol/history (columnar rows, per-request cost, window rules), and the free
 // routes /v1/vol/status, /v1/vol/symbols and /v1/vol (gated by the entitlement).
+import { skewIndex } from "../../../../lib/vol/skew-index";
 import { beforeAll, describe, expect, it } from "vitest";
 import { chainTerms, sessionCloseReading, svxAll } from "../../../../lib/vol";
 import { historyCost, weekdaysBetween } from "../../../../server/modules/vol/history";
@@ -27,6 +28,9 @@ describe("/v1/vol/market", () => {
     expect(data.ratio_9d_30d).toBeCloseTo(direct.svx9!.value / direct.svx30!.value, 12);
     expect(data.ratio_30d_3m).toBeCloseTo(direct.svx30!.value / direct.svx3m!.value, 12);
     expect(data.history.dates.length).toBe(data.history.svx30.length);
+    // SKEW-style index of the same board (Cboe method), above 100 under index put skew.
+    expect(data.skew_index).toBe(skewIndex(chainTerms((await market.chain("SPXW", NOW_MS))!))!.value);
+    expect(data.skew_index).toBeGreaterThan(100);
     expect(meta.module).toBe("market");
   });
 });
