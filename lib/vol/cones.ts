@@ -7,6 +7,7 @@ import { chainTerms, type ChainTerms } from "./chain-terms";
 import { CONE_HORIZONS, coneHorizonTargets, type ConeLevelAnchor } from "./cone-horizons";
 import { MINUTES_PER_YEAR } from "./defaults";
 import { impliedMove } from "./implied-move";
+import { macroEventsBetween } from "./macro-calendar";
 import { realizedVolPerSession } from "./realized";
 import { smileSides } from "./smile-quantiles";
 import { expirationSmile } from "./term-structure";
@@ -145,7 +146,8 @@ export function cones(chain: ChainSnapshot, options: ConesOptions = {}): ConesMo
       em2: 2 * em1,
       realized_em_pct: rv === null ? null : 100 * rv * Math.sqrt(sessionsToSettle(chain.asOfMs, h.settleMs)),
       ...sides,
-      events: [],
+      // Scheduled macro releases inside the horizon; their variance is not separated (no jump).
+      events: macroEventsBetween(chain.asOfMs, h.settleMs).map((e) => ({ ...e })),
       event_adjusted: false,
     };
   });

@@ -130,7 +130,8 @@ export async function conesOf(state: VolState, x: SymbolInputs) {
   const horizons = c.horizons.map((h) => {
     if (!h || atMs <= x.live.board.asOfMs || atMs > Date.parse(h.settle_at)) return h;
     const event = { kind: "earnings", label: `Earnings ${ev.fiscal_quarter ?? ev.date}`, at: ev.at, timing: ev.timing, jump_pct: jump, var_share: Math.min(1, (jump / h.em1_pct) ** 2) };
-    return { ...h, events: [...h.events, event], event_adjusted: true };
+    const events = [...h.events, event].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+    return { ...h, events, event_adjusted: true };
   });
   return { ...c, horizons };
 }

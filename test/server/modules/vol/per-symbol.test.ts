@@ -186,12 +186,25 @@ describe("cone events", () => {
       if (!hz) continue;
       const inside = Date.parse(events.at) <= Date.parse(hz.settle_at);
       expect(hz.event_adjusted).toBe(inside);
+      const earnings = hz.events.filter((e: any) => e.kind === "earnings");
       if (inside) {
-        expect(hz.events).toEqual([expect.objectContaining({ kind: "earnings", at: events.at, timing: "amc", jump_pct: jump })]);
-        expect(hz.events[0].var_share).toBeCloseTo(Math.min(1, (jump / hz.em1_pct) ** 2), 12);
-      } else expect(hz.events).toEqual([]);
+        expect(earnings).toEqual([expect.objectContaining({ kind: "earnings", at: events.at, timing: "amc", jump_pct: jump })]);
+        expect(earnings[0].var_share).toBeCloseTo(Math.min(1, (jump / hz.em1_pct) ** 2), 12);
+      } else expect(earnings).toEqual([]);
+      // Every horizon's events are in time order.
+      const ats = hz.events.map((e: any) => e.at);
+      expect(ats).toEqual([...ats].sort());
     }
-    expect(cones.horizons.find((hz: any) => hz?.name === "week").event_adjusted).toBe(true);
-    expect(cones.horizons.find((hz: any) => hz?.name === "1d").event_adjusted).toBe(false);
+    const byName = (n: string) => cones.horizons.find((hz: any) => hz?.name === n);
+    expect(byName("week").event_adjusted).toBe(true);
+    expect(byName("1d").event_adjusted).toBe(false);
+    // Macro releases (Fed and BLS calendars): FOMC 2024-05-01 14:00 EDT, CPI 2024-05-15 08:30 EDT.
+    expect(byName("1d").events).toEqual([]);
+    expect(byName("week").events.map((e: any) => [e.kind, e.at])).toEqual([
+      ["fomc", "2024-05-01T18:00:00Z"],
+      ["earnings", events.at],
+    ]);
+    expect(byName("opex").events.map((e: any) => e.kind)).toEqual(["fomc", "earnings", "cpi"]);
+    expect(byName("opex").events[2].at).toBe("2024-05-15T12:30:00Z");
   }, 60_000);
 });
