@@ -183,6 +183,13 @@ export const VolMarketSchema = z.object({
   rr25_30: N,
   /** SKEW-style index on SPXW at 30 days, `100 - 10 S` (Cboe SKEW method; docs/methodology.md#skew-index). */
   skew_index: N,
+  /**
+   * Futures-style curve (forward 30-day SVX from the next VX-style settlements; the points are not
+   * served, as in the reference): its state, the front-to-second roll and the front against SVX30.
+   */
+  vx_curve_state: z.enum(["contango", "backwardation", "flat"]).nullable(),
+  vx_roll_pct: N,
+  vx_m1_vs_vix_pct: N,
   history: z.object({ dates: z.array(z.string()), svx9: z.array(N), svx30: z.array(N), svx3m: z.array(N), close: z.array(z.number()) }),
 });
 export type VolMarket = z.output<typeof VolMarketSchema>;

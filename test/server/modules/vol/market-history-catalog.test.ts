@@ -1,5 +1,6 @@
 // /v1/vol/market, /v1/vol/history (columnar rows, per-request cost, window rules), and the free
 // routes /v1/vol/status, /v1/vol/symbols and /v1/vol (gated by the entitlement).
+import { forwardSvxCurve } from "../../../../lib/vol/forward-curve";
 import { skewIndex } from "../../../../lib/vol/skew-index";
 import { beforeAll, describe, expect, it } from "vitest";
 import { chainTerms, sessionCloseReading, svxAll } from "../../../../lib/vol";
@@ -31,6 +32,13 @@ describe("/v1/vol/market", () => {
     // SKEW-style index of the same board (Cboe method), above 100 under index put skew.
     expect(data.skew_index).toBe(skewIndex(chainTerms((await market.chain("SPXW", NOW_MS))!))!.value);
     expect(data.skew_index).toBeGreaterThan(100);
+    // The futures-style curve's summary fields from the same board (points not served).
+    const curve = forwardSvxCurve(chainTerms((await market.chain("SPXW", NOW_MS))!), data.svx30);
+    expect(curve.points.length).toBeGreaterThanOrEqual(2);
+    expect(data.vx_curve_state).toBe(curve.vx_curve_state);
+    expect(data.vx_roll_pct).toBe(curve.vx_roll_pct);
+    expect(data.vx_m1_vs_vix_pct).toBe(curve.vx_m1_vs_vix_pct);
+    expect(data).not.toHaveProperty("points");
     expect(meta.module).toBe("market");
   });
 });
