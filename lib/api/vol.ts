@@ -190,6 +190,8 @@ export const VolMarketSchema = z.object({
   vx_curve_state: z.enum(["contango", "backwardation", "flat"]).nullable(),
   vx_roll_pct: N,
   vx_m1_vs_vix_pct: N,
+  /** VVIX proxy: annualised realized vol of daily SVX30 log changes, last 21 (docs/methodology.md#vol-of-vol). */
+  vvix: N,
   history: z.object({ dates: z.array(z.string()), svx9: z.array(N), svx30: z.array(N), svx3m: z.array(N), close: z.array(z.number()) }),
 });
 export type VolMarket = z.output<typeof VolMarketSchema>;

@@ -39,6 +39,8 @@ describe("/v1/vol/market", () => {
     expect(data.vx_roll_pct).toBe(curve.vx_roll_pct);
     expect(data.vx_m1_vs_vix_pct).toBe(curve.vx_m1_vs_vix_pct);
     expect(data).not.toHaveProperty("points");
+    // The VVIX proxy needs 15 daily SVX30 changes; this app keeps 6 sessions of history.
+    expect(data.vvix).toBeNull();
     expect(meta.module).toBe("market");
   });
 });
