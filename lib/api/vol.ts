@@ -5,6 +5,7 @@
  * add handlers, costs and checks.
  */
 import { z } from "zod";
+import { EarningsContextSchema } from "../vol/earnings-context";
 import {
   ConesModuleSchema,
   IvModuleSchema,
@@ -92,6 +93,9 @@ export const SurfaceWithPctSchema = SurfaceModuleSchema.extend({
 /** One past report of the `events` record: its date, timing and the close-to-close move. */
 export const EarningsReportSchema = z.object({ date: z.string(), timing: z.enum(["bmo", "amc"]), fiscal_quarter: z.string().nullable(), move_pct: z.number() });
 
+/** The `term` module with its scheduled-earnings exposure (`earnings_context`). */
+export const TermWithContextSchema = TermModuleSchema.extend({ earnings_context: EarningsContextSchema });
+
 /** The `events` module (null for a symbol with no scheduled report). */
 export const EventsModuleSchema = z
   .object({
@@ -115,13 +119,14 @@ export const EventsModuleSchema = z
       rv20: z.number().nullable(),
       overpaid_share_pct: z.number().nullable(),
     }),
+    earnings_context: EarningsContextSchema,
   })
   .nullable();
 
 /** Schemas of the module objects, by name (the OpenAPI response and the tool output). */
 export const VOL_MODULE_SCHEMAS = {
   iv: IvModuleSchema.nullable(),
-  term: TermModuleSchema.nullable(),
+  term: TermWithContextSchema.nullable(),
   cones: ConesModuleSchema.nullable(),
   sigma: SigmaModuleSchema.nullable(),
   surface: SurfaceWithPctSchema.nullable(),

@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { sessionBounds, previousTradingDay } from "../../../../lib/time";
 import { chainTerms, impliedMove, svxAll } from "../../../../lib/vol";
+import { earningsOverlap } from "../../../../lib/vol/earnings-context";
 import { NOW_MS } from "../../_harness";
 import { json, market, TEST_HISTORY_SESSIONS, volHarness, type VolHarness } from "./_vol-harness";
 
@@ -206,5 +207,19 @@ describe("cone events", () => {
     ]);
     expect(byName("opex").events.map((e: any) => e.kind)).toEqual(["fomc", "earnings", "cpi"]);
     expect(byName("opex").events[2].at).toBe("2024-05-15T12:30:00Z");
+    // earnings_context (term and events alike): the report three days out is in both readings.
+    const term = (await json(await h2.get("/v1/vol/term?symbols=AAPL,SPXW"))).data.symbols;
+    const terms = chainTerms((await h2.app.services.market.chain("AAPL", Date.parse("2024-04-29T14:00:00Z")))!);
+    const reportMs = Date.parse(events.at);
+    expect(events.earnings_context).toEqual({
+      status: "scheduled",
+      date: "2024-05-02",
+      timing: "amc",
+      within_9d: true,
+      overlap_9d: earningsOverlap(terms, reportMs, 12_960),
+      overlap_30d: earningsOverlap(terms, reportMs, 43_200),
+    });
+    expect(term[0].term.earnings_context).toEqual(events.earnings_context);
+    expect(term[1].term.earnings_context.status).toBe("calendar_unavailable");
   }, 60_000);
 });
