@@ -9,6 +9,8 @@ export default defineConfig([
       cli: "server/main.ts",
       // Daily-statistics worker: started by server/modules/positioning/stats-pool.ts as a sibling file.
       "stats-worker": "server/modules/positioning/stats-worker.ts",
+      // Persisted daily store's background fill: started by server/daily-store/filler.ts as a sibling file.
+      "daily-fill-worker": "server/daily-store/fill-worker.ts",
     },
     format: ["esm", "cjs"],
     dts: { entry: { index: "lib/index.ts", server: "server/index.ts" } },

@@ -1,6 +1,8 @@
-// Chart marks and the typed client (issue 17): `/v1/marks` for SPY over one and two sessions of
-// the simulator, cold (the session's option and off-exchange tape generated on the first call) and
-// warm (the same call again), and the client's overhead on a free call against raw requests.
+// Chart marks and the typed client (issue 17): `/v1/marks` for SPY over a finished session, the
+// session in progress and both, cold (fresh app: the sessions' option and off-exchange tapes
+// generated on the first call) and warm (the same call again: a finished session comes from the
+// marks cache, the live one reuses its past king samples), and the client's overhead on a free
+// call against raw requests.
 // Run alone: npx tsx bench/marks.bench.ts
 import { cpus, loadavg } from "node:os";
 import { Bench } from "tinybench";
@@ -12,7 +14,6 @@ import { createApp } from "../server/app";
 import { createConcurrencyLimiter, createRateLimiter } from "../server/limits";
 
 const NOW = Date.parse("2024-03-06T20:30:00Z"); // Wednesday 15:30 ET
-const TO_S = NOW / 1000;
 
 function appAt() {
   const accounts = openAccountService({ dbPath: ":memory:" });
@@ -31,9 +32,15 @@ function appAt() {
 
 async function main() {
   const rows: Record<string, string | number>[] = [];
-  for (const [label, fromIso] of [["1 session", "2024-03-06T14:30:00Z"], ["2 sessions", "2024-03-05T14:30:00Z"]] as const) {
+  // Tuesday 2024-03-05 is finished (memoised after the first call); Wednesday is in progress at NOW.
+  const cases = [
+    ["finished session (Tue)", "2024-03-05T14:30:00Z", "2024-03-05T21:00:00Z"],
+    ["session in progress (Wed to 15:30)", "2024-03-06T14:30:00Z", "2024-03-06T20:30:00Z"],
+    ["2 sessions (Tue + Wed)", "2024-03-05T14:30:00Z", "2024-03-06T20:30:00Z"],
+  ] as const;
+  for (const [label, fromIso, toIso] of cases) {
     const { app, key } = appAt();
-    const path = `/atlas/v1/marks?symbol=SPY&from=${Date.parse(fromIso) / 1000}&to=${TO_S}&resolution=5`;
+    const path = `/atlas/v1/marks?symbol=SPY&from=${Date.parse(fromIso) / 1000}&to=${Date.parse(toIso) / 1000}&resolution=5`;
     const get = async () => {
       const res = await app.request(path, { headers: { Authorization: `Bearer ${key}` } });
       const body = (await res.json()) as unknown[];

@@ -52,7 +52,7 @@ async function serveChild(durability: Durability, dataDir: string): Promise<void
     log: (line) => process.stdout.write(JSON.stringify(line) + "\n"),
     stderr: (text) => process.stderr.write(text),
   });
-  const { accountId, key } = running.accounts.createAccount({
+  const { accountId, key } = await running.accounts.createAccount({
     plan: "top",
     credits: 1_000_000_000,
     dailyCapCredits: null,
@@ -65,7 +65,7 @@ async function serveChild(durability: Durability, dataDir: string): Promise<void
     if (m.cmd !== "stop") return;
     await running.listening.close(true);
     const stats = running.accounts.groupCommitStats();
-    running.accounts.close();
+    await running.accounts.close();
     process.send!({ stats }, () => process.exit(0));
   });
 }

@@ -7,6 +7,7 @@ import { volSuite } from "./vol.bench";
 import { extendedStatsSuite } from "./extended-stats.bench";
 import { consoleSuite } from "./console.bench";
 import { darkPoolSuite } from "./dark-pool.bench";
+import { flowMarketSuite } from "./flow-market.bench";
 
 /** What a suite reports: a table for people, checks for targets, free-form notes. */
 export interface SuiteReport {
@@ -21,4 +22,4 @@ export interface Suite {
   run(): Promise<SuiteReport>;
 }
 
-export const suites: Suite[] = [kernelsSuite, positioningSuite, priceSuite, flowSuite, darkPoolSuite, volSuite, extendedStatsSuite, consoleSuite];
+export const suites: Suite[] = [kernelsSuite, positioningSuite, priceSuite, flowSuite, flowMarketSuite, darkPoolSuite, volSuite, extendedStatsSuite, consoleSuite];

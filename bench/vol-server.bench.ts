@@ -47,20 +47,33 @@ async function main(): Promise<void> {
   console.log(`daily store filled: ${covered} symbols x ${HISTORY} sessions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
   const cold: number[] = [];
+  const refreshed: number[] = [];
+  const refreshMs: number[] = [];
   const warm: number[] = [];
   const snap: number[] = [];
   for (let m = 1; m <= 3; m++) {
     clock.ms = start + m * 60_000;
+    // A request right at the minute boundary: it computes (or joins) the minute's rows.
     cold.push(await get("/v1/vol/screener?limit=500"));
+    // The background refresh (started by the first screener call) computes the next minute as
+    // soon as the clock enters it; a request after it finished only ranks and serialises.
+    clock.ms = start + (m + 10) * 60_000;
+    const r0 = performance.now();
+    while (!state.memo.has(`rows|${Math.floor(clock.ms / 60_000)}`)) await new Promise((r) => setTimeout(r, 20));
+    await state.memo.get(`rows|${Math.floor(clock.ms / 60_000)}`);
+    refreshMs.push(performance.now() - r0);
+    refreshed.push(await get("/v1/vol/screener?limit=500"));
     for (let i = 0; i < 100; i++) warm.push(await get(`/v1/vol/screener?sort=iv_rank&limit=${50 + i}`));
     await get(`/v1/vol/snapshot?symbols=${SNAPSHOT_SYMBOLS}`);
     for (let i = 0; i < 100; i++) snap.push(await get(`/v1/vol/snapshot?symbols=${SNAPSHOT_SYMBOLS}`));
   }
   const line = (ok: boolean, name: string, value: string, target: string) => console.log(`${ok ? "PASS" : "FAIL"} ${name}: ${value} (target ${target})`);
   line(median(cold) <= 500, `screener cold for a new minute, ${covered} symbols`, `median ${median(cold).toFixed(0)} ms of ${cold.map((x) => x.toFixed(0)).join(", ")}`, "<= 500 ms");
+  line(median(refreshed) <= 500, "screener first request of a new minute after the background refresh", `median ${median(refreshed).toFixed(0)} ms of ${refreshed.map((x) => x.toFixed(0)).join(", ")} (refresh took ${refreshMs.map((x) => x.toFixed(0)).join(", ")} ms in the background)`, "<= 500 ms");
   line(p99(warm) <= 25, "screener warm", `p99 ${p99(warm).toFixed(1)} ms, median ${median(warm).toFixed(1)} ms`, "p99 <= 25 ms");
   line(p99(snap) <= 30, "snapshot 10 symbols warm", `p99 ${p99(snap).toFixed(1)} ms, median ${median(snap).toFixed(1)} ms`, "p99 <= 30 ms");
-  t0 = performance.now();
+  console.log(`load average after: ${os.loadavg()[0].toFixed(2)}`);
+  await app.shutdown(0);
 }
 
 await main();

@@ -80,7 +80,9 @@ export function createApp(
     publicBaseUrl: options.publicBaseUrl,
     streams: { ...DEFAULT_STREAM_TIMINGS, ...options.streams },
     streamTuning: {},
+    resumeStore: options.resumeStore,
     control: options.control ?? ALWAYS_OPEN,
+    dailyStore: options.dailyStore,
     modules,
     routes: [],
   };
@@ -107,21 +109,36 @@ export function createApp(
     mcp ? mcp(request) : renderError(apiErrors.notFound(), { style: "lower", method: request.method });
 
   // The edge ceiling per source address, before any host: requests that arrived over a socket only.
-  const ceiling = options.ipCeiling === false ? null : createIpCeiling(options.ipCeiling);
-  const overCeiling = (request: Request): boolean => {
+  // A built ceiling (the shared one on Redis, whose answer is a promise) is used as given.
+  const given = options.ipCeiling;
+  const ceiling = given === false ? null : given && "take" in given ? given : createIpCeiling(given);
+  /** Whether the request's address is within its ceiling (a promise from the shared ceiling). */
+  const withinCeiling = (request: Request): boolean | Promise<boolean> => {
     const socketIp = (request as Request & { ip?: string }).ip;
-    if (!ceiling || socketIp === undefined) return false;
-    return !ceiling.take(clientAddress(socketIp, request.headers.get("x-forwarded-for"), ceiling.trusted), services.wallNowMs());
+    if (!ceiling || socketIp === undefined) return true;
+    return ceiling.take(clientAddress(socketIp, request.headers.get("x-forwarded-for"), ceiling.trusted), services.wallNowMs());
   };
+  const ceilingRefusal = (request: Request): Response =>
+    renderError(
+      new ApiError(429, "ip_rate_limited", "Too many requests from this address over the last 5 minutes (all keys combined); retry after Retry-After.", {
+        headers: { "Retry-After": String(IP_CEILING_RETRY_AFTER_S) },
+      }),
+      { style: "lower", method: request.method },
+    );
 
   const dispatch = (event: H3Event): Response | Promise<Response> => {
+    const within = withinCeiling(event.req);
+    if (within === true) return route(event);
+    if (within === false) return ceilingRefusal(event.req);
+    // The shared ceiling: Redis unreachable rejects with 503 `unavailable` (nothing charged).
+    return within.then(
+      (ok) => (ok ? route(event) : ceilingRefusal(event.req)),
+      (error: unknown) => renderError(error, { style: "lower", method: event.req.method }),
+    );
+  };
+
+  const route = (event: H3Event): Response | Promise<Response> => {
     const request = event.req;
-    if (overCeiling(request)) {
-      const error = new ApiError(429, "ip_rate_limited", "Too many requests from this address over the last 5 minutes (all keys combined); retry after Retry-After.", {
-        headers: { "Retry-After": String(IP_CEILING_RETRY_AFTER_S) },
-      });
-      return renderError(error, { style: "lower", method: request.method });
-    }
     const path = event.url.pathname;
     if (byName.size > 0) {
       const named = byName.get(hostOnly(request.headers.get("host")));

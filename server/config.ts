@@ -30,10 +30,22 @@ export interface ServeConfig {
   /** Per-IP edge ceiling (requests per address over 5 minutes) and trusted proxies; null turns it off. */
   ipCeiling: { maxRequests: number; trustedProxies: string[] } | null;
   /**
-   * Redis for the limits several instances share (`--redis` / `OPTIONSCOPE_REDIS`): per-key rate
-   * limits and per-account in-flight slots. Absent: in-process limiters (one instance).
+   * Redis for the state several instances share (`--redis` / `OPTIONSCOPE_REDIS`): per-key rate
+   * limits, per-account in-flight slots, the per-IP ceiling, console sign-in limits and the stream
+   * resume buffer. Absent: all in process (one instance).
    */
   redisUrl: string | undefined;
+  /**
+   * The accounts store (`--store` / `OPTIONSCOPE_STORE`): a PostgreSQL URL shared by several
+   * instances; absent: the SQLite file in `dataDir`. See docs/operations.md#postgresql.
+   */
+  storeUrl: string | undefined;
+  /**
+   * Fill the persisted daily store in a background worker (`--no-daily-fill` /
+   * `OPTIONSCOPE_DAILY_FILL=off` turn it off; the store is still read and written on demand).
+   * See docs/operations.md#daily-store.
+   */
+  dailyFill?: boolean;
 }
 
 /** A usage error of the command line (exit code 2). */
@@ -54,7 +66,10 @@ export const SERVE_USAGE = `Usage: optionscope serve [options]
   --no-access-log        no JSON line per request
   --ip-ceiling N|off     requests per source address over 5 minutes (env OPTIONSCOPE_IP_CEILING, default 6000)
   --trusted-proxies A,B  proxies whose X-Forwarded-For names the client (env OPTIONSCOPE_TRUSTED_PROXIES)
-  --redis URL            share rate limits and in-flight slots with other instances (env OPTIONSCOPE_REDIS)
+  --redis URL            share rate limits, in-flight slots, the IP ceiling, console sign-in limits and stream resume with other instances (env OPTIONSCOPE_REDIS)
+  --store URL            accounts store: postgres://user@host:port/db, shared by several instances
+                         (env OPTIONSCOPE_STORE; default the SQLite file in --data-dir)
+  --no-daily-fill        do not precompute finished sessions in the background (env OPTIONSCOPE_DAILY_FILL=off)
 Environment: STREAM_MAX_DURATION_S (3600), STREAM_BILLING_INTERVAL_S (60), STREAM_KEEPALIVE_S (15)
 `;
 
@@ -71,6 +86,21 @@ function redisUrlOf(raw: string | undefined): string | undefined {
   const url = raw.trim();
   if (!/^rediss?:\/\/[^\s]+$/.test(url)) throw new UsageError(`Invalid --redis / OPTIONSCOPE_REDIS: expected redis://host:port[/db] (got ${JSON.stringify(url.slice(0, 80))})`);
   return url;
+}
+
+/**
+ * A `postgres://` or `postgresql://` URL from the flag or `OPTIONSCOPE_STORE`; undefined (SQLite)
+ * when neither is set or it says `sqlite`. Anything else is a usage error naming the allowed form.
+ * @example resolveStoreUrl(undefined, { OPTIONSCOPE_STORE: "postgres://app@db/optionscope" })
+ */
+export function resolveStoreUrl(flag: string | undefined, env: Record<string, string | undefined>): string | undefined {
+  const raw = (flag ?? env.OPTIONSCOPE_STORE ?? "").trim();
+  if (raw === "" || raw === "sqlite") return undefined;
+  if (!/^postgres(ql)?:\/\/\S+$/.test(raw)) {
+    const shown = JSON.stringify(raw.replace(/:[^:@/]*@/, ":***@").slice(0, 80));
+    throw new UsageError(`Invalid --store / OPTIONSCOPE_STORE: expected postgres://user[:password]@host[:port]/database or sqlite (got ${shown})`);
+  }
+  return raw;
 }
 
 function ipCeilingOf(raw: string | undefined, proxies: string | undefined): ServeConfig["ipCeiling"] {
@@ -106,6 +136,8 @@ export function resolveServeConfig(argv: string[], env: Record<string, string | 
       "ip-ceiling": { type: "string" },
       "trusted-proxies": { type: "string" },
       redis: { type: "string" },
+      store: { type: "string" },
+      "no-daily-fill": { type: "boolean" },
     },
   });
   const nowRaw = values.now ?? env.OPTIONSCOPE_NOW;
@@ -137,5 +169,7 @@ export function resolveServeConfig(argv: string[], env: Record<string, string | 
     accessLog: !values["no-access-log"],
     ipCeiling: ipCeilingOf(values["ip-ceiling"] ?? env.OPTIONSCOPE_IP_CEILING, values["trusted-proxies"] ?? env.OPTIONSCOPE_TRUSTED_PROXIES),
     redisUrl: redisUrlOf(values.redis ?? env.OPTIONSCOPE_REDIS),
+    storeUrl: resolveStoreUrl(values.store, env),
+    dailyFill: !values["no-daily-fill"] && env.OPTIONSCOPE_DAILY_FILL !== "off",
   };
 }

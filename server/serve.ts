@@ -1,6 +1,9 @@
 import { fixedClock, scaledClock, systemClock, type Clock, type MarketData } from "../lib/market";
 import { createSimulatedMarket } from "../lib/market";
-import { ensureDemoAccount, openAccountService, accountsDbPath, type SqliteAccountService } from "./accounts";
+import { ensureDemoAccount } from "./accounts";
+import { isSqliteStore, openAccountStore, type AccountStore } from "./accounts/open-store";
+import type { PostgresAccountService } from "./accounts/postgres";
+import { cachedPauses, openPgPauseStore } from "./accounts/postgres/pg-pause";
 import { createApp, type OptionscopeApp } from "./app";
 import { createServiceControl, openPauseStore } from "./control/service-state";
 import type { ServeConfig } from "./config";
@@ -10,12 +13,16 @@ import { listen, type Listening } from "./http/listen";
 import { createConsoleApp, createConsoleService, createKeyUseTracker } from "./console";
 import { sharedLimits } from "./limits/shared-limits";
 import type { FetchLike } from "./services";
+import { dailyDbPath, marketIdentity, openDailyStore, startDailyFill, type DailyFiller, type MarketSource } from "./daily-store";
+import { FLOW_FIRST_DATE } from "./modules/flow/tape";
+import { DEFAULT_HISTORY_SESSIONS } from "./modules/vol/daily-store";
 
 /** A running server and how to stop it. */
 export interface RunningServer {
   app: OptionscopeApp;
   listening: Listening;
-  accounts: SqliteAccountService;
+  /** The accounts store (SQLite, or PostgreSQL with `--store`): `await` its methods. */
+  accounts: AccountStore;
   /** The demo key, only on the start that created it. */
   demoKey: string | null;
   /** Resolves when the market data is loaded (at once for the simulator); rejects when the files are invalid. */
@@ -61,26 +68,36 @@ export async function startServer(
   };
   const ready = warming ? warming.ready.then(learnSymbols) : learnSymbols(market);
   if (!warming) await ready;
-  const accounts = openAccountService({
-    dbPath: accountsDbPath(config.dataDir),
+  // PostgreSQL: connects and migrates here, so an unreachable store stops the start.
+  const accounts = await openAccountStore({
+    storeUrl: config.storeUrl,
+    dataDir: config.dataDir,
     durability: config.durability,
     isKnownSymbol: (s) => known.has(s),
   });
-  const demo = ensureDemoAccount(accounts);
+  let demo: Awaited<ReturnType<typeof ensureDemoAccount>>;
   let limits: Awaited<ReturnType<typeof sharedLimits>>;
   try {
+    demo = await ensureDemoAccount(accounts);
     limits = await sharedLimits(config.redisUrl);
   } catch (error) {
-    accounts.close();
+    await accounts.close();
     throw error;
   }
-  const consoleService = createConsoleService({ accounts });
-  const consoleApp = createConsoleApp({ service: consoleService, trustedProxies: config.ipCeiling?.trustedProxies });
+  // Finished sessions' derived data persisted in the data directory (server/daily-store).
+  const source: MarketSource = config.marketDataDir ? { kind: "files", dir: config.marketDataDir } : { kind: "simulated", seed: config.seed };
+  const dailyStore = openDailyStore(dailyDbPath(config.dataDir), marketIdentity(source));
+  // The console, its key-use tracking and OAuth grants live in the SQLite file; on PostgreSQL the
+  // console is not served yet (docs/operations.md#postgresql) and the pause flag is read from there.
+  const sqlite = isSqliteStore(accounts) ? accounts : null;
+  const consoleService = sqlite ? createConsoleService({ accounts: sqlite, signInLimiter: limits.signInLimiter }) : null;
+  const consoleApp = consoleService ? createConsoleApp({ service: consoleService, trustedProxies: config.ipCeiling?.trustedProxies }) : undefined;
   // The console's key list shows "last used": accepted keys are noted and written in batches.
-  const keyUses = createKeyUseTracker(consoleService.store.recordKeyUses);
+  const keyUses = consoleService ? createKeyUseTracker(consoleService.store.recordKeyUses) : null;
+  const pgPauses = sqlite ? null : cachedPauses(openPgPauseStore((accounts as PostgresAccountService).sql));
   const app = createApp({
     market,
-    accounts: keyUses.wrap(accounts),
+    accounts: keyUses ? keyUses.wrap(accounts) : accounts,
     console: consoleApp,
     rateLimiter: limits.rateLimiter,
     concurrency: limits.concurrency,
@@ -89,9 +106,11 @@ export async function startServer(
     logger: config.accessLog ? io.log : () => {},
     requestTimeoutMs: config.requestTimeoutMs,
     streams: config.streams,
-    ipCeiling: config.ipCeiling ?? false,
-    control: createServiceControl({ pauses: openPauseStore(accounts.db), warmup: warming?.warmup }),
+    ipCeiling: config.ipCeiling ? limits.ipCeiling(config.ipCeiling) : false,
+    resumeStore: limits.resumeStore,
+    control: createServiceControl({ pauses: sqlite ? openPauseStore(sqlite.db) : pgPauses, warmup: warming?.warmup }),
     mcp: io.mcp,
+    dailyStore,
   });
   const listening = await listen(app, {
     port: config.port,
@@ -100,6 +119,17 @@ export async function startServer(
     maxHeaderSize: config.maxHeaderSize,
   });
   let closed = false;
+  // The background fill starts once the market is ready (files loaded); it never blocks serving.
+  let filler: DailyFiller | null = null;
+  if (config.dailyFill !== false) {
+    ready.then(
+      () => {
+        if (closed) return;
+        filler = startDailyFill({ store: dailyStore, source, clock, volSessions: DEFAULT_HISTORY_SESSIONS, flowFrom: FLOW_FIRST_DATE, log: io.log });
+      },
+      () => {},
+    );
+  }
   if (warming) {
     io.log({ ts: new Date().toISOString(), level: "info", msg: "warming_up", dir: config.marketDataDir });
     ready.then(
@@ -121,9 +151,12 @@ export async function startServer(
         await listening.close(false);
       } finally {
         clearTimeout(force);
-        keyUses.stop();
+        await filler?.close();
+        dailyStore.close();
+        keyUses?.stop();
+        pgPauses?.stop();
         limits.close();
-        accounts.close();
+        await accounts.close();
       }
     },
   };

@@ -4,8 +4,10 @@ import type { AccountService, ConcurrencyLimiter, RateLimiter } from "./accounts
 import type { AnyRoute } from "./modules/define-route";
 import type { ModuleDef, MountedModule } from "./modules/define-module";
 import type { StreamTuning } from "./streams/settings";
-import type { IpCeilingOptions } from "./limits/ip-ceiling";
+import type { ReplayStoreFactory } from "./streams/replay-store";
+import type { IpCeiling, IpCeilingOptions } from "./limits/ip-ceiling";
 import type { ServiceControl } from "./control/service-state";
+import type { DailyDataStore } from "./daily-store/store";
 
 /** A structured log sink: one JSON-able object per line. Never given a key. */
 export type Logger = (line: Record<string, unknown>) => void;
@@ -47,10 +49,17 @@ export interface AppOptions {
   publicBaseUrl?: string;
   /** Stream timings (DESIGN section 7); defaults 3600 / 60 / 15 seconds. */
   streams?: Partial<StreamTimings>;
-  /** The per-IP edge ceiling (requests over 5 minutes, trusted proxies); `false` turns it off. */
-  ipCeiling?: IpCeilingOptions | false;
+  /** The per-IP edge ceiling (requests over 5 minutes, trusted proxies), or a built one (shared on Redis); `false` turns it off. */
+  ipCeiling?: IpCeilingOptions | IpCeiling | false;
+  /** The stream resume store of each stream hub; default in process (`createReplayStore`), shared on Redis with `--redis`. */
+  resumeStore?: ReplayStoreFactory;
   /** Maintenance pause and warm-up (`createServiceControl`); default always open. */
   control?: ServiceControl;
+  /**
+   * The persisted daily store (finished sessions' derived data, filled in the background);
+   * absent -> computed on demand and kept in memory only. See docs/architecture.md#persisted-daily-store.
+   */
+  dailyStore?: DailyDataStore;
 }
 
 /** Stream lifecycle timings, seconds (env STREAM_MAX_DURATION_S, STREAM_BILLING_INTERVAL_S, STREAM_KEEPALIVE_S). */
@@ -82,8 +91,12 @@ export interface AppServices {
   streams: StreamTimings;
   /** Stream hub tuning set with `configureStreams` before the first stream opens (tests, bench). */
   streamTuning: Partial<StreamTuning>;
+  /** Builds each stream hub's resume store; absent -> in process. */
+  resumeStore?: ReplayStoreFactory;
   /** Open, paused for maintenance, or warming up. */
   control: ServiceControl;
+  /** The persisted daily store, when the server has one (`optionscope serve` does). */
+  dailyStore?: DailyDataStore;
   /** The mounted modules with their state, in order. */
   modules: readonly MountedModule[];
   /** Every mounted route, in module order (OpenAPI documents, tool list). */

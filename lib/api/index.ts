@@ -11,3 +11,6 @@ export * from "./vol";
 export * from "./flow-params";
 export * from "./flow";
 export * from "./flow-reference";
+export * from "./flow-market";
+export * from "./flow-reference-2";
+export * from "./flow-stream";

@@ -7,6 +7,7 @@ import { RETRY_DEFAULTS } from "../stream-client/backoff";
 import type { OperationSpec } from "./operation-spec";
 import { operations } from "./operations.generated";
 import { pages } from "./paging";
+import { RateLimitPacer, type RateLimitPacing } from "./pacing";
 import { send, type CallOptions, type Transport } from "./send";
 import type { ApiResponse, OptionscopeClient, StreamOptions } from "./types";
 
@@ -29,6 +30,12 @@ export interface ClientOptions {
   random?: () => number;
   /** Check each success against the route's `data` schema (throws a ZodError on a mismatch). */
   validateResponses?: boolean;
+  /**
+   * Self-pacing on `X-RateLimit-Remaining` (spec retry guidance rule 4): while the headers say no
+   * request is left (or no more than `reserve`), calls wait until `X-RateLimit-Reset` instead of
+   * drawing a 429. On by default (`reserve: 0`); `false` turns it off. See lib/client/pacing.ts.
+   */
+  rateLimitPacing?: RateLimitPacing | false;
   /** WebSocket constructor for the `/v1/stream/ws` method; default `globalThis.WebSocket`. */
   WebSocket?: typeof WebSocket;
 }
@@ -77,6 +84,8 @@ export function createClient(options: ClientOptions): OptionscopeClient {
       deadlineMs: options.deadlineMs ?? 120_000,
       maxAttempts: options.maxAttempts ?? RETRY_DEFAULTS.maxAttempts,
     },
+    // One pacer for every host: the limit counts the key's requests on all of them together.
+    pacer: options.rateLimitPacing === false ? undefined : new RateLimitPacer(options.rateLimitPacing),
   };
   const rootOf = (spec: OperationSpec) => (spec.host === "atlas" ? atlasUrl : baseUrl);
 

@@ -3,11 +3,13 @@
  * and network errors, never another 4xx; exponential backoff with full jitter, at least
  * `Retry-After`; on a 429 without `Retry-After`, until `X-RateLimit-Reset` plus jitter; give up
  * after `maxAttempts`. Each attempt has a timeout and the whole call a deadline; the caller's
- * signal aborts at once. See docs/api.md#typed-client.
+ * signal aborts at once. With a pacer (rule 4), each attempt first waits while the rate-limit
+ * headers say no request is left (pacing.ts). See docs/api.md#typed-client.
  */
 import { isRetryableStatus, RETRY_DEFAULTS, retryDelayMs } from "../stream-client/backoff";
 import { ApiResponseError, DeadlineExceededError, NetworkError, OptionscopeClientError } from "./errors";
-import { responseFacts, type ResponseFacts } from "./response-headers";
+import type { RateLimitPacer } from "./pacing";
+import { rateLimitOf, responseFacts, type ResponseFacts } from "./response-headers";
 
 /** Per-call controls (each also settable as a client default). */
 export interface CallOptions {
@@ -30,6 +32,8 @@ export interface Transport {
   /** Largest backoff ceiling, ms (spec: 30 s). */
   capBackoffMs: number;
   defaults: Required<Omit<CallOptions, "signal">>;
+  /** Holds requests while the rate-limit headers say none are left (absent: pacing off). */
+  pacer?: RateLimitPacer;
 }
 
 /** A successful answer: the parsed body and the response facts. */
@@ -84,6 +88,21 @@ export function waitBeforeRetryMs(error: OptionscopeClientError, retry: number, 
   return retryDelayMs(retry, retryAfterS, backoff);
 }
 
+/**
+ * Waits until the pacer lets one request go (counted as sent). Throws when the wait would pass
+ * `deadlineAt` (at once, without waiting) or `signal` aborts.
+ */
+async function paced(pacer: RateLimitPacer, t: Pick<Transport, "nowMs">, signal: AbortSignal, deadlineAt: number): Promise<void> {
+  for (;;) {
+    const decision = pacer.decide(t.nowMs());
+    if (decision.go) return;
+    const untilMs = decision.untilMs ?? deadlineAt;
+    if (decision.untilMs !== null && untilMs >= deadlineAt) throw new Error("pacing wait passes the deadline");
+    const sleep = new AbortController();
+    await Promise.race([abortableSleep(Math.max(0, untilMs - t.nowMs()), AbortSignal.any([signal, sleep.signal])), pacer.nextSettle()]).finally(() => sleep.abort());
+  }
+}
+
 function retryable(error: OptionscopeClientError): boolean {
   return error instanceof NetworkError || (error instanceof ApiResponseError && isRetryableStatus(error.status));
 }
@@ -105,10 +124,25 @@ export async function send(t: Transport, url: string, headers: Record<string, st
     new DeadlineExceededError(`Call deadline passed after ${attempts} attempt(s).`, attempts, lastError);
   try {
     for (let attempt = 1; ; attempt++) {
+      if (t.pacer) {
+        try {
+          await paced(t.pacer, t, outer, deadlineAt);
+        } catch {
+          if (options.signal?.aborted) throw options.signal.reason;
+          throw expired(attempt - 1);
+        }
+      }
+      // The pacer counted this request as sent: it hears how it ended exactly once.
+      let pacing = t.pacer !== undefined;
+      const settle = (response: Response | null) => {
+        if (pacing) t.pacer!.settle(response && rateLimitOf(response.headers));
+        pacing = false;
+      };
       const attemptTimeout = new AbortController();
       const attemptTimer = setTimeout(() => attemptTimeout.abort(), timeoutMs);
       try {
         const response = await t.fetch(url, { method: "GET", headers, signal: AbortSignal.any([outer, attemptTimeout.signal]) });
+        settle(response);
         const body = await readBody(response);
         const facts = responseFacts(response, t.nowMs());
         if (response.ok) return { ...facts, body, headers: response.headers, attempts: attempt };
@@ -121,6 +155,7 @@ export async function send(t: Transport, url: string, headers: Record<string, st
           ? new DeadlineExceededError(`Attempt ${attempt} timed out after ${timeoutMs} ms.`, attempt, lastError)
           : new NetworkError(`Request failed: ${error instanceof Error ? error.message : String(error)}`, attempt, error);
       } finally {
+        settle(null);
         clearTimeout(attemptTimer);
       }
       // A timed-out attempt is retried like a 504.

@@ -158,3 +158,48 @@ export type { BullBearMetrics, BullBearInterpretation, BaselineBucket } from "./
 // Strike-level concentration
 export { strikeBreakdown, StrikeBreakdownSchema, StrikesConcentrationSchema } from "./strikes";
 export type { StrikeBreakdown, StrikesConcentration, StrikeTrade } from "./strikes";
+
+// market-wide screens: top underlyings, weekly contracts, unusual volume and OI, sectors, breadth, market tide
+export { topUnderlyingRow, rankTopUnderlyings, TopUnderlyingRowSchema } from "./top-underlyings";
+export type { TopUnderlyingRow, TopUnderlyingFilters, TickerSessionTotals } from "./top-underlyings";
+export { weeklyContractRows } from "./weekly-contracts";
+export { unusualVolume, unusualOi, moneynessClass, UnusualVolumeRowSchema, UnusualOiRowSchema } from "./unusual";
+export type { UnusualVolumeRow, UnusualOiRow, UnusualVolumeFilters, UnusualOiFilters } from "./unusual";
+export { SECTOR_ETFS, resolveSector, directionalPremium, firOf, sectorFlow, SectorMetricsSchema, TopContributorSchema, IndustryBreakdownSchema } from "./sectors";
+export type { SectorFlow, SectorMember } from "./sectors";
+export { marketBreadth, sentimentOf, rotationSignal, SENTIMENTS, MarketBreadthSchema } from "./breadth";
+export type { MarketBreadth, BreadthTicker } from "./breadth";
+export { foldTideMinutes, marketTideBars, MARKET_TIDE_BUCKETS, MarketTideBarSchema, TIDE_KEY } from "./market-tide";
+export type { TideMinuteFold, TideFoldTrade, TideSession, TideFilters, MarketTideBar, MarketTideBucket } from "./market-tide";
+export { WEEKLY_SESSIONS, UNUSUAL_AVG_PERIOD, SENTIMENT_FIR, ROTATION_FIR, ADVANCE_DECLINE_RATIO_CAP, BREADTH_MAJOR_INDICES, TIDE_DEEP_ITM_PCT } from "./market-params";
+// Multi-timeframe aggregate, trade rows and score detail, vol/OI, moneyness, historical compare, charts
+export {
+  AGGREGATE_TIMEFRAMES,
+  AGGREGATE_PARAMS,
+  emptySums,
+  flowSums,
+  mergeSums,
+  sumScores,
+  timeframeAggregate,
+  trendAnalysis,
+  moneynessAggregates,
+  moneynessSums,
+  moneynessAggregatesFromSums,
+  ScoreComponentsSchema,
+  TimeframeAggregateSchema,
+  TrendAnalysisSchema,
+  MoneynessAggregateSchema,
+} from "./timeframe-aggregate";
+export type { AggregateTimeframe, FlowSums, SumTrade, TimeframeAggregate, TrendAnalysis, MoneynessAggregate } from "./timeframe-aggregate";
+export { BLOCK_MIN_CONTRACTS, epochDay, instrumentIdOf, coarseMoneyness, ivChanges, optionTradeRow, OptionTradeRowSchema } from "./trade-rows";
+export type { OptionTradeRow } from "./trade-rows";
+export { VOL_OI_PARAMS, VOL_OI_BANDS, volOiBand, volOiSignal, volOiAnalysis, VolOiResultSchema } from "./vol-oi";
+export type { VolOiBand, VolOiSignal, VolOiResult, VolOiContract } from "./vol-oi";
+export { MONEYNESS_PARAMS, moneynessBreakdown, MoneynessBreakdownSchema, MoneynessPatternSchema } from "./moneyness-breakdown";
+export type { MoneynessBreakdown, MoneynessTrade } from "./moneyness-breakdown";
+export { TRADE_SCORE_PARAMS, parseTradeId, tradeIntent, tradeScore, TradeScoreSchema } from "./trade-score";
+export type { TradeScore } from "./trade-score";
+export { HISTORICAL_COMPARE_PARAMS, dayMetrics, percentileRank, historicalCompare, DayMetricsSchema, HistoricalCompareSchema } from "./historical-compare";
+export type { DayMetrics, HistoricalCompare } from "./historical-compare";
+export { CHART_BUCKETS, CHART_MAX_DAYS, barIntervals, underlyingBars, contractBars, UnderlyingChartBarSchema, ContractChartBarSchema } from "./chart-bars";
+export type { ChartBucket, ChartSession, BarInterval, ChartTrade, UnderlyingChartBar, ContractChartBar } from "./chart-bars";

@@ -7,14 +7,14 @@
 import type Database from "better-sqlite3";
 import { isApiError } from "../errors";
 import { openOAuthStore, type GrantStanding } from "../oauth/oauth-store";
-import type { AccountAdmin } from "./admin-types";
+import type { SyncAdmin } from "./admin-types";
 import type { GroupCommitStats } from "./group-commit";
 import { openAccountsDb } from "./open-db";
 import { createSqliteAdmin } from "./sqlite-admin";
 import { createSqliteAuth, type AccountPrincipal } from "./sqlite-auth";
 import { createSqliteLedger } from "./sqlite-ledger";
 import { clockFn, createSqliteStore } from "./_sqlite-store";
-import type { AccountAuth, AccountService, BalanceResult, ClockLike, LedgerRef, Principal } from "./types";
+import type { AccountAuth, AccountService, BalanceResult, ClockLike, LedgerRef, Principal, SyncAuth, SyncLedger } from "./types";
 
 export type { AccountAdmin, AccountDetails, CreateAccountInput, KeyInfo, KeyState, LedgerEntry, UpdateAccountInput } from "./admin-types";
 export type { AccountPrincipal } from "./sqlite-auth";
@@ -44,7 +44,7 @@ export interface OpenAccountServiceOptions {
 }
 
 /** The SQLite service: the app's contract, the admin operations, and what tests and backups use. */
-export interface SqliteAccountService extends AccountService, AccountAdmin {
+export interface SqliteAccountService extends Omit<AccountService, keyof SyncAuth | keyof SyncLedger | "close">, SyncAuth, SyncLedger, SyncAdmin {
   authenticate(authorizationHeader: string | null | undefined): AccountPrincipal;
   revalidate(p: Principal): AccountPrincipal;
   principalForGrant(grant: Parameters<AccountAuth["principalForGrant"]>[0]): AccountPrincipal;
@@ -55,6 +55,7 @@ export interface SqliteAccountService extends AccountService, AccountAdmin {
   groupCommitStats(): GroupCommitStats;
   /** The underlying connection (tests, backups); the app and the CLI go through the interfaces. */
   readonly db: Database.Database;
+  close(): void;
 }
 
 /**

@@ -2,7 +2,7 @@
  * The administrative side of the accounts store (the CLI and tests): accounts, keys, the ledger
  * listing and its audit. Store-agnostic: no driver types. See docs/operations.md#accounts-cli.
  */
-import type { AccountStatus, Plan } from "./types";
+import type { AccountStatus, MaybePromise, Plan, Synchronous } from "./types";
 
 export interface CreateAccountInput {
   plan: Plan;
@@ -80,20 +80,23 @@ export interface LedgerEntry {
   balanceAfter: number;
 }
 
-/** Admin operations; none of them is on a request path. */
+/** Admin operations; none of them is on a request path. Each may answer at once or with a promise. */
 export interface AccountAdmin {
-  createAccount(input: CreateAccountInput): { accountId: string; keyId: string; key: string };
-  updateAccount(accountId: string, input: UpdateAccountInput): AccountDetails;
-  getAccount(accountId: string): AccountDetails;
-  listAccounts(): AccountDetails[];
-  findAccountByLabel(label: string): string | null;
-  createKey(accountId: string, options?: { expiresAtMs?: number | null }): { keyId: string; key: string };
+  createAccount(input: CreateAccountInput): MaybePromise<{ accountId: string; keyId: string; key: string }>;
+  updateAccount(accountId: string, input: UpdateAccountInput): MaybePromise<AccountDetails>;
+  getAccount(accountId: string): MaybePromise<AccountDetails>;
+  listAccounts(): MaybePromise<AccountDetails[]>;
+  findAccountByLabel(label: string): MaybePromise<string | null>;
+  createKey(accountId: string, options?: { expiresAtMs?: number | null }): MaybePromise<{ keyId: string; key: string }>;
   /**
    * Revoke by full key or by key id. Idempotent; 404 `key_not_found` when neither matches.
    * OAuth grants signed in with the key stop with it (`AccountAuth.principalForGrant`).
    */
-  revokeKey(keyOrId: string): { keyId: string; accountId: string; alreadyRevoked: boolean };
-  ledger(accountId: string, options?: { limit?: number }): LedgerEntry[];
+  revokeKey(keyOrId: string): MaybePromise<{ keyId: string; accountId: string; alreadyRevoked: boolean }>;
+  ledger(accountId: string, options?: { limit?: number }): MaybePromise<LedgerEntry[]>;
   /** Accounts whose balance differs from their ledger sum (empty when the store is consistent). */
-  verifyLedger(): { accountId: string; balance: number; ledgerSum: number }[];
+  verifyLedger(): MaybePromise<{ accountId: string; balance: number; ledgerSum: number }[]>;
 }
+
+/** The admin operations answering at once (the SQLite store). */
+export type SyncAdmin = Synchronous<AccountAdmin, keyof AccountAdmin>;

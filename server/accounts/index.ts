@@ -32,6 +32,10 @@ export {
   type SqliteAccountService,
   type UpdateAccountInput,
 } from "./account-service";
+// Either store (SQLite default, PostgreSQL with --store)
+export { isSqliteStore, openAccountStore, type AccountStore, type OpenAccountStoreOptions } from "./open-store";
+export { openPostgresAccountService, type OpenPostgresOptions, type PostgresAccountService } from "./postgres";
+export type { MaybePromise } from "./types";
 export { accountsDbPath, ACCOUNTS_DB_FILE, DEFAULT_DATA_DIR, openAccountsDb, resolveDataDir } from "./open-db";
 export { ensureDemoAccount, DEMO_ACCOUNT_LABEL } from "./demo-account";
 // Plans, keys, periods

@@ -3,7 +3,7 @@
  * CLI uses them while the server runs. See docs/operations.md#accounts-cli.
  */
 import { ApiError } from "../errors";
-import type { AccountAdmin, AccountDetails, CreateAccountInput, KeyState, LedgerEntry, UpdateAccountInput } from "./admin-types";
+import type { AccountDetails, SyncAdmin, CreateAccountInput, KeyState, LedgerEntry, UpdateAccountInput } from "./admin-types";
 import { assertCap, assertCredits, assertRpm } from "./account-errors";
 import { displayPrefix, generateKey, hashesEqual, hashKey, KEY_PREFIX, newId } from "./keys";
 import { isPlan, planDefinition } from "./plans";
@@ -20,7 +20,7 @@ function keyState(revokedMs: number | null, expiresMs: number | null, tsMs: numb
   return "active";
 }
 
-export function createSqliteAdmin(store: SqliteStore): AccountAdmin {
+export function createSqliteAdmin(store: SqliteStore): SyncAdmin {
   const { db, now } = store;
   const q = {
     keyById: db.prepare<[string], { id: string; account_id: string; revoked_ms: number | null }>(

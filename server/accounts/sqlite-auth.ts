@@ -7,9 +7,9 @@
 import { ApiError } from "../errors";
 import { forbidden, statusError } from "./account-errors";
 import { hashesEqual, hashKey, keyFromAuthorization } from "./keys";
-import { OPRA_ENTITLEMENTS, planDefinition } from "./plans";
+import { assertPlanEntitled } from "./entitlements";
 import { limitsOf, type SqliteStore } from "./_sqlite-store";
-import type { AccountAuth, AccountStatus, Entitlement, Plan, Principal } from "./types";
+import type { AccountAuth, AccountStatus, Entitlement, Plan, Principal, SyncAuth } from "./types";
 
 /** A principal as this store issues it: the contract's fields plus the OPRA flag. */
 export interface AccountPrincipal extends Principal {
@@ -37,7 +37,7 @@ export interface SqliteAuthOptions {
   isKnownSymbol?: (symbol: string) => boolean;
 }
 
-export function createSqliteAuth(store: SqliteStore, options: SqliteAuthOptions = {}): AccountAuth & {
+export function createSqliteAuth(store: SqliteStore, options: SqliteAuthOptions = {}): SyncAuth & {
   authenticate(header: string | null | undefined): AccountPrincipal;
   revalidate(p: Principal): AccountPrincipal;
   principalForGrant(grant: Parameters<AccountAuth["principalForGrant"]>[0]): AccountPrincipal;
@@ -98,31 +98,9 @@ export function createSqliteAuth(store: SqliteStore, options: SqliteAuthOptions 
     },
 
     assertEntitled(p, entitlement: Entitlement, symbols) {
-      if (entitlement === "none") return;
-      const def = planDefinition(p.plan);
-      if (!def.entitlements.has(entitlement)) {
-        throw new ApiError(403, "not_entitled", `The ${p.plan} plan does not include ${entitlement} data.`);
-      }
-      if (OPRA_ENTITLEMENTS.has(entitlement)) {
-        const signed =
-          (p as Partial<AccountPrincipal>).opraAgreement ?? guarded(() => q.opra.get(p.accountId)?.opra_agreement === 1);
-        if (!signed) {
-          throw new ApiError(403, "opra_agreement_required", "This data requires a signed OPRA subscriber agreement on the account.");
-        }
-      }
-      if (def.symbols && symbols && symbols.length > 0) {
-        const known = options.isKnownSymbol;
-        const outside = symbols.filter((s) => {
-          const sym = s.trim().toUpperCase();
-          return !def.symbols!.has(sym) && (!known || known(sym));
-        });
-        if (outside.length > 0) {
-          const shown = outside.slice(0, 10).join(", ") + (outside.length > 10 ? ", ..." : "");
-          throw new ApiError(403, "not_entitled", `The ${p.plan} plan does not include these symbols: ${shown}.`, {
-            details: { symbols: outside },
-          });
-        }
-      }
+      const opra = () =>
+        (p as Partial<AccountPrincipal>).opraAgreement ?? guarded(() => q.opra.get(p.accountId)?.opra_agreement === 1);
+      assertPlanEntitled(p, entitlement, symbols, opra, options.isKnownSymbol);
     },
   };
 }

@@ -11,7 +11,7 @@ import { assertCredits, forbidden, storeFailure } from "./account-errors";
 import { etPeriods, secondsUntilEtMidnight } from "./et-periods";
 import { createGroupCommitter, type GroupCommitStats } from "./group-commit";
 import { limitsOf, type SqliteStore } from "./_sqlite-store";
-import type { AccountRecord, BalanceResult, CreditLedger, LedgerRef, Principal } from "./types";
+import type { AccountRecord, BalanceResult, LedgerRef, Principal, SyncLedger } from "./types";
 
 export interface SqliteLedgerOptions {
   /** Group-commit window of `debitAsync`/`refundAsync`, ms (see `OpenAccountServiceOptions`). */
@@ -19,7 +19,7 @@ export interface SqliteLedgerOptions {
 }
 
 /** The ledger with its async half required, plus what tests and benches inspect. */
-export interface SqliteCreditLedger extends CreditLedger {
+export interface SqliteCreditLedger extends SyncLedger {
   debitAsync(p: Principal, credits: number, ref: LedgerRef): Promise<BalanceResult>;
   refundAsync(p: Principal, credits: number, ref: LedgerRef): Promise<BalanceResult>;
   /** How many group commits acknowledged how many async debits and refunds so far. */

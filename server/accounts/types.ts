@@ -2,8 +2,9 @@
  * The contract between the accounts/limits services and the rest of the server (pipeline,
  * routes, streams, MCP, CLI), split by job: `AccountAuth`, `CreditLedger` (composed into the
  * `AccountService` the app receives) and `AccountAdmin` (`./admin-types`, for the CLI). No driver
- * types appear here. Everything is synchronous (today's store is embedded SQLite) except the
- * group-committed `debitAsync`/`refundAsync`, which the request pipeline awaits.
+ * types appear here. Every method may answer at once (the embedded SQLite store) or with a
+ * promise (PostgreSQL, shared by several instances), like the limiter interfaces: callers always
+ * `await`. `debitAsync`/`refundAsync` are group-committed and always promises.
  * See docs/api.md#accounts-and-keys, docs/api.md#credits-and-ledger, docs/api.md#limits.
  */
 import type { z } from "zod";
@@ -20,6 +21,9 @@ export const ACCOUNT_STATUSES: readonly AccountStatus[] = AccountStatusSchema.op
 
 /** The spec's `limits.*` fields of the Account record (all integers). */
 export type AccountLimits = z.output<typeof AccountLimitsSchema>;
+
+/** A value now (embedded store) or later (networked store); callers `await` it. */
+export type MaybePromise<T> = T | Promise<T>;
 
 /** Who is calling: the result of `authenticate`. Never contains the key itself. */
 export interface Principal {
@@ -73,22 +77,22 @@ export interface AccountAuth {
    * 401 `unauthorized` (no header / empty), 403 `forbidden` (unknown, revoked, expired key:
    * identical bodies), 403 `account_suspended`, 403 `account_blocked`.
    */
-  authenticate(authorizationHeader: string | null | undefined): Principal;
+  authenticate(authorizationHeader: string | null | undefined): MaybePromise<Principal>;
   /**
    * Re-check a principal that was authenticated earlier (long-lived streams). Throws the same
    * errors as `authenticate`; a revoked or expired key gives 403 `forbidden` (streams map that
    * to their `key_revoked` close reason). Returns a fresh principal (plan/limits may have changed).
    */
-  revalidate(p: Principal): Principal;
+  revalidate(p: Principal): MaybePromise<Principal>;
   /**
    * The principal of an OAuth grant: the account's current plan and limits, `keyId` = the
    * grant's `bucketId`. Throws 403 `forbidden` when the key that signed in is revoked, expired
    * or not the account's (the grant died with it), 403 `account_suspended` / `account_blocked`,
    * 503 `credit_check_failed`. Reads by primary key only.
    */
-  principalForGrant(grant: GrantRef): Principal;
+  principalForGrant(grant: GrantRef): MaybePromise<Principal>;
   /** 403 `not_entitled` / `opra_agreement_required`. `symbols` are checked against the plan's list. */
-  assertEntitled(p: Principal, entitlement: Entitlement, symbols?: readonly string[]): void;
+  assertEntitled(p: Principal, entitlement: Entitlement, symbols?: readonly string[]): MaybePromise<void>;
 }
 
 /**
@@ -101,12 +105,12 @@ export interface CreditLedger {
    * `daily_cap_reached` (Retry-After to midnight ET), `monthly_cap_reached`;
    * 503 `credit_check_failed` when the store cannot be read or written (nothing charged).
    */
-  debit(p: Principal, credits: number, ref: LedgerRef): BalanceResult;
+  debit(p: Principal, credits: number, ref: LedgerRef): MaybePromise<BalanceResult>;
   /**
    * Compensating entry for an earlier debit of the same `requestId`; never refunds more than
    * was debited (net) under that request id, so calling it twice is harmless.
    */
-  refund(p: Principal, credits: number, ref: LedgerRef): BalanceResult;
+  refund(p: Principal, credits: number, ref: LedgerRef): MaybePromise<BalanceResult>;
   /**
    * `debit` through group commit: resolves once the transaction holding it is committed (fsynced
    * at `synchronous=FULL`), together with the other debits and refunds of the same short window;
@@ -117,9 +121,9 @@ export interface CreditLedger {
   /** `refund` through group commit (see `debitAsync`). */
   refundAsync?(p: Principal, credits: number, ref: LedgerRef): Promise<BalanceResult>;
   /** Current balance in credits (applies a due monthly grant first). */
-  balance(accountId: string): number;
+  balance(accountId: string): MaybePromise<number>;
   /** `data` of `GET /v1/account`. */
-  accountView(p: Principal): AccountRecord;
+  accountView(p: Principal): MaybePromise<AccountRecord>;
 }
 
 /** What the app receives: auth and credits over one store. */
@@ -130,7 +134,7 @@ export interface AccountService extends AccountAuth, CreditLedger {
    * none (test doubles): the tool server then takes API keys only.
    */
   openOAuthStore?(options?: OAuthStoreOptions): OAuthStore;
-  close(): void;
+  close(): MaybePromise<void>;
 }
 
 /** Per-key requests-per-minute limiter: at most the limit in any 60 s (an exact sliding log, server/limits/rate-limiter.ts). */
@@ -168,3 +172,15 @@ export interface ConcurrencyLimiter {
 /** Concurrency kinds used across the server, so nobody spells them differently. */
 export const SLOT_HISTORICAL = "historical";
 export const SLOT_STREAM_SYMBOLS = "stream-symbols";
+
+/**
+ * `T` with the named methods answering at once (what the embedded SQLite store gives its direct
+ * callers: tests, the CLI, backups), so those need not `await`.
+ */
+export type Synchronous<T, K extends keyof T> = Omit<T, K> & {
+  [P in K]-?: NonNullable<T[P]> extends (...args: infer A) => infer R ? (...args: A) => Awaited<R> : T[P];
+};
+
+/** The contract's methods, all answering at once: what the SQLite store gives. */
+export type SyncAuth = Synchronous<AccountAuth, keyof AccountAuth>;
+export type SyncLedger = Synchronous<CreditLedger, "debit" | "refund" | "balance" | "accountView">;

@@ -35,6 +35,11 @@ export class LruCache<K, V> {
     return this.get(key, nowMs) !== undefined;
   }
 
+  /** Forgets `key` (e.g. a memoised promise that failed, so the next call retries). */
+  delete(key: K): boolean {
+    return this.#map.delete(key);
+  }
+
   set(key: K, value: V, nowMs = 0): void {
     this.#map.delete(key);
     this.#map.set(key, { value, expiresMs: nowMs + this.#ttlMs });

@@ -4,18 +4,18 @@
  */
 import { parseArgs } from "node:util";
 import { isApiError } from "../errors";
-import { openAccountService } from "../accounts/account-service";
-import type { AccountAdmin, AccountDetails } from "../accounts/admin-types";
-import { accountsDbPath, resolveDataDir } from "../accounts/open-db";
+import type { AccountDetails } from "../accounts/admin-types";
+import { resolveDataDir } from "../accounts/open-db";
+import { isSqliteStore, openAccountStore, type AccountStore } from "../accounts/open-store";
 import { isPlan } from "../accounts/plans";
-import { ACCOUNT_STATUSES, PLANS, type AccountService, type AccountStatus, type Plan } from "../accounts/types";
-import { UsageError } from "../config";
+import { ACCOUNT_STATUSES, PLANS, type AccountStatus, type Plan } from "../accounts/types";
+import { resolveStoreUrl, UsageError } from "../config";
 import { cliOutput, EXIT_FAILED, EXIT_OK, EXIT_STORE, EXIT_USAGE, isUsageError, processIo, type CliIo } from "./_cli-io";
 
 export { EXIT_FAILED, EXIT_OK, EXIT_STORE, EXIT_USAGE, type CliIo } from "./_cli-io";
 
 /** What the CLI needs of the store: the admin operations, the balance, the OAuth grants beside it. */
-type CliStore = AccountAdmin & Pick<AccountService, "balance" | "openOAuthStore" | "close">;
+type CliStore = AccountStore;
 
 export const ACCOUNTS_CLI_USAGE = `Usage:
   optionscope account create --plan ${PLANS.join("|")} [--credits N] [--label TEXT]
@@ -31,11 +31,14 @@ export const ACCOUNTS_CLI_USAGE = `Usage:
 
 Options for every command:
   --data-dir DIR   data directory (default $OPTIONSCOPE_DATA_DIR or ./.optionscope)
+  --store URL      PostgreSQL accounts store, postgres://user@host:port/db (default $OPTIONSCOPE_STORE,
+                   else the SQLite file in the data directory)
   --json           machine-readable output on stdout
 `;
 
 const OPTIONS = {
   "data-dir": { type: "string" },
+  store: { type: "string" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   plan: { type: "string" },
@@ -144,15 +147,16 @@ export async function runAccountsCli(
     const ledgerRows = values.ledger === undefined ? 0 : nonNegativeInt("ledger", values.ledger);
 
     const dataDir = resolveDataDir(values["data-dir"], env);
-    const open = (): CliStore => (service = openAccountService({ dbPath: accountsDbPath(dataDir) }));
+    const storeUrl = resolveStoreUrl(values.store, env);
+    const open = async (): Promise<CliStore> => (service = await openAccountStore({ storeUrl, dataDir }));
 
     switch (key) {
       case "account create": {
         if (rest.length) throw new UsageError(`Unexpected argument "${rest[0]}".`);
         if (!plan) throw new UsageError(`account create needs --plan (${PLANS.join(", ")}).`);
-        const s = open();
-        const created = s.createAccount({ plan, credits, label: values.label, dailyCapCredits: dailyCap, monthlyCapCredits: monthlyCap, opraAgreement: opra, status });
-        const balance = s.balance(created.accountId);
+        const s = await open();
+        const created = await s.createAccount({ plan, credits, label: values.label, dailyCapCredits: dailyCap, monthlyCapCredits: monthlyCap, opraAgreement: opra, status });
+        const balance = await s.balance(created.accountId);
         out(
           { accountId: created.accountId, key: created.key, keyId: created.keyId },
           `Created account ${created.accountId} (plan ${plan}, ${balance} credits).\nAPI key (shown once, store it now): ${created.key}\n`,
@@ -164,15 +168,15 @@ export async function runAccountsCli(
         if ([status, credits, addCredits, dailyCap, monthlyCap, plan, opra, values.label].every((v) => v === undefined)) {
           throw new UsageError("account set needs at least one of --status, --credits, --add-credits, --daily-cap, --monthly-cap, --plan, --opra-agreement, --label.");
         }
-        const d = open().updateAccount(id, { status, credits, addCredits, dailyCapCredits: dailyCap, monthlyCapCredits: monthlyCap, plan, opraAgreement: opra, label: values.label });
+        const d = await (await open()).updateAccount(id, { status, credits, addCredits, dailyCapCredits: dailyCap, monthlyCapCredits: monthlyCap, plan, opraAgreement: opra, label: values.label });
         out(d, describe(d));
         return EXIT_OK;
       }
       case "account show": {
         const id = one(rest, "account id");
-        const s = open();
-        const d = s.getAccount(id);
-        const ledger = ledgerRows > 0 ? s.ledger(id, { limit: ledgerRows }) : undefined;
+        const s = await open();
+        const d = await s.getAccount(id);
+        const ledger = ledgerRows > 0 ? await s.ledger(id, { limit: ledgerRows }) : undefined;
         const ledgerText = ledger
           ? "  ledger (newest first):\n" + ledger.map((e) => `    #${e.id} ${new Date(e.tsMs).toISOString()} ${e.kind} ${e.delta > 0 ? "+" : ""}${e.delta} -> ${e.balanceAfter}${e.route ? ` ${e.route}` : ""}`).join("\n") + "\n"
           : "";
@@ -181,29 +185,30 @@ export async function runAccountsCli(
       }
       case "account list": {
         if (rest.length) throw new UsageError(`Unexpected argument "${rest[0]}".`);
-        const all = open().listAccounts();
+        const all = await (await open()).listAccounts();
         out(all, all.length === 0 ? "No accounts.\n" : all.map((d) => `${d.accountId}  ${d.plan.padEnd(9)}  ${d.status.padEnd(9)}  ${d.creditsBalance} credits${d.label ? `  (${d.label})` : ""}`).join("\n") + "\n");
         return EXIT_OK;
       }
       case "account verify": {
-        const mismatches = open().verifyLedger();
+        const mismatches = await (await open()).verifyLedger();
         out({ ok: mismatches.length === 0, mismatches }, mismatches.length === 0 ? "Every balance equals its ledger sum.\n" : mismatches.map((m) => `MISMATCH ${m.accountId}: balance ${m.balance}, ledger ${m.ledgerSum}`).join("\n") + "\n");
         return mismatches.length === 0 ? EXIT_OK : EXIT_FAILED;
       }
       case "key create": {
         if (rest.length) throw new UsageError(`Unexpected argument "${rest[0]}".`);
         if (!values.account) throw new UsageError("key create needs --account ID.");
-        const s = open();
+        const s = await open();
         const expiresAtMs = expiresDays === undefined ? null : Date.now() + expiresDays * 86_400_000;
-        const k = s.createKey(values.account, { expiresAtMs });
+        const k = await s.createKey(values.account, { expiresAtMs });
         out({ accountId: values.account, keyId: k.keyId, key: k.key }, `Created key ${k.keyId} for ${values.account}.\nAPI key (shown once, store it now): ${k.key}\n`);
         return EXIT_OK;
       }
       case "key revoke": {
-        const s = open();
-        const r = s.revokeKey(one(rest, "key or key id"));
+        const s = await open();
+        const r = await s.revokeKey(one(rest, "key or key id"));
         // The key's OAuth grants already fail their checks; marking them revoked shows it in `apps list`.
-        const tokensRevoked = s.openOAuthStore?.().revokeGrantsOfKey(r.keyId) ?? 0;
+        // (The PostgreSQL store keeps no OAuth grants.)
+        const tokensRevoked = isSqliteStore(s) ? s.openOAuthStore().revokeGrantsOfKey(r.keyId) : 0;
         out(
           { ...r, oauthTokensRevoked: tokensRevoked },
           (r.alreadyRevoked ? `Key ${r.keyId} was already revoked.` : `Revoked key ${r.keyId} of ${r.accountId}.`) +
@@ -223,6 +228,6 @@ export async function runAccountsCli(
     }
     return fail(EXIT_STORE, "store_error", `The accounts store could not be used: ${(error as Error).message}`);
   } finally {
-    (service as CliStore | null)?.close();
+    await (service as CliStore | null)?.close();
   }
 }

@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 import type Database from "better-sqlite3";
 import { accountsDbPath, openAccountsDb, resolveDataDir } from "../accounts/open-db";
 import { openOAuthStore, type ConnectedApp } from "../oauth/oauth-store";
-import { UsageError } from "../config";
+import { resolveStoreUrl, UsageError } from "../config";
 import { cliOutput, EXIT_FAILED, EXIT_OK, EXIT_STORE, EXIT_USAGE, isUsageError, processIo, type CliIo } from "./_cli-io";
 
 export const APPS_CLI_USAGE = `Usage:
@@ -64,6 +64,11 @@ export async function runAppsCli(
     if (command === "list" && rest.length > 0) throw new UsageError(`Unexpected argument "${rest[0]}".`);
     if (command === "revoke" && (rest.length !== 1 || values.account !== undefined)) throw new UsageError("apps revoke takes exactly one APP_ID.");
 
+    // Console data and OAuth grants live in the SQLite store only: refuse rather than write a file
+    // the PostgreSQL-backed instances never read.
+    if (resolveStoreUrl(undefined, env)) {
+      return output.fail(EXIT_STORE, "store_unsupported", "OPTIONSCOPE_STORE names a PostgreSQL store, which keeps no OAuth connected apps yet (docs/operations.md#postgresql); unset it to use the SQLite store.");
+    }
     const path = accountsDbPath(resolveDataDir(values["data-dir"], env));
     if (!existsSync(path)) {
       if (command === "list") {

@@ -9,7 +9,7 @@ import { accountsDbPath, openAccountsDb, resolveDataDir } from "../accounts/open
 import { DEFAULT_SETUP_LINK_TTL_MS, openConsoleStore, type InviteCode } from "../accounts/console-store";
 import { isPlan } from "../accounts/plans";
 import { PLANS } from "../accounts/types";
-import { UsageError } from "../config";
+import { resolveStoreUrl, UsageError } from "../config";
 import { cliOutput, EXIT_FAILED, EXIT_OK, EXIT_STORE, EXIT_USAGE, isUsageError, processIo, type CliIo } from "./_cli-io";
 
 export const CONSOLE_CLI_USAGE = `Usage:
@@ -97,6 +97,11 @@ export async function runConsoleCli(argv: string[], env: Record<string, string |
     if (key.startsWith("console") && !values.account) throw new UsageError(`${key} needs --account ID.`);
     const base = key === "console link" ? baseUrl(values["base-url"], env) : "";
 
+    // Console data and OAuth grants live in the SQLite store only: refuse rather than write a file
+    // the PostgreSQL-backed instances never read.
+    if (resolveStoreUrl(undefined, env)) {
+      return output.fail(EXIT_STORE, "store_unsupported", "OPTIONSCOPE_STORE names a PostgreSQL store, which keeps no console sign-in links or invite codes yet (docs/operations.md#postgresql); unset it to use the SQLite store.");
+    }
     db = openAccountsDb(accountsDbPath(resolveDataDir(values["data-dir"], env)));
     const store = openConsoleStore(db);
     const accountExists = (id: string) => db!.prepare(`SELECT 1 FROM accounts WHERE id = ?`).get(id) !== undefined;

@@ -6,19 +6,24 @@
  */
 import { parseArgs } from "node:util";
 import { accountsDbPath, openAccountsDb, resolveDataDir } from "../accounts/open-db";
-import { UsageError } from "../config";
+import { resolveStoreUrl, UsageError } from "../config";
+import { openPgPool } from "../accounts/postgres/pg-connection";
+import { migratePg } from "../accounts/postgres/migrate";
+import { openPgPauseStore } from "../accounts/postgres/pg-pause";
 import { DEFAULT_PAUSE_MESSAGE, openPauseStore } from "../control/service-state";
 import { cliOutput, EXIT_OK, EXIT_STORE, EXIT_USAGE, isUsageError, processIo, type CliIo } from "./_cli-io";
 
 export const PAUSE_CLI_USAGE = `Usage:
-  optionscope pause --retry-after SECONDS [--message TEXT] [--data-dir DIR] [--json]
-  optionscope resume [--data-dir DIR] [--json]
+  optionscope pause --retry-after SECONDS [--message TEXT] [--data-dir DIR | --store URL] [--json]
+  optionscope resume [--data-dir DIR | --store URL] [--json]
+  --store URL: the PostgreSQL store several instances share (default $OPTIONSCOPE_STORE)
 `;
 
 /** Run `pause` or `resume`; resolves to the exit code. */
 export async function runPauseCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo = processIo): Promise<number> {
   const output = cliOutput(io, argv);
   let db: ReturnType<typeof openAccountsDb> | null = null;
+  let pool: ReturnType<typeof openPgPool> | null = null;
   try {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -28,6 +33,7 @@ export async function runPauseCli(argv: string[], env: NodeJS.ProcessEnv, io: Cl
         "retry-after": { type: "string" },
         message: { type: "string" },
         "data-dir": { type: "string" },
+        store: { type: "string" },
         json: { type: "boolean" },
         help: { type: "boolean" },
       },
@@ -39,10 +45,18 @@ export async function runPauseCli(argv: string[], env: NodeJS.ProcessEnv, io: Cl
       return EXIT_OK;
     }
     if (rest.length > 0) throw new UsageError(`Unexpected argument "${rest[0]}".`);
-    db = openAccountsDb(accountsDbPath(resolveDataDir(values["data-dir"], env)));
-    const store = openPauseStore(db);
+    const storeUrl = resolveStoreUrl(values.store, env);
+    let store: { pause(p: { retryAfterS: number; message: string }, nowMs: number): unknown; resume(): boolean | Promise<boolean> };
+    if (storeUrl) {
+      pool = openPgPool(storeUrl);
+      await migratePg(pool);
+      store = openPgPauseStore(pool);
+    } else {
+      db = openAccountsDb(accountsDbPath(resolveDataDir(values["data-dir"], env)));
+      store = openPauseStore(db);
+    }
     if (command === "resume") {
-      const lifted = store.resume();
+      const lifted = await store.resume();
       output.out({ paused: false, lifted }, lifted ? "Resumed: the API serves again.\n" : "The API was not paused.\n");
       return EXIT_OK;
     }
@@ -51,7 +65,7 @@ export async function runPauseCli(argv: string[], env: NodeJS.ProcessEnv, io: Cl
       throw new UsageError("pause needs --retry-after SECONDS (1-86400).");
     }
     const message = (values.message ?? DEFAULT_PAUSE_MESSAGE).slice(0, 500);
-    store.pause({ retryAfterS: Number(raw), message }, Date.now());
+    await store.pause({ retryAfterS: Number(raw), message }, Date.now());
     output.out({ paused: true, retryAfterS: Number(raw), message }, `Paused: every data call answers 503 api_paused (Retry-After: ${raw}).\n`);
     return EXIT_OK;
   } catch (error) {
@@ -62,5 +76,6 @@ export async function runPauseCli(argv: string[], env: NodeJS.ProcessEnv, io: Cl
     return output.fail(EXIT_STORE, "store_error", `The store could not be used: ${(error as Error).message}`);
   } finally {
     if (db?.open) db.close();
+    await pool?.end({ timeout: 1 });
   }
 }

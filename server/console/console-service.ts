@@ -27,6 +27,8 @@ export interface ConsoleServiceOptions {
   store?: ConsoleStore;
   oauth?: OAuthStore;
   signInLimits?: SignInLimits;
+  /** A built limiter (the shared one on Redis); default in memory with `signInLimits`. */
+  signInLimiter?: SignInLimiter;
   /** scrypt cost of new passwords (default `SCRYPT_COST`; tests lower it). */
   passwordCost?: ScryptCost;
   now?: () => number;
@@ -72,14 +74,14 @@ export function createConsoleService(options: ConsoleServiceOptions) {
   const now = options.now ?? Date.now;
   const store = options.store ?? openConsoleStore(accounts.db, { now });
   const oauth = options.oauth ?? accounts.openOAuthStore();
-  const limiter: SignInLimiter = createSignInLimiter(options.signInLimits);
+  const limiter: SignInLimiter = options.signInLimiter ?? createSignInLimiter(options.signInLimits);
   const db = accounts.db;
   const cost = options.passwordCost ?? SCRYPT_COST;
   const dummyHash = dummyPasswordHash(cost);
 
   /** Refuse before any password work while the account or the address is over its limit. */
-  function guardAttempt(accountId: string | null, ip: string): void {
-    const waitS = limiter.blockedForS(accountId, ip, now());
+  async function guardAttempt(accountId: string | null, ip: string): Promise<void> {
+    const waitS = await limiter.blockedForS(accountId, ip, now());
     if (waitS > 0) throw tooManyAttempts(waitS);
   }
 
@@ -114,15 +116,15 @@ export function createConsoleService(options: ConsoleServiceOptions) {
     async signIn(input: { accountId?: unknown; password?: unknown }, ip: string): Promise<OpenedSession> {
       const accountId = requireString(input.accountId, "accountId", 64);
       const password = typeof input.password === "string" && input.password.length <= 1024 ? input.password : "";
-      guardAttempt(accountId, ip);
+      await guardAttempt(accountId, ip);
       const stored = store.passwordHash(accountId);
       // An unknown account or one without a password costs the same scrypt work as a real one.
       const ok = (await verifyPassword(password, stored ?? dummyHash)) && stored !== null;
       if (!ok) {
-        limiter.recordFailure(accountId, ip, now());
+        await limiter.recordFailure(accountId, ip, now());
         throw new ApiError(401, "invalid_credentials", "The account id or the password is wrong.");
       }
-      limiter.recordSuccess(accountId);
+      await limiter.recordSuccess(accountId);
       return open(accountId);
     },
 
@@ -130,11 +132,11 @@ export function createConsoleService(options: ConsoleServiceOptions) {
     async setUp(input: { token?: unknown; password?: unknown }, ip: string): Promise<OpenedSession> {
       const token = requireString(input.token, "token", 128);
       const password = requirePassword(input.password);
-      guardAttempt(null, ip);
+      await guardAttempt(null, ip);
       const hash = await hashPassword(password, cost);
       const accountId = store.consumeSetupLink(token);
       if (!accountId) {
-        limiter.recordFailure(null, ip, now());
+        await limiter.recordFailure(null, ip, now());
         throw new ApiError(404, "link_not_found", "This sign-in link is unknown, already used or expired; ask for a new one.");
       }
       store.setPasswordHash(accountId, hash);
@@ -148,7 +150,7 @@ export function createConsoleService(options: ConsoleServiceOptions) {
     async signUp(input: { inviteCode?: unknown; password?: unknown }, ip: string): Promise<OpenedSession & { key: string; keyId: string }> {
       const code = requireString(input.inviteCode, "inviteCode", 128);
       const password = requirePassword(input.password);
-      guardAttempt(null, ip);
+      await guardAttempt(null, ip);
       const hash = await hashPassword(password, cost);
       const created = db.transaction(() => {
         const invite = store.redeemInviteTx(code, null);
@@ -159,7 +161,7 @@ export function createConsoleService(options: ConsoleServiceOptions) {
         return account;
       }).immediate();
       if (!created) {
-        limiter.recordFailure(null, ip, now());
+        await limiter.recordFailure(null, ip, now());
         throw new ApiError(404, "invite_not_found", "That invite code is unknown, already redeemed or expired.");
       }
       store.setPasswordHash(created.accountId, hash);
@@ -210,13 +212,13 @@ export function createConsoleService(options: ConsoleServiceOptions) {
     },
 
     /** Redeem an invite code on a signed-in account; failures count against the address like sign-ins. */
-    redeemInvite(accountId: string, codeRaw: unknown, ip: string) {
+    async redeemInvite(accountId: string, codeRaw: unknown, ip: string) {
       const code = requireString(codeRaw, "inviteCode", 128);
-      guardAttempt(null, ip);
+      await guardAttempt(null, ip);
       try {
         return db.transaction(() => applyInviteTx(accountId, code)).immediate();
       } catch (error) {
-        if (error instanceof ApiError && error.code === "invite_not_found") limiter.recordFailure(null, ip, now());
+        if (error instanceof ApiError && error.code === "invite_not_found") await limiter.recordFailure(null, ip, now());
         throw error;
       }
     },

@@ -40,6 +40,7 @@ export function createKeyUseTracker(
         ...service,
         authenticate(header: string | null | undefined) {
           const principal = service.authenticate(header);
+          if (principal instanceof Promise) return principal.then((p) => (pending.set(p.keyId, now()), p));
           pending.set(principal.keyId, now());
           return principal;
         },

@@ -69,7 +69,7 @@ export async function authenticateAndLimit(
     const header = authorization !== undefined ? authorization : request.headers.get("authorization");
     if (mode === "required" || header !== null) {
       try {
-        principal = services.accounts.authenticate(header);
+        principal = await services.accounts.authenticate(header);
       } catch (error) {
         authError = error;
       }

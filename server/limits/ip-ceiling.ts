@@ -3,8 +3,11 @@
  * 5 minutes"): requests from one IP, all keys and hosts combined, over a sliding 5 minutes kept as
  * ten 30-second buckets (the window slides in 30-second steps; memory is 10 counters per address).
  * Over it: 429 `ip_rate_limited`, `Retry-After: 60`, no rate-limit headers, nothing charged.
- * See docs/operations.md#per-ip-ceiling.
+ * With `--redis` the same counts live on Redis (`createRedisIpCeiling`), so N instances enforce one
+ * ceiling per address. See docs/operations.md#per-ip-ceiling.
  */
+import type { Redis } from "ioredis";
+import { createRedisSlidingLog } from "./redis-rate-limiter";
 
 /** Settings of the ceiling. */
 export interface IpCeilingOptions {
@@ -41,8 +44,15 @@ export function clientAddress(socketIp: string, forwardedFor: string | null, tru
   return hops[0] ?? socketIp;
 }
 
+/** A ceiling: the trusted proxies and the count; the shared one answers with a promise. */
+export interface IpCeiling {
+  trusted: ReadonlySet<string>;
+  /** Count one request from `address` at `nowMs`; false when the address is over its ceiling (not counted then). */
+  take(address: string, nowMs: number): boolean | Promise<boolean>;
+}
+
 /** Create the ceiling (one per app; in process). */
-export function createIpCeiling(options: IpCeilingOptions = {}) {
+export function createIpCeiling(options: IpCeilingOptions = {}): IpCeiling & { take(address: string, nowMs: number): boolean } {
   const maxRequests = options.maxRequests ?? 6000;
   const bucketMs = ((options.windowS ?? 300) * 1000) / BUCKETS;
   const trusted = new Set(options.trustedProxies ?? []);
@@ -81,4 +91,23 @@ export function createIpCeiling(options: IpCeilingOptions = {}) {
   };
 }
 
-export type IpCeiling = ReturnType<typeof createIpCeiling>;
+/**
+ * The same ceiling shared by every instance on one Redis: the per-key limiter's sliding-log script
+ * (`redis-rate-limiter.ts`) over the window, fed with the start of the request's 30-second bucket
+ * instead of its instant. A log of bucket starts admits exactly when the ten buckets above do (its
+ * window `(t - 300 s, t]` holds the current bucket and the nine before it), so the decisions are the
+ * in-process ones. Memory: at most `maxRequests` entries per address, gone `windowS` after its last
+ * request (docs/operations.md#per-ip-ceiling). Redis unreachable: the promise rejects with 503
+ * `unavailable` (`sharedLimitsUnavailable`), rendered as such.
+ * @example const ceiling = createRedisIpCeiling(redis, { maxRequests: 6000 }); await ceiling.take("203.0.113.9", Date.now()) // true
+ */
+export function createRedisIpCeiling(redis: Redis, options: IpCeilingOptions & { prefix?: string } = {}): IpCeiling {
+  const maxRequests = options.maxRequests ?? 6000;
+  const windowMs = (options.windowS ?? 300) * 1000;
+  const bucketMs = windowMs / BUCKETS;
+  const log = createRedisSlidingLog(redis, { prefix: options.prefix, keyspace: "ip:", windowMs });
+  return {
+    trusted: new Set(options.trustedProxies ?? []),
+    take: async (address, nowMs) => (await log.run(address, maxRequests, Math.floor(nowMs / bucketMs) * bucketMs, true)).allowed,
+  };
+}

@@ -18,6 +18,13 @@ export interface RedisOptions {
    * before the reply is read when the loop was blocked, and that would be a false 503.
    */
   commandTimeoutMs?: number;
+  /**
+   * Send the commands of one event-loop turn as one write (ioredis `enableAutoPipelining`). On for
+   * the stream resume store, whose fan-out appends one command per stream per board (a quarter of
+   * the event-loop time, bench/README.md#redis-shared-state); off for the limits, whose single
+   * commands answer sooner without it.
+   */
+  autoPipelining?: boolean;
 }
 
 /**
@@ -29,6 +36,7 @@ export async function openRedis(url: string, options: RedisOptions = {}): Promis
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
+    enableAutoPipelining: options.autoPipelining ?? false,
     connectTimeout: 2_000,
     commandTimeout: options.commandTimeoutMs ?? 15_000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),

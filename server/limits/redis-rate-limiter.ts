@@ -59,6 +59,10 @@ interface RedisWithSlidingLog extends Redis {
 export interface RedisRateLimiterOptions {
   /** Key prefix, so several deployments can share one Redis. Default `optionscope:`. */
   prefix?: string;
+  /** Key space after the prefix (another sliding log on the same script, e.g. `ip:`). Default `rate:`. */
+  keyspace?: string;
+  /** Window length, ms. Default 60,000 (the per-key limit). */
+  windowMs?: number;
 }
 
 /** The Redis limiter always answers with a promise. */
@@ -67,12 +71,28 @@ export interface RedisRateLimiter extends RateLimiter {
   peek(keyId: string, limitPerMinute: number, nowMs: number): Promise<RateDecision>;
 }
 
+/** One answer of the sliding log: admitted, entries in the window before it, the oldest one counted (ms). */
+export interface SlidingLogAnswer {
+  allowed: boolean;
+  used: number;
+  oldestMs: number;
+}
+
+/** Sliding logs under one key space: `take` counts the request when admitted, `peek` only looks. */
+export interface RedisSlidingLog {
+  run(key: string, limit: number, nowMs: number, count: boolean): Promise<SlidingLogAnswer>;
+  /** Forget a key's entries. */
+  clear(key: string): Promise<void>;
+}
+
 /**
- * A rate limiter whose windows every instance on the same Redis shares.
- * @example const rl = createRedisRateLimiter(await openRedis("redis://127.0.0.1:6379")); await rl.take("key_1", 120, Date.now())
+ * Sliding logs on Redis (the script above): the per-key rate limit, and the per-IP ceiling and
+ * console sign-in limits on the same script. Redis unreachable: rejects with 503 `unavailable`.
+ * @example await createRedisSlidingLog(redis, { keyspace: "ip:", windowMs: 300_000 }).run("203.0.113.9", 6000, Date.now(), true)
  */
-export function createRedisRateLimiter(redis: Redis, options: RedisRateLimiterOptions = {}): RedisRateLimiter {
-  const prefix = `${options.prefix ?? "optionscope:"}rate:`;
+export function createRedisSlidingLog(redis: Redis, options: RedisRateLimiterOptions = {}): RedisSlidingLog {
+  const prefix = `${options.prefix ?? "optionscope:"}${options.keyspace ?? "rate:"}`;
+  const windowMs = options.windowMs ?? WINDOW_MS;
   const client = redis as RedisWithSlidingLog;
   if (typeof client.optionscopeSlidingLog !== "function") {
     client.defineCommand("optionscopeSlidingLog", { numberOfKeys: 1, lua: SLIDING_LOG });
@@ -80,23 +100,44 @@ export function createRedisRateLimiter(redis: Redis, options: RedisRateLimiterOp
   // Unique members: two requests in the same millisecond are two entries.
   const instance = crypto.randomUUID().slice(0, 8);
   let counter = 0;
+  return {
+    async run(key, limit, nowMs, count) {
+      let reply: SlidingLogReply;
+      try {
+        reply = await client.optionscopeSlidingLog(prefix + key, Math.floor(nowMs), limit, windowMs, `${instance}:${++counter}`, count ? "1" : "0");
+      } catch {
+        throw sharedLimitsUnavailable();
+      }
+      return { allowed: reply[0] === 1, used: reply[1], oldestMs: Number(reply[2]) };
+    },
+    async clear(key) {
+      try {
+        await client.del(prefix + key);
+      } catch {
+        throw sharedLimitsUnavailable();
+      }
+    },
+  };
+}
 
-  async function run(keyId: string, limitPerMinute: number, nowMs: number, count: "0" | "1"): Promise<RateDecision> {
+/**
+ * A rate limiter whose windows every instance on the same Redis shares.
+ * @example const rl = createRedisRateLimiter(await openRedis("redis://127.0.0.1:6379")); await rl.take("key_1", 120, Date.now())
+ */
+export function createRedisRateLimiter(redis: Redis, options: RedisRateLimiterOptions = {}): RedisRateLimiter {
+  const windowMs = options.windowMs ?? WINDOW_MS;
+  const log = createRedisSlidingLog(redis, options);
+
+  async function run(keyId: string, limitPerMinute: number, nowMs: number, count: boolean): Promise<RateDecision> {
     const limit = Math.max(0, Math.floor(limitPerMinute));
-    let reply: SlidingLogReply;
-    try {
-      reply = await client.optionscopeSlidingLog(prefix + keyId, Math.floor(nowMs), limit, WINDOW_MS, `${instance}:${++counter}`, count);
-    } catch {
-      throw sharedLimitsUnavailable();
-    }
-    const [allowed, used, oldest] = reply;
-    const resetSec = Math.ceil((Number(oldest) + WINDOW_MS) / 1000);
-    if (count === "0") return { allowed: used < limit, limit, remaining: Math.max(0, limit - Math.min(used, limit)), resetSec };
-    return allowed === 1 ? { allowed: true, limit, remaining: limit - used - 1, resetSec } : { allowed: false, limit, remaining: 0, resetSec };
+    const { allowed, used, oldestMs } = await log.run(keyId, limit, nowMs, count);
+    const resetSec = Math.ceil((oldestMs + windowMs) / 1000);
+    if (!count) return { allowed: used < limit, limit, remaining: Math.max(0, limit - Math.min(used, limit)), resetSec };
+    return allowed ? { allowed: true, limit, remaining: limit - used - 1, resetSec } : { allowed: false, limit, remaining: 0, resetSec };
   }
 
   return {
-    take: (keyId, limitPerMinute, nowMs) => run(keyId, limitPerMinute, nowMs, "1"),
-    peek: (keyId, limitPerMinute, nowMs) => run(keyId, limitPerMinute, nowMs, "0"),
+    take: (keyId, limitPerMinute, nowMs) => run(keyId, limitPerMinute, nowMs, true),
+    peek: (keyId, limitPerMinute, nowMs) => run(keyId, limitPerMinute, nowMs, false),
   };
 }

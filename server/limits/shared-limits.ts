@@ -1,9 +1,15 @@
 /**
  * The limiters `optionscope serve` runs with: in-process ones for a single instance, or the Redis
- * ones every instance behind a load balancer shares (`--redis`). See docs/operations.md#several-instances.
+ * ones every instance behind a load balancer shares (`--redis`): per-key rate limits, in-flight
+ * slots, the per-IP ceiling, the console's sign-in limits and the stream resume store.
+ * See docs/operations.md#several-instances.
  */
 import type { ConcurrencyLimiter, RateLimiter } from "../accounts/types";
+import { createRedisSignInLimiter, createSignInLimiter, type SignInLimiter } from "../console/sign-in-limiter";
+import { createRedisReplayStore } from "../streams/redis-replay-store";
+import type { ReplayStoreFactory } from "../streams/replay-store";
 import { createConcurrencyLimiter } from "./concurrency-limiter";
+import { createIpCeiling, createRedisIpCeiling, type IpCeiling, type IpCeilingOptions } from "./ip-ceiling";
 import { createRateLimiter } from "./rate-limiter";
 import { createRedisConcurrencyLimiter } from "./redis-concurrency-limiter";
 import { openRedis } from "./redis-connection";
@@ -12,6 +18,11 @@ import { createRedisRateLimiter } from "./redis-rate-limiter";
 export interface SharedLimits {
   rateLimiter: RateLimiter;
   concurrency: ConcurrencyLimiter;
+  /** The per-IP edge ceiling with these options. */
+  ipCeiling(options: IpCeilingOptions): IpCeiling;
+  signInLimiter: SignInLimiter;
+  /** The stream resume store; undefined -> each hub's in-process one. */
+  resumeStore: ReplayStoreFactory | undefined;
   /** Where the limits live, for the start-up line. */
   where: "process" | "redis";
   close(): void;
@@ -22,16 +33,38 @@ export interface SharedLimits {
  * unreachable: an instance that cannot share limits must not serve with private ones).
  */
 export async function sharedLimits(redisUrl: string | undefined): Promise<SharedLimits> {
-  if (!redisUrl) return { rateLimiter: createRateLimiter(), concurrency: createConcurrencyLimiter(), where: "process", close: () => {} };
+  if (!redisUrl) {
+    return {
+      rateLimiter: createRateLimiter(),
+      concurrency: createConcurrencyLimiter(),
+      ipCeiling: createIpCeiling,
+      signInLimiter: createSignInLimiter(),
+      resumeStore: undefined,
+      where: "process",
+      close: () => {},
+    };
+  }
   const redis = await openRedis(redisUrl);
+  let streams: Awaited<ReturnType<typeof openRedis>>;
+  try {
+    streams = await openRedis(redisUrl, { autoPipelining: true });
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
   const concurrency = createRedisConcurrencyLimiter(redis);
   return {
     rateLimiter: createRedisRateLimiter(redis),
     concurrency,
+    ipCeiling: (options) => createRedisIpCeiling(redis, options),
+    signInLimiter: createRedisSignInLimiter(redis),
+    // Its own connection: stream fan-out writes in batches without delaying the limits' commands.
+    resumeStore: (options) => createRedisReplayStore(streams, options),
     where: "redis",
     close() {
       concurrency.close();
       redis.disconnect();
+      streams.disconnect();
     },
   };
 }

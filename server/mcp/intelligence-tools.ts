@@ -154,7 +154,7 @@ export async function callIntelligenceTool(
       try {
         const a = services.accounts;
         const ref = { requestId: c.requestId, route: c.route };
-        const r = a.refundAsync ? await a.refundAsync(principal, c.credits, ref) : a.refund(principal, c.credits, ref);
+        const r = a.refundAsync ? await a.refundAsync(principal, c.credits, ref) : await a.refund(principal, c.credits, ref);
         creditsRemaining = r.balance;
       } catch {
         services.logger({ level: "error", msg: "refund_failed", requestId: c.requestId });

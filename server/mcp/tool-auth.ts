@@ -31,10 +31,10 @@ export function bearerChallenge(resourceMetadataUrl: string, error?: { code: str
  * id, so the app has its own rate-limit bucket, as a key would.
  * @throws ApiError 403 `account_suspended` / `account_blocked`, 503 `credit_check_failed`
  */
-export function principalForGrant(accounts: AccountAuth, grant: AccessGrant): Principal | null {
+export async function principalForGrant(accounts: AccountAuth, grant: AccessGrant): Promise<Principal | null> {
   if (grant.keyId === null) return null; // issued before keys were recorded: sign in again
   try {
-    return accounts.principalForGrant({ accountId: grant.accountId, keyId: grant.keyId, bucketId: grant.appId });
+    return await accounts.principalForGrant({ accountId: grant.accountId, keyId: grant.keyId, bucketId: grant.appId });
   } catch (error) {
     if (isApiError(error) && error.code === "forbidden") return null;
     if (isApiError(error)) throw error;
@@ -49,10 +49,10 @@ export function principalForGrant(accounts: AccountAuth, grant: AccessGrant): Pr
  * statuses (403 `forbidden`, `account_suspended`, ...); a refused OAuth token is 401
  * `invalid_token` with a challenge, so the client signs in again.
  */
-export function resolveToolCaller(
+export async function resolveToolCaller(
   request: Request,
   ctx: { accounts: AccountService; oauth: OAuthStore | null; resource: string; resourceMetadataUrl: string },
-): ToolCaller {
+): Promise<ToolCaller> {
   const header = request.headers.get("authorization");
   const credential = keyFromAuthorization(header);
   if (credential === null) {
@@ -75,7 +75,7 @@ export function resolveToolCaller(
   try {
     if (credential.startsWith(SECRET_PREFIX.accessToken)) {
       const grant = ctx.oauth?.verifyAccessToken(credential, ctx.resource) ?? null;
-      const principal = grant ? principalForGrant(ctx.accounts, grant) : null;
+      const principal = grant ? await principalForGrant(ctx.accounts, grant) : null;
       if (!grant || !principal) {
         const description = "The access token is unknown, expired, revoked or issued for another resource.";
         return {
@@ -87,7 +87,7 @@ export function resolveToolCaller(
       }
       return { ok: true, principal, via: "oauth", grant };
     }
-    return { ok: true, principal: ctx.accounts.authenticate(header), via: "api_key", grant: null };
+    return { ok: true, principal: await ctx.accounts.authenticate(header), via: "api_key", grant: null };
   } catch (error) {
     if (isApiError(error)) return refuse(error.status, error.code, error.message, error.headers);
     return refuse(503, "credit_check_failed", "Credentials could not be verified; retry shortly.", { "Retry-After": "1" });

@@ -174,7 +174,7 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
     }
     if (credits === null) {
       try {
-        credits = services.accounts.balance(principal.accountId);
+        credits = await services.accounts.balance(principal.accountId);
       } catch {
         credits = null; // The store is unreadable: leave the figure out rather than guess it.
       }
@@ -237,7 +237,7 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
       const error = apiErrors.invalidParameter("toolset", `one of ${TOOLSETS.join(", ")} (or absent for the REST tools).`);
       return withCors(renderError(error, { style: "lower", headers, method: request.method }));
     }
-    const caller = resolveToolCaller(request, {
+    const caller = await resolveToolCaller(request, {
       accounts: services.accounts,
       oauth: oauthOf().store,
       resource: urls.resource,
@@ -292,7 +292,7 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
     if (toolCall && !headers.has("X-Credits-Remaining")) {
       // The call ended before it could state a balance (an invalid argument): read it.
       try {
-        headers.set("X-Credits-Remaining", String(services.accounts.balance(caller.principal.accountId)));
+        headers.set("X-Credits-Remaining", String(await services.accounts.balance(caller.principal.accountId)));
       } catch {
         // unreadable store: the header is left out rather than guessed
       }

@@ -108,9 +108,9 @@ export function assertServing(services: AppServices): void {
 }
 
 /** The balance, or null when the store cannot be read (the figure is left out rather than guessed). */
-function balanceOrNull(services: AppServices, accountId: string): number | null {
+async function balanceOrNull(services: AppServices, accountId: string): Promise<number | null> {
   try {
-    return services.accounts.balance(accountId);
+    return await services.accounts.balance(accountId);
   } catch {
     return null;
   }
@@ -147,7 +147,7 @@ export async function executeRoute(services: AppServices, call: RouteCall): Prom
           throw apiErrors.invalidParameter(route.symbolsLimit.param, `at most ${max} symbols per call on this plan (got ${symbols.length}).`);
         }
       }
-      services.accounts.assertEntitled(principal, route.entitlement, symbols);
+      await services.accounts.assertEntitled(principal, route.entitlement, symbols);
       if (route.concurrency) {
         const max = route.concurrency.max(principal);
         release = await services.concurrency.tryAcquire(principal.accountId, route.concurrency.kind, max);
@@ -164,7 +164,7 @@ export async function executeRoute(services: AppServices, call: RouteCall): Prom
       if (cost > 0) {
         // Group-committed: resolves only after the commit (fsync) that holds this debit.
         const a = services.accounts;
-        const r = a.debitAsync ? await a.debitAsync(principal, cost, ref) : a.debit(principal, cost, ref);
+        const r = a.debitAsync ? await a.debitAsync(principal, cost, ref) : await a.debit(principal, cost, ref);
         charged = cost;
         creditsRemaining = r.balance;
       }
@@ -191,14 +191,14 @@ export async function executeRoute(services: AppServices, call: RouteCall): Prom
     if (principal && charged > 0) {
       try {
         const a = services.accounts;
-        const r = a.refundAsync ? await a.refundAsync(principal, charged, ref) : a.refund(principal, charged, ref);
+        const r = a.refundAsync ? await a.refundAsync(principal, charged, ref) : await a.refund(principal, charged, ref);
         creditsRemaining = r.balance;
       } catch {
         // The refund is retried by nobody: log it loudly; the ledger keeps the debit.
         logLine(services, { level: "error", msg: "refund_failed", requestId: call.requestId });
       }
     } else if (chargeable && creditsRemaining === null) {
-      creditsRemaining = balanceOrNull(services, principal.accountId);
+      creditsRemaining = await balanceOrNull(services, principal.accountId);
     }
     error.creditsRemaining = chargeable ? creditsRemaining : null;
     throw error;

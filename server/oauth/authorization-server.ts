@@ -301,7 +301,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions) {
     let principal: Principal;
     try {
       if (key === "") throw new OAuthError("access_denied", "Enter an API key of the account.");
-      principal = accounts.authenticate(`Bearer ${key}`);
+      principal = await accounts.authenticate(`Bearer ${key}`);
     } catch (e) {
       const code = isApiError(e) ? e.code : "forbidden";
       const message =

@@ -16,11 +16,11 @@ const MINUTE_MS = 60_000;
  * options) at a market instant. Everything else (admission, billing, resume, limits, fan-out,
  * both transports) is the streams machinery's.
  */
-export interface TopicSource<Q> {
+export interface TopicSource<Q, S extends TopicState = BoardState> {
   /** Stable text of the options: topics with equal keys share one state. */
   optionsKey(query: Q): string;
   /** The topic's state at `nowMs`: a board, or unavailable with a reason. */
-  build(symbol: string, query: Q, nowMs: number): Promise<BoardState>;
+  build(symbol: string, query: Q, nowMs: number): Promise<S>;
   /** Fields of the `connected` event that describe the options (placed after `symbols`). */
   connectedFields(query: Q): Record<string, unknown>;
 }
@@ -46,14 +46,41 @@ export type BoardState =
     }
   | { kind: "unavailable"; reason: string; message: string };
 
-export type BoardListener = (symbol: string, state: BoardState) => void;
+/** One discrete event of an `events` state, at its place in the topic's order. */
+export interface PositionedEvent {
+  /** Strictly increasing within a topic, stable across rebuilds (the resume position). */
+  pos: number;
+  /** Name and JSON data, encoded once for every subscriber. */
+  shared: SharedEvent;
+}
+
+/**
+ * A topic that streams discrete events rather than a replaceable board (the flow stream's
+ * trades): the events of a trailing window in `pos` order. Each connection writes those after its
+ * lineage's position, one event (and id) each, so a newer state carries what an older one did.
+ */
+export interface EventsState {
+  kind: "events";
+  /** Market instant the window ends at; states are sent in increasing `asOfMs`. */
+  asOfMs: number;
+  /** Every event of the topic at or after this position is in `events` (the window's start). */
+  fromPos: number;
+  events: readonly PositionedEvent[];
+  /** How many of the topic's events after `afterPos` fell out of the window (before `fromPos`). */
+  missedAfter(afterPos: number): number;
+}
+
+/** What a topic source builds: a board (replaced by the next) or a window of discrete events. */
+export type TopicState = BoardState | EventsState;
+
+export type BoardListener<S extends TopicState = TopicState> = (symbol: string, state: S) => void;
 
 interface Topic<Q> {
   key: string;
   symbol: string;
   query: Q;
   listeners: Set<BoardListener>;
-  latest: BoardState | null;
+  latest: TopicState | null;
   /** Market-clock minute of the last refresh started (floor(ms / 60000)). */
   minute: number;
   refreshing: boolean;
@@ -67,7 +94,7 @@ export interface BoardHubOptions {
 
 interface FanOutJob {
   topic: Topic<unknown>;
-  state: BoardState;
+  state: TopicState;
   listeners: BoardListener[];
   /** Index of the next listener to hand the state to. */
   next: number;
@@ -81,7 +108,7 @@ interface FanOutJob {
  * const off = hub.subscribe("SPY", query, (symbol, state) => { ... });
  * await hub.tick(services.clock.now());
  */
-export function createBoardHub<Q>(services: AppServices, source: TopicSource<Q>, options: BoardHubOptions = {}) {
+export function createBoardHub<Q, S extends TopicState = BoardState>(services: AppServices, source: TopicSource<Q, S>, options: BoardHubOptions = {}) {
   const topics = new Map<string, Topic<Q>>();
   const topicKey = (symbol: string, query: Q) => `${symbol}|${source.optionsKey(query)}`;
   const batch = Math.max(1, Math.floor(options.fanoutBatch ?? 64));
@@ -125,7 +152,7 @@ export function createBoardHub<Q>(services: AppServices, source: TopicSource<Q>,
   }
 
   /** Queue a fan-out of `state` to the topic's current subscribers; resolves when it is done. */
-  function fanOut(t: Topic<Q>, state: BoardState): Promise<void> {
+  function fanOut(t: Topic<Q>, state: TopicState): Promise<void> {
     return new Promise<void>((done) => {
       jobs.push({ topic: t, state, listeners: [...t.listeners], next: 0, done });
       if (!pumping) {
@@ -144,10 +171,10 @@ export function createBoardHub<Q>(services: AppServices, source: TopicSource<Q>,
       const changed =
         prev === null ||
         prev.kind !== next.kind ||
-        (next.kind === "board" && prev.kind === "board" && next.asOfMs > prev.asOfMs) ||
+        (next.kind !== "unavailable" && prev.kind === next.kind && next.asOfMs > prev.asOfMs) ||
         (next.kind === "unavailable" && prev.kind === "unavailable" && next.reason !== prev.reason);
       // Within a symbol asOf never goes backwards.
-      if (next.kind === "board" && prev?.kind === "board" && next.asOfMs < prev.asOfMs) return;
+      if (next.kind !== "unavailable" && prev?.kind === next.kind && next.asOfMs < prev.asOfMs) return;
       t.latest = next;
       // Fan out from a macrotask of its own (boards of many topics finish together), in batches.
       if (changed) await new Promise((r) => setTimeout(r, 0));
@@ -161,18 +188,19 @@ export function createBoardHub<Q>(services: AppServices, source: TopicSource<Q>,
 
   return {
     /** Listen to a topic; the current state (if any) is delivered at once. Returns the unsubscribe. */
-    subscribe(symbol: string, query: Q, listener: BoardListener): () => void {
+    subscribe(symbol: string, query: Q, listener: BoardListener<S>): () => void {
       const key = topicKey(symbol, query);
       let t = topics.get(key);
       if (!t) {
         t = { key, symbol, query, listeners: new Set(), latest: null, minute: -1, refreshing: false };
         topics.set(key, t);
       }
-      t.listeners.add(listener);
-      if (t.latest) listener(symbol, t.latest);
+      // The hub hands a listener only states its source built (type S).
+      t.listeners.add(listener as BoardListener);
+      if (t.latest) listener(symbol, t.latest as S);
       const topic = t;
       return () => {
-        topic.listeners.delete(listener);
+        topic.listeners.delete(listener as BoardListener);
         if (topic.listeners.size === 0 && topics.get(key) === topic) topics.delete(key);
       };
     },
@@ -198,4 +226,4 @@ export function createBoardHub<Q>(services: AppServices, source: TopicSource<Q>,
   };
 }
 
-export type BoardHub<Q = unknown> = ReturnType<typeof createBoardHub<Q>>;
+export type BoardHub<Q = unknown, S extends TopicState = BoardState> = ReturnType<typeof createBoardHub<Q, S>>;

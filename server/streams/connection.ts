@@ -6,7 +6,7 @@
  */
 import type { AccountService, BalanceResult, Entitlement, LedgerRef, Principal } from "../accounts/types";
 import { ApiError } from "../errors";
-import type { BoardListener, BoardState } from "./board-hub";
+import type { BoardListener, BoardState, EventsState, TopicState, PositionedEvent } from "./board-hub";
 import { formatEventId } from "./event-id";
 import { eventData, type Lineage, type LoggedEvent } from "./replay-store";
 import type { OutFrame, SharedEvent, StreamSink } from "./sink";
@@ -86,6 +86,7 @@ type Item =
   | EndItem
   | { kind: "replay"; ev: LoggedEvent }
   | { kind: "board"; symbol: string }
+  | { kind: "events"; symbol: string }
   | { kind: "velocity"; symbol: string }
   | { kind: "ping" };
 
@@ -121,6 +122,8 @@ export class StreamConnection {
   private queue: Item[] = [];
   private pendingBoards = new Map<string, { state: Extract<BoardState, { kind: "board" }>; lagged: boolean }>();
   private pendingVelocity = new Map<string, { asOfMs: number; event: SharedEvent }>();
+  /** Per symbol, the newest `events` state not fully written (it carries the older ones' events). */
+  private pendingEvents = new Map<string, EventsState>();
   private unsubscribes: (() => void)[] = [];
   private writing = false;
   private writeSinceWallMs = 0;
@@ -322,6 +325,7 @@ export class StreamConnection {
     this.queue = this.queue.filter((q) => q.kind === "event" || q.kind === "replay");
     this.pendingBoards.clear();
     this.pendingVelocity.clear();
+    this.pendingEvents.clear();
     for (const off of this.unsubscribes.splice(0)) off();
     if (this.billing) this.deferredEnd = item;
     else this.enqueue(item);
@@ -341,6 +345,7 @@ export class StreamConnection {
     this.queue = [];
     this.pendingBoards.clear();
     this.pendingVelocity.clear();
+    this.pendingEvents.clear();
     for (const off of this.unsubscribes.splice(0)) off();
     this.releaseSlot();
     if (this.lineage.owner === this) {
@@ -359,8 +364,14 @@ export class StreamConnection {
 
   // --- boards ---
 
-  private offerBoard(symbol: string, state: BoardState): void {
+  private offerBoard(symbol: string, state: TopicState): void {
     if (this.finishing || this.disposed) return;
+    if (state.kind === "events") {
+      const queued = this.pendingEvents.has(symbol);
+      this.pendingEvents.set(symbol, state);
+      if (!queued) this.enqueue({ kind: "events", symbol });
+      return;
+    }
     if (state.kind === "unavailable") {
       if (this.lineage.unavailable.has(symbol) && !this.pendingBoards.has(symbol)) return;
       this.enqueue({
@@ -435,6 +446,8 @@ export class StreamConnection {
         const id = this.hub.replay.append(lineage, p.state.eventName, p.state.snapshotJson, now, p.lagged);
         return { frame: { id, shared: p.lagged ? p.state.laggedSnapshotEvent : p.state.snapshotEvent } };
       }
+      case "events":
+        return this.nextOfEvents(item);
       case "velocity": {
         const v = this.pendingVelocity.get(item.symbol);
         this.pendingVelocity.delete(item.symbol);
@@ -443,6 +456,49 @@ export class StreamConnection {
         return { frame: { id: log("velocity", v.event.data), shared: v.event } };
       }
     }
+  }
+
+  /**
+   * The next event of a symbol's pending `events` state after the lineage's position (the item is
+   * put back at the head of the queue while more remain). More than `eventsBacklogMax` behind: the
+   * oldest are skipped and a `lagged` event says how many.
+   */
+  private nextOfEvents(item: Extract<Item, { kind: "events" }>): { frame: OutFrame } | null {
+    const state = this.pendingEvents.get(item.symbol);
+    if (!state) return null;
+    const lineage = this.lineage;
+    const events = state.events;
+    const position = lineage.lastBoardMs.get(item.symbol) ?? -Infinity;
+    if (position < state.fromPos - 1) {
+      // Behind the window (a long-stalled reader): what fell out of it is reported, not replayed.
+      lineage.lastBoardMs.set(item.symbol, state.fromPos - 1);
+      const missed = Number.isFinite(position) ? state.missedAfter(position) : 0;
+      if (missed > 0) {
+        this.queue.unshift(item);
+        const data = JSON.stringify({ dropped: missed });
+        return { frame: { id: this.hub.replay.append(lineage, "lagged", data, this.hub.lifeNow()), event: "lagged", data } };
+      }
+    }
+    const i = firstAfter(events, lineage.lastBoardMs.get(item.symbol) ?? -Infinity);
+    if (i >= events.length) {
+      this.pendingEvents.delete(item.symbol);
+      return null;
+    }
+    const now = this.hub.lifeNow();
+    this.queue.unshift(item);
+    const dropped = events.length - i - this.hub.settings.eventsBacklogMax;
+    if (dropped > 0) {
+      lineage.lastBoardMs.set(item.symbol, events[i + dropped - 1].pos);
+      const data = JSON.stringify({ dropped });
+      return { frame: { id: this.hub.replay.append(lineage, "lagged", data, now), event: "lagged", data } };
+    }
+    const ev = events[i];
+    lineage.lastBoardMs.set(item.symbol, ev.pos);
+    if (i + 1 === events.length) {
+      this.queue.shift();
+      this.pendingEvents.delete(item.symbol);
+    }
+    return { frame: { id: this.hub.replay.append(lineage, ev.shared.event, ev.shared.data, now), shared: ev.shared } };
   }
 
   private pump(): void {
@@ -460,6 +516,8 @@ export class StreamConnection {
         return;
       }
       if (m.end) {
+        // The final frame may still be waiting when the client goes: nothing is left to write after it.
+        if (pending) pending.catch(() => {});
         sink.end(m.end);
         this.dispose();
         return;
@@ -478,4 +536,16 @@ export class StreamConnection {
       }
     }
   }
+}
+
+/** Index of the first event with `pos > after` (events are in increasing `pos`). */
+function firstAfter(events: readonly PositionedEvent[], after: number): number {
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (events[mid].pos <= after) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -25,7 +25,7 @@ export async function openOnHub<Q>(
 ): Promise<StreamConnection> {
   let creditsRemaining: number | null = null;
   try {
-    creditsRemaining = services.accounts.balance(o.principal.accountId);
+    creditsRemaining = await services.accounts.balance(o.principal.accountId);
   } catch {
     // The balance is shown in `connected`; an unreadable store must not stop an open already charged.
     creditsRemaining = null;

@@ -63,12 +63,40 @@ export interface ReplayStoreOptions {
 }
 
 /**
+ * What the hub and its connections need from a resume store: this in-process one, or the Redis
+ * one every instance shares (`redis-replay-store.ts`), whose `lookup` answers asynchronously.
+ */
+export interface ReplayStore {
+  /** Start a new lineage. */
+  create(accountId: string, queryKey: string, nowMs: number): Lineage;
+  /** Resolve a client's last event id for an account and stream. Never throws for a bad id. */
+  lookup(raw: string, accountId: string, queryKey: string, nowMs: number): ResumeLookup | Promise<ResumeLookup>;
+  /** Record an event being written; returns its id. `lagged` marks a snapshot given as board JSON. */
+  append(l: Lineage, event: string, data: string, nowMs: number, lagged?: boolean): string;
+  /** Forget lineages nobody has written into for a whole window. */
+  sweep(nowMs: number): void;
+  /** A lineage by id, without any account check (tests, diagnostics; never exposed to clients). */
+  peek(id: string): Lineage | undefined;
+  readonly size: number;
+  /** Retained events across all lineages held in this process (bench and tests). */
+  retainedEvents(): number;
+}
+
+/** The in-process store answers synchronously. */
+export interface InProcessReplayStore extends ReplayStore {
+  lookup(raw: string, accountId: string, queryKey: string, nowMs: number): ResumeLookup;
+}
+
+/** Builds an app's resume store (`createApp({ resumeStore })`; default `createReplayStore`). */
+export type ReplayStoreFactory = (options: ReplayStoreOptions & { onTakenOver: (owner: object) => void }) => ReplayStore;
+
+/**
  * Create the store (one per app).
  * @example
  * const store = createReplayStore({ maxEvents: 1000, windowMs: 600_000, maxLineages: 20_000 });
  * const lineage = store.create("acct_1", "SPY|gamma", 0);
  */
-export function createReplayStore(options: ReplayStoreOptions) {
+export function createReplayStore(options: ReplayStoreOptions): InProcessReplayStore {
   const lineages = new Map<string, Lineage>();
 
   function prune(l: Lineage, nowMs: number): void {
@@ -159,5 +187,3 @@ export function createReplayStore(options: ReplayStoreOptions) {
     },
   };
 }
-
-export type ReplayStore = ReturnType<typeof createReplayStore>;

@@ -19,6 +19,8 @@ export interface StreamTuning {
   maxLineages: number;
   /** Non-board events waiting for a slow reader before it is dropped. Default 256. */
   queueMaxEvents: number;
+  /** Events of an `events` topic (flow trades) a connection may be behind before the oldest are skipped (`lagged`). Default 5000. */
+  eventsBacklogMax: number;
   /** Real milliseconds a write may stay unaccepted before the reader is dropped. Default 30000. */
   slowReaderMs: number;
   /** Bytes a WebSocket may buffer before its writes count as blocked. Default 262144. */
@@ -47,6 +49,7 @@ export const DEFAULT_STREAM_TUNING: StreamTuning = Object.freeze({
   replayWindowS: 600,
   maxLineages: 20_000,
   queueMaxEvents: 256,
+  eventsBacklogMax: 5000,
   slowReaderMs: 30_000,
   wsHighWaterBytes: 256 * 1024,
   maxConnections: 5000,

@@ -9,7 +9,7 @@ import { SLOT_STREAM_SYMBOLS, type AccountService, type Principal } from "../acc
 import { ApiError } from "../errors";
 import { attribution } from "../attribution";
 import type { AppServices } from "../services";
-import { createBoardHub, type BoardHub, type TopicSource } from "./board-hub";
+import { createBoardHub, type BoardHub, type BoardState, type TopicSource, type TopicState } from "./board-hub";
 import { closeReasonOf, StreamConnection } from "./connection";
 import { formatEventId } from "./event-id";
 import { createReplayStore, type Lineage, type LoggedEvent, type ReplayStore } from "./replay-store";
@@ -75,14 +75,16 @@ function capacity(code: "stream_capacity" | "stream_unavailable", message: strin
  * Create a hub over a module's topic source (one per source and app; the module keeps it).
  * @example const hub = createStreamHub(services, source); const conn = hub.open({ ... }); conn.start(sink, hub.lifeNow());
  */
-export function createStreamHub<Q>(services: AppServices, source: TopicSource<Q>) {
+export function createStreamHub<Q, S extends TopicState = BoardState>(services: AppServices, source: TopicSource<Q, S>) {
   const settings = streamSettings(services);
   const connections = new Set<StreamConnection>();
-  const boards: BoardHub<Q> = createBoardHub(services, source, { fanoutBatch: settings.fanoutBatch });
-  const replay = createReplayStore({
+  const boards: BoardHub<Q, S> = createBoardHub(services, source, { fanoutBatch: settings.fanoutBatch });
+  const replay: ReplayStore = (services.resumeStore ?? createReplayStore)({
     maxEvents: settings.replayMaxEvents,
     windowMs: settings.replayWindowS * 1000,
     maxLineages: Math.max(settings.maxLineages, settings.maxConnections),
+    // A resume elsewhere (another instance on Redis) claimed the lineage: its writer here stops.
+    onTakenOver: (owner) => (owner as StreamConnection).abort(),
   });
   const wallNow = () => performance.now();
   const wallBase = wallNow();
@@ -131,12 +133,20 @@ export function createStreamHub<Q>(services: AppServices, source: TopicSource<Q>
       else byKey.set(c.principal.keyId, [c]);
     }
     for (const list of byKey.values()) {
-      try {
-        const fresh = services.accounts.revalidate(list[0].principal);
+      const apply = (fresh: Principal) => {
         for (const c of list) c.principal = fresh;
-      } catch (error) {
+      };
+      const refuse = (error: unknown) => {
         const reason = closeReasonOf(error);
         for (const c of list) c.close(reason);
+      };
+      try {
+        // A networked store answers later; the embedded one at once (no microtask per tick).
+        const fresh = services.accounts.revalidate(list[0].principal);
+        if (fresh instanceof Promise) fresh.then(apply, refuse);
+        else apply(fresh);
+      } catch (error) {
+        refuse(error);
       }
     }
   }
@@ -182,7 +192,8 @@ export function createStreamHub<Q>(services: AppServices, source: TopicSource<Q>
       let resumeFromSeq = 0;
       let resumed: Record<string, unknown> | null = null;
       if (req.lastEventId !== null) {
-        const found = replay.lookup(req.lastEventId, req.principal.accountId, queryKey, now);
+        // The shared (Redis) store answers asynchronously; it claims the lineage for this open.
+        const found = await replay.lookup(req.lastEventId, req.principal.accountId, queryKey, now);
         if (found.kind === "resume") {
           lineage = found.lineage;
           replayEvents = found.replay;
@@ -291,4 +302,4 @@ export function createStreamHub<Q>(services: AppServices, source: TopicSource<Q>
   };
 }
 
-export type StreamHub<Q = any> = ReturnType<typeof createStreamHub<Q>>;
+export type StreamHub<Q = any, S extends TopicState = BoardState> = ReturnType<typeof createStreamHub<Q, S>>;

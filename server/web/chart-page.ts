@@ -10,7 +10,8 @@ export interface WebPage {
   host: "base" | "atlas";
   /** Path under the host's prefix. */
   path: string;
-  handle(request: Request, services: AppServices): Response;
+  /** The response, or its promise (h3 awaits it). */
+  handle(request: Request, services: AppServices): Response | Promise<Response>;
 }
 
 const PAGE_CSP =

@@ -1,6 +1,7 @@
 // Marks on the chart page in headless Chromium against a real listening server: the page draws the
 // API's /v1/marks and /v1/timescale_marks as markers on the candles and as links to the minute's
-// heatmap, and following a link opens that heatmap.
+// heatmap, and following a link opens that heatmap. Screenshot for the README:
+// docs/screenshots/chart-marks.png.
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Browser } from "playwright-core";
@@ -15,6 +16,7 @@ import { CHART_COUNTBACK } from "../../server/web";
 import { launchChromium } from "./_bundle";
 
 const ARTIFACTS = resolve(__dirname, "../../test-artifacts");
+const SCREENSHOTS = resolve(__dirname, "../../docs/screenshots");
 const NOW_MS = Date.parse("2024-03-06T20:30:00Z"); // Wednesday 15:30 EST
 
 describe("chart marks in headless Chromium", () => {
@@ -72,6 +74,7 @@ describe("chart marks in headless Chromium", () => {
     const hrefs = await links.evaluateAll((as) => as.map((a) => a.getAttribute("href")));
     expect(hrefs).toEqual(expected.map((m) => m.url));
     await page.screenshot({ path: resolve(ARTIFACTS, "chart-spy-5min-marks.png") });
+    await page.screenshot({ path: resolve(SCREENSHOTS, "chart-marks.png"), fullPage: true });
 
     // Following a mark opens the heatmap page at that minute.
     const first = expected[0];

@@ -13,11 +13,37 @@ import {
 } from "../../../lib/flow/dark-pool-trades";
 import { etDateOf, etInstant } from "../../../lib/time";
 import { apiErrors } from "../../errors";
+import { memoizeJson } from "../../http/json-body";
 import { calendarDates, tradeDateRange } from "./dark-pool-params";
 import { averageDailyVolume, darkPoolDay, memoMatches, symbolTable } from "./dark-pool-tape";
 import { flowMeta, flowRoute, type FlowState } from "./flow-route";
 
 type Query = z.output<typeof DarkPoolTradesQuerySchema>;
+type TradeItem = z.output<typeof DarkPoolTradesDataSchema>[number];
+
+const ITEMS = new WeakMap<DarkPoolRow, TradeItem>();
+
+/**
+ * A print's response row, built and serialised once per print (a day's rows live as long as its
+ * tape, and the average daily volume of a date never changes): a page is the join of memoized
+ * texts, and a warm page awaits nothing per row. See bench/README.md#dark-pool-trades-warm-path.
+ */
+async function tradeItem(state: FlowState, r: DarkPoolRow): Promise<TradeItem> {
+  const adv = await averageDailyVolume(state, r.ticker, etDateOf(r.tsMs));
+  const item = memoizeJson({
+    timestamp: new Date(r.tsMs).toISOString(),
+    ticker: r.ticker,
+    price: r.price,
+    size: r.size,
+    notional: r.notionalUsd,
+    venue: r.venue,
+    sector: r.sector,
+    industry: r.industry,
+    pctAvgVol: pctOfAvgVolume(r.size, adv),
+  });
+  ITEMS.set(r, item);
+  return item;
+}
 
 function check(q: Query, { nowMs }: { nowMs: number }): void {
   const minNotional = q.min_notional ?? DARK_POOL_TRADES.defaultMinNotionalUsd;
@@ -116,21 +142,8 @@ export const darkPoolTradesRoute = flowRoute({
       q.sort === "time"
         ? pageByTime(rows, { order: q.order, limit: q.limit, offset, cursor: q.cursor === undefined ? undefined : decodeDarkPoolCursor(q.cursor) })
         : { rows: pageByRank(rows, { sort: q.sort, order: q.order, limit: q.limit, offset }), nextCursor: null };
-    const data = [];
-    for (const r of page.rows) {
-      const adv = await averageDailyVolume(state, r.ticker, etDateOf(r.tsMs));
-      data.push({
-        timestamp: new Date(r.tsMs).toISOString(),
-        ticker: r.ticker,
-        price: r.price,
-        size: r.size,
-        notional: r.notionalUsd,
-        venue: r.venue,
-        sector: r.sector,
-        industry: r.industry,
-        pctAvgVol: pctOfAvgVolume(r.size, adv),
-      });
-    }
+    const data: TradeItem[] = [];
+    for (const r of page.rows) data.push(ITEMS.get(r) ?? (await tradeItem(state, r)));
     return {
       data,
       meta: flowMeta(services, requestId, { limit: q.limit, offset, count: data.length, hasMore: data.length === q.limit, nextCursor: page.nextCursor }),

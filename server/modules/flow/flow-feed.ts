@@ -5,6 +5,7 @@ import { FlowFeedDataSchema, FlowFeedQuerySchema, FlowTickerParamsSchema } from 
 import { flowTradeItem, scoreFlowColumns, scoredTradesFromColumns, timeframeWindow, windowScores, type FlowTradeItem, type ScoredTrade, type WindowScores } from "../../../lib/flow";
 import { formatTsNsIso } from "../../../lib/market/prints/ts-ns";
 import { apiErrors } from "../../errors";
+import { memoizeJson } from "../../http/json-body";
 import { checkBounds, CONTRACT_FILTER_BOUNDS, matchesContractFilter } from "./feed-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
 import { resolveFlowDate, resolveFlowTicker, sessionTape, tapeIndexAt, tapeTrades, type SessionTape } from "./tape";
@@ -49,14 +50,70 @@ function passes(t: ScoredTrade, q: Query): boolean {
 
 const ITEMS = new WeakMap<ScoredTrade, FlowTradeItem>();
 
-/** A trade's feed item, built once per scored trade (the tape's trades live as long as the tape). */
+/**
+ * A trade's feed item, built and serialised once per scored trade (the tape's trades live as long
+ * as the tape): a 500-row page is then the join of 500 memoized texts instead of a walk over every
+ * field of every row (most of a warm request's CPU before; bench/README.md#flow-feed-warm-path).
+ */
 function feedItem(tape: SessionTape, t: ScoredTrade): FlowTradeItem {
   let item = ITEMS.get(t);
   if (!item) {
-    item = flowTradeItem(t, t.sweepGroup >= 0 ? tape.sweeps.groups[t.sweepGroup] : null);
+    item = memoizeJson(flowTradeItem(t, t.sweepGroup >= 0 ? tape.sweeps.groups[t.sweepGroup] : null));
     ITEMS.set(t, item);
   }
   return item;
+}
+
+/** One page of the feed: its rows (serialised once, as a whole) and where it ended. */
+interface FeedPage {
+  items: FlowTradeItem[];
+  more: boolean;
+  last: { index: number; tsNs: string } | null;
+}
+
+/** The page newest first from `before`, stopping one row past `limit` (so `more` is known). */
+function buildPage(tape: SessionTape, trades: readonly ScoredTrade[], q: Query, lo: number, before: number): FeedPage {
+  const items: FlowTradeItem[] = [];
+  let more = false;
+  let last: FeedPage["last"] = null;
+  for (let k = before - lo - 1; k >= 0; k--) {
+    const t = trades[k];
+    if (!passes(t, q)) continue;
+    if (items.length === q.limit) {
+      more = true;
+      break;
+    }
+    items.push(feedItem(tape, t));
+    last = { index: lo + k, tsNs: t.tsNs };
+  }
+  return { items, more, last };
+}
+
+/** Filters of a query as text (the window and paging parts excluded). */
+function filterKey(q: Query): string {
+  const { limit: _l, cursor: _c, date: _d, timeframe: _t, ...filters } = q;
+  return JSON.stringify(filters, (_k, v) => (v instanceof Set ? [...v] : v));
+}
+
+const PAGES = new WeakMap<SessionTape, Map<string, FeedPage>>();
+
+/**
+ * The page, memoised per tape (a tape is replaced when prints arrive, so a cached page never goes
+ * stale) and per window, cursor, limit and filters, with its rows serialised once as a whole: a
+ * repeated warm query re-filters nothing and serialises only the envelope around the rows.
+ */
+function cachedPage(tape: SessionTape, trades: readonly ScoredTrade[], q: Query, lo: number, before: number, windowKey: string): FeedPage {
+  const key = `${windowKey}|${before}|${q.limit}|${filterKey(q)}`;
+  let byKey = PAGES.get(tape);
+  if (!byKey) PAGES.set(tape, (byKey = new Map()));
+  let page = byKey.get(key);
+  if (!page) {
+    page = buildPage(tape, trades, q, lo, before);
+    memoizeJson(page.items);
+    if (byKey.size > 64) byKey.clear();
+    byKey.set(key, page);
+  }
+  return page;
 }
 
 const AGGREGATES = new WeakMap<SessionTape, Map<string, WindowScores>>();
@@ -66,8 +123,7 @@ const AGGREGATES = new WeakMap<SessionTape, Map<string, WindowScores>>();
  * when prints arrive) and per window and filters, so paging and repeated calls do not rescan.
  */
 function windowAggregate(tape: SessionTape, trades: readonly ScoredTrade[], q: Query, fromMs: number, toMs: number): WindowScores {
-  const { limit: _l, cursor: _c, date: _d, timeframe: _t, ...filters } = q;
-  const key = `${fromMs}|${toMs}|${JSON.stringify(filters, (_k, v) => (v instanceof Set ? [...v] : v))}`;
+  const key = `${fromMs}|${toMs}|${filterKey(q)}`;
   let byKey = AGGREGATES.get(tape);
   if (!byKey) AGGREGATES.set(tape, (byKey = new Map()));
   let agg = byKey.get(key);
@@ -107,20 +163,10 @@ export const flowFeedRoute = flowRoute({
       ? scoredTradesFromColumns(tape.prints, tape.columns, scoreFlowColumns(tape.columns, { normPremiumUsd: tape.norm, weights: q.conviction_weights }), lo, hi)
       : tapeTrades(tape).slice(lo, hi);
     const before = q.cursor === undefined ? hi : Math.max(lo, Math.min(hi, decodeCursor(q.cursor, date)));
-    // The page: newest first from the cursor, stopping at one row past the page (so `more` is known).
-    const page: { t: ScoredTrade; index: number }[] = [];
-    let more = false;
-    for (let k = before - lo - 1; k >= 0; k--) {
-      const t = trades[k];
-      if (!passes(t, q)) continue;
-      if (page.length === q.limit) {
-        more = true;
-        break;
-      }
-      page.push({ t, index: lo + k });
-    }
+    // Re-scored trades (custom weights) are new objects each call: their page is not kept.
+    const page = q.conviction_weights ? buildPage(tape, trades, q, lo, before) : cachedPage(tape, trades, q, lo, before, `${fromMs}|${toMs}`);
     const agg = windowAggregate(tape, trades, q, fromMs, toMs);
-    const last = page.at(-1);
+    const { more, last } = page;
     return {
       data: {
         ticker,
@@ -128,7 +174,7 @@ export const flowFeedRoute = flowRoute({
         timeframe: q.timeframe,
         startTime: new Date(fromMs).toISOString(),
         endTime: new Date(toMs).toISOString(),
-        trades: page.map(({ t }) => feedItem(tape, t)),
+        trades: page.items,
         aggregate: { vwf: agg.vwf, sdf: agg.sdf, fir: agg.fir },
         tradeCount: agg.tradeCount,
         sweepCount: agg.sweepCount,
@@ -137,7 +183,7 @@ export const flowFeedRoute = flowRoute({
       },
       meta: flowMeta(services, requestId, {
         ...(more && last ? { nextCursor: encodeCursor(date, last.index) } : {}),
-        ...(last ? { nextEndTime: formatTsNsIso(last.t.tsNs) } : {}),
+        ...(last ? { nextEndTime: formatTsNsIso(last.tsNs) } : {}),
       }),
     };
   },

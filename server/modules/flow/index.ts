@@ -4,6 +4,8 @@ import { defineModule } from "../define-module";
 import { createFlowState, withFlowLimits, type FlowState } from "./flow-route";
 import { referenceFlowRoutes } from "./reference-routes";
 import { specFlowRoutes } from "./spec-routes";
+import { flowStreamRoute } from "./flow-stream";
+import { flowStreamHubOf } from "./flow-stream-source";
 
 export type { FlowState } from "./flow-route";
 
@@ -11,6 +13,10 @@ export type { FlowState } from "./flow-route";
 export const flowModule = defineModule<FlowState>({
   name: "flow",
   // Every flow route gets the module's in-flight cap and 25-second limit unless it declares its own.
-  routes: [...specFlowRoutes, ...referenceFlowRoutes].map(withFlowLimits),
+  // The stream route is exempt: a stream is held for an hour and holds stream slots instead.
+  routes: [flowStreamRoute, ...[...specFlowRoutes, ...referenceFlowRoutes].map(withFlowLimits)],
   createState: createFlowState,
+  shutdown: async (state, graceMs) => {
+    await flowStreamHubOf(state)?.shutdown(graceMs);
+  },
 });

@@ -1,13 +1,15 @@
 /**
  * Compact per-ticker session summaries: what the market-wide and multi-day endpoints (search,
- * history, top contracts, overview) read instead of holding every ticker's tape. A finished
+ * history, top contracts, overview, the market-wide screens and the market tide) read instead of holding every ticker's tape. A finished
  * session's summary is memoised for good; today's is rebuilt at most once a minute from the
  * (cached, extended) tape.
  * @see docs/methodology.md#flow-session-summaries
  */
 import {
   contractDailyRollups,
+  foldTideMinutes,
   tickerDailyRollup,
+  type TideMinuteFold,
   type OverviewTrade,
   type TickerDailyRow,
   type TopContractRow,
@@ -16,6 +18,7 @@ import { directionSign } from "../../../lib/flow";
 import { previousTradingDay, sessionBounds } from "../../../lib/time";
 import { planDefinition } from "../../accounts/plans";
 import type { Principal } from "../../accounts/types";
+import { FLOW_SUMMARY } from "../../daily-store/kinds";
 import type { FlowState } from "./flow-route";
 import { FLOW_FIRST_DATE, flowUniverse, openingBoard, sessionTape, sessionUptoMs, tapeTrades, type SessionTape } from "./tape";
 
@@ -34,6 +37,11 @@ export interface SessionSummary {
   overviewTrades: OverviewTrade[];
   /** Cumulative premium by minute from the open: `premiumByMinute[m]` is the premium before open + m minutes. */
   premiumByMinute: Float64Array;
+  /**
+   * The session's trades folded by minute, right, multi-leg and deep-ITM flags (plain number
+   * arrays): the market tide sums these. @see docs/methodology.md#flow-market-tide
+   */
+  tideMinutes: TideMinuteFold;
 }
 
 function foldForOverview(tape: SessionTape): OverviewTrade[] {
@@ -72,40 +80,69 @@ async function previousOpenInterest(state: FlowState, ticker: string, date: stri
 }
 
 /**
- * The summary of `ticker`'s session `date` up to `nowMs`.
+ * Computes the summary of `ticker`'s session `date` up to `nowMs` from its tape (no memo, no
+ * store): what the on-demand path and the background fill worker both run.
+ * @see docs/methodology.md#flow-session-summaries
+ */
+export async function computeSessionSummary(state: FlowState, ticker: string, date: string, nowMs: number): Promise<SessionSummary> {
+  const uptoMs = sessionUptoMs(date, nowMs);
+  // A scan should not evict the hot tapes: use a cached tape, else build one and drop it.
+  const tape = await sessionTape(state, ticker, date, nowMs, { cache: uptoMs < sessionBounds(date).closeMs });
+  const trades = tapeTrades(tape);
+  const previousOi = await previousOpenInterest(state, ticker, date);
+  return {
+    ticker,
+    date,
+    row: tickerDailyRollup(date, trades),
+    contracts: contractDailyRollups(date, trades, { openInterest: tape.oi, previousOpenInterest: previousOi }),
+    overviewTrades: foldForOverview(tape),
+    premiumByMinute: premiumCurve(tape),
+    tideMinutes: foldTideMinutes(trades, tape.openMs),
+  };
+}
+
+/**
+ * A finished session's summary from the persisted daily store, if the server has one and the row
+ * is there (server/daily-store: filled in the background, computed once per data directory).
+ */
+function storedSummary(state: FlowState, ticker: string, date: string): SessionSummary | undefined {
+  return state.services.dailyStore?.get<SessionSummary>(FLOW_SUMMARY, ticker, date);
+}
+
+/**
+ * The summary of `ticker`'s session `date` up to `nowMs`. A finished session is read from the
+ * memo, else the persisted daily store, else computed (and written to the store).
  * @example (await sessionSummary(state, "SPY", "2024-03-05", nowMs)).row?.totalPremium
  */
 export async function sessionSummary(state: FlowState, ticker: string, date: string, nowMs: number): Promise<SessionSummary> {
   const uptoMs = sessionUptoMs(date, nowMs);
+  const finished = uptoMs >= sessionBounds(date).closeMs;
   // Today's summaries refresh once a minute: a live clock would otherwise fill the memo with one
   // summary per request and ticker. A finished session's key is its close.
-  const key = `summary|${ticker}|${date}|${uptoMs >= sessionBounds(date).closeMs ? uptoMs : Math.floor(uptoMs / 60_000) * 60_000}`;
+  const key = `summary|${ticker}|${date}|${finished ? uptoMs : Math.floor(uptoMs / 60_000) * 60_000}`;
   let p = state.memo.get(key) as Promise<SessionSummary> | undefined;
   if (!p) {
-    p = (async () => {
-      // A scan should not evict the hot tapes: use a cached tape, else build one and drop it.
-      const tape = await sessionTape(state, ticker, date, nowMs, { cache: uptoMs < sessionBounds(date).closeMs });
-      const trades = tapeTrades(tape);
-      const previousOi = await previousOpenInterest(state, ticker, date);
-      return {
-        ticker,
-        date,
-        row: tickerDailyRollup(date, trades),
-        contracts: contractDailyRollups(date, trades, { openInterest: tape.oi, previousOpenInterest: previousOi }),
-        overviewTrades: foldForOverview(tape),
-        premiumByMinute: premiumCurve(tape),
-      };
-    })();
+    const stored = finished ? storedSummary(state, ticker, date) : undefined;
+    p = stored
+      ? Promise.resolve(stored)
+      : computeSessionSummary(state, ticker, date, nowMs).then((summary) => {
+          if (finished) state.services.dailyStore?.put(FLOW_SUMMARY, ticker, date, summary);
+          return summary;
+        });
     state.memo.set(key, p);
-    p.catch(() => state.memo.set(key, undefined));
+    p.catch(() => state.memo.delete(key));
   }
   return p;
 }
 
-/** The cached summary of a finished session, if one was built (baselines use what exists). */
+/** The summary of a finished session if one was built or stored (baselines use what exists). */
 export async function cachedSummary(state: FlowState, ticker: string, date: string): Promise<SessionSummary | undefined> {
-  const p = state.memo.get(`summary|${ticker}|${date}|${sessionBounds(date).closeMs}`) as Promise<SessionSummary> | undefined;
-  return p ? p.catch(() => undefined) : undefined;
+  const key = `summary|${ticker}|${date}|${sessionBounds(date).closeMs}`;
+  const p = state.memo.get(key) as Promise<SessionSummary> | undefined;
+  if (p) return p.catch(() => undefined);
+  const stored = storedSummary(state, ticker, date);
+  if (stored) state.memo.set(key, Promise.resolve(stored));
+  return stored;
 }
 
 /** The tickers a market-wide scan covers: the universe, limited to the caller's plan symbols. */

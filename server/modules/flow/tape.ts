@@ -72,10 +72,6 @@ export interface SessionTape {
   board: ChainSnapshot | null;
 }
 
-/** Drops a cached failure (the cache has no delete; an `undefined` value reads as absent). */
-function forget(cache: LruCache<string, unknown>, key: string): void {
-  cache.set(key, undefined);
-}
 
 interface TapeEntry {
   uptoMs: number;
@@ -92,7 +88,7 @@ export async function flowUniverse(state: FlowState): Promise<Map<string, Symbol
   if (!p) {
     p = state.services.market.universe().then((list) => new Map(list.map((s) => [s.ticker, s])));
     state.memo.set(key, p);
-    p.catch(() => forget(state.memo, key));
+    p.catch(() => state.memo.delete(key));
   }
   return p;
 }
@@ -210,7 +206,7 @@ export async function sessionPrints(state: FlowState, ticker: string, date: stri
   if (!p) {
     p = state.services.market.optionPrints(ticker, openMs, closeMs);
     state.tapes.set(key, p);
-    p.catch(() => forget(state.tapes, key));
+    p.catch(() => state.tapes.delete(key));
   }
   return p;
 }
@@ -228,7 +224,7 @@ export async function premiumNormFor(state: FlowState, ticker: string, date: str
     if (prior < FLOW_FIRST_DATE) return 0;
     p = sessionPrints(state, ticker, prior, sessionBounds(prior).closeMs).then(premiumNorm);
     state.memo.set(key, p);
-    p.catch(() => forget(state.memo, key));
+    p.catch(() => state.memo.delete(key));
   }
   return p;
 }
@@ -244,7 +240,7 @@ export async function openingBoard(state: FlowState, ticker: string, date: strin
       return { board: b, oi: b ? openInterestBySymbol(b) : new Map<string, number>() };
     });
     state.memo.set(key, p);
-    p.catch(() => forget(state.memo, key));
+    p.catch(() => state.memo.delete(key));
   }
   return p;
 }
@@ -255,7 +251,8 @@ function scoreTape(base: Omit<SessionTape, "columns" | "scores" | "sweeps">): Se
   return { ...base, columns, scores, sweeps: groupSweeps(base.prints) };
 }
 
-async function buildTape(state: FlowState, ticker: string, date: string, uptoMs: number): Promise<SessionTape> {
+/** A tape built from scratch (the stream keeps its own tapes; see `sessionTape` for the cached path). */
+export async function buildTape(state: FlowState, ticker: string, date: string, uptoMs: number): Promise<SessionTape> {
   const { openMs, closeMs } = sessionBounds(date);
   const [prints, norm, { board, oi }] = await Promise.all([
     uptoMs >= closeMs ? sessionPrints(state, ticker, date, closeMs) : state.services.market.optionPrints(ticker, openMs, uptoMs),
@@ -265,7 +262,8 @@ async function buildTape(state: FlowState, ticker: string, date: string, uptoMs:
   return scoreTape({ ticker, date, openMs, closeMs, uptoMs, complete: uptoMs >= closeMs, prints, norm, oi, board });
 }
 
-async function extendTape(state: FlowState, prev: SessionTape, uptoMs: number): Promise<SessionTape> {
+/** `prev` extended to `uptoMs` with the prints that arrived since (a new tape). */
+export async function extendTape(state: FlowState, prev: SessionTape, uptoMs: number): Promise<SessionTape> {
   const fresh = await state.services.market.optionPrints(prev.ticker, prev.uptoMs, uptoMs);
   const complete = uptoMs >= prev.closeMs;
   if (fresh.length === 0) return { ...prev, uptoMs, complete };
@@ -299,7 +297,7 @@ export async function sessionTape(
   if (options.cache === false) return promise;
   state.tapes.set(key, { uptoMs, promise } satisfies TapeEntry);
   promise.catch(() => {
-    if ((state.tapes.get(key) as TapeEntry | undefined)?.promise === promise) forget(state.tapes, key);
+    if ((state.tapes.get(key) as TapeEntry | undefined)?.promise === promise) state.tapes.delete(key);
   });
   return promise;
 }

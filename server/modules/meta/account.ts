@@ -21,5 +21,5 @@ export const accountRoute = metaRoute({
     "The account behind the key: status, credit balance (and its value in US dollars at 0.001 per credit), plan, " +
     "spend caps and the limits that apply. Read it at start-up instead of hard-coding limits. Free.",
   tags: ["Account"],
-  handler: ({ principal, services }) => ({ data: services.accounts.accountView(principal!) }),
+  handler: async ({ principal, services }) => ({ data: await services.accounts.accountView(principal!) }),
 });

@@ -1,15 +1,14 @@
-// `GET /v1/marks` and `GET /v1/timescale_marks` on {atlas_url}: the UDF chart marks. The data is
-// gathered here (boards, prints, earnings); lib/price/marks.ts turns it into marks.
+// `GET /v1/marks` and `GET /v1/timescale_marks` on {atlas_url}: the UDF chart marks. Each session's
+// parts come from session-marks.ts (memoised once the session is finished); lib/price/marks.ts
+// turns them into marks.
 // Rules and thresholds: docs/methodology.md#chart-marks; costs: docs/api.md#chart-marks.
 import { BarMarksSchema, MarksQuerySchema, TimescaleMarksSchema } from "../../../lib/api/marks";
-import { groupSweeps } from "../../../lib/flow/sweeps";
 import type { SymbolInfo } from "../../../lib/market/market-data";
-import { exposureGrid, heatmapFrame, kingIndex } from "../../../lib/positioning";
-import { blockMarks, earningsMarks, kingChangeMarks, kingSampleInstants, MARK_RULES, mergeBarMarks, sweepMarks } from "../../../lib/price/marks";
+import { earningsMarks, kingChangeMarks, MARK_RULES, mergeBarMarks } from "../../../lib/price/marks";
 import { etDateOf, sessionBounds, tradingDaysBetween, type IsoDate } from "../../../lib/time";
-import type { RouteContext } from "../define-route";
-import { priceRoute, type PriceState } from "./price-route";
+import { priceRoute } from "./price-route";
 import { resolveSymbol } from "./resolve-symbol";
+import { sessionMarkParts } from "./session-marks";
 
 /** Credits per call of each marks route. */
 export const MARKS_COST = 1;
@@ -25,24 +24,6 @@ function sessionsOf(fromS: number, toS: number, nowMs: number): IsoDate[] {
 
 /** The positioning board charted for a ticker: its first option root (SPX -> SPXW). */
 const heatmapSymbolOf = (info: SymbolInfo) => info.optionRoots[0] ?? info.ticker;
-
-async function kingSamples(ctx: RouteContext<unknown, unknown, PriceState>, root: string, dates: readonly IsoDate[], inWindow: (ms: number) => boolean) {
-  const { market, kernels } = ctx.services;
-  const samples: { tsMs: number; strike: number | null }[] = [];
-  for (const date of dates) {
-    const { openMs, closeMs } = sessionBounds(date);
-    for (const t of kingSampleInstants(openMs, closeMs)) {
-      if (!inWindow(t) || t > ctx.nowMs) continue;
-      ctx.signal.throwIfAborted();
-      const chain = await market.chain(root, t);
-      if (!chain) continue;
-      const frame = heatmapFrame(exposureGrid(chain, {}, kernels), { live: false, layout: "net" });
-      const k = kingIndex(frame.strikes, frame.spot);
-      samples.push({ tsMs: t, strike: k < 0 ? null : frame.strikes[k].strike });
-    }
-  }
-  return samples;
-}
 
 /** `GET /v1/marks`: king-node changes, large sweeps and dark-pool blocks of the window's latest sessions. */
 export const marksRoute = priceRoute({
@@ -74,13 +55,13 @@ export const marksRoute = priceRoute({
     const fromMs = Math.max(query.from * SECOND, sessionBounds(dates[0], { extended: true }).openMs);
     const toMs = Math.min(query.to * SECOND, nowMs);
     const inWindow = (ms: number) => ms >= fromMs && ms < toMs;
-    const [kings, optionPrints, blocks] = await Promise.all([
-      kingSamples(ctx as RouteContext<unknown, unknown, PriceState>, root, dates, inWindow),
-      services.market.optionPrints(info.ticker, fromMs, toMs),
-      services.market.offExchangePrints([info.ticker], fromMs, toMs),
-    ]);
-    const sweeps = groupSweeps(optionPrints).groups;
-    return { data: mergeBarMarks(kingChangeMarks(root, kings), sweepMarks(root, sweeps), blockMarks(root, blocks)) };
+    const parts = [];
+    for (const date of dates) {
+      parts.push(await sessionMarkParts({ market: services.market, kernels: services.kernels, ticker: info.ticker, root, date, nowMs, signal: ctx.signal }));
+    }
+    const kings = parts.flatMap((p) => p.kings).filter((k) => inWindow(k.tsMs));
+    const events = parts.flatMap((p) => p.events).filter((e) => inWindow(e.tsMs));
+    return { data: mergeBarMarks(kingChangeMarks(root, kings), events.map((e) => e.mark)) };
   },
 });
 

@@ -1,12 +1,17 @@
 // The daily-readings store: each symbol's readings on the closing board of a completed session,
-// computed once (a finished session never changes) and kept for the app's lifetime. Every
+// computed once (a finished session never changes) and kept for the app's lifetime; with the
+// server's persisted daily store (server/daily-store) a finished session's reading is read from
+// disk when the memo does not have it, and written there when computed, so it is computed once
+// per data directory (the background fill usually has it already). Every
 // history-based number (IV rank and percentiles, sigma's odds and days, VRP, the history and
 // derived routes) reads its sessions from here instead of rebuilding closing boards per request.
 // See docs/api.md#volatility-daily-store.
 import type { IsoDate, MarketData } from "../../../lib/market/market-data";
-import { previousTradingDay } from "../../../lib/time";
+import { previousTradingDay, sessionBounds } from "../../../lib/time";
 import { sessionCloseReading, type SessionCloseReading } from "../../../lib/vol";
 import { LruCache } from "../../cache/lru-cache";
+import { VOL_READING } from "../../daily-store/kinds";
+import type { DailyDataStore } from "../../daily-store/store";
 
 /** Sessions of history kept behind each symbol by default: one year (the IV-rank window). */
 export const DEFAULT_HISTORY_SESSIONS = 252;
@@ -40,26 +45,57 @@ export function sessionsBefore(today: IsoDate, sessions: number): IsoDate[] {
   return out.reverse();
 }
 
+/** Where a store finds finished sessions beyond its memo, and what "finished" means. */
+export interface DailyStoreOptions {
+  /** The persisted daily store (absent: memory only). */
+  persisted?: DailyDataStore;
+  /** The market clock: a session is finished (and persisted) once its close is at or before now. */
+  nowMs?: () => number;
+}
+
 /** A store over one market. */
-export function createDailyStore(market: MarketData): DailyStore {
+export function createDailyStore(market: MarketData, options: DailyStoreOptions = {}): DailyStore {
   const cache = new LruCache<string, Promise<SessionCloseReading | null>>(STORE_ENTRIES);
+  const { persisted } = options;
+  const now = options.nowMs ?? (() => market.clock.now());
+  const finished = (date: IsoDate) => sessionBounds(date).closeMs <= now();
+  const remember = (symbol: string, date: IsoDate, r: SessionCloseReading | null) => cache.set(`${symbol}|${date}`, Promise.resolve(r));
+  /** The stored reading, put in the memo (undefined when not stored or not finished). */
+  const fromDisk = (symbol: string, date: IsoDate): SessionCloseReading | null | undefined => {
+    if (!persisted || !finished(date)) return undefined;
+    const r = persisted.get<SessionCloseReading | null>(VOL_READING, symbol, date);
+    if (r !== undefined) remember(symbol, date, r);
+    return r;
+  };
   const reading = (symbol: string, date: IsoDate) => {
     const key = `${symbol}|${date}`;
     let p = cache.get(key);
     if (!p) {
-      p = sessionCloseReading(market, symbol, date);
+      const stored = fromDisk(symbol, date);
+      if (stored !== undefined) return Promise.resolve(stored);
+      const done = finished(date);
+      p = sessionCloseReading(market, symbol, date).then((r) => {
+        if (done) persisted?.put(VOL_READING, symbol, date, r);
+        return r;
+      });
       cache.set(key, p);
       // A failed read is not kept: the next caller tries again.
-      p.catch(() => cache.set(key, undefined as never));
+      p.catch(() => cache.delete(key));
     }
     return p;
   };
   return {
     reading,
     async before(symbol, today, sessions) {
+      const dates = sessionsBefore(today, sessions);
       const out: SessionCloseReading[] = [];
+      // Whatever the memo lacks comes from disk in one range read, before any board is built.
+      if (persisted && dates.length > 0 && dates.some((d) => !cache.has(`${symbol}|${d}`))) {
+        const stored = persisted.range<SessionCloseReading | null>(VOL_READING, symbol, dates[0], dates[dates.length - 1]);
+        for (const d of dates) if (stored.has(d) && finished(d) && !cache.has(`${symbol}|${d}`)) remember(symbol, d, stored.get(d)!);
+      }
       // In order, one board at a time: boards are CPU work, so parallel reads would only interleave.
-      for (const d of sessionsBefore(today, sessions)) {
+      for (const d of dates) {
         const fresh = !cache.has(`${symbol}|${d}`);
         const r = await reading(symbol, d);
         if (r) out.push(r);
@@ -70,7 +106,7 @@ export function createDailyStore(market: MarketData): DailyStore {
       return out;
     },
     has(symbol, today, sessions) {
-      return sessionsBefore(today, sessions).every((d) => cache.has(`${symbol}|${d}`));
+      return sessionsBefore(today, sessions).every((d) => cache.has(`${symbol}|${d}`) || fromDisk(symbol, d) !== undefined);
     },
     size: () => cache.size,
   };

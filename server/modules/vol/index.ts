@@ -42,6 +42,7 @@ export function createVolModule(options: VolOptions = {}): ModuleDef<VolState> {
     routes: volRoutes,
     createState: (services) => createVolState(services, options),
     shutdown: async (state, graceMs) => {
+      if (state.refreshTimer) clearInterval(state.refreshTimer);
       await state.hub?.shutdown(graceMs);
     },
   });

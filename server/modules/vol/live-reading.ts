@@ -2,6 +2,7 @@
 // minute so that a snapshot, the screener and the stream share one computation per minute.
 import type { ChainSnapshot } from "../../../lib/market/market-data";
 import { isoUtc } from "../../../lib/positioning/iso-utc";
+import { memoizeJson } from "../../http/json-body";
 import { marketStateAt } from "../../../lib/time";
 import { chainTerms, svxAll, type ChainTerms, type SvxReadings } from "../../../lib/vol";
 import type { VolState } from "./vol-route";
@@ -44,4 +45,19 @@ export function liveReading(state: VolState, symbol: string, nowMs: number): Pro
     state.memo.set(key, p);
   }
   return p;
+}
+
+const serialised = new WeakSet<object>();
+
+/**
+ * Serialise a memoised (never mutated) value once, so every response that carries it splices its
+ * text instead of re-serialising it (server/http/json-body.ts): a warm snapshot is mostly the
+ * JSON of seven module objects per symbol. Non-objects are returned as they are.
+ */
+export function memoizeJsonOnce<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !serialised.has(value)) {
+    memoizeJson(value);
+    serialised.add(value);
+  }
+  return value;
 }

@@ -4,7 +4,7 @@
 import type { z } from "zod";
 import { VolMetaSchema, VolSymbolsQuerySchema, type VolMissing, type VolModuleName } from "../../../lib/api/vol";
 import { apiErrors } from "../../errors";
-import { wrapperFields } from "./live-reading";
+import { memoizeJsonOnce, wrapperFields } from "./live-reading";
 import { moduleOf, symbolInputs } from "./symbol-modules";
 import { volMeta } from "./vol-meta";
 import { volRoute, type VolState } from "./vol-route";
@@ -38,7 +38,8 @@ export async function wrapperEntries(
       continue;
     }
     const entry: Record<string, unknown> = wrapperFields(x.live, nowMs);
-    for (const m of modules) entry[m] = await moduleOf(state, m, x);
+    // Module objects are memoised per board minute: serialise each once for every response.
+    for (const m of modules) entry[m] = memoizeJsonOnce(await moduleOf(state, m, x));
     symbols.push(entry);
     newestMs = Math.max(newestMs ?? -Infinity, x.live.board.asOfMs);
   }

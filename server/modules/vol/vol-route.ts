@@ -5,6 +5,7 @@ import { routeDefiner } from "../define-route";
 import type { VolStreamQuery } from "./vol-source";
 import { sessionDateAt } from "../../../lib/time";
 import { createCoverage, type Coverage } from "./coverage";
+import { VOL_READING } from "../../daily-store/kinds";
 import { createDailyStore, DEFAULT_HISTORY_SESSIONS, type DailyStore } from "./daily-store";
 
 /** The S&P reference of `ratio_vix` (spec: the volatility module keys the S&P complex on SPXW). */
@@ -47,16 +48,22 @@ export interface VolState {
   warmProgress(): { done: number; total: number; finished: boolean } | null;
   /** The live stream hub, made on the first stream (`volStreamHub`). */
   hub: StreamHub<VolStreamQuery> | null;
+  /** The screener's per-minute background refresh (`startMinuteRefresh`), once started. */
+  refreshTimer?: ReturnType<typeof setInterval>;
 }
 
 /** The volatility module's state for one app (nothing is computed until a route asks). */
 export function createVolState(services: AppServices, options: VolOptions = {}): VolState {
   const coverage = createCoverage(services.market, options.symbols);
-  const daily = createDailyStore(services.market);
+  const persisted = services.dailyStore;
+  const daily = createDailyStore(services.market, { persisted, nowMs: () => services.clock.now() });
   const historySessions = options.historySessions ?? DEFAULT_HISTORY_SESSIONS;
   let warming: Promise<void> | null = null;
   let progress: { done: number; total: number; finished: boolean } | null = null;
-  return {
+  // While the background fill computes the readings (server/daily-store), the warm-up waits for it
+  // instead of building the same boards on the request thread, and reports the fill's progress.
+  let waitingForFill = false;
+  const state: VolState = {
     services,
     memo: new LruCache<string, unknown>(MEMO_ENTRIES),
     coverage,
@@ -64,6 +71,11 @@ export function createVolState(services: AppServices, options: VolOptions = {}):
     historySessions,
     warmUp() {
       warming ??= (async () => {
+        if (persisted && persisted.fill.snapshot().running && !persisted.fill.snapshot().kinds[VOL_READING].finished) {
+          waitingForFill = true;
+          await persisted.fill.ready(VOL_READING);
+          waitingForFill = false;
+        }
         const symbols = [...(await coverage.all()).keys()].sort((a, b) => Number(b === REFERENCE_SYMBOL) - Number(a === REFERENCE_SYMBOL));
         progress = { done: 0, total: symbols.length, finished: false };
         const today = sessionDateAt(services.clock.now());
@@ -81,9 +93,23 @@ export function createVolState(services: AppServices, options: VolOptions = {}):
       });
       return warming;
     },
-    warmProgress: () => (progress ? { ...progress } : null),
+    warmProgress: () => {
+      if (waitingForFill && persisted) {
+        const { done, total } = persisted.fill.snapshot().kinds[VOL_READING];
+        return { done, total, finished: false };
+      }
+      return progress ? { ...progress } : null;
+    },
     hub: null,
   };
+  // With a persisted store, the year of readings loads as soon as the background fill has it
+  // (a read from disk, not a rebuild), so the first screener call after a start is not a 503.
+  if (persisted) {
+    void persisted.fill.ready(VOL_READING).then(() => {
+      if (persisted.fill.snapshot().kinds[VOL_READING].finished) state.warmUp().catch(() => undefined);
+    });
+  }
+  return state;
 }
 
 /** `defineRoute` for volatility routes (`ctx.state` is the `VolState`). */

@@ -1,6 +1,7 @@
 // The heatmap page's HTML: toolbar (symbol, metric, window, sign convention, replay date and
 // minute, live, API key), the board heatmap with its per-strike profile, the what-if spot
 // slider and spot profile, and the session heatmap with its scrubber. The script draws on canvases.
+import { HEATMAP_BOOT_JS } from "./boot-script";
 
 /** What the script reads from `#heatmap-config`. */
 export interface HeatmapPageConfig {
@@ -13,7 +14,11 @@ export interface HeatmapPageConfig {
   simulated: boolean;
 }
 
-/** Where the script comes from: a served file, or inlined (the static build opens from file://). */
+/**
+ * Where the script comes from: a served file, or inlined (the static build opens from file://).
+ * The served page ("api" mode) also carries the inline boot script that starts the board download
+ * (boot-script.ts; its CSP hash is HEATMAP_BOOT_CSP_HASH).
+ */
 export type HeatmapScript = { src: string } | { inline: string };
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c] as string);
@@ -60,7 +65,7 @@ export function heatmapHtml(config: HeatmapPageConfig, script: HeatmapScript): s
 </head>
 <body>
 <script type="application/json" id="heatmap-config">${json}</script>
-<header>
+${config.mode === "api" ? `<script>${HEATMAP_BOOT_JS}</script>\n` : ""}<header>
   <h1>optionscope heatmap</h1>
   <label>Symbol <select id="symbol"></select></label>
   <label>Metric <select id="metric"><option value="gamma">Gamma</option><option value="vanna">Vanna</option></select></label>

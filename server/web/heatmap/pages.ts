@@ -1,33 +1,25 @@
-// The heatmap page on {base_url}: `/heatmap?symbol=SPY`, and its script (the browser bundle of
-// app/server-entry.ts, built once with esbuild on first request). Free and keyless like the chart
-// page: the page sends the key on its own API calls.
-import { fileURLToPath } from "node:url";
+// The heatmap page on {base_url}: `/heatmap?symbol=SPY`, and its script `/heatmap/app.js`
+// (bundle.ts: prebuilt in the package, built on first use from source). Free and keyless like the
+// chart page: the page sends the key on its own API calls.
+import { acceptsGzip } from "../../http/route-handler";
 import type { AppServices } from "../../services";
 import type { WebPage } from "../chart-page";
+import { HEATMAP_BOOT_CSP_HASH } from "./boot-script";
+import { buildBrowserBundle, HEATMAP_SERVER_ENTRY, servedHeatmapAsset, type HeatmapAsset } from "./bundle";
 import { heatmapHtml } from "./heatmap-html";
 
-// WASM compiles need 'wasm-unsafe-eval'; the config block is JSON (never executed).
+// WASM compiles need 'wasm-unsafe-eval'; the config block is JSON (never executed); the one inline
+// script is the boot script, allowed by its hash.
 const PAGE_CSP =
-  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; " +
+  `default-src 'self'; script-src 'self' 'wasm-unsafe-eval' ${HEATMAP_BOOT_CSP_HASH}; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; ` +
   "frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
-const ENTRY = fileURLToPath(new URL("./app/server-entry.ts", import.meta.url));
-
-let bundle: string | null = null;
-
 /**
- * The page's script: the app bundled for browsers (library and WASM kernels inlined), minified.
- * Built once per process on first request (a few hundred ms) and kept.
+ * An entry bundled for browsers (the static build's; by default the served page's).
+ * @example await heatmapBundle(resolve("server/web/heatmap/app/static-entry.ts"))
  */
-export async function heatmapBundle(entry = ENTRY): Promise<string> {
-  if (bundle !== null && entry === ENTRY) return bundle;
-  // A computed specifier: the package build (tsup) must not try to bundle esbuild into dist.
-  const specifier = "esbuild";
-  const { build } = (await import(specifier)) as typeof import("esbuild");
-  const out = await build({ entryPoints: [entry], bundle: true, platform: "browser", format: "iife", target: "es2022", minify: true, write: false, logLevel: "silent" });
-  const text = out.outputFiles[0].text;
-  if (entry === ENTRY) bundle = text;
-  return text;
+export async function heatmapBundle(entry = HEATMAP_SERVER_ENTRY): Promise<string> {
+  return entry === HEATMAP_SERVER_ENTRY ? (await servedHeatmapAsset()).js : buildBrowserBundle(entry);
 }
 
 /** The path prefix the page was reached under ("" when the host is matched by name). */
@@ -35,17 +27,39 @@ function basePath(request: Request): string {
   return new URL(request.url).pathname.replace(/\/heatmap(\/.*)?$/, "");
 }
 
+/** The script's URL: content-addressed (`?v=hash`), so browsers keep it without asking again. */
+function scriptSrc(base: string, asset: HeatmapAsset | null): string {
+  return `${base}/heatmap/app.js${asset ? `?v=${asset.hash}` : ""}`;
+}
+
+const IMMUTABLE = "public, max-age=31536000, immutable";
+
+/** `/heatmap/app.js`: gzip when accepted; immutable under its own hash, revalidated otherwise. */
+async function scriptResponse(request: Request, asset: HeatmapAsset): Promise<Response> {
+  const versioned = new URL(request.url).searchParams.get("v") === asset.hash;
+  const headers: Record<string, string> = {
+    "Content-Type": "text/javascript; charset=utf-8",
+    "Cache-Control": versioned ? IMMUTABLE : "no-cache",
+    ETag: `"${asset.hash}"`,
+    Vary: "Accept-Encoding",
+    "X-Content-Type-Options": "nosniff",
+  };
+  if (request.headers.get("if-none-match") === `"${asset.hash}"`) return new Response(null, { status: 304, headers });
+  if (!acceptsGzip(request)) return new Response(asset.js, { headers });
+  return new Response((await asset.gzip()) as Uint8Array<ArrayBuffer>, { headers: { ...headers, "Content-Encoding": "gzip" } });
+}
+
 /** `/heatmap` and `/heatmap/app.js` on the base host. */
 export const heatmapPages: WebPage[] = [
   {
     host: "base",
     path: "/heatmap",
-    handle: (request: Request, services: AppServices) => {
+    handle: async (request: Request, services: AppServices) => {
       const base = basePath(request).replace(/[^A-Za-z0-9/_-]/g, "");
-      const html = heatmapHtml(
-        { base, mode: "api", nowMs: services.market.clock.now(), simulated: services.market.simulated },
-        { src: `${base}/heatmap/app.js` },
-      );
+      // The bundle is ready (or built) before the page names it; a failed build leaves the
+      // unversioned URL, whose 503 says why.
+      const asset = await servedHeatmapAsset().catch(() => null);
+      const html = heatmapHtml({ base, mode: "api", nowMs: services.market.clock.now(), simulated: services.market.simulated }, { src: scriptSrc(base, asset) });
       return new Response(html, {
         headers: {
           "Content-Type": "text/html; charset=utf-8",
@@ -60,11 +74,10 @@ export const heatmapPages: WebPage[] = [
   {
     host: "base",
     path: "/heatmap/app.js",
-    // h3 awaits a promised Response; the WebPage type names the synchronous form.
-    handle: (() =>
-      heatmapBundle().then(
-        (js) => new Response(js, { headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff" } }),
-        () => new Response("// the heatmap bundle could not be built (is esbuild installed?)\n", { status: 503, headers: { "Content-Type": "text/javascript; charset=utf-8" } }),
-      )) as unknown as WebPage["handle"],
+    handle: (request: Request) =>
+      servedHeatmapAsset().then(
+        (asset) => scriptResponse(request, asset),
+        () => new Response("// the heatmap bundle could not be built (is esbuild installed?)\n", { status: 503, headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-store" } }),
+      ),
   },
 ];

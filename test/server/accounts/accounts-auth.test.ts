@@ -261,11 +261,11 @@ describe("account view and demo account", () => {
     expect(view.limits).toEqual(PLAN_DEFINITIONS.top.limits);
   });
 
-  it("ensureDemoAccount creates a top account once and shows its key only then", () => {
-    const first = ensureDemoAccount(svc);
+  it("ensureDemoAccount creates a top account once and shows its key only then", async () => {
+    const first = await ensureDemoAccount(svc);
     expect(first.created).toBe(true);
     expect(svc.authenticate(first.key!).plan).toBe("top");
-    const again = ensureDemoAccount(svc);
+    const again = await ensureDemoAccount(svc);
     expect(again).toEqual({ accountId: first.accountId, key: null, created: false });
   });
 });

@@ -44,7 +44,7 @@ describe("warm-up", () => {
     try {
       const running = await startServer(resolveServeConfig(["--port", "0", "--hostname", "127.0.0.1", "--data", good, "--data-dir", dataDir], {}), io);
       await running.ready;
-      const key = running.accounts.createAccount({ plan: "top", credits: 10 }).key;
+      const key = (await running.accounts.createAccount({ plan: "top", credits: 10 })).key;
       const res = await fetch(`${running.listening.url}/v1/symbols`, { headers: { Authorization: `Bearer ${key}` } });
       expect(res.status).toBe(200);
       await running.shutdown(1000);

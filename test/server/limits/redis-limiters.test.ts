@@ -9,6 +9,8 @@ import { createRedisConcurrencyLimiter } from "../../../server/limits/redis-conc
 import { openRedis } from "../../../server/limits/redis-connection";
 import { createRedisRateLimiter } from "../../../server/limits/redis-rate-limiter";
 import { ApiError } from "../../../server/errors";
+import { createIpCeiling, createRedisIpCeiling } from "../../../server/limits/ip-ceiling";
+import { createRedisSignInLimiter, createSignInLimiter } from "../../../server/console/sign-in-limiter";
 import { startRedis, type RedisProcess } from "../../_services/redis-server";
 
 const T0 = Date.parse("2024-05-01T15:00:00Z");
@@ -111,6 +113,82 @@ describe("concurrency slots on Redis", () => {
   });
 });
 
+describe("per-IP ceiling on Redis", () => {
+  it("decides exactly as the in-process 30-second buckets, on random traffic (property)", async () => {
+    const c = await client();
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 15 }),
+        fc.array(fc.record({ gap: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 45_000 })), address: fc.constantFrom("203.0.113.1", "203.0.113.2") }), { maxLength: 80, size: "max" }),
+        async (maxRequests, ops) => {
+          const local = createIpCeiling({ maxRequests });
+          const shared = createRedisIpCeiling(c, { maxRequests, prefix: `ip${++run}:` });
+          let t = T0 + 7_919;
+          for (const op of ops) {
+            t += op.gap;
+            expect(await shared.take(op.address, t)).toBe(local.take(op.address, t));
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("is one ceiling across instances: 50 concurrent requests from one address, ceiling 30, admit exactly 30", async () => {
+    const ceilings = await Promise.all([0, 1, 2].map(async () => createRedisIpCeiling(await client(), { maxRequests: 30, prefix: "ipburst:" })));
+    const admitted = await Promise.all(Array.from({ length: 50 }, (_, i) => ceilings[i % 3]!.take("198.51.100.4", T0 + i)));
+    expect(admitted.filter(Boolean)).toHaveLength(30);
+    // Another address has its own ceiling.
+    expect(await ceilings[0]!.take("198.51.100.5", T0)).toBe(true);
+  });
+});
+
+describe("console sign-in limits on Redis", () => {
+  const limits = { perAccount: 3, perIp: 5, windowMs: 60_000 };
+
+  it("gives the in-memory limiter's waits on random attempts, used as the console uses it (property)", async () => {
+    const c = await client();
+    let run = 0;
+    const attempt = fc.record({
+      gap: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 1_500 }), fc.integer({ min: 0, max: 30_000 })),
+      account: fc.constantFrom("acct_a", "acct_b", null),
+      ip: fc.constantFrom("203.0.113.1", "203.0.113.2"),
+      outcome: fc.constantFrom("failure", "failure", "success"),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(attempt, { maxLength: 50, size: "max" }), async (attempts) => {
+        const local = createSignInLimiter(limits);
+        const shared = createRedisSignInLimiter(c, limits, `si${++run}:`);
+        let t = T0 + 311;
+        for (const a of attempts) {
+          t += a.gap;
+          const wait = local.blockedForS(a.account, a.ip, t);
+          expect(await shared.blockedForS(a.account, a.ip, t)).toBe(wait);
+          if (wait > 0) continue; // refused before any password work: nothing recorded
+          if (a.outcome === "failure" || a.account === null) {
+            local.recordFailure(a.account, a.ip, t);
+            await shared.recordFailure(a.account, a.ip, t);
+          } else {
+            local.recordSuccess(a.account);
+            await shared.recordSuccess(a.account);
+          }
+        }
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it("is one limit across instances: the 4th attempt on an account after 3 failures is refused wherever it lands", async () => {
+    const ls = await Promise.all([0, 1, 2].map(async () => createRedisSignInLimiter(await client(), limits, "si-multi:")));
+    for (let i = 0; i < 3; i++) {
+      expect(await ls[i]!.blockedForS("acct_x", `192.0.2.${i}`, T0 + i)).toBe(0);
+      await ls[i]!.recordFailure("acct_x", `192.0.2.${i}`, T0 + i);
+    }
+    for (const l of ls) expect(await l.blockedForS("acct_x", "192.0.2.99", T0 + 1_000)).toBe(59); // the first failure (T0) leaves the window at T0 + 60 s
+  });
+});
+
 describe("when Redis is unreachable", () => {
   it("answers 503 unavailable with Retry-After (nothing decided, nothing charged), and recovers when it is back", async () => {
     const own = await startRedis();
@@ -128,6 +206,8 @@ describe("when Redis is unreachable", () => {
     expect((refused as ApiError).code).toBe("unavailable");
     expect((refused as ApiError).headers["Retry-After"]).toBe("5");
     await expect(slots.tryAcquire("acct", "historical", 2)).rejects.toMatchObject({ status: 503, code: "unavailable" });
+    await expect(createRedisIpCeiling(c).take("203.0.113.1", T0)).rejects.toMatchObject({ status: 503, code: "unavailable" });
+    await expect(createRedisSignInLimiter(c).blockedForS("acct", "203.0.113.1", T0)).rejects.toMatchObject({ status: 503, code: "unavailable" });
     // Back on the same port: the client reconnects by itself.
     const again = await startRedis(own.port);
     let decision = null;

@@ -45,3 +45,15 @@ describe("heatmap colour scale", () => {
     expect(scaleOf([])).toBe(0);
   });
 });
+
+describe("heatmap pixel colours (the board's ImageData path)", () => {
+  it("each pixel is exactly colorOf's colour, opaque, in R, G, B, A byte order", async () => {
+    const { pixelOf } = await import("../../../server/web/heatmap/app/colors");
+    fc.assert(
+      fc.property(fc.double({ noNaN: false }), fc.double({ min: -1, max: 1e9, noNaN: false }), (value, scale) => {
+        const bytes = Array.from(new Uint8Array(Uint32Array.of(pixelOf(value, scale)).buffer));
+        expect(bytes).toEqual([...rgb(colorOf(value, scale)), 255]);
+      }),
+    );
+  });
+});

@@ -180,10 +180,14 @@ describe("heatmap page in headless Chromium", () => {
 
   it("replays a picked minute: the board of that minute, equal to the API's", async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(`${server.url}/heatmap?symbol=QQQ&at=2024-03-05T15:31:00Z#key=${key}`);
+    const boardFetches: string[] = [];
+    page.on("request", (r) => r.url().includes("/v1/board") && boardFetches.push(r.url()));
+    // Seconds in ?at=: the boot script's early download must ask for the minute the page asks for.
+    await page.goto(`${server.url}/heatmap?symbol=QQQ&at=2024-03-05T15:31:42Z#key=${key}`);
     await page.waitForSelector('#board[data-state="ready"]', { timeout: 30_000 });
     const cells = await cellsOf(page);
     expect(cells.asOf).toBe("2024-03-05T15:31:00Z");
+    expect(boardFetches).toEqual([`${server.url}/v1/board?symbol=QQQ&at=2024-03-05T15%3A31%3A00.000Z`]);
     expectAgree(cells, (await api(`/v1/historical?symbols=QQQ&at=${cells.asOf}&layout=matrix&maxStrikes=40&maxExpirations=5`)).symbols[0]);
     await page.fill("#time", "11:05");
     await page.dispatchEvent("#time", "change");

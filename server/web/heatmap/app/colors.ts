@@ -16,14 +16,37 @@ const LUT: string[] = Array.from({ length: 2 * STEPS + 1 }, (_, k) => {
   return `rgb(${c[0]},${c[1]},${c[2]})`;
 });
 
+/** The same colours as opaque RGBA pixels (bytes R, G, B, A in memory), for ImageData. */
+const LUT_RGBA: Uint32Array = (() => {
+  const bytes = new Uint8Array(4 * LUT.length);
+  LUT.forEach((css, k) => {
+    const [r, g, b] = css.match(/\d+/g)!.map(Number);
+    bytes.set([r, g, b, 255], 4 * k);
+  });
+  return new Uint32Array(bytes.buffer);
+})();
+
+/** Index of `value` in the colour tables. */
+function stepOf(value: number, scale: number): number {
+  if (!(scale > 0) || !Number.isFinite(value)) return STEPS;
+  const f = Math.sign(value) * Math.sqrt(Math.min(1, Math.abs(value) / scale));
+  return STEPS + Math.round(f * STEPS);
+}
+
 /**
  * Colour of `value` on a scale symmetric about zero reaching full colour at `scale` (> 0).
  * @example colorOf(-2.5, 10) // halfway between the background and red
  */
 export function colorOf(value: number, scale: number): string {
-  if (!(scale > 0) || !Number.isFinite(value)) return LUT[STEPS];
-  const f = Math.sign(value) * Math.sqrt(Math.min(1, Math.abs(value) / scale));
-  return LUT[STEPS + Math.round(f * STEPS)];
+  return LUT[stepOf(value, scale)];
+}
+
+/**
+ * `colorOf` as one pixel of a `Uint32Array` view over ImageData (R, G, B, A bytes in memory order).
+ * @example new Uint8Array(Uint32Array.of(pixelOf(10, 10)).buffer) // [38, 166, 154, 255]
+ */
+export function pixelOf(value: number, scale: number): number {
+  return LUT_RGBA[stepOf(value, scale)];
 }
 
 /** The scale of a set of values: the largest |value| (0 when none). */

@@ -1,7 +1,8 @@
 // Canvas drawing of the page: the board heatmap with its per-strike profile and level lines, the
 // legend, the spot profile and the session heatmap. Each function draws one canvas from data.
 import { formatUsd } from "../../../../lib/positioning/briefs";
-import { colorOf, legendValue, scaleOf } from "./colors";
+import { etHhmm } from "./et-format";
+import { colorOf, legendValue, pixelOf, scaleOf } from "./colors";
 import type { HeatmapView } from "./model";
 import type { SessionFrame } from "./source";
 
@@ -71,6 +72,19 @@ function hLine(ctx: CanvasRenderingContext2D, y: number, x0: number, x1: number,
   ctx.restore();
 }
 
+/** A reusable nExp x n pixel canvas for the board's cells (remade only when the grid's shape changes). */
+let cellCache: { canvas: HTMLCanvasElement; ctx: CanvasRenderingContext2D; image: ImageData } | null = null;
+function cellImage(width: number, height: number) {
+  if (!cellCache || cellCache.image.width !== width || cellCache.image.height !== height) {
+    const canvas = cellCache?.canvas ?? document.createElement("canvas");
+    canvas.width = width;
+    canvas.height = height;
+    const ctx = canvas.getContext("2d")!;
+    cellCache = { canvas, ctx, image: ctx.createImageData(width, height) };
+  }
+  return cellCache;
+}
+
 /**
  * The board: strike rows (highest on top) x expiration columns, the per-strike net as bars on the
  * right, king and gatekeeper nodes outlined, spot, flip and zero-gamma lines. Returns the colour scale.
@@ -96,12 +110,20 @@ export function drawBoard(canvas: HTMLCanvasElement, view: HeatmapView, boardSpo
   const netScale = scaleOf(grid.net);
   const mid = left + mapW + 8 + barW / 2;
   const labelEvery = Math.max(1, Math.ceil(12 / Math.max(rowH, 1)));
+  if (n > 0 && nExp > 0) {
+    // The cells as one pixel each, scaled up in a single drawImage (no per-cell fillStyle parse).
+    const cells = cellImage(nExp, n);
+    const px = new Uint32Array(cells.image.data.buffer);
+    for (let i = 0; i < n; i++) {
+      const row = (n - 1 - i) * nExp; // highest strike on top
+      for (let j = 0; j < nExp; j++) px[row + j] = pixelOf(grid.matrix[i * nExp + j], scale);
+    }
+    cells.ctx.putImageData(cells.image, 0, 0);
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(cells.canvas, left, top, mapW, n * rowH);
+  }
   for (let i = 0; i < n; i++) {
     const y = top + (n - 1 - i) * rowH;
-    for (let j = 0; j < nExp; j++) {
-      ctx.fillStyle = colorOf(grid.matrix[i * nExp + j], scale);
-      ctx.fillRect(left + j * colW, y, Math.ceil(colW), Math.ceil(rowH));
-    }
     const v = grid.net[i];
     ctx.fillStyle = colorOf(v, netScale);
     const len = netScale > 0 ? (v / netScale) * (barW / 2 - 2) : 0;
@@ -201,9 +223,13 @@ export function drawSpotProfile(canvas: HTMLCanvasElement, view: HeatmapView, bo
   ctx.fillText(formatUsd(scale), pad, 22);
 }
 
+/** The session heatmap without its cursor, kept between scrub steps (redrawn when the frames or the size change). */
+let sessionLayer: { canvas: HTMLCanvasElement; frames: readonly SessionFrame[]; count: number; w: number; h: number; dpr: number } | null = null;
+
 /**
  * The session: one column per loaded minute, strikes on y (the union range), each frame's
  * per-strike values coloured on one scale, the spot path over it and the cursor at `cursor`.
+ * Scrubbing only moves the cursor: the rest is drawn once into a layer and copied.
  */
 export function drawSession(canvas: HTMLCanvasElement, frames: readonly SessionFrame[], cursor: number) {
   const { ctx, w, h } = fit(canvas);
@@ -212,6 +238,37 @@ export function drawSession(canvas: HTMLCanvasElement, frames: readonly SessionF
     ctx.fillText("No session history loaded.", 60, 20);
     return;
   }
+  const dpr = globalThis.devicePixelRatio || 1;
+  const l = sessionLayer;
+  if (!l || l.frames !== frames || l.count !== frames.length || l.w !== w || l.h !== h || l.dpr !== dpr) {
+    const layer = l?.canvas ?? document.createElement("canvas");
+    layer.width = canvas.width;
+    layer.height = canvas.height;
+    const lctx = layer.getContext("2d")!;
+    lctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    lctx.clearRect(0, 0, w, h);
+    lctx.font = ctx.font;
+    drawSessionLayer(lctx, w, h, frames);
+    sessionLayer = { canvas: layer, frames, count: frames.length, w, h, dpr };
+  }
+  ctx.save();
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.drawImage(sessionLayer!.canvas, 0, 0);
+  ctx.restore();
+  const left = SESSION_LEFT;
+  const colW = (w - left - 4) / frames.length;
+  const c = Math.max(0, Math.min(frames.length - 1, cursor));
+  ctx.strokeStyle = FLIP;
+  ctx.lineWidth = 1.5;
+  ctx.beginPath();
+  ctx.moveTo(left + (c + 0.5) * colW, 0);
+  ctx.lineTo(left + (c + 0.5) * colW, h - 16);
+  ctx.stroke();
+}
+
+const SESSION_LEFT = 58;
+
+function drawSessionLayer(ctx: CanvasRenderingContext2D, w: number, h: number, frames: readonly SessionFrame[]) {
   let lo = Infinity;
   let hi = -Infinity;
   let scale = 0;
@@ -220,7 +277,7 @@ export function drawSession(canvas: HTMLCanvasElement, frames: readonly SessionF
     hi = Math.max(hi, f.strikes[f.strikes.length - 1] ?? hi, f.spot);
     scale = Math.max(scale, scaleOf(f.values));
   }
-  const left = 58;
+  const left = SESSION_LEFT;
   const colW = (w - left - 4) / frames.length;
   const y = (p: number) => 4 + ((hi - p) / (hi - lo || 1)) * (h - 22);
   frames.forEach((f, k) => {
@@ -237,19 +294,12 @@ export function drawSession(canvas: HTMLCanvasElement, frames: readonly SessionF
   ctx.beginPath();
   frames.forEach((f, k) => (k ? ctx.lineTo : ctx.moveTo).call(ctx, left + (k + 0.5) * colW, y(f.spot)));
   ctx.stroke();
-  const c = Math.max(0, Math.min(frames.length - 1, cursor));
-  ctx.strokeStyle = FLIP;
-  ctx.beginPath();
-  ctx.moveTo(left + (c + 0.5) * colW, 0);
-  ctx.lineTo(left + (c + 0.5) * colW, h - 16);
-  ctx.stroke();
   ctx.fillStyle = AXIS;
   ctx.textAlign = "right";
   ctx.fillText(hi.toFixed(0), left - 4, 12);
   ctx.fillText(lo.toFixed(0), left - 4, h - 18);
   ctx.textAlign = "left";
-  const et = (ms: number) => new Date(ms).toLocaleTimeString("en-US", { timeZone: "America/New_York", hour: "2-digit", minute: "2-digit", hour12: false });
-  ctx.fillText(et(frames[0].tMs), left, h - 4);
+  ctx.fillText(etHhmm(frames[0].tMs), left, h - 4);
   ctx.textAlign = "right";
-  ctx.fillText(et(frames[frames.length - 1].tMs), w - 4, h - 4);
+  ctx.fillText(etHhmm(frames[frames.length - 1].tMs), w - 4, h - 4);
 }

@@ -5,8 +5,9 @@
 import { loadKernels, type KernelEngine } from "../../../../lib/kernels";
 import { formatUsd } from "../../../../lib/positioning/briefs";
 import type { PositioningChain } from "../../../../lib/positioning";
-import { etDateOf, etInstant, sessionBounds } from "../../../../lib/time";
+import { etInstant, sessionBounds } from "../../../../lib/time";
 import { openStream } from "../../../../lib/stream-client";
+import { etHhmm, etYmd } from "./et-format";
 import { drawBoard, drawLegend, drawSession, drawSpotProfile, remeasure } from "./draw";
 import type { HeatmapPageConfig } from "../heatmap-html";
 import { chainFromBoard, computeView, spotProfileOf, DEFAULT_SETTINGS, SIGN_CONVENTIONS, type BoardJson, type HeatmapView, type ViewSettings } from "./model";
@@ -51,10 +52,6 @@ export interface HeatmapPageHandle {
   cells(): { strikes: number[]; expirations: string[]; matrix: number[][]; spot: number; asOf: string } | null;
 }
 
-/** ET "HH:MM" of an instant. */
-function etHhmm(ms: number): string {
-  return new Date(ms).toLocaleTimeString("en-US", { timeZone: "America/New_York", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
-}
 
 /** Start the page over `source`. */
 export async function startHeatmapPage(source: DataSource, config: HeatmapPageConfig): Promise<HeatmapPageHandle> {
@@ -106,10 +103,13 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
   el.metric.value = handle.settings.metric;
   const at = params.get("at");
   const startMs = at && Number.isFinite(Date.parse(at)) ? Date.parse(at) : config.nowMs;
-  el.date.value = etDateOf(startMs);
-  el.date.max = etDateOf(config.nowMs);
+  el.date.value = etYmd(startMs);
+  el.date.max = etYmd(config.nowMs);
   el.time.value = etHhmm(startMs);
   el.live.checked = !at;
+  // The first replayed minute, without lib/time's calendar (built on first use, after the first
+  // paint): the pickers hold startMs's ET date and minute, whose instant is startMs floored to the minute.
+  let firstAtMs: number | null = at ? Math.floor(startMs / MINUTE_MS) * MINUTE_MS : null;
 
   boardCanvas.dataset.state = "loading";
   // The kernels compile while the first board downloads.
@@ -121,6 +121,9 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
   });
   let engine: KernelEngine | null = null;
 
+  /** Resolves once the first board is painted (or failed). */
+  let boardSettled!: () => void;
+  const boardPainted = new Promise<void>((resolve) => (boardSettled = resolve));
   let chain: PositioningChain | null = null;
   let pendingWhatIf = false;
   /** Increments per board request; a response for an older one is dropped. */
@@ -188,7 +191,8 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
 
   /** Fetch the board at the picked minute (or now when live), then recompute. */
   async function loadBoard(withHistory: boolean) {
-    const atMs = el.live.checked ? null : etInstant(el.date.value, el.time.value || "16:00");
+    const atMs = el.live.checked ? null : (firstAtMs ?? etInstant(el.date.value, el.time.value || "16:00"));
+    firstAtMs = null;
     boardCanvas.dataset.state = "loading";
     setStatus(`Loading the ${el.symbol.value} board...`);
     const seq = ++loadSeq;
@@ -205,10 +209,12 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
       el.whatif.value = "0";
       handle.settings.whatIfSpot = null;
       recompute();
+      boardSettled();
       setStatus(`${handle.board.symbol} board of ${handle.board.asOf}: ${handle.board.contracts.oi.length} contracts`);
       if (withHistory) await loadHistory();
     } catch (error) {
       fail(error);
+      boardSettled();
     }
   }
 
@@ -285,7 +291,7 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
     const f = handle.frames[Number(el.scrub.value)];
     if (!f) return;
     el.live.checked = false;
-    el.date.value = etDateOf(f.tMs);
+    el.date.value = etYmd(f.tMs);
     el.time.value = etHhmm(f.tMs);
     void loadBoard(false);
   });
@@ -335,17 +341,19 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
     if (el.live.checked) void loadBoard(true);
   });
 
-  // The first board (the asked symbol) and the symbol list load together.
+  // The first board (the asked symbol) first: the symbol list waits until it is painted, so the
+  // server builds the board alone (first paint, docs/api.md#heatmap-page-first-paint).
   const wanted = (params.get("symbol") ?? "SPY").toUpperCase();
   el.symbol.add(new Option(wanted, wanted));
-  const symbolList = source.symbols().then(
+  const firstBoard = loadBoard(true);
+  await boardPainted;
+  await source.symbols().then(
     (symbols) => {
       for (const sym of symbols) if (sym !== wanted) el.symbol.add(new Option(sym, sym));
     },
     () => undefined, // the board's own error says what is wrong (key, credits)
   );
-  await loadBoard(true);
-  await symbolList;
+  await firstBoard;
   follow();
   addEventListener("resize", () => {
     remeasure();

@@ -1,0 +1,150 @@
+// Scale-out bench (issue 18 target: cached /v1/heatmap with durable debits, three instances on
+// PostgreSQL + Redis on this machine, >= 3,000 requests/s aggregate with p99 <= 30 ms), with the
+// single-instance SQLite figure measured beside it in the same session.
+//
+//   npx tsx bench/scale-out.ts [--duration 10] [--connections 48] [--only pg|sqlite]
+//
+// Each instance is `optionscope serve` in its own child process (server/main.ts through tsx,
+// simulated market seed 42, clock pinned to a session minute, access log and per-IP ceiling off).
+// PostgreSQL and redis-server are started on loopback by the test services (test/_services). The
+// load is three autocannon runs at once, one per instance, `connections / 3` each; the aggregate
+// is the sum of their request rates and the p99 reported is the worst of the three (a bound on the
+// combined p99). After the run every 2xx must be one debit in the ledger and the balance must equal
+// the ledger's sum. Prints one PASS/FAIL line per configuration.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+// @ts-expect-error autocannon ships no type declarations; `Autocannon` below types what is used.
+import autocannonUntyped from "autocannon";
+import { openAccountStore, type AccountStore } from "../server/accounts/open-store";
+import { startPostgres } from "../test/_services/postgres-server";
+import { freePort, startRedis } from "../test/_services/redis-server";
+
+interface AutocannonResult {
+  requests: { average: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  "2xx": number;
+}
+const autocannon = autocannonUntyped as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+
+export const SCALE_TARGETS = Object.freeze({ requestsPerSec: 3000, p99Ms: 30 });
+const NOW = "2024-03-06T16:00:00Z";
+const PATH = "/v1/heatmap?symbols=SPXW";
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+async function serveChild(args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts", "serve", "--port", String(port), "--hostname", "127.0.0.1", "--seed", "42", "--now", NOW, "--ip-ceiling", "off", "--no-access-log", ...args], {
+    cwd: ROOT,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let err = "";
+    child.stderr!.on("data", (c: Buffer) => {
+      err += c.toString();
+      if (err.includes("listening on")) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`server exited ${code}: ${err.slice(-500)}`)));
+  });
+  return { child, url: `http://127.0.0.1:${port}` };
+}
+
+interface Row {
+  name: string;
+  instances: number;
+  requestsPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  ok: number;
+  bad: number;
+  debits: number;
+  balanced: boolean;
+  pass: boolean;
+}
+
+async function measure(name: string, urls: string[], store: AccountStore, durationS: number, connections: number): Promise<Row> {
+  const { accountId, key } = await store.createAccount({ plan: "top", credits: 1_000_000_000, dailyCapCredits: null, monthlyCapCredits: null, label: "bench", requestsPerMinute: 100_000_000 });
+  const headers = { authorization: `Bearer ${key}` };
+  for (const url of urls) {
+    const first = await fetch(url + PATH, { headers });
+    if (first.status !== 200) throw new Error(`warm-up answered ${first.status}: ${(await first.text()).slice(0, 300)}`);
+    await first.arrayBuffer();
+  }
+  const per = Math.max(1, Math.round(connections / urls.length));
+  await Promise.all(urls.map((url) => autocannon({ url: url + PATH, headers, connections: per, duration: 2 })));
+  const runs = await Promise.all(urls.map((url) => autocannon({ url: url + PATH, headers, connections: per, duration: durationS })));
+  const ledger = await store.ledger(accountId, { limit: 100_000_000 });
+  const details = await store.getAccount(accountId);
+  const rps = runs.reduce((s, r) => s + r.requests.average, 0);
+  const p99 = Math.max(...runs.map((r) => r.latency.p99));
+  const bad = runs.reduce((s, r) => s + r.non2xx + r.errors + r.timeouts, 0);
+  const ok = runs.reduce((s, r) => s + r["2xx"], 0);
+  const debits = ledger.filter((e) => e.kind === "debit").length;
+  // Warm-up requests are debits too: one per instance plus the 2-second warm-up's 2xx are not in `ok`.
+  const balanced = details.creditsBalance === details.ledgerSumCredits;
+  return {
+    name,
+    instances: urls.length,
+    requestsPerSec: rps,
+    p50Ms: Math.max(...runs.map((r) => r.latency.p50)),
+    p99Ms: p99,
+    ok,
+    bad,
+    debits,
+    balanced,
+    pass: rps >= SCALE_TARGETS.requestsPerSec && p99 <= SCALE_TARGETS.p99Ms && bad === 0 && balanced && debits >= ok,
+  };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { duration: { type: "string", default: "10" }, connections: { type: "string", default: "48" }, only: { type: "string" } } });
+  const duration = Number(values.duration);
+  const connections = Number(values.connections);
+  console.log(`scale-out: GET ${PATH} (cached, 1 credit, durable debit), ${connections} connections in all, ${duration} s, node ${process.version}, load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  const rows: Row[] = [];
+  if (values.only !== "sqlite") {
+    const [pg, redis] = await Promise.all([startPostgres(), startRedis()]);
+    const children: ChildProcess[] = [];
+    const store = await openAccountStore({ storeUrl: pg.url, dataDir: "/nonexistent" });
+    try {
+      const urls: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const s = await serveChild(["--store", pg.url, "--redis", redis.url]);
+        children.push(s.child);
+        urls.push(s.url);
+      }
+      rows.push(await measure("postgres+redis", urls, store, duration, connections));
+    } finally {
+      for (const c of children) c.kill("SIGTERM");
+      await store.close();
+      await Promise.all([pg.stop(), redis.stop()]);
+    }
+  }
+  if (values.only !== "pg") {
+    const dir = mkdtempSync(join(tmpdir(), "osc-scale-sqlite-"));
+    const s = await serveChild(["--data-dir", dir]);
+    const store = await openAccountStore({ storeUrl: undefined, dataDir: dir });
+    try {
+      rows.push(await measure("sqlite (one instance)", [s.url], store, duration, connections));
+    } finally {
+      s.child.kill("SIGTERM");
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  for (const r of rows) {
+    console.log(
+      `${r.pass ? "PASS" : "FAIL"} ${r.name.padEnd(22)} ${r.instances} instance(s): ${r.requestsPerSec.toFixed(0)} req/s (target >= ${SCALE_TARGETS.requestsPerSec}), ` +
+        `p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms (target <= ${SCALE_TARGETS.p99Ms}), non-2xx/errors ${r.bad}; ledger ${r.debits} debits for ${r.ok} measured 2xx, balanced=${r.balanced}`,
+    );
+  }
+  console.log(`load average after: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+}
+
+await main();

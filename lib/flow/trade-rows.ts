@@ -1,0 +1,155 @@
+/**
+ * Scored trades as the reference's enriched `OptionTradeRow` (the `/trades` endpoints), with the
+ * per-contract IV direction and the block rule.
+ * @see docs/methodology.md#flow-trade-rows
+ */
+import { z } from "zod";
+import { OPTION_EXCHANGES } from "../market/prints/conditions";
+import { formatOptionSymbol } from "../symbols";
+import { etDateOf } from "../time";
+import type { ScoredTrade } from "./flow-score";
+import type { Moneyness } from "./trade-facts";
+
+/** A print of at least this many contracts is a block. @see docs/methodology.md#flow-trade-rows */
+export const BLOCK_MIN_CONTRACTS = 100;
+
+const DAY_MS = 86_400_000;
+const num = z.number();
+const int = z.number().int();
+
+/** Days since 1970-01-01 of a calendar date `YYYY-MM-DD`. */
+export function epochDay(date: string): number {
+  return Math.round(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
+}
+
+/**
+ * A stable 31-bit id of a contract symbol (FNV-1a of the URL-safe symbol, top bit cleared).
+ * @example instrumentIdOf("SPY__240322C00510000") // same number on every call
+ */
+export function instrumentIdOf(symbol: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < symbol.length; i++) {
+    h ^= symbol.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) & 0x7fffffff;
+}
+
+/** The three-way moneyness of the trade rows (deep categories fold into ITM and OTM). */
+export function coarseMoneyness(m: Moneyness): "ITM" | "ATM" | "OTM" {
+  return m === "DEEP_ITM" || m === "ITM" ? "ITM" : m === "ATM" ? "ATM" : "OTM";
+}
+
+/**
+ * The previous print's IV of the same contract for every trade (in tape order), and the IV
+ * direction: 1 up, -1 down, 0 flat or unknown (either IV missing).
+ * @see docs/methodology.md#flow-trade-rows
+ */
+export function ivChanges(trades: readonly Pick<ScoredTrade, "symbol" | "iv">[]): { prevIv: (number | null)[]; direction: Int8Array } {
+  const last = new Map<string, number | null>();
+  const prevIv: (number | null)[] = new Array(trades.length);
+  const direction = new Int8Array(trades.length);
+  trades.forEach((t, i) => {
+    const prev = last.get(t.symbol) ?? null;
+    prevIv[i] = prev;
+    direction[i] = prev === null || t.iv === null ? 0 : t.iv > prev ? 1 : t.iv < prev ? -1 : 0;
+    last.set(t.symbol, t.iv);
+  });
+  return { prevIv, direction };
+}
+
+/** The reference's `OptionTradeRow` (the fields we can derive; optional ones as the reference allows). */
+export const OptionTradeRowSchema = z.object({
+  date: int.meta({ description: "Session date as days since 1970-01-01." }),
+  tsEvent: int.meta({ description: "Trade time, ms since the epoch." }),
+  tsEventUs: int.optional().meta({ description: "Trade time, microseconds since the epoch (contract trades only)." }),
+  instrumentId: int,
+  rawSymbol: z.string().meta({ description: "The 21-character padded OPRA symbol." }),
+  ticker: z.string(),
+  expiration: int.meta({ description: "Expiration as days since 1970-01-01." }),
+  strike: num,
+  right: z.enum(["C", "P"]),
+  dte: int,
+  price: num,
+  size: int,
+  side: z.enum(["BB", "B", "AB", "M", "BA", "A", "AA", "N"]),
+  publisherId: int.meta({ description: "1-based index of the exchange in the OPRA exchange list." }),
+  bidPx: num.nullable(),
+  askPx: num.nullable(),
+  bidSz: int.nullable(),
+  askSz: int.nullable(),
+  neutralSz: int.meta({ description: "Contracts with no side (mid or no NBBO)." }),
+  totalPremium: num,
+  spread: num.nullable(),
+  underlyingPrice: num,
+  iv: num.nullable(),
+  moneyness: z.enum(["ITM", "ATM", "OTM"]),
+  moneynessPercent: num,
+  openInterest: int,
+  prevOi: int,
+  dailyVolume: int,
+  sweepTrade: z.boolean(),
+  blockTrade: z.boolean(),
+  multiLeg: z.boolean(),
+  crossTrade: z.boolean(),
+  ivDirection: z.union([z.literal(-1), z.literal(0), z.literal(1)]),
+  ingestionTimestamp: int,
+  prevIv: num.nullable(),
+  flowScore: int,
+});
+/** One enriched trade row. */
+export type OptionTradeRow = z.output<typeof OptionTradeRowSchema>;
+
+/**
+ * A scored trade as an `OptionTradeRow`. `openInterest` and `prevOi` are both the open interest at
+ * the session's open (published from the prior close; 0 when unknown); bid/ask sizes are not on the
+ * tape (null); quotes are null without a usable NBBO; `ingestionTimestamp` is the trade time.
+ * @example optionTradeRow(trade, { prevIv: null, ivDirection: 0 }).side
+ * @see docs/methodology.md#flow-trade-rows
+ */
+export function optionTradeRow(
+  t: ScoredTrade,
+  o: { prevIv: number | null; ivDirection: number; ticker?: string; micros?: boolean },
+): OptionTradeRow {
+  const quoted = t.side !== "N";
+  const oi = t.openInterest ?? 0;
+  const row: OptionTradeRow = {
+    date: epochDay(etDateOf(t.tsMs)),
+    tsEvent: t.tsMs,
+    instrumentId: instrumentIdOf(t.symbol),
+    rawSymbol: formatOptionSymbol({ root: t.root, expiry: t.expiry, right: t.right, strike: t.strike }, "padded"),
+    ticker: o.ticker ?? t.underlying,
+    expiration: epochDay(t.expiry),
+    strike: t.strike,
+    right: t.right,
+    dte: t.dte,
+    price: t.priceUsd,
+    size: t.size,
+    side: t.side,
+    publisherId: OPTION_EXCHANGES.indexOf(t.exchange as (typeof OPTION_EXCHANGES)[number]) + 1,
+    bidPx: quoted ? t.bidUsd : null,
+    askPx: quoted ? t.askUsd : null,
+    bidSz: null,
+    askSz: null,
+    neutralSz: t.side === "M" || t.side === "N" ? t.size : 0,
+    totalPremium: t.premiumUsd,
+    spread: quoted ? t.askUsd - t.bidUsd : null,
+    underlyingPrice: t.underlyingPrice,
+    iv: t.iv,
+    moneyness: coarseMoneyness(t.moneyness),
+    moneynessPercent: t.moneynessPct,
+    openInterest: oi,
+    prevOi: oi,
+    dailyVolume: t.dailyVolume,
+    sweepTrade: t.isSweep,
+    blockTrade: t.size >= BLOCK_MIN_CONTRACTS,
+    multiLeg: t.isMultiLeg,
+    crossTrade: t.isCross,
+    ivDirection: o.ivDirection as -1 | 0 | 1,
+    ingestionTimestamp: t.tsMs,
+    prevIv: o.prevIv,
+    flowScore: t.flowScore,
+  };
+  if (o.micros) row.tsEventUs = Number(BigInt(t.tsNs) / 1000n);
+  return row;
+}

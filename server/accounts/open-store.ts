@@ -1,0 +1,32 @@
+/**
+ * Which accounts store a command uses: the embedded SQLite file in the data directory (default),
+ * or PostgreSQL when `--store postgres://...` / `OPTIONSCOPE_STORE` names one (several instances
+ * share it; `resolveStoreUrl` in server/config.ts reads the choice). See docs/operations.md#postgresql.
+ */
+import { openAccountService, type SqliteAccountService } from "./account-service";
+import { accountsDbPath } from "./open-db";
+import { openPostgresAccountService, type PostgresAccountService } from "./postgres";
+import type { ClockLike } from "./types";
+
+/** Either store; its methods may answer at once (SQLite) or with promises (PostgreSQL): `await` them. */
+export type AccountStore = SqliteAccountService | PostgresAccountService;
+
+export interface OpenAccountStoreOptions {
+  /** PostgreSQL URL; undefined -> the SQLite file of `dataDir`. */
+  storeUrl: string | undefined;
+  dataDir: string;
+  durability?: "full" | "normal";
+  clock?: ClockLike;
+  isKnownSymbol?: (symbol: string) => boolean;
+}
+
+/** Open the store (PostgreSQL: connect and migrate, rejecting when it cannot be reached). */
+export async function openAccountStore(o: OpenAccountStoreOptions): Promise<AccountStore> {
+  if (o.storeUrl) return openPostgresAccountService({ url: o.storeUrl, clock: o.clock, isKnownSymbol: o.isKnownSymbol });
+  return openAccountService({ dbPath: accountsDbPath(o.dataDir), durability: o.durability, clock: o.clock, isKnownSymbol: o.isKnownSymbol });
+}
+
+/** True for the SQLite store (the console, OAuth grants and the pause flag live in its file). */
+export function isSqliteStore(store: AccountStore): store is SqliteAccountService {
+  return "db" in store;
+}

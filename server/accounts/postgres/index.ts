@@ -1,0 +1,107 @@
+/**
+ * The accounts service over PostgreSQL, for several server instances sharing one store:
+ * `AccountAuth`, `CreditLedger` and `AccountAdmin` over one connection pool, composed like the
+ * SQLite service (server/accounts/account-service.ts). Opening it connects and migrates: an
+ * unreachable store fails the start. It keeps no OAuth grants (the tool server then takes API
+ * keys only). See docs/operations.md#postgresql.
+ */
+import { isApiError } from "../../errors";
+import { storeFailure } from "../account-errors";
+import { clockFn } from "../_sqlite-store";
+import type { AccountService, ClockLike } from "../types";
+import { createPgAdmin, type PgAdmin } from "./pg-admin";
+import { createPgAuth, type PgAuth } from "./pg-auth";
+import type { PgBatcher } from "./pg-batcher";
+import { openPgPool, redactUrl, type Sql } from "./pg-connection";
+import { createPgLedger, type PgCreditLedger } from "./pg-ledger";
+import { createPgStore } from "./pg-store";
+import { migratePg } from "./migrate";
+
+export { loadMigrations, migratePg } from "./migrate";
+export { redactUrl } from "./pg-connection";
+
+export interface OpenPostgresOptions {
+  /** `postgres://user[:password]@host[:port]/database` */
+  url: string;
+  clock?: ClockLike;
+  /** Pool size (default 10). */
+  maxConnections?: number;
+  /** Seconds to wait for a new connection (default 10; see `PgConnectionOptions`). */
+  connectTimeoutS?: number;
+  /** Group-commit window of debits and refunds, ms (default 0: one event-loop turn). */
+  groupCommitWindowMs?: number;
+  isKnownSymbol?: (symbol: string) => boolean;
+}
+
+/** The PostgreSQL service: the app's contract and the admin operations, all answering with promises. */
+export interface PostgresAccountService
+  extends Omit<AccountService, keyof PgAuth | keyof PgCreditLedger | "close" | "openOAuthStore">,
+    PgAuth,
+    Omit<PgCreditLedger, "batcher">,
+    PgAdmin {
+  readonly kind: "postgres";
+  readonly sql: Sql;
+  groupCommitStats(): ReturnType<PgBatcher["stats"]>;
+  /** Wait for queued debits and in-doubt compensations (tests, shutdown). */
+  drain(timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Connect, migrate, and return the service. Rejects (with the URL's password hidden) when the
+ * store cannot be reached or migrated.
+ * @example const accounts = await openPostgresAccountService({ url: "postgres://optionscope@127.0.0.1/optionscope" });
+ */
+export async function openPostgresAccountService(options: OpenPostgresOptions): Promise<PostgresAccountService> {
+  const sql = openPgPool(options.url, { max: options.maxConnections, connectTimeoutS: options.connectTimeoutS });
+  try {
+    await migratePg(sql);
+  } catch (error) {
+    await sql.end({ timeout: 1 }).catch(() => {});
+    throw new Error(`PostgreSQL store ${redactUrl(options.url)} could not be opened: ${(error as Error).message}`);
+  }
+  const store = createPgStore(sql, clockFn(options.clock));
+  const auth = createPgAuth(store, { isKnownSymbol: options.isKnownSymbol });
+  const ledger = createPgLedger(store, { groupCommitWindowMs: options.groupCommitWindowMs });
+  const admin = createPgAdmin(store);
+  /** Admin calls fail like the rest of the store: 503 when it cannot be reached. */
+  const guard =
+    <A extends unknown[], R>(fn: (...a: A) => Promise<R>) =>
+    (...a: A): Promise<R> =>
+      fn(...a).catch((error: unknown) => {
+        throw isApiError(error) ? error : storeFailure();
+      });
+  let closed = false;
+  return {
+    kind: "postgres",
+    sql,
+    authenticate: auth.authenticate,
+    revalidate: auth.revalidate,
+    principalForGrant: auth.principalForGrant,
+    assertEntitled: auth.assertEntitled,
+    debit: ledger.debit,
+    refund: ledger.refund,
+    debitAsync: ledger.debitAsync,
+    refundAsync: ledger.refundAsync,
+    balance: ledger.balance,
+    accountView: ledger.accountView,
+    createAccount: guard(admin.createAccount),
+    updateAccount: guard(admin.updateAccount),
+    getAccount: guard(admin.getAccount),
+    listAccounts: guard(admin.listAccounts),
+    findAccountByLabel: guard(admin.findAccountByLabel),
+    createKey: guard(admin.createKey),
+    revokeKey: guard(admin.revokeKey),
+    ledger: guard(admin.ledger),
+    verifyLedger: guard(admin.verifyLedger),
+    groupCommitStats: () => ledger.batcher.stats(),
+    drain: (timeoutMs) => ledger.batcher.drain(timeoutMs),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await ledger.batcher.drain(2000);
+      ledger.batcher.close();
+      await sql.end({ timeout: 2 });
+    },
+  };
+}

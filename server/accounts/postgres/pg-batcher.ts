@@ -1,0 +1,165 @@
+/**
+ * Group commit on PostgreSQL: debits and refunds submitted in the same short window go to the
+ * server as ONE `os_apply` call (one round trip, one transaction, one WAL flush); each keeps its
+ * own outcome (the function returns a code per operation). No promise resolves before the
+ * COMMIT holding its operation returned. Operations are sorted by account inside a batch, so two
+ * batches in flight (this instance's or another's) lock balance rows in the same order and cannot
+ * deadlock. When the connection fails mid-call the outcome is unknown: every operation of that
+ * batch is rejected with 503 and a compensating refund of its request id is retried until the
+ * store answers, so an operation answered 503 is never left charged.
+ * See docs/operations.md#postgresql.
+ */
+import type { GroupCommitStats } from "../group-commit";
+import { isServerError, type Sql } from "./pg-connection";
+
+/** One operation as `os_apply` takes it (see migrations/002_ledger_functions.sql). */
+export interface PgOp {
+  op: "debit" | "refund";
+  a: string;
+  n: number;
+  rq: string;
+  rt: string;
+  ts: number;
+  d?: string;
+  m?: string;
+  gp: string;
+  gc: number;
+  gm: boolean;
+}
+
+export interface PgOpResult {
+  code: string;
+  balance: number | null;
+  ledger_id: number | null;
+  cap: number | null;
+}
+
+interface Pending {
+  op: PgOp;
+  resolve: (r: PgOpResult) => void;
+  reject: (e: unknown) => void;
+}
+
+export interface PgBatcherOptions {
+  /** Wait for company, ms; 0 (default) flushes in the event loop's check phase. */
+  windowMs?: number;
+  /** Largest batch (default 256). */
+  maxBatch?: number;
+  /** Error for operations whose batch failed (nothing of it is stored, or it is being compensated). */
+  storeFailure: () => Error;
+  /** Delay between attempts of an in-doubt compensation, ms (default 1000). */
+  retryMs?: number;
+}
+
+export interface PgBatcher {
+  submit(op: PgOp): Promise<PgOpResult>;
+  stats(): GroupCommitStats & { inDoubt: number };
+  /** Resolves when the queue and the in-doubt compensations are done, or after `timeoutMs`. */
+  drain(timeoutMs?: number): Promise<void>;
+  close(): void;
+}
+
+export function createPgBatcher(sql: Sql, options: PgBatcherOptions): PgBatcher {
+  const windowMs = Math.max(0, options.windowMs ?? 0);
+  const maxBatch = Math.max(1, options.maxBatch ?? 256);
+  const retryMs = options.retryMs ?? 1000;
+  let queue: Pending[] = [];
+  let scheduled = false;
+  let closed = false;
+  let inFlight = 0;
+  /** Refunds that must reach the store (compensations of in-doubt operations). */
+  const inDoubt = new Map<string, PgOp>();
+  let retryTimer: NodeJS.Timeout | null = null;
+  const stats: GroupCommitStats = { batches: 0, ops: 0, largestBatch: 0 };
+
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    if (windowMs > 0) setTimeout(flush, windowMs);
+    else setImmediate(flush);
+  };
+
+  async function apply(ops: PgOp[]): Promise<PgOpResult[]> {
+    const rows = await sql<(PgOpResult & { i: number })[]>`SELECT * FROM os_apply(${sql.json(ops as never)})`;
+    const out: PgOpResult[] = new Array(ops.length);
+    for (const r of rows) out[r.i] = r;
+    return out;
+  }
+
+  /** A refund of `op` (at most what its request id holds: harmless when nothing was charged). */
+  function compensate(op: PgOp): void {
+    const refund: PgOp = { ...op, op: "refund", d: undefined, m: undefined };
+    inDoubt.set(`${op.a}|${op.rq}`, refund);
+    if (!retryTimer) retryTimer = setTimeout(retryInDoubt, retryMs);
+  }
+
+  async function retryInDoubt(): Promise<void> {
+    retryTimer = null;
+    const ops = [...inDoubt.values()].sort(byAccount);
+    if (ops.length === 0) return;
+    try {
+      const results = await apply(ops);
+      ops.forEach((op, i) => {
+        if (results[i]?.code !== "error") inDoubt.delete(`${op.a}|${op.rq}`);
+      });
+    } catch {
+      // still unreachable: try again later
+    }
+    if (inDoubt.size > 0 && !retryTimer) retryTimer = setTimeout(retryInDoubt, retryMs);
+  }
+
+  async function flush(): Promise<void> {
+    scheduled = false;
+    if (queue.length === 0) return;
+    const batch = queue.length > maxBatch ? queue.splice(0, maxBatch) : queue;
+    queue = batch === queue ? [] : queue;
+    if (queue.length > 0) schedule();
+    // Stable sort: one account's operations keep their order (a refund after its debit).
+    batch.sort((x, y) => byAccount(x.op, y.op));
+    stats.batches++;
+    stats.ops += batch.length;
+    if (batch.length > stats.largestBatch) stats.largestBatch = batch.length;
+    inFlight++;
+    try {
+      const results = await apply(batch.map((p) => p.op));
+      batch.forEach((p, i) => {
+        const r = results[i];
+        if (!r || r.code === "error") p.reject(options.storeFailure());
+        else p.resolve(r);
+      });
+    } catch (error) {
+      // A server-side error rolled the whole call back; a lost connection leaves it unknown.
+      if (!isServerError(error)) for (const p of batch) compensate(p.op);
+      for (const p of batch) p.reject(options.storeFailure());
+    } finally {
+      inFlight--;
+    }
+  }
+
+  return {
+    submit(op) {
+      if (closed) return Promise.reject(options.storeFailure());
+      return new Promise<PgOpResult>((resolve, reject) => {
+        queue.push({ op, resolve, reject });
+        schedule();
+      });
+    },
+    stats: () => ({ ...stats, inDoubt: inDoubt.size }),
+    async drain(timeoutMs = 5000) {
+      const until = Date.now() + timeoutMs;
+      while ((queue.length > 0 || inFlight > 0 || inDoubt.size > 0) && Date.now() < until) {
+        if (inDoubt.size > 0 && inFlight === 0 && queue.length === 0) await retryInDoubt();
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    close() {
+      closed = true;
+      if (retryTimer) clearTimeout(retryTimer);
+      retryTimer = null;
+    },
+  };
+}
+
+function byAccount(x: PgOp, y: PgOp): number {
+  return x.a < y.a ? -1 : x.a > y.a ? 1 : 0;
+}

@@ -1,0 +1,47 @@
+/**
+ * The PostgreSQL connection pool of the accounts store (porsager's `postgres` driver) and how its
+ * failures read: a stopped store is refused at once and an unreachable host after the connect timeout, BIGINT
+ * columns come back as numbers (credits stay far below 2^53), and every driver or server error
+ * becomes 503 `credit_check_failed` (nothing charged) at the store's edge.
+ * See docs/operations.md#postgresql.
+ */
+import postgres from "postgres";
+
+export type Sql = postgres.Sql<{ int8: number }>;
+
+export interface PgConnectionOptions {
+  /** Connections in the pool (default 10). */
+  max?: number;
+  /**
+   * Seconds to wait for a new connection before failing (default 10). A stopped server refuses at
+   * once, so this bounds only an unreachable host; shorter values turned pool growth on a loaded
+   * machine (a new backend taking seconds to fork) into false 503s.
+   */
+  connectTimeoutS?: number;
+}
+
+/** Open the pool (lazily: the first query connects). */
+export function openPgPool(url: string, options: PgConnectionOptions = {}): Sql {
+  return postgres(url, {
+    max: options.max ?? 10,
+    connect_timeout: options.connectTimeoutS ?? 10,
+    idle_timeout: 60,
+    // BIGINT (oid 20) as a JS number: balances, caps and ids stay below Number.MAX_SAFE_INTEGER.
+    types: { int8: { to: 20, from: [20], serialize: (x: number) => String(x), parse: (x: string) => Number(x) } },
+    onnotice: () => {},
+    connection: { application_name: "optionscope" },
+  }) as unknown as Sql;
+}
+
+/**
+ * True when the server answered the statement with an error (so it was rolled back and nothing of
+ * it is stored); false for connection failures, where a COMMIT may or may not have happened.
+ */
+export function isServerError(error: unknown): boolean {
+  return error instanceof postgres.PostgresError;
+}
+
+/** A connection string without its password, for logs and messages. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@/]*@/, "//$1:***@");
+}

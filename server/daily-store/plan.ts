@@ -1,0 +1,65 @@
+// What the background fill computes, in which order: the most recent finished session first
+// (every market-wide flow read of "yesterday" and every live vol reading need it), then the
+// volatility window (a year of closing readings gates the screener), then the flow sessions
+// backwards to the first session with data. Pure: the worker runs the steps, skipping rows the
+// store already holds. See docs/architecture.md#persisted-daily-store.
+import type { IsoDate } from "../../lib/market/market-data";
+import { isTradingDay, previousTradingDay, sessionBounds, sessionDateAt } from "../../lib/time";
+import { FLOW_SUMMARY, VOL_READING, type DailyKind } from "./kinds";
+
+/** Which symbols and sessions to fill. */
+export interface FillScope {
+  /** Tickers of the flow summaries (the flow universe). */
+  flowTickers: readonly string[];
+  /** Symbols of the volatility readings (the vol module's coverage). */
+  volSymbols: readonly string[];
+  /** Sessions of volatility history the module reads behind a live board (its `historySessions`). */
+  volSessions: number;
+  /** First session of flow summaries (FLOW_FIRST_DATE; tests and the CLI narrow it). */
+  flowFrom: IsoDate;
+}
+
+/** One step: the rows of one kind at one session (written in small transactions). */
+export interface FillStep {
+  kind: DailyKind;
+  session: IsoDate;
+  symbols: readonly string[];
+}
+
+/** The most recent session whose close is at or before `nowMs`. */
+export function lastFinishedSession(nowMs: number): IsoDate {
+  const d = sessionDateAt(nowMs);
+  if (isTradingDay(d) && sessionBounds(d).closeMs <= nowMs) return d;
+  return previousTradingDay(d);
+}
+
+/** `count` trading sessions ending at `last`, most recent first. */
+export function sessionsBackFrom(last: IsoDate, count: number): IsoDate[] {
+  const out: IsoDate[] = [];
+  for (let d = last; out.length < count; d = previousTradingDay(d)) out.push(d);
+  return out;
+}
+
+/**
+ * The steps of a fill at `nowMs`, in order. The vol window is the module's history behind today's
+ * board plus the last finished session (tomorrow's board reads it): `volSessions + 1` sessions.
+ * @example fillPlan(scope, Date.parse("2024-03-06T15:00:00Z"))[0] // { kind: "flow-summary", session: "2024-03-05", ... }
+ */
+export function fillPlan(scope: FillScope, nowMs: number): FillStep[] {
+  const last = lastFinishedSession(nowMs);
+  const steps: FillStep[] = [];
+  const flow = (session: IsoDate) => scope.flowTickers.length > 0 && session >= scope.flowFrom && steps.push({ kind: FLOW_SUMMARY, session, symbols: scope.flowTickers });
+  const vol = (session: IsoDate) => scope.volSymbols.length > 0 && steps.push({ kind: VOL_READING, session, symbols: scope.volSymbols });
+  flow(last);
+  const volDates = sessionsBackFrom(last, scope.volSessions + 1);
+  for (const d of volDates) vol(d);
+  for (let d = previousTradingDay(last); d >= scope.flowFrom; d = previousTradingDay(d)) flow(d);
+  return steps;
+}
+
+/** Rows planned per kind (progress totals). */
+export function plannedRows(steps: readonly FillStep[]): Record<DailyKind, number> {
+  const out: Record<DailyKind, number> = { [FLOW_SUMMARY]: 0, [VOL_READING]: 0 };
+  for (const s of steps) out[s.kind] += s.symbols.length;
+  return out;
+}

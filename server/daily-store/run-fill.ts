@@ -1,0 +1,60 @@
+// One pass of the fill: every planned row the store lacks is computed and written, in small
+// transactions (a crash loses at most the rows of one unfinished batch, never half a row).
+import type { DailyProducer } from "./compute";
+import type { DailyKind } from "./kinds";
+import { fillPlan, plannedRows, type FillScope } from "./plan";
+import type { KindProgress } from "./progress";
+import type { DailyDataStore, DailyRow } from "./store";
+
+/** Rows written per transaction: small enough that a stop or crash loses little work. */
+export const FILL_BATCH_ROWS = 8;
+/** A batch is also written once it holds this much work (an index's summary is seconds of CPU). */
+export const FILL_BATCH_MS = 2_000;
+
+export interface RunFillOptions {
+  store: DailyDataStore;
+  produce: DailyProducer;
+  scope: FillScope;
+  nowMs: number;
+  /** Checked between rows: true ends the pass early. */
+  stopped?: () => boolean;
+  onProgress?: (kind: DailyKind, p: KindProgress) => void;
+}
+
+/** Runs one pass; resolves to the number of rows computed. */
+export async function runFill(o: RunFillOptions): Promise<number> {
+  const steps = fillPlan(o.scope, o.nowMs);
+  const totals = plannedRows(steps);
+  const done: Record<string, number> = {};
+  const left: Record<string, number> = {};
+  for (const s of steps) left[s.kind] = (left[s.kind] ?? 0) + 1;
+  const report = (kind: DailyKind) => o.onProgress?.(kind, { done: done[kind] ?? 0, total: totals[kind], finished: left[kind] === 0 });
+  for (const kind of Object.keys(totals) as DailyKind[]) if (!left[kind]) report(kind);
+  let computed = 0;
+  for (const step of steps) {
+    const have = o.store.symbolsAt(step.kind, step.session);
+    let batch: DailyRow[] = [];
+    let since = performance.now();
+    const flush = () => {
+      if (batch.length > 0) o.store.putMany(step.kind, batch);
+      batch = [];
+      since = performance.now();
+    };
+    for (const symbol of step.symbols) {
+      if (o.stopped?.()) {
+        flush();
+        return computed;
+      }
+      if (!have.has(symbol)) {
+        batch.push({ symbol, session: step.session, value: await o.produce(step.kind, symbol, step.session) });
+        computed++;
+        if (batch.length >= FILL_BATCH_ROWS || performance.now() - since >= FILL_BATCH_MS) flush();
+      }
+      done[step.kind] = (done[step.kind] ?? 0) + 1;
+    }
+    flush();
+    left[step.kind]--;
+    report(step.kind);
+  }
+  return computed;
+}

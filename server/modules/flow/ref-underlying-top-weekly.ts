@@ -1,0 +1,32 @@
+// GET /v1/underlying/top/weekly: the top-underlying rows over the trailing 5 sessions ending on
+// `date` (flowseeker.yaml `getTopUnderlyingsWeekly`). @see docs/methodology.md#flow-market-wide-screens
+import { TopUnderlyingsWeeklyDataSchema, TopUnderlyingsWeeklyQuerySchema } from "../../../lib/api/flow-market";
+import { rankTopUnderlyings, topUnderlyingRow, WEEKLY_SESSIONS, type TopUnderlyingRow } from "../../../lib/flow";
+import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
+import { summariesOverSessions, trailingSessions } from "./market-scan";
+import { scanTickers } from "./session-summary";
+import { resolveFlowDate } from "./tape";
+
+export const underlyingTopWeeklyRoute = flowRoute({
+  ...FLOW_ROUTE_DEFAULTS,
+  path: "/v1/underlying/top/weekly",
+  operationId: "getTopUnderlyingsWeekly",
+  cost: 1,
+  query: TopUnderlyingsWeeklyQuerySchema,
+  data: TopUnderlyingsWeeklyDataSchema,
+  summary: "Top underlyings of the trailing week",
+  description:
+    "The rows of `/v1/underlying/top/daily` summed over the 5 trading sessions ending on `date` (today's session so far when it is " +
+    "the current one), with the same floors, order and limit.",
+  tags: ["Underlying"],
+  handler: async ({ query: q, state, nowMs, services, requestId, principal, signal }) => {
+    const date = resolveFlowDate(q.date, nowMs);
+    const tickers = await scanTickers(state, principal);
+    const days = await summariesOverSessions(state, tickers, trailingSessions(date, WEEKLY_SESSIONS), nowMs, signal);
+    const rows = tickers
+      .map((t, j) => topUnderlyingRow(t, days.map((d) => d[j].row)))
+      .filter((r): r is TopUnderlyingRow => r !== null);
+    const data = rankTopUnderlyings(rows, { limit: q.limit, minPremium: q.min_premium, minVolume: q.min_volume, orderBy: q.order_by, order: q.order });
+    return { data, meta: flowMeta(services, requestId) };
+  },
+});

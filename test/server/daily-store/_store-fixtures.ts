@@ -1,0 +1,37 @@
+// Shared pieces of the daily-store tests: a temporary data directory, and a market wrapper that
+// counts the calls a computation makes (a value served from the store makes none).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { MarketData } from "../../../lib/market/market-data";
+
+/** Wednesday 2024-03-06 15:00 UTC = 10:00 ET; 2024-03-05 is the last finished session. */
+export const NOW_MS = Date.parse("2024-03-06T15:00:00Z");
+export const LAST_SESSION = "2024-03-05";
+
+/** A fresh directory under the OS temp folder, and its removal. */
+export function tempDir(): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), "optionscope-daily-"));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Calls per market method. */
+export type CallCounts = Record<"chain" | "optionPrints", number>;
+
+/** `market` with its `chain` and `optionPrints` calls counted. */
+export function countingMarket(market: MarketData): { market: MarketData; calls: CallCounts } {
+  const calls: CallCounts = { chain: 0, optionPrints: 0 };
+  const wrapped = new Proxy(market, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver);
+      if ((prop === "chain" || prop === "optionPrints") && typeof v === "function") {
+        return (...args: unknown[]) => {
+          calls[prop]++;
+          return (v as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      }
+      return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+  return { market: wrapped, calls };
+}

@@ -1,0 +1,55 @@
+// While the background fill computes the volatility window, the vol warm-up waits for it (no
+// closing board is built on the request thread) and reports the fill's rows as its progress; once
+// the fill has the window, the warm-up loads it from the store on its own.
+import { afterAll, describe, expect, it } from "vitest";
+import { fixedClock } from "../../../lib/market/clock";
+import { createSimulatedMarket } from "../../../lib/market/simulated";
+import { dailyDbPath, marketIdentity, openDailyStore, VOL_READING } from "../../../server/daily-store";
+import { dailyProducer } from "../../../server/daily-store/compute";
+import { moduleStateOf } from "../../../server/modules";
+import { metaModule } from "../../../server/modules/meta";
+import { createVolModule } from "../../../server/modules/vol";
+import { sessionsBefore } from "../../../server/modules/vol/daily-store";
+import { makeHarness } from "../_harness";
+import { countingMarket, NOW_MS, tempDir } from "./_store-fixtures";
+
+const t = tempDir();
+afterAll(() => t.remove());
+
+describe("vol warm-up with a background fill", () => {
+  it("waits for the fill, shows its progress, then loads the window from the store without a board", async () => {
+    const store = openDailyStore(dailyDbPath(t.dir), marketIdentity({ kind: "simulated", seed: 42 }));
+    try {
+      const { market, calls } = countingMarket(createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }));
+      const vol = createVolModule({ historySessions: 2, symbols: ["KO"] });
+      const h = makeHarness({ market, nowMs: NOW_MS, modules: [metaModule, vol], dailyStore: store });
+      const state = moduleStateOf(h.app.services, vol);
+      // A fill is running and has 1 of 3 rows of the window.
+      store.fill.setRunning(true);
+      store.fill.update(VOL_READING, { done: 1, total: 3, finished: false });
+      const warm = state.warmUp();
+      expect(state.warmProgress()).toEqual({ done: 1, total: 3, finished: false });
+      const status = await (await h.get("/v1/vol/status")).json();
+      expect(status.data.coverage.historyWarm).toEqual({ done: 1, total: 3, finished: false });
+      // The screener answers 503 warming_up meanwhile, naming the progress.
+      const busy = await h.get("/v1/vol/screener");
+      expect(busy.status).toBe(503);
+      // Nothing was computed by the warm-up itself (a computed finished session would be stored).
+      expect(store.count(VOL_READING)).toBe(0);
+      // Status reads the live board; from here on no board at all is built.
+      const liveBoards = calls.chain;
+      // The "worker" writes the window (here: computed in this thread on a separate market) and finishes.
+      const produce = dailyProducer(createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }));
+      const dates = sessionsBefore("2024-03-06", 2);
+      store.putMany(VOL_READING, await Promise.all(dates.map(async (d) => ({ symbol: "KO", session: d, value: await produce(VOL_READING, "KO", d) }))));
+      store.fill.update(VOL_READING, { done: 3, total: 3, finished: true });
+      await warm;
+      expect(state.warmProgress()).toEqual({ done: 1, total: 1, finished: true });
+      expect(calls.chain).toBe(liveBoards);
+      expect((await state.daily.before("KO", "2024-03-06", 2)).map((r) => r.date)).toEqual(dates);
+      expect(calls.chain).toBe(liveBoards);
+    } finally {
+      store.close();
+    }
+  }, 60_000);
+});
