@@ -11,3 +11,4 @@ export function heapBase(): usize {
   return (__heap_base + 15) & ~<usize>15;
 }
 export { impliedVolBatch } from "./implied-vol";
+export { vixStripSum } from "./vix-strip";

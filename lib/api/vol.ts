@@ -5,6 +5,7 @@
  * add handlers, costs and checks.
  */
 import { z } from "zod";
+import { EarningsContextSchema } from "../vol/earnings-context";
 import {
   ConesModuleSchema,
   IvModuleSchema,
@@ -83,10 +84,17 @@ export const TiltModuleSchema = z.object({
 });
 
 /** The surface module with the skew percentile over the year. */
-export const SurfaceWithPctSchema = SurfaceModuleSchema.extend({ skew_pct_1y: z.number().nullable() });
+export const SurfaceWithPctSchema = SurfaceModuleSchema.extend({
+  skew_pct_1y: z.number().nullable(),
+  /** SKEW-style index of the symbol's own chain at 30 days, `100 - 10 S` (docs/methodology.md#skew-index). */
+  skew_index: z.number().nullable(),
+});
 
 /** One past report of the `events` record: its date, timing and the close-to-close move. */
 export const EarningsReportSchema = z.object({ date: z.string(), timing: z.enum(["bmo", "amc"]), fiscal_quarter: z.string().nullable(), move_pct: z.number() });
+
+/** The `term` module with its scheduled-earnings exposure (`earnings_context`). */
+export const TermWithContextSchema = TermModuleSchema.extend({ earnings_context: EarningsContextSchema });
 
 /** The `events` module (null for a symbol with no scheduled report). */
 export const EventsModuleSchema = z
@@ -111,13 +119,14 @@ export const EventsModuleSchema = z
       rv20: z.number().nullable(),
       overpaid_share_pct: z.number().nullable(),
     }),
+    earnings_context: EarningsContextSchema,
   })
   .nullable();
 
 /** Schemas of the module objects, by name (the OpenAPI response and the tool output). */
 export const VOL_MODULE_SCHEMAS = {
   iv: IvModuleSchema.nullable(),
-  term: TermModuleSchema.nullable(),
+  term: TermWithContextSchema.nullable(),
   cones: ConesModuleSchema.nullable(),
   sigma: SigmaModuleSchema.nullable(),
   surface: SurfaceWithPctSchema.nullable(),
@@ -177,6 +186,17 @@ export const VolMarketSchema = z.object({
   curve: z.enum(["contango", "backwardation", "humped", "flat"]).nullable(),
   term_slope: N,
   rr25_30: N,
+  /** SKEW-style index on SPXW at 30 days, `100 - 10 S` (Cboe SKEW method; docs/methodology.md#skew-index). */
+  skew_index: N,
+  /**
+   * Futures-style curve (forward 30-day SVX from the next VX-style settlements; the points are not
+   * served, as in the reference): its state, the front-to-second roll and the front against SVX30.
+   */
+  vx_curve_state: z.enum(["contango", "backwardation", "flat"]).nullable(),
+  vx_roll_pct: N,
+  vx_m1_vs_vix_pct: N,
+  /** VVIX proxy: annualised realized vol of daily SVX30 log changes, last 21 (docs/methodology.md#vol-of-vol). */
+  vvix: N,
   history: z.object({ dates: z.array(z.string()), svx9: z.array(N), svx30: z.array(N), svx3m: z.array(N), close: z.array(z.number()) }),
 });
 export type VolMarket = z.output<typeof VolMarketSchema>;

@@ -1,6 +1,6 @@
 // Boundary checks shared by both engines: after these pass, kernels trust their input.
 import { KernelError } from "./errors";
-import type { ChainColumns, ExposureParams, GridParams, ImpliedVolInput, ProfileColumns } from "./types";
+import type { ChainColumns, ExposureParams, GridParams, ImpliedVolInput, ProfileColumns, VixStripColumns } from "./types";
 
 /** Parameters with defaults applied. */
 export interface ResolvedParams {
@@ -102,4 +102,15 @@ export function fitsExposure(
     out.gammaByStrike?.length === nStrikes &&
     out.vannaByStrike?.length === nStrikes
   );
+}
+
+/** Validates a VIX strip (equal-length Float64Array columns, a finite growth); returns n. */
+export function checkVixStrip(input: VixStripColumns, growth: number, contribution: Float64Array): number {
+  const n = (input?.strike as Float64Array | undefined)?.length ?? -1;
+  column("strike", input?.strike, Float64Array, n);
+  column("dK", input.dK, Float64Array, n);
+  column("q", input.q, Float64Array, n);
+  column("contribution", contribution, Float64Array, n);
+  finite("growth", growth);
+  return n;
 }

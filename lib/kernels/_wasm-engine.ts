@@ -1,11 +1,13 @@
 // The WASM engine: copies columns into the bump region, calls a kernel, copies results out.
 import { impliedVolsJs } from "./_js-implied-vols";
+import { vixStripSumInto } from "./_js-strip-sum";
 import { KernelError } from "./errors";
 import {
   checkChainColumns,
   checkImpliedVolInput,
   checkProfileColumns,
   checkSpots,
+  checkVixStrip,
   fitsExposure,
   resolveParams,
 } from "./_validate";
@@ -21,6 +23,7 @@ import type {
   KernelEngine,
   ProfileColumns,
   ProfileMetric,
+  VixStripColumns,
 } from "./types";
 
 /** Copies a typed array into linear memory at `ptr`. */
@@ -173,5 +176,24 @@ export function createWasmEngine(exports: KernelExports): KernelEngine {
     return { vols: vols.slice(), iterations: iterations.slice(), evaluations: evaluations.slice(), failures };
   }
 
-  return { name: "wasm", exposure, profile, impliedVols };
+  function vixStripSum(input: VixStripColumns, growth: number, contribution: Float64Array): number {
+    const n = checkVixStrip(input, growth, contribution);
+    const kernel = exports.vixStripSum;
+    // A module built before the strip kernel keeps the API whole with the JS loop.
+    if (!kernel) return vixStripSumInto(input.strike, input.dK, input.q, growth, contribution, n);
+    region.reserve(aligned(n * 8) * 4);
+    const strikePtr = region.alloc(n * 8);
+    const dKPtr = region.alloc(n * 8);
+    const qPtr = region.alloc(n * 8);
+    const outPtr = region.alloc(n * 8);
+    const buffer = region.buffer;
+    put(buffer, strikePtr, input.strike);
+    put(buffer, dKPtr, input.dK);
+    put(buffer, qPtr, input.q);
+    const sum = kernel(n, strikePtr, dKPtr, qPtr, growth, outPtr);
+    contribution.set(new Float64Array(buffer, outPtr, n));
+    return sum;
+  }
+
+  return { name: "wasm", exposure, profile, impliedVols, vixStripSum };
 }

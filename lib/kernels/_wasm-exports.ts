@@ -26,6 +26,8 @@ export interface KernelExports {
     n: number, pricePtr: number, spot: number, strikePtr: number, tPtr: number,
     rate: number, q: number, rightPtr: number, outPtr: number, iterPtr: number, evalPtr?: number,
   ): number;
+  /** Present once assembly/vix-strip.ts is part of the build. */
+  vixStripSum?(n: number, strikePtr: number, dKPtr: number, qPtr: number, growth: number, contributionPtr: number): number;
 }
 
 /** Imports the module may ask for: only env.abort (unreachable with --noAssert, kept for safety). */

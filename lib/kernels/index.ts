@@ -24,4 +24,5 @@ export type {
   LoadKernelsOptions,
   ProfileColumns,
   ProfileMetric,
+  VixStripColumns,
 } from "./types";

@@ -2,8 +2,9 @@
 import { jsExposureInto } from "./_js-exposure";
 import { impliedVolsJs } from "./_js-implied-vols";
 import { jsProfile } from "./_js-profile";
-import { checkChainColumns, checkProfileColumns, checkSpots, fitsExposure, resolveParams } from "./_validate";
-import type { ChainColumns, ExposureParams, ExposureResult, GridParams, KernelEngine, ProfileColumns, ProfileMetric } from "./types";
+import { vixStripSumInto } from "./_js-strip-sum";
+import { checkChainColumns, checkProfileColumns, checkSpots, checkVixStrip, fitsExposure, resolveParams } from "./_validate";
+import type { ChainColumns, ExposureParams, ExposureResult, GridParams, KernelEngine, ProfileColumns, ProfileMetric, VixStripColumns } from "./types";
 
 /**
  * The JS kernel engine (typed arrays, no allocation per contract). Same API and, to about one ulp
@@ -46,4 +47,8 @@ export const jsKernels: KernelEngine = Object.freeze({
     return jsProfile(input, p, spots, metric);
   },
   impliedVols: impliedVolsJs,
+  vixStripSum(input: VixStripColumns, growth: number, contribution: Float64Array): number {
+    const n = checkVixStrip(input, growth, contribution);
+    return vixStripSumInto(input.strike, input.dK, input.q, growth, contribution, n);
+  },
 });

@@ -136,6 +136,23 @@ export interface KernelEngine {
   profile(input: ProfileColumns, params: ExposureParams, spots: Float64Array, metric: ProfileMetric): Float64Array;
   /** Implied vols of a batch of prices. */
   impliedVols(input: ImpliedVolInput, out?: ImpliedVolResult): ImpliedVolResult;
+  /**
+   * The VIX strip sum of one term: fills `contribution[i] = dK[i] / K[i]^2 * growth * Q[i]` and
+   * returns the total (`growth = e^{RT}`). @see docs/methodology.md#vix-strip-sum-kernel
+   */
+  vixStripSum(input: VixStripColumns, growth: number, contribution: Float64Array): number;
+}
+
+/**
+ * One VIX term's selected strikes (ascending), all of one length.
+ * @see docs/methodology.md#variance-per-term
+ */
+export interface VixStripColumns {
+  strike: Float64Array;
+  /** Strike interval of each strike, price units. */
+  dK: Float64Array;
+  /** Mid price used for the strike, `Q(K)`. */
+  q: Float64Array;
 }
 
 /** Engine choice: "auto" = WASM when WebAssembly is available, else JS. */

@@ -1,26 +1,3 @@
-// The VIX strip sum as a plain loop over Float64Array columns, so that it can become a WASM
-// kernel without changing shape (numbers and typed arrays in, a number out).
-
-/**
- * Fills `contribution[i] = dK[i] / strike[i]^2 * growth * q[i]` for `i < n` and returns their sum
- * (the Cboe "contribution by strike" and its total; `growth = e^{RT}`).
- *
- * @see docs/methodology.md#variance-per-term
- */
-export function vixStripSumInto(
-  strike: Float64Array,
-  dK: Float64Array,
-  q: Float64Array,
-  growth: number,
-  contribution: Float64Array,
-  n: number,
-): number {
-  let sum = 0;
-  for (let i = 0; i < n; i++) {
-    const k = strike[i];
-    const c = ((dK[i] / (k * k)) * growth) * q[i];
-    contribution[i] = c;
-    sum += c;
-  }
-  return sum;
-}
+// The VIX strip sum's JS loop lives with the kernels (the JS engine and the WASM kernel's oracle);
+// lib/vol keeps exporting it under its old name.
+export { vixStripSumInto } from "../kernels/_js-strip-sum";

@@ -1,3 +1,4 @@
+import { loadKernelsSync, type KernelEngine } from "../kernels";
 import type { ChainSnapshot, IsoDate } from "../market/market-data";
 import { constantMaturityVariance, type ConstantMaturityVariance } from "./constant-maturity";
 import { MINUTE_MS, SVX_MIN_TERM_MINUTES } from "./defaults";
@@ -43,6 +44,8 @@ export interface ChainTerms {
 export interface ChainTermsOptions {
   /** Default `SVX_MIN_TERM_MINUTES`. */
   minTermMinutes?: number;
+  /** Engine of the strip sums: default `loadKernelsSync()` (WASM, JS where WebAssembly is missing). */
+  engine?: KernelEngine;
 }
 
 /**
@@ -116,6 +119,7 @@ export function expirationQuotes(chain: ChainSnapshot, expIndex: number): VixTer
  */
 export function chainTerms(chain: ChainSnapshot, options: ChainTermsOptions = {}): ChainTerms {
   const minMinutes = options.minTermMinutes ?? SVX_MIN_TERM_MINUTES;
+  const engine = options.engine ?? loadKernelsSync();
   const expirations: TermExpiration[] = [];
   chain.expirations.forEach((expiration, expIndex) => {
     const settleMs = chain.expirySettleMs[expIndex];
@@ -128,7 +132,7 @@ export function chainTerms(chain: ChainSnapshot, options: ChainTermsOptions = {}
   const term = (k: number): VixTerm | null => {
     if (cache[k] === undefined) {
       const e = expirations[k];
-      const t = vixTermVariance(expirationQuotes(chain, e.expIndex), { tMinutes: e.tMinutes, rateAnnual: chain.rate });
+      const t = vixTermVariance(expirationQuotes(chain, e.expIndex), { tMinutes: e.tMinutes, rateAnnual: chain.rate }, engine);
       cache[k] = t && t.varianceAnnual > 0 && Number.isFinite(t.varianceAnnual) ? t : null;
     }
     return cache[k]!;

@@ -1,5 +1,5 @@
 import type { IsoDate } from "../market/market-data";
-import { monthlyExpiration } from "../symbols";
+import { monthlyExpiration, type Settlement } from "../symbols";
 import { isTradingDay, marketStateAt, nextTradingDay, previousTradingDay, sessionBounds, sessionDateAt } from "../time";
 import { MINUTE_MS, MINUTES_PER_DAY } from "./defaults";
 
@@ -46,28 +46,36 @@ function monthlyOnOrAfter(date: IsoDate): IsoDate {
   }
 }
 
+/** The first AM-settled monthly expiration whose 09:30 ET settlement is after `asOfMs`. */
+function amOpex(asOfMs: number): { date: IsoDate; settleMs: number } {
+  let date = monthlyOnOrAfter(sessionDateAt(asOfMs));
+  if (sessionBounds(date).openMs <= asOfMs) date = monthlyOnOrAfter(nextTradingDay(date));
+  return { date, settleMs: sessionBounds(date).openMs };
+}
+
 /**
  * Settle instants of the cone horizons at `asOfMs`:
  * `close` today's regular close (only while the market is open), `1d` the close of the next
  * session after the current one (today's close before the open), `week` the close of the last
  * trading day of the week of the first close after `asOfMs`, `opex` the close of the first monthly
- * expiration whose close is after `asOfMs`, `30d` exactly 30 days (43,200 minutes) later.
+ * expiration whose close is after `asOfMs` (for an AM-settled board, the 09:30 ET settlement of the
+ * first monthly expiration whose open is after `asOfMs`), `30d` exactly 30 days (43,200 minutes) later.
  *
  * @example coneHorizonTargets(Date.parse("2024-05-01T15:00:00Z")).map((h) => h.sessionDate)
  * @see docs/methodology.md#cone-horizons
  */
-export function coneHorizonTargets(asOfMs: number): ConeHorizonTarget[] {
+export function coneHorizonTargets(asOfMs: number, settlement: Settlement = "PM"): ConeHorizonTarget[] {
   const open = marketStateAt(asOfMs) === "open";
   const first = firstCloseAfter(asOfMs);
   const oneDay = open ? nextTradingDay(first) : first;
   const week = lastTradingDayOfWeek(first);
-  const opex = monthlyOnOrAfter(first);
   const close = (d: IsoDate) => sessionBounds(d).closeMs;
+  const opex = settlement === "AM" ? amOpex(asOfMs) : { date: monthlyOnOrAfter(first), settleMs: close(monthlyOnOrAfter(first)) };
   return [
     { name: "close", settleMs: open ? close(first) : null, sessionDate: open ? first : null },
     { name: "1d", settleMs: close(oneDay), sessionDate: oneDay },
     { name: "week", settleMs: close(week), sessionDate: week },
-    { name: "opex", settleMs: close(opex), sessionDate: opex },
+    { name: "opex", settleMs: opex.settleMs, sessionDate: opex.date },
     { name: "30d", settleMs: asOfMs + 30 * MINUTES_PER_DAY * MINUTE_MS, sessionDate: null },
   ];
 }

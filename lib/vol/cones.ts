@@ -2,10 +2,12 @@ import { z } from "zod";
 import type { ChainSnapshot } from "../market/market-data";
 import { isoUtc } from "../positioning/iso-utc";
 import { sessionBounds, tradingDaysBetween, etDateOf, marketStateAt, sessionDateAt } from "../time";
+import { boardSettlement } from "./_board-settlement";
 import { chainTerms, type ChainTerms } from "./chain-terms";
 import { CONE_HORIZONS, coneHorizonTargets, type ConeLevelAnchor } from "./cone-horizons";
 import { MINUTES_PER_YEAR } from "./defaults";
 import { impliedMove } from "./implied-move";
+import { macroEventsBetween } from "./macro-calendar";
 import { realizedVolPerSession } from "./realized";
 import { smileSides } from "./smile-quantiles";
 import { expirationSmile } from "./term-structure";
@@ -128,7 +130,7 @@ export function cones(chain: ChainSnapshot, options: ConesOptions = {}): ConesMo
   const terms = options.terms ?? chainTerms(chain);
   const rv = options.closes ? realizedVolPerSession(options.closes, 20) : null;
   const open = marketStateAt(chain.asOfMs) === "open";
-  const horizons = coneHorizonTargets(chain.asOfMs).map((h): ConeHorizon | null => {
+  const horizons = coneHorizonTargets(chain.asOfMs, boardSettlement(chain)).map((h): ConeHorizon | null => {
     if (h.settleMs === null || (h.name === "close" && !open)) return null;
     const move = impliedMove(terms, h.settleMs);
     if (!move) return null;
@@ -144,7 +146,8 @@ export function cones(chain: ChainSnapshot, options: ConesOptions = {}): ConesMo
       em2: 2 * em1,
       realized_em_pct: rv === null ? null : 100 * rv * Math.sqrt(sessionsToSettle(chain.asOfMs, h.settleMs)),
       ...sides,
-      events: [],
+      // Scheduled macro releases inside the horizon; their variance is not separated (no jump).
+      events: macroEventsBetween(chain.asOfMs, h.settleMs).map((e) => ({ ...e })),
       event_adjusted: false,
     };
   });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MINUTES_PER_YEAR, VIX_ZERO_BID_STOP } from "./defaults";
-import { vixStripSumInto } from "./_strip-sum";
+import { loadKernelsSync, type KernelEngine } from "../kernels";
 
 /**
  * Quotes of one expiration, one row per strike, strikes strictly ascending; all columns have the
@@ -76,7 +76,8 @@ const bidOf = (x: number): number => (x > 0 ? x : 0);
  * parity, strike selection with the two-consecutive-zero-bid rule, and
  * `sigma^2 = (2/T) sum dK/K^2 e^{RT} Q(K) - (1/T)(F/K0 - 1)^2` with `T` in minutes / 525,600.
  * Returns null when no strike has a two-sided call and put (no forward), or when fewer than two
- * strikes survive the selection.
+ * strikes survive the selection. The strip sum runs on `engine` (WASM by default, the JS engine
+ * as its oracle; docs/methodology.md#vix-strip-sum-kernel).
  *
  * @example
  * const term = vixTermVariance(quotes, { tMinutes: 35_924, rateAnnual: 0.000305 });
@@ -85,7 +86,7 @@ const bidOf = (x: number): number => (x > 0 ? x : 0);
  * @see docs/methodology.md#strike-selection
  * @see docs/methodology.md#variance-per-term
  */
-export function vixTermVariance(quotes: VixTermQuotes, params: VixTermParams): VixTerm | null {
+export function vixTermVariance(quotes: VixTermQuotes, params: VixTermParams, engine: KernelEngine = loadKernelsSync()): VixTerm | null {
   const { strike, callBid, callAsk, putBid, putAsk } = quotes;
   const n = strike.length;
   const tMinutes = params.tMinutes;
@@ -159,7 +160,7 @@ export function vixTermVariance(quotes: VixTermQuotes, params: VixTermParams): V
   for (let j = 1; j < m - 1; j++) dK[j] = (sStrike[j + 1] - sStrike[j - 1]) / 2;
 
   const contribution = new Float64Array(m);
-  const contributionSum = vixStripSumInto(sStrike, dK, q, growth, contribution, m);
+  const contributionSum = engine.vixStripSum({ strike: sStrike, dK, q }, growth, contribution);
   const k0 = strike[i0];
   const strikeTermAnnual = (2 / tYears) * contributionSum;
   const rel = forward / k0 - 1;

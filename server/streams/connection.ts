@@ -4,7 +4,7 @@
  * writes into. Transport-agnostic: SSE and WebSocket give it a `StreamSink`.
  * See docs/api.md#streams.
  */
-import type { AccountService, BalanceResult, LedgerRef, Principal } from "../accounts/types";
+import type { AccountService, BalanceResult, Entitlement, LedgerRef, Principal } from "../accounts/types";
 import { ApiError } from "../errors";
 import type { BoardListener, BoardState, EventsState, TopicState, PositionedEvent } from "./board-hub";
 import { formatEventId } from "./event-id";
@@ -12,14 +12,15 @@ import { eventData, type Lineage, type LoggedEvent } from "./replay-store";
 import type { OutFrame, SharedEvent, StreamSink } from "./sink";
 import type { StreamHubInternals } from "./stream-hub";
 
-/** The spec's `closed` reasons for the positioning stream. */
+/** The spec's `closed` reasons (`access_withdrawn`: volatility streams, see `requireEntitlement`). */
 export type CloseReason =
   | "insufficient_credits"
   | "account_suspended"
   | "monthly_cap_reached"
   | "daily_cap_reached"
   | "credit_check_failed"
-  | "key_revoked";
+  | "key_revoked"
+  | "access_withdrawn";
 
 /** The spec's `reconnect` reasons. */
 export type ReconnectReason = "max_duration" | "server_shutdown" | "api_paused";
@@ -75,6 +76,7 @@ const CLOSE_MESSAGES: Record<CloseReason, string> = {
   daily_cap_reached: "The plan's daily credit cap is reached.",
   credit_check_failed: "The credit balance could not be verified; reconnect to continue.",
   key_revoked: "The API key of this stream was revoked or has expired.",
+  access_withdrawn: "The account's plan no longer includes this stream's data.",
 };
 
 type EndItem = { kind: "end"; event: "closed" | "reconnect"; data: string; code: "closed" | "reconnect" | "shutdown" };
@@ -140,6 +142,8 @@ export class StreamConnection {
   private deferredEnd: EndItem | null = null;
   private releaseSlot: () => void;
   private onDispose: (() => void)[] = [];
+  /** Entitlement re-checked at every billing interval (null: none beyond the key and account). */
+  private entitlement: Exclude<Entitlement, "none"> | null = null;
 
   constructor(hub: StreamHubInternals, init: ConnectionInit, releaseSlot: () => void) {
     this.hub = hub;
@@ -173,6 +177,26 @@ export class StreamConnection {
       this.unsubscribes.push(this.subscribe(symbol, (sym, state) => this.offerBoard(sym, state)));
     }
     this.pump();
+  }
+
+  /**
+   * Re-check `entitlement` against the (re-validated) principal at every billing interval, before
+   * the debit: once the plan no longer includes it the stream ends with `closed` `access_withdrawn`
+   * and that interval is not charged. Volatility streams call it when they open (spec "Events").
+   */
+  requireEntitlement(entitlement: Exclude<Entitlement, "none">): void {
+    this.entitlement = entitlement;
+  }
+
+  /** True while the principal's plan still includes the required entitlement. */
+  private entitled(): boolean {
+    if (this.entitlement === null) return true;
+    try {
+      this.hub.accounts.assertEntitled(this.principal, this.entitlement);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Run at a cleanup (transport gone, abort listeners). */
@@ -227,6 +251,11 @@ export class StreamConnection {
   private bill(): void {
     if (this.billing) {
       this.billsOwed += 1;
+      return;
+    }
+    if (!this.entitled()) {
+      this.billsOwed = 0;
+      this.close("access_withdrawn");
       return;
     }
     this.billing = true;

@@ -137,3 +137,31 @@ describe("realizedVolPerSession", () => {
     expect(realizedVolPerSession(closes, 4)).toBeNull();
   });
 });
+
+describe("scheduled macro releases in the horizons", () => {
+  it("lists the FOMC decisions and CPI releases inside each horizon (Fed and BLS calendars)", () => {
+    // Wednesday 2024-03-06 10:00 ET. CPI 2024-03-12 08:30 EDT; FOMC 2024-03-20 14:00 EDT;
+    // the next CPI (2024-04-10) is after the 30-day settle (2024-04-05).
+    const chain = market.chainSync("SPXW", Date.parse("2024-03-06T15:00:00Z"))!;
+    const byName = Object.fromEntries(cones(chain).horizons.map((h) => [h!.name, h!]));
+    expect(byName.close.events).toEqual([]);
+    expect(byName["1d"].events).toEqual([]);
+    expect(byName.week.events).toEqual([]);
+    expect(byName.opex.events).toEqual([{ kind: "cpi", label: "CPI release", at: "2024-03-12T12:30:00Z" }]);
+    expect(byName["30d"].events).toEqual([
+      { kind: "cpi", label: "CPI release", at: "2024-03-12T12:30:00Z" },
+      { kind: "fomc", label: "FOMC decision", at: "2024-03-20T18:00:00Z" },
+    ]);
+    // Listing a release does not claim a separated jump.
+    for (const h of Object.values(byName)) expect(h.event_adjusted).toBe(false);
+  });
+
+  it("a release on the horizon's own day counts only when it lands after the board", () => {
+    // 2024-03-20 15:00 EDT, an hour after the FOMC decision: it is no longer ahead.
+    const chain = market.chainSync("SPXW", Date.parse("2024-03-20T19:00:00Z"))!;
+    const close = cones(chain).horizons.find((h) => h?.name === "close")!;
+    expect(close.events).toEqual([]);
+    const before = market.chainSync("SPXW", Date.parse("2024-03-20T17:00:00Z"))!; // 13:00 EDT
+    expect(cones(before).horizons.find((h) => h?.name === "close")!.events).toEqual([{ kind: "fomc", label: "FOMC decision", at: "2024-03-20T18:00:00Z" }]);
+  });
+});

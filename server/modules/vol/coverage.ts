@@ -1,9 +1,8 @@
-// Which symbols the volatility module covers: every option root and ticker of the market's
-// universe whose chain has PM-settled dailies or weeklies. AM-settled monthly-only roots (SPX,
-// NDX, RUT) are not covered: the S&P complex is keyed on SPXW, the Nasdaq-100 on NDXP
-// (spec "What the service does", item 5).
+// Which symbols the volatility module covers: every option root of the market's universe, each
+// read on its own board (spec "What the service does", item 5: index options are served per
+// root). AM-settled monthly roots (SPX, NDX, RUT) are covered too: their terms run to the 09:30 ET
+// settlement (docs/methodology.md#svx-on-am-settled-roots); the S&P complex stays keyed on SPXW.
 import type { MarketData, SymbolInfo } from "../../../lib/market/market-data";
-import { optionRoot } from "../../../lib/symbols";
 
 /** One covered symbol: the name requested and the universe entry behind it. */
 export interface CoveredSymbol {
@@ -17,15 +16,6 @@ export interface Coverage {
   all(): Promise<Map<string, CoveredSymbol>>;
   /** Every name the universe knows (covered or not). */
   known(): Promise<Set<string>>;
-}
-
-/** True when `root` settles PM (an AM-settled root is monthly-only and not a vol symbol). */
-function pmSettled(root: string): boolean {
-  try {
-    return optionRoot(root).settlement === "PM";
-  } catch {
-    return true;
-  }
 }
 
 /** Coverage over a market's universe, optionally limited to the names in `only`. */
@@ -43,7 +33,7 @@ export function createCoverage(market: MarketData, only?: readonly string[]): Co
           known.add(name);
           // A ticker that is not itself a root (SPX with roots SPXW, SPX) is read through its roots.
           const root = info.optionRoots.includes(name) ? name : null;
-          if (root && pmSettled(root) && (!allowed || allowed.has(name)) && !covered.has(name)) covered.set(name, { symbol: name, info });
+          if (root && (!allowed || allowed.has(name)) && !covered.has(name)) covered.set(name, { symbol: name, info });
         }
       }
       return { covered, known };

@@ -5,6 +5,9 @@ import { EmptyQuerySchema } from "../../../lib/api/common";
 import { VolMarketSchema, VolMetaSchema, type VolMarket } from "../../../lib/api/vol";
 import { isoUtc } from "../../../lib/positioning/iso-utc";
 import { ivRankPercentiles, skew30, SVX_TENORS, type SvxTenor } from "../../../lib/vol";
+import { forwardSvxCurve } from "../../../lib/vol/forward-curve";
+import { skewIndex } from "../../../lib/vol/skew-index";
+import { volOfVolPct } from "../../../lib/vol/vol-of-vol";
 import { ApiError } from "../../errors";
 import { ivOf, symbolInputs } from "./symbol-modules";
 import { volMeta } from "./vol-meta";
@@ -28,6 +31,7 @@ export async function volMarket(state: VolState, nowMs: number): Promise<VolMark
   const pct = {} as Record<SvxTenor, number | null>;
   for (const t of SVX_TENORS) pct[t] = ivRankPercentiles([...x.history.map((r) => r[t] ?? Number.NaN), iv[t] ?? Number.NaN]).iv_pct;
   const h = x.history.slice(-MARKET_HISTORY_SESSIONS);
+  const vx = forwardSvxCurve(x.live.terms, iv.svx30);
   return {
     symbol: REFERENCE_SYMBOL,
     asOf: isoUtc(x.live.board.asOfMs),
@@ -44,6 +48,11 @@ export async function volMarket(state: VolState, nowMs: number): Promise<VolMark
     curve: iv.curve,
     term_slope: iv.term_slope,
     rr25_30: skew30(x.live.board, x.live.terms)?.rr25_30 ?? null,
+    skew_index: skewIndex(x.live.terms)?.value ?? null,
+    vx_curve_state: vx.vx_curve_state,
+    vx_roll_pct: vx.vx_roll_pct,
+    vx_m1_vs_vix_pct: vx.vx_m1_vs_vix_pct,
+    vvix: volOfVolPct([...x.history.map((r) => r.svx30 ?? Number.NaN), iv.svx30 ?? Number.NaN]),
     history: { dates: h.map((r) => r.date), svx9: h.map((r) => r.svx9), svx30: h.map((r) => r.svx30), svx3m: h.map((r) => r.svx3m), close: h.map((r) => r.close) },
   };
 }
@@ -64,7 +73,7 @@ export const volMarketRoute = volRoute({
   summary: "The S&P volatility complex",
   description:
     "SVX on SPXW at 1 day, 9 days, 30 days, 3 and 6 months (the VIX method on the S&P chain), their ratios and one-year " +
-    "percentiles, curve state and term slope, the 30-day risk reversal, and up to 120 sessions of SVX9, SVX30, SVX3M and " +
+    "percentiles, curve state and term slope, the 30-day risk reversal, a SKEW-style index (skew_index), the futures-style curve's state and roll (vx_curve_state, vx_roll_pct, vx_m1_vs_vix_pct), a VVIX proxy (vvix, realized vol of SVX30), and up to 120 sessions of SVX9, SVX30, SVX3M and " +
     "the close. 1 credit.",
   tags: ["Volatility"],
   handler: async ({ state, nowMs, services }) => {

@@ -20,6 +20,8 @@ async function openVolStream(ctx: RouteContext<VolStreamQueryParams, unknown, Vo
   if (symbols.length === 0) throw apiErrors.symbolNotFound(query.symbols);
   const hub = volStreamHub(state);
   const conn = await openOnHub(hub, state.services, { principal: principal!, symbols, query: { modules: query.modules }, request, requestId, cursor: query.lastEventId }, "sse");
+  // Access is re-checked every minute: a plan that drops volatility data closes `access_withdrawn`.
+  conn.requireEntitlement("volatility");
   return sseResponse(conn, hub, request);
 }
 
@@ -44,7 +46,7 @@ export const volStreamRoute = volRoute({
     "Server-Sent Events: `connected` first, then a `vol` event per symbol (a data.symbols[] element of /v1/vol/snapshot " +
     "with the requested modules) each time its board minute changes, `symbol_unavailable` when a symbol has no board, " +
     "`credits` after each per-minute debit, `: ping` every 15 s, `reconnect` after 60 minutes or on shutdown, `closed` when " +
-    "credits, caps, the key or the account stop the stream. Resume with Last-Event-ID (or lastEventId). 1 credit per " +
+    "credits, caps, the key or the account stop the stream, or `access_withdrawn` when the plan stops including volatility data (re-checked every minute). Resume with Last-Event-ID (or lastEventId). 1 credit per " +
     "symbol to open, then 1 per symbol per minute.",
   tags: ["Streaming"],
   handler: openVolStream,

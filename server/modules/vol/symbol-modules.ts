@@ -27,7 +27,9 @@ import {
   type SessionCloseReading,
   type SvxTenor,
 } from "../../../lib/vol";
-import { EarningsReportSchema, EventsModuleSchema, SurfaceWithPctSchema, TiltModuleSchema, type VolModuleName } from "../../../lib/api/vol";
+import { EarningsReportSchema, EventsModuleSchema, SurfaceWithPctSchema, TermWithContextSchema, TiltModuleSchema, type VolModuleName } from "../../../lib/api/vol";
+import { earningsContext } from "../../../lib/vol/earnings-context";
+import { skewIndex } from "../../../lib/vol/skew-index";
 import { liveReading, type LiveReading } from "./live-reading";
 import { REFERENCE_SYMBOL, type VolState } from "./vol-route";
 
@@ -74,15 +76,39 @@ export async function ivOf(state: VolState, x: SymbolInputs): Promise<z.output<t
   return ivModule(x.live.svx, { daily, referenceSvx30: ref?.svx.svx30?.value ?? null, ratioDaily });
 }
 
-/** The `term` module. @see docs/methodology.md#term-structure */
-export function termOf(x: SymbolInputs): z.output<typeof TermModuleSchema> {
-  return termModule(termStructure(x.live.board, x.live.terms));
+/** The `term` module with `earnings_context`. @see docs/methodology.md#term-structure @see docs/methodology.md#earnings-context */
+export async function termOf(state: VolState, x: SymbolInputs): Promise<z.output<typeof TermWithContextSchema>> {
+  return { ...termModule(termStructure(x.live.board, x.live.terms)), earnings_context: await contextOf(state, x) };
 }
 
-/** The `surface` module with `skew_pct_1y` (percentile of `rr25_30` in its trailing year). @see docs/methodology.md#surface */
+/** The symbol's next report after the board (within `NEXT_EVENT_DAYS`), if any. */
+async function nextReport(state: VolState, x: SymbolInputs): Promise<EarningsEvent | undefined> {
+  const { board, symbol } = x.live;
+  const today = board.sessionDate;
+  return (await earningsOf(state, symbol, today, shiftDays(today, NEXT_EVENT_DAYS)))
+    .filter((e) => reportInstantMs(e) > board.asOfMs)
+    .sort((a, b) => reportInstantMs(a) - reportInstantMs(b))[0];
+}
+
+/** `earnings_context` of a symbol's live board (indices: no calendar). */
+async function contextOf(state: VolState, x: SymbolInputs) {
+  const info = (await state.coverage.all()).get(x.live.symbol)?.info;
+  const calendar = !!info && info.type !== "index";
+  const next = calendar ? await nextReport(state, x) : undefined;
+  return earningsContext(x.live.terms, { calendar, next: next ? { date: next.date, timing: next.timing } : null });
+}
+
+/**
+ * The `surface` module with `skew_pct_1y` (percentile of `rr25_30` in its trailing year) and the
+ * symbol's own SKEW-style index. @see docs/methodology.md#surface @see docs/methodology.md#skew-index
+ */
 export function surfaceOf(x: SymbolInputs): z.output<typeof SurfaceWithPctSchema> {
   const s = surface(x.live.board, x.live.terms);
-  return { ...s, skew_pct_1y: ivRankPercentiles(series(x.history, (r) => r.rr25_30, s.rr25_30)).iv_pct };
+  return {
+    ...s,
+    skew_pct_1y: ivRankPercentiles(series(x.history, (r) => r.rr25_30, s.rr25_30)).iv_pct,
+    skew_index: skewIndex(x.live.terms)?.value ?? null,
+  };
 }
 
 /** The `tilt` module: z-score and percentile of `tilt_21` in its trailing year. @see docs/methodology.md#tilt */
@@ -122,7 +148,8 @@ export async function conesOf(state: VolState, x: SymbolInputs) {
   const horizons = c.horizons.map((h) => {
     if (!h || atMs <= x.live.board.asOfMs || atMs > Date.parse(h.settle_at)) return h;
     const event = { kind: "earnings", label: `Earnings ${ev.fiscal_quarter ?? ev.date}`, at: ev.at, timing: ev.timing, jump_pct: jump, var_share: Math.min(1, (jump / h.em1_pct) ** 2) };
-    return { ...h, events: [...h.events, event], event_adjusted: true };
+    const events = [...h.events, event].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+    return { ...h, events, event_adjusted: true };
   });
   return { ...c, horizons };
 }
@@ -145,10 +172,7 @@ const shiftDays = (date: IsoDate, days: number): IsoDate => new Date(Date.parse(
 export async function eventsOf(state: VolState, x: SymbolInputs): Promise<z.output<typeof EventsModuleSchema>> {
   const { board, terms, symbol } = x.live;
   const today = board.sessionDate;
-  const upcoming = (await earningsOf(state, symbol, today, shiftDays(today, NEXT_EVENT_DAYS)))
-    .filter((e) => reportInstantMs(e) > board.asOfMs)
-    .sort((a, b) => reportInstantMs(a) - reportInstantMs(b));
-  const next = upcoming[0];
+  const next = await nextReport(state, x);
   if (!next) return null;
   const move = eventImpliedMove(board, terms, reportInstantMs(next));
   const past = (await earningsOf(state, symbol, shiftDays(today, -PAST_EVENT_DAYS), today))
@@ -183,6 +207,7 @@ export async function eventsOf(state: VolState, x: SymbolInputs): Promise<z.outp
     reports: stats.reports,
     record,
     vrp: { expected_vrp: v.expected_vrp, vrp_pct_1y: v.vrp_pct_1y, rv20: v.rv20, overpaid_share_pct: v.overpaid_share_pct },
+    earnings_context: earningsContext(terms, { calendar: true, next: { date: next.date, timing: next.timing } }),
   };
 }
 
@@ -205,7 +230,7 @@ async function buildModule(state: VolState, name: VolModuleName, x: SymbolInputs
     case "iv":
       return ivOf(state, x);
     case "term":
-      return termOf(x);
+      return termOf(state, x);
     case "cones":
       return conesOf(state, x);
     case "sigma":

@@ -9,7 +9,7 @@ import { makeHarness, NOW_MS, type Harness } from "../../_harness";
 
 /** Sessions of daily history behind each symbol in these tests. */
 export const TEST_HISTORY_SESSIONS = 6;
-/** Covered symbols in these tests (SPX is AM-settled, so listed but not covered). */
+/** Covered symbols in these tests (SPX: AM-settled monthlies; IWM is in the universe, not covered here). */
 export const TEST_SYMBOLS = ["SPXW", "SPX", "SPY", "QQQ", "AAPL", "NVDA", "TSLA"] as const;
 
 export const market = createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) });

@@ -57,11 +57,11 @@ describe("/v1/vol/derived", () => {
   it("answers symbols[] with derived and missing[], 3 credits", async () => {
     const h = volHarness();
     const before = h.accounts.balance(h.accountId);
-    const res = await h.get("/v1/vol/derived?symbols=SPY,SPX");
+    const res = await h.get("/v1/vol/derived?symbols=SPY,IWM");
     expect(res.status).toBe(200);
     expect(res.headers.get("x-credits-remaining")).toBe(String(before - 3));
     const { data, meta } = await json(res);
-    expect(data.missing).toEqual([{ symbol: "SPX", reason: "not_covered" }]);
+    expect(data.missing).toEqual([{ symbol: "IWM", reason: "not_covered" }]);
     expect(data.symbols[0].symbol).toBe("SPY");
     expect(data.symbols[0].derived.dates).toHaveLength(6);
     expect(data.symbols[0].derived.dates.at(-1)).toBe("2024-03-05");

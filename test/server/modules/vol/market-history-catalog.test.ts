@@ -1,5 +1,7 @@
 // /v1/vol/market, /v1/vol/history (columnar rows, per-request cost, window rules), and the free
 // routes /v1/vol/status, /v1/vol/symbols and /v1/vol (gated by the entitlement).
+import { forwardSvxCurve } from "../../../../lib/vol/forward-curve";
+import { skewIndex } from "../../../../lib/vol/skew-index";
 import { beforeAll, describe, expect, it } from "vitest";
 import { chainTerms, sessionCloseReading, svxAll } from "../../../../lib/vol";
 import { historyCost, weekdaysBetween } from "../../../../server/modules/vol/history";
@@ -27,6 +29,18 @@ describe("/v1/vol/market", () => {
     expect(data.ratio_9d_30d).toBeCloseTo(direct.svx9!.value / direct.svx30!.value, 12);
     expect(data.ratio_30d_3m).toBeCloseTo(direct.svx30!.value / direct.svx3m!.value, 12);
     expect(data.history.dates.length).toBe(data.history.svx30.length);
+    // SKEW-style index of the same board (Cboe method), above 100 under index put skew.
+    expect(data.skew_index).toBe(skewIndex(chainTerms((await market.chain("SPXW", NOW_MS))!))!.value);
+    expect(data.skew_index).toBeGreaterThan(100);
+    // The futures-style curve's summary fields from the same board (points not served).
+    const curve = forwardSvxCurve(chainTerms((await market.chain("SPXW", NOW_MS))!), data.svx30);
+    expect(curve.points.length).toBeGreaterThanOrEqual(2);
+    expect(data.vx_curve_state).toBe(curve.vx_curve_state);
+    expect(data.vx_roll_pct).toBe(curve.vx_roll_pct);
+    expect(data.vx_m1_vs_vix_pct).toBe(curve.vx_m1_vs_vix_pct);
+    expect(data).not.toHaveProperty("points");
+    // The VVIX proxy needs 15 daily SVX30 changes; this app keeps 6 sessions of history.
+    expect(data.vvix).toBeNull();
     expect(meta.module).toBe("market");
   });
 });
@@ -43,14 +57,14 @@ describe("/v1/vol/history", () => {
 
   it("one row per completed session at its close, columns as asked, charged from the window", async () => {
     const before = balance();
-    const res = await h.get("/v1/vol/history?symbols=SPY,SPX&from=2024-02-28&to=2024-03-06&fields=close,svx30");
+    const res = await h.get("/v1/vol/history?symbols=SPY,IWM&from=2024-02-28&to=2024-03-06&fields=close,svx30");
     expect(res.status).toBe(200);
     // 6 weekdays x 2 symbols = 12 symbol-weekdays -> 2 credits.
     expect(res.headers.get("x-credits-remaining")).toBe(String(before - 2));
     const { data } = await json(res);
     expect(data.from).toBe("2024-02-28");
     expect(data.to).toBe("2024-03-06");
-    expect(data.missing).toEqual([{ symbol: "SPX", reason: "not_covered" }]);
+    expect(data.missing).toEqual([{ symbol: "IWM", reason: "not_covered" }]);
     const spy = data.symbols[0];
     // Today (10:00 ET) is not complete: five sessions.
     expect(spy.dates).toEqual(["2024-02-28", "2024-02-29", "2024-03-01", "2024-03-04", "2024-03-05"]);
@@ -64,7 +78,7 @@ describe("/v1/vol/history", () => {
     ["symbols=SPY&fields=close,bogus", 400, "invalid_parameter", "fields"],
     ["symbols=SPY&from=2024-03-05&to=2024-03-01", 400, "invalid_parameter", "from"],
     ["symbols=SPY&from=2021-01-01&to=2024-03-01", 400, "range_too_large", "800"],
-    ["symbols=SPX", 404, "symbol_not_found", "SPX"],
+    ["symbols=IWM", 404, "symbol_not_found", "IWM"],
   ])("%s is %i %s, not charged", async (q, status, code, word) => {
     const before = balance();
     const res = await h.get(`/v1/vol/history?${q}`);
@@ -77,20 +91,20 @@ describe("/v1/vol/history", () => {
 });
 
 describe("free routes", () => {
-  it("/v1/vol/symbols lists the covered symbols (SPXW, not SPX), free", async () => {
+  it("/v1/vol/symbols lists the covered symbols (SPX with its AM-settled monthlies too), free", async () => {
     const before = balance();
     const res = await h.get("/v1/vol/symbols");
     expect(res.status).toBe(200);
     const { data } = await json(res);
-    expect(data.symbols.map((s: any) => s.symbol).sort()).toEqual(["AAPL", "NVDA", "QQQ", "SPXW", "SPY", "TSLA"]);
+    expect(data.symbols.map((s: any) => s.symbol).sort()).toEqual(["AAPL", "NVDA", "QQQ", "SPX", "SPXW", "SPY", "TSLA"]);
     expect(data.symbols[0].asOf).toBe("2024-03-06T15:00:00Z");
     expect(balance()).toBe(before);
   });
 
   it("/v1/vol/status states freshness, market state and coverage, free", async () => {
     const { data, meta } = await json(await h.get("/v1/vol/status"));
-    expect(data).toMatchObject({ asOf: "2024-03-06T15:00:00Z", sessionDate: "2024-03-06", marketState: "open", frozen: false, published: 6 });
-    expect(data.coverage.covered).toBe(6);
+    expect(data).toMatchObject({ asOf: "2024-03-06T15:00:00Z", sessionDate: "2024-03-06", marketState: "open", frozen: false, published: 7 });
+    expect(data.coverage.covered).toBe(7);
     expect(meta.module).toBe("status");
   });
 

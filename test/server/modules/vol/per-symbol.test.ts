@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { sessionBounds, previousTradingDay } from "../../../../lib/time";
 import { chainTerms, impliedMove, svxAll } from "../../../../lib/vol";
+import { earningsOverlap } from "../../../../lib/vol/earnings-context";
 import { NOW_MS } from "../../_harness";
 import { json, market, TEST_HISTORY_SESSIONS, volHarness, type VolHarness } from "./_vol-harness";
 
@@ -19,14 +20,14 @@ beforeAll(() => {
 describe("/v1/vol/snapshot", () => {
   it("answers the spec wrapper with every module, the volatility meta, 5 credits, missing symbols listed", async () => {
     const before = balance();
-    const res = await h.get("/v1/vol/snapshot?symbols=aapl,SPXW,SPX,ZZZZ");
+    const res = await h.get("/v1/vol/snapshot?symbols=aapl,SPXW,IWM,ZZZZ");
     expect(res.status).toBe(200);
     expect(res.headers.get("x-credits-remaining")).toBe(String(before - 5));
     const body = await json(res);
     expect(Object.keys(body.data).sort()).toEqual(["missing", "symbols"]);
     expect(body.data.symbols.map((s: any) => s.symbol)).toEqual(["AAPL", "SPXW"]);
     expect(body.data.missing).toEqual([
-      { symbol: "SPX", reason: "not_covered" },
+      { symbol: "IWM", reason: "not_covered" },
       { symbol: "ZZZZ", reason: "not_covered" },
     ]);
     for (const s of body.data.symbols) {
@@ -142,7 +143,7 @@ describe("per-symbol rules", () => {
 
   it("no covered symbol is 404 symbol_not_found, refunded", async () => {
     const before = balance();
-    const res = await h.get("/v1/vol/snapshot?symbols=SPX,NOPE");
+    const res = await h.get("/v1/vol/snapshot?symbols=IWM,NOPE");
     expect(res.status).toBe(404);
     expect((await json(res)).error.code).toBe("symbol_not_found");
     expect(res.headers.get("x-credits-remaining")).toBe(String(before));
@@ -186,12 +187,39 @@ describe("cone events", () => {
       if (!hz) continue;
       const inside = Date.parse(events.at) <= Date.parse(hz.settle_at);
       expect(hz.event_adjusted).toBe(inside);
+      const earnings = hz.events.filter((e: any) => e.kind === "earnings");
       if (inside) {
-        expect(hz.events).toEqual([expect.objectContaining({ kind: "earnings", at: events.at, timing: "amc", jump_pct: jump })]);
-        expect(hz.events[0].var_share).toBeCloseTo(Math.min(1, (jump / hz.em1_pct) ** 2), 12);
-      } else expect(hz.events).toEqual([]);
+        expect(earnings).toEqual([expect.objectContaining({ kind: "earnings", at: events.at, timing: "amc", jump_pct: jump })]);
+        expect(earnings[0].var_share).toBeCloseTo(Math.min(1, (jump / hz.em1_pct) ** 2), 12);
+      } else expect(earnings).toEqual([]);
+      // Every horizon's events are in time order.
+      const ats = hz.events.map((e: any) => e.at);
+      expect(ats).toEqual([...ats].sort());
     }
-    expect(cones.horizons.find((hz: any) => hz?.name === "week").event_adjusted).toBe(true);
-    expect(cones.horizons.find((hz: any) => hz?.name === "1d").event_adjusted).toBe(false);
+    const byName = (n: string) => cones.horizons.find((hz: any) => hz?.name === n);
+    expect(byName("week").event_adjusted).toBe(true);
+    expect(byName("1d").event_adjusted).toBe(false);
+    // Macro releases (Fed and BLS calendars): FOMC 2024-05-01 14:00 EDT, CPI 2024-05-15 08:30 EDT.
+    expect(byName("1d").events).toEqual([]);
+    expect(byName("week").events.map((e: any) => [e.kind, e.at])).toEqual([
+      ["fomc", "2024-05-01T18:00:00Z"],
+      ["earnings", events.at],
+    ]);
+    expect(byName("opex").events.map((e: any) => e.kind)).toEqual(["fomc", "earnings", "cpi"]);
+    expect(byName("opex").events[2].at).toBe("2024-05-15T12:30:00Z");
+    // earnings_context (term and events alike): the report three days out is in both readings.
+    const term = (await json(await h2.get("/v1/vol/term?symbols=AAPL,SPXW"))).data.symbols;
+    const terms = chainTerms((await h2.app.services.market.chain("AAPL", Date.parse("2024-04-29T14:00:00Z")))!);
+    const reportMs = Date.parse(events.at);
+    expect(events.earnings_context).toEqual({
+      status: "scheduled",
+      date: "2024-05-02",
+      timing: "amc",
+      within_9d: true,
+      overlap_9d: earningsOverlap(terms, reportMs, 12_960),
+      overlap_30d: earningsOverlap(terms, reportMs, 43_200),
+    });
+    expect(term[0].term.earnings_context).toEqual(events.earnings_context);
+    expect(term[1].term.earnings_context.status).toBe("calendar_unavailable");
   }, 60_000);
 });

@@ -6,7 +6,7 @@ import { json, volHarness, type VolHarness } from "./_vol-harness";
 
 let h: VolHarness;
 const balance = () => h.accounts.balance(h.accountId);
-const COVERED = ["AAPL", "NVDA", "QQQ", "SPXW", "SPY", "TSLA"];
+const COVERED = ["AAPL", "NVDA", "QQQ", "SPX", "SPXW", "SPY", "TSLA"];
 
 beforeAll(async () => {
   h = volHarness();
