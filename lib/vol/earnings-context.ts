@@ -40,7 +40,7 @@ export function earningsOverlap(terms: Pick<ChainTerms, "asOfMs" | "varianceTo">
  * Describes exposure only: no premium is attributed.
  *
  * @example earningsContext(terms, { calendar: true, next: { date: "2024-05-02", timing: "amc" } }).overlap_9d
- * @see docs/methodology.md#earnings-context
+ * @see docs/methodology.md#volatility-server-readings
  */
 export function earningsContext(
   terms: Pick<ChainTerms, "asOfMs" | "varianceTo">,

@@ -76,7 +76,7 @@ export async function ivOf(state: VolState, x: SymbolInputs): Promise<z.output<t
   return ivModule(x.live.svx, { daily, referenceSvx30: ref?.svx.svx30?.value ?? null, ratioDaily });
 }
 
-/** The `term` module with `earnings_context`. @see docs/methodology.md#term-structure @see docs/methodology.md#earnings-context */
+/** The `term` module with `earnings_context`. @see docs/methodology.md#term-structure @see docs/methodology.md#volatility-server-readings */
 export async function termOf(state: VolState, x: SymbolInputs): Promise<z.output<typeof TermWithContextSchema>> {
   return { ...termModule(termStructure(x.live.board, x.live.terms)), earnings_context: await contextOf(state, x) };
 }
