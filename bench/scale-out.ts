@@ -40,7 +40,7 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 async function serveChild(args: string[]): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts", "serve", "--port", String(port), "--hostname", "127.0.0.1", "--seed", "42", "--now", NOW, "--ip-ceiling", "off", "--no-access-log", ...args], {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts", "serve", "--port", String(port), "--hostname", "127.0.0.1", "--seed", "42", "--now", NOW, "--ip-ceiling", "off", "--no-access-log", "--no-daily-fill", ...args], {
     cwd: ROOT,
     stdio: ["ignore", "ignore", "pipe"],
   });
