@@ -208,7 +208,16 @@ describe("heatmap page in headless Chromium", () => {
     for (const [k, message] of cases) {
       const page = await browser.newPage();
       await page.goto(`${server.url}/heatmap?symbol=SPY${k ? `#key=${k}` : ""}`);
-      await page.waitForSelector('#board[data-state="needs-key"]', { timeout: 30_000 });
+      // A key with credits for the stream but not the board reloads the board on the stream's first
+      // snapshot (live mode): wait until state and message stand together, not for the first refusal.
+      await page
+        .waitForFunction(
+          (source) => document.getElementById("board")?.dataset.state === "needs-key" && new RegExp(source).test(document.getElementById("status")?.textContent ?? ""),
+          message.source,
+          { timeout: 30_000 },
+        )
+        .catch(() => undefined);
+      expect(await page.getAttribute("#board", "data-state")).toBe("needs-key");
       expect(await page.textContent("#status")).toMatch(message);
       expect(await page.getAttribute("#key", "aria-label")).toBe("API key");
       await page.close();
