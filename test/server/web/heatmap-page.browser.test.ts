@@ -207,8 +207,7 @@ describe("heatmap page in headless Chromium", () => {
     ];
     for (const [k, message] of cases) {
       const page = await browser.newPage();
-      // A replayed minute (live off): live mode would also open the stream, whose first snapshot
-      // reloads the board: a second refusal racing the first (a known page defect, not this check).
+      // A replayed minute (live off); live mode's refusals: heatmap-page-key-errors.browser.test.ts.
       await page.goto(`${server.url}/heatmap?symbol=SPY&at=2024-03-05T15:31:00Z${k ? `#key=${k}` : ""}`);
       await page
         .waitForFunction(

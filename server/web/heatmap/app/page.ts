@@ -1,7 +1,7 @@
 // The page's controller: loads a board once from its source, recomputes in the browser on every
 // control change (metric, expirations, strikes, sign, what-if spot) and redraws; loads the
 // session history; replays any minute; follows the live stream. State shown to tests and screen
-// readers on `#board[data-state]` and `#status`.
+// readers on `#board[data-state]` and `#status`, owned by one state machine (page-status.ts).
 import { loadKernels, type KernelEngine } from "../../../../lib/kernels";
 import { formatUsd } from "../../../../lib/positioning/briefs";
 import type { PositioningChain } from "../../../../lib/positioning";
@@ -11,7 +11,8 @@ import { etHhmm, etYmd } from "./et-format";
 import { drawBoard, drawLegend, drawSession, drawSpotProfile, remeasure } from "./draw";
 import type { HeatmapPageConfig } from "../heatmap-html";
 import { chainFromBoard, computeView, spotProfileOf, DEFAULT_SETTINGS, SIGN_CONVENTIONS, type BoardJson, type HeatmapView, type ViewSettings } from "./model";
-import { explainError, PageApiError, type DataSource, type SessionFrame } from "./source";
+import { PageApiError, type DataSource, type SessionFrame } from "./source";
+import { INITIAL_STATUS, nextStatus, settleWithin, type LoadOrigin, type PageEvent, type PageStatus } from "./page-status";
 
 const MINUTE_MS = 60_000;
 /** The what-if slider moves spot in steps of 0.1% (its range is +-5%). */
@@ -29,6 +30,8 @@ function setAttr(node: HTMLElement, name: string, value: string) {
 
 /** While the what-if slider moves, the levels list waits this long after the last step (ms). */
 const LEVELS_SETTLE_MS = 150;
+/** A board that has not arrived by then fails the load (docs/methodology.md, "Heatmap page states"). */
+const BOARD_DEADLINE_MS = 60_000;
 
 /** What the page exposes on `window.__heatmap` (the browser test reads it). */
 export interface HeatmapPageHandle {
@@ -72,10 +75,6 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
     scrubValue: $<HTMLOutputElement>("scrub-value"),
     history: $<HTMLSelectElement>("history"),
   };
-  const setStatus = (text: string, error = false) => {
-    status.textContent = text;
-    status.className = error ? "error" : "";
-  };
 
   const params = new URLSearchParams(location.search);
   const handle: HeatmapPageHandle = {
@@ -111,7 +110,6 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
   // paint): the pickers hold startMs's ET date and minute, whose instant is startMs floored to the minute.
   let firstAtMs: number | null = at ? Math.floor(startMs / MINUTE_MS) * MINUTE_MS : null;
 
-  boardCanvas.dataset.state = "loading";
   // The kernels compile while the first board downloads.
   const enginePromise = loadKernels().then((e) => {
     $("engine").textContent = `Computed in this browser: ${e.name === "wasm" ? "WASM" : "JavaScript"} kernels`;
@@ -126,20 +124,27 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
   const boardPainted = new Promise<void>((resolve) => (boardSettled = resolve));
   let chain: PositioningChain | null = null;
   let pendingWhatIf = false;
-  /** Increments per board request; a response for an older one is dropped. */
-  let loadSeq = 0;
+  /** Numbers the board loads; the page status knows the newest (`PageStatus.load`). */
+  let loads = 0;
+  let pageStatus: PageStatus = INITIAL_STATUS;
   let dragging = false;
   let levelsTimer: ReturnType<typeof setTimeout> | undefined;
   // The spot profile of the loaded board, per metric/expirations/sign (the what-if spot does not change it).
   let legendKey = "";
   let profileCache: { key: string; profile: ReturnType<typeof spotProfileOf> } | null = null;
 
-  const fail = (error: unknown) => {
-    const needsKey = error instanceof PageApiError && (error.status === 401 || error.status === 403 || error.status === 402);
-    boardCanvas.dataset.state = needsKey ? "needs-key" : "error";
-    boardCanvas.dataset.errorCode = error instanceof PageApiError ? error.code : "error";
-    setStatus(explainError(error), true);
-  };
+  /** The one writer of the board's state and the status line. A refusal also stops following. */
+  function apply(event: PageEvent) {
+    const next = nextStatus(pageStatus, event);
+    if (next === pageStatus) return;
+    pageStatus = next;
+    setAttr(boardCanvas, "data-state", next.state);
+    if (next.errorCode === null) boardCanvas.removeAttribute("data-error-code");
+    else setAttr(boardCanvas, "data-error-code", next.errorCode);
+    setText(status, next.message);
+    status.className = next.errorCode === null ? "" : "error";
+    if (next.refused) syncStream();
+  }
 
   /** Recompute from the loaded board with the current settings and redraw (no network). */
   function recompute() {
@@ -171,7 +176,6 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
     setAttr(boardCanvas, "data-as-of", handle.board.asOf);
     handle.stats.drawMs += performance.now() - t1;
     if (handle.stats.firstPaintMs === null) handle.stats.firstPaintMs = performance.now();
-    setAttr(boardCanvas, "data-state", "ready");
   }
 
   function renderLevels(view: HeatmapView) {
@@ -189,33 +193,41 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
     list.replaceChildren(...items.map((t) => Object.assign(document.createElement("li"), { textContent: t })));
   }
 
-  /** Fetch the board at the picked minute (or now when live), then recompute. */
-  async function loadBoard(withHistory: boolean) {
+  /**
+   * Fetch the board at the picked minute (or now when live), then recompute. Every load settles
+   * (board, failure or deadline); only the newest one's outcome is shown. The page's own loads
+   * (`origin` "page") do not start while a refusal stands.
+   */
+  async function loadBoard(withHistory: boolean, origin: LoadOrigin) {
+    if (origin === "page" && pageStatus.refused) return;
     const atMs = el.live.checked ? null : (firstAtMs ?? etInstant(el.date.value, el.time.value || "16:00"));
     firstAtMs = null;
-    boardCanvas.dataset.state = "loading";
-    setStatus(`Loading the ${el.symbol.value} board...`);
-    const seq = ++loadSeq;
+    const symbol = el.symbol.value;
+    const load = ++loads;
+    apply({ kind: "load-started", load, origin, symbol });
+    let loaded = false;
     try {
-      const board = source.board(el.symbol.value, atMs);
+      const board = settleWithin(source.board(symbol, atMs), BOARD_DEADLINE_MS, `The ${symbol} board did not arrive within ${BOARD_DEADLINE_MS / 1000} s: pick the minute again or reload the page.`);
       board.catch(() => undefined); // handled below, after the kernels are awaited
       engine ??= await enginePromise;
-      const loaded = await board;
-      if (seq !== loadSeq) return; // a newer request (symbol, minute) superseded this one
-      handle.board = loaded;
+      const received = await board;
+      if (load !== pageStatus.load) return; // a newer load (symbol, minute) superseded this one
+      handle.board = received;
       handle.stats.firstBoardMs ??= performance.now();
       handle.stats.boards++;
       chain = chainFromBoard(handle.board);
       el.whatif.value = "0";
       handle.settings.whatIfSpot = null;
       recompute();
-      boardSettled();
-      setStatus(`${handle.board.symbol} board of ${handle.board.asOf}: ${handle.board.contracts.oi.length} contracts`);
-      if (withHistory) await loadHistory();
+      apply({ kind: "board-loaded", load, message: `${handle.board.symbol} board of ${handle.board.asOf}: ${handle.board.contracts.oi.length} contracts` });
+      loaded = true;
     } catch (error) {
-      fail(error);
-      boardSettled();
+      apply({ kind: "load-failed", load, error });
+    } finally {
+      if (load === pageStatus.load) boardSettled();
     }
+    if (loaded && withHistory) await loadHistory();
+    if (started) syncStream();
   }
 
   async function loadHistory() {
@@ -224,10 +236,10 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
     const openMs = sessionBounds(handle.board.sessionDate).openMs;
     const fromMs = Math.max(openMs, endMs - Number(el.history.value) * MINUTE_MS);
     const s = handle.settings;
+    const load = pageStatus.load;
     try {
-      const seq = loadSeq;
       const frames = await source.history(el.symbol.value, fromMs, endMs, { metric: s.metric, maxStrikes: s.maxStrikes, maxExpirations: s.maxExpirations });
-      if (seq !== loadSeq) return;
+      if (load !== pageStatus.load) return;
       handle.frames = frames;
       // The history keeps the settings it was loaded with (reloading costs credits): say which.
       setText($("session-title"), `Session: strike x time, spot path (${s.metric}, ${s.maxStrikes} strikes, ${s.maxExpirations} expirations)`);
@@ -235,7 +247,7 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
       el.scrub.value = el.scrub.max;
       scrub();
     } catch (error) {
-      fail(error);
+      apply({ kind: "load-failed", load, error });
     }
   }
 
@@ -293,16 +305,16 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
     el.live.checked = false;
     el.date.value = etYmd(f.tMs);
     el.time.value = etHhmm(f.tMs);
-    void loadBoard(false);
+    void loadBoard(false, "user");
   });
-  el.symbol.addEventListener("change", () => void loadBoard(true));
+  el.symbol.addEventListener("change", () => void loadBoard(true, "user"));
   el.date.addEventListener("change", () => {
     el.live.checked = false;
-    void loadBoard(true);
+    void loadBoard(true, "user");
   });
   el.time.addEventListener("change", () => {
     el.live.checked = false;
-    void loadBoard(true);
+    void loadBoard(true, "user");
   });
   el.history.addEventListener("change", updateHistoryCost);
   $("history-load").addEventListener("click", () => void loadHistory());
@@ -310,17 +322,29 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
 
   // Live: the positioning stream says when a new minute's board exists; the page appends its
   // frame to the session and reloads the board (API only; the static build has no stream).
-  let liveStream: { close(): void } | null = null;
-  function follow() {
+  /** Set once the first board settled: from then on each load leaves the stream as `syncStream` says. */
+  let started = false;
+  let liveStream: { symbol: string; close(): void } | null = null;
+  /** Follows the shown symbol while Live is on and no refusal stands; otherwise closes the stream. */
+  function syncStream() {
+    const wanted = el.live.checked && source.kind === "api" && !pageStatus.refused ? el.symbol.value : null;
+    if (liveStream?.symbol === wanted) return;
     liveStream?.close();
     liveStream = null;
-    if (!el.live.checked || source.kind !== "api") return;
+    if (wanted === null) return;
     const s = handle.settings;
-    liveStream = openStream({
+    const follower = { symbol: wanted, close: () => client.close() };
+    const client = openStream({
       baseUrl: location.origin + config.base,
       apiKey: localStorage.getItem("optionscope.apiKey") ?? "",
-      symbols: [el.symbol.value],
+      symbols: [wanted],
       params: { metric: s.metric, maxStrikes: String(s.maxStrikes), maxExpirations: String(s.maxExpirations) },
+      onStatus: (st) => {
+        if (st.state !== "ended" || liveStream !== follower) return;
+        liveStream = null; // a later load opens a new one (unless a refusal stands)
+        const e = st.end.kind === "failed" ? st.end.error : null;
+        if (e?.status) apply({ kind: "stream-failed", error: new PageApiError(e.status, e.code, e.message) });
+      },
       onEvent: (e) => {
         if (e.event !== "snapshot") return;
         // `snapshot` data is the symbol's /v1/heatmap entry (docs/api.md#stream-events).
@@ -332,20 +356,21 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
         el.scrub.max = String(handle.frames.length - 1);
         el.scrub.value = el.scrub.max;
         scrub();
-        if (!handle.board || tMs > handle.board.asOfMs) void loadBoard(false);
+        if (el.live.checked && (!handle.board || tMs > handle.board.asOfMs)) void loadBoard(false, "page");
       },
     });
+    liveStream = follower;
   }
   el.live.addEventListener("change", () => {
-    follow();
-    if (el.live.checked) void loadBoard(true);
+    if (el.live.checked) void loadBoard(true, "user");
+    else syncStream();
   });
 
   // The first board (the asked symbol) first: the symbol list waits until it is painted, so the
   // server builds the board alone (first paint, docs/api.md#heatmap-page-first-paint).
   const wanted = (params.get("symbol") ?? "SPY").toUpperCase();
   el.symbol.add(new Option(wanted, wanted));
-  const firstBoard = loadBoard(true);
+  const firstBoard = loadBoard(true, "page");
   await boardPainted;
   await source.symbols().then(
     (symbols) => {
@@ -354,7 +379,8 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
     () => undefined, // the board's own error says what is wrong (key, credits)
   );
   await firstBoard;
-  follow();
+  started = true;
+  syncStream();
   addEventListener("resize", () => {
     remeasure();
     legendKey = "";
