@@ -2,6 +2,7 @@
 // session's first half hour of prints is small and each expectation can be recomputed from the
 // raw `market.optionPrints` in the test. `gate` holds every print read until released (in-flight
 // and time-limit tests).
+import { expect } from "vitest";
 import { fixedClock } from "../../../../lib/market/clock";
 import type { MarketData } from "../../../../lib/market/market-data";
 import { createSimulatedMarket } from "../../../../lib/market/simulated";
@@ -48,4 +49,20 @@ export function flowHarness(opts: Parameters<typeof makeHarness>[0] & { universe
 /** `res.json()` typed loosely for assertions. */
 export async function body(res: Response): Promise<any> {
   return res.json();
+}
+
+/** A request the route must refuse: the status, the parameter its message names, its code (default `INVALID_PARAMETER`). */
+export type RefusedCase = [path: string, status: number, param: string, code?: string];
+
+/** Each request is refused with its status and code, its message naming the parameter; none is charged. */
+export async function expectRefusedUncharged(h: Harness, cases: RefusedCase[]): Promise<void> {
+  const before = h.accounts.balance(h.accountId);
+  for (const [path, status, param, code = "INVALID_PARAMETER"] of cases) {
+    const res = await h.get(path);
+    expect(res.status, path).toBe(status);
+    const { error } = await body(res);
+    expect(error.code, path).toBe(code);
+    expect(error.message, path).toContain(param);
+  }
+  expect(h.accounts.balance(h.accountId)).toBe(before);
 }

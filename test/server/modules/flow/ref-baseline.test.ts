@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { dteDays, tradeFacts } from "../../../../lib/flow";
 import type { OptionPrint } from "../../../../lib/market";
 import { sessionBounds } from "../../../../lib/time";
-import { body, flowHarness, PRIOR, type FlowHarness } from "./_spec-harness";
+import { body, expectRefusedUncharged, flowHarness, PRIOR, type FlowHarness, type RefusedCase } from "./_spec-harness";
 
 const EARLIER = "2024-03-04";
 let h: FlowHarness;
@@ -77,8 +77,7 @@ describe("/v1/flow/{ticker}/baseline", () => {
   });
 
   it("400 naming the parameter for a bad bucket, lookback_days, time of day or reversed bounds; 404 for an unknown ticker; uncharged", async () => {
-    const before = balance();
-    const cases: Array<[string, number, string, string?]> = [
+    const cases: RefusedCase[] = [
       ["/v1/flow/XOM/baseline?bucket=2min", 400, "bucket"],
       ["/v1/flow/XOM/baseline?lookback_days=31", 400, "lookback_days"],
       ["/v1/flow/XOM/baseline?start_time_of_day=9:30", 400, "start_time_of_day"],
@@ -87,13 +86,6 @@ describe("/v1/flow/{ticker}/baseline", () => {
       ["/v1/flow/XOM/baseline?min_dte=9&max_dte=1", 400, "min_dte"],
       ["/v1/flow/ZZZZ/baseline", 404, "ticker", "SYMBOL_NOT_FOUND"],
     ];
-    for (const [path, status, param, code = "INVALID_PARAMETER"] of cases) {
-      const res = await h.get(path);
-      expect(res.status, path).toBe(status);
-      const { error } = await body(res);
-      expect(error.code, path).toBe(code);
-      expect(error.message, path).toContain(param);
-    }
-    expect(balance()).toBe(before);
+    await expectRefusedUncharged(h, cases);
   });
 });

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { groupSweeps, openInterestBySymbol, premiumNorm, scoreFlow, tradeFacts } from "../../../../lib/flow";
 import type { OptionPrint } from "../../../../lib/market";
 import { previousTradingDay, sessionBounds } from "../../../../lib/time";
-import { body, flowHarness, PRIOR, type FlowHarness } from "./_spec-harness";
+import { body, expectRefusedUncharged, flowHarness, PRIOR, type FlowHarness, type RefusedCase } from "./_spec-harness";
 
 let h: FlowHarness;
 const balance = () => h.accounts.balance(h.accountId);
@@ -156,8 +156,7 @@ describe("/v1/aggregate/{ticker}", () => {
   });
 
   it("400 naming the parameter for an unknown timeframe, more than 8 entries, a bad filter, a future date; 404 unknown ticker; uncharged", async () => {
-    const before = balance();
-    const cases: Array<[string, number, string, string?]> = [
+    const cases: RefusedCase[] = [
       ["/v1/aggregate/XOM?timeframes=2d", 400, "timeframes"],
       ["/v1/aggregate/XOM?timeframes=1d,1d,1d,1d,1d,1d,1d,1d,1d", 400, "timeframes"],
       ["/v1/aggregate/XOM?moneyness_filter=far", 400, "moneyness_filter"],
@@ -166,13 +165,6 @@ describe("/v1/aggregate/{ticker}", () => {
       ["/v1/aggregate/XOM?date=2030-01-02", 400, "date"],
       ["/v1/aggregate/ZZZZ", 404, "ticker", "SYMBOL_NOT_FOUND"],
     ];
-    for (const [path, status, param, code = "INVALID_PARAMETER"] of cases) {
-      const res = await h.get(path);
-      expect(res.status, path).toBe(status);
-      const { error } = await body(res);
-      expect(error.code, path).toBe(code);
-      expect(error.message, path).toContain(param);
-    }
-    expect(balance()).toBe(before);
+    await expectRefusedUncharged(h, cases);
   });
 });

@@ -6,7 +6,7 @@ import { openInterestBySymbol, tradeFacts } from "../../../../lib/flow";
 import type { OptionPrint } from "../../../../lib/market";
 import { parseOptionSymbol } from "../../../../lib/symbols";
 import { previousTradingDay, sessionBounds } from "../../../../lib/time";
-import { body, flowHarness, PRIOR, type FlowHarness } from "./_spec-harness";
+import { body, expectRefusedUncharged, flowHarness, PRIOR, type FlowHarness, type RefusedCase } from "./_spec-harness";
 
 let h: FlowHarness;
 const balance = () => h.accounts.balance(h.accountId);
@@ -151,8 +151,7 @@ describe("/v1/moneyness/{ticker}", () => {
   });
 
   it("400 naming the parameter for a bad timeframe, option_type, moneyness band, min_oi, min_premium or date; 404 unknown ticker; uncharged", async () => {
-    const before = balance();
-    const cases: Array<[string, number, string, string?]> = [
+    const cases: RefusedCase[] = [
       ["/v1/vol-oi/XOM?timeframe=monthly", 400, "timeframe"],
       ["/v1/vol-oi/XOM?option_type=both", 400, "option_type"],
       ["/v1/vol-oi/XOM?moneyness=otm", 400, "moneyness"],
@@ -164,13 +163,6 @@ describe("/v1/moneyness/{ticker}", () => {
       ["/v1/vol-oi/ZZZZ", 404, "ticker", "SYMBOL_NOT_FOUND"],
       ["/v1/moneyness/ZZZZ", 404, "ticker", "SYMBOL_NOT_FOUND"],
     ];
-    for (const [path, status, param, code = "INVALID_PARAMETER"] of cases) {
-      const res = await h.get(path);
-      expect(res.status, path).toBe(status);
-      const { error } = await body(res);
-      expect(error.code, path).toBe(code);
-      expect(error.message, path).toContain(param);
-    }
-    expect(balance()).toBe(before);
+    await expectRefusedUncharged(h, cases);
   });
 });
