@@ -182,4 +182,20 @@ describe("heatmap page key errors, live mode", () => {
     await expect.poll(streamed, { timeout: 30_000 }).toEqual(["QQQ"]);
     await v.page.close();
   });
+
+  it("a refused session history, loaded after a top-up, gives the board back its ready state and resumes following", async () => {
+    // 10 credits buy the 5-credit board but not the 25-credit history loaded with it.
+    const { accountId, key } = accounts.createAccount({ plan: "top", credits: 10 });
+    const v = await visit(key);
+    await waitShown(v, "needs-key", /^Out of credits \(insufficient_credits\)/);
+    await waitQuiet(v);
+    expect(v.requests.filter((r) => r.startsWith("/v1/stream"))).toEqual([]);
+    accounts.updateAccount(accountId, { credits: 10_000 });
+    await v.page.click("#history-load");
+    await waitShown(v, "ready", /^SPY board of 2024-03-06T19:00:00Z: \d+ contracts$/);
+    expect(Number(await v.page.getAttribute("#session", "data-frames"))).toBeGreaterThan(1);
+    const streamed = () => v.requests.filter((r) => r.startsWith("/v1/stream")).length;
+    await expect.poll(streamed, { timeout: 30_000 }).toBe(1);
+    await v.page.close();
+  });
 });

@@ -219,7 +219,7 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
       el.whatif.value = "0";
       handle.settings.whatIfSpot = null;
       recompute();
-      apply({ kind: "board-loaded", load, message: `${handle.board.symbol} board of ${handle.board.asOf}: ${handle.board.contracts.oi.length} contracts` });
+      apply({ kind: "board-loaded", load, message: boardMessage() });
       loaded = true;
     } catch (error) {
       apply({ kind: "load-failed", load, error });
@@ -228,6 +228,11 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
     }
     if (loaded && withHistory) await loadHistory();
     if (started) syncStream();
+  }
+
+  function boardMessage(): string {
+    const board = handle.board!;
+    return `${board.symbol} board of ${board.asOf}: ${board.contracts.oi.length} contracts`;
   }
 
   async function loadHistory() {
@@ -246,6 +251,11 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
       el.scrub.max = String(Math.max(0, handle.frames.length - 1));
       el.scrub.value = el.scrub.max;
       scrub();
+      // A history refused earlier (a standing refusal over a valid board) is lifted when it loads.
+      if (pageStatus.refused) {
+        apply({ kind: "board-loaded", load, message: boardMessage() });
+        if (started) syncStream();
+      }
     } catch (error) {
       apply({ kind: "load-failed", load, error });
     }
