@@ -44,7 +44,10 @@ export async function sharedLimits(redisUrl: string | undefined): Promise<Shared
       close: () => {},
     };
   }
-  const redis = await openRedis(redisUrl);
+  // Auto-pipelined: the limit checks of one event-loop turn (every request parsed in it) go to
+  // Redis as one write and come back as one read, one pipeline in flight at a time, instead of one
+  // round trip each (docs/methodology.md#postgresql-group-commit-and-the-auth-cache).
+  const redis = await openRedis(redisUrl, { autoPipelining: true });
   let streams: Awaited<ReturnType<typeof openRedis>>;
   try {
     streams = await openRedis(redisUrl, { autoPipelining: true });
