@@ -21,9 +21,8 @@ export interface RedisOptions {
   /**
    * Send the commands of one event-loop turn as one write (ioredis `enableAutoPipelining`). On for
    * the stream resume store, whose fan-out appends one command per stream per board (a quarter of
-   * the event-loop time, bench/README.md#redis-shared-state), and for the limits under load (one
-   * write and one read for every request of a turn; a lone request waits one `setImmediate`).
-   * Default off.
+   * the event-loop time, bench/README.md#redis-shared-state); off for the limits, whose single
+   * commands answer sooner without it.
    */
   autoPipelining?: boolean;
 }
