@@ -2,7 +2,7 @@
 // PostgreSQL + Redis on this machine, >= 3,000 requests/s aggregate with p99 <= 30 ms), with the
 // single-instance SQLite figure measured beside it in the same session.
 //
-//   npx tsx bench/scale-out.ts [--duration 10] [--connections 48] [--only pg|sqlite]
+//   npx tsx bench/scale-out.ts [--duration 10] [--connections 48] [--only pg|sqlite] [--cpu-prof DIR]
 //
 // Each instance is `optionscope serve` in its own child process (server/main.ts through tsx,
 // simulated market seed 42, clock pinned to a session minute, access log and per-IP ceiling off).
@@ -21,6 +21,7 @@ import { parseArgs } from "node:util";
 import autocannonUntyped from "autocannon";
 import { openAccountStore, type AccountStore } from "../server/accounts/open-store";
 import { startPostgres } from "../test/_services/postgres-server";
+import { cpuMsOf, findPid, treeCpuMs } from "./_proc-cpu";
 import { freePort, startRedis } from "../test/_services/redis-server";
 
 interface AutocannonResult {
@@ -36,11 +37,13 @@ const autocannon = autocannonUntyped as (opts: Record<string, unknown>) => Promi
 export const SCALE_TARGETS = Object.freeze({ requestsPerSec: 3000, p99Ms: 30 });
 const NOW = "2024-03-06T16:00:00Z";
 const PATH = "/v1/heatmap?symbols=SPXW";
+/** How long the background CPU of the processes is sampled with no load before the run, ms. */
+const IDLE_SAMPLE_MS = 3000;
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
-async function serveChild(args: string[]): Promise<{ child: ChildProcess; url: string }> {
+async function serveChild(args: string[], nodeArgs: string[] = []): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts", "serve", "--port", String(port), "--hostname", "127.0.0.1", "--seed", "42", "--now", NOW, "--ip-ceiling", "off", "--no-access-log", "--no-daily-fill", ...args], {
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "server/main.ts", "serve", "--port", String(port), "--hostname", "127.0.0.1", "--seed", "42", "--now", NOW, "--ip-ceiling", "off", "--no-access-log", "--no-daily-fill", ...args], {
     cwd: ROOT,
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -55,8 +58,18 @@ async function serveChild(args: string[]): Promise<{ child: ChildProcess; url: s
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
+/** A process (tree) whose CPU time is sampled around the measured run. */
+interface CpuProbe {
+  name: string;
+  ms: () => number;
+}
+
 interface Row {
   name: string;
+  /** CPU ms per measured request, per probe (the load generator is `loadgen`). */
+  cpuPerRequestMs: Record<string, number>;
+  /** CPU ms per second of each probe with no load (sampled for IDLE_SAMPLE_MS before the run). */
+  idleCpuMsPerS: Record<string, number>;
   instances: number;
   requestsPerSec: number;
   p50Ms: number;
@@ -68,7 +81,7 @@ interface Row {
   pass: boolean;
 }
 
-async function measure(name: string, urls: string[], store: AccountStore, durationS: number, connections: number): Promise<Row> {
+async function measure(name: string, urls: string[], store: AccountStore, durationS: number, connections: number, probes: CpuProbe[]): Promise<Row> {
   const { accountId, key } = await store.createAccount({ plan: "top", credits: 1_000_000_000, dailyCapCredits: null, monthlyCapCredits: null, label: "bench", requestsPerMinute: 100_000_000 });
   const headers = { authorization: `Bearer ${key}` };
   for (const url of urls) {
@@ -78,7 +91,16 @@ async function measure(name: string, urls: string[], store: AccountStore, durati
   }
   const per = Math.max(1, Math.round(connections / urls.length));
   await Promise.all(urls.map((url) => autocannon({ url: url + PATH, headers, connections: per, duration: 2 })));
+  const loadgen: CpuProbe = { name: "loadgen", ms: () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; } };
+  const all = [...probes, loadgen];
+  // Background CPU (market clock, boards, timers) with no load, so it is not read as request cost.
+  const idleStart = all.map((p) => p.ms());
+  await new Promise((r) => setTimeout(r, IDLE_SAMPLE_MS));
+  const idlePerS = Object.fromEntries(all.map((p, i) => [p.name, ((p.ms() - idleStart[i]!) * 1000) / IDLE_SAMPLE_MS]));
+  const before = all.map((p) => p.ms());
   const runs = await Promise.all(urls.map((url) => autocannon({ url: url + PATH, headers, connections: per, duration: durationS })));
+  const total = runs.reduce((s, r) => s + r["2xx"] + r.non2xx, 0);
+  const cpuPerRequestMs = Object.fromEntries(all.map((p, i) => [p.name, (p.ms() - before[i]!) / Math.max(1, total)]));
   const ledger = await store.ledger(accountId, { limit: 100_000_000 });
   const details = await store.getAccount(accountId);
   const rps = runs.reduce((s, r) => s + r.requests.average, 0);
@@ -90,6 +112,8 @@ async function measure(name: string, urls: string[], store: AccountStore, durati
   const balanced = details.creditsBalance === details.ledgerSumCredits;
   return {
     name,
+    cpuPerRequestMs,
+    idleCpuMsPerS: idlePerS,
     instances: urls.length,
     requestsPerSec: rps,
     p50Ms: Math.max(...runs.map((r) => r.latency.p50)),
@@ -103,7 +127,9 @@ async function measure(name: string, urls: string[], store: AccountStore, durati
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { duration: { type: "string", default: "10" }, connections: { type: "string", default: "48" }, only: { type: "string" } } });
+  const { values } = parseArgs({ options: { duration: { type: "string", default: "10" }, connections: { type: "string", default: "48" }, only: { type: "string" }, "cpu-prof": { type: "string" } } });
+  // --cpu-prof DIR: the first instance writes a V8 CPU profile there when it stops (SIGTERM).
+  const profArgs = values["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", values["cpu-prof"]] : [];
   const duration = Number(values.duration);
   const connections = Number(values.connections);
   console.log(`scale-out: GET ${PATH} (cached, 1 credit, durable debit), ${connections} connections in all, ${duration} s, node ${process.version}, load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
@@ -115,13 +141,20 @@ async function main(): Promise<void> {
     try {
       const urls: string[] = [];
       for (let i = 0; i < 3; i++) {
-        const s = await serveChild(["--store", pg.url, "--redis", redis.url]);
+        const s = await serveChild(["--store", pg.url, "--redis", redis.url], i === 0 ? profArgs : []);
         children.push(s.child);
         urls.push(s.url);
       }
-      rows.push(await measure("postgres+redis", urls, store, duration, connections));
+      const postmaster = findPid(["postgres", `-p ${pg.port}`]);
+      const redisPid = findPid(["redis-server", `:${redis.port}`]);
+      const probes: CpuProbe[] = [
+        { name: "instances", ms: () => children.reduce((s, c) => s + cpuMsOf(c.pid!), 0) },
+        { name: "postgres", ms: () => (postmaster ? treeCpuMs(postmaster) : Number.NaN) },
+        { name: "redis", ms: () => (redisPid ? cpuMsOf(redisPid) : Number.NaN) },
+      ];
+      rows.push(await measure("postgres+redis", urls, store, duration, connections, probes));
     } finally {
-      for (const c of children) c.kill("SIGTERM");
+      await Promise.all(children.map((c) => new Promise((r) => { c.once("exit", r); c.kill("SIGTERM"); })));
       await store.close();
       await Promise.all([pg.stop(), redis.stop()]);
     }
@@ -131,7 +164,7 @@ async function main(): Promise<void> {
     const s = await serveChild(["--data-dir", dir]);
     const store = await openAccountStore({ storeUrl: undefined, dataDir: dir });
     try {
-      rows.push(await measure("sqlite (one instance)", [s.url], store, duration, connections));
+      rows.push(await measure("sqlite (one instance)", [s.url], store, duration, connections, [{ name: "instances", ms: () => cpuMsOf(s.child.pid!) }]));
     } finally {
       s.child.kill("SIGTERM");
       await store.close();
@@ -143,6 +176,9 @@ async function main(): Promise<void> {
       `${r.pass ? "PASS" : "FAIL"} ${r.name.padEnd(22)} ${r.instances} instance(s): ${r.requestsPerSec.toFixed(0)} req/s (target >= ${SCALE_TARGETS.requestsPerSec}), ` +
         `p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms (target <= ${SCALE_TARGETS.p99Ms}), non-2xx/errors ${r.bad}; ledger ${r.debits} debits for ${r.ok} measured 2xx, balanced=${r.balanced}`,
     );
+    const cpu = Object.entries(r.cpuPerRequestMs).map(([k, v]) => `${k} ${v.toFixed(3)}`);
+    console.log(`     CPU ms per request: ${cpu.join(", ")}; total ${Object.values(r.cpuPerRequestMs).reduce((s, v) => s + v, 0).toFixed(3)}`);
+    console.log(`     idle CPU ms per s (no load): ${Object.entries(r.idleCpuMsPerS).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(", ")}`);
   }
   console.log(`load average after: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
 }

@@ -7,6 +7,7 @@
 import type { ConcurrencyLimiter, RateLimiter } from "../accounts/types";
 import { createRedisSignInLimiter, createSignInLimiter, type SignInLimiter } from "../console/sign-in-limiter";
 import { createRedisReplayStore } from "../streams/redis-replay-store";
+import { openTakeoverNotices, type TakeoverNotices } from "../streams/redis-takeover-notices";
 import type { ReplayStoreFactory } from "../streams/replay-store";
 import { createConcurrencyLimiter } from "./concurrency-limiter";
 import { createIpCeiling, createRedisIpCeiling, type IpCeiling, type IpCeilingOptions } from "./ip-ceiling";
@@ -44,12 +45,23 @@ export async function sharedLimits(redisUrl: string | undefined): Promise<Shared
       close: () => {},
     };
   }
+  // Not auto-pipelined: ioredis serves one auto-pipeline at a time, and one in flight when Redis
+  // stops holds every later limit check until the reconnect (a hang, not the fast 503 the outage
+  // test asks for). See docs/methodology.md#postgresql-group-commit-and-the-auth-cache.
   const redis = await openRedis(redisUrl);
   let streams: Awaited<ReturnType<typeof openRedis>>;
   try {
     streams = await openRedis(redisUrl, { autoPipelining: true });
   } catch (error) {
     redis.disconnect();
+    throw error;
+  }
+  let notices: TakeoverNotices;
+  try {
+    notices = await openTakeoverNotices(redisUrl);
+  } catch (error) {
+    redis.disconnect();
+    streams.disconnect();
     throw error;
   }
   const concurrency = createRedisConcurrencyLimiter(redis);
@@ -59,12 +71,13 @@ export async function sharedLimits(redisUrl: string | undefined): Promise<Shared
     ipCeiling: (options) => createRedisIpCeiling(redis, options),
     signInLimiter: createRedisSignInLimiter(redis),
     // Its own connection: stream fan-out writes in batches without delaying the limits' commands.
-    resumeStore: (options) => createRedisReplayStore(streams, options),
+    resumeStore: (options) => createRedisReplayStore(streams, { ...options, takeoverNotices: notices }),
     where: "redis",
     close() {
       concurrency.close();
       redis.disconnect();
       streams.disconnect();
+      notices.close();
     },
   };
 }

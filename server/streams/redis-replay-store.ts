@@ -13,6 +13,7 @@ import type { Redis } from "ioredis";
 import { sharedLimitsUnavailable } from "../limits/redis-connection";
 import { formatEventId, newLineageId, parseEventId } from "./event-id";
 import type { Lineage, LoggedEvent, ReplayStore, ReplayStoreOptions, ResumeLookup } from "./replay-store";
+import type { TakeoverNotices } from "./redis-takeover-notices";
 
 // KEYS: meta hash, event stream. ARGV: claim, seq, approximate max length, ttl ms, state JSON,
 // then the event's field/value pairs. 1 written; 0 another connection claimed the lineage (a
@@ -28,9 +29,11 @@ redis.call('PEXPIRE', KEYS[2], ARGV[4])
 return 1`;
 
 // KEYS: meta hash, event stream. ARGV: account, query key, cursor seq, claim, ttl ms, max events,
-// cutoff (stream-clock ms). The checks of the in-process lookup, in its order; on success the
-// lineage is claimed by the caller in the same step, so no append of a previous writer slips in
-// between the replay read and the takeover. Returns {'resume', seq, state, entries} or {reason}.
+// cutoff (stream-clock ms), takeover channel, lineage id. The checks of the in-process lookup, in
+// its order; on success the lineage is claimed by the caller in the same step, so no append of a
+// previous writer slips in between the replay read and the takeover, and the claim is published
+// so the previous writer's instance stops it at once (redis-takeover-notices.ts).
+// Returns {'resume', seq, state, entries} or {reason}.
 const LOOKUP = `
 local m = redis.call('HMGET', KEYS[1], 'acct', 'query', 'seq', 'state')
 if not m[1] or m[1] ~= ARGV[1] then return {'unknown'} end
@@ -48,6 +51,7 @@ end
 redis.call('HSET', KEYS[1], 'owner', ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
+if ARGV[8] ~= '' then redis.call('PUBLISH', ARGV[8], ARGV[9] .. ' ' .. ARGV[4]) end
 return {'resume', m[3], m[4], entries}`;
 
 /** Event data longer than this is stored once by digest (boards, velocity), shorter inline. */
@@ -79,6 +83,11 @@ export interface RedisReplayStoreOptions extends ReplayStoreOptions {
   prefix?: string;
   /** Called with the connection writing into a lineage that a resume claimed elsewhere (the hub aborts it). */
   onTakenOver: (owner: object) => void;
+  /**
+   * Claims published by every instance's resumes (`openTakeoverNotices`): a writer here stops as
+   * soon as its lineage is claimed elsewhere. Without it, at its next write.
+   */
+  takeoverNotices?: TakeoverNotices;
 }
 
 /** The JSON of a lineage's board state. */
@@ -131,6 +140,17 @@ export function createRedisReplayStore(redis: Redis, options: RedisReplayStoreOp
    * memo holds about two texts per live topic, not old boards.
    */
   const storedBoards = new Map<string, { digest: string; usedMs: number }>();
+
+  const channel = options.takeoverNotices?.channel ?? "";
+  // A claim made elsewhere: the writer of that lineage here, if any, stops now. This process's
+  // own resumes stop their previous writer in `lookup` (the notice may arrive before or after).
+  options.takeoverNotices?.subscribe((lineageId, claim) => {
+    if (claim.startsWith(`${instance}:`)) return;
+    const l = lineages.get(lineageId);
+    if (!l) return;
+    unpersisted.add(l);
+    if (l.owner) options.onTakenOver(l.owner);
+  });
 
   const metaKey = (id: string) => `${prefix}lineage:${id}`;
   const logKey = (id: string) => `${metaKey(id)}:log`;
@@ -229,7 +249,7 @@ export function createRedisReplayStore(redis: Redis, options: RedisReplayStoreOp
       let reply: LookupReply;
       let replay: LoggedEvent[] | null;
       try {
-        reply = await client.optionscopeReplayLookup(...keys, accountId, queryKey, parsed.seq, claim, ttlMs, options.maxEvents, Math.floor(nowMs - options.windowMs));
+        reply = await client.optionscopeReplayLookup(...keys, accountId, queryKey, parsed.seq, claim, ttlMs, options.maxEvents, Math.floor(nowMs - options.windowMs), channel, parsed.lineage);
         replay = reply[0] === "resume" ? await replayOf((reply as Resumable)[3]) : [];
       } catch {
         // No resume can be decided without Redis; the open is refused (and refunded), like the limits.

@@ -10,7 +10,7 @@ import { storeFailure } from "../account-errors";
 import { clockFn } from "../_sqlite-store";
 import type { AccountService, ClockLike } from "../types";
 import { createPgAdmin, type PgAdmin } from "./pg-admin";
-import { createPgAuth, type PgAuth } from "./pg-auth";
+import { AUTH_CHANNEL, createPgAuth, type PgAuth } from "./pg-auth";
 import type { PgBatcher } from "./pg-batcher";
 import { openPgPool, redactUrl, type Sql } from "./pg-connection";
 import { createPgLedger, type PgCreditLedger } from "./pg-ledger";
@@ -28,6 +28,8 @@ export interface OpenPostgresOptions {
   maxConnections?: number;
   /** Seconds to wait for a new connection (default 10; see `PgConnectionOptions`). */
   connectTimeoutS?: number;
+  /** Reuse window of an authenticated key row, ms (default 1000; 0 reads on every request). */
+  authCacheTtlMs?: number;
   /** Group-commit window of debits and refunds, ms (default 0: one event-loop turn). */
   groupCommitWindowMs?: number;
   isKnownSymbol?: (symbol: string) => boolean;
@@ -61,7 +63,12 @@ export async function openPostgresAccountService(options: OpenPostgresOptions): 
     throw new Error(`PostgreSQL store ${redactUrl(options.url)} could not be opened: ${(error as Error).message}`);
   }
   const store = createPgStore(sql, clockFn(options.clock));
-  const auth = createPgAuth(store, { isKnownSymbol: options.isKnownSymbol });
+  const auth = createPgAuth(store, { isKnownSymbol: options.isKnownSymbol, cacheTtlMs: options.authCacheTtlMs });
+  // Admin writes from any process notify the account; a (re)connected listener may have missed
+  // notices, so it starts from an empty cache. Without the listener the cache's TTL is the bound.
+  await sql
+    .listen(AUTH_CHANNEL, (accountId) => auth.invalidate(accountId), () => auth.invalidate())
+    .catch(() => {});
   const ledger = createPgLedger(store, { groupCommitWindowMs: options.groupCommitWindowMs });
   const admin = createPgAdmin(store);
   /** Admin calls fail like the rest of the store: 503 when it cannot be reached. */
@@ -79,6 +86,7 @@ export async function openPostgresAccountService(options: OpenPostgresOptions): 
     revalidate: auth.revalidate,
     principalForGrant: auth.principalForGrant,
     assertEntitled: auth.assertEntitled,
+    invalidate: auth.invalidate,
     debit: ledger.debit,
     refund: ledger.refund,
     debitAsync: ledger.debitAsync,
@@ -86,12 +94,24 @@ export async function openPostgresAccountService(options: OpenPostgresOptions): 
     balance: ledger.balance,
     accountView: ledger.accountView,
     createAccount: guard(admin.createAccount),
-    updateAccount: guard(admin.updateAccount),
+    updateAccount: guard(async (accountId: string, input: Parameters<PgAdmin["updateAccount"]>[1]) => {
+      try {
+        return await admin.updateAccount(accountId, input);
+      } finally {
+        auth.invalidate(accountId);
+      }
+    }),
     getAccount: guard(admin.getAccount),
     listAccounts: guard(admin.listAccounts),
     findAccountByLabel: guard(admin.findAccountByLabel),
     createKey: guard(admin.createKey),
-    revokeKey: guard(admin.revokeKey),
+    revokeKey: guard(async (keyOrId: string) => {
+      try {
+        return await admin.revokeKey(keyOrId);
+      } finally {
+        auth.invalidate();
+      }
+    }),
     ledger: guard(admin.ledger),
     verifyLedger: guard(admin.verifyLedger),
     groupCommitStats: () => ledger.batcher.stats(),

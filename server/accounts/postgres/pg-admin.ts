@@ -9,6 +9,7 @@ import { assertCap, assertCredits, assertRpm } from "../account-errors";
 import { displayPrefix, generateKey, hashesEqual, hashKey, KEY_PREFIX, newId } from "../keys";
 import { isPlan, planDefinition } from "../plans";
 import { usagePeriods } from "../sqlite-ledger";
+import { AUTH_CHANNEL } from "./pg-auth";
 import type { Sql } from "./pg-connection";
 import { grantDue, type PgAccountRow, type PgStore } from "./pg-store";
 
@@ -161,7 +162,11 @@ export function createPgAdmin(store: PgStore): PgAdmin {
         if (input.opraAgreement !== undefined) set.opra_agreement = input.opraAgreement;
         if (input.label !== undefined) set.label = input.label;
         if (input.requestsPerMinute !== undefined) set.requests_per_minute = input.requestsPerMinute;
-        if (Object.keys(set).length > 0) await tx`UPDATE accounts SET ${tx(set as never)} WHERE id = ${accountId}`;
+        if (Object.keys(set).length > 0) {
+          await tx`UPDATE accounts SET ${tx(set as never)} WHERE id = ${accountId}`;
+          // Every instance drops its cached key rows of the account when this commits (pg-auth.ts).
+          await tx`SELECT pg_notify(${AUTH_CHANNEL}, ${accountId})`;
+        }
         // Apply any due grant first, so a balance set now is not topped up a moment later.
         await grantTx(tx, accountId, input.plan ?? row.plan, tsMs);
         if (input.credits !== undefined) await setBalanceTx(tx, accountId, input.credits, tsMs);
@@ -201,7 +206,13 @@ export function createPgAdmin(store: PgStore): PgAdmin {
         [found] = await sql<{ id: string; account_id: string; hash: Buffer }[]>`SELECT id, account_id, hash FROM api_keys WHERE id = ${trimmed}`;
       }
       if (!found) throw new ApiError(404, "key_not_found", "No key matches that key or key id.");
-      const changed = await sql`UPDATE api_keys SET revoked_ms = ${tsMs} WHERE id = ${found.id} AND revoked_ms IS NULL`;
+      const hit = found;
+      const changed = await sql.begin(async (t) => {
+        const tx = t as unknown as Tx;
+        const c = await tx`UPDATE api_keys SET revoked_ms = ${tsMs} WHERE id = ${hit.id} AND revoked_ms IS NULL`;
+        await tx`SELECT pg_notify(${AUTH_CHANNEL}, ${hit.account_id})`;
+        return c;
+      });
       return { keyId: found.id, accountId: found.account_id, alreadyRevoked: changed.count === 0 };
     },
 

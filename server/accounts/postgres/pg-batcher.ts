@@ -2,7 +2,10 @@
  * Group commit on PostgreSQL: debits and refunds submitted in the same short window go to the
  * server as ONE `os_apply` call (one round trip, one transaction, one WAL flush); each keeps its
  * own outcome (the function returns a code per operation). No promise resolves before the
- * COMMIT holding its operation returned. Operations are sorted by account inside a batch, so two
+ * COMMIT holding its operation returned. At most `maxInFlight` batches (default 1) are at the
+ * server at once: what arrives while one commits waits and goes as the next batch, so under load
+ * batches grow with the commit latency instead of many small transactions queueing on the same
+ * balance-row lock (docs/methodology.md#postgresql-group-commit-and-the-auth-cache). Operations are sorted by account inside a batch, so two
  * batches in flight (this instance's or another's) lock balance rows in the same order and cannot
  * deadlock. When the connection fails mid-call the outcome is unknown: every operation of that
  * batch is rejected with 503 and a compensating refund of its request id is retried until the
@@ -43,8 +46,10 @@ interface Pending {
 export interface PgBatcherOptions {
   /** Wait for company, ms; 0 (default) flushes in the event loop's check phase. */
   windowMs?: number;
-  /** Largest batch (default 256). */
+  /** Largest batch (default 1024). */
   maxBatch?: number;
+  /** Batches at the server at once (default 1: the next batch forms while one commits). */
+  maxInFlight?: number;
   /** Error for operations whose batch failed (nothing of it is stored, or it is being compensated). */
   storeFailure: () => Error;
   /** Delay between attempts of an in-doubt compensation, ms (default 1000). */
@@ -61,7 +66,8 @@ export interface PgBatcher {
 
 export function createPgBatcher(sql: Sql, options: PgBatcherOptions): PgBatcher {
   const windowMs = Math.max(0, options.windowMs ?? 0);
-  const maxBatch = Math.max(1, options.maxBatch ?? 256);
+  const maxBatch = Math.max(1, options.maxBatch ?? 1024);
+  const maxInFlight = Math.max(1, options.maxInFlight ?? 1);
   const retryMs = options.retryMs ?? 1000;
   let queue: Pending[] = [];
   let scheduled = false;
@@ -110,10 +116,11 @@ export function createPgBatcher(sql: Sql, options: PgBatcherOptions): PgBatcher 
 
   async function flush(): Promise<void> {
     scheduled = false;
-    if (queue.length === 0) return;
+    // A batch is committing: this queue goes when it returns (see the `finally` below).
+    if (queue.length === 0 || inFlight >= maxInFlight) return;
     const batch = queue.length > maxBatch ? queue.splice(0, maxBatch) : queue;
     queue = batch === queue ? [] : queue;
-    if (queue.length > 0) schedule();
+    if (queue.length > 0 && inFlight + 1 < maxInFlight) schedule();
     // Stable sort: one account's operations keep their order (a refund after its debit).
     batch.sort((x, y) => byAccount(x.op, y.op));
     stats.batches++;
@@ -133,6 +140,7 @@ export function createPgBatcher(sql: Sql, options: PgBatcherOptions): PgBatcher 
       for (const p of batch) p.reject(options.storeFailure());
     } finally {
       inFlight--;
+      if (queue.length > 0) schedule();
     }
   }
 

@@ -1,0 +1,108 @@
+// The PostgreSQL group commit's batching rule (server/accounts/postgres/pg-batcher.ts): at most
+// `maxInFlight` batches at the server; what arrives while one commits waits and goes as the next
+// batch, in one call. A fake `sql` stands in for the server so the commit can be held open.
+import { describe, expect, it } from "vitest";
+import { storeFailure } from "../../../server/accounts/account-errors";
+import { createPgBatcher, type PgOp } from "../../../server/accounts/postgres/pg-batcher";
+import type { Sql } from "../../../server/accounts/postgres/pg-connection";
+
+/** A fake pool: each `os_apply` call is recorded and answered only when the test releases it. */
+function heldSql() {
+  const calls: { ops: PgOp[]; release: () => void }[] = [];
+  let open = 0;
+  let maxOpen = 0;
+  const sql = Object.assign(
+    (_strings: TemplateStringsArray, ...values: unknown[]) => {
+      const ops = (values[0] as { ops: PgOp[] }).ops;
+      open++;
+      maxOpen = Math.max(maxOpen, open);
+      return new Promise((resolve) => {
+        calls.push({
+          ops,
+          release: () => {
+            open--;
+            resolve(ops.map((o, i) => ({ i, code: "ok", balance: 1000 - o.n, ledger_id: i + 1, cap: null })));
+          },
+        });
+      });
+    },
+    { json: (ops: PgOp[]) => ({ ops }) },
+  ) as unknown as Sql;
+  return { sql, calls, maxOpen: () => maxOpen };
+}
+
+const op = (a: string, rq: string): PgOp => ({ op: "debit", a, n: 1, rq, rt: "/v1/heatmap", ts: 0, d: "d:x", m: "m:x", gp: "once", gc: 0, gm: false });
+/** Two check phases: a released commit resolves, then the batcher's own `setImmediate` flush runs. */
+const turn = () => new Promise((r) => setImmediate(() => setImmediate(r)));
+
+describe("PostgreSQL group commit batching", () => {
+  it("holds what arrives during a commit and sends it as ONE next batch; never two batches at once", async () => {
+    const fake = heldSql();
+    const b = createPgBatcher(fake.sql, { storeFailure });
+    const first = [b.submit(op("acct_a", "r0"))];
+    await turn();
+    expect(fake.calls.map((c) => c.ops.length)).toEqual([1]);
+    // 40 requests over several event-loop turns while the first batch is still committing.
+    const later: Promise<unknown>[] = [];
+    for (let t = 0; t < 4; t++) {
+      for (let k = 0; k < 10; k++) later.push(b.submit(op(k % 2 ? "acct_b" : "acct_a", `r${t}.${k}`)));
+      await turn();
+    }
+    expect(fake.calls).toHaveLength(1);
+    fake.calls[0]!.release();
+    await Promise.all(first);
+    await turn();
+    expect(fake.calls.map((c) => c.ops.length)).toEqual([1, 40]);
+    // Sorted by account inside the batch (lock order), each account's operations in submit order.
+    const second = fake.calls[1]!.ops;
+    expect(second.map((o) => o.a)).toEqual([...Array(20).fill("acct_a"), ...Array(20).fill("acct_b")]);
+    expect(second.filter((o) => o.a === "acct_a").map((o) => o.rq)).toEqual([0, 1, 2, 3].flatMap((t) => [0, 2, 4, 6, 8].map((k) => `r${t}.${k}`)));
+    fake.calls[1]!.release();
+    const results = (await Promise.all(later)) as { balance: number }[];
+    expect(results.every((r) => r.balance === 999)).toBe(true);
+    expect(fake.maxOpen()).toBe(1);
+    expect(b.stats()).toMatchObject({ batches: 2, ops: 41, largestBatch: 40 });
+    b.close();
+  });
+
+  it("splits a queue longer than maxBatch, still one batch at a time, and answers every operation once", async () => {
+    const fake = heldSql();
+    const b = createPgBatcher(fake.sql, { storeFailure, maxBatch: 16 });
+    const all = Array.from({ length: 50 }, (_, k) => b.submit(op("acct_a", `q${k}`)));
+    const settled = new Set<number>();
+    all.forEach((p, k) => p.then(() => settled.add(k)));
+    const sizes: number[] = [];
+    while (sizes.reduce((s, n) => s + n, 0) < 50) {
+      await turn();
+      expect(fake.calls.length).toBe(sizes.length + 1);
+      const c = fake.calls[sizes.length]!;
+      sizes.push(c.ops.length);
+      c.release();
+    }
+    await Promise.all(all);
+    expect(sizes).toEqual([16, 16, 16, 2]);
+    expect(settled.size).toBe(50);
+    expect(fake.maxOpen()).toBe(1);
+    b.close();
+  });
+
+  it("maxInFlight 2 lets a second batch start while the first commits, never a third", async () => {
+    const fake = heldSql();
+    const b = createPgBatcher(fake.sql, { storeFailure, maxInFlight: 2 });
+    const ps = [b.submit(op("acct_a", "x0"))];
+    await turn();
+    ps.push(b.submit(op("acct_a", "x1")));
+    await turn();
+    ps.push(b.submit(op("acct_a", "x2")), b.submit(op("acct_a", "x3")));
+    await turn();
+    expect(fake.calls.map((c) => c.ops.length)).toEqual([1, 1]);
+    fake.calls[0]!.release();
+    await turn();
+    expect(fake.calls.map((c) => c.ops.length)).toEqual([1, 1, 2]);
+    fake.calls[1]!.release();
+    fake.calls[2]!.release();
+    await Promise.all(ps);
+    expect(fake.maxOpen()).toBe(2);
+    b.close();
+  });
+});
