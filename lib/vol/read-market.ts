@@ -1,8 +1,8 @@
 // Compositions over the MarketData interface: what the server's vol routes (and a daily history
 // store) read for a symbol. No state; every board comes from the market passed in.
-import type { IsoDate, MarketData } from "../market/market-data";
+import type { ChainSnapshot, IsoDate, MarketData } from "../market/market-data";
 import { nextTradingDay, previousTradingDay, sessionBounds } from "../time";
-import { chainTerms } from "./chain-terms";
+import { chainTerms, type ChainTerms } from "./chain-terms";
 import { coneLevelAnchors } from "./cone-horizons";
 import { coneLevel, cones, type ConeLevel, type ConesModule } from "./cones";
 import { type CurveState, curveState, termSlopePct } from "./term-structure";
@@ -87,7 +87,8 @@ export function sigmaHistory(readings: readonly SessionCloseReading[]): SigmaHis
  * session); the priced move comes from the prior session's closing board, the rest-of-day move
  * from the board now. `readings` are the daily readings of the sessions before today (oldest
  * first; a server keeps them in a daily store, since each is a closing board; the prior session's
- * reading, when there, stands in for its closing board). Null without a
+ * reading, when there, stands in for its closing board). `live`: the board at `asOfMs` and its
+ * terms when the caller has read them already. Null without a
  * board now or at the prior close.
  *
  * @example await readSigma(market, "SPY", Date.now(), cachedReadings)
@@ -98,14 +99,15 @@ export async function readSigma(
   symbol: string,
   asOfMs: number,
   readings: readonly SessionCloseReading[],
+  live?: { board: ChainSnapshot; terms: ChainTerms },
 ): Promise<SigmaModule | null> {
-  const board = await market.chain(symbol, asOfMs);
+  const board = live?.board ?? (await market.chain(symbol, asOfMs));
   if (!board) return null;
   const today = board.sessionDate;
   const { openMs, closeMs } = sessionBounds(today);
   const prior = await priorClose(market, symbol, previousTradingDay(today), closeMs, readings);
   if (!prior) return null;
-  const live = board.asOfMs >= openMs && board.asOfMs < closeMs;
+  const inSession = board.asOfMs >= openMs && board.asOfMs < closeMs;
   const before = readings.filter((r) => r.date < today);
   return sigma({
     asOfMs: board.asOfMs,
@@ -115,7 +117,7 @@ export async function readSigma(
     sessionOpenMs: openMs,
     sessionCloseMs: closeMs,
     em1dPct: prior.em1dPct,
-    emRestNowPct: live ? (impliedMove(chainTerms(board), closeMs)?.em1Pct ?? null) : null,
+    emRestNowPct: inSession ? (impliedMove(live?.terms ?? chainTerms(board), closeMs)?.em1Pct ?? null) : null,
     history: sigmaHistory(before),
   });
 }

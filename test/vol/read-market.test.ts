@@ -55,6 +55,21 @@ describe("readSigma's prior close", () => {
     expect(fromReading.running_sigma).toBe(fromBoard.running_sigma);
     expect(fromReading.day_pace).toBe(fromBoard.day_pace);
   });
+
+  it("reuses the caller's live board and terms instead of quoting the board again", async () => {
+    const readings = (await Promise.all(tradingDaysBetween("2024-04-22", "2024-04-30").map((d) => sessionCloseReading(market, "SPY", d)))) as SessionCloseReading[];
+    const asOf = etInstant("2024-05-01", "11:00");
+    const board = market.chainSync("SPY", asOf)!;
+    const asked: number[] = [];
+    const counting = new Proxy(market, {
+      get: (target, prop, receiver) =>
+        prop === "chain" ? (symbol: string, at: number) => (asked.push(at), target.chain(symbol, at)) : Reflect.get(target, prop, receiver),
+    });
+    const given = (await readSigma(counting, "SPY", asOf, readings, { board, terms: chainTerms(board) }))!;
+    expect(asked).toEqual([]);
+    const read = (await readSigma(market, "SPY", asOf, readings))!;
+    expect(given).toEqual(read);
+  });
 });
 
 describe("readCones", () => {

@@ -6,6 +6,7 @@ import type { VolStreamQuery } from "./vol-source";
 import { sessionDateAt } from "../../../lib/time";
 import { createCoverage, type Coverage } from "./coverage";
 import { VOL_READING } from "../../daily-store/kinds";
+import { warmRecordCloses } from "./event-record";
 import { createDailyStore, DEFAULT_HISTORY_SESSIONS, type DailyStore } from "./daily-store";
 
 /** The S&P reference of `ratio_vix` (spec: the volatility module keys the S&P complex on SPXW). */
@@ -82,6 +83,8 @@ export function createVolState(services: AppServices, options: VolOptions = {}):
         for (const s of symbols) {
           // The sessions every route reads: those before today's (a live board's) session.
           await daily.before(s, today, historySessions);
+          // And the closes of its earnings record, outside that window (read by `events`).
+          await warmRecordCloses(state, s, today);
           progress.done++;
           // Let requests in between symbols: the warm-up is background work.
           await new Promise((r) => setImmediate(r));
