@@ -72,6 +72,9 @@ function seedOf(seed: number | string | undefined): number {
   return Math.trunc(seed) | 0;
 }
 
+/** Session boards memoised per market. */
+export const SESSION_BOARDS_KEPT = 512;
+
 /**
  * Creates the simulated market.
  * @example
@@ -83,7 +86,11 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
   const seed = seedOf(options.seed);
   const clock = options.clock ?? systemClock;
   const engine = new SimEngine(seed);
-  const boards = new Lru<string, SessionBoard>(64);
+  // Session boards (about 0.2 MB of arrays each on average: 292 measured at 60 MB): room for every
+  // root's board of today plus its prior session and cone anchors (146 roots), so a per-minute
+  // sweep over the whole universe (the vol screener) does not rebuild each board every minute, as
+  // it did at 64.
+  const boards = new Lru<string, SessionBoard>(SESSION_BOARDS_KEPT);
   const dayBars = new Lru<string, DayBars>(256);
   let universeCache: SymbolInfo[] | undefined;
   let infoByTicker: Map<string, SymbolInfo> | undefined;

@@ -7,6 +7,7 @@ import { sessionDateAt } from "../../../lib/time";
 import { createCoverage, type Coverage } from "./coverage";
 import { VOL_READING } from "../../daily-store/kinds";
 import { warmRecordCloses } from "./event-record";
+import { liveReading } from "./live-reading";
 import { createDailyStore, DEFAULT_HISTORY_SESSIONS, type DailyStore } from "./daily-store";
 
 /** The S&P reference of `ratio_vix` (spec: the volatility module keys the S&P complex on SPXW). */
@@ -87,6 +88,12 @@ export function createVolState(services: AppServices, options: VolOptions = {}):
           await warmRecordCloses(state, s, today);
           progress.done++;
           // Let requests in between symbols: the warm-up is background work.
+          await new Promise((r) => setImmediate(r));
+        }
+        // Today's boards too: a symbol's first board of a session builds the session's fixed part
+        // (strike grid, open interest, volume), which the first screener minute would pay for.
+        for (const s of symbols) {
+          await liveReading(state, s, services.clock.now());
           await new Promise((r) => setImmediate(r));
         }
         progress.finished = true;
