@@ -92,3 +92,14 @@ export const VRP_FORWARD_SESSIONS = 21;
 
 /** Sessions of the spot-vol correlation. @see docs/methodology.md#screener-fields */
 export const SPOT_VOL_CORR_SESSIONS = 60;
+
+/**
+ * Weekend-adjusted readings: weekday factors from the last 252 daily readings, each weekday
+ * needing 8 ratios. @see docs/methodology.md#weekend-adjusted-readings
+ */
+export const ADJ_WINDOW_SESSIONS = 252;
+export const ADJ_MIN_PER_WEEKDAY = 8;
+
+/** Mean-reversion odds: sessions ahead (about a month) and samples needed. @see docs/methodology.md#mean-reversion-odds */
+export const REVERSION_HORIZON_SESSIONS = 21;
+export const REVERSION_MIN_SAMPLES = 10;

@@ -71,7 +71,8 @@ export async function ivOf(state: VolState, x: SymbolInputs): Promise<z.output<t
     const s = refByDate.get(r.date);
     return r.svx30 !== null && s ? r.svx30 / s : Number.NaN;
   });
-  return ivModule(x.live.svx, { daily, referenceSvx30: ref?.svx.svx30?.value ?? null, ratioDaily });
+  const dates = [...x.history.map((r) => r.date), x.live.board.sessionDate];
+  return ivModule(x.live.svx, { daily, referenceSvx30: ref?.svx.svx30?.value ?? null, ratioDaily, dates });
 }
 
 /** The `term` module with `earnings_context`. @see docs/methodology.md#term-structure @see docs/methodology.md#volatility-server-readings */
