@@ -74,6 +74,8 @@ function seedOf(seed: number | string | undefined): number {
 
 /** Session boards memoised per market. */
 export const SESSION_BOARDS_KEPT = 512;
+/** Symbol-session option tapes (board volume) memoised per market. */
+export const DAY_TAPES_KEPT = 256;
 
 /**
  * Creates the simulated market.
@@ -114,7 +116,9 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
 
   // One tape is the truth: priced boards read their volume from the option tape, which is made on
   // boards quoted without it (`withTape` false). @see docs/methodology.md#one-tape-board-volume-from-the-prints
-  const tape = createTapeVolume((symbol, fromMs, toMs) => simulatedOptionPrints(printContext, symbol, fromMs, toMs));
+  // One day tape per root in session (146), kept like the session boards: at the default 64 a sweep
+  // over the universe regenerated each root's tape from the open every minute.
+  const tape = createTapeVolume((symbol, fromMs, toMs) => simulatedOptionPrints(printContext, symbol, fromMs, toMs), DAY_TAPES_KEPT);
 
   const chainAt = (symbol: string, atMs: number, select: ChainWindowSelect | null, options: ChainOptions = {}, withTape = true): ChainSnapshot | null => {
     const spec = engine.spec(symbol);

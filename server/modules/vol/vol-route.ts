@@ -8,6 +8,7 @@ import { createCoverage, type Coverage } from "./coverage";
 import { VOL_READING } from "../../daily-store/kinds";
 import { warmRecordCloses } from "./event-record";
 import { liveReading } from "./live-reading";
+import { optionVolume } from "../../../lib/vol/screener-fields";
 import { createDailyStore, DEFAULT_HISTORY_SESSIONS, type DailyStore } from "./daily-store";
 
 /** The S&P reference of `ratio_vix` (spec: the volatility module keys the S&P complex on SPXW). */
@@ -91,9 +92,12 @@ export function createVolState(services: AppServices, options: VolOptions = {}):
           await new Promise((r) => setImmediate(r));
         }
         // Today's boards too: a symbol's first board of a session builds the session's fixed part
-        // (strike grid, open interest, volume), which the first screener minute would pay for.
+        // (strike grid, open interest) and its volume from the day's option tape so far (`opt_vol`:
+        // the tape is generated from the open on first use, then a minute at a time), which the
+        // first screener minute would otherwise pay for.
         for (const s of symbols) {
-          await liveReading(state, s, services.clock.now());
+          const live = await liveReading(state, s, services.clock.now());
+          if (live) optionVolume(live.board);
           await new Promise((r) => setImmediate(r));
         }
         progress.finished = true;
