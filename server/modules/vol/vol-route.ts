@@ -100,6 +100,11 @@ export function createVolState(services: AppServices, options: VolOptions = {}):
           if (live) optionVolume(live.board);
           await new Promise((r) => setImmediate(r));
         }
+        // And the minute's screener rows: the rest of what a symbol reads once per process (its
+        // earnings calendar, the code paths' first runs), so the first minute costs what the next do.
+        // Imported here: the screener's route module imports this one.
+        const { minuteRows } = await import("./screener");
+        await minuteRows(state, services.clock.now(), { yieldBetween: true });
         progress.finished = true;
       })();
       warming.catch(() => {
