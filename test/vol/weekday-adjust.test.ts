@@ -59,3 +59,21 @@ describe("weekend-adjusted readings", () => {
     expect(weekendAdjusted(dates, flat, "2024-06-03", null)).toBeNull();
   });
 });
+
+describe("ivModule's *_adj", () => {
+  it("divides today's reading by today's weekday factor of that tenor's own history", async () => {
+    const { ivModule } = await import("../../lib/vol");
+    const d = dates.slice(0, 300);
+    const x30 = d.map((day, i) => trend(i) * PATTERN[weekdayOf(day)]);
+    const reading = (value: number) => ({ value, near: null, next: null }) as never;
+    const readings = { svx1d: null, svx9: null, svx30: reading(x30[x30.length - 1]), svx3m: reading(20), svx6m: null } as never;
+    const iv = ivModule(readings, { daily: { svx30: x30, svx3m: d.map(() => 20) }, dates: d });
+    const f = weekdayFactors(d.slice(0, -1), x30.slice(0, -1))!;
+    expect(iv.svx30_adj).toBeCloseTo(x30[x30.length - 1] / f[weekdayOf(d[d.length - 1])], 12);
+    expect(iv.svx3m_adj).toBeCloseTo(20, 12);
+    expect(iv.svx1d_adj).toBeNull();
+    // Without dates there are no weekdays to adjust by.
+    expect(ivModule(readings, { daily: { svx30: x30 } }).svx30_adj).toBeNull();
+    expect(iv.reversion?.samples).toBeGreaterThan(0);
+  });
+});
