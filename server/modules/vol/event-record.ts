@@ -11,11 +11,24 @@ export const RECORD_REPORTS = 8;
 
 export const shiftDays = (date: IsoDate, days: number): IsoDate => new Date(Date.parse(`${date}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
-/** The earnings ticker behind a covered symbol (its underlying; indices have no reports). */
-export async function earningsOf(state: VolState, symbol: string, from: IsoDate, to: IsoDate): Promise<EarningsEvent[]> {
-  const info = (await state.coverage.all()).get(symbol)?.info;
-  if (!info || info.type === "index") return [];
-  return state.services.market.earnings(info.underlying, from, to);
+/**
+ * The reports of the earnings ticker behind a covered symbol (its underlying; indices have none)
+ * in `[from, to]`, memoised: the windows move once a day and every minute's rows ask again.
+ */
+export function earningsOf(state: VolState, symbol: string, from: IsoDate, to: IsoDate): Promise<EarningsEvent[]> {
+  const key = `earn|${symbol}|${from}|${to}`;
+  let p = state.memo.get(key) as Promise<EarningsEvent[]> | undefined;
+  if (!p) {
+    p = (async () => {
+      const info = (await state.coverage.all()).get(symbol)?.info;
+      if (!info || info.type === "index") return [];
+      return state.services.market.earnings(info.underlying, from, to);
+    })();
+    state.memo.set(key, p);
+    // A failed read is not kept: the next caller tries again.
+    p.catch(() => state.memo.delete(key));
+  }
+  return p;
 }
 
 /** The last `RECORD_REPORTS` reports within `PAST_EVENT_DAYS` whose reaction session closed before `today`, oldest first. */
