@@ -9,7 +9,7 @@
 // reading of that minute is new (the simulator builds each symbol's board for the minute).
 //   npx tsx bench/vol-server.bench.ts
 import os from "node:os";
-import { fixedClock, createSimulatedMarket } from "../lib/market";
+import { createSimulatedMarket } from "../lib/market";
 import { etInstant } from "../lib/time";
 import { openAccountService } from "../server/accounts";
 import { createApp } from "../server/app";
@@ -28,7 +28,8 @@ async function main(): Promise<void> {
   console.log(`# vol server bench ${new Date().toISOString()} node ${process.version} ${os.cpus()[0]?.model ?? "cpu"} (${os.cpus().length} cpus) load ${os.loadavg()[0].toFixed(2)}; history ${HISTORY} sessions`);
   const start = etInstant("2024-05-01", "10:00");
   const clock = { ms: start, now() { return this.ms; } };
-  const market = createSimulatedMarket({ seed: 42, clock: fixedClock(start) });
+  // The market follows the bench clock: each new minute is a new board for every symbol.
+  const market = createSimulatedMarket({ seed: 42, clock });
   const accounts = openAccountService({ dbPath: ":memory:" });
   const { key } = accounts.createAccount({ plan: "top", credits: 100_000_000, dailyCapCredits: null, requestsPerMinute: 1_000_000 });
   const vol = createVolModule({ historySessions: HISTORY });

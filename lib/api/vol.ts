@@ -198,6 +198,24 @@ export const VolMarketSchema = z.object({
   /** VVIX proxy: annualised realized vol of daily SVX30 log changes, last 21 (docs/methodology.md#vol-of-vol). */
   vvix: N,
   history: z.object({ dates: z.array(z.string()), svx9: z.array(N), svx30: z.array(N), svx3m: z.array(N), close: z.array(z.number()) }),
+  /** The Magnificent Seven's SVX30 against QQQ's, equal weights (docs/methodology.md#dispersion). */
+  dispersion: z.object({
+    index: z.string(),
+    members: z.array(z.string()),
+    n: z.number().int(),
+    members_svx30: N,
+    index_svx30: N,
+    spread: N,
+    ratio: N,
+    implied_corr: N,
+    spread_pct_1y: N,
+  }),
+  /** 0 (fear) .. 100 (greed) from four one-year percentiles (docs/methodology.md#fear-and-greed). */
+  fear_greed: z.object({
+    score: N,
+    label: z.enum(["extreme_fear", "fear", "neutral", "greed", "extreme_greed"]).nullable(),
+    components: z.object({ vol_level: N, term: N, skew: N, momentum: N }),
+  }),
 });
 export type VolMarket = z.output<typeof VolMarketSchema>;
 

@@ -92,3 +92,30 @@ export const VRP_FORWARD_SESSIONS = 21;
 
 /** Sessions of the spot-vol correlation. @see docs/methodology.md#screener-fields */
 export const SPOT_VOL_CORR_SESSIONS = 60;
+
+/**
+ * Weekend-adjusted readings: weekday factors from the last 252 daily readings, each weekday
+ * needing 8 ratios. @see docs/methodology.md#weekend-adjusted-readings
+ */
+export const ADJ_WINDOW_SESSIONS = 252;
+export const ADJ_MIN_PER_WEEKDAY = 8;
+
+/** Mean-reversion odds: sessions ahead (about a month) and samples needed. @see docs/methodology.md#mean-reversion-odds */
+export const REVERSION_HORIZON_SESSIONS = 21;
+export const REVERSION_MIN_SAMPLES = 10;
+
+/**
+ * Dispersion: the Magnificent Seven against QQQ, equal weights, at least 5 members read.
+ * @see docs/methodology.md#dispersion
+ */
+export const DISPERSION_INDEX = "QQQ";
+export const DISPERSION_MEMBERS = Object.freeze(["AAPL", "MSFT", "NVDA", "AMZN", "GOOGL", "META", "TSLA"] as const);
+export const DISPERSION_MIN_MEMBERS = 5;
+
+/**
+ * Fear and greed: sessions of the momentum return, components needed for a score, and the label
+ * bands (upper bounds of extreme fear, fear, neutral, greed). @see docs/methodology.md#fear-and-greed
+ */
+export const FEAR_GREED_MOMENTUM_SESSIONS = 20;
+export const FEAR_GREED_MIN_COMPONENTS = 3;
+export const FEAR_GREED_BANDS = Object.freeze([25, 45, 55, 75] as const);

@@ -82,6 +82,13 @@ export { surface, sviIvAtDelta, SurfaceExpirySchema, SurfaceModuleSchema } from 
 export type { SurfaceExpiry, SurfaceModule } from "./surface";
 
 // Module objects (snake_case, the reference service's names)
+export { weekdayFactors, weekdayOf, weekendAdjusted } from "./weekday-adjust";
+export { meanReversion } from "./reversion";
+export { dispersionReading } from "./dispersion";
+export type { DispersionReading } from "./dispersion";
+export { fearGreed, fearGreedLabel } from "./fear-greed";
+export type { FearGreed, FearGreedInputs, FearGreedLabel } from "./fear-greed";
+export type { Reversion } from "./reversion";
 export { ivModule, termModule, chainQuality, IvModuleSchema, TermModuleSchema, ChainQualitySchema } from "./modules";
 export type { IvModule, IvModuleHistory, TermModule, ChainQuality } from "./modules";
 

@@ -3,7 +3,9 @@ import { IV_WINDOWS, QUALITY_FAIR_STRIKES, QUALITY_GOOD_STRIKES, SVX_TENORS, typ
 import { ivRankPercentiles, type IvWindow } from "./iv-rank";
 import type { SvxReading, SvxReadings } from "./svx";
 import { curveState, ratioToReference, termSlopePct, type TermRow } from "./term-structure";
+import { meanReversion } from "./reversion";
 import { zScore } from "./tilt";
+import { weekendAdjusted } from "./weekday-adjust";
 
 /** Depth of the chain behind the headline reading. */
 export const ChainQualitySchema = z.enum(["good", "fair", "thin"]);
@@ -32,6 +34,11 @@ export const IvModuleSchema = z.object({
   svx30: z.number().nullable(),
   svx3m: z.number().nullable(),
   svx6m: z.number().nullable(),
+  svx1d_adj: z.number().nullable(),
+  svx9_adj: z.number().nullable(),
+  svx30_adj: z.number().nullable(),
+  svx3m_adj: z.number().nullable(),
+  svx6m_adj: z.number().nullable(),
   iv_rank: z.number().nullable(),
   iv_pct: z.number().nullable(),
   pct_by: z.object({ svx1d: Pct, svx9: Pct, svx30: Pct, svx3m: Pct, svx6m: Pct }),
@@ -42,6 +49,16 @@ export const IvModuleSchema = z.object({
   curve: z.enum(["contango", "backwardation", "humped", "flat"]).nullable(),
   quality: ChainQualitySchema,
   thin: z.boolean(),
+  reversion: z
+    .object({
+      horizon_sessions: z.number().int(),
+      median: z.number(),
+      direction: z.enum(["down", "up"]),
+      quintile: z.number().int(),
+      odds_pct: z.number().nullable(),
+      samples: z.number().int(),
+    })
+    .nullable(),
 });
 export type IvModule = z.output<typeof IvModuleSchema>;
 
@@ -53,12 +70,15 @@ export interface IvModuleHistory {
   referenceSvx30?: number | null;
   /** Daily `ratio_vix` readings before today, oldest first (for `ratio_z`, the last 252 are used). */
   ratioDaily?: ArrayLike<number>;
+  /** Session date of each `daily` entry (today's last): the weekday factors of `*_adj` need them. */
+  dates?: readonly string[];
 }
 
 /**
  * The `iv` module from today's SVX readings and the daily history: the five readings, IV rank and
  * percentile (1y, on SVX30), percentiles per tenor and window, the one-year range, the ratio to
- * the reference and its z-score, term slope, curve state and chain quality.
+ * the reference and its z-score, term slope, curve state, chain quality, the weekend-adjusted
+ * readings (`*_adj`, with `history.dates`) and SVX30's mean-reversion odds.
  *
  * @example ivModule(svxAll(chain), { daily: { svx30: series }, referenceSvx30: 15.2 })
  * @see docs/methodology.md#iv-module
@@ -76,12 +96,23 @@ export function ivModule(readings: SvxReadings, history: IvModuleHistory = {}): 
   const ratio = ratioToReference(v("svx30"), history.referenceSvx30 ?? null);
   const ratioWindow = history.ratioDaily ? Array.from(history.ratioDaily).slice(-IV_WINDOWS["1y"]) : null;
   const quality = chainQuality(readings.svx30);
+  const dates = history.dates;
+  const adj = (t: SvxTenor): number | null => {
+    const d = history.daily?.[t];
+    if (!dates || !d || dates.length !== d.length || d.length < 2) return null;
+    return weekendAdjusted(dates.slice(0, -1), Array.from(d).slice(0, -1), dates[dates.length - 1], v(t));
+  };
   return {
     svx1d: v("svx1d"),
     svx9: v("svx9"),
     svx30: v("svx30"),
     svx3m: v("svx3m"),
     svx6m: v("svx6m"),
+    svx1d_adj: adj("svx1d"),
+    svx9_adj: adj("svx9"),
+    svx30_adj: adj("svx30"),
+    svx3m_adj: adj("svx3m"),
+    svx6m_adj: adj("svx6m"),
     iv_rank: main?.iv_rank ?? null,
     iv_pct: main?.iv_pct ?? null,
     pct_by,
@@ -92,6 +123,7 @@ export function ivModule(readings: SvxReadings, history: IvModuleHistory = {}): 
     curve: curveState({ svx9: v("svx9"), svx30: v("svx30"), svx3m: v("svx3m") }),
     quality,
     thin: quality === "thin",
+    reversion: history.daily?.svx30 ? meanReversion(history.daily.svx30) : null,
   };
 }
 

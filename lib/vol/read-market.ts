@@ -1,8 +1,8 @@
 // Compositions over the MarketData interface: what the server's vol routes (and a daily history
 // store) read for a symbol. No state; every board comes from the market passed in.
-import type { IsoDate, MarketData } from "../market/market-data";
+import type { ChainSnapshot, IsoDate, MarketData } from "../market/market-data";
 import { nextTradingDay, previousTradingDay, sessionBounds } from "../time";
-import { chainTerms } from "./chain-terms";
+import { chainTerms, type ChainTerms } from "./chain-terms";
 import { coneLevelAnchors } from "./cone-horizons";
 import { coneLevel, cones, type ConeLevel, type ConesModule } from "./cones";
 import { type CurveState, curveState, termSlopePct } from "./term-structure";
@@ -86,7 +86,9 @@ export function sigmaHistory(readings: readonly SessionCloseReading[]): SigmaHis
  * (during the session, the session itself; after the close or before the next open, the last
  * session); the priced move comes from the prior session's closing board, the rest-of-day move
  * from the board now. `readings` are the daily readings of the sessions before today (oldest
- * first; a server keeps them in a daily store, since each is a closing board). Null without a
+ * first; a server keeps them in a daily store, since each is a closing board; the prior session's
+ * reading, when there, stands in for its closing board). `live`: the board at `asOfMs` and its
+ * terms when the caller has read them already. Null without a
  * board now or at the prior close.
  *
  * @example await readSigma(market, "SPY", Date.now(), cachedReadings)
@@ -97,27 +99,47 @@ export async function readSigma(
   symbol: string,
   asOfMs: number,
   readings: readonly SessionCloseReading[],
+  live?: { board: ChainSnapshot; terms: ChainTerms },
 ): Promise<SigmaModule | null> {
-  const board = await market.chain(symbol, asOfMs);
+  const board = live?.board ?? (await market.chain(symbol, asOfMs));
   if (!board) return null;
   const today = board.sessionDate;
   const { openMs, closeMs } = sessionBounds(today);
-  const prior = previousTradingDay(today);
-  const priorBoard = await market.chain(symbol, sessionBounds(prior).closeMs);
-  if (!priorBoard || priorBoard.sessionDate !== prior) return null;
-  const live = board.asOfMs >= openMs && board.asOfMs < closeMs;
+  const prior = await priorClose(market, symbol, previousTradingDay(today), closeMs, readings);
+  if (!prior) return null;
+  const inSession = board.asOfMs >= openMs && board.asOfMs < closeMs;
   const before = readings.filter((r) => r.date < today);
   return sigma({
     asOfMs: board.asOfMs,
     spot: board.spot,
-    priorClose: priorBoard.spot,
-    priorCloseMs: priorBoard.asOfMs,
+    priorClose: prior.close,
+    priorCloseMs: prior.closeMs,
     sessionOpenMs: openMs,
     sessionCloseMs: closeMs,
-    em1dPct: impliedMove(chainTerms(priorBoard), closeMs)?.em1Pct ?? null,
-    emRestNowPct: live ? (impliedMove(chainTerms(board), closeMs)?.em1Pct ?? null) : null,
+    em1dPct: prior.em1dPct,
+    emRestNowPct: inSession ? (impliedMove(live?.terms ?? chainTerms(board), closeMs)?.em1Pct ?? null) : null,
     history: sigmaHistory(before),
   });
+}
+
+/**
+ * The prior session's close, its instant and the one-day move it priced to `closeMs` (today's
+ * close): from that session's daily reading when the caller has it (its `em_1d_next_pct` is that
+ * very move, read on the same closing board), else from the closing board itself. The reading
+ * saves rebuilding a closing board per symbol and minute. Null without a board at that close.
+ */
+async function priorClose(
+  market: MarketData,
+  symbol: string,
+  prior: IsoDate,
+  closeMs: number,
+  readings: readonly SessionCloseReading[],
+): Promise<{ close: number; closeMs: number; em1dPct: number | null } | null> {
+  const r = readings.findLast((x) => x.date === prior);
+  if (r) return { close: r.close, closeMs: r.closeMs, em1dPct: r.em_1d_next_pct };
+  const board = await market.chain(symbol, sessionBounds(prior).closeMs);
+  if (!board || board.sessionDate !== prior) return null;
+  return { close: board.spot, closeMs: board.asOfMs, em1dPct: impliedMove(chainTerms(board), closeMs)?.em1Pct ?? null };
 }
 
 /**

@@ -36,6 +36,42 @@ describe("daily readings and readSigma", () => {
   });
 });
 
+describe("readSigma's prior close", () => {
+  it("takes the prior session from its daily reading, without building that closing board", async () => {
+    const readings = (await Promise.all(tradingDaysBetween("2024-04-22", "2024-04-30").map((d) => sessionCloseReading(market, "SPY", d)))) as SessionCloseReading[];
+    const asOf = etInstant("2024-05-01", "11:00");
+    const priorCloseMs = sessionBounds("2024-04-30").closeMs;
+    const asked: number[] = [];
+    const counting = new Proxy(market, {
+      get: (target, prop, receiver) =>
+        prop === "chain" ? (symbol: string, at: number) => (asked.push(at), target.chain(symbol, at)) : Reflect.get(target, prop, receiver),
+    });
+    const fromReading = (await readSigma(counting, "SPY", asOf, readings))!;
+    expect(asked).not.toContain(priorCloseMs);
+    // Without the prior session's reading, the closing board is read: the same numbers.
+    const fromBoard = (await readSigma(counting, "SPY", asOf, readings.slice(0, -1)))!;
+    expect(asked).toContain(priorCloseMs);
+    expect(fromReading.em_1d_pct).toBe(fromBoard.em_1d_pct);
+    expect(fromReading.running_sigma).toBe(fromBoard.running_sigma);
+    expect(fromReading.day_pace).toBe(fromBoard.day_pace);
+  });
+
+  it("reuses the caller's live board and terms instead of quoting the board again", async () => {
+    const readings = (await Promise.all(tradingDaysBetween("2024-04-22", "2024-04-30").map((d) => sessionCloseReading(market, "SPY", d)))) as SessionCloseReading[];
+    const asOf = etInstant("2024-05-01", "11:00");
+    const board = market.chainSync("SPY", asOf)!;
+    const asked: number[] = [];
+    const counting = new Proxy(market, {
+      get: (target, prop, receiver) =>
+        prop === "chain" ? (symbol: string, at: number) => (asked.push(at), target.chain(symbol, at)) : Reflect.get(target, prop, receiver),
+    });
+    const given = (await readSigma(counting, "SPY", asOf, readings, { board, terms: chainTerms(board) }))!;
+    expect(asked).toEqual([]);
+    const read = (await readSigma(market, "SPY", asOf, readings))!;
+    expect(given).toEqual(read);
+  });
+});
+
 describe("readCones", () => {
   it("prices the fixed levels at their anchor closes", async () => {
     const asOf = etInstant("2024-05-01", "11:00");

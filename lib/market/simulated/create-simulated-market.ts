@@ -72,6 +72,11 @@ function seedOf(seed: number | string | undefined): number {
   return Math.trunc(seed) | 0;
 }
 
+/** Session boards memoised per market. */
+export const SESSION_BOARDS_KEPT = 512;
+/** Symbol-session option tapes (board volume) memoised per market. */
+export const DAY_TAPES_KEPT = 256;
+
 /**
  * Creates the simulated market.
  * @example
@@ -83,7 +88,11 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
   const seed = seedOf(options.seed);
   const clock = options.clock ?? systemClock;
   const engine = new SimEngine(seed);
-  const boards = new Lru<string, SessionBoard>(64);
+  // Session boards (about 0.2 MB of arrays each on average: 292 measured at 60 MB): room for every
+  // root's board of today plus its prior session and cone anchors (146 roots), so a per-minute
+  // sweep over the whole universe (the vol screener) does not rebuild each board every minute, as
+  // it did at 64.
+  const boards = new Lru<string, SessionBoard>(SESSION_BOARDS_KEPT);
   const dayBars = new Lru<string, DayBars>(256);
   let universeCache: SymbolInfo[] | undefined;
   let infoByTicker: Map<string, SymbolInfo> | undefined;
@@ -107,7 +116,9 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
 
   // One tape is the truth: priced boards read their volume from the option tape, which is made on
   // boards quoted without it (`withTape` false). @see docs/methodology.md#one-tape-board-volume-from-the-prints
-  const tape = createTapeVolume((symbol, fromMs, toMs) => simulatedOptionPrints(printContext, symbol, fromMs, toMs));
+  // One day tape per root in session (146), kept like the session boards: at the default 64 a sweep
+  // over the universe regenerated each root's tape from the open every minute.
+  const tape = createTapeVolume((symbol, fromMs, toMs) => simulatedOptionPrints(printContext, symbol, fromMs, toMs), DAY_TAPES_KEPT);
 
   const chainAt = (symbol: string, atMs: number, select: ChainWindowSelect | null, options: ChainOptions = {}, withTape = true): ChainSnapshot | null => {
     const spec = engine.spec(symbol);

@@ -30,16 +30,14 @@ import {
 import { EarningsReportSchema, EventsModuleSchema, SurfaceWithPctSchema, TermWithContextSchema, TiltModuleSchema, type VolModuleName } from "../../../lib/api/vol";
 import { earningsContext } from "../../../lib/vol/earnings-context";
 import { skewIndex } from "../../../lib/vol/skew-index";
+import { earningsOf, recordReports, shiftDays } from "./event-record";
 import { liveReading, type LiveReading } from "./live-reading";
 import { REFERENCE_SYMBOL, type VolState } from "./vol-route";
 
 export { REFERENCE_SYMBOL };
 
-/** Calendar days ahead searched for the next report, and years back for past reports. */
+/** Calendar days ahead searched for the next report. */
 const NEXT_EVENT_DAYS = 120;
-const PAST_EVENT_DAYS = 3 * 365;
-/** Past reports in the record (the last eight quarters). */
-const RECORD_REPORTS = 8;
 
 /** Everything the module builders of one symbol read. */
 export interface SymbolInputs {
@@ -73,7 +71,8 @@ export async function ivOf(state: VolState, x: SymbolInputs): Promise<z.output<t
     const s = refByDate.get(r.date);
     return r.svx30 !== null && s ? r.svx30 / s : Number.NaN;
   });
-  return ivModule(x.live.svx, { daily, referenceSvx30: ref?.svx.svx30?.value ?? null, ratioDaily });
+  const dates = [...x.history.map((r) => r.date), x.live.board.sessionDate];
+  return ivModule(x.live.svx, { daily, referenceSvx30: ref?.svx.svx30?.value ?? null, ratioDaily, dates });
 }
 
 /** The `term` module with `earnings_context`. @see docs/methodology.md#term-structure @see docs/methodology.md#volatility-server-readings */
@@ -129,7 +128,7 @@ export function tiltOf(x: SymbolInputs): z.output<typeof TiltModuleSchema> {
 
 /** The `sigma` module. @see docs/methodology.md#sigma */
 export function sigmaOf(state: VolState, x: SymbolInputs) {
-  return readSigma(state.services.market, x.live.symbol, x.nowMs, x.history);
+  return readSigma(state.services.market, x.live.symbol, x.nowMs, x.history, x.live);
 }
 
 /**
@@ -159,14 +158,6 @@ async function closeOn(state: VolState, symbol: string, date: IsoDate): Promise<
   return (await state.daily.reading(symbol, date))?.close ?? null;
 }
 
-/** The earnings ticker behind a covered symbol (its underlying; indices have no reports). */
-async function earningsOf(state: VolState, symbol: string, from: IsoDate, to: IsoDate): Promise<EarningsEvent[]> {
-  const info = (await state.coverage.all()).get(symbol)?.info;
-  if (!info || info.type === "index") return [];
-  return state.services.market.earnings(info.underlying, from, to);
-}
-
-const shiftDays = (date: IsoDate, days: number): IsoDate => new Date(Date.parse(`${date}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 /** The `events` module: null when no report is scheduled. @see docs/methodology.md#events-and-vrp */
 export async function eventsOf(state: VolState, x: SymbolInputs): Promise<z.output<typeof EventsModuleSchema>> {
@@ -175,10 +166,7 @@ export async function eventsOf(state: VolState, x: SymbolInputs): Promise<z.outp
   const next = await nextReport(state, x);
   if (!next) return null;
   const move = eventImpliedMove(board, terms, reportInstantMs(next));
-  const past = (await earningsOf(state, symbol, shiftDays(today, -PAST_EVENT_DAYS), today))
-    .filter((e) => reactionSessions(e).after < today)
-    .sort((a, b) => (a.date < b.date ? -1 : 1))
-    .slice(-RECORD_REPORTS);
+  const past = await recordReports(state, symbol, today);
   const record: z.output<typeof EarningsReportSchema>[] = [];
   for (const e of past) {
     const { before, after } = reactionSessions(e);

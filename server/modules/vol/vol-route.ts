@@ -6,6 +6,9 @@ import type { VolStreamQuery } from "./vol-source";
 import { sessionDateAt } from "../../../lib/time";
 import { createCoverage, type Coverage } from "./coverage";
 import { VOL_READING } from "../../daily-store/kinds";
+import { warmRecordCloses } from "./event-record";
+import { liveReading } from "./live-reading";
+import { optionVolume } from "../../../lib/vol/screener-fields";
 import { createDailyStore, DEFAULT_HISTORY_SESSIONS, type DailyStore } from "./daily-store";
 
 /** The S&P reference of `ratio_vix` (spec: the volatility module keys the S&P complex on SPXW). */
@@ -82,10 +85,26 @@ export function createVolState(services: AppServices, options: VolOptions = {}):
         for (const s of symbols) {
           // The sessions every route reads: those before today's (a live board's) session.
           await daily.before(s, today, historySessions);
+          // And the closes of its earnings record, outside that window (read by `events`).
+          await warmRecordCloses(state, s, today);
           progress.done++;
           // Let requests in between symbols: the warm-up is background work.
           await new Promise((r) => setImmediate(r));
         }
+        // Today's boards too: a symbol's first board of a session builds the session's fixed part
+        // (strike grid, open interest) and its volume from the day's option tape so far (`opt_vol`:
+        // the tape is generated from the open on first use, then a minute at a time), which the
+        // first screener minute would otherwise pay for.
+        for (const s of symbols) {
+          const live = await liveReading(state, s, services.clock.now());
+          if (live) optionVolume(live.board);
+          await new Promise((r) => setImmediate(r));
+        }
+        // And the minute's screener rows: the rest of what a symbol reads once per process (its
+        // earnings calendar, the code paths' first runs), so the first minute costs what the next do.
+        // Imported here: the screener's route module imports this one.
+        const { minuteRows } = await import("./screener");
+        await minuteRows(state, services.clock.now(), { yieldBetween: true });
         progress.finished = true;
       })();
       warming.catch(() => {
