@@ -192,7 +192,9 @@ export {
 } from "./timeframe-aggregate";
 export type { AggregateTimeframe, FlowSums, SumTrade, TimeframeAggregate, TrendAnalysis, MoneynessAggregate } from "./timeframe-aggregate";
 export { BLOCK_MIN_CONTRACTS, epochDay, instrumentIdOf, coarseMoneyness, ivChanges, optionTradeRow, OptionTradeRowSchema } from "./trade-rows";
-export type { OptionTradeRow } from "./trade-rows";
+export type { OptionTradeRow, TradeRowExtras } from "./trade-rows";
+export { addCalendarDays, aggregationOf, earningsFields, EARNINGS_LOOKAHEAD_DAYS, strategiesOf } from "./trade-row-extras";
+export type { TradeAggregation, TradeStrategy } from "./trade-row-extras";
 export { VOL_OI_PARAMS, VOL_OI_BANDS, volOiBand, volOiSignal, volOiAnalysis, VolOiResultSchema } from "./vol-oi";
 export type { VolOiBand, VolOiSignal, VolOiResult, VolOiContract } from "./vol-oi";
 export { MONEYNESS_PARAMS, moneynessBreakdown, MoneynessBreakdownSchema, MoneynessPatternSchema } from "./moneyness-breakdown";

@@ -96,9 +96,27 @@ export const OptionTradeRowSchema = z.object({
   ingestionTimestamp: int,
   prevIv: num.nullable(),
   flowScore: int,
+  // Optional fields (docs/methodology.md#flow-trade-row-extras).
+  premiumPercentile: z.union([z.literal(0), z.literal(50), z.literal(75), z.literal(90), z.literal(95), z.literal(99)]).optional()
+    .meta({ description: "Premium band against the ticker's previous session (0 below its median, 99 from its 99th percentile); omitted when that session has no prints." }),
+  aggCount: int.nonnegative().optional().meta({ description: "Prints of the order this print belongs to (its sweep, else 1)." }),
+  aggTotalPremium: num.optional().meta({ description: "Premium of that order, USD." }),
+  aggTotalSize: int.nonnegative().optional().meta({ description: "Contracts of that order." }),
+  strategyGroupId: z.string().optional().meta({ description: "Id of the multi-leg package the print is a leg of." }),
+  strategyType: z.string().optional().meta({ description: "Strategy of that package (vertical, straddle, iron_condor, ...)." }),
+  strategyLegCount: int.min(1).optional().meta({ description: "Legs of that package." }),
+  earningsDte: int.optional().meta({ description: "Calendar days from the session to the next earnings release." }),
+  nextEarningsDate: int.nullable().optional().meta({ description: "Next earnings release on or after the session, days since 1970-01-01 (null: none scheduled; omitted for funds and indices)." }),
+  sector: z.string().optional().meta({ description: "GICS sector of the ticker (funds: the sector tracked; indices: Index)." }),
+  industry: z.string().optional().meta({ description: "GICS industry of the ticker." }),
 });
 /** One enriched trade row. */
 export type OptionTradeRow = z.output<typeof OptionTradeRowSchema>;
+
+/** The optional fields a route adds to a row (docs/methodology.md#flow-trade-row-extras). */
+export type TradeRowExtras = Partial<Pick<OptionTradeRow,
+  "premiumPercentile" | "aggCount" | "aggTotalPremium" | "aggTotalSize" | "strategyGroupId" | "strategyType" | "strategyLegCount" |
+  "earningsDte" | "nextEarningsDate" | "sector" | "industry">>;
 
 /**
  * A scored trade as an `OptionTradeRow`. `openInterest` and `prevOi` are both the open interest at
@@ -109,7 +127,7 @@ export type OptionTradeRow = z.output<typeof OptionTradeRowSchema>;
  */
 export function optionTradeRow(
   t: ScoredTrade,
-  o: { prevIv: number | null; ivDirection: number; ticker?: string; micros?: boolean },
+  o: { prevIv: number | null; ivDirection: number; ticker?: string; micros?: boolean; extras?: TradeRowExtras },
 ): OptionTradeRow {
   const quoted = t.side !== "N";
   const oi = t.openInterest ?? 0;
@@ -151,5 +169,6 @@ export function optionTradeRow(
     flowScore: t.flowScore,
   };
   if (o.micros) row.tsEventUs = Number(BigInt(t.tsNs) / 1000n);
+  if (o.extras) Object.assign(row, o.extras);
   return row;
 }

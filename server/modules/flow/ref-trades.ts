@@ -12,6 +12,7 @@ import { rootOfSymbol } from "./contract-ratio";
 import { decodedPathParam } from "./dark-pool-params";
 import { checkBounds } from "./feed-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute, type FlowState } from "./flow-route";
+import { rowExtras, tradeRowContext, type TradeRowContext } from "./trade-row-context";
 import { resolveFlowContract, resolveFlowDate, resolveFlowTicker, sessionTape, tapeIndexAt, tapeTrades, type SessionTape } from "./tape";
 
 type BaseQuery = z.output<typeof ContractTradesQuerySchema>;
@@ -49,9 +50,10 @@ function passesBase(t: ScoredTrade, q: BaseQuery): boolean {
   );
 }
 
-function rowOf(tape: SessionTape, index: number, micros: boolean) {
+function rowOf(ctx: TradeRowContext, index: number, micros: boolean) {
+  const tape = ctx.tape;
   const c = tapeIvChanges(tape);
-  return optionTradeRow(tapeTrades(tape)[index], { prevIv: c.prevIv[index], ivDirection: c.direction[index], ticker: tape.ticker, micros });
+  return optionTradeRow(tapeTrades(tape)[index], { prevIv: c.prevIv[index], ivDirection: c.direction[index], ticker: tape.ticker, micros, extras: rowExtras(ctx, index) });
 }
 
 export const underlyingTradesRoute = flowRoute({
@@ -76,6 +78,7 @@ export const underlyingTradesRoute = flowRoute({
     const ticker = await resolveFlowTicker(state, p.ticker);
     const { tape, fromMs, toMs } = await tradesWindow(state, ticker, q, nowMs);
     const trades = tapeTrades(tape);
+    const ctx = await tradeRowContext(state, tape);
     const data = [];
     for (let i = tapeIndexAt(tape, toMs) - 1, lo = tapeIndexAt(tape, fromMs); i >= lo && data.length < q.limit; i--) {
       const t = trades[i];
@@ -92,7 +95,7 @@ export const underlyingTradesRoute = flowRoute({
       ) {
         continue;
       }
-      data.push(rowOf(tape, i, false));
+      data.push(rowOf(ctx, i, false));
     }
     return { data, meta: flowMeta(services, requestId) };
   },
@@ -147,8 +150,9 @@ export const contractTradesRoute = flowRoute({
     }
     const page = picked.slice(start, start + q.limit);
     const more = start + q.limit < picked.length;
+    const ctx = await tradeRowContext(state, tape);
     return {
-      data: page.map((i) => rowOf(tape, i, true)),
+      data: page.map((i) => rowOf(ctx, i, true)),
       meta: flowMeta(services, requestId, more ? { nextCursor: encodeCursor(date, toMs, page[page.length - 1]) } : {}),
     };
   },

@@ -1,0 +1,72 @@
+/**
+ * The optional fields of the enriched trade rows (`OptionTradeRow`): the order a print was part of
+ * (`agg*`), its multi-leg package (`strategy*`), the ticker's next earnings (`earnings*`) and its
+ * sector. Per-tape facts are computed once per tape as columns, read per row.
+ * @see docs/methodology.md#flow-trade-row-extras
+ */
+import type { OptionPrint } from "../market/prints/schemas";
+import { detectMultiLeg } from "./multi-leg";
+import type { SweepGrouping } from "./sweeps";
+import { epochDay } from "./trade-rows";
+
+/** Per print of a tape: the sweep or single print each trade row aggregates into. */
+export interface TradeAggregation {
+  aggCount: number;
+  aggTotalPremium: number;
+  aggTotalSize: number;
+}
+
+/** Per print of a tape: its multi-leg package, or null. */
+export interface TradeStrategy {
+  strategyGroupId: string;
+  strategyType: string;
+  strategyLegCount: number;
+}
+
+/**
+ * The order each print belongs to: a sweep's fills sum to one order (count of fills, total premium
+ * and contracts of the sweep); any other print is an order of its own (count 1).
+ * @example aggregationOf(0, grouping, 1200, 3) // { aggCount: 1, aggTotalPremium: 1200, aggTotalSize: 3 } for a non-sweep print
+ * @see docs/methodology.md#flow-trade-row-extras
+ */
+export function aggregationOf(index: number, sweeps: SweepGrouping, premiumUsd: number, size: number): TradeAggregation {
+  const g = sweeps.groupOf[index];
+  if (g < 0) return { aggCount: 1, aggTotalPremium: premiumUsd, aggTotalSize: size };
+  const s = sweeps.groups[g];
+  return { aggCount: s.printIndices.length, aggTotalPremium: s.totalPremiumUsd, aggTotalSize: s.totalContracts };
+}
+
+/**
+ * Each print's multi-leg package from {@link detectMultiLeg} over the tape: id
+ * `ml_<session date>_<ROOT>_<package index>`, strategy name and leg count; null for prints outside
+ * any package.
+ * @example strategiesOf(tape.prints, "2024-03-06", "SPXW")[i]?.strategyType // "vertical"
+ * @see docs/methodology.md#flow-trade-row-extras
+ */
+export function strategiesOf(prints: readonly OptionPrint[], date: string, ticker: string): (TradeStrategy | null)[] {
+  const { packages, packageOf } = detectMultiLeg(prints);
+  const rows = packages.map((p) => ({ strategyGroupId: `ml_${date}_${ticker}_${p.id}`, strategyType: p.strategy, strategyLegCount: p.legCount }));
+  return Array.from(packageOf, (id) => (id < 0 ? null : rows[id]));
+}
+
+/** Calendar days the earnings search looks ahead of the session. */
+export const EARNINGS_LOOKAHEAD_DAYS = 366;
+
+/** The calendar date `days` after `date` (both `YYYY-MM-DD`). */
+export function addCalendarDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * `nextEarningsDate` (days since 1970-01-01 of the first release on or after the session date,
+ * null when none is scheduled within {@link EARNINGS_LOOKAHEAD_DAYS}) and `earningsDte` (calendar
+ * days from the session to it, only when there is one).
+ * @example earningsFields("2024-03-06", [{ date: "2024-05-03" }]) // { nextEarningsDate: 19846, earningsDte: 58 }
+ * @see docs/methodology.md#flow-trade-row-extras
+ */
+export function earningsFields(sessionDate: string, events: readonly { date: string }[]): { nextEarningsDate: number | null; earningsDte?: number } {
+  const next = events.filter((e) => e.date >= sessionDate).map((e) => e.date).sort()[0];
+  if (next === undefined) return { nextEarningsDate: null };
+  const day = epochDay(next);
+  return { nextEarningsDate: day, earningsDte: day - epochDay(sessionDate) };
+}

@@ -1,0 +1,86 @@
+// What the trade rows add to a scored trade (`premiumPercentile`, `agg*`, `strategy*`,
+// `earnings*`, `sector`, `industry`): per tape the multi-leg packages, per ticker and session the
+// premium band thresholds and the earnings and sector facts, each computed once.
+// @see docs/methodology.md#flow-trade-row-extras
+import {
+  addCalendarDays,
+  aggregationOf,
+  earningsFields,
+  EARNINGS_LOOKAHEAD_DAYS,
+  premiumUsd,
+  strategiesOf,
+  type TradeRowExtras,
+  type TradeStrategy,
+} from "../../../lib/flow";
+import { premiumBand, premiumBandThresholds } from "../../../lib/flow/premium-percentile";
+import { previousTradingDay, sessionBounds } from "../../../lib/time";
+import type { FlowState } from "./flow-route";
+import { FLOW_FIRST_DATE, flowUniverse, sessionPrints, tapeTrades, type SessionTape } from "./tape";
+
+/** The per-session facts every row of one ticker's tape shares. */
+export interface TradeRowContext {
+  tape: SessionTape;
+  thresholds: number[] | null;
+  shared: TradeRowExtras;
+  strategies: (TradeStrategy | null)[];
+}
+
+const STRATEGIES = new WeakMap<SessionTape, (TradeStrategy | null)[]>();
+
+/** Multi-leg packages of a tape (computed once per tape). */
+function tapeStrategies(tape: SessionTape): (TradeStrategy | null)[] {
+  let s = STRATEGIES.get(tape);
+  if (!s) STRATEGIES.set(tape, (s = strategiesOf(tape.prints, tape.date, tape.ticker)));
+  return s;
+}
+
+function memoised<T>(state: FlowState, key: string, make: () => Promise<T>): Promise<T> {
+  let p = state.memo.get(key) as Promise<T> | undefined;
+  if (!p) {
+    p = make();
+    state.memo.set(key, p);
+    p.catch(() => state.memo.delete(key));
+  }
+  return p;
+}
+
+/** Premium band thresholds of `date` from the ticker's previous session (the live stream's rule). */
+function bandThresholds(state: FlowState, ticker: string, date: string): Promise<number[] | null> {
+  return memoised(state, `bands|${ticker}|${date}`, async () => {
+    const prior = previousTradingDay(date);
+    if (prior < FLOW_FIRST_DATE) return null;
+    const prints = await sessionPrints(state, ticker, prior, sessionBounds(prior).closeMs);
+    return premiumBandThresholds(prints.map((x) => premiumUsd(x.price, x.size)));
+  });
+}
+
+/** Sector, industry and (stocks only) the earnings fields of a ticker on a session date. */
+function sessionFacts(state: FlowState, ticker: string, date: string): Promise<TradeRowExtras> {
+  return memoised(state, `rowfacts|${ticker}|${date}`, async () => {
+    const info = (await flowUniverse(state)).get(ticker);
+    if (!info) return {};
+    const out: TradeRowExtras = { sector: info.sector, industry: info.industry };
+    if (info.type === "stock") {
+      const events = await state.services.market.earnings(info.underlying, date, addCalendarDays(date, EARNINGS_LOOKAHEAD_DAYS));
+      Object.assign(out, earningsFields(date, events));
+    }
+    return out;
+  });
+}
+
+/** The context the rows of one tape read. */
+export async function tradeRowContext(state: FlowState, tape: SessionTape): Promise<TradeRowContext> {
+  const [thresholds, shared] = await Promise.all([bandThresholds(state, tape.ticker, tape.date), sessionFacts(state, tape.ticker, tape.date)]);
+  return { tape, thresholds, shared, strategies: tapeStrategies(tape) };
+}
+
+/** The optional fields of the row of tape print `index`. */
+export function rowExtras(c: TradeRowContext, index: number): TradeRowExtras {
+  const t = tapeTrades(c.tape)[index];
+  const out: TradeRowExtras = { ...aggregationOf(index, c.tape.sweeps, t.premiumUsd, t.size) };
+  const band = premiumBand(t.premiumUsd, c.thresholds);
+  if (band !== null) out.premiumPercentile = band;
+  const s = c.strategies[index];
+  if (s) Object.assign(out, s);
+  return Object.assign(out, c.shared);
+}
