@@ -203,5 +203,5 @@ export { TRADE_SCORE_PARAMS, parseTradeId, tradeIntent, tradeScore, TradeScoreSc
 export type { TradeScore } from "./trade-score";
 export { HISTORICAL_COMPARE_PARAMS, dayMetrics, percentileRank, historicalCompare, DayMetricsSchema, HistoricalCompareSchema } from "./historical-compare";
 export type { DayMetrics, HistoricalCompare } from "./historical-compare";
-export { CHART_BUCKETS, CHART_MAX_DAYS, barIntervals, underlyingBars, contractBars, UnderlyingChartBarSchema, ContractChartBarSchema } from "./chart-bars";
-export type { ChartBucket, ChartSession, BarInterval, ChartTrade, UnderlyingChartBar, ContractChartBar } from "./chart-bars";
+export { CHART_BASELINE_SESSIONS, CHART_BUCKETS, CHART_MAX_DAYS, barIntervals, underlyingBars, contractBars, withBaselines, UnderlyingChartBarSchema, ContractChartBarSchema } from "./chart-bars";
+export type { BarBaseline, ChartBucket, ChartSession, BarInterval, ChartTrade, UnderlyingChartBar, ContractChartBar } from "./chart-bars";
