@@ -193,6 +193,8 @@ export {
 export type { AggregateTimeframe, FlowSums, SumTrade, TimeframeAggregate, TrendAnalysis, MoneynessAggregate } from "./timeframe-aggregate";
 export { BLOCK_MIN_CONTRACTS, epochDay, instrumentIdOf, coarseMoneyness, ivChanges, optionTradeRow, OptionTradeRowSchema } from "./trade-rows";
 export type { OptionTradeRow, TradeRowExtras } from "./trade-rows";
+export { HINT_MAX_KEPT, HINT_MIN_OVERLAPS, HINT_RECENT_MS, noteWindow } from "./window-hint";
+export type { SentWindow } from "./window-hint";
 export { parseTradeRef, referenceTradeId, RAW_NANOS_MIN_DIGITS } from "./trade-id";
 export type { TradeRef } from "./trade-id";
 export { addCalendarDays, aggregationOf, earningsFields, EARNINGS_LOOKAHEAD_DAYS, strategiesOf } from "./trade-row-extras";
