@@ -76,8 +76,8 @@ export const OptionTradeRowSchema = z.object({
   publisherId: int.meta({ description: "1-based index of the exchange in the OPRA exchange list." }),
   bidPx: num.nullable(),
   askPx: num.nullable(),
-  bidSz: int.nullable(),
-  askSz: int.nullable(),
+  bidSz: int.nullable().meta({ description: "NBBO bid size, contracts: simulated for simulated symbols (docs/methodology.md#simulated-quote-sizes), null otherwise or without a quote." }),
+  askSz: int.nullable().meta({ description: "NBBO ask size, contracts (as bidSz)." }),
   neutralSz: int.meta({ description: "Contracts with no side (mid or no NBBO)." }),
   totalPremium: num,
   spread: num.nullable(),
@@ -115,7 +115,7 @@ export type OptionTradeRow = z.output<typeof OptionTradeRowSchema>;
 
 /** The optional fields a route adds to a row (docs/methodology.md#flow-trade-row-extras). */
 export type TradeRowExtras = Partial<Pick<OptionTradeRow,
-  "premiumPercentile" | "aggCount" | "aggTotalPremium" | "aggTotalSize" | "strategyGroupId" | "strategyType" | "strategyLegCount" |
+  "bidSz" | "askSz" | "premiumPercentile" | "aggCount" | "aggTotalPremium" | "aggTotalSize" | "strategyGroupId" | "strategyType" | "strategyLegCount" |
   "earningsDte" | "nextEarningsDate" | "sector" | "industry">>;
 
 /**

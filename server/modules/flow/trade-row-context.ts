@@ -13,6 +13,7 @@ import {
   type TradeStrategy,
 } from "../../../lib/flow";
 import { premiumBand, premiumBandThresholds } from "../../../lib/flow/premium-percentile";
+import { simulatedQuoteSizes } from "../../../lib/market/quote-sizes";
 import { previousTradingDay, sessionBounds } from "../../../lib/time";
 import type { FlowState } from "./flow-route";
 import { FLOW_FIRST_DATE, flowUniverse, sessionPrints, tapeTrades, type SessionTape } from "./tape";
@@ -20,6 +21,8 @@ import { FLOW_FIRST_DATE, flowUniverse, sessionPrints, tapeTrades, type SessionT
 /** The per-session facts every row of one ticker's tape shares. */
 export interface TradeRowContext {
   tape: SessionTape;
+  /** The ticker's data is simulated: rows carry the simulated quote sizes. */
+  simulated: boolean;
   thresholds: number[] | null;
   shared: TradeRowExtras;
   strategies: (TradeStrategy | null)[];
@@ -70,14 +73,20 @@ function sessionFacts(state: FlowState, ticker: string, date: string): Promise<T
 
 /** The context the rows of one tape read. */
 export async function tradeRowContext(state: FlowState, tape: SessionTape): Promise<TradeRowContext> {
-  const [thresholds, shared] = await Promise.all([bandThresholds(state, tape.ticker, tape.date), sessionFacts(state, tape.ticker, tape.date)]);
-  return { tape, thresholds, shared, strategies: tapeStrategies(tape) };
+  const [thresholds, shared, universe] = await Promise.all([
+    bandThresholds(state, tape.ticker, tape.date),
+    sessionFacts(state, tape.ticker, tape.date),
+    flowUniverse(state),
+  ]);
+  return { tape, simulated: universe.get(tape.ticker)?.simulated === true, thresholds, shared, strategies: tapeStrategies(tape) };
 }
 
 /** The optional fields of the row of tape print `index`. */
 export function rowExtras(c: TradeRowContext, index: number): TradeRowExtras {
   const t = tapeTrades(c.tape)[index];
   const out: TradeRowExtras = { ...aggregationOf(index, c.tape.sweeps, t.premiumUsd, t.size) };
+  const sizes = c.simulated && t.side !== "N" ? simulatedQuoteSizes(t.symbol, t.tsMs, t.bidUsd, t.askUsd) : null;
+  if (sizes) Object.assign(out, sizes);
   const band = premiumBand(t.premiumUsd, c.thresholds);
   if (band !== null) out.premiumPercentile = band;
   const s = c.strategies[index];

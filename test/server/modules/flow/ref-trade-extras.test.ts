@@ -1,10 +1,11 @@
 // The optional trade-row fields of /v1/underlying/{ticker}/trades and /v1/contract/{symbol}/trades
-// (premiumPercentile, agg*, strategy*, earnings*, sector, industry), each recomputed here from the
+// (bidSz/askSz, premiumPercentile, agg*, strategy*, earnings*, sector, industry), each recomputed here from the
 // raw prints and the market's calendars: nearest-rank bands of the previous session sorted by hand,
 // sweep totals summed over the sweep's fills, multi-leg packages grouped by a plain walk, the next
 // earnings date counted in calendar days.
 import { beforeAll, describe, expect, it } from "vitest";
-import { groupSweeps } from "../../../../lib/flow";
+import { classifySide, groupSweeps } from "../../../../lib/flow";
+import { simulatedQuoteSizes } from "../../../../lib/market/quote-sizes";
 import { MULTI_LEG_WINDOW } from "../../../../lib/flow/params";
 import type { OptionPrint } from "../../../../lib/market";
 import { isMultiLegPrint } from "../../../../lib/market/prints/conditions";
@@ -77,6 +78,7 @@ describe("trade-row extras", () => {
     const bands = new Set<number>();
     let sweepRows = 0;
     let legRows = 0;
+    let quoted = 0;
     for (const r of rows) {
       const i = byKey.get(keyOfRow(r))!;
       expect(i).toBeDefined();
@@ -114,7 +116,12 @@ describe("trade-row extras", () => {
       expect(r.nextEarningsDate).toBe(nextDay);
       expect(r.earningsDte).toBe(Math.round((Date.parse(`${next}T00:00:00Z`) - Date.parse(`${TODAY}T00:00:00Z`)) / DAY));
       expect([r.sector, r.industry]).toEqual([info.sector, info.industry]);
+      // Simulated quote sizes of the print's contract, minute and NBBO; null without a quote.
+      const sizes = classifySide(p.price, p.nbboBid, p.nbboAsk) === "N" ? null : simulatedQuoteSizes(p.symbol, p.tsMs, p.nbboBid, p.nbboAsk);
+      expect([r.bidSz, r.askSz]).toEqual(sizes ? [sizes.bidSz, sizes.askSz] : [null, null]);
+      if (sizes) quoted++;
     }
+    expect(quoted).toBeGreaterThan(0);
     expect(bands.size).toBeGreaterThan(2);
     expect(sweepRows).toBeGreaterThan(0);
     expect(legRows).toBeGreaterThan(0);
@@ -141,7 +148,7 @@ describe("trade-row extras", () => {
     const rows = (await body(await h.get(`/v1/contract/${symbol}/trades?limit=500`))).data as any[];
     const first = rows.find((r) => keyOfRow(r) === keyOfRow(top));
     expect(first).toBeDefined();
-    const fields = ["premiumPercentile", "aggCount", "aggTotalPremium", "aggTotalSize", "strategyGroupId", "strategyType", "strategyLegCount", "earningsDte", "nextEarningsDate", "sector", "industry"];
+    const fields = ["bidSz", "askSz", "premiumPercentile", "aggCount", "aggTotalPremium", "aggTotalSize", "strategyGroupId", "strategyType", "strategyLegCount", "earningsDte", "nextEarningsDate", "sector", "industry"];
     for (const f of fields) expect(first[f]).toEqual(top[f]);
   });
 });
