@@ -6,7 +6,9 @@
  */
 import type { OptionPrint } from "../market/prints/schemas";
 import { detectMultiLeg } from "./multi-leg";
+import type { ScoredTrade } from "./flow-score";
 import type { SweepGrouping } from "./sweeps";
+import { SIDE_BUCKET, SIDE_CODE } from "./trade-side";
 import { epochDay } from "./trade-rows";
 
 /** Per print of a tape: the sweep or single print each trade row aggregates into. */
@@ -69,4 +71,49 @@ export function earningsFields(sessionDate: string, events: readonly { date: str
   if (next === undefined) return { nextEarningsDate: null };
   const day = epochDay(next);
   return { nextEarningsDate: day, earningsDte: day - epochDay(sessionDate) };
+}
+
+/** Per print of a tape: the next IV of its contract and the running bid/ask shares. */
+export interface TapeRowColumns {
+  /** IV of the same contract's next print on the tape so far (null when none yet or unknown). */
+  nextIv: (number | null)[];
+  chainBidPct: Float64Array;
+  chainAskPct: Float64Array;
+  contractBidPct: Float64Array;
+  contractAskPct: Float64Array;
+}
+
+/**
+ * One pass each way over a tape (time order): `nextIv`, and the percent of volume in the bid
+ * bucket (at or below the bid) and ask bucket (at or above the ask) of the ticker's chain and of
+ * the print's contract, from the open through the print (inclusive).
+ * @see docs/methodology.md#flow-trade-row-extras
+ */
+export function tapeRowColumns(trades: readonly Pick<ScoredTrade, "symbol" | "iv" | "size" | "side">[]): TapeRowColumns {
+  const n = trades.length;
+  const nextIv: (number | null)[] = new Array(n);
+  const following = new Map<string, number | null>();
+  for (let i = n - 1; i >= 0; i--) {
+    const t = trades[i];
+    nextIv[i] = following.get(t.symbol) ?? null;
+    following.set(t.symbol, t.iv);
+  }
+  const out = { nextIv, chainBidPct: new Float64Array(n), chainAskPct: new Float64Array(n), contractBidPct: new Float64Array(n), contractAskPct: new Float64Array(n) };
+  let vol = 0, bid = 0, ask = 0;
+  const perContract = new Map<string, { vol: number; bid: number; ask: number }>();
+  for (let i = 0; i < n; i++) {
+    const t = trades[i];
+    const bucket = SIDE_BUCKET[SIDE_CODE[t.side]];
+    let c = perContract.get(t.symbol);
+    if (!c) perContract.set(t.symbol, (c = { vol: 0, bid: 0, ask: 0 }));
+    vol += t.size;
+    c.vol += t.size;
+    if (bucket < 0) (bid += t.size), (c.bid += t.size);
+    else if (bucket > 0) (ask += t.size), (c.ask += t.size);
+    out.chainBidPct[i] = vol > 0 ? (100 * bid) / vol : 0;
+    out.chainAskPct[i] = vol > 0 ? (100 * ask) / vol : 0;
+    out.contractBidPct[i] = c.vol > 0 ? (100 * c.bid) / c.vol : 0;
+    out.contractAskPct[i] = c.vol > 0 ? (100 * c.ask) / c.vol : 0;
+  }
+  return out;
 }

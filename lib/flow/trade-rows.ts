@@ -97,6 +97,11 @@ export const OptionTradeRowSchema = z.object({
   prevIv: num.nullable(),
   flowScore: int,
   // Optional fields (docs/methodology.md#flow-trade-row-extras).
+  nextIv: num.nullable().optional().meta({ description: "IV of the same contract's next print so far (null when none yet)." }),
+  chainBidPct: num.optional().meta({ description: "Percent of the ticker's volume from the open through this print at or below the bid." }),
+  chainAskPct: num.optional().meta({ description: "Percent of the ticker's volume from the open through this print at or above the ask." }),
+  contractBidPct: num.optional().meta({ description: "As chainBidPct, for the print's contract." }),
+  contractAskPct: num.optional().meta({ description: "As chainAskPct, for the print's contract." }),
   premiumPercentile: z.union([z.literal(0), z.literal(50), z.literal(75), z.literal(90), z.literal(95), z.literal(99)]).optional()
     .meta({ description: "Premium band against the ticker's previous session (0 below its median, 99 from its 99th percentile); omitted when that session has no prints." }),
   aggCount: int.nonnegative().optional().meta({ description: "Prints of the order this print belongs to (its sweep, else 1)." }),
@@ -115,7 +120,7 @@ export type OptionTradeRow = z.output<typeof OptionTradeRowSchema>;
 
 /** The optional fields a route adds to a row (docs/methodology.md#flow-trade-row-extras). */
 export type TradeRowExtras = Partial<Pick<OptionTradeRow,
-  "bidSz" | "askSz" | "premiumPercentile" | "aggCount" | "aggTotalPremium" | "aggTotalSize" | "strategyGroupId" | "strategyType" | "strategyLegCount" |
+  "bidSz" | "askSz" | "nextIv" | "chainBidPct" | "chainAskPct" | "contractBidPct" | "contractAskPct" | "premiumPercentile" | "aggCount" | "aggTotalPremium" | "aggTotalSize" | "strategyGroupId" | "strategyType" | "strategyLegCount" |
   "earningsDte" | "nextEarningsDate" | "sector" | "industry">>;
 
 /**

@@ -9,6 +9,8 @@ import {
   EARNINGS_LOOKAHEAD_DAYS,
   premiumUsd,
   strategiesOf,
+  tapeRowColumns,
+  type TapeRowColumns,
   type TradeRowExtras,
   type TradeStrategy,
 } from "../../../lib/flow";
@@ -29,6 +31,14 @@ export interface TradeRowContext {
 }
 
 const STRATEGIES = new WeakMap<SessionTape, (TradeStrategy | null)[]>();
+const COLUMNS = new WeakMap<SessionTape, TapeRowColumns>();
+
+/** Next IVs and running bid/ask shares of a tape (computed once per tape). */
+function tapeColumns(tape: SessionTape): TapeRowColumns {
+  let c = COLUMNS.get(tape);
+  if (!c) COLUMNS.set(tape, (c = tapeRowColumns(tapeTrades(tape))));
+  return c;
+}
 
 /** Multi-leg packages of a tape (computed once per tape). */
 function tapeStrategies(tape: SessionTape): (TradeStrategy | null)[] {
@@ -84,7 +94,15 @@ export async function tradeRowContext(state: FlowState, tape: SessionTape): Prom
 /** The optional fields of the row of tape print `index`. */
 export function rowExtras(c: TradeRowContext, index: number): TradeRowExtras {
   const t = tapeTrades(c.tape)[index];
-  const out: TradeRowExtras = { ...aggregationOf(index, c.tape.sweeps, t.premiumUsd, t.size) };
+  const cols = tapeColumns(c.tape);
+  const out: TradeRowExtras = {
+    nextIv: cols.nextIv[index],
+    chainBidPct: cols.chainBidPct[index],
+    chainAskPct: cols.chainAskPct[index],
+    contractBidPct: cols.contractBidPct[index],
+    contractAskPct: cols.contractAskPct[index],
+    ...aggregationOf(index, c.tape.sweeps, t.premiumUsd, t.size),
+  };
   const sizes = c.simulated && t.side !== "N" ? simulatedQuoteSizes(t.symbol, t.tsMs, t.bidUsd, t.askUsd) : null;
   if (sizes) Object.assign(out, sizes);
   const band = premiumBand(t.premiumUsd, c.thresholds);

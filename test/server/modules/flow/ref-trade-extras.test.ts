@@ -1,5 +1,6 @@
 // The optional trade-row fields of /v1/underlying/{ticker}/trades and /v1/contract/{symbol}/trades
-// (bidSz/askSz, premiumPercentile, agg*, strategy*, earnings*, sector, industry), each recomputed here from the
+// (bidSz/askSz, nextIv, chain/contract bid and ask shares, premiumPercentile, agg*, strategy*,
+// earnings*, sector, industry), each recomputed here from the
 // raw prints and the market's calendars: nearest-rank bands of the previous session sorted by hand,
 // sweep totals summed over the sweep's fills, multi-leg packages grouped by a plain walk, the next
 // earnings date counted in calendar days.
@@ -60,7 +61,6 @@ describe("trade-row extras", () => {
     const rows = (await body(res)).data as any[];
     const prints = await h.sim.optionPrints("XOM", OPEN, NOW_MS);
     expect(rows.length).toBe(prints.length); // the whole half hour fits one page
-    const byKey = new Map(prints.map((p, i) => [keyOfPrint(p), i]));
 
     const prior = sessionBounds(PRIOR);
     const priorPremiums = (await h.sim.optionPrints("XOM", prior.openMs, prior.closeMs)).map(premium);
@@ -75,15 +75,39 @@ describe("trade-row extras", () => {
     expect(next).toBeDefined();
     const nextDay = Date.parse(`${next}T00:00:00Z`) / DAY;
 
+    // Running bid/ask shares and next IVs by a plain walk over the raw prints.
+    const walk: { chainBid: number; chainAsk: number; cBid: number; cAsk: number; next: number | null }[] = [];
+    {
+      let v = 0, b = 0, a = 0;
+      const per = new Map<string, [number, number, number]>();
+      prints.forEach((p, i) => {
+        const side = classifySide(p.price, p.nbboBid, p.nbboAsk);
+        const c = per.get(p.symbol) ?? [0, 0, 0];
+        v += p.size;
+        c[0] += p.size;
+        if (side === "BB" || side === "B") (b += p.size), (c[1] += p.size);
+        if (side === "A" || side === "AA") (a += p.size), (c[2] += p.size);
+        per.set(p.symbol, c);
+        const later = prints.slice(i + 1).find((x) => x.symbol === p.symbol);
+        walk.push({ chainBid: (100 * b) / v, chainAsk: (100 * a) / v, cBid: (100 * c[1]) / c[0], cAsk: (100 * c[2]) / c[0], next: later ? later.iv : null });
+      });
+    }
     const bands = new Set<number>();
     let sweepRows = 0;
     let legRows = 0;
     let quoted = 0;
-    for (const r of rows) {
-      const i = byKey.get(keyOfRow(r))!;
-      expect(i).toBeDefined();
+    for (const [k, r] of rows.entries()) {
+      // Newest first over the whole tape so far: row k is print n-1-k (keys can repeat across exchanges).
+      const i = prints.length - 1 - k;
       const p = prints[i];
+      expect(keyOfRow(r)).toBe(keyOfPrint(p));
       expect(r.premiumPercentile).toBe(bandOf(premium(p), priorPremiums));
+      const w = walk[i];
+      expect(r.nextIv).toBe(w.next);
+      expect(r.chainBidPct).toBeCloseTo(w.chainBid, 9);
+      expect(r.chainAskPct).toBeCloseTo(w.chainAsk, 9);
+      expect(r.contractBidPct).toBeCloseTo(w.cBid, 9);
+      expect(r.contractAskPct).toBeCloseTo(w.cAsk, 9);
       bands.add(r.premiumPercentile);
       if (groupOf[i] >= 0) {
         sweepRows++;
@@ -146,9 +170,11 @@ describe("trade-row extras", () => {
     const top = xom.reduce((a: any, b: any) => (b.totalPremium > a.totalPremium ? b : a));
     const symbol = encodeURIComponent(top.rawSymbol);
     const rows = (await body(await h.get(`/v1/contract/${symbol}/trades?limit=500`))).data as any[];
-    const first = rows.find((r) => keyOfRow(r) === keyOfRow(top));
+    const same = rows.filter((r) => keyOfRow(r) === keyOfRow(top) && r.publisherId === top.publisherId);
+    expect(same).toHaveLength(1);
+    const first = same[0];
     expect(first).toBeDefined();
-    const fields = ["bidSz", "askSz", "premiumPercentile", "aggCount", "aggTotalPremium", "aggTotalSize", "strategyGroupId", "strategyType", "strategyLegCount", "earningsDte", "nextEarningsDate", "sector", "industry"];
+    const fields = ["bidSz", "askSz", "nextIv", "chainBidPct", "chainAskPct", "contractBidPct", "contractAskPct", "premiumPercentile", "aggCount", "aggTotalPremium", "aggTotalSize", "strategyGroupId", "strategyType", "strategyLegCount", "earningsDte", "nextEarningsDate", "sector", "industry"];
     for (const f of fields) expect(first[f]).toEqual(top[f]);
   });
 });
