@@ -197,7 +197,7 @@ export { HINT_MAX_KEPT, HINT_MIN_OVERLAPS, HINT_RECENT_MS, noteWindow } from "./
 export type { SentWindow } from "./window-hint";
 export { parseTradeRef, referenceTradeId, RAW_NANOS_MIN_DIGITS } from "./trade-id";
 export type { TradeRef } from "./trade-id";
-export { addCalendarDays, aggregationOf, earningsFields, EARNINGS_LOOKAHEAD_DAYS, strategiesOf, tapeRowColumns } from "./trade-row-extras";
+export { addCalendarDays, aggregationOf, earningsFields, EARNINGS_LOOKAHEAD_DAYS, PREV_CLOSE_LOOKBACK, previousCloses, strategiesOf, tapeRowColumns } from "./trade-row-extras";
 export type { TapeRowColumns, TradeAggregation, TradeStrategy } from "./trade-row-extras";
 export { VOL_OI_PARAMS, VOL_OI_BANDS, volOiBand, volOiSignal, volOiAnalysis, VolOiResultSchema } from "./vol-oi";
 export type { VolOiBand, VolOiSignal, VolOiResult, VolOiContract } from "./vol-oi";

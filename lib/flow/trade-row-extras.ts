@@ -117,3 +117,23 @@ export function tapeRowColumns(trades: readonly Pick<ScoredTrade, "symbol" | "iv
   }
   return out;
 }
+
+/** Earlier sessions searched for a contract's previous close (ages 0 to 2). */
+export const PREV_CLOSE_LOOKBACK = 3;
+
+/**
+ * Each contract's previous close from earlier sessions' prints (nearest session first): its last
+ * print price of the nearest session it traded in, with the age in trading days (0 = the previous
+ * session).
+ * @example previousCloses([[{ symbol: "A", price: 1 }], [{ symbol: "A", price: 2 }]]).get("A") // { price: 1, age: 0 }
+ * @see docs/methodology.md#flow-trade-row-extras
+ */
+export function previousCloses(sessionsNearestFirst: readonly (readonly { symbol: string; price: number }[])[]): Map<string, { price: number; age: number }> {
+  const out = new Map<string, { price: number; age: number }>();
+  sessionsNearestFirst.forEach((prints, age) => {
+    const last = new Map<string, number>();
+    for (const p of prints) last.set(p.symbol, p.price);
+    for (const [symbol, price] of last) if (!out.has(symbol)) out.set(symbol, { price, age });
+  });
+  return out;
+}

@@ -97,6 +97,9 @@ export const OptionTradeRowSchema = z.object({
   prevIv: num.nullable(),
   flowScore: int,
   // Optional fields (docs/methodology.md#flow-trade-row-extras).
+  prevClose: num.nullable().optional().meta({ description: "The contract's last print price of the nearest of the 3 previous sessions it traded in (null when none)." }),
+  prevCloseAge: int.nonnegative().nullable().optional().meta({ description: "Trading days back that price came from (0 = the previous session)." }),
+  priceChange: num.nullable().optional().meta({ description: "`price - prevClose` (null without prevClose)." }),
   nextIv: num.nullable().optional().meta({ description: "IV of the same contract's next print so far (null when none yet)." }),
   chainBidPct: num.optional().meta({ description: "Percent of the ticker's volume from the open through this print at or below the bid." }),
   chainAskPct: num.optional().meta({ description: "Percent of the ticker's volume from the open through this print at or above the ask." }),
@@ -120,7 +123,7 @@ export type OptionTradeRow = z.output<typeof OptionTradeRowSchema>;
 
 /** The optional fields a route adds to a row (docs/methodology.md#flow-trade-row-extras). */
 export type TradeRowExtras = Partial<Pick<OptionTradeRow,
-  "bidSz" | "askSz" | "nextIv" | "chainBidPct" | "chainAskPct" | "contractBidPct" | "contractAskPct" | "premiumPercentile" | "aggCount" | "aggTotalPremium" | "aggTotalSize" | "strategyGroupId" | "strategyType" | "strategyLegCount" |
+  "bidSz" | "askSz" | "prevClose" | "prevCloseAge" | "priceChange" | "nextIv" | "chainBidPct" | "chainAskPct" | "contractBidPct" | "contractAskPct" | "premiumPercentile" | "aggCount" | "aggTotalPremium" | "aggTotalSize" | "strategyGroupId" | "strategyType" | "strategyLegCount" |
   "earningsDte" | "nextEarningsDate" | "sector" | "industry">>;
 
 /**

@@ -8,6 +8,8 @@ import {
   earningsFields,
   EARNINGS_LOOKAHEAD_DAYS,
   premiumUsd,
+  PREV_CLOSE_LOOKBACK,
+  previousCloses,
   strategiesOf,
   tapeRowColumns,
   type TapeRowColumns,
@@ -23,6 +25,8 @@ import { FLOW_FIRST_DATE, flowUniverse, sessionPrints, tapeTrades, type SessionT
 /** The per-session facts every row of one ticker's tape shares. */
 export interface TradeRowContext {
   tape: SessionTape;
+  /** Contracts' previous closes (symbol -> last price, sessions back). */
+  closes: Map<string, { price: number; age: number }>;
   /** The ticker's data is simulated: rows carry the simulated quote sizes. */
   simulated: boolean;
   thresholds: number[] | null;
@@ -67,6 +71,17 @@ function bandThresholds(state: FlowState, ticker: string, date: string): Promise
   });
 }
 
+/** Previous closes of the ticker's contracts before `date` (finished sessions' prints, cached). */
+function closesBefore(state: FlowState, ticker: string, date: string): Promise<Map<string, { price: number; age: number }>> {
+  return memoised(state, `closes|${ticker}|${date}`, async () => {
+    const sessions = [];
+    for (let d = previousTradingDay(date), k = 0; k < PREV_CLOSE_LOOKBACK && d >= FLOW_FIRST_DATE; d = previousTradingDay(d), k++) {
+      sessions.push(await sessionPrints(state, ticker, d, sessionBounds(d).closeMs));
+    }
+    return previousCloses(sessions);
+  });
+}
+
 /** Sector, industry and (stocks only) the earnings fields of a ticker on a session date. */
 function sessionFacts(state: FlowState, ticker: string, date: string): Promise<TradeRowExtras> {
   return memoised(state, `rowfacts|${ticker}|${date}`, async () => {
@@ -83,19 +98,24 @@ function sessionFacts(state: FlowState, ticker: string, date: string): Promise<T
 
 /** The context the rows of one tape read. */
 export async function tradeRowContext(state: FlowState, tape: SessionTape): Promise<TradeRowContext> {
-  const [thresholds, shared, universe] = await Promise.all([
+  const [thresholds, shared, universe, closes] = await Promise.all([
     bandThresholds(state, tape.ticker, tape.date),
     sessionFacts(state, tape.ticker, tape.date),
     flowUniverse(state),
+    closesBefore(state, tape.ticker, tape.date),
   ]);
-  return { tape, simulated: universe.get(tape.ticker)?.simulated === true, thresholds, shared, strategies: tapeStrategies(tape) };
+  return { tape, closes, simulated: universe.get(tape.ticker)?.simulated === true, thresholds, shared, strategies: tapeStrategies(tape) };
 }
 
 /** The optional fields of the row of tape print `index`. */
 export function rowExtras(c: TradeRowContext, index: number): TradeRowExtras {
   const t = tapeTrades(c.tape)[index];
   const cols = tapeColumns(c.tape);
+  const close = c.closes.get(t.symbol);
   const out: TradeRowExtras = {
+    prevClose: close?.price ?? null,
+    prevCloseAge: close?.age ?? null,
+    priceChange: close ? t.priceUsd - close.price : null,
     nextIv: cols.nextIv[index],
     chainBidPct: cols.chainBidPct[index],
     chainAskPct: cols.chainAskPct[index],

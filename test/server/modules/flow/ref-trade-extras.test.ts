@@ -1,5 +1,5 @@
 // The optional trade-row fields of /v1/underlying/{ticker}/trades and /v1/contract/{symbol}/trades
-// (bidSz/askSz, nextIv, chain/contract bid and ask shares, premiumPercentile, agg*, strategy*,
+// (bidSz/askSz, prevClose*, priceChange, nextIv, chain/contract bid and ask shares, premiumPercentile, agg*, strategy*,
 // earnings*, sector, industry), each recomputed here from the
 // raw prints and the market's calendars: nearest-rank bands of the previous session sorted by hand,
 // sweep totals summed over the sweep's fills, multi-leg packages grouped by a plain walk, the next
@@ -11,7 +11,7 @@ import { MULTI_LEG_WINDOW } from "../../../../lib/flow/params";
 import type { OptionPrint } from "../../../../lib/market";
 import { isMultiLegPrint } from "../../../../lib/market/prints/conditions";
 import { formatOptionSymbol } from "../../../../lib/symbols";
-import { sessionBounds } from "../../../../lib/time";
+import { previousTradingDay, sessionBounds } from "../../../../lib/time";
 import { body, flowHarness, NOW_MS, PRIOR, TODAY, type FlowHarness } from "./_spec-harness";
 
 let h: FlowHarness;
@@ -92,6 +92,20 @@ describe("trade-row extras", () => {
         walk.push({ chainBid: (100 * b) / v, chainAsk: (100 * a) / v, cBid: (100 * c[1]) / c[0], cAsk: (100 * c[2]) / c[0], next: later ? later.iv : null });
       });
     }
+    // Previous close: the last print of the nearest of the 3 earlier sessions the contract traded in.
+    const earlier: OptionPrint[][] = [];
+    for (let d = PRIOR; earlier.length < 3; d = previousTradingDay(d)) {
+      const b = sessionBounds(d);
+      earlier.push(await h.sim.optionPrints("XOM", b.openMs, b.closeMs));
+    }
+    const closeOf = (symbol: string) => {
+      for (const [age, ps] of earlier.entries()) {
+        const mine = ps.filter((x) => x.symbol === symbol);
+        if (mine.length > 0) return { price: mine[mine.length - 1].price, age };
+      }
+      return null;
+    };
+    const ages = new Set<number | null>();
     const bands = new Set<number>();
     let sweepRows = 0;
     let legRows = 0;
@@ -102,6 +116,11 @@ describe("trade-row extras", () => {
       const p = prints[i];
       expect(keyOfRow(r)).toBe(keyOfPrint(p));
       expect(r.premiumPercentile).toBe(bandOf(premium(p), priorPremiums));
+      const close = closeOf(p.symbol);
+      ages.add(close?.age ?? null);
+      expect([r.prevClose, r.prevCloseAge]).toEqual(close ? [close.price, close.age] : [null, null]);
+      if (close) expect(r.priceChange).toBeCloseTo(p.price - close.price, 12);
+      else expect(r.priceChange).toBeNull();
       const w = walk[i];
       expect(r.nextIv).toBe(w.next);
       expect(r.chainBidPct).toBeCloseTo(w.chainBid, 9);
@@ -146,6 +165,7 @@ describe("trade-row extras", () => {
       if (sizes) quoted++;
     }
     expect(quoted).toBeGreaterThan(0);
+    expect(ages.has(0)).toBe(true);
     expect(bands.size).toBeGreaterThan(2);
     expect(sweepRows).toBeGreaterThan(0);
     expect(legRows).toBeGreaterThan(0);
@@ -174,7 +194,7 @@ describe("trade-row extras", () => {
     expect(same).toHaveLength(1);
     const first = same[0];
     expect(first).toBeDefined();
-    const fields = ["bidSz", "askSz", "nextIv", "chainBidPct", "chainAskPct", "contractBidPct", "contractAskPct", "premiumPercentile", "aggCount", "aggTotalPremium", "aggTotalSize", "strategyGroupId", "strategyType", "strategyLegCount", "earningsDte", "nextEarningsDate", "sector", "industry"];
+    const fields = ["bidSz", "askSz", "prevClose", "prevCloseAge", "priceChange", "nextIv", "chainBidPct", "chainAskPct", "contractBidPct", "contractAskPct", "premiumPercentile", "aggCount", "aggTotalPremium", "aggTotalSize", "strategyGroupId", "strategyType", "strategyLegCount", "earningsDte", "nextEarningsDate", "sector", "industry"];
     for (const f of fields) expect(first[f]).toEqual(top[f]);
   });
 });
