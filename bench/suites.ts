@@ -8,6 +8,7 @@ import { extendedStatsSuite } from "./extended-stats.bench";
 import { consoleSuite } from "./console.bench";
 import { darkPoolSuite } from "./dark-pool.bench";
 import { flowMarketSuite } from "./flow-market.bench";
+import { flowRefSuite } from "./flow-ref.bench";
 
 /** What a suite reports: a table for people, checks for targets, free-form notes. */
 export interface SuiteReport {
@@ -22,4 +23,4 @@ export interface Suite {
   run(): Promise<SuiteReport>;
 }
 
-export const suites: Suite[] = [kernelsSuite, positioningSuite, priceSuite, flowSuite, flowMarketSuite, darkPoolSuite, volSuite, extendedStatsSuite, consoleSuite];
+export const suites: Suite[] = [kernelsSuite, positioningSuite, priceSuite, flowSuite, flowMarketSuite, flowRefSuite, darkPoolSuite, volSuite, extendedStatsSuite, consoleSuite];

@@ -176,7 +176,10 @@ export const MoneynessDataSchema = MoneynessBreakdownSchema.extend({ ticker: z.s
 
 /** `{trade_id}` path parameter of `/v1/score/{trade_id}`. */
 export const TradeScoreParamsSchema = z.object({
-  trade_id: z.string().min(1).max(64).meta({ description: "A trade id from the flow feed (`tradeId`), ROOT-<epoch minute>-<n>." }),
+  trade_id: z.string().min(1).max(64).meta({
+    description: "A trade id: the flow feed's `tradeId` (ROOT-<epoch minute>-<n>), `flow_<hex nanoseconds>_<index>`, a bare hex nanosecond time, or decimal nanoseconds.",
+    examples: ["flow_17bab1c5a9a8c000_0"],
+  }),
 });
 
 /** Query of `/v1/score/{trade_id}` (none). */

@@ -85,23 +85,32 @@ export interface ChartTrade {
 const int = z.number().int().nonnegative();
 const num = z.number();
 
-/** The reference's `UnderlyingChartBar` (no 30-day baselines). */
+/** Sessions before the window whose same time of day makes a bar's `avgVolume`/`avgPremium`. */
+export const CHART_BASELINE_SESSIONS = 30;
+
+/** The 30-session time-of-day baseline fields (omitted when no baseline session has data). */
+const baselineShape = {
+  avgVolume: num.optional().meta({ description: `Average volume over the ${CHART_BASELINE_SESSIONS} sessions before the window at the bar's time of day (omitted without history).` }),
+  avgPremium: num.optional().meta({ description: `Average premium (USD) over the same sessions and time of day.` }),
+};
+
+/** The reference's `UnderlyingChartBar`. */
 export const UnderlyingChartBarSchema = z.object({
   timestamp: z.string(), timestampEnd: z.string(),
   callVolume: int, putVolume: int, candleVolume: int, callPremium: num, putPremium: num, candlePremium: num,
-  stockPrice: num, pcRatio: num, chainBidPct: num, chainAskPct: num,
+  stockPrice: num, pcRatio: num, ...baselineShape, chainBidPct: num, chainAskPct: num,
 });
 export type UnderlyingChartBar = z.output<typeof UnderlyingChartBarSchema>;
 
 const SIDE_FIELDS: Record<TradeSide, string> = { BB: "belowBid", B: "bid", AB: "aboveBid", M: "mid", BA: "belowAsk", A: "ask", AA: "aboveAsk", N: "noSide" };
 
-/** The reference's `ContractChartBar` (no 30-day baselines). */
+/** The reference's `ContractChartBar`. */
 export const ContractChartBarSchema = z.object({
   timestamp: z.string(), timestampEnd: z.string(),
   ...Object.fromEntries(TRADE_SIDES.map((s) => [`${SIDE_FIELDS[s]}Volume`, int])) as Record<`${string}Volume`, typeof int>,
   ...Object.fromEntries(TRADE_SIDES.map((s) => [`${SIDE_FIELDS[s]}Premium`, num])) as Record<`${string}Premium`, typeof num>,
   candleVolume: int, candleVolumeNoMl: int, candlePremium: num,
-  dailyVolume: int, dailyPremium: num, vwap: num, iv: num.nullable(),
+  dailyVolume: int, dailyPremium: num, vwap: num, iv: num.nullable(), ...baselineShape,
 });
 export type ContractChartBar = z.output<typeof ContractChartBarSchema>;
 
@@ -177,4 +186,22 @@ export function contractBars(trades: readonly ChartTrade[], bars: readonly BarIn
     Object.assign(bar, { candleVolume: v, candleVolumeNoMl: noMl, candlePremium: p, dailyVolume: dv, dailyPremium: dp, vwap: v > 0 ? px / v : 0, iv });
     return bar as ContractChartBar;
   });
+}
+
+/** A bar's baseline: average volume and premium at its time of day. */
+export interface BarBaseline {
+  avgVolume: number;
+  avgPremium: number;
+}
+
+/**
+ * Bars with their baselines attached (by bar start, ms); a bar without one keeps no `avg*` field.
+ * @see docs/methodology.md#flow-chart-baselines
+ */
+export function withBaselines<B extends { timestamp: string }>(bars: B[], baselines: ReadonlyMap<number, BarBaseline>): B[] {
+  for (const b of bars) {
+    const base = baselines.get(Number(b.timestamp) * 1000);
+    if (base) Object.assign(b, base);
+  }
+  return bars;
 }

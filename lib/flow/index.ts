@@ -192,7 +192,13 @@ export {
 } from "./timeframe-aggregate";
 export type { AggregateTimeframe, FlowSums, SumTrade, TimeframeAggregate, TrendAnalysis, MoneynessAggregate } from "./timeframe-aggregate";
 export { BLOCK_MIN_CONTRACTS, epochDay, instrumentIdOf, coarseMoneyness, ivChanges, optionTradeRow, OptionTradeRowSchema } from "./trade-rows";
-export type { OptionTradeRow } from "./trade-rows";
+export type { OptionTradeRow, TradeRowExtras } from "./trade-rows";
+export { HINT_MAX_KEPT, HINT_MIN_OVERLAPS, HINT_RECENT_MS, noteWindow } from "./window-hint";
+export type { SentWindow } from "./window-hint";
+export { parseTradeRef, referenceTradeId, RAW_NANOS_MIN_DIGITS } from "./trade-id";
+export type { TradeRef } from "./trade-id";
+export { addCalendarDays, aggregationOf, earningsFields, EARNINGS_LOOKAHEAD_DAYS, PREV_CLOSE_LOOKBACK, previousCloses, strategiesOf, tapeRowColumns } from "./trade-row-extras";
+export type { TapeRowColumns, TradeAggregation, TradeStrategy } from "./trade-row-extras";
 export { VOL_OI_PARAMS, VOL_OI_BANDS, volOiBand, volOiSignal, volOiAnalysis, VolOiResultSchema } from "./vol-oi";
 export type { VolOiBand, VolOiSignal, VolOiResult, VolOiContract } from "./vol-oi";
 export { MONEYNESS_PARAMS, moneynessBreakdown, MoneynessBreakdownSchema, MoneynessPatternSchema } from "./moneyness-breakdown";
@@ -201,5 +207,5 @@ export { TRADE_SCORE_PARAMS, parseTradeId, tradeIntent, tradeScore, TradeScoreSc
 export type { TradeScore } from "./trade-score";
 export { HISTORICAL_COMPARE_PARAMS, dayMetrics, percentileRank, historicalCompare, DayMetricsSchema, HistoricalCompareSchema } from "./historical-compare";
 export type { DayMetrics, HistoricalCompare } from "./historical-compare";
-export { CHART_BUCKETS, CHART_MAX_DAYS, barIntervals, underlyingBars, contractBars, UnderlyingChartBarSchema, ContractChartBarSchema } from "./chart-bars";
-export type { ChartBucket, ChartSession, BarInterval, ChartTrade, UnderlyingChartBar, ContractChartBar } from "./chart-bars";
+export { CHART_BASELINE_SESSIONS, CHART_BUCKETS, CHART_MAX_DAYS, barIntervals, underlyingBars, contractBars, withBaselines, UnderlyingChartBarSchema, ContractChartBarSchema } from "./chart-bars";
+export type { BarBaseline, ChartBucket, ChartSession, BarInterval, ChartTrade, UnderlyingChartBar, ContractChartBar } from "./chart-bars";

@@ -76,8 +76,8 @@ export const OptionTradeRowSchema = z.object({
   publisherId: int.meta({ description: "1-based index of the exchange in the OPRA exchange list." }),
   bidPx: num.nullable(),
   askPx: num.nullable(),
-  bidSz: int.nullable(),
-  askSz: int.nullable(),
+  bidSz: int.nullable().meta({ description: "NBBO bid size, contracts: simulated for simulated symbols (docs/methodology.md#simulated-quote-sizes), null otherwise or without a quote." }),
+  askSz: int.nullable().meta({ description: "NBBO ask size, contracts (as bidSz)." }),
   neutralSz: int.meta({ description: "Contracts with no side (mid or no NBBO)." }),
   totalPremium: num,
   spread: num.nullable(),
@@ -96,9 +96,35 @@ export const OptionTradeRowSchema = z.object({
   ingestionTimestamp: int,
   prevIv: num.nullable(),
   flowScore: int,
+  // Optional fields (docs/methodology.md#flow-trade-row-extras).
+  prevClose: num.nullable().optional().meta({ description: "The contract's last print price of the nearest of the 3 previous sessions it traded in (null when none)." }),
+  prevCloseAge: int.nonnegative().nullable().optional().meta({ description: "Trading days back that price came from (0 = the previous session)." }),
+  priceChange: num.nullable().optional().meta({ description: "`price - prevClose` (null without prevClose)." }),
+  nextIv: num.nullable().optional().meta({ description: "IV of the same contract's next print so far (null when none yet)." }),
+  chainBidPct: num.optional().meta({ description: "Percent of the ticker's volume from the open through this print at or below the bid." }),
+  chainAskPct: num.optional().meta({ description: "Percent of the ticker's volume from the open through this print at or above the ask." }),
+  contractBidPct: num.optional().meta({ description: "As chainBidPct, for the print's contract." }),
+  contractAskPct: num.optional().meta({ description: "As chainAskPct, for the print's contract." }),
+  premiumPercentile: z.union([z.literal(0), z.literal(50), z.literal(75), z.literal(90), z.literal(95), z.literal(99)]).optional()
+    .meta({ description: "Premium band against the ticker's previous session (0 below its median, 99 from its 99th percentile); omitted when that session has no prints." }),
+  aggCount: int.nonnegative().optional().meta({ description: "Prints of the order this print belongs to (its sweep, else 1)." }),
+  aggTotalPremium: num.optional().meta({ description: "Premium of that order, USD." }),
+  aggTotalSize: int.nonnegative().optional().meta({ description: "Contracts of that order." }),
+  strategyGroupId: z.string().optional().meta({ description: "Id of the multi-leg package the print is a leg of." }),
+  strategyType: z.string().optional().meta({ description: "Strategy of that package (vertical, straddle, iron_condor, ...)." }),
+  strategyLegCount: int.min(1).optional().meta({ description: "Legs of that package." }),
+  earningsDte: int.optional().meta({ description: "Calendar days from the session to the next earnings release." }),
+  nextEarningsDate: int.nullable().optional().meta({ description: "Next earnings release on or after the session, days since 1970-01-01 (null: none scheduled; omitted for funds and indices)." }),
+  sector: z.string().optional().meta({ description: "GICS sector of the ticker (funds: the sector tracked; indices: Index)." }),
+  industry: z.string().optional().meta({ description: "GICS industry of the ticker." }),
 });
 /** One enriched trade row. */
 export type OptionTradeRow = z.output<typeof OptionTradeRowSchema>;
+
+/** The optional fields a route adds to a row (docs/methodology.md#flow-trade-row-extras). */
+export type TradeRowExtras = Partial<Pick<OptionTradeRow,
+  "bidSz" | "askSz" | "prevClose" | "prevCloseAge" | "priceChange" | "nextIv" | "chainBidPct" | "chainAskPct" | "contractBidPct" | "contractAskPct" | "premiumPercentile" | "aggCount" | "aggTotalPremium" | "aggTotalSize" | "strategyGroupId" | "strategyType" | "strategyLegCount" |
+  "earningsDte" | "nextEarningsDate" | "sector" | "industry">>;
 
 /**
  * A scored trade as an `OptionTradeRow`. `openInterest` and `prevOi` are both the open interest at
@@ -109,7 +135,7 @@ export type OptionTradeRow = z.output<typeof OptionTradeRowSchema>;
  */
 export function optionTradeRow(
   t: ScoredTrade,
-  o: { prevIv: number | null; ivDirection: number; ticker?: string; micros?: boolean },
+  o: { prevIv: number | null; ivDirection: number; ticker?: string; micros?: boolean; extras?: TradeRowExtras },
 ): OptionTradeRow {
   const quoted = t.side !== "N";
   const oi = t.openInterest ?? 0;
@@ -151,5 +177,6 @@ export function optionTradeRow(
     flowScore: t.flowScore,
   };
   if (o.micros) row.tsEventUs = Number(BigInt(t.tsNs) / 1000n);
+  if (o.extras) Object.assign(row, o.extras);
   return row;
 }

@@ -12,6 +12,7 @@ export const EXPOSED_HEADERS = [
   "X-RateLimit-Reset",
   "Retry-After",
   "X-Request-Id",
+  "X-Skylit-Hint",
 ] as const;
 
 /** Request headers a browser may send cross-origin. */

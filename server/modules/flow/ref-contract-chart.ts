@@ -2,10 +2,10 @@
 // execution side, with session-to-date totals, VWAP and IV (flowseeker.yaml `getContractChart`).
 // Priced 3 credits per started 30 trading days.
 // @see docs/methodology.md#flow-chart-bars
-import { barIntervals, contractBars, type ScoredTrade } from "../../../lib/flow";
+import { barIntervals, contractBars, withBaselines, type RvolSession, type ScoredTrade } from "../../../lib/flow";
 import { FlowRefContractParamsSchema } from "../../../lib/api/flow-reference";
 import { ChartQuerySchema, chartCost, ContractChartDataSchema } from "../../../lib/api/flow-reference-2";
-import { chartSessions, checkChartRange } from "./chart-window";
+import { chartBaselines, chartSessions, checkChartRange } from "./chart-window";
 import { rootOfSymbol } from "./contract-ratio";
 import { decodedPathParam } from "./dark-pool-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
@@ -26,18 +26,22 @@ export const contractChartRoute = flowRoute({
   description:
     "Every bar of the last `interval` trading days at `bucket` size, oldest first and zero-filled: the contract's volume and premium " +
     "at each execution side (below bid to above ask, and no quote), single-leg volume, the session's volume and premium through the " +
-    "bar, the bar's VWAP and last IV. Priced 3 credits per started 30 trading days.",
+    "bar, the bar's VWAP and last IV. `avgVolume`/`avgPremium`: the average of the bar's time of day over the 30 sessions before the window (omitted without history). " +
+    "Priced 3 credits per started 30 trading days.",
   tags: ["Contract"],
   handler: async ({ query: q, params: p, state, nowMs, services, requestId, signal }) => {
     const { symbol, ticker } = await resolveFlowContract(state, decodedPathParam(p.symbol));
     const sessions = chartSessions(q.interval, nowMs);
     const trades: ScoredTrade[] = [];
+    const view: RvolSession[] = [];
     for (const s of sessions) {
       await yieldToTimers();
       if (signal.aborted) throw signal.reason;
       const tape = await sessionTape(state, ticker, s.date, nowMs, { cache: s === sessions[sessions.length - 1] });
+      view.push({ date: s.date, prints: tape.prints });
       for (const t of tapeTrades(tape)) if (t.symbol === symbol) trades.push(t);
     }
-    return { data: contractBars(trades, barIntervals(sessions, q.bucket)), meta: flowMeta(services, requestId) };
+    const baselines = await chartBaselines(state, ticker, { kind: "contract", symbol }, view, q.bucket, nowMs, signal);
+    return { data: withBaselines(contractBars(trades, barIntervals(sessions, q.bucket)), baselines), meta: flowMeta(services, requestId) };
   },
 });

@@ -3,7 +3,7 @@
 // newest first; the contract feed is largest premium first and pages by cursor.
 // @see docs/methodology.md#flow-trade-rows
 import type { z } from "zod";
-import { coarseMoneyness, ivChanges, optionTradeRow, type ScoredTrade } from "../../../lib/flow";
+import { coarseMoneyness, ivChanges, noteWindow, optionTradeRow, type ScoredTrade, type SentWindow } from "../../../lib/flow";
 import { FlowRefContractParamsSchema, FlowRefTickerParamsSchema } from "../../../lib/api/flow-reference";
 import { ContractTradesQuerySchema, OptionTradeListDataSchema, UnderlyingTradesQuerySchema } from "../../../lib/api/flow-reference-2";
 import { etDateOf } from "../../../lib/time";
@@ -12,6 +12,7 @@ import { rootOfSymbol } from "./contract-ratio";
 import { decodedPathParam } from "./dark-pool-params";
 import { checkBounds } from "./feed-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute, type FlowState } from "./flow-route";
+import { rowExtras, tradeRowContext, type TradeRowContext } from "./trade-row-context";
 import { resolveFlowContract, resolveFlowDate, resolveFlowTicker, sessionTape, tapeIndexAt, tapeTrades, type SessionTape } from "./tape";
 
 type BaseQuery = z.output<typeof ContractTradesQuerySchema>;
@@ -49,9 +50,10 @@ function passesBase(t: ScoredTrade, q: BaseQuery): boolean {
   );
 }
 
-function rowOf(tape: SessionTape, index: number, micros: boolean) {
+function rowOf(ctx: TradeRowContext, index: number, micros: boolean) {
+  const tape = ctx.tape;
   const c = tapeIvChanges(tape);
-  return optionTradeRow(tapeTrades(tape)[index], { prevIv: c.prevIv[index], ivDirection: c.direction[index], ticker: tape.ticker, micros });
+  return optionTradeRow(tapeTrades(tape)[index], { prevIv: c.prevIv[index], ivDirection: c.direction[index], ticker: tape.ticker, micros, extras: rowExtras(ctx, index) });
 }
 
 export const underlyingTradesRoute = flowRoute({
@@ -76,6 +78,7 @@ export const underlyingTradesRoute = flowRoute({
     const ticker = await resolveFlowTicker(state, p.ticker);
     const { tape, fromMs, toMs } = await tradesWindow(state, ticker, q, nowMs);
     const trades = tapeTrades(tape);
+    const ctx = await tradeRowContext(state, tape);
     const data = [];
     for (let i = tapeIndexAt(tape, toMs) - 1, lo = tapeIndexAt(tape, fromMs); i >= lo && data.length < q.limit; i--) {
       const t = trades[i];
@@ -92,11 +95,25 @@ export const underlyingTradesRoute = flowRoute({
       ) {
         continue;
       }
-      data.push(rowOf(tape, i, false));
+      data.push(rowOf(ctx, i, false));
     }
     return { data, meta: flowMeta(services, requestId) };
   },
 });
+
+/** The `X-Skylit-Hint` value: where cursor paging is explained. */
+export const PAGING_HINT = "use next_cursor (/docs/api.md#flow-contract-trades-paging)";
+
+/**
+ * Whether this account split windows of the same contract and filters within seconds (the hint
+ * header's rule); records the window. @see docs/methodology.md#flow-paging-hint
+ */
+function pagingHint(state: FlowState, account: string, symbol: string, q: BaseQuery, fromMs: number, toMs: number): boolean {
+  const key = `hint|${account}|${symbol}|${q.only_sweeps}|${q.only_multi_leg}|${q.exclude_multi_leg}|${q.min_premium ?? ""}`;
+  const { kept, hint } = noteWindow((state.memo.get(key) as SentWindow[] | undefined) ?? [], { fromMs, toMs, atMs: state.services.wallNowMs() });
+  state.memo.set(key, kept);
+  return hint;
+}
 
 /** Opaque cursor of the contract feed: the session, the window's frozen end and the last row's tape index. */
 function encodeCursor(date: string, endMs: number, index: number): string {
@@ -128,7 +145,7 @@ export const contractTradesRoute = flowRoute({
     "microsecond times. When a page is full `meta.nextCursor` is set: pass it back as `cursor` with the same parameters; the window's " +
     "end is frozen in the cursor, so pages never skip or repeat a trade while prints arrive.",
   tags: ["Contract"],
-  handler: async ({ query: q, params: p, state, nowMs, services, requestId }) => {
+  handler: async ({ query: q, params: p, state, nowMs, services, requestId, principal }) => {
     const { symbol, ticker } = await resolveFlowContract(state, decodedPathParam(p.symbol));
     const cursor = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
     const { date, tape, fromMs, toMs } = await tradesWindow(state, ticker, q, nowMs, cursor?.endMs);
@@ -147,9 +164,12 @@ export const contractTradesRoute = flowRoute({
     }
     const page = picked.slice(start, start + q.limit);
     const more = start + q.limit < picked.length;
+    const ctx = await tradeRowContext(state, tape);
+    const hint = !cursor && pagingHint(state, principal?.accountId ?? "", symbol, q, fromMs, toMs);
     return {
-      data: page.map((i) => rowOf(tape, i, true)),
+      data: page.map((i) => rowOf(ctx, i, true)),
       meta: flowMeta(services, requestId, more ? { nextCursor: encodeCursor(date, toMs, page[page.length - 1]) } : {}),
+      ...(hint ? { headers: { "X-Skylit-Hint": PAGING_HINT } } : {}),
     };
   },
 });

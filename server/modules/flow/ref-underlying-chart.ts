@@ -2,10 +2,10 @@
 // right, P/C ratio, bid/ask execution split and the underlying price (flowseeker.yaml
 // `getUnderlyingChart`). Priced 3 credits per started 30 trading days.
 // @see docs/methodology.md#flow-chart-bars
-import { barIntervals, underlyingBars, type ScoredTrade } from "../../../lib/flow";
+import { barIntervals, underlyingBars, withBaselines, type RvolSession, type ScoredTrade } from "../../../lib/flow";
 import { FlowRefTickerParamsSchema } from "../../../lib/api/flow-reference";
 import { ChartQuerySchema, chartCost, UnderlyingChartDataSchema } from "../../../lib/api/flow-reference-2";
-import { chartSessions, checkChartRange } from "./chart-window";
+import { chartBaselines, chartSessions, checkChartRange } from "./chart-window";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
 import { yieldToTimers } from "./session-summary";
 import { resolveFlowTicker, sessionTape, tapeTrades } from "./tape";
@@ -24,16 +24,19 @@ export const underlyingChartRoute = flowRoute({
   description:
     "Every bar of the last `interval` trading days at `bucket` size, oldest first and zero-filled: call and put volume and premium, " +
     "P/C volume ratio, the percent of volume at or below the bid and at or above the ask, and the underlying price at the bar's end. " +
+    "`avgVolume`/`avgPremium`: the average of the bar's time of day over the 30 sessions before the window (omitted without history). " +
     "Priced 3 credits per started 30 trading days.",
   tags: ["Underlying"],
   handler: async ({ query: q, params: p, state, nowMs, services, requestId, signal }) => {
     const ticker = await resolveFlowTicker(state, p.ticker);
     const sessions = chartSessions(q.interval, nowMs);
     const trades: ScoredTrade[] = [];
+    const view: RvolSession[] = [];
     for (const s of sessions) {
       await yieldToTimers();
       if (signal.aborted) throw signal.reason;
       const tape = await sessionTape(state, ticker, s.date, nowMs, { cache: s === sessions[sessions.length - 1] });
+      view.push({ date: s.date, prints: tape.prints });
       for (const t of tapeTrades(tape)) trades.push(t);
     }
     const bars = barIntervals(sessions, q.bucket);
@@ -42,7 +45,8 @@ export const underlyingChartRoute = flowRoute({
       const atMs = Math.min(b.endMs, nowMs) - 1;
       prices.set(b.endMs, (await services.market.spot(ticker, atMs)) ?? lastUnderlyingBefore(trades, b.endMs));
     }
-    return { data: underlyingBars(trades, bars, (endMs) => prices.get(endMs) ?? 0), meta: flowMeta(services, requestId) };
+    const baselines = await chartBaselines(state, ticker, { kind: "ticker" }, view, q.bucket, nowMs, signal);
+    return { data: withBaselines(underlyingBars(trades, bars, (endMs) => prices.get(endMs) ?? 0), baselines), meta: flowMeta(services, requestId) };
   },
 });
 
