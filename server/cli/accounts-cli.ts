@@ -207,8 +207,7 @@ export async function runAccountsCli(
         const s = await open();
         const r = await s.revokeKey(one(rest, "key or key id"));
         // The key's OAuth grants already fail their checks; marking them revoked shows it in `apps list`.
-        // (The PostgreSQL store keeps no OAuth grants.)
-        const tokensRevoked = isSqliteStore(s) ? s.openOAuthStore().revokeGrantsOfKey(r.keyId) : 0;
+        const tokensRevoked = await s.openOAuthStore().revokeGrantsOfKey(r.keyId);
         out(
           { ...r, oauthTokensRevoked: tokensRevoked },
           (r.alreadyRevoked ? `Key ${r.keyId} was already revoked.` : `Revoked key ${r.keyId} of ${r.accountId}.`) +
