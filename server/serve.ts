@@ -153,7 +153,8 @@ export async function startServer(
         clearTimeout(force);
         await filler?.close();
         dailyStore.close();
-        await keyUses.stop();
+        // The last last-used times, waiting at most 2 s (an unreachable store must not hold the exit).
+        await Promise.race([keyUses.stop(), new Promise((r) => setTimeout(r, 2000).unref())]);
         pgPauses?.stop();
         limits.close();
         await accounts.close();
