@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import { isApiError } from "../errors";
 import type { AccountDetails } from "../accounts/admin-types";
 import { resolveDataDir } from "../accounts/open-db";
-import { isSqliteStore, openAccountStore, type AccountStore } from "../accounts/open-store";
+import { openAccountStore, type AccountStore } from "../accounts/open-store";
 import { isPlan } from "../accounts/plans";
 import { ACCOUNT_STATUSES, PLANS, type AccountStatus, type Plan } from "../accounts/types";
 import { resolveStoreUrl, UsageError } from "../config";
