@@ -87,17 +87,17 @@ export async function startServer(
   // Finished sessions' derived data persisted in the data directory (server/daily-store).
   const source: MarketSource = config.marketDataDir ? { kind: "files", dir: config.marketDataDir } : { kind: "simulated", seed: config.seed };
   const dailyStore = openDailyStore(dailyDbPath(config.dataDir), marketIdentity(source));
-  // The console, its key-use tracking and OAuth grants live in the SQLite file; on PostgreSQL the
-  // console is not served yet (docs/operations.md#postgresql) and the pause flag is read from there.
+  // The console, its key-use tracking and OAuth grants live in the accounts store (either kind);
+  // on PostgreSQL the pause flag is read from there too.
   const sqlite = isSqliteStore(accounts) ? accounts : null;
-  const consoleService = sqlite ? createConsoleService({ accounts: sqlite, signInLimiter: limits.signInLimiter }) : null;
-  const consoleApp = consoleService ? createConsoleApp({ service: consoleService, trustedProxies: config.ipCeiling?.trustedProxies }) : undefined;
+  const consoleService = createConsoleService({ accounts, signInLimiter: limits.signInLimiter });
+  const consoleApp = createConsoleApp({ service: consoleService, trustedProxies: config.ipCeiling?.trustedProxies });
   // The console's key list shows "last used": accepted keys are noted and written in batches.
-  const keyUses = consoleService ? createKeyUseTracker(consoleService.store.recordKeyUses) : null;
+  const keyUses = createKeyUseTracker(consoleService.store.recordKeyUses);
   const pgPauses = sqlite ? null : cachedPauses(openPgPauseStore((accounts as PostgresAccountService).sql));
   const app = createApp({
     market,
-    accounts: keyUses ? keyUses.wrap(accounts) : accounts,
+    accounts: keyUses.wrap(accounts),
     console: consoleApp,
     rateLimiter: limits.rateLimiter,
     concurrency: limits.concurrency,
@@ -153,7 +153,8 @@ export async function startServer(
         clearTimeout(force);
         await filler?.close();
         dailyStore.close();
-        keyUses?.stop();
+        // The last last-used times, waiting at most 2 s (an unreachable store must not hold the exit).
+        await Promise.race([keyUses.stop(), new Promise((r) => setTimeout(r, 2000).unref())]);
         pgPauses?.stop();
         limits.close();
         await accounts.close();

@@ -44,3 +44,11 @@ export function assertRpm(value: number | null | undefined): void {
 export function assertCap(name: string, value: number | null | undefined): void {
   if (value != null) assertCredits(name, value, true);
 }
+
+/** 503 when the console's store cannot be read or written (nothing changed). Retry shortly. */
+export function storeUnavailable(): ApiError {
+  return new ApiError(503, "store_unavailable", "The accounts store could not be reached; nothing was changed. Retry shortly.", {
+    headers: { "Retry-After": "1" },
+    details: { retry_after: 1 },
+  });
+}

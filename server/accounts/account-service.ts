@@ -6,10 +6,12 @@
  */
 import type Database from "better-sqlite3";
 import { isApiError } from "../errors";
-import { openOAuthStore, type GrantStanding } from "../oauth/oauth-store";
+import { openOAuthStore, type GrantStanding, type OAuthStoreOptions, type SyncOAuthStore } from "../oauth/oauth-store";
 import type { SyncAdmin } from "./admin-types";
 import type { GroupCommitStats } from "./group-commit";
 import { openAccountsDb } from "./open-db";
+import type { ConsoleStoreOptions } from "./console-types";
+import { openSqliteConsoleStore, type SqliteConsoleStore } from "./sqlite-console";
 import { createSqliteAdmin } from "./sqlite-admin";
 import { createSqliteAuth, type AccountPrincipal } from "./sqlite-auth";
 import { createSqliteLedger } from "./sqlite-ledger";
@@ -50,7 +52,10 @@ export interface SqliteAccountService extends Omit<AccountService, keyof SyncAut
   principalForGrant(grant: Parameters<AccountAuth["principalForGrant"]>[0]): AccountPrincipal;
   debitAsync(p: Principal, credits: number, ref: LedgerRef): Promise<BalanceResult>;
   refundAsync(p: Principal, credits: number, ref: LedgerRef): Promise<BalanceResult>;
-  openOAuthStore: NonNullable<AccountService["openOAuthStore"]>;
+  /** The OAuth tables of this file (synchronous answers). */
+  openOAuthStore(options?: OAuthStoreOptions): SyncOAuthStore;
+  /** The console tables of this file (synchronous answers). */
+  openConsoleStore(options?: ConsoleStoreOptions): SqliteConsoleStore;
   /** How many group commits acknowledged how many async debits and refunds so far. */
   groupCommitStats(): GroupCommitStats;
   /** The underlying connection (tests, backups); the app and the CLI go through the interfaces. */
@@ -86,7 +91,7 @@ export function openAccountService(options: OpenAccountServiceOptions): SqliteAc
   };
 
   // Own properties only (no prototype): callers and test doubles may spread the service.
-  return {
+  const service: SqliteAccountService = {
     db,
     authenticate: auth.authenticate,
     revalidate: auth.revalidate,
@@ -101,9 +106,11 @@ export function openAccountService(options: OpenAccountServiceOptions): SqliteAc
     groupCommitStats: ledger.groupCommitStats,
     ...admin,
     openOAuthStore: (oauthOptions = {}) => openOAuthStore(db, { now: store.now, ...oauthOptions, grantStanding }),
+    openConsoleStore: (consoleOptions = {}) => openSqliteConsoleStore({ db, createAccount: admin.createAccount, updateAccount: admin.updateAccount }, { now: store.now, ...consoleOptions }),
     close() {
       ledger.close();
       if (db.open) db.close();
     },
   };
+  return service;
 }

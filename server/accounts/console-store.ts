@@ -8,50 +8,24 @@
 import { createHash, randomBytes } from "node:crypto";
 import type Database from "better-sqlite3";
 import { base62 } from "./keys";
-import type { KeyState } from "./admin-types";
+import type { ConsoleKey, ConsoleSession, InviteCode, SessionTtls } from "./console-types";
 import type { Plan } from "./types";
 
 /** Prefixes that make each secret recognisable (and scannable) when pasted in the wrong place. */
 export const SETUP_TOKEN_PREFIX = "oscl_";
 export const INVITE_CODE_PREFIX = "osinv_";
 
-export interface ConsoleSession {
-  accountId: string;
-  csrfToken: string;
-  createdMs: number;
-  expiresMs: number;
-}
-
-export interface InviteCode {
-  inviteId: string;
-  /** Non-secret display prefix of the code. */
-  prefix: string;
-  plan: Plan;
-  /** Purchased credits added on redemption (0 = none). */
-  credits: number;
-  label: string | null;
-  createdAt: string;
-  expiresAt: string | null;
-  redeemedAt: string | null;
-  redeemedBy: string | null;
-  state: "open" | "redeemed" | "expired";
-}
-
-/** Session lifetimes: absolute and idle, ms. */
-export interface SessionTtls {
-  absoluteMs: number;
-  idleMs: number;
-}
+export type { ConsoleKey, ConsoleSession, InviteCode, SessionTtls } from "./console-types";
 
 export const DEFAULT_SESSION_TTLS: SessionTtls = Object.freeze({ absoluteMs: 12 * 3_600_000, idleMs: 3_600_000 });
 /** How long a setup link printed by the CLI stays valid. */
 export const DEFAULT_SETUP_LINK_TTL_MS = 24 * 3_600_000;
 
-const sha256 = (text: string): Buffer => createHash("sha256").update(text, "utf8").digest();
-const secret = (prefix: string, bytes: number): string => prefix + base62(randomBytes(bytes));
-const iso = (ms: number | null): string | null => (ms == null ? null : new Date(ms).toISOString());
+export const sha256 = (text: string): Buffer => createHash("sha256").update(text, "utf8").digest();
+export const secret = (prefix: string, bytes: number): string => prefix + base62(randomBytes(bytes));
+export const iso = (ms: number | null): string | null => (ms == null ? null : new Date(ms).toISOString());
 /** A session's last-seen time is written at most this often (reads stay reads). */
-const TOUCH_EVERY_MS = 60_000;
+export const TOUCH_EVERY_MS = 60_000;
 
 function migrateConsole(db: Database.Database): void {
   db.exec(`
@@ -95,26 +69,26 @@ function migrateConsole(db: Database.Database): void {
   `);
 }
 
-type KeyRow = { id: string; prefix: string; created_ms: number; revoked_ms: number | null; expires_ms: number | null; used_ms: number | null };
+export type ConsoleKeyRow = { id: string; prefix: string; created_ms: number; revoked_ms: number | null; expires_ms: number | null; used_ms: number | null };
 
-/** A key as the console lists it (never the key itself). */
-export interface ConsoleKey {
-  keyId: string;
-  prefix: string;
-  state: KeyState;
-  createdAt: string;
-  revokedAt: string | null;
-  expiresAt: string | null;
-  /** Last authenticated use, to the minute (written in batches by the server); null = never. */
-  lastUsedAt: string | null;
+export function consoleKeyOf(k: ConsoleKeyRow, tsMs: number): ConsoleKey {
+  return {
+    keyId: k.id,
+    prefix: k.prefix,
+    state: k.revoked_ms != null ? "revoked" : k.expires_ms != null && k.expires_ms <= tsMs ? "expired" : "active",
+    createdAt: iso(k.created_ms)!,
+    revokedAt: iso(k.revoked_ms),
+    expiresAt: iso(k.expires_ms),
+    lastUsedAt: iso(k.used_ms),
+  };
 }
 
-type InviteRow = {
+export type InviteRow = {
   id: string; prefix: string; plan: Plan; credits: number; label: string | null; created_ms: number;
   expires_ms: number | null; redeemed_ms: number | null; redeemed_by: string | null;
 };
 
-function inviteOf(row: InviteRow, tsMs: number): InviteCode {
+export function inviteOf(row: InviteRow, tsMs: number): InviteCode {
   const state = row.redeemed_ms != null ? "redeemed" : row.expires_ms != null && row.expires_ms <= tsMs ? "expired" : "open";
   return {
     inviteId: row.id,
@@ -175,7 +149,7 @@ export function openConsoleStore(db: Database.Database, options: { now?: () => n
     setMonthlyCap: db.prepare<[number | null, string], { monthly_cap: number | null }>(
       `UPDATE accounts SET monthly_cap = ? WHERE id = ? RETURNING monthly_cap`,
     ),
-    keysOf: db.prepare<[string], KeyRow>(
+    keysOf: db.prepare<[string], ConsoleKeyRow>(
       `SELECT k.id, k.prefix, k.created_ms, k.revoked_ms, k.expires_ms, u.used_ms FROM api_keys k
          LEFT JOIN api_key_last_used u ON u.key_id = k.id WHERE k.account_id = ? ORDER BY k.created_ms, k.id`,
     ),
@@ -280,18 +254,11 @@ export function openConsoleStore(db: Database.Database, options: { now?: () => n
     /** The account's keys with their state and last use (one indexed read; no ledger). */
     keysOf(accountId: string): ConsoleKey[] {
       const tsMs = now();
-      return q.keysOf.all(accountId).map((k) => ({
-        keyId: k.id,
-        prefix: k.prefix,
-        state: k.revoked_ms != null ? "revoked" : k.expires_ms != null && k.expires_ms <= tsMs ? "expired" : "active",
-        createdAt: iso(k.created_ms)!,
-        revokedAt: iso(k.revoked_ms),
-        expiresAt: iso(k.expires_ms),
-        lastUsedAt: iso(k.used_ms),
-      }));
+      return q.keysOf.all(accountId).map((k) => consoleKeyOf(k, tsMs));
     },
   };
   return store;
 }
 
-export type ConsoleStore = ReturnType<typeof openConsoleStore>;
+/** The SQLite console tables (with the in-transaction invite steps); the app uses `ConsoleStore` (`./sqlite-console.ts`). */
+export type SqliteConsoleTables = ReturnType<typeof openConsoleStore>;

@@ -26,7 +26,7 @@ export async function openAccountStore(o: OpenAccountStoreOptions): Promise<Acco
   return openAccountService({ dbPath: accountsDbPath(o.dataDir), durability: o.durability, clock: o.clock, isKnownSymbol: o.isKnownSymbol });
 }
 
-/** True for the SQLite store (the console, OAuth grants and the pause flag live in its file). */
+/** True for the SQLite store (its file is the whole store: backups, pragmas, the pause flag read from it). */
 export function isSqliteStore(store: AccountStore): store is SqliteAccountService {
   return "db" in store;
 }

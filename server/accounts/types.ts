@@ -9,6 +9,7 @@
  */
 import type { z } from "zod";
 import type { OAuthStore, OAuthStoreOptions } from "../oauth/oauth-store";
+import type { ConsoleStore, ConsoleStoreOptions } from "./console-types";
 import { AccountStatusSchema, PlanSchema, type AccountLimitsSchema, type AccountRecordSchema } from "./schemas";
 
 /** Plan tiers of the spec ("Plans decide which data an account may read"). */
@@ -134,6 +135,11 @@ export interface AccountService extends AccountAuth, CreditLedger {
    * none (test doubles): the tool server then takes API keys only.
    */
   openOAuthStore?(options?: OAuthStoreOptions): OAuthStore;
+  /**
+   * The developer console's store in the same database (sessions, passwords, invite codes,
+   * last-used times). Absent when the store keeps none (test doubles): the console is then not served.
+   */
+  openConsoleStore?(options?: ConsoleStoreOptions): ConsoleStore;
   close(): MaybePromise<void>;
 }
 

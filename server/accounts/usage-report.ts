@@ -19,7 +19,7 @@ export interface UsageReport {
   totalCredits: number;
 }
 
-const HOUR_MS = 3_600_000;
+export const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
 function migrateRollup(db: Database.Database): void {
@@ -58,26 +58,29 @@ function catchUp(db: Database.Database, accountId: string): void {
   }).immediate();
 }
 
-/**
- * The account's spend over the last `days` ET days (today included).
- * @example usageReport(db, "acct_x", Date.now(), 30).byDay.length // 30
- */
-export function usageReport(db: Database.Database, accountId: string, nowMs: number, days: number): UsageReport {
-  migrateRollup(db);
-  catchUp(db, accountId);
+/** Net credits of one (UTC hour, route) bucket: `hour` is `floor(ts_ms / 3_600_000)`. */
+export interface UsageBucket {
+  hour: number;
+  route: string;
+  credits: number;
+}
+
+/** The ET days of the window (oldest first) and its first and last UTC hour buckets. */
+export function usageWindow(nowMs: number, days: number): { dayList: string[]; fromHour: number; toHour: number } {
   // ET days of the window, oldest first: step back from today by whole days (noon avoids DST edges).
   const today = etPeriods(nowMs);
   const dayList: string[] = [];
   for (let i = days - 1; i >= 0; i--) dayList.push(etPeriods(today.dayStartMs + 12 * HOUR_MS - i * DAY_MS).day);
   const fromMs = etPeriods(today.dayStartMs + 12 * HOUR_MS - (days - 1) * DAY_MS).dayStartMs;
-  const rows = db
-    .prepare<[string, number, number], { hour: number; route: string; credits: number }>(
-      `SELECT hour, route, credits FROM usage_rollup WHERE account_id = ? AND hour >= ? AND hour <= ? ORDER BY hour`,
-    )
-    .all(accountId, Math.floor(fromMs / HOUR_MS), Math.floor(nowMs / HOUR_MS));
+  return { dayList, fromHour: Math.floor(fromMs / HOUR_MS), toHour: Math.floor(nowMs / HOUR_MS) };
+}
+
+/** Fold hour buckets of the window into the report (any store: the buckets are the only input). */
+export function foldUsage(buckets: readonly UsageBucket[], nowMs: number, days: number): UsageReport {
+  const { dayList } = usageWindow(nowMs, days);
   const perDay = new Map(dayList.map((d) => [d, 0]));
   const perRoute = new Map<string, number>();
-  for (const r of rows) {
+  for (const r of buckets) {
     const day = etPeriods(r.hour * HOUR_MS).day;
     if (!perDay.has(day)) continue;
     perDay.set(day, perDay.get(day)! + r.credits);
@@ -87,4 +90,20 @@ export function usageReport(db: Database.Database, accountId: string, nowMs: num
   byEndpoint.sort((a, b) => b.credits - a.credits || a.endpoint.localeCompare(b.endpoint));
   const byDay = dayList.map((day) => ({ day, credits: perDay.get(day)! }));
   return { fromDay: dayList[0]!, byDay, byEndpoint, totalCredits: byDay.reduce((s, d) => s + d.credits, 0) };
+}
+
+/**
+ * The account's spend over the last `days` ET days (today included).
+ * @example usageReport(db, "acct_x", Date.now(), 30).byDay.length // 30
+ */
+export function usageReport(db: Database.Database, accountId: string, nowMs: number, days: number): UsageReport {
+  migrateRollup(db);
+  catchUp(db, accountId);
+  const { fromHour, toHour } = usageWindow(nowMs, days);
+  const rows = db
+    .prepare<[string, number, number], UsageBucket>(
+      `SELECT hour, route, credits FROM usage_rollup WHERE account_id = ? AND hour >= ? AND hour <= ? ORDER BY hour`,
+    )
+    .all(accountId, fromHour, toHour);
+  return foldUsage(rows, nowMs, days);
 }

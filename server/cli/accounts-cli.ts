@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import { isApiError } from "../errors";
 import type { AccountDetails } from "../accounts/admin-types";
 import { resolveDataDir } from "../accounts/open-db";
-import { isSqliteStore, openAccountStore, type AccountStore } from "../accounts/open-store";
+import { openAccountStore, type AccountStore } from "../accounts/open-store";
 import { isPlan } from "../accounts/plans";
 import { ACCOUNT_STATUSES, PLANS, type AccountStatus, type Plan } from "../accounts/types";
 import { resolveStoreUrl, UsageError } from "../config";
@@ -207,8 +207,7 @@ export async function runAccountsCli(
         const s = await open();
         const r = await s.revokeKey(one(rest, "key or key id"));
         // The key's OAuth grants already fail their checks; marking them revoked shows it in `apps list`.
-        // (The PostgreSQL store keeps no OAuth grants.)
-        const tokensRevoked = isSqliteStore(s) ? s.openOAuthStore().revokeGrantsOfKey(r.keyId) : 0;
+        const tokensRevoked = await s.openOAuthStore().revokeGrantsOfKey(r.keyId);
         out(
           { ...r, oauthTokensRevoked: tokensRevoked },
           (r.alreadyRevoked ? `Key ${r.keyId} was already revoked.` : `Revoked key ${r.keyId} of ${r.accountId}.`) +

@@ -5,9 +5,9 @@
  */
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
-import type Database from "better-sqlite3";
-import { accountsDbPath, openAccountsDb, resolveDataDir } from "../accounts/open-db";
-import { openOAuthStore, type ConnectedApp } from "../oauth/oauth-store";
+import { accountsDbPath, resolveDataDir } from "../accounts/open-db";
+import { openAccountStore, type AccountStore } from "../accounts/open-store";
+import type { ConnectedApp } from "../oauth/oauth-store";
 import { resolveStoreUrl, UsageError } from "../config";
 import { cliOutput, EXIT_FAILED, EXIT_OK, EXIT_STORE, EXIT_USAGE, isUsageError, processIo, type CliIo } from "./_cli-io";
 
@@ -17,6 +17,7 @@ export const APPS_CLI_USAGE = `Usage:
 
 Options:
   --data-dir DIR   data directory (default $OPTIONSCOPE_DATA_DIR or ./.optionscope)
+  --store URL      postgres://... accounts store (default $OPTIONSCOPE_STORE, else the SQLite file)
   --json           machine-readable output on stdout
 `;
 
@@ -46,11 +47,11 @@ export async function runAppsCli(
 ): Promise<number> {
   const output = cliOutput(io, argv);
   const { out, fail } = output;
-  let db: Database.Database | null = null;
+  let accounts: AccountStore | null = null;
   try {
     const { values, positionals } = parseArgs({
       args: argv,
-      options: { "data-dir": { type: "string" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" }, account: { type: "string" } },
+      options: { "data-dir": { type: "string" }, store: { type: "string" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" }, account: { type: "string" } },
       allowPositionals: true,
       strict: true,
     });
@@ -64,27 +65,24 @@ export async function runAppsCli(
     if (command === "list" && rest.length > 0) throw new UsageError(`Unexpected argument "${rest[0]}".`);
     if (command === "revoke" && (rest.length !== 1 || values.account !== undefined)) throw new UsageError("apps revoke takes exactly one APP_ID.");
 
-    // Console data and OAuth grants live in the SQLite store only: refuse rather than write a file
-    // the PostgreSQL-backed instances never read.
-    if (resolveStoreUrl(undefined, env)) {
-      return output.fail(EXIT_STORE, "store_unsupported", "OPTIONSCOPE_STORE names a PostgreSQL store, which keeps no OAuth connected apps yet (docs/operations.md#postgresql); unset it to use the SQLite store.");
-    }
-    const path = accountsDbPath(resolveDataDir(values["data-dir"], env));
-    if (!existsSync(path)) {
+    // Same store as the running server: the SQLite file of the data directory, or PostgreSQL.
+    const storeUrl = resolveStoreUrl(values.store, env);
+    const dataDir = resolveDataDir(values["data-dir"], env);
+    if (!storeUrl && !existsSync(accountsDbPath(dataDir))) {
       if (command === "list") {
         out({ apps: [] }, "No connected apps.\n");
         return EXIT_OK;
       }
       return fail(EXIT_FAILED, "app_not_found", `No connected app ${rest[0]}.`);
     }
-    db = openAccountsDb(path);
-    const store = openOAuthStore(db);
+    accounts = await openAccountStore({ storeUrl, dataDir });
+    const store = accounts.openOAuthStore();
     if (command === "list") {
-      const apps = store.listApps({ accountId: values.account });
+      const apps = await store.listApps({ accountId: values.account });
       out({ apps: apps.map((a) => ({ ...a, state: state(a) })) }, table(apps));
       return EXIT_OK;
     }
-    const r = store.revokeApp(rest[0]!);
+    const r = await store.revokeApp(rest[0]!);
     if (!r) return fail(EXIT_FAILED, "app_not_found", `No connected app ${rest[0]}.`);
     out(
       r,
@@ -100,6 +98,6 @@ export async function runAppsCli(
     }
     return fail(EXIT_STORE, "store_error", `The store could not be used: ${(error as Error).message}`);
   } finally {
-    if (db?.open) db.close();
+    await accounts?.close();
   }
 }

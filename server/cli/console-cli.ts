@@ -5,8 +5,10 @@
  */
 import { parseArgs } from "node:util";
 import { isApiError } from "../errors";
-import { accountsDbPath, openAccountsDb, resolveDataDir } from "../accounts/open-db";
-import { DEFAULT_SETUP_LINK_TTL_MS, openConsoleStore, type InviteCode } from "../accounts/console-store";
+import { resolveDataDir } from "../accounts/open-db";
+import { DEFAULT_SETUP_LINK_TTL_MS } from "../accounts/console-store";
+import type { InviteCode } from "../accounts/console-types";
+import { openAccountStore, type AccountStore } from "../accounts/open-store";
 import { isPlan } from "../accounts/plans";
 import { PLANS } from "../accounts/types";
 import { resolveStoreUrl, UsageError } from "../config";
@@ -25,11 +27,13 @@ export const CONSOLE_CLI_USAGE = `Usage:
 
 Options for every command:
   --data-dir DIR   data directory (default $OPTIONSCOPE_DATA_DIR or ./.optionscope)
+  --store URL      postgres://... accounts store (default $OPTIONSCOPE_STORE, else the SQLite file)
   --json           machine-readable output on stdout
 `;
 
 const OPTIONS = {
   "data-dir": { type: "string" },
+  store: { type: "string" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   account: { type: "string" },
@@ -75,7 +79,7 @@ function inviteTable(invites: InviteCode[]): string {
  */
 export async function runConsoleCli(argv: string[], env: Record<string, string | undefined>, io: CliIo = processIo): Promise<number> {
   const output = cliOutput(io, argv);
-  let db: ReturnType<typeof openAccountsDb> | null = null;
+  let accounts: AccountStore | null = null;
   try {
     const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
     output.json = values.json ?? false;
@@ -97,20 +101,17 @@ export async function runConsoleCli(argv: string[], env: Record<string, string |
     if (key.startsWith("console") && !values.account) throw new UsageError(`${key} needs --account ID.`);
     const base = key === "console link" ? baseUrl(values["base-url"], env) : "";
 
-    // Console data and OAuth grants live in the SQLite store only: refuse rather than write a file
-    // the PostgreSQL-backed instances never read.
-    if (resolveStoreUrl(undefined, env)) {
-      return output.fail(EXIT_STORE, "store_unsupported", "OPTIONSCOPE_STORE names a PostgreSQL store, which keeps no console sign-in links or invite codes yet (docs/operations.md#postgresql); unset it to use the SQLite store.");
-    }
-    db = openAccountsDb(accountsDbPath(resolveDataDir(values["data-dir"], env)));
-    const store = openConsoleStore(db);
-    const accountExists = (id: string) => db!.prepare(`SELECT 1 FROM accounts WHERE id = ?`).get(id) !== undefined;
+    // Same store as the running server: the SQLite file of the data directory, or PostgreSQL.
+    const storeUrl = resolveStoreUrl(values.store, env);
+    accounts = await openAccountStore({ storeUrl, dataDir: resolveDataDir(values["data-dir"], env) });
+    const store = accounts.openConsoleStore();
+    const accountExists = async (id: string) => (await store.accountPlan(id)) !== null;
 
     switch (key) {
       case "console link": {
         const accountId = values.account!;
-        if (!accountExists(accountId)) return output.fail(EXIT_FAILED, "account_not_found", `No account ${accountId}.`);
-        const link = store.createSetupLink(accountId, hours === undefined ? DEFAULT_SETUP_LINK_TTL_MS : hours * 3_600_000);
+        if (!(await accountExists(accountId))) return output.fail(EXIT_FAILED, "account_not_found", `No account ${accountId}.`);
+        const link = await store.createSetupLink(accountId, hours === undefined ? DEFAULT_SETUP_LINK_TTL_MS : hours * 3_600_000);
         // The token travels in the fragment: never sent to a server, never in an access log or Referer.
         const url = `${base}/console#setup=${link.token}`;
         const expiresAt = new Date(link.expiresMs).toISOString();
@@ -118,13 +119,14 @@ export async function runConsoleCli(argv: string[], env: Record<string, string |
         return EXIT_OK;
       }
       case "console sign-out": {
-        const ended = store.endSessionsOf(values.account!);
+        const ended = await store.endSessionsOf(values.account!);
         output.out({ accountId: values.account, sessionsEnded: ended }, `Ended ${ended} console sessions of ${values.account}.\n`);
         return EXIT_OK;
       }
       case "invite create": {
         const expiresAtMs = days === undefined ? null : Date.now() + days * 86_400_000;
-        const made = Array.from({ length: count }, () => store.createInvite({ plan, credits, label: values.label ?? null, expiresAtMs }));
+        const made = [];
+        for (let i = 0; i < count; i++) made.push(await store.createInvite({ plan, credits, label: values.label ?? null, expiresAtMs }));
         output.out(
           { invites: made.map((m) => ({ ...m.invite, code: m.code })) },
           `Invite codes (plan ${plan}${credits > 0 ? `, ${credits} credits` : ""}; shown once, store them now):\n` + made.map((m) => `  ${m.code}\n`).join(""),
@@ -132,7 +134,7 @@ export async function runConsoleCli(argv: string[], env: Record<string, string |
         return EXIT_OK;
       }
       case "invite list": {
-        const invites = store.listInvites();
+        const invites = await store.listInvites();
         output.out({ invites }, inviteTable(invites));
         return EXIT_OK;
       }
@@ -143,6 +145,6 @@ export async function runConsoleCli(argv: string[], env: Record<string, string |
     if (isApiError(error)) return output.fail(error.status === 503 ? EXIT_STORE : EXIT_FAILED, error.code, error.message);
     return output.fail(EXIT_STORE, "store_error", `The store could not be used: ${(error as Error).message}`);
   } finally {
-    if (db?.open) db.close();
+    await accounts?.close();
   }
 }

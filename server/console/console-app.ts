@@ -9,7 +9,7 @@ import { ApiError, toApiError } from "../errors";
 import { clientAddress } from "../limits/ip-ceiling";
 import { readBodyText } from "../http/read-body";
 import { errorBody } from "../http/render-error";
-import type { ConsoleSession } from "../accounts/console-store";
+import type { ConsoleSession } from "../accounts/console-types";
 import { CONSOLE_CLIENT_JS } from "./console-client";
 import { consoleHtml } from "./console-html";
 import type { ConsoleService, OpenedSession } from "./console-service";
@@ -121,13 +121,13 @@ export function createConsoleApp(options: ConsoleAppOptions): (request: Request)
         return { accountId: r.accountId, csrfToken: r.csrfToken, key: r.key, keyId: r.keyId };
       },
     },
-    { method: "POST", pattern: /^\/api\/sign-out$/, signedIn: true, run: (ctx) => (service.endSession(ctx.sessionId!), (ctx.signedOut = true), { signedOut: true }) },
+    { method: "POST", pattern: /^\/api\/sign-out$/, signedIn: true, run: async (ctx) => (await service.endSession(ctx.sessionId!), (ctx.signedOut = true), { signedOut: true }) },
     { method: "GET", pattern: /^\/api\/overview$/, signedIn: true, run: (ctx) => service.overview(signedInAs(ctx)) },
     { method: "GET", pattern: /^\/api\/usage$/, signedIn: true, run: (ctx) => service.usage(signedInAs(ctx), ctx.url.searchParams.get("days") ?? undefined) },
     { method: "GET", pattern: /^\/api\/keys$/, signedIn: true, run: (ctx) => service.keys(signedInAs(ctx)) },
     { method: "POST", pattern: /^\/api\/keys$/, signedIn: true, creates: true, run: (ctx) => service.createKey(signedInAs(ctx)) },
     { method: "POST", pattern: /^\/api\/keys\/([^/]+)\/revoke$/, signedIn: true, run: (ctx, m) => service.revokeKey(signedInAs(ctx), decodeURIComponent(m[1]!)) },
-    { method: "GET", pattern: /^\/api\/apps$/, signedIn: true, run: (ctx) => ({ apps: service.apps(signedInAs(ctx)) }) },
+    { method: "GET", pattern: /^\/api\/apps$/, signedIn: true, run: async (ctx) => ({ apps: await service.apps(signedInAs(ctx)) }) },
     { method: "POST", pattern: /^\/api\/apps\/([^/]+)\/revoke$/, signedIn: true, run: (ctx, m) => service.revokeApp(signedInAs(ctx), decodeURIComponent(m[1]!)) },
     { method: "POST", pattern: /^\/api\/invite$/, signedIn: true, run: (ctx) => service.redeemInvite(signedInAs(ctx), ctx.body.inviteCode, ctx.ip) },
     { method: "POST", pattern: /^\/api\/monthly-cap$/, signedIn: true, run: (ctx) => service.setMonthlyCap(signedInAs(ctx), ctx.body.monthlyCapCredits) },
@@ -203,7 +203,7 @@ export function createConsoleApp(options: ConsoleAppOptions): (request: Request)
         ctx.body = await readJson(request);
       }
       if (route.signedIn) {
-        ctx.session = service.session(sessionId);
+        ctx.session = await service.session(sessionId);
         if (!ctx.session) throw notSignedIn();
         ctx.sessionId = sessionId;
         if (route.method === "POST") {
@@ -212,7 +212,7 @@ export function createConsoleApp(options: ConsoleAppOptions): (request: Request)
         }
       } else if (sessionId) {
         // Signing in again replaces any session the browser holds: ids are never reused (no fixation).
-        service.endSession(sessionId);
+        await service.endSession(sessionId);
       }
       const result = await route.run(ctx, match);
       const headers: Record<string, string> = {};

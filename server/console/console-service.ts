@@ -6,26 +6,24 @@
  * Transport-free: the HTTP side is `console-app.ts`. See docs/operations.md#developer-console.
  */
 import { ApiError } from "../errors";
-import type { SqliteAccountService } from "../accounts/account-service";
-import { openConsoleStore, type ConsoleKey, type ConsoleStore } from "../accounts/console-store";
+import type { AccountAdmin } from "../accounts/admin-types";
+import type { ConsoleKey, ConsoleStore } from "../accounts/console-types";
 import { dummyPasswordHash, hashPassword, passwordProblem, SCRYPT_COST, verifyPassword, type ScryptCost } from "../accounts/password-hash";
 import { planDefinition } from "../accounts/plans";
-import type { AccountRecord } from "../accounts/types";
-import { usageReport, type UsageReport } from "../accounts/usage-report";
+import type { AccountRecord, AccountService } from "../accounts/types";
+import type { UsageReport } from "../accounts/usage-report";
 import type { ConnectedApp, OAuthStore } from "../oauth/oauth-store";
 import { createSignInLimiter, type SignInLimiter, type SignInLimits } from "./sign-in-limiter";
 
-/** The accounts service parts the console uses (the SQLite service satisfies it). */
-export type ConsoleAccounts = Pick<
-  SqliteAccountService,
-  "db" | "accountView" | "createKey" | "revokeKey" | "updateAccount" | "createAccount" | "openOAuthStore"
->;
+/** The accounts service parts the console uses (either store's service satisfies it). */
+export type ConsoleAccounts = Pick<AccountService, "accountView" | "openOAuthStore" | "openConsoleStore"> & Pick<AccountAdmin, "createKey" | "revokeKey">;
 
 export interface ConsoleServiceOptions {
   accounts: ConsoleAccounts;
-  /** Defaults to the console tables on `accounts.db`. */
+  /** Defaults to the accounts' own (`accounts.openConsoleStore`). */
   store?: ConsoleStore;
-  oauth?: OAuthStore;
+  /** Defaults to the accounts' own; null: no connected apps (a store that keeps no OAuth grants). */
+  oauth?: OAuthStore | null;
   signInLimits?: SignInLimits;
   /** A built limiter (the shared one on Redis); default in memory with `signInLimits`. */
   signInLimiter?: SignInLimiter;
@@ -72,10 +70,10 @@ const tooManyAttempts = (retryAfterS: number) =>
 export function createConsoleService(options: ConsoleServiceOptions) {
   const { accounts } = options;
   const now = options.now ?? Date.now;
-  const store = options.store ?? openConsoleStore(accounts.db, { now });
-  const oauth = options.oauth ?? accounts.openOAuthStore();
+  const store = options.store ?? accounts.openConsoleStore?.({ now });
+  if (!store) throw new Error("createConsoleService: the accounts store keeps no console tables; pass `store`.");
+  const oauth = options.oauth === undefined ? (accounts.openOAuthStore?.() ?? null) : options.oauth;
   const limiter: SignInLimiter = options.signInLimiter ?? createSignInLimiter(options.signInLimits);
-  const db = accounts.db;
   const cost = options.passwordCost ?? SCRYPT_COST;
   const dummyHash = dummyPasswordHash(cost);
 
@@ -85,39 +83,24 @@ export function createConsoleService(options: ConsoleServiceOptions) {
     if (waitS > 0) throw tooManyAttempts(waitS);
   }
 
-  function open(accountId: string): OpenedSession {
-    return { accountId, ...store.createSession(accountId) };
-  }
-
-  const accountPlan = (accountId: string) =>
-    db.prepare<[string], { plan: ReturnType<typeof planDefinition>["plan"] }>(`SELECT plan FROM accounts WHERE id = ?`).get(accountId)?.plan ?? null;
-
-  /** Apply an invite's plan and credits to an existing account (see docs/operations.md#invite-codes). */
-  function applyInviteTx(accountId: string, code: string): { plan: string; creditsAdded: number } {
-    const invite = store.redeemInviteTx(code, accountId);
-    if (!invite) throw new ApiError(404, "invite_not_found", "That invite code is unknown, already redeemed or expired.");
-    const current = accountPlan(accountId)!;
-    if (invite.plan !== current && current !== "invite") {
-      throw new ApiError(409, "invite_not_applicable", `This invite code is for the ${invite.plan} plan; the account is on ${current}, which an invite code does not change.`);
-    }
-    accounts.updateAccount(accountId, { plan: invite.plan, ...(invite.credits > 0 ? { addCredits: invite.credits } : {}) });
-    return { plan: invite.plan, creditsAdded: invite.credits };
+  async function open(accountId: string): Promise<OpenedSession> {
+    return { accountId, ...(await store!.createSession(accountId)) };
   }
 
   return {
     store,
 
     /** The session of a cookie value, or null. */
-    session: (sessionId: string | null) => (sessionId ? store.session(sessionId) : null),
+    session: async (sessionId: string | null) => (sessionId ? await store.session(sessionId) : null),
 
-    endSession: (sessionId: string) => store.endSession(sessionId),
+    endSession: async (sessionId: string) => await store.endSession(sessionId),
 
     /** Password sign-in. 401 `invalid_credentials` for any wrong account/password pair (same body). */
     async signIn(input: { accountId?: unknown; password?: unknown }, ip: string): Promise<OpenedSession> {
       const accountId = requireString(input.accountId, "accountId", 64);
       const password = typeof input.password === "string" && input.password.length <= 1024 ? input.password : "";
       await guardAttempt(accountId, ip);
-      const stored = store.passwordHash(accountId);
+      const stored = await store.passwordHash(accountId);
       // An unknown account or one without a password costs the same scrypt work as a real one.
       const ok = (await verifyPassword(password, stored ?? dummyHash)) && stored !== null;
       if (!ok) {
@@ -134,12 +117,12 @@ export function createConsoleService(options: ConsoleServiceOptions) {
       const password = requirePassword(input.password);
       await guardAttempt(null, ip);
       const hash = await hashPassword(password, cost);
-      const accountId = store.consumeSetupLink(token);
+      const accountId = await store.consumeSetupLink(token);
       if (!accountId) {
         await limiter.recordFailure(null, ip, now());
         throw new ApiError(404, "link_not_found", "This sign-in link is unknown, already used or expired; ask for a new one.");
       }
-      store.setPasswordHash(accountId, hash);
+      await store.setPasswordHash(accountId, hash);
       return open(accountId);
     },
 
@@ -152,62 +135,57 @@ export function createConsoleService(options: ConsoleServiceOptions) {
       const password = requirePassword(input.password);
       await guardAttempt(null, ip);
       const hash = await hashPassword(password, cost);
-      const created = db.transaction(() => {
-        const invite = store.redeemInviteTx(code, null);
-        if (!invite) return null;
-        const account = accounts.createAccount({ plan: invite.plan, label: invite.label });
-        store.setInviteRedeemerTx(invite.inviteId, account.accountId);
-        if (invite.credits > 0) accounts.updateAccount(account.accountId, { addCredits: invite.credits });
-        return account;
-      }).immediate();
+      const created = await store.signUpWithInvite(code);
       if (!created) {
         await limiter.recordFailure(null, ip, now());
         throw new ApiError(404, "invite_not_found", "That invite code is unknown, already redeemed or expired.");
       }
-      store.setPasswordHash(created.accountId, hash);
-      return { ...open(created.accountId), key: created.key, keyId: created.keyId };
+      await store.setPasswordHash(created.accountId, hash);
+      return { ...(await open(created.accountId)), key: created.key, keyId: created.keyId };
     },
 
     /** The overview tab: the account record (`GET /v1/account`'s data) and the key limit. */
-    overview(accountId: string): AccountRecord & { activeKeys: number } {
-      const plan = accountPlan(accountId);
+    async overview(accountId: string): Promise<AccountRecord & { activeKeys: number }> {
+      const plan = await store.accountPlan(accountId);
       if (!plan) throw new ApiError(404, "account_not_found", "The account no longer exists.");
       const def = planDefinition(plan);
       // accountView reads the account by id; the principal's other fields are not used there.
-      const view = accounts.accountView({ accountId, keyId: "console", plan, limits: def.limits });
-      const activeKeys = store.keysOf(accountId).filter((k) => k.state === "active").length;
+      const view = await accounts.accountView({ accountId, keyId: "console", plan, limits: def.limits });
+      const activeKeys = (await store.keysOf(accountId)).filter((k) => k.state === "active").length;
       return { ...view, activeKeys };
     },
 
-    usage(accountId: string, daysRaw: unknown): UsageReport {
+    async usage(accountId: string, daysRaw: unknown): Promise<UsageReport> {
       const days = daysRaw === undefined || daysRaw === null || daysRaw === "" ? 30 : Number(daysRaw);
       if (!Number.isInteger(days) || days < 1 || days > MAX_USAGE_DAYS) throw badParameter("days", `an integer from 1 to ${MAX_USAGE_DAYS}.`);
-      return usageReport(db, accountId, now(), days);
+      return store.usageReport(accountId, now(), days);
     },
 
-    keys(accountId: string): { keys: ConsoleKey[]; activeKeyLimit: number } {
-      const plan = accountPlan(accountId);
-      return { keys: store.keysOf(accountId), activeKeyLimit: plan ? planDefinition(plan).limits.activeKeys : 0 };
+    async keys(accountId: string): Promise<{ keys: ConsoleKey[]; activeKeyLimit: number }> {
+      const plan = await store.accountPlan(accountId);
+      return { keys: await store.keysOf(accountId), activeKeyLimit: plan ? planDefinition(plan).limits.activeKeys : 0 };
     },
 
     /** A new key, shown once; 409 `key_limit_reached` at the plan's active-key limit. */
-    createKey: (accountId: string) => accounts.createKey(accountId),
+    createKey: async (accountId: string) => await accounts.createKey(accountId),
 
     /** Revoke one of the account's own keys (and the OAuth grants signed in with it). */
-    revokeKey(accountId: string, keyIdRaw: unknown): { keyId: string; alreadyRevoked: boolean; oauthTokensRevoked: number } {
+    async revokeKey(accountId: string, keyIdRaw: unknown): Promise<{ keyId: string; alreadyRevoked: boolean; oauthTokensRevoked: number }> {
       const keyId = requireString(keyIdRaw, "keyId", 64);
       // Another account's key is answered exactly like a key that does not exist.
-      if (!store.keysOf(accountId).some((k) => k.keyId === keyId)) throw new ApiError(404, "key_not_found", "No key with that id on this account.");
-      const r = accounts.revokeKey(keyId);
-      return { keyId: r.keyId, alreadyRevoked: r.alreadyRevoked, oauthTokensRevoked: oauth.revokeGrantsOfKey(r.keyId) };
+      if (!(await store.keysOf(accountId)).some((k) => k.keyId === keyId)) throw new ApiError(404, "key_not_found", "No key with that id on this account.");
+      const r = await accounts.revokeKey(keyId);
+      return { keyId: r.keyId, alreadyRevoked: r.alreadyRevoked, oauthTokensRevoked: oauth ? await oauth.revokeGrantsOfKey(r.keyId) : 0 };
     },
 
-    apps: (accountId: string): ConnectedApp[] => oauth.listApps({ accountId }),
+    apps: async (accountId: string): Promise<ConnectedApp[]> => (oauth ? await oauth.listApps({ accountId }) : []),
 
-    revokeApp(accountId: string, appIdRaw: unknown) {
+    async revokeApp(accountId: string, appIdRaw: unknown) {
       const appId = requireString(appIdRaw, "appId", 64);
-      if (!oauth.listApps({ accountId }).some((a) => a.appId === appId)) throw new ApiError(404, "app_not_found", "No connected app with that id on this account.");
-      const r = oauth.revokeApp(appId)!;
+      if (!oauth || !(await oauth.listApps({ accountId })).some((a) => a.appId === appId)) {
+        throw new ApiError(404, "app_not_found", "No connected app with that id on this account.");
+      }
+      const r = (await oauth.revokeApp(appId))!;
       return { appId: r.appId, alreadyRevoked: r.alreadyRevoked, tokensRevoked: r.tokensRevoked };
     },
 
@@ -216,7 +194,7 @@ export function createConsoleService(options: ConsoleServiceOptions) {
       const code = requireString(codeRaw, "inviteCode", 128);
       await guardAttempt(null, ip);
       try {
-        return db.transaction(() => applyInviteTx(accountId, code)).immediate();
+        return await store.applyInvite(accountId, code);
       } catch (error) {
         if (error instanceof ApiError && error.code === "invite_not_found") await limiter.recordFailure(null, ip, now());
         throw error;
@@ -224,11 +202,11 @@ export function createConsoleService(options: ConsoleServiceOptions) {
     },
 
     /** Set, raise, lower or (null) remove the account's monthly spend cap, in credits. */
-    setMonthlyCap(accountId: string, value: unknown): { monthlyCapCredits: number | null } {
+    async setMonthlyCap(accountId: string, value: unknown): Promise<{ monthlyCapCredits: number | null }> {
       if (value !== null && !(Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= MAX_MONTHLY_CAP_CREDITS)) {
         throw badParameter("monthlyCapCredits", `an integer from 0 to ${MAX_MONTHLY_CAP_CREDITS}, or null for no cap.`);
       }
-      const cap = store.setMonthlyCap(accountId, value as number | null);
+      const cap = await store.setMonthlyCap(accountId, value as number | null);
       if (cap === undefined) throw new ApiError(404, "account_not_found", "The account no longer exists.");
       return { monthlyCapCredits: cap };
     },

@@ -9,30 +9,36 @@ import type { AccountService } from "../accounts/types";
 export interface KeyUseTracker {
   /** The service with `authenticate` recording each key it accepts. */
   wrap<S extends Pick<AccountService, "authenticate">>(service: S): S;
-  /** Write what is pending now. */
-  flush(): void;
+  /** Write what is pending now (resolves once written or kept for the next flush). */
+  flush(): Promise<void>;
   /** Stop the timer after a last flush. */
-  stop(): void;
+  stop(): Promise<void>;
 }
 
 export function createKeyUseTracker(
-  write: (uses: ReadonlyMap<string, number>) => void,
+  write: (uses: ReadonlyMap<string, number>) => void | Promise<void>,
   options: { now?: () => number; flushEveryMs?: number } = {},
 ): KeyUseTracker {
   const now = options.now ?? Date.now;
   let pending = new Map<string, number>();
-  const flush = () => {
-    if (pending.size === 0) return;
+  /** Store busy, closed or unreachable: keep the newest times for the next attempt. */
+  const keep = (batch: ReadonlyMap<string, number>) => {
+    for (const [k, t] of batch) if ((pending.get(k) ?? 0) < t) pending.set(k, t);
+  };
+  const flush = (): Promise<void> => {
+    if (pending.size === 0) return Promise.resolve();
     const batch = pending;
     pending = new Map();
     try {
-      write(batch);
+      const written = write(batch);
+      // A networked store answers later; its failure is kept the same way.
+      return written instanceof Promise ? written.then(() => {}, () => keep(batch)) : Promise.resolve();
     } catch {
-      // Store busy or closed: keep the newest times for the next attempt.
-      for (const [k, t] of batch) if ((pending.get(k) ?? 0) < t) pending.set(k, t);
+      keep(batch);
+      return Promise.resolve();
     }
   };
-  const timer = setInterval(flush, options.flushEveryMs ?? 30_000);
+  const timer = setInterval(() => void flush(), options.flushEveryMs ?? 30_000);
   timer.unref?.();
   return {
     wrap(service) {
@@ -49,7 +55,7 @@ export function createKeyUseTracker(
     flush,
     stop() {
       clearInterval(timer);
-      flush();
+      return flush();
     },
   };
 }

@@ -74,7 +74,7 @@ export async function resolveToolCaller(
   });
   try {
     if (credential.startsWith(SECRET_PREFIX.accessToken)) {
-      const grant = ctx.oauth?.verifyAccessToken(credential, ctx.resource) ?? null;
+      const grant = (await ctx.oauth?.verifyAccessToken(credential, ctx.resource)) ?? null;
       const principal = grant ? await principalForGrant(ctx.accounts, grant) : null;
       if (!grant || !principal) {
         const description = "The access token is unknown, expired, revoked or issued for another resource.";

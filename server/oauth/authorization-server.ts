@@ -201,9 +201,9 @@ function scopeOf(raw: string | null): string {
   return asked.length > 0 ? [...new Set(asked)].join(" ") : DEFAULT_SCOPE;
 }
 
-function readAuthorizeRequest(p: URLSearchParams, store: OAuthStore, urls: OAuthUrls): { request: Partial<AuthorizeRequest> & { client: RegisteredClient; redirectUri: string; state: string | null }; error: OAuthError | null } {
+async function readAuthorizeRequest(p: URLSearchParams, store: OAuthStore, urls: OAuthUrls): Promise<{ request: Partial<AuthorizeRequest> & { client: RegisteredClient; redirectUri: string; state: string | null }; error: OAuthError | null }> {
   const clientId = param(p, "client_id");
-  const client = clientId ? store.getClient(clientId) : null;
+  const client = clientId ? await store.getClient(clientId) : null;
   if (!client) throw new UntrustedRedirect("Unknown client_id: the client must register first.");
   const asked = param(p, "redirect_uri");
   let redirectUri: string;
@@ -266,9 +266,9 @@ export function createAuthorizationServer(options: AuthorizationServerOptions) {
       if (isOAuthError(error) && error.status === 413) throw error;
       return htmlResponse(errorPage(isOAuthError(error) ? error.message : "Malformed request."), 400);
     }
-    let parsed: ReturnType<typeof readAuthorizeRequest>;
+    let parsed: Awaited<ReturnType<typeof readAuthorizeRequest>>;
     try {
-      parsed = readAuthorizeRequest(form, store, urls);
+      parsed = await readAuthorizeRequest(form, store, urls);
     } catch (error) {
       if (error instanceof UntrustedRedirect) return htmlResponse(errorPage(error.message), 400);
       throw error;
@@ -312,8 +312,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions) {
             : "That API key is not valid (unknown, revoked or expired).";
       return htmlResponse(pageFor(key === "" ? "Enter an API key of the account." : message), key === "" ? 400 : 401);
     }
-    const app = store.connectApp({ accountId: principal.accountId, clientId: ar.client.clientId, resource: ar.resource!, scope: ar.scope! });
-    const code = store.issueCode({
+    const app = await store.connectApp({ accountId: principal.accountId, clientId: ar.client.clientId, resource: ar.resource!, scope: ar.scope! });
+    const code = await store.issueCode({
       appId: app.appId,
       keyId: principal.keyId,
       clientId: ar.client.clientId,
@@ -328,7 +328,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions) {
   async function token(request: Request): Promise<Response> {
     const form = await readForm(request);
     const creds = clientCredentials(request, form);
-    const client = store.authenticateClient(creds.clientId, creds.secret, creds.via);
+    const client = await store.authenticateClient(creds.clientId, creds.secret, creds.via);
     const grantType = param(form, "grant_type");
     let set;
     if (grantType === "authorization_code") {
@@ -336,13 +336,13 @@ export function createAuthorizationServer(options: AuthorizationServerOptions) {
       const verifier = param(form, "code_verifier");
       if (code === null) throw new OAuthError("invalid_request", "code is required.");
       if (verifier === null) throw new OAuthError("invalid_request", "code_verifier is required (PKCE).");
-      set = store.exchangeCode({ code, clientId: client.clientId, redirectUri: param(form, "redirect_uri"), codeVerifier: verifier, resource: param(form, "resource") });
+      set = await store.exchangeCode({ code, clientId: client.clientId, redirectUri: param(form, "redirect_uri"), codeVerifier: verifier, resource: param(form, "resource") });
     } else if (grantType === "refresh_token") {
       const refreshToken = param(form, "refresh_token");
       if (refreshToken === null) throw new OAuthError("invalid_request", "refresh_token is required.");
       const scope = param(form, "scope");
       if (scope !== null) scopeOf(scope);
-      set = store.refresh({ refreshToken, clientId: client.clientId, scope, resource: param(form, "resource") });
+      set = await store.refresh({ refreshToken, clientId: client.clientId, scope, resource: param(form, "resource") });
     } else {
       throw new OAuthError("unsupported_grant_type", "grant_type must be authorization_code or refresh_token.");
     }
@@ -401,7 +401,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions) {
       ...(meta.software_version !== undefined ? { software_version: meta.software_version } : {}),
       scope: meta.scope ?? DEFAULT_SCOPE,
     };
-    const client = store.registerClient({ clientName: meta.client_name ?? null, redirectUris: meta.redirect_uris, authMethod, metadata: registered });
+    const client = await store.registerClient({ clientName: meta.client_name ?? null, redirectUris: meta.redirect_uris, authMethod, metadata: registered });
     return jsonResponse(
       {
         client_id: client.clientId,
@@ -416,10 +416,10 @@ export function createAuthorizationServer(options: AuthorizationServerOptions) {
   async function revoke(request: Request): Promise<Response> {
     const form = await readForm(request);
     const creds = clientCredentials(request, form);
-    const client = store.authenticateClient(creds.clientId, creds.secret, creds.via);
+    const client = await store.authenticateClient(creds.clientId, creds.secret, creds.via);
     const tokenValue = param(form, "token");
     if (tokenValue === null) throw new OAuthError("invalid_request", "token is required.");
-    store.revokeToken(tokenValue, client.clientId);
+    await store.revokeToken(tokenValue, client.clientId);
     return jsonResponse({}, 200);
   }
 

@@ -96,28 +96,41 @@ export interface AccessGrant {
   expiresMs: number;
 }
 
+/** A value now (SQLite) or later (PostgreSQL); callers `await` it. */
+type Maybe<T> = T | Promise<T>;
+
+/**
+ * The OAuth state behind the authorization server, the tool server, the console and the CLI.
+ * The SQLite store answers at once, the PostgreSQL one (server/accounts/postgres/pg-oauth.ts)
+ * with promises: callers `await`.
+ */
 export interface OAuthStore {
   readonly ttls: OAuthTtls;
-  registerClient(reg: ClientRegistration): RegisteredClient & { clientSecret: string | null };
-  getClient(clientId: string): RegisteredClient | null;
+  registerClient(reg: ClientRegistration): Maybe<RegisteredClient & { clientSecret: string | null }>;
+  getClient(clientId: string): Maybe<RegisteredClient | null>;
   /** Check the client's credentials for its registered method; 401 `invalid_client` otherwise. */
-  authenticateClient(clientId: string | null, secret: string | null, via: "post" | "basic" | "none"): RegisteredClient;
+  authenticateClient(clientId: string | null, secret: string | null, via: "post" | "basic" | "none"): Maybe<RegisteredClient>;
   /** The active app of (account, client, resource), or a new one. */
-  connectApp(input: { accountId: string; clientId: string; resource: string; scope: string }): ConnectedApp;
+  connectApp(input: { accountId: string; clientId: string; resource: string; scope: string }): Maybe<ConnectedApp>;
   /** `keyId`: the API key the user signed in with; every token the code leads to carries it. */
-  issueCode(input: { appId: string; keyId: string; clientId: string; redirectUri: string; codeChallenge: string; resource: string; scope: string }): string;
-  exchangeCode(input: { code: string; clientId: string; redirectUri: string | null; codeVerifier: string; resource: string | null }): TokenSet;
-  refresh(input: { refreshToken: string; clientId: string; scope: string | null; resource: string | null }): TokenSet;
+  issueCode(input: { appId: string; keyId: string; clientId: string; redirectUri: string; codeChallenge: string; resource: string; scope: string }): Maybe<string>;
+  exchangeCode(input: { code: string; clientId: string; redirectUri: string | null; codeVerifier: string; resource: string | null }): Maybe<TokenSet>;
+  refresh(input: { refreshToken: string; clientId: string; scope: string | null; resource: string | null }): Maybe<TokenSet>;
   /** RFC 7009: revoke a token of this client (a refresh token takes the app's access tokens with it). Unknown tokens are ignored. */
-  revokeToken(token: string, clientId: string): void;
+  revokeToken(token: string, clientId: string): Maybe<void>;
   /** The grant of a live access token for `expectedResource`, or null (unknown, expired, revoked, other audience). */
-  verifyAccessToken(token: string, expectedResource: string): AccessGrant | null;
-  listApps(filter?: { accountId?: string }): ConnectedApp[];
+  verifyAccessToken(token: string, expectedResource: string): Maybe<AccessGrant | null>;
+  listApps(filter?: { accountId?: string }): Maybe<ConnectedApp[]>;
   /** Revoke a connected app and every token it holds; 404-style `null` when no such app. */
-  revokeApp(appId: string): { appId: string; accountId: string; alreadyRevoked: boolean; tokensRevoked: number } | null;
+  revokeApp(appId: string): Maybe<{ appId: string; accountId: string; alreadyRevoked: boolean; tokensRevoked: number } | null>;
   /** Revoke every grant signed in with an API key (codes and tokens); after `key revoke`. Returns the tokens revoked. */
-  revokeGrantsOfKey(keyId: string): number;
+  revokeGrantsOfKey(keyId: string): Maybe<number>;
 }
+
+/** `OAuthStore` answering at once: the SQLite store, for its direct callers (tests, CLI). */
+export type SyncOAuthStore = { readonly ttls: OAuthTtls } & {
+  [K in Exclude<keyof OAuthStore, "ttls">]: OAuthStore[K] extends (...a: infer A) => infer R ? (...a: A) => Awaited<R> : never;
+};
 
 interface ClientRow {
   client_id: string;
@@ -154,7 +167,7 @@ interface TokenRow {
 }
 
 /** `last_used_ms` is written at most this often per app (a write per tool call is wasteful). */
-const LAST_USED_RESOLUTION_MS = 60_000;
+export const LAST_USED_RESOLUTION_MS = 60_000;
 
 const iso = (ms: number | null): string | null => (ms == null ? null : new Date(ms).toISOString());
 
@@ -172,7 +185,7 @@ export function sameResource(a: string, b: string): boolean {
  * The app opens it through `accounts.openOAuthStore()`, on the accounts database.
  * @example const oauth = openOAuthStore(db, { now: () => Date.now() });
  */
-export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions = {}): OAuthStore {
+export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions = {}): SyncOAuthStore {
   migrateOAuth(db);
   const now = options.now ?? Date.now;
   const ttls: OAuthTtls = {
@@ -278,7 +291,7 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
 
   const invalidGrant = (why: string) => new OAuthError("invalid_grant", why);
 
-  const exchangeTxn = db.transaction((input: Parameters<OAuthStore["exchangeCode"]>[0], tsMs: number): TokenSet | OAuthError => {
+  const exchangeTxn = db.transaction((input: Parameters<SyncOAuthStore["exchangeCode"]>[0], tsMs: number): TokenSet | OAuthError => {
     const codeHash = hashSecret(input.code);
     const row = q.code.get(codeHash);
     if (!row || row.client_id !== input.clientId) throw invalidGrant("The authorization code is not valid.");
@@ -309,7 +322,7 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
     return issueTokensTx(app, row.client_id, row.scope, row.key_id, tsMs);
   });
 
-  const refreshTxn = db.transaction((input: Parameters<OAuthStore["refresh"]>[0], tsMs: number): TokenSet | OAuthError => {
+  const refreshTxn = db.transaction((input: Parameters<SyncOAuthStore["refresh"]>[0], tsMs: number): TokenSet | OAuthError => {
     const tokenHash = hashSecret(input.refreshToken);
     const row = q.token.get(tokenHash);
     if (!row || row.kind !== "refresh" || row.client_id !== input.clientId) throw invalidGrant("The refresh token is not valid.");
@@ -350,7 +363,7 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
     return issueTokensTx(app, row.client_id, scope, row.key_id, tsMs);
   });
 
-  const store: OAuthStore = {
+  const store: SyncOAuthStore = {
     ttls,
 
     registerClient(reg) {

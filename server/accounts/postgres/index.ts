@@ -2,8 +2,8 @@
  * The accounts service over PostgreSQL, for several server instances sharing one store:
  * `AccountAuth`, `CreditLedger` and `AccountAdmin` over one connection pool, composed like the
  * SQLite service (server/accounts/account-service.ts). Opening it connects and migrates: an
- * unreachable store fails the start. It keeps no OAuth grants (the tool server then takes API
- * keys only). See docs/operations.md#postgresql.
+ * unreachable store fails the start. The console's tables and OAuth grants are here too
+ * (migration 004). See docs/operations.md#postgresql.
  */
 import { isApiError } from "../../errors";
 import { storeFailure } from "../account-errors";
@@ -11,6 +11,10 @@ import { clockFn } from "../_sqlite-store";
 import type { AccountService, ClockLike } from "../types";
 import { createPgAdmin, type PgAdmin } from "./pg-admin";
 import { AUTH_CHANNEL, createPgAuth, type PgAuth } from "./pg-auth";
+import { createPgConsoleStore, type PgConsoleStore } from "./pg-console";
+import { createPgOAuthStore } from "./pg-oauth";
+import type { GrantStanding, OAuthStore, OAuthStoreOptions } from "../../oauth/oauth-store";
+import type { ConsoleStoreOptions } from "../console-types";
 import type { PgBatcher } from "./pg-batcher";
 import { openPgPool, redactUrl, type Sql } from "./pg-connection";
 import { createPgLedger, type PgCreditLedger } from "./pg-ledger";
@@ -37,12 +41,16 @@ export interface OpenPostgresOptions {
 
 /** The PostgreSQL service: the app's contract and the admin operations, all answering with promises. */
 export interface PostgresAccountService
-  extends Omit<AccountService, keyof PgAuth | keyof PgCreditLedger | "close" | "openOAuthStore">,
+  extends Omit<AccountService, keyof PgAuth | keyof PgCreditLedger | "close" | "openOAuthStore" | "openConsoleStore">,
     PgAuth,
     Omit<PgCreditLedger, "batcher">,
-    PgAdmin {
+    Omit<PgAdmin, "inTx"> {
   readonly kind: "postgres";
   readonly sql: Sql;
+  /** The OAuth tables (migration 004), shared by every instance; `grantStanding` is the service's own. */
+  openOAuthStore(options?: Omit<OAuthStoreOptions, "grantStanding">): OAuthStore;
+  /** The console tables (migration 004), shared by every instance. */
+  openConsoleStore(options?: ConsoleStoreOptions): PgConsoleStore;
   groupCommitStats(): ReturnType<PgBatcher["stats"]>;
   /** Wait for queued debits and in-doubt compensations (tests, shutdown). */
   drain(timeoutMs?: number): Promise<void>;
@@ -78,6 +86,18 @@ export async function openPostgresAccountService(options: OpenPostgresOptions): 
       fn(...a).catch((error: unknown) => {
         throw isApiError(error) ? error : storeFailure();
       });
+  /** How an OAuth grant stands against the key that signed it in (as the SQLite service decides it). */
+  const grantStanding = async (grant: { accountId: string; keyId: string | null }): Promise<GrantStanding> => {
+    if (grant.keyId === null) return "gone";
+    try {
+      await auth.principalForGrant({ accountId: grant.accountId, keyId: grant.keyId, bucketId: "" });
+      return "live";
+    } catch (error) {
+      if (isApiError(error) && error.code === "forbidden") return "gone";
+      // Suspended, blocked, or the store could not be read: refuse for now, revoke nothing.
+      return "paused";
+    }
+  };
   let closed = false;
   return {
     kind: "postgres",
@@ -114,6 +134,8 @@ export async function openPostgresAccountService(options: OpenPostgresOptions): 
     }),
     ledger: guard(admin.ledger),
     verifyLedger: guard(admin.verifyLedger),
+    openOAuthStore: (oauthOptions = {}) => createPgOAuthStore(sql, { now: store.now, ...oauthOptions, grantStanding }),
+    openConsoleStore: (consoleOptions = {}) => createPgConsoleStore(sql, admin.inTx, { now: store.now, ...consoleOptions }),
     groupCommitStats: () => ledger.batcher.stats(),
     drain: (timeoutMs) => ledger.batcher.drain(timeoutMs),
     async close() {

@@ -25,7 +25,16 @@ function keyState(revokedMs: number | null, expiresMs: number | null, tsMs: numb
   return "active";
 }
 
+/** Admin steps run inside a caller's transaction. */
+export interface PgAdminTxSteps {
+  createAccount(tx: Tx, input: CreateAccountInput, tsMs: number): Promise<{ accountId: string; keyId: string; key: string }>;
+  lockedAccount(tx: Tx, accountId: string): Promise<PgAccountRow>;
+  addCredits(tx: Tx, accountId: string, delta: number, kind: LedgerEntry["kind"], tsMs: number): Promise<void>;
+  grant(tx: Tx, accountId: string, plan: PgAccountRow["plan"], tsMs: number): Promise<unknown>;
+}
+
 export interface PgAdmin extends AccountAdmin {
+  inTx: PgAdminTxSteps;
   createAccount(input: CreateAccountInput): Promise<{ accountId: string; keyId: string; key: string }>;
   updateAccount(accountId: string, input: UpdateAccountInput): Promise<AccountDetails>;
   getAccount(accountId: string): Promise<AccountDetails>;
@@ -80,6 +89,22 @@ export function createPgAdmin(store: PgStore): PgAdmin {
     return tx`SELECT os_ensure_grant(${accountId}, ${g.period}, ${g.credits}, ${g.monthly}, ${tsMs})`;
   };
 
+  /** A new account with its balance, due grant, starting credits and first key (inside a transaction; input checked). */
+  async function createAccountTx(tx: Tx, input: CreateAccountInput, tsMs: number): Promise<{ accountId: string; keyId: string; key: string }> {
+    const def = planDefinition(input.plan);
+    const accountId = newId("acct");
+    const dailyCap = input.dailyCapCredits === undefined ? def.defaultDailyCapCredits : input.dailyCapCredits;
+    const monthlyCap = input.monthlyCapCredits === undefined ? def.defaultMonthlyCapCredits : input.monthlyCapCredits;
+    await tx`INSERT INTO accounts (id, label, plan, status, opra_agreement, daily_cap, monthly_cap, requests_per_minute, created_ms)
+             VALUES (${accountId}, ${input.label ?? null}, ${input.plan}, ${input.status ?? "active"}, ${input.opraAgreement !== false},
+                     ${dailyCap}, ${monthlyCap}, ${input.requestsPerMinute ?? null}, ${tsMs})`;
+    await tx`INSERT INTO balances (account_id, credits) VALUES (${accountId}, 0)`;
+    await grantTx(tx, accountId, input.plan, tsMs);
+    if (input.credits !== undefined) await setBalanceTx(tx, accountId, input.credits, tsMs);
+    const { keyId, key } = await createKeyTx(tx, accountId, null, tsMs);
+    return { accountId, keyId, key };
+  }
+
   async function details(accountId: string): Promise<AccountDetails> {
     const row = await store.requireAccount(accountId);
     const tsMs = now();
@@ -120,6 +145,9 @@ export function createPgAdmin(store: PgStore): PgAdmin {
   }
 
   return {
+    /** Steps for other store parts that write accounts inside their own transaction (the console's invites). */
+    inTx: { createAccount: createAccountTx, lockedAccount, addCredits: addCreditsTx, grant: grantTx },
+
     async createAccount(input) {
       if (!isPlan(input.plan)) throw new ApiError(400, "invalid_parameter", `Unknown plan ${String(input.plan)}.`);
       if (input.credits !== undefined) assertCredits("credits", input.credits, true);
@@ -127,20 +155,7 @@ export function createPgAdmin(store: PgStore): PgAdmin {
       assertRpm(input.requestsPerMinute);
       assertCap("monthly cap", input.monthlyCapCredits);
       const tsMs = now();
-      const def = planDefinition(input.plan);
-      return sql.begin(async (tx) => {
-        const accountId = newId("acct");
-        const dailyCap = input.dailyCapCredits === undefined ? def.defaultDailyCapCredits : input.dailyCapCredits;
-        const monthlyCap = input.monthlyCapCredits === undefined ? def.defaultMonthlyCapCredits : input.monthlyCapCredits;
-        await tx`INSERT INTO accounts (id, label, plan, status, opra_agreement, daily_cap, monthly_cap, requests_per_minute, created_ms)
-                 VALUES (${accountId}, ${input.label ?? null}, ${input.plan}, ${input.status ?? "active"}, ${input.opraAgreement !== false},
-                         ${dailyCap}, ${monthlyCap}, ${input.requestsPerMinute ?? null}, ${tsMs})`;
-        await tx`INSERT INTO balances (account_id, credits) VALUES (${accountId}, 0)`;
-        await grantTx(tx as unknown as Tx, accountId, input.plan, tsMs);
-        if (input.credits !== undefined) await setBalanceTx(tx as unknown as Tx, accountId, input.credits, tsMs);
-        const { keyId, key } = await createKeyTx(tx as unknown as Tx, accountId, null, tsMs);
-        return { accountId, keyId, key };
-      }) as Promise<{ accountId: string; keyId: string; key: string }>;
+      return sql.begin((tx) => createAccountTx(tx as unknown as Tx, input, tsMs)) as Promise<{ accountId: string; keyId: string; key: string }>;
     },
 
     async updateAccount(accountId, input) {

@@ -46,7 +46,7 @@ describe("optionscope console", () => {
 
     const ended = await cli("console", "sign-out", "--account", accountId, "--json");
     expect(JSON.parse(ended.stdout)).toEqual({ accountId, sessionsEnded: 1 });
-    expect(service.session(opened.sessionId)).toBeNull();
+    expect(await service.session(opened.sessionId)).toBeNull();
     accounts.close();
   });
 

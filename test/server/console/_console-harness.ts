@@ -1,7 +1,8 @@
-// An app with the developer console mounted over an in-memory accounts store, a pinned wall
-// clock and a cheap scrypt cost, plus a browser-like client that keeps the session cookie and
-// sends the CSRF token the way the console page does.
-import { openAccountService, type SqliteAccountService } from "../../../server/accounts";
+// An app with the developer console mounted over an accounts store (in-memory SQLite, or the
+// PostgreSQL database at `storeUrl`), a pinned wall clock and a cheap scrypt cost, plus a
+// browser-like client that keeps the session cookie and sends the CSRF token the way the console
+// page does. Harnesses are closed by `closeConsoleHarnesses()` (call it in afterEach).
+import { openAccountService, openAccountStore, type AccountStore } from "../../../server/accounts";
 import { hashPassword, type ScryptCost } from "../../../server/accounts/password-hash";
 import { createApp, type OptionscopeApp } from "../../../server/app";
 import { createConsoleApp, createConsoleService, type ConsoleService } from "../../../server/console";
@@ -17,7 +18,7 @@ export const ORIGIN = "http://console.test";
 
 export interface ConsoleHarness {
   app: OptionscopeApp;
-  accounts: SqliteAccountService;
+  accounts: AccountStore;
   service: ConsoleService;
   wall: { ms: number };
   /** A signed-up account with a console password (`PASSWORD`) and its first key. */
@@ -38,9 +39,27 @@ export interface ConsoleClient {
   post(path: string, body?: unknown, extra?: { csrf?: string; headers?: Record<string, string> }): Promise<Response>;
 }
 
-export function makeConsoleHarness(options: { signInLimits?: SignInLimits; secureCookies?: boolean | "auto"; trustedProxies?: string[] } = {}): ConsoleHarness {
+export interface ConsoleHarnessOptions {
+  signInLimits?: SignInLimits;
+  secureCookies?: boolean | "auto";
+  trustedProxies?: string[];
+  /** PostgreSQL URL; undefined: an in-memory SQLite store. */
+  storeUrl?: string;
+}
+
+const open: AccountStore[] = [];
+
+/** Close every harness's store (afterEach). */
+export async function closeConsoleHarnesses(): Promise<void> {
+  for (const accounts of open.splice(0)) await accounts.close();
+}
+
+export async function makeConsoleHarness(options: ConsoleHarnessOptions = {}): Promise<ConsoleHarness> {
   const wall = { ms: Date.parse("2024-03-06T15:00:10Z") };
-  const accounts = openAccountService({ dbPath: ":memory:", clock: () => wall.ms });
+  const accounts: AccountStore = options.storeUrl
+    ? await openAccountStore({ storeUrl: options.storeUrl, dataDir: "/nonexistent", clock: () => wall.ms })
+    : openAccountService({ dbPath: ":memory:", clock: () => wall.ms });
+  open.push(accounts);
   const service = createConsoleService({ accounts, passwordCost: TEST_COST, signInLimits: options.signInLimits, now: () => wall.ms });
   const consoleFetch = createConsoleApp({ service, secureCookies: options.secureCookies, trustedProxies: options.trustedProxies, now: () => wall.ms });
   const app = createApp({
@@ -96,8 +115,8 @@ export function makeConsoleHarness(options: { signInLimits?: SignInLimits; secur
     service,
     wall,
     async newAccount(plan = "top", credits = 1000) {
-      const created = accounts.createAccount({ plan, credits });
-      service.store.setPasswordHash(created.accountId, await hashPassword(PASSWORD, TEST_COST));
+      const created = await accounts.createAccount({ plan, credits });
+      await service.store.setPasswordHash(created.accountId, await hashPassword(PASSWORD, TEST_COST));
       return created;
     },
     client,

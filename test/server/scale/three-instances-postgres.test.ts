@@ -251,9 +251,20 @@ describe("three instances on one PostgreSQL and one Redis", () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect((await fetch(`${servers[0]!.listening.url}${HEATMAP}`, other_)).status).toBe(200);
 
-    // Console links and invite codes are not kept in PostgreSQL yet: refused, not written elsewhere.
-    const refused = await run(runConsoleCli, "invite", "list", "--json");
-    expect([refused.code, JSON.parse(refused.stderr).error.code]).toEqual([3, "store_unsupported"]);
+    // Invite codes live in PostgreSQL too: one the CLI makes is redeemed once, whichever instance gets it.
+    const made = await run(runConsoleCli, "invite", "create", "--plan", "invite", "--json");
+    expect(made.code, made.stderr).toBe(0);
+    const code = (JSON.parse(made.stdout) as { invites: { code: string }[] }).invites[0]!.code;
+    const signUp = (url: string) =>
+      fetch(`${url}/console/api/sign-up`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: url },
+        body: JSON.stringify({ inviteCode: code, password: "a long console password" }),
+      });
+    expect((await signUp(servers[0]!.listening.url)).status).toBe(201);
+    expect((await signUp(servers[1]!.listening.url)).status).toBe(404);
+    const listed = await run(runConsoleCli, "invite", "list", "--json");
+    expect((JSON.parse(listed.stdout) as { invites: { state: string }[] }).invites.map((i) => i.state)).toEqual(["redeemed"]);
     // A store URL that is not PostgreSQL is a usage error naming the allowed forms.
     const bad = await run(runAccountsCli, "account", "list", "--store", "mysql://x");
     expect(bad.code).toBe(2);
