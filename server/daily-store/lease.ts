@@ -5,6 +5,7 @@
 // when the holder's pid is gone on this host. Why a row and not a lock file:
 // docs/operations.md#one-filler-per-store.
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import Database from "better-sqlite3";
 
@@ -61,13 +62,21 @@ CREATE TABLE IF NOT EXISTS fill_lease (
 );
 `;
 
-/** `kill(pid, 0)`: ESRCH means gone; EPERM means alive under another user. */
+/**
+ * Whether `pid` runs on this host: `kill(pid, 0)` (ESRCH: gone; EPERM: alive under another user),
+ * and on Linux not a zombie (a killed process its parent has not reaped yet still answers kill).
+ */
 export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return true; // no procfs: trust kill
   }
 }
 
