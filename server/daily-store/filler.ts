@@ -76,6 +76,7 @@ export function startDailyFill(o: DailyFillOptions): DailyFiller {
   let renewTimer: ReturnType<typeof setInterval> | null = null;
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
   let standbyHolder: string | null = null;
+  let leaseLost = false;
 
   const settle = (computed: number) => {
     role = "idle";
@@ -119,6 +120,7 @@ export function startDailyFill(o: DailyFillOptions): DailyFiller {
       renewTimer = setInterval(() => {
         if (lease!.renew()) return;
         line("daily_fill_lease_lost", { holder: lease!.holder() && holderLine(lease!.holder()!) });
+        leaseLost = true;
         worker?.postMessage({ type: "abort" });
       }, o.renewMs ?? FILL_LEASE_RENEW_MS);
       renewTimer.unref();
@@ -161,6 +163,13 @@ export function startDailyFill(o: DailyFillOptions): DailyFiller {
         if (m.finished && !was?.finished) line("daily_fill_kind_done", { kind: m.kind, rows: m.total });
       } else if (m.type === "idle") {
         stopTimers();
+        if (leaseLost) {
+          // Another process took the lease while this one was stalled: stand by behind it.
+          leaseLost = false;
+          role = "idle";
+          attempt();
+          return;
+        }
         lease?.release();
         line("daily_fill_idle", { computed: m.computed, rows: Object.fromEntries(DAILY_KINDS.map((k) => [k, o.store.count(k)])) });
         settle(m.computed);
