@@ -171,7 +171,7 @@ async function precompute(r: PrecomputeRun, io: CliIo, options: PrecomputeOption
       },
       onProgress: (kind, p) => {
         const t = performance.now();
-        if (!p.finished && t - printed < PROGRESS_EVERY_MS) return;
+        if (p.total === 0 || (!p.finished && t - printed < PROGRESS_EVERY_MS)) return;
         printed = t;
         say(`${kind} ${p.done}/${p.total} rows${p.finished ? " (done)" : ""}, ${((t - started) / 1000).toFixed(1)} s`);
       },
