@@ -7,6 +7,11 @@ import { HISTORICAL_COMPARE_PARAMS, PREMIUM_RVOL_LOOKBACK_SESSIONS } from "../..
 import { previousTradingDay, tradingDaysBetween } from "../../../lib/time";
 import { dailyDbPath, DEFAULT_FLOW_FILL_SESSIONS, fillPlan, FLOW_SUMMARY, marketIdentity, openDailyStore, runFill, VOL_READING, type DailyKind, type FillScope } from "../../../server/daily-store";
 import { surveyFill } from "../../../server/daily-store/survey";
+import { fixedClock } from "../../../lib/market/clock";
+import { createSimulatedMarket } from "../../../lib/market/simulated";
+import { flowModule } from "../../../server/modules/flow";
+import { metaModule } from "../../../server/modules/meta";
+import { makeHarness } from "../_harness";
 import { LAST_SESSION, NOW_MS, tempDir } from "./_store-fixtures";
 
 const cleanups: (() => void)[] = [];
@@ -109,4 +114,17 @@ describe("a pass over a tiny horizon", () => {
     expect(await runFill({ store, produce: rest.produce, scope, nowMs: NOW_MS })).toBe(2);
     expect(store.count(FLOW_SUMMARY)).toBe(6);
   });
+});
+
+describe("outside the horizon", () => {
+  it("a session the fill does not keep is still answered, computed on demand and then stored", async () => {
+    const store = fresh();
+    const old = "2023-12-01"; // ~65 sessions before the last finished one: far outside the default 21
+    expect(fillPlan({ flowTickers: ["KO"], volSymbols: [], volSessions: 0, flowFrom: "2023-03-28", flowSessions: DEFAULT_FLOW_FILL_SESSIONS }, NOW_MS).some((s) => s.session === old)).toBe(false);
+    const h = makeHarness({ market: createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }), nowMs: NOW_MS, credits: 1000, modules: [metaModule, flowModule], dailyStore: store });
+    const res = await h.get(`/v1/contract/top/daily?date=${old}&ticker=KO&limit=5`);
+    expect(res.status).toBe(200);
+    expect((await res.json()).data.length).toBeGreaterThan(0);
+    expect(store.symbolsAt(FLOW_SUMMARY, old)).toEqual(new Set(["KO"]));
+  }, 60_000);
 });
