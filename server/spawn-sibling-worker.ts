@@ -12,6 +12,14 @@ export interface SiblingWorkerFiles {
   built: string;
 }
 
+export interface SiblingWorkerOptions {
+  /**
+   * Nice value the worker thread takes before it loads anything (Linux: that thread only), so
+   * even loading and compiling its modules runs at that priority. Ignored where the OS refuses.
+   */
+  nice?: number;
+}
+
 /** tsx's ESM API, resolved from here (the eval worker's base would be the process's working directory). */
 function tsxApi(): string {
   try {
@@ -28,11 +36,14 @@ function tsxApi(): string {
  * Throws when the worker cannot be created (callers fall back to their own thread).
  * @example spawnSiblingWorker(import.meta.url, { source: "./stats-worker.ts", built: "./stats-worker.js" }, init)
  */
-export function spawnSiblingWorker(callerUrl: string, files: SiblingWorkerFiles, workerData: unknown): Worker {
+export function spawnSiblingWorker(callerUrl: string, files: SiblingWorkerFiles, workerData: unknown, options: SiblingWorkerOptions = {}): Worker {
+  const prologue = options.nice === undefined ? "" : `try { require("node:os").setPriority(${Math.trunc(options.nice)}); } catch {}\n`;
   if (callerUrl.endsWith(".ts")) {
     const url = new URL(files.source, callerUrl).href;
-    const code = `import(${JSON.stringify(tsxApi())}).then((m) => m.tsImport(${JSON.stringify(url)}, ${JSON.stringify(url)}));`;
+    const code = `${prologue}import(${JSON.stringify(tsxApi())}).then((m) => m.tsImport(${JSON.stringify(url)}, ${JSON.stringify(url)}));`;
     return new Worker(code, { eval: true, workerData });
   }
-  return new Worker(new URL(files.built, callerUrl), { workerData });
+  const built = new URL(files.built, callerUrl);
+  if (!prologue) return new Worker(built, { workerData });
+  return new Worker(`${prologue}import(${JSON.stringify(built.href)});`, { eval: true, workerData });
 }

@@ -15,6 +15,7 @@ import type { FillWorkerInit, FillWorkerReply } from "./fill-worker";
 import { DAILY_KINDS, type DailyKind } from "./kinds";
 import { FILL_LEASE_MS, FILL_LEASE_RENEW_MS, openFillLease, type FillLease, type LeaseHolder } from "./lease";
 import { DEFAULT_FLOW_FILL_SESSIONS, lastFinishedSession, type FillScope } from "./plan";
+import { FILL_NICE } from "./priority";
 import type { DailyDataStore } from "./store";
 import { surveyFill } from "./survey";
 
@@ -53,7 +54,8 @@ export interface DailyFiller {
   close(): Promise<void>;
 }
 
-const spawnFillWorker = (init: FillWorkerInit): Worker => spawnSiblingWorker(import.meta.url, { source: "./fill-worker.ts", built: "./daily-fill-worker.js" }, init);
+/** The fill worker, niced from its first instruction (module loading included). */
+const spawnFillWorker = (init: FillWorkerInit): Worker => spawnSiblingWorker(import.meta.url, { source: "./fill-worker.ts", built: "./daily-fill-worker.js" }, init, { nice: FILL_NICE });
 
 const holderLine = (h: LeaseHolder) => ({ pid: h.pid, host: h.host, expires: new Date(h.expiresMs).toISOString() });
 
