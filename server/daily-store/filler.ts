@@ -92,11 +92,21 @@ export function startDailyFill(o: DailyFillOptions): DailyFiller {
     if (retryTimer) clearTimeout(retryTimer);
     renewTimer = retryTimer = null;
   };
+  /** A lease operation that must not throw out of a timer (a locked or broken file): logged, then `fallback`. */
+  const guarded = <T>(what: string, f: () => T, fallback: T): T => {
+    try {
+      return f();
+    } catch (error) {
+      line("daily_fill_lease_error", { op: what, error: String((error as Error)?.message ?? error) });
+      return fallback;
+    }
+  };
+  const release = () => guarded("release", () => lease?.release(), undefined);
   const shutDown = () => {
     stopTimers();
     const w = worker;
     worker = null;
-    lease?.release();
+    release();
     settle(0);
     return w?.terminate();
   };
@@ -104,7 +114,8 @@ export function startDailyFill(o: DailyFillOptions): DailyFiller {
   /** Without the lease: show what is stored of the plan; done when all of it is. */
   const survey = (nowMs: number): boolean => {
     if (!scope) return false;
-    const kinds = surveyFill(o.store, scope, nowMs);
+    const kinds = guarded("survey", () => surveyFill(o.store, scope!, nowMs), null);
+    if (!kinds) return false;
     for (const k of DAILY_KINDS) fill.update(k, kinds[k]);
     return DAILY_KINDS.every((k) => kinds[k].finished);
   };
@@ -113,15 +124,22 @@ export function startDailyFill(o: DailyFillOptions): DailyFiller {
     retryTimer = null;
     if (closed || !worker || !lease || role === "filling") return;
     const nowMs = o.clock.now();
-    const took = lease.take();
+    const took = guarded("take", () => lease!.take(), null);
+    if (!took) {
+      retryTimer = setTimeout(attempt, o.standbyRetryMs ?? FILL_STANDBY_RETRY_MS);
+      retryTimer.unref();
+      return;
+    }
     if (took.held) {
       if (took.replaced) line("daily_fill_takeover", { previous: holderLine(took.replaced) });
       role = "filling";
       standbyHolder = null;
       fill.setRunning(true);
       renewTimer = setInterval(() => {
-        if (lease!.renew()) return;
-        line("daily_fill_lease_lost", { holder: lease!.holder() && holderLine(lease!.holder()!) });
+        // An error is not a loss: the next renewal tries again (the lease outlasts several).
+        if (guarded("renew", () => lease!.renew(), true)) return;
+        const holder = guarded("holder", () => lease!.holder(), null);
+        line("daily_fill_lease_lost", { holder: holder && holderLine(holder) });
         leaseLost = true;
         worker?.postMessage({ type: "abort" });
       }, o.renewMs ?? FILL_LEASE_RENEW_MS);
@@ -172,7 +190,7 @@ export function startDailyFill(o: DailyFillOptions): DailyFiller {
           attempt();
           return;
         }
-        lease?.release();
+        release();
         line("daily_fill_idle", { computed: m.computed, rows: Object.fromEntries(DAILY_KINDS.map((k) => [k, o.store.count(k)])) });
         settle(m.computed);
       } else if (m.type === "error") {
