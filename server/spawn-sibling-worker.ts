@@ -2,6 +2,7 @@
 // through tsx, which a plain `new Worker(file.ts)` cannot load) or on the built `.js` file tsup
 // emits into dist/ beside the bundle (tsup.config.ts names each worker entry).
 // Used by the positioning stats pool and the daily store's fill.
+import { access } from "node:fs";
 import { Worker } from "node:worker_threads";
 
 /** A worker module's file name in the sources and in the build. */
@@ -38,6 +39,10 @@ function tsxApi(): string {
  */
 export function spawnSiblingWorker(callerUrl: string, files: SiblingWorkerFiles, workerData: unknown, options: SiblingWorkerOptions = {}): Worker {
   const prologue = options.nice === undefined ? "" : `try { require("node:os").setPriority(${Math.trunc(options.nice)}); } catch {}\n`;
+  // libuv's thread pool is shared by the whole process and started by its first user; threads
+  // inherit their creator's nice value. Queue one pool job from here first, so a niced worker is
+  // never the one that starts it (under a CommonJS entry nothing may have started it yet).
+  if (prologue) access(".", () => {});
   if (callerUrl.endsWith(".ts")) {
     const url = new URL(files.source, callerUrl).href;
     const code = `${prologue}import(${JSON.stringify(tsxApi())}).then((m) => m.tsImport(${JSON.stringify(url)}, ${JSON.stringify(url)}));`;
