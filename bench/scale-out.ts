@@ -2,10 +2,11 @@
 // PostgreSQL + Redis on this machine, >= 3,000 requests/s aggregate with p99 <= 30 ms), with the
 // single-instance SQLite figure measured beside it in the same session.
 //
-//   npx tsx bench/scale-out.ts [--duration 10] [--connections 48] [--only pg|sqlite] [--cpu-prof DIR]
+//   npx tsx bench/scale-out.ts [--duration 10] [--connections 48] [--only pg|sqlite] [--cpu-prof DIR] [--daily-fill on|off]
 //
 // Each instance is `optionscope serve` in its own child process (server/main.ts through tsx,
-// simulated market seed 42, clock pinned to a session minute, access log and per-IP ceiling off).
+// simulated market seed 42, clock pinned to a session minute, access log and per-IP ceiling off;
+// the daily-store fill worker off unless `--daily-fill on`).
 // PostgreSQL and redis-server are started on loopback by the test services (test/_services). The
 // load is three autocannon runs at once, one per instance, `connections / 3` each; the aggregate
 // is the sum of their request rates and the p99 reported is the worst of the three (a bound on the
@@ -41,9 +42,13 @@ const PATH = "/v1/heatmap?symbols=SPXW";
 const IDLE_SAMPLE_MS = 3000;
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
+/** Whether the instances run the daily-store fill worker (`--daily-fill on`; default off). */
+let dailyFill = false;
+
 async function serveChild(args: string[], nodeArgs: string[] = []): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "server/main.ts", "serve", "--port", String(port), "--hostname", "127.0.0.1", "--seed", "42", "--now", NOW, "--ip-ceiling", "off", "--no-access-log", "--no-daily-fill", ...args], {
+  const fill = dailyFill ? [] : ["--no-daily-fill"];
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "server/main.ts", "serve", "--port", String(port), "--hostname", "127.0.0.1", "--seed", "42", "--now", NOW, "--ip-ceiling", "off", "--no-access-log", ...fill, ...args], {
     cwd: ROOT,
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -127,12 +132,13 @@ async function measure(name: string, urls: string[], store: AccountStore, durati
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { duration: { type: "string", default: "10" }, connections: { type: "string", default: "48" }, only: { type: "string" }, "cpu-prof": { type: "string" } } });
+  const { values } = parseArgs({ options: { duration: { type: "string", default: "10" }, connections: { type: "string", default: "48" }, only: { type: "string" }, "cpu-prof": { type: "string" }, "daily-fill": { type: "string", default: "off" } } });
+  dailyFill = values["daily-fill"] === "on";
   // --cpu-prof DIR: the first instance writes a V8 CPU profile there when it stops (SIGTERM).
   const profArgs = values["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", values["cpu-prof"]] : [];
   const duration = Number(values.duration);
   const connections = Number(values.connections);
-  console.log(`scale-out: GET ${PATH} (cached, 1 credit, durable debit), ${connections} connections in all, ${duration} s, node ${process.version}, load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  console.log(`scale-out: GET ${PATH} (cached, 1 credit, durable debit), ${connections} connections in all, ${duration} s, daily fill ${dailyFill ? "on" : "off"}, node ${process.version}, load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
   const rows: Row[] = [];
   if (values.only !== "sqlite") {
     const [pg, redis] = await Promise.all([startPostgres(), startRedis()]);

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { resolveDataDir } from "./accounts/open-db";
+import { DEFAULT_FLOW_FILL_SESSIONS } from "./daily-store/plan";
 import { DEFAULT_STREAM_TIMINGS, type HostNames, type StreamTimings } from "./services";
 
 /** Everything `optionscope serve` needs, from flags and environment (flags win). */
@@ -46,6 +47,12 @@ export interface ServeConfig {
    * See docs/operations.md#daily-store.
    */
   dailyFill?: boolean;
+  /**
+   * Flow sessions the fill keeps, back from the last finished one (`--daily-fill-sessions N|all` /
+   * `OPTIONSCOPE_DAILY_FILL_SESSIONS`; Infinity for `all`); absent: the default horizon
+   * (docs/operations.md#daily-fill-horizon).
+   */
+  dailyFillSessions?: number;
 }
 
 /** A usage error of the command line (exit code 2). */
@@ -70,6 +77,9 @@ export const SERVE_USAGE = `Usage: optionscope serve [options]
   --store URL            accounts store: postgres://user@host:port/db, shared by several instances
                          (env OPTIONSCOPE_STORE; default the SQLite file in --data-dir)
   --no-daily-fill        do not precompute finished sessions in the background (env OPTIONSCOPE_DAILY_FILL=off)
+  --daily-fill-sessions N|all
+                         flow sessions the background fill keeps, newest first (env OPTIONSCOPE_DAILY_FILL_SESSIONS,
+                         default ${DEFAULT_FLOW_FILL_SESSIONS}; older sessions are computed on demand; more: optionscope precompute)
 Environment: STREAM_MAX_DURATION_S (3600), STREAM_BILLING_INTERVAL_S (60), STREAM_KEEPALIVE_S (15)
 `;
 
@@ -101,6 +111,19 @@ export function resolveStoreUrl(flag: string | undefined, env: Record<string, st
     throw new UsageError(`Invalid --store / OPTIONSCOPE_STORE: expected postgres://user[:password]@host[:port]/database or sqlite (got ${shown})`);
   }
   return raw;
+}
+
+/**
+ * A fill horizon in sessions: a whole number (0 or more) or `all` (Infinity); undefined when unset.
+ * `name` is what the error message names.
+ * @example parseFillSessions("all", "--sessions") // Infinity
+ */
+export function parseFillSessions(raw: string | undefined, name: string): number | undefined {
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const v = raw.trim();
+  if (v === "all") return Number.POSITIVE_INFINITY;
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) throw new UsageError(`Invalid ${name}: expected a whole number of sessions (0 or more) or \`all\` (got ${JSON.stringify(v.slice(0, 40))})`);
+  return Number(v);
 }
 
 function ipCeilingOf(raw: string | undefined, proxies: string | undefined): ServeConfig["ipCeiling"] {
@@ -138,6 +161,7 @@ export function resolveServeConfig(argv: string[], env: Record<string, string | 
       redis: { type: "string" },
       store: { type: "string" },
       "no-daily-fill": { type: "boolean" },
+      "daily-fill-sessions": { type: "string" },
     },
   });
   const nowRaw = values.now ?? env.OPTIONSCOPE_NOW;
@@ -171,5 +195,6 @@ export function resolveServeConfig(argv: string[], env: Record<string, string | 
     redisUrl: redisUrlOf(values.redis ?? env.OPTIONSCOPE_REDIS),
     storeUrl: resolveStoreUrl(values.store, env),
     dailyFill: !values["no-daily-fill"] && env.OPTIONSCOPE_DAILY_FILL !== "off",
+    dailyFillSessions: parseFillSessions(values["daily-fill-sessions"] ?? env.OPTIONSCOPE_DAILY_FILL_SESSIONS, "--daily-fill-sessions / OPTIONSCOPE_DAILY_FILL_SESSIONS"),
   };
 }

@@ -10,6 +10,7 @@ import { runAccountsCli } from "./cli";
 import { runAppsCli } from "./cli/apps-cli";
 import { runPauseCli } from "./cli/pause-cli";
 import { runConsoleCli } from "./cli/console-cli";
+import { runPrecomputeCli } from "./cli/precompute-cli";
 import { isUsageError } from "./cli/_cli-io";
 import { resolveServeConfig, SERVE_USAGE } from "./config";
 import { startServer } from "./serve";
@@ -23,6 +24,7 @@ const USAGE = `optionscope: options analytics API
   optionscope pause|resume           maintenance: every data call answers 503 api_paused
   optionscope console link|sign-out  a customer's one-time console sign-in link (see: optionscope console --help)
   optionscope invite create|list     invite codes customers redeem in the console at /console
+  optionscope precompute [--sessions N|all]  fill the daily store in the foreground (see: optionscope precompute --help)
 `;
 
 /** The ready-to-paste request printed on first start. */
@@ -90,6 +92,18 @@ async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   return exitCode;
 }
 
+/** `precompute` with Ctrl-C ending it after the current row (what is stored is kept). */
+async function precomputeUntilSigint(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const stop = new AbortController();
+  const onSigint = () => stop.abort();
+  process.once("SIGINT", onSigint);
+  try {
+    return await runPrecomputeCli(argv, env, undefined, { signal: stop.signal });
+  } finally {
+    process.off("SIGINT", onSigint);
+  }
+}
+
 /**
  * Run the CLI; resolves to the exit code.
  * @example await main(["serve", "--port", "0"], process.env)
@@ -102,6 +116,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     if (command === "pause" || command === "resume") return await runPauseCli(argv, env);
     if (command === "console" || command === "invite") return await runConsoleCli(argv, env);
     if (command === "account" || command === "key") return await runAccountsCli(argv, env);
+    if (command === "precompute") return await precomputeUntilSigint(argv, env);
     if (!command || command === "--help" || command === "-h" || command === "help") {
       process.stdout.write(USAGE);
       return command ? 0 : 2;

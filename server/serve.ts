@@ -125,7 +125,7 @@ export async function startServer(
     ready.then(
       () => {
         if (closed) return;
-        filler = startDailyFill({ store: dailyStore, source, clock, volSessions: DEFAULT_HISTORY_SESSIONS, flowFrom: FLOW_FIRST_DATE, log: io.log });
+        filler = startDailyFill({ store: dailyStore, source, clock, volSessions: DEFAULT_HISTORY_SESSIONS, flowFrom: FLOW_FIRST_DATE, flowSessions: config.dailyFillSessions, log: io.log });
       },
       () => {},
     );

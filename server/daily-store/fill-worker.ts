@@ -1,15 +1,19 @@
 // Worker thread of the background fill: builds its own market from the server's source (the same
 // seed or data folder), plans the missing rows and writes them to the store, most recent first.
-// Messages: in `{ type: "fill", nowMs }` (plan again at this instant); out `progress` per kind and
-// `idle` when the plan is done. See docs/architecture.md#persisted-daily-store.
+// It runs at the lowest CPU priority (nice 19, this thread only), so the serving threads win every
+// contended core. Messages: in `{ type: "fill", nowMs }` (plan again at this instant), `abort` (end
+// the current pass: the lease was lost) and `stop`; out `ready` (the scope, for the filler's
+// survey), `progress` per kind and `idle` when a pass ends. See docs/operations.md#daily-store.
 import { parentPort, workerData } from "node:worker_threads";
 import { createSimulatedMarket } from "../../lib/market";
 import type { MarketData } from "../../lib/market/market-data";
 import { loadFileMarket } from "../data";
-import { createCoverage } from "../modules/vol/coverage";
 import { dailyProducer } from "./compute";
 import type { MarketSource } from "./fingerprint";
+import type { FillScope } from "./plan";
+import { lowerFillPriority } from "./priority";
 import { runFill } from "./run-fill";
+import { fillScopeOf } from "./scope";
 import { openDailyStore } from "./store";
 
 /** What the filler passes at start. */
@@ -23,10 +27,13 @@ export interface FillWorkerInit {
   symbols?: readonly string[];
   volSessions: number;
   flowFrom: string;
+  /** Flow sessions back from the last finished one (Infinity: all). */
+  flowSessions: number;
 }
 
-export type FillWorkerRequest = { type: "fill"; nowMs: number } | { type: "stop" };
+export type FillWorkerRequest = { type: "fill"; nowMs: number } | { type: "abort" } | { type: "stop" };
 export type FillWorkerReply =
+  | { type: "ready"; scope: FillScope; nice: number | null }
   | { type: "progress"; kind: string; done: number; total: number; finished: boolean }
   | { type: "idle"; computed: number }
   | { type: "error"; message: string };
@@ -41,27 +48,34 @@ async function marketOf(source: MarketSource): Promise<MarketData> {
   return loadFileMarket(source.dir, { clock });
 }
 
+const nice = lowerFillPriority();
 const ready = (async () => {
   const market = await marketOf(init.source);
   const store = openDailyStore(init.dbPath, init.identity);
-  const only = init.symbols ? new Set(init.symbols) : null;
-  const flowTickers = (await market.universe()).map((s) => s.ticker).filter((t) => !only || only.has(t));
-  const volSymbols = [...(await createCoverage(market, init.symbols).all()).keys()];
-  return { store, produce: dailyProducer(market), scope: { flowTickers, volSymbols, volSessions: init.volSessions, flowFrom: init.flowFrom } };
+  const scope = await fillScopeOf(market, init);
+  post({ type: "ready", scope, nice });
+  return { store, produce: dailyProducer(market), scope };
 })();
+ready.catch((error) => post({ type: "error", message: String((error as Error)?.stack ?? error) }));
 
 let stopping = false;
+let aborted = false;
 let queue: Promise<void> = Promise.resolve();
 parentPort!.on("message", (m: FillWorkerRequest) => {
   if (m.type === "stop") {
     stopping = true;
     return;
   }
+  if (m.type === "abort") {
+    aborted = true;
+    return;
+  }
   nowMs = Math.max(nowMs, m.nowMs);
   queue = queue.then(async () => {
     try {
       const { store, produce, scope } = await ready;
-      const computed = await runFill({ store, produce, scope, nowMs, stopped: () => stopping, onProgress: (kind, p) => post({ type: "progress", kind, ...p }) });
+      aborted = false;
+      const computed = await runFill({ store, produce, scope, nowMs, stopped: () => stopping || aborted, onProgress: (kind, p) => post({ type: "progress", kind, ...p }) });
       post({ type: "idle", computed });
     } catch (error) {
       post({ type: "error", message: String((error as Error)?.stack ?? error) });

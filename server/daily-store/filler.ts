@@ -1,18 +1,28 @@
-// The background fill, main-thread side: one worker thread (the machine's other cores serve
-// requests) that computes the store's missing rows, started at server start and told to plan
-// again whenever a new session has closed. If the worker cannot start or fails, requests still
-// compute what they need on demand. See docs/architecture.md#persisted-daily-store.
-import { Worker } from "node:worker_threads";
+// The background fill, main-thread side: one niced worker thread that computes the store's missing
+// rows up to the fill horizon, started at server start and told to plan again whenever a new
+// session has closed. Of the processes sharing a data directory only the holder of the fill lease
+// (lease.ts) computes; the others stand by, report the holder's progress from the store (so their
+// vol warm-up waits for it) and try again until the plan is stored or the holder is gone. The
+// lease is renewed from this thread, which keeps serving while the worker is starved of CPU. If
+// the worker cannot start or fails, requests still compute what they need on demand.
+// See docs/operations.md#daily-store and docs/architecture.md#persisted-daily-store.
+import type { Worker } from "node:worker_threads";
 import type { Clock } from "../../lib/market/market-data";
 import type { Logger } from "../services";
+import { spawnSiblingWorker } from "../spawn-sibling-worker";
 import type { MarketSource } from "./fingerprint";
 import type { FillWorkerInit, FillWorkerReply } from "./fill-worker";
 import { DAILY_KINDS, type DailyKind } from "./kinds";
-import { lastFinishedSession } from "./plan";
+import { FILL_LEASE_MS, FILL_LEASE_RENEW_MS, openFillLease, type FillLease, type LeaseHolder } from "./lease";
+import { DEFAULT_FLOW_FILL_SESSIONS, lastFinishedSession, type FillScope } from "./plan";
+import { FILL_NICE } from "./priority";
 import type { DailyDataStore } from "./store";
+import { surveyFill } from "./survey";
 
 /** How often the filler checks whether a new session has closed, ms of wall time. */
 export const FILL_POLL_MS = 60_000;
+/** How often an instance without the lease looks at the store and tries to take the lease again. */
+export const FILL_STANDBY_RETRY_MS = 15_000;
 
 export interface DailyFillOptions {
   store: DailyDataStore;
@@ -22,115 +32,199 @@ export interface DailyFillOptions {
   volSessions: number;
   /** First session of flow summaries. */
   flowFrom: string;
+  /** Flow sessions back from the last finished one (default DEFAULT_FLOW_FILL_SESSIONS; Infinity: all). */
+  flowSessions?: number;
   /** Narrow the scope (tests); absent: the whole universe. */
   symbols?: readonly string[];
   log?: Logger;
   pollMs?: number;
+  /** Standby retry period, lease length and renewal period, ms (tests shorten them). */
+  standbyRetryMs?: number;
+  leaseMs?: number;
+  renewMs?: number;
 }
 
+/** What this filler does now: computing (holds the lease), waiting for another holder, or nothing. */
+export type FillerRole = "filling" | "standby" | "idle";
+
 export interface DailyFiller {
-  /** Resolves when the current pass is done (rows computed in it). */
+  /** Resolves when the current pass or standby ends (rows this filler computed in it). */
   idle(): Promise<number>;
+  role(): FillerRole;
   close(): Promise<void>;
 }
 
-/** Start a worker on the TypeScript sources (through tsx) or on the built `.js` sibling. */
-function spawnFillWorker(init: FillWorkerInit): Worker {
-  const self = import.meta.url;
-  if (self.endsWith(".ts")) {
-    const url = new URL("./fill-worker.ts", self).href;
-    let tsx = "tsx/esm/api";
-    try {
-      const resolve = (import.meta as ImportMeta & { resolve?: (s: string) => string }).resolve;
-      if (typeof resolve === "function") tsx = resolve("tsx/esm/api");
-    } catch {
-      // keep the bare specifier
-    }
-    const code = `import(${JSON.stringify(tsx)}).then((m) => m.tsImport(${JSON.stringify(url)}, ${JSON.stringify(url)}));`;
-    return new Worker(code, { eval: true, workerData: init });
-  }
-  return new Worker(new URL("./daily-fill-worker.js", self), { workerData: init });
-}
+/** The fill worker, niced from its first instruction (module loading included). */
+const spawnFillWorker = (init: FillWorkerInit): Worker => spawnSiblingWorker(import.meta.url, { source: "./fill-worker.ts", built: "./daily-fill-worker.js" }, init, { nice: FILL_NICE });
+
+const holderLine = (h: LeaseHolder) => ({ pid: h.pid, host: h.host, expires: new Date(h.expiresMs).toISOString() });
 
 /**
- * Start filling `store` in a worker thread.
+ * Start filling `store` in a worker thread (or standing by while another process fills it).
  * @example const filler = startDailyFill({ store, source: { kind: "simulated", seed: 42 }, clock, volSessions: 252, flowFrom: FLOW_FIRST_DATE });
  */
 export function startDailyFill(o: DailyFillOptions): DailyFiller {
   const log = o.log ?? (() => {});
   const line = (msg: string, extra: Record<string, unknown> = {}) => log({ ts: new Date().toISOString(), level: "info", msg, ...extra });
   const fill = o.store.fill;
+  const flowSessions = o.flowSessions ?? DEFAULT_FLOW_FILL_SESSIONS;
   let planned = lastFinishedSession(o.clock.now());
   let idleWaiters: ((n: number) => void)[] = [];
-  let busy = false;
+  let role: FillerRole = "idle";
   let closed = false;
   let worker: Worker | null = null;
-  const stopRunning = () => {
+  let lease: FillLease | null = null;
+  let scope: FillScope | null = null;
+  let renewTimer: ReturnType<typeof setInterval> | null = null;
+  let retryTimer: ReturnType<typeof setTimeout> | null = null;
+  let standbyHolder: string | null = null;
+  let leaseLost = false;
+
+  const settle = (computed: number) => {
+    role = "idle";
+    standbyHolder = null;
     fill.setRunning(false);
-    for (const w of idleWaiters) w(0);
+    for (const w of idleWaiters) w(computed);
     idleWaiters = [];
   };
+  const stopTimers = () => {
+    if (renewTimer) clearInterval(renewTimer);
+    if (retryTimer) clearTimeout(retryTimer);
+    renewTimer = retryTimer = null;
+  };
+  /** A lease operation that must not throw out of a timer (a locked or broken file): logged, then `fallback`. */
+  const guarded = <T>(what: string, f: () => T, fallback: T): T => {
+    try {
+      return f();
+    } catch (error) {
+      line("daily_fill_lease_error", { op: what, error: String((error as Error)?.message ?? error) });
+      return fallback;
+    }
+  };
+  const release = () => guarded("release", () => lease?.release(), undefined);
+  const shutDown = () => {
+    stopTimers();
+    const w = worker;
+    worker = null;
+    release();
+    settle(0);
+    return w?.terminate();
+  };
+
+  /** Without the lease: show what is stored of the plan; done when all of it is. */
+  const survey = (nowMs: number): boolean => {
+    if (!scope) return false;
+    const kinds = guarded("survey", () => surveyFill(o.store, scope!, nowMs), null);
+    if (!kinds) return false;
+    for (const k of DAILY_KINDS) fill.update(k, kinds[k]);
+    return DAILY_KINDS.every((k) => kinds[k].finished);
+  };
+
+  const attempt = () => {
+    retryTimer = null;
+    if (closed || !worker || !lease || role === "filling") return;
+    const nowMs = o.clock.now();
+    const took = guarded("take", () => lease!.take(), null);
+    if (!took) {
+      retryTimer = setTimeout(attempt, o.standbyRetryMs ?? FILL_STANDBY_RETRY_MS);
+      retryTimer.unref();
+      return;
+    }
+    if (took.held) {
+      if (took.replaced) line("daily_fill_takeover", { previous: holderLine(took.replaced) });
+      role = "filling";
+      standbyHolder = null;
+      fill.setRunning(true);
+      renewTimer = setInterval(() => {
+        // An error is not a loss: the next renewal tries again (the lease outlasts several).
+        if (guarded("renew", () => lease!.renew(), true)) return;
+        const holder = guarded("holder", () => lease!.holder(), null);
+        line("daily_fill_lease_lost", { holder: holder && holderLine(holder) });
+        leaseLost = true;
+        worker?.postMessage({ type: "abort" });
+      }, o.renewMs ?? FILL_LEASE_RENEW_MS);
+      renewTimer.unref();
+      worker.postMessage({ type: "fill", nowMs });
+      return;
+    }
+    role = "standby";
+    fill.setRunning(true);
+    if (standbyHolder !== took.holder.owner) {
+      standbyHolder = took.holder.owner;
+      line("daily_fill_standby", { holder: holderLine(took.holder) });
+    }
+    if (survey(nowMs)) {
+      line("daily_fill_idle", { computed: 0, by: "another process", rows: Object.fromEntries(DAILY_KINDS.map((k) => [k, o.store.count(k)])) });
+      settle(0);
+      return;
+    }
+    retryTimer = setTimeout(attempt, o.standbyRetryMs ?? FILL_STANDBY_RETRY_MS);
+    retryTimer.unref();
+  };
+
   try {
-    worker = spawnFillWorker({ dbPath: o.store.path, identity: o.store.identity, source: o.source, nowMs: o.clock.now(), symbols: o.symbols, volSessions: o.volSessions, flowFrom: o.flowFrom });
+    worker = spawnFillWorker({ dbPath: o.store.path, identity: o.store.identity, source: o.source, nowMs: o.clock.now(), symbols: o.symbols, volSessions: o.volSessions, flowFrom: o.flowFrom, flowSessions });
+    lease = openFillLease(o.store.path, { leaseMs: o.leaseMs ?? FILL_LEASE_MS });
   } catch (error) {
     line("daily_fill_unavailable", { error: String((error as Error)?.message ?? error) });
+    void worker?.terminate();
+    worker = null;
   }
-  const pass = (nowMs: number) => {
-    busy = true;
-    fill.setRunning(true);
-    worker!.postMessage({ type: "fill", nowMs });
-  };
   if (worker) {
     worker.unref(); // the fill never keeps the process alive
     worker.on("message", (m: FillWorkerReply) => {
-      if (m.type === "progress") {
+      if (m.type === "ready") {
+        scope = m.scope;
+        line("daily_fill_worker_ready", { nice: m.nice, flowTickers: m.scope.flowTickers.length, volSymbols: m.scope.volSymbols.length });
+        if (role === "standby") survey(o.clock.now());
+      } else if (m.type === "progress") {
         const was = fill.snapshot().kinds[m.kind as DailyKind];
         fill.update(m.kind as DailyKind, { done: m.done, total: m.total, finished: m.finished });
         if (m.finished && !was?.finished) line("daily_fill_kind_done", { kind: m.kind, rows: m.total });
       } else if (m.type === "idle") {
-        busy = false;
+        stopTimers();
+        if (leaseLost) {
+          // Another process took the lease while this one was stalled: stand by behind it.
+          leaseLost = false;
+          role = "idle";
+          attempt();
+          return;
+        }
+        release();
         line("daily_fill_idle", { computed: m.computed, rows: Object.fromEntries(DAILY_KINDS.map((k) => [k, o.store.count(k)])) });
-        fill.setRunning(false);
-        for (const w of idleWaiters) w(m.computed);
-        idleWaiters = [];
+        settle(m.computed);
       } else if (m.type === "error") {
-        busy = false;
         line("daily_fill_error", { error: m.message.slice(0, 2000) });
-        stopRunning();
+        void shutDown();
       }
     });
     worker.on("error", (error) => {
       line("daily_fill_error", { error: String(error?.message ?? error) });
-      worker = null;
-      stopRunning();
+      void shutDown();
     });
-    worker.on("exit", () => {
-      worker = null;
-      stopRunning();
-    });
-    line("daily_fill_start", { store: o.store.path, through: planned });
-    pass(o.clock.now());
+    worker.on("exit", () => void shutDown());
+    line("daily_fill_start", { store: o.store.path, through: planned, flowSessions: Number.isFinite(flowSessions) ? flowSessions : "all", volSessions: o.volSessions + 1, owner: lease!.owner });
+    attempt();
   }
   // A new session closed: plan again (everything already stored is skipped).
   const timer = setInterval(() => {
-    const now = o.clock.now();
-    const last = lastFinishedSession(now);
-    if (!worker || busy || last === planned) return;
+    const last = lastFinishedSession(o.clock.now());
+    if (!worker || role !== "idle" || last === planned) return;
     planned = last;
     line("daily_fill_session_closed", { session: last });
-    pass(now);
+    attempt();
   }, o.pollMs ?? FILL_POLL_MS);
   timer.unref();
   return {
-    idle: () => (!worker || !busy ? Promise.resolve(0) : new Promise((resolve) => idleWaiters.push(resolve))),
+    idle: () => (role === "idle" ? Promise.resolve(0) : new Promise((resolve) => idleWaiters.push(resolve))),
+    role: () => role,
     async close() {
       if (closed) return;
       closed = true;
       clearInterval(timer);
-      const w = worker;
-      worker = null;
-      stopRunning();
-      await w?.terminate();
+      const terminated = shutDown();
+      lease?.close();
+      await terminated;
     },
   };
 }

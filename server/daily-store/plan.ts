@@ -1,8 +1,10 @@
 // What the background fill computes, in which order: the most recent finished session first
 // (every market-wide flow read of "yesterday" and every live vol reading need it), then the
 // volatility window (a year of closing readings gates the screener), then the flow sessions
-// backwards to the first session with data. Pure: the worker runs the steps, skipping rows the
-// store already holds. See docs/architecture.md#persisted-daily-store.
+// backwards, newest first, down to the flow horizon (by default the windows of the flow
+// endpoints' defaults; older sessions are computed on demand). Pure: the worker runs the steps,
+// skipping rows the store already holds. See docs/operations.md#daily-fill-horizon.
+import { HISTORICAL_COMPARE_PARAMS, PREMIUM_RVOL_LOOKBACK_SESSIONS } from "../../lib/flow";
 import type { IsoDate } from "../../lib/market/market-data";
 import { isTradingDay, previousTradingDay, sessionBounds, sessionDateAt } from "../../lib/time";
 import { FLOW_SUMMARY, VOL_READING, type DailyKind } from "./kinds";
@@ -17,7 +19,22 @@ export interface FillScope {
   volSessions: number;
   /** First session of flow summaries (FLOW_FIRST_DATE; tests and the CLI narrow it). */
   flowFrom: IsoDate;
+  /**
+   * Flow sessions filled, counted back from the last finished session (Infinity: all of them back
+   * to `flowFrom`; absent: all, as before there was a horizon). The filler passes
+   * `DEFAULT_FLOW_FILL_SESSIONS` unless told otherwise.
+   */
+  flowSessions?: number;
 }
+
+/**
+ * Default flow horizon: the longest default trailing window of a route that reads stored
+ * summaries (the overview's premium RVOL and the historical compare: 20 sessions before their
+ * date), plus the last finished session itself, so after the close, when "today" is finished
+ * and its own 20-session baseline starts a session earlier, those reads stay warm.
+ * See docs/operations.md#daily-fill-horizon.
+ */
+export const DEFAULT_FLOW_FILL_SESSIONS = Math.max(PREMIUM_RVOL_LOOKBACK_SESSIONS, HISTORICAL_COMPARE_PARAMS.lookbackSessions) + 1;
 
 /** One step: the rows of one kind at one session (written in small transactions). */
 export interface FillStep {
@@ -41,19 +58,22 @@ export function sessionsBackFrom(last: IsoDate, count: number): IsoDate[] {
 }
 
 /**
- * The steps of a fill at `nowMs`, in order. The vol window is the module's history behind today's
- * board plus the last finished session (tomorrow's board reads it): `volSessions + 1` sessions.
+ * The steps of a fill at `nowMs`, in order; each kind's sessions newest first. The vol window is
+ * the module's history behind today's board plus the last finished session (tomorrow's board
+ * reads it): `volSessions + 1` sessions. Flow: the last `flowSessions` finished sessions.
  * @example fillPlan(scope, Date.parse("2024-03-06T15:00:00Z"))[0] // { kind: "flow-summary", session: "2024-03-05", ... }
  */
 export function fillPlan(scope: FillScope, nowMs: number): FillStep[] {
   const last = lastFinishedSession(nowMs);
   const steps: FillStep[] = [];
+  const flowSessions = scope.flowSessions ?? Number.POSITIVE_INFINITY;
   const flow = (session: IsoDate) => scope.flowTickers.length > 0 && session >= scope.flowFrom && steps.push({ kind: FLOW_SUMMARY, session, symbols: scope.flowTickers });
   const vol = (session: IsoDate) => scope.volSymbols.length > 0 && steps.push({ kind: VOL_READING, session, symbols: scope.volSymbols });
-  flow(last);
+  if (flowSessions >= 1) flow(last);
   const volDates = sessionsBackFrom(last, scope.volSessions + 1);
   for (const d of volDates) vol(d);
-  for (let d = previousTradingDay(last); d >= scope.flowFrom; d = previousTradingDay(d)) flow(d);
+  let n = 1;
+  for (let d = previousTradingDay(last); n < flowSessions && d >= scope.flowFrom; d = previousTradingDay(d), n++) flow(d);
   return steps;
 }
 

@@ -1,5 +1,7 @@
 // One pass of the fill: every planned row the store lacks is computed and written, in small
-// transactions (a crash loses at most the rows of one unfinished batch, never half a row).
+// transactions (a crash loses at most the rows of one unfinished batch, never half a row). The
+// pass yields its event loop after each computed row and between sessions, so a stop, an abort
+// (lease lost) or a lease renewal is seen within one row. See docs/operations.md#daily-store.
 import type { DailyProducer } from "./compute";
 import type { DailyKind } from "./kinds";
 import { fillPlan, plannedRows, type FillScope } from "./plan";
@@ -20,6 +22,8 @@ export interface RunFillOptions {
   stopped?: () => boolean;
   onProgress?: (kind: DailyKind, p: KindProgress) => void;
 }
+
+const yieldLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Runs one pass; resolves to the number of rows computed. */
 export async function runFill(o: RunFillOptions): Promise<number> {
@@ -49,12 +53,14 @@ export async function runFill(o: RunFillOptions): Promise<number> {
         batch.push({ symbol, session: step.session, value: await o.produce(step.kind, symbol, step.session) });
         computed++;
         if (batch.length >= FILL_BATCH_ROWS || performance.now() - since >= FILL_BATCH_MS) flush();
+        await yieldLoop();
       }
       done[step.kind] = (done[step.kind] ?? 0) + 1;
     }
     flush();
     left[step.kind]--;
     report(step.kind);
+    await yieldLoop();
   }
   return computed;
 }

@@ -6,7 +6,8 @@
  * and the caller replays in its own thread. See docs/operations.md#daily-statistics-performance.
  */
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { spawnSiblingWorker } from "../../spawn-sibling-worker";
 import { FairQueue } from "../../limits/fair-queue";
 import type { DailyStat } from "../../../lib/positioning";
 import type { StatsSessionTask } from "./stats-replay";
@@ -42,24 +43,8 @@ interface Slot {
 /** Tasks sent to one worker ahead of its current one (hides the message round trip). */
 const PIPELINE_DEPTH = 2;
 
-/** Start a worker on the TypeScript sources (through tsx) or on a built `.js` sibling. */
-function spawnWorker(init: StatsWorkerInit): Worker {
-  const self = import.meta.url;
-  if (self.endsWith(".ts")) {
-    const url = new URL("./stats-worker.ts", self).href;
-    // Resolve tsx from here, not from the process's working directory (the eval worker's base).
-    let tsx = "tsx/esm/api";
-    try {
-      const resolve = (import.meta as ImportMeta & { resolve?: (s: string) => string }).resolve;
-      if (typeof resolve === "function") tsx = resolve("tsx/esm/api");
-    } catch {
-      // keep the bare specifier
-    }
-    const code = `import(${JSON.stringify(tsx)}).then((m) => m.tsImport(${JSON.stringify(url)}, ${JSON.stringify(url)}));`;
-    return new Worker(code, { eval: true, workerData: init });
-  }
-  return new Worker(new URL("./stats-worker.js", self), { workerData: init });
-}
+/** The stats worker beside this file (sources) or in dist/ (build). */
+const spawnWorker = (init: StatsWorkerInit) => spawnSiblingWorker(import.meta.url, { source: "./stats-worker.ts", built: "./stats-worker.js" }, init);
 
 /**
  * Create a pool of `size` workers (default: the cores available, at most 4) over the simulated

@@ -35,3 +35,6 @@ export function countingMarket(market: MarketData): { market: MarketData; calls:
   });
   return { market: wrapped, calls };
 }
+
+/** The lock tests' fill: KO's flow summaries over the last 3 sessions and its last vol reading (4 rows). */
+export const LOCK_SCOPE = { symbols: ["KO"], volSessions: 0, flowFrom: "2023-03-28", flowSessions: 3 } as const;
