@@ -108,7 +108,11 @@ export { marketOverview, premiumThroughTimeOfDay } from "./overview";
 export type { MarketOverview, TopTickerSummary, OverviewTrade } from "./overview";
 
 // Daily rollups and the top-contract screener
-export { tickerDailyRollup, contractDailyRollups, rankTopContracts, TopContractFiltersSchema } from "./rollups";
+export {
+  tickerDailyRollup, contractDailyRollups, rankTopContracts, parseTopContractFilters, topContractFilter, topContractOrder, TOP_CONTRACT_KEYS,
+  TopContractFiltersSchema,
+} from "./rollups";
+export { topK } from "./top-k";
 export type { TickerDailyRow, TopContractRow, RollupTrade, TopContractFilters, TopContractFiltersInput } from "./rollups";
 
 // Record schemas (zod; the types above are their z.output)
