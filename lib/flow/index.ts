@@ -112,7 +112,9 @@ export {
   tickerDailyRollup, contractDailyRollups, rankTopContracts, parseTopContractFilters, topContractFilter, topContractOrder, TOP_CONTRACT_KEYS,
   TopContractFiltersSchema,
 } from "./rollups";
-export { topK } from "./top-k";
+export { topK, topKIndices } from "./top-k";
+export { contractTable, openContractTable, rankContractTable } from "./contract-table";
+export type { ContractTable, OpenContractTable } from "./contract-table";
 export type { TickerDailyRow, TopContractRow, RollupTrade, TopContractFilters, TopContractFiltersInput } from "./rollups";
 
 // Record schemas (zod; the types above are their z.output)

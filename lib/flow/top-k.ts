@@ -6,18 +6,17 @@
  */
 
 /**
- * The `k` first items of `items` in `cmp` order (ties by position in `items`), among those `keep`
- * accepts. Equal to `items.filter(keep).sort(cmp).slice(0, k)` (a stable sort).
- * @example topK([5, 1, 4, 2], 2, (a, b) => a - b) // [1, 2]
+ * The indices `0..n-1` of the `k` first items in `cmp` order (ties by index), among those `keep`
+ * accepts: `[...Array(n).keys()].filter(keep).sort(cmp).slice(0, k)` with a stable sort.
+ * @example topKIndices(4, 2, (i, j) => xs[i] - xs[j]) // the indices of the two smallest xs
  */
-export function topK<T>(items: readonly T[], k: number, cmp: (a: T, b: T) => number, keep?: (item: T) => boolean): T[] {
-  if (k <= 0) return [];
-  // `heap` holds indices into `items`: a max-heap on (cmp, index), so the root is the worst kept
-  // item and the one a better candidate replaces.
-  const heap = new Int32Array(Math.min(k, items.length));
+export function topKIndices(n: number, k: number, cmp: (i: number, j: number) => number, keep?: (i: number) => boolean): number[] {
+  if (k <= 0 || n <= 0) return [];
+  // A max-heap on (cmp, index): the root is the worst kept item, the one a better candidate replaces.
+  const heap = new Int32Array(Math.min(k, n));
   let size = 0;
   const worse = (i: number, j: number) => {
-    const c = cmp(items[i], items[j]);
+    const c = cmp(i, j);
     return c > 0 || (!(c < 0) && i > j); // a NaN result counts as equal, as Array.prototype.sort reads it
   };
   const siftUp = (at: number) => {
@@ -42,8 +41,8 @@ export function topK<T>(items: readonly T[], k: number, cmp: (a: T, b: T) => num
     }
     heap[at] = x;
   };
-  for (let i = 0; i < items.length; i++) {
-    if (keep && !keep(items[i])) continue;
+  for (let i = 0; i < n; i++) {
+    if (keep && !keep(i)) continue;
     if (size < heap.length) {
       heap[size++] = i;
       siftUp(size - 1);
@@ -54,5 +53,15 @@ export function topK<T>(items: readonly T[], k: number, cmp: (a: T, b: T) => num
   }
   const kept = Array.from(heap.subarray(0, size));
   kept.sort((i, j) => (worse(i, j) ? 1 : worse(j, i) ? -1 : 0));
-  return kept.map((i) => items[i]);
+  return kept;
+}
+
+/**
+ * The `k` first items of `items` in `cmp` order (ties by position in `items`), among those `keep`
+ * accepts. Equal to `items.filter(keep).sort(cmp).slice(0, k)` (a stable sort).
+ * @example topK([5, 1, 4, 2], 2, (a, b) => a - b) // [1, 2]
+ */
+export function topK<T>(items: readonly T[], k: number, cmp: (a: T, b: T) => number, keep?: (item: T) => boolean): T[] {
+  const indices = topKIndices(items.length, k, (i, j) => cmp(items[i], items[j]), keep && ((i) => keep(items[i])));
+  return indices.map((i) => items[i]);
 }
