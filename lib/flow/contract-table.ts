@@ -135,3 +135,17 @@ export function rankContractTable(t: OpenContractTable, input: TopContractFilter
   };
   return topKIndices(t.table.n, f.limit, cmp, keep).map((i) => rowAt(t, i));
 }
+
+/**
+ * Every row of the table as records, in table order, limited to the rows of `tickers` when
+ * given: what the multi-session screens fold (the same rows as the tickers' summaries).
+ * @example contractTableRows(open, new Set(["SPY"]))
+ */
+export function contractTableRows(t: OpenContractTable, tickers?: ReadonlySet<string>): TopContractRow[] {
+  const out: TopContractRow[] = [];
+  if (t.table.n === 0) return out;
+  const ok = tickers ? Uint8Array.from(t.dicts.ticker, (x) => (tickers.has(x) ? 1 : 0)) : null;
+  const tickerIdx = t.table.strings.ticker.idx;
+  for (let i = 0; i < t.table.n; i++) if (!ok || ok[tickerIdx[i]]) out.push(rowAt(t, i));
+  return out;
+}

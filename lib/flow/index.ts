@@ -113,7 +113,7 @@ export {
   TopContractFiltersSchema,
 } from "./rollups";
 export { topK, topKIndices } from "./top-k";
-export { contractTable, openContractTable, rankContractTable } from "./contract-table";
+export { contractTable, contractTableRows, openContractTable, rankContractTable } from "./contract-table";
 export type { ContractTable, OpenContractTable } from "./contract-table";
 export type { TickerDailyRow, TopContractRow, RollupTrade, TopContractFilters, TopContractFiltersInput } from "./rollups";
 

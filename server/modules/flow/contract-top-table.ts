@@ -4,7 +4,7 @@
  * worker's producer, and the first market-wide request that read them all).
  * @see docs/methodology.md#flow-contract-top-table
  */
-import { contractTable, openContractTable, type ContractTable, type OpenContractTable, type TopContractRow } from "../../../lib/flow";
+import { contractTable, contractTableRows, openContractTable, type ContractTable, type OpenContractTable, type TopContractRow } from "../../../lib/flow";
 import { sessionBounds } from "../../../lib/time";
 import { LruCache } from "../../cache/lru-cache";
 import { CONTRACT_TOP, MARKET_SYMBOL } from "../../daily-store/kinds";
@@ -87,4 +87,17 @@ export async function buildContractTable(state: FlowState, date: string, nowMs: 
   const tickers = await universeTickers(state);
   const summaries = await summariesOf(state, tickers, date, nowMs);
   return contractTable(tickers, summaries.flatMap((s) => s.contracts));
+}
+
+/**
+ * The contract rows of `tickers` (a market-wide scan, in order) on session `date`: from the
+ * session's table when there is one, else from the summaries (then the table is kept).
+ */
+export async function marketContractRows(state: FlowState, tickers: readonly string[], date: string, nowMs: number, signal?: AbortSignal): Promise<TopContractRow[]> {
+  const table = await storedContractTable(state, date, nowMs);
+  const subset = table && tableSubset(table, tickers);
+  if (table && subset !== null) return contractTableRows(table, subset);
+  const rows = (await summariesOf(state, tickers, date, nowMs, signal)).flatMap((s) => s.contracts);
+  await rememberContractTable(state, date, nowMs, tickers, rows);
+  return rows;
 }

@@ -103,6 +103,17 @@ describe("contract-top table", () => {
     expect(store.symbolsAt(CONTRACT_TOP, TODAY).size).toBe(0);
   }, 60_000);
 
+  it("/v1/contract/top/weekly market-wide reads each session's table: a cold app gives the same data with no print read", async () => {
+    const q = `/v1/contract/top/weekly?date=${PRIOR}&limit=50&order_by=volume`;
+    const computedWeek = await (await first.get(q)).json();
+    expect(store.count(CONTRACT_TOP)).toBe(5); // the week's five finished sessions
+    const { h, prints } = app(openDailyStore(dailyDbPath(t.dir), identity));
+    const viaTables = await (await h.get(q)).json();
+    expect(prints.n).toBe(0);
+    expect(viaTables.data.length).toBe(50);
+    expect(viaTables.data).toEqual(computedWeek.data);
+  }, 120_000);
+
   it("the fill worker's producer builds the same table from the stored summaries", async () => {
     const produce = dailyProducer(market().market, store);
     const built = await produce(CONTRACT_TOP, MARKET_SYMBOL, PRIOR);
