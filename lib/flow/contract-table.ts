@@ -11,8 +11,11 @@ import { topKIndices } from "./top-k";
 /** A string column: the distinct values joined by "\n" (symbols never hold one) and each row's index into them. */
 export interface StringColumn {
   dict: string;
-  idx: Uint32Array;
+  idx: Uint16Array | Uint32Array;
 }
+
+/** A number column: Int32Array when every value is an int32 (volumes, counts, DTE: half the bytes to inflate), else Float64Array. */
+export type NumberColumn = Float64Array | Int32Array;
 
 /** The stored table: plain data (typed arrays and strings) that structured clone copies fast. */
 export interface ContractTable {
@@ -21,7 +24,7 @@ export interface ContractTable {
   n: number;
   /** Field names in the rows' own key order (a materialised row has the same key order). */
   keys: string[];
-  numbers: Record<string, Float64Array>;
+  numbers: Record<string, NumberColumn>;
   strings: Record<string, StringColumn>;
 }
 
@@ -33,14 +36,19 @@ const SEP = "\n";
  */
 export function contractTable(tickers: readonly string[], rows: readonly TopContractRow[]): ContractTable {
   const keys = rows.length > 0 ? Object.keys(rows[0]) : [];
-  const numbers: Record<string, Float64Array> = {};
+  const numbers: Record<string, NumberColumn> = {};
   const strings: Record<string, StringColumn> = {};
   for (const key of keys) {
     const first = (rows[0] as unknown as Record<string, unknown>)[key];
     if (typeof first === "number") {
       const col = new Float64Array(rows.length);
-      for (let i = 0; i < rows.length; i++) col[i] = (rows[i] as unknown as Record<string, number>)[key];
-      numbers[key] = col;
+      let int32 = true;
+      for (let i = 0; i < rows.length; i++) {
+        const x = (rows[i] as unknown as Record<string, number>)[key];
+        col[i] = x;
+        if (int32 && ((x | 0) !== x || Object.is(x, -0))) int32 = false;
+      }
+      numbers[key] = int32 ? Int32Array.from(col) : col;
     } else {
       const at = new Map<string, number>();
       const dict: string[] = [];
@@ -55,7 +63,7 @@ export function contractTable(tickers: readonly string[], rows: readonly TopCont
         }
         idx[i] = j;
       }
-      strings[key] = { dict: dict.join(SEP), idx };
+      strings[key] = { dict: dict.join(SEP), idx: dict.length <= 65_536 ? Uint16Array.from(idx) : idx };
     }
   }
   return { tickers: [...tickers], n: rows.length, keys, numbers, strings };
@@ -99,11 +107,11 @@ export function rankContractTable(t: OpenContractTable, input: TopContractFilter
   const wantRight = dictIndex("right", f.right);
   const wantExpiration = dictIndex("expiration", f.expiration);
   const tickerOk = tickers ? Uint8Array.from(t.dicts.ticker, (x) => (tickers.has(x) ? 1 : 0)) : null;
-  const ranges: [Float64Array, number | undefined, number | undefined][] = (
+  const ranges: [NumberColumn, number | undefined, number | undefined][] = (
     [
       [num.totalPremium, f.minPremium, f.maxPremium], [num.totalVolume, f.minVolume, f.maxVolume], [num.openInterest, f.minOi, f.maxOi],
       [num.dte, f.minDte, f.maxDte], [num.strike, f.minStrike, f.maxStrike], [num.iv, f.minIv, f.maxIv],
-    ] as [Float64Array, number | undefined, number | undefined][]
+    ] as [NumberColumn, number | undefined, number | undefined][]
   ).filter(([, lo, hi]) => lo !== undefined || hi !== undefined);
   const tickerIdx = str.ticker.idx;
   const rightIdx = str.right.idx;

@@ -24,7 +24,7 @@ export const KIND_VERSIONS: Readonly<Record<DailyKind, number>> = Object.freeze(
   [FLOW_SUMMARY]: FLOW_SUMMARY_VERSION,
   [VOL_READING]: 1,
   // Its rows are the summaries' rows: a new summary version is a new table version too.
-  [CONTRACT_TOP]: FLOW_SUMMARY_VERSION * 100 + 1,
+  [CONTRACT_TOP]: FLOW_SUMMARY_VERSION * 100 + 2, // 2: int32 columns
 });
 
 export const DAILY_KINDS: readonly DailyKind[] = [FLOW_SUMMARY, VOL_READING, CONTRACT_TOP];

@@ -30,8 +30,13 @@ describe("market-wide contract table", () => {
 
   it("rows come back with every field and the rows' own key order; an empty table ranks to nothing", () => {
     const rows = [row({ sym: "A", ticker: "SPY", right: "C", premium: 1.5, volume: 3, oi: 7, iv: 0.25, sweep: true, multi: false, tag: 9, expiration: "2024-03-22", strike: 485.5, dte: 4 })];
-    const [out] = rankContractTable(openContractTable(contractTable(["SPY"], rows)), {});
+    rows[0].oiChange = -0; // an int32 column keeps only true int32 values: -0 stays a double
+    const table = contractTable(["SPY"], rows);
+    expect(table.numbers.totalVolume).toBeInstanceOf(Int32Array);
+    expect(table.numbers.totalPremium).toBeInstanceOf(Float64Array);
+    const [out] = rankContractTable(openContractTable(table), {});
     expect(out).toStrictEqual(rows[0]);
+    expect(Object.is(out.oiChange, -0)).toBe(true);
     expect(Object.keys(out)).toEqual(Object.keys(rows[0]));
     expect(rankContractTable(openContractTable(contractTable([], [])), {})).toEqual([]);
   });
