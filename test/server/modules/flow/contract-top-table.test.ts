@@ -114,6 +114,26 @@ describe("contract-top table", () => {
     expect(viaTables.data).toEqual(computedWeek.data);
   }, 120_000);
 
+  it("market-wide unusual volume and unusual OI read the tables: equal to an app reading only the summaries", async () => {
+    const tables = app(openDailyStore(dailyDbPath(t.dir), identity));
+    // The same store with the contract-top kind hidden: the routes read the stored summaries.
+    const raw = openDailyStore(dailyDbPath(t.dir), identity);
+    const summariesOnly = {
+      ...raw,
+      get: <T>(kind: typeof CONTRACT_TOP | typeof FLOW_SUMMARY, symbol: string, session: string) => (kind === CONTRACT_TOP ? undefined : raw.get<T>(kind, symbol, session)),
+      symbolsAt: (kind: typeof CONTRACT_TOP | typeof FLOW_SUMMARY, session: string) => (kind === CONTRACT_TOP ? new Set([MARKET_SYMBOL]) : raw.symbolsAt(kind, session)),
+    } as unknown as DailyDataStore;
+    const plain = app(summariesOnly);
+    for (const q of [`/v1/contract/unusual-volume?date=${PRIOR}&avg_period=4d&min_rvol=1&min_avg_volume=1`, `/v1/contract/unusual-oi?date=${PRIOR}&min_oi_change=1`]) {
+      const a = await (await tables.h.get(q)).json();
+      const b = await (await plain.h.get(q)).json();
+      expect(a.data.length).toBeGreaterThan(0);
+      expect(a.data).toEqual(b.data);
+    }
+    expect(tables.prints.n).toBe(0);
+    expect(plain.prints.n).toBe(0);
+  }, 60_000);
+
   it("the fill worker's producer builds the same table from the stored summaries", async () => {
     const produce = dailyProducer(market().market, store);
     const built = await produce(CONTRACT_TOP, MARKET_SYMBOL, PRIOR);
