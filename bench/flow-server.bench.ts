@@ -20,6 +20,7 @@ import { createApp } from "../server/app";
 import { createConcurrencyLimiter, createRateLimiter } from "../server/limits";
 import { dailyDbPath, FLOW_SUMMARY, marketIdentity, openDailyStore, runFill, type DailyDataStore } from "../server/daily-store";
 import { dailyProducer } from "../server/daily-store/compute";
+import { CONTRACT_TOP, MARKET_SYMBOL } from "../server/daily-store/kinds";
 
 /** The targets, ms. */
 export const FLOW_SERVER_TARGETS = Object.freeze({ feedWarmP99Ms: 25, topDailyColdMs: 200 });
@@ -91,8 +92,15 @@ async function filledStore(dir: string): Promise<DailyDataStore> {
   const flowTickers = (await market.universe()).map((s) => s.ticker);
   const t0 = performance.now();
   const computed = await runFill({ store, produce: dailyProducer(market), scope: { flowTickers, volSymbols: [], volSessions: 0, flowFrom: PAST_DATE }, nowMs: NOW_MS });
-  const rows = store.session(FLOW_SUMMARY, PAST_DATE).size;
+  const rows = store.symbolsAt(FLOW_SUMMARY, PAST_DATE).size;
   console.log(`daily store ${store.path}: ${rows} summaries for ${PAST_DATE} (${computed} computed now in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  // The session's market-wide contract table (kind contract-top), built from the stored summaries
+  // as the fill worker's producer does.
+  if (!store.symbolsAt(CONTRACT_TOP, PAST_DATE).has(MARKET_SYMBOL)) {
+    const t1 = performance.now();
+    store.put(CONTRACT_TOP, MARKET_SYMBOL, PAST_DATE, await dailyProducer(market, store)(CONTRACT_TOP, MARKET_SYMBOL, PAST_DATE));
+    console.log(`contract-top table for ${PAST_DATE} built from the stored summaries in ${(performance.now() - t1).toFixed(0)} ms`);
+  }
   return store;
 }
 

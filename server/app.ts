@@ -12,6 +12,7 @@ import { builtinModules } from "./modules";
 import { CONSOLE_PREFIX } from "./console/console-app";
 import type { MountedModule } from "./modules/define-module";
 import { DEFAULT_STREAM_TIMINGS, type AppOptions, type AppServices, type FetchLike } from "./services";
+import { guardMarket } from "./market-guard";
 
 /** Path prefixes of the hosts on one port (DESIGN section 4). */
 export const HOST_PREFIXES = { flowAlias: "/flow-alias", atlas: "/atlas", mcp: "/mcp" } as const;
@@ -67,7 +68,10 @@ export function createApp(
 ): OptionscopeApp {
   const modules: MountedModule[] = [];
   const services: AppServices = {
-    market: options.market,
+    // A failed market read is 503 `data_unavailable`, never a 500 (server/market-guard.ts).
+    market: guardMarket(options.market, (error, method) =>
+      (options.logger ?? (() => {}))({ ts: new Date().toISOString(), level: "error", msg: "market_read_failed", method, error: String((error as Error)?.message ?? error).slice(0, 500) }),
+    ),
     accounts: options.accounts,
     rateLimiter: options.rateLimiter,
     concurrency: options.concurrency,

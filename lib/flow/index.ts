@@ -108,7 +108,13 @@ export { marketOverview, premiumThroughTimeOfDay } from "./overview";
 export type { MarketOverview, TopTickerSummary, OverviewTrade } from "./overview";
 
 // Daily rollups and the top-contract screener
-export { tickerDailyRollup, contractDailyRollups, rankTopContracts, TopContractFiltersSchema } from "./rollups";
+export {
+  tickerDailyRollup, contractDailyRollups, rankTopContracts, parseTopContractFilters, topContractFilter, topContractOrder, TOP_CONTRACT_KEYS,
+  TopContractFiltersSchema,
+} from "./rollups";
+export { topK, topKIndices } from "./top-k";
+export { contractTable, contractTableRows, openContractTable, rankContractTable } from "./contract-table";
+export type { ContractTable, OpenContractTable } from "./contract-table";
 export type { TickerDailyRow, TopContractRow, RollupTrade, TopContractFilters, TopContractFiltersInput } from "./rollups";
 
 // Record schemas (zod; the types above are their z.output)

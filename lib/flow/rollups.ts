@@ -8,6 +8,7 @@ import type { IsoDate } from "../time";
 import { FlowError } from "./errors";
 import type { ScoredTrade } from "./flow-score";
 import { dteDays } from "./trade-facts";
+import { topK } from "./top-k";
 import { SIDE_BUCKET, SIDE_CODE } from "./trade-side";
 import type { TickerDailyRowSchema, TopContractRowSchema } from "./schemas";
 
@@ -149,37 +150,59 @@ const inRange = (x: number, lo?: number, hi?: number) => (lo === undefined || x 
 /**
  * The top-contract screener: filters (every bound inclusive; `onlySweeps` keeps rows with sweep
  * volume, `onlyMultiLeg` rows with multi-leg volume, `excludeMultiLeg` rows without), then orders
- * by premium, volume, OI or IV (ties by symbol ascending) and keeps `limit` rows.
+ * by premium, volume, OI or IV (ties by symbol ascending) and keeps `limit` rows, selected with a
+ * bounded heap (`topK`): the same rows, in the same order, as a full stable sort.
  * @throws FlowError `invalid_parameter` naming the parameter
  * @example
  * rankTopContracts(rows, { ticker: "SPY", orderBy: "volume", limit: 20 });
  * @see docs/methodology.md#flow-daily-rollups-and-the-screener
  */
 export function rankTopContracts(rows: readonly TopContractRow[], input: TopContractFiltersInput = {}): TopContractRow[] {
+  const f = parseTopContractFilters(input);
+  return topK(rows, f.limit, topContractOrder(f), topContractFilter(f));
+}
+
+/**
+ * The screener's filters parsed (defaults applied).
+ * @throws FlowError `invalid_parameter` naming the parameter
+ */
+export function parseTopContractFilters(input: TopContractFiltersInput): TopContractFilters {
   const parsed = TopContractFiltersSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new FlowError("invalid_parameter", issue.message, String(issue.path[0] ?? ""));
   }
-  const f = parsed.data;
-  const kept = rows.filter(
-    (r) =>
-      (f.ticker === undefined || r.ticker === f.ticker) &&
-      inRange(r.totalPremium, f.minPremium, f.maxPremium) &&
-      inRange(r.totalVolume, f.minVolume, f.maxVolume) &&
-      inRange(r.openInterest, f.minOi, f.maxOi) &&
-      (f.right === undefined || r.right === f.right) &&
-      inRange(r.dte, f.minDte, f.maxDte) &&
-      inRange(r.strike, f.minStrike, f.maxStrike) &&
-      (f.expiration === undefined || r.expiration === f.expiration) &&
-      inRange(r.iv, f.minIv, f.maxIv) &&
-      (!f.onlySweeps || r.sweepVolume > 0) &&
-      (!f.onlyMultiLeg || r.multiLegVolume > 0) &&
-      (!f.excludeMultiLeg || r.multiLegVolume === 0),
-  );
-  const key = (r: TopContractRow) =>
-    f.orderBy === "premium" ? r.totalPremium : f.orderBy === "volume" ? r.totalVolume : f.orderBy === "oi" ? r.openInterest : r.iv;
+  return parsed.data;
+}
+
+/** The screener's row filter (every bound inclusive). */
+export function topContractFilter(f: TopContractFilters): (r: TopContractRow) => boolean {
+  return (r) =>
+    (f.ticker === undefined || r.ticker === f.ticker) &&
+    inRange(r.totalPremium, f.minPremium, f.maxPremium) &&
+    inRange(r.totalVolume, f.minVolume, f.maxVolume) &&
+    inRange(r.openInterest, f.minOi, f.maxOi) &&
+    (f.right === undefined || r.right === f.right) &&
+    inRange(r.dte, f.minDte, f.maxDte) &&
+    inRange(r.strike, f.minStrike, f.maxStrike) &&
+    (f.expiration === undefined || r.expiration === f.expiration) &&
+    inRange(r.iv, f.minIv, f.maxIv) &&
+    (!f.onlySweeps || r.sweepVolume > 0) &&
+    (!f.onlyMultiLeg || r.multiLegVolume > 0) &&
+    (!f.excludeMultiLeg || r.multiLegVolume === 0);
+}
+
+/** The number a screener row is ranked by. */
+export const TOP_CONTRACT_KEYS = {
+  premium: (r: TopContractRow) => r.totalPremium,
+  volume: (r: TopContractRow) => r.totalVolume,
+  oi: (r: TopContractRow) => r.openInterest,
+  iv: (r: TopContractRow) => r.iv,
+} as const;
+
+/** The screener's order: by the key in `order`, ties by symbol ascending. */
+export function topContractOrder(f: Pick<TopContractFilters, "orderBy" | "order">): (a: TopContractRow, b: TopContractRow) => number {
+  const key = TOP_CONTRACT_KEYS[f.orderBy];
   const sign = f.order === "asc" ? 1 : -1;
-  kept.sort((a, b) => sign * (key(a) - key(b)) || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
-  return kept.slice(0, f.limit);
+  return (a, b) => sign * (key(a) - key(b)) || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0);
 }

@@ -2,10 +2,12 @@
 // same functions the request path runs on demand (so a stored row equals a computed one).
 import type { IsoDate, MarketData } from "../../lib/market/market-data";
 import { sessionCloseReading } from "../../lib/vol";
+import { buildContractTable } from "../modules/flow/contract-top-table";
 import { createFlowState } from "../modules/flow/flow-route";
 import { computeSessionSummary } from "../modules/flow/session-summary";
 import type { AppServices } from "../services";
-import { FLOW_SUMMARY, VOL_READING, type DailyKind } from "./kinds";
+import { CONTRACT_TOP, FLOW_SUMMARY, VOL_READING, type DailyKind } from "./kinds";
+import type { DailyDataStore } from "./store";
 
 /** Computes one (kind, symbol, session) row. */
 export type DailyProducer = (kind: DailyKind, symbol: string, session: IsoDate) => Promise<unknown>;
@@ -13,14 +15,17 @@ export type DailyProducer = (kind: DailyKind, symbol: string, session: IsoDate) 
 /**
  * Producers over `market`, with a flow state of their own (its tape and memo caches are reused
  * across rows: the previous session's prints and opening board serve the next row's norm and OI).
+ * With `store`, the market-wide contract table reads the session's stored summaries (computing
+ * and storing any missing one); without, it computes them all.
  */
-export function dailyProducer(market: MarketData): DailyProducer {
-  // The flow tape and summary read only `services.market` (and `dailyStore`, absent here: the
-  // worker writes its rows itself).
-  const flow = createFlowState({ market } as unknown as AppServices);
+export function dailyProducer(market: MarketData, store?: DailyDataStore): DailyProducer {
+  // The flow tape and summary read only `services.market` and `dailyStore` (the summary producer
+  // bypasses the store: the worker writes its rows itself).
+  const flow = createFlowState({ market, dailyStore: store } as unknown as AppServices);
   return (kind, symbol, session) => {
     if (kind === FLOW_SUMMARY) return computeSessionSummary(flow, symbol, session, market.clock.now());
     if (kind === VOL_READING) return sessionCloseReading(market, symbol, session);
+    if (kind === CONTRACT_TOP) return buildContractTable(flow, session, market.clock.now());
     throw new Error(`unknown daily kind ${String(kind)}`);
   };
 }

@@ -5,15 +5,26 @@
 
 /** Flow: one ticker's `SessionSummary` (server/modules/flow/session-summary.ts). */
 export const FLOW_SUMMARY = "flow-summary";
+/**
+ * Flow: one session's market-wide contract table (`ContractTable`, lib/flow/contract-table.ts),
+ * stored under the symbol `MARKET_SYMBOL`; built from that session's `FLOW_SUMMARY` rows.
+ * @see docs/methodology.md#flow-contract-top-table
+ */
+export const CONTRACT_TOP = "contract-top";
+/** The symbol a market-wide row is stored under. */
+export const MARKET_SYMBOL = "*";
 /** Volatility: one symbol's `SessionCloseReading` or null (lib/vol/read-market.ts). */
 export const VOL_READING = "vol-reading";
 
-export type DailyKind = typeof FLOW_SUMMARY | typeof VOL_READING;
+export type DailyKind = typeof FLOW_SUMMARY | typeof VOL_READING | typeof CONTRACT_TOP;
 
 /** Version of each kind's producer (docs/methodology.md sections cited by the producers). */
+const FLOW_SUMMARY_VERSION = 2; // 2: `tideMinutes` (the market tide)
 export const KIND_VERSIONS: Readonly<Record<DailyKind, number>> = Object.freeze({
-  [FLOW_SUMMARY]: 2, // 2: `tideMinutes` (the market tide)
+  [FLOW_SUMMARY]: FLOW_SUMMARY_VERSION,
   [VOL_READING]: 1,
+  // Its rows are the summaries' rows: a new summary version is a new table version too.
+  [CONTRACT_TOP]: FLOW_SUMMARY_VERSION * 100 + 2, // 2: int32 columns
 });
 
-export const DAILY_KINDS: readonly DailyKind[] = [FLOW_SUMMARY, VOL_READING];
+export const DAILY_KINDS: readonly DailyKind[] = [FLOW_SUMMARY, VOL_READING, CONTRACT_TOP];

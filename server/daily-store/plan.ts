@@ -7,7 +7,7 @@
 import { HISTORICAL_COMPARE_PARAMS, PREMIUM_RVOL_LOOKBACK_SESSIONS } from "../../lib/flow";
 import type { IsoDate } from "../../lib/market/market-data";
 import { isTradingDay, previousTradingDay, sessionBounds, sessionDateAt } from "../../lib/time";
-import { FLOW_SUMMARY, VOL_READING, type DailyKind } from "./kinds";
+import { CONTRACT_TOP, FLOW_SUMMARY, VOL_READING, type DailyKind } from "./kinds";
 
 /** Which symbols and sessions to fill. */
 export interface FillScope {
@@ -79,7 +79,7 @@ export function fillPlan(scope: FillScope, nowMs: number): FillStep[] {
 
 /** Rows planned per kind (progress totals). */
 export function plannedRows(steps: readonly FillStep[]): Record<DailyKind, number> {
-  const out: Record<DailyKind, number> = { [FLOW_SUMMARY]: 0, [VOL_READING]: 0 };
+  const out: Record<DailyKind, number> = { [FLOW_SUMMARY]: 0, [VOL_READING]: 0, [CONTRACT_TOP]: 0 };
   for (const s of steps) out[s.kind] += s.symbols.length;
   return out;
 }

@@ -2,8 +2,9 @@
 // `/v1/contract/top/daily` parameters; record "Top contract row").
 import type { z } from "zod";
 import { TopContractsDailyDataSchema, TopContractsDailyQuerySchema } from "../../../lib/api/flow";
-import { rankTopContracts } from "../../../lib/flow";
+import { rankContractTable, rankTopContracts } from "../../../lib/flow";
 import { apiErrors } from "../../errors";
+import { rememberContractTable, storedContractTable, tableSubset } from "./contract-top-table";
 import { checkBounds } from "./feed-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
 import { scanTickers, summariesOf } from "./session-summary";
@@ -42,9 +43,19 @@ export const contractTopDailyRoute = flowRoute({
   tags: ["Contracts"],
   handler: async ({ query: q, state, nowMs, services, requestId, principal, signal }) => {
     const date = resolveFlowDate(q.date, nowMs);
-    const tickers = q.ticker ? [await resolveFlowTicker(state, q.ticker)] : await scanTickers(state, principal);
+    const filters = filtersOf(q, undefined);
+    if (q.ticker) {
+      const rows = (await summariesOf(state, [await resolveFlowTicker(state, q.ticker)], date, nowMs, signal)).flatMap((s) => s.contracts);
+      return { data: rankTopContracts(rows, filters), meta: flowMeta(services, requestId) };
+    }
+    // Market-wide: a finished session's pre-built table when there is one, else every ticker's
+    // summary (then the table is kept for the next request). @see docs/methodology.md#flow-contract-top-table
+    const tickers = await scanTickers(state, principal);
+    const table = await storedContractTable(state, date, nowMs);
+    const subset = table && tableSubset(table, tickers);
+    if (table && subset !== null) return { data: rankContractTable(table, filters, subset), meta: flowMeta(services, requestId) };
     const rows = (await summariesOf(state, tickers, date, nowMs, signal)).flatMap((s) => s.contracts);
-    const data = rankTopContracts(rows, filtersOf(q, undefined));
-    return { data, meta: flowMeta(services, requestId) };
+    await rememberContractTable(state, date, nowMs, tickers, rows);
+    return { data: rankTopContracts(rows, filters), meta: flowMeta(services, requestId) };
   },
 });

@@ -9,6 +9,16 @@ const MEMO_ENTRIES = 2_000;
  * the tape cache is bounded separately from the small-value memo.
  */
 const TAPE_ENTRIES = 64;
+/**
+ * Ticker session summaries kept per app (`session-summary.ts`), apart from the small-value memo
+ * so a market-wide scan neither evicts those values nor its own earlier work: enough for a
+ * market-wide scan of 6 sessions over the simulated universe's 146 tickers (a week's screens and
+ * the day before), so a retried scan resumes where the timed-out one stopped. Longer scans (the
+ * 30-session tide, baselines) resume from the persisted daily store, which keeps every finished
+ * summary computed. A summary is ~0.2 MB in memory: this bounds the cache near 200 MB.
+ * @see docs/methodology.md#flow-session-summaries
+ */
+export const SUMMARY_ENTRIES = 1_024;
 
 /**
  * The flow module's state. `memo` caches small derived values under a string key; `tapes` holds
@@ -19,11 +29,18 @@ export interface FlowState {
   services: AppServices;
   memo: LruCache<string, unknown>;
   tapes: LruCache<string, unknown>;
+  /** Session summaries by (ticker, session, instant) (see `SUMMARY_ENTRIES`). */
+  summaries: LruCache<string, unknown>;
 }
 
 /** The flow module's state for one app. */
 export function createFlowState(services: AppServices): FlowState {
-  return { services, memo: new LruCache<string, unknown>(MEMO_ENTRIES), tapes: new LruCache<string, unknown>(TAPE_ENTRIES) };
+  return {
+    services,
+    memo: new LruCache<string, unknown>(MEMO_ENTRIES),
+    tapes: new LruCache<string, unknown>(TAPE_ENTRIES),
+    summaries: new LruCache<string, unknown>(SUMMARY_ENTRIES),
+  };
 }
 
 /** `defineRoute` for flow routes (`ctx.state` is the `FlowState`). */

@@ -6,6 +6,8 @@
  */
 import { addTradingDays, etDateOf, previousTradingDay, tradingDaysBetween } from "../../../lib/time";
 import type { Principal } from "../../accounts/types";
+import type { TopContractRow } from "../../../lib/flow";
+import { marketContractRows } from "./contract-top-table";
 import type { FlowState } from "./flow-route";
 import { scanTickers, summariesOf, type SessionSummary } from "./session-summary";
 import { FLOW_FIRST_DATE, resolveFlowDate, resolveFlowTicker } from "./tape";
@@ -45,4 +47,20 @@ export async function summariesOverSessions(
   const out: SessionSummary[][] = [];
   for (const d of dates) out.push(await summariesOf(state, tickers, d, nowMs, signal));
   return out;
+}
+
+/**
+ * The contract rows of the tickers on `date`, in order: for a market-wide scan the session's
+ * contract table when one exists (docs/methodology.md#flow-contract-top-table), else the summaries.
+ */
+export async function contractRowsOf(
+  state: FlowState,
+  tickers: readonly string[],
+  date: string,
+  nowMs: number,
+  marketWide: boolean,
+  signal?: AbortSignal,
+): Promise<TopContractRow[]> {
+  if (marketWide) return marketContractRows(state, tickers, date, nowMs, signal);
+  return (await summariesOf(state, tickers, date, nowMs, signal)).flatMap((s) => s.contracts);
 }

@@ -2,8 +2,9 @@
 // `date` (flowseeker.yaml `getTopContractsWeekly`). @see docs/methodology.md#flow-market-wide-screens
 import type { z } from "zod";
 import { TopContractsWeeklyDataSchema, TopContractsWeeklyQuerySchema } from "../../../lib/api/flow-market";
-import { rankTopContracts, weeklyContractRows, WEEKLY_SESSIONS } from "../../../lib/flow";
+import { rankTopContracts, weeklyContractRows, WEEKLY_SESSIONS, type TopContractRow } from "../../../lib/flow";
 import { apiErrors } from "../../errors";
+import { marketContractRows } from "./contract-top-table";
 import { checkBounds } from "./feed-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
 import { summariesOverSessions, tickersToScan, trailingSessions } from "./market-scan";
@@ -40,8 +41,12 @@ export const contractTopWeeklyRoute = flowRoute({
   handler: async ({ query: q, state, nowMs, services, requestId, principal, signal }) => {
     const date = resolveFlowDate(q.date, nowMs);
     const tickers = await tickersToScan(state, principal, q.ticker);
-    const days = await summariesOverSessions(state, tickers, trailingSessions(date, WEEKLY_SESSIONS), nowMs, signal);
-    const rows = weeklyContractRows(date, days.map((day) => day.flatMap((s) => s.contracts)));
+    const sessions = trailingSessions(date, WEEKLY_SESSIONS);
+    // Market-wide: each finished session's contract table when stored (docs/methodology.md#flow-contract-top-table).
+    const days: TopContractRow[][] = [];
+    if (q.ticker === undefined) for (const d of sessions) days.push(await marketContractRows(state, tickers, d, nowMs, signal));
+    else for (const day of await summariesOverSessions(state, tickers, sessions, nowMs, signal)) days.push(day.flatMap((s) => s.contracts));
+    const rows = weeklyContractRows(date, days);
     return { data: rankTopContracts(rows, filtersOf(q)), meta: flowMeta(services, requestId) };
   },
 });

@@ -5,8 +5,7 @@ import { unusualOi } from "../../../lib/flow";
 import { apiErrors } from "../../errors";
 import { checkBounds } from "./feed-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
-import { settledFlowDate, tickersToScan } from "./market-scan";
-import { summariesOf } from "./session-summary";
+import { contractRowsOf, settledFlowDate, tickersToScan } from "./market-scan";
 
 export const contractUnusualOiRoute = flowRoute({
   ...FLOW_ROUTE_DEFAULTS,
@@ -27,8 +26,8 @@ export const contractUnusualOiRoute = flowRoute({
   tags: ["Contracts"],
   handler: async ({ query: q, state, nowMs, services, requestId, principal, signal }) => {
     const date = settledFlowDate(q.date, nowMs);
-    const summaries = await summariesOf(state, await tickersToScan(state, principal, q.ticker), date, nowMs, signal);
-    const data = unusualOi(date, summaries.flatMap((s) => s.contracts), {
+    const rows = await contractRowsOf(state, await tickersToScan(state, principal, q.ticker), date, nowMs, q.ticker === undefined, signal);
+    const data = unusualOi(date, rows, {
       limit: q.limit, minOiChange: q.min_oi_change, minOiChangePct: q.min_oi_change_pct, minPremium: q.min_premium, minVolume: q.min_volume,
       right: q.right, minDte: q.min_dte, maxDte: q.max_dte, direction: q.direction, orderBy: q.order_by,
       onlySweeps: q.only_sweeps, onlyMultiLeg: q.only_multi_leg, excludeMultiLeg: q.exclude_multi_leg,

@@ -1,12 +1,11 @@
 // GET /v1/contract/unusual-volume: contracts trading far above their own average daily volume
 // (flowseeker.yaml `getContractUnusualVolume`). @see docs/methodology.md#flow-market-wide-screens
 import { UnusualVolumeDataSchema, UnusualVolumeMetaSchema, UnusualVolumeQuerySchema } from "../../../lib/api/flow-market";
-import { unusualVolume } from "../../../lib/flow";
+import { unusualVolume, type TopContractRow } from "../../../lib/flow";
 import { apiErrors } from "../../errors";
 import { checkBounds } from "./feed-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
-import { sessionsBefore, settledFlowDate, summariesOverSessions, tickersToScan } from "./market-scan";
-import { summariesOf } from "./session-summary";
+import { contractRowsOf, sessionsBefore, settledFlowDate, tickersToScan } from "./market-scan";
 
 export const contractUnusualVolumeRoute = flowRoute({
   ...FLOW_ROUTE_DEFAULTS,
@@ -30,13 +29,15 @@ export const contractUnusualVolumeRoute = flowRoute({
   handler: async ({ query: q, state, nowMs, services, requestId, principal, signal }) => {
     const date = settledFlowDate(q.date, nowMs);
     const tickers = await tickersToScan(state, principal, q.ticker);
-    const today = await summariesOf(state, tickers, date, nowMs, signal);
+    const marketWide = q.ticker === undefined;
+    const today = await contractRowsOf(state, tickers, date, nowMs, marketWide, signal);
     const baselineDates = sessionsBefore(date, q.avg_period);
-    const baseline = await summariesOverSessions(state, tickers, baselineDates, nowMs, signal);
+    const baseline: TopContractRow[][] = [];
+    for (const d of baselineDates) baseline.push(await contractRowsOf(state, tickers, d, nowMs, marketWide, signal));
     const data = unusualVolume(
       date,
-      today.flatMap((s) => s.contracts),
-      baseline.map((day) => day.flatMap((s) => s.contracts)),
+      today,
+      baseline,
       {
         limit: q.limit, minRvol: q.min_rvol, minAvgVolume: q.min_avg_volume, minPremium: q.min_premium, right: q.right,
         minDte: q.min_dte, maxDte: q.max_dte, minStrike: q.min_strike, maxStrike: q.max_strike, expiration: q.expiration,

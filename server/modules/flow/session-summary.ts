@@ -120,7 +120,7 @@ export async function sessionSummary(state: FlowState, ticker: string, date: str
   // Today's summaries refresh once a minute: a live clock would otherwise fill the memo with one
   // summary per request and ticker. A finished session's key is its close.
   const key = `summary|${ticker}|${date}|${finished ? uptoMs : Math.floor(uptoMs / 60_000) * 60_000}`;
-  let p = state.memo.get(key) as Promise<SessionSummary> | undefined;
+  let p = state.summaries.get(key) as Promise<SessionSummary> | undefined;
   if (!p) {
     const stored = finished ? storedSummary(state, ticker, date) : undefined;
     p = stored
@@ -129,8 +129,8 @@ export async function sessionSummary(state: FlowState, ticker: string, date: str
           if (finished) state.services.dailyStore?.put(FLOW_SUMMARY, ticker, date, summary);
           return summary;
         });
-    state.memo.set(key, p);
-    p.catch(() => state.memo.delete(key));
+    state.summaries.set(key, p);
+    p.catch(() => state.summaries.delete(key));
   }
   return p;
 }
@@ -138,10 +138,10 @@ export async function sessionSummary(state: FlowState, ticker: string, date: str
 /** The summary of a finished session if one was built or stored (baselines use what exists). */
 export async function cachedSummary(state: FlowState, ticker: string, date: string): Promise<SessionSummary | undefined> {
   const key = `summary|${ticker}|${date}|${sessionBounds(date).closeMs}`;
-  const p = state.memo.get(key) as Promise<SessionSummary> | undefined;
+  const p = state.summaries.get(key) as Promise<SessionSummary> | undefined;
   if (p) return p.catch(() => undefined);
   const stored = storedSummary(state, ticker, date);
-  if (stored) state.memo.set(key, Promise.resolve(stored));
+  if (stored) state.summaries.set(key, Promise.resolve(stored));
   return stored;
 }
 
