@@ -23,7 +23,7 @@ import { EXIT_FAILED, EXIT_OK, isUsageError, processIo, type CliIo } from "./_cl
 export const PRECOMPUTE_USAGE = `Usage: optionscope precompute [options]
   Fill the daily store (daily.sqlite in the data directory) in the foreground, newest sessions first.
   --sessions N|all     flow sessions back from the last finished one (default ${DEFAULT_FLOW_FILL_SESSIONS}; all: back to ${FLOW_FIRST_DATE})
-  --kinds K,K          ${DAILY_KINDS.join(",")} (default both; the vol window is always ${DEFAULT_HISTORY_SESSIONS + 1} sessions)
+  --kinds K,K          ${DAILY_KINDS.join(",")} (default all; the vol window is always ${DEFAULT_HISTORY_SESSIONS + 1} sessions)
   --symbols A,B        only these tickers / symbols (default the whole universe)
   --data-dir DIR       data directory (env OPTIONSCOPE_DATA_DIR, default ./.optionscope)
   --seed S             simulator seed, as given to serve (env OPTIONSCOPE_SEED)

@@ -54,7 +54,7 @@ const ready = (async () => {
   const store = openDailyStore(init.dbPath, init.identity);
   const scope = await fillScopeOf(market, init);
   post({ type: "ready", scope, nice });
-  return { store, produce: dailyProducer(market), scope };
+  return { store, produce: dailyProducer(market, store), scope };
 })();
 ready.catch((error) => post({ type: "error", message: String((error as Error)?.stack ?? error) }));
 

@@ -7,12 +7,17 @@
 import { HISTORICAL_COMPARE_PARAMS, PREMIUM_RVOL_LOOKBACK_SESSIONS } from "../../lib/flow";
 import type { IsoDate } from "../../lib/market/market-data";
 import { isTradingDay, previousTradingDay, sessionBounds, sessionDateAt } from "../../lib/time";
-import { CONTRACT_TOP, FLOW_SUMMARY, VOL_READING, type DailyKind } from "./kinds";
+import { CONTRACT_TOP, FLOW_SUMMARY, MARKET_SYMBOL, VOL_READING, type DailyKind } from "./kinds";
 
 /** Which symbols and sessions to fill. */
 export interface FillScope {
   /** Tickers of the flow summaries (the flow universe). */
   flowTickers: readonly string[];
+  /**
+   * Whether each flow session's market-wide contract table follows its summaries: only when the
+   * fill covers the whole flow universe (the table is built from every ticker's summary).
+   */
+  contractTables?: boolean;
   /** Symbols of the volatility readings (the vol module's coverage). */
   volSymbols: readonly string[];
   /** Sessions of volatility history the module reads behind a live board (its `historySessions`). */
@@ -67,7 +72,11 @@ export function fillPlan(scope: FillScope, nowMs: number): FillStep[] {
   const last = lastFinishedSession(nowMs);
   const steps: FillStep[] = [];
   const flowSessions = scope.flowSessions ?? Number.POSITIVE_INFINITY;
-  const flow = (session: IsoDate) => scope.flowTickers.length > 0 && session >= scope.flowFrom && steps.push({ kind: FLOW_SUMMARY, session, symbols: scope.flowTickers });
+  // Each flow session's market-wide contract table right after its summaries, from which it is built.
+  const flow = (session: IsoDate) =>
+    scope.flowTickers.length > 0 &&
+    session >= scope.flowFrom &&
+    steps.push({ kind: FLOW_SUMMARY, session, symbols: scope.flowTickers }, ...(scope.contractTables ? [{ kind: CONTRACT_TOP as DailyKind, session, symbols: [MARKET_SYMBOL] }] : []));
   const vol = (session: IsoDate) => scope.volSymbols.length > 0 && steps.push({ kind: VOL_READING, session, symbols: scope.volSymbols });
   if (flowSessions >= 1) flow(last);
   const volDates = sessionsBackFrom(last, scope.volSessions + 1);

@@ -18,22 +18,24 @@ export function tempDir(): { dir: string; remove: () => void } {
 /** Calls per market method. */
 export type CallCounts = Record<"chain" | "optionPrints", number>;
 
-/** `market` with its `chain` and `optionPrints` calls counted. */
-export function countingMarket(market: MarketData): { market: MarketData; calls: CallCounts } {
+/** `market` with its `chain` and `optionPrints` calls counted, and the instant of each `chain` call. */
+export function countingMarket(market: MarketData): { market: MarketData; calls: CallCounts; chainAt: { symbol: string; atMs: number }[] } {
   const calls: CallCounts = { chain: 0, optionPrints: 0 };
+  const chainAt: { symbol: string; atMs: number }[] = [];
   const wrapped = new Proxy(market, {
     get(target, prop, receiver) {
       const v = Reflect.get(target, prop, receiver);
       if ((prop === "chain" || prop === "optionPrints") && typeof v === "function") {
         return (...args: unknown[]) => {
           calls[prop]++;
+          if (prop === "chain") chainAt.push({ symbol: args[0] as string, atMs: args[1] as number });
           return (v as (...a: unknown[]) => unknown).apply(target, args);
         };
       }
       return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },
   });
-  return { market: wrapped, calls };
+  return { market: wrapped, calls, chainAt };
 }
 
 /** The lock tests' fill: KO's flow summaries over the last 3 sessions and its last vol reading (4 rows). */
