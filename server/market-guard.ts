@@ -37,21 +37,30 @@ export function guardMarket<M extends MarketData>(market: M, onFailure: (error: 
     }
     throw marketUnavailable();
   };
-  // The method is looked up at each call, so a market whose methods are replaced later (a test's
-  // fake) is still the one read.
-  const guarded = new Map<string, unknown>();
-  for (const method of READS) {
-    const onError = translate(method);
-    guarded.set(method, (...args: unknown[]) => {
-      try {
-        const read = (market as unknown as Record<string, (...a: unknown[]) => unknown>)[method];
-        return Promise.resolve(read.apply(market, args)).catch(onError);
-      } catch (error) {
-        return Promise.reject(error).catch(onError);
-      }
-    });
-  }
+  // The method is looked up at each property read, so a market whose methods are replaced later
+  // (a test's fake) is still the one read; each function is wrapped as it was when read, so a fake
+  // that calls the method it replaced reaches the original, not itself.
+  const wrapped = new WeakMap<(...a: unknown[]) => unknown, (...a: unknown[]) => Promise<unknown>>();
+  const guard = (method: string, read: (...a: unknown[]) => unknown) => {
+    let w = wrapped.get(read);
+    if (!w) {
+      const onError = translate(method);
+      w = (...args: unknown[]) => {
+        try {
+          return Promise.resolve(read.apply(market, args)).catch(onError);
+        } catch (error) {
+          return Promise.reject(error).catch(onError);
+        }
+      };
+      wrapped.set(read, w);
+    }
+    return w;
+  };
+  const reads = new Set<string>(READS);
   return new Proxy(market, {
-    get: (target, key, receiver) => (typeof key === "string" && guarded.has(key) && typeof Reflect.get(target, key) === "function" ? guarded.get(key) : Reflect.get(target, key, receiver)),
+    get: (target, key, receiver) => {
+      const value = Reflect.get(target, key, receiver);
+      return typeof key === "string" && reads.has(key) && typeof value === "function" ? guard(key, value as (...a: unknown[]) => unknown) : value;
+    },
   });
 }

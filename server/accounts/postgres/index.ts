@@ -135,7 +135,21 @@ export async function openPostgresAccountService(options: OpenPostgresOptions): 
     ledger: guard(admin.ledger),
     verifyLedger: guard(admin.verifyLedger),
     openOAuthStore: (oauthOptions = {}) => createPgOAuthStore(sql, { now: store.now, ...oauthOptions, grantStanding }),
-    openConsoleStore: (consoleOptions = {}) => createPgConsoleStore(sql, admin.inTx, { now: store.now, ...consoleOptions }),
+    openConsoleStore: (consoleOptions = {}) => {
+      const consoleStore = createPgConsoleStore(sql, admin.inTx, { now: store.now, ...consoleOptions });
+      // A change made here takes effect here on the next request, not when this instance's own
+      // NOTIFY comes back (the other instances drop their rows on the notice).
+      const invalidating =
+        <A extends [string, ...unknown[]], R>(op: (...args: A) => Promise<R>) =>
+        async (...args: A): Promise<R> => {
+          try {
+            return await op(...args);
+          } finally {
+            auth.invalidate(args[0]);
+          }
+        };
+      return { ...consoleStore, applyInvite: invalidating(consoleStore.applyInvite), setMonthlyCap: invalidating(consoleStore.setMonthlyCap) };
+    },
     groupCommitStats: () => ledger.batcher.stats(),
     drain: (timeoutMs) => ledger.batcher.drain(timeoutMs),
     async close() {
