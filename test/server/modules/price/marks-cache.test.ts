@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { BarMarksSchema } from "../../../../lib/api/marks";
 import { fixedClock } from "../../../../lib/market/clock";
 import { createSimulatedMarket } from "../../../../lib/market/simulated";
+// (Counted per market as the server holds it: `services.market`, the guarded market: server/market-guard.ts.)
 import { sessionsComputed } from "../../../../server/modules/price/session-marks";
 import { makeHarness, type Harness } from "../../_harness";
 
@@ -24,9 +25,9 @@ async function marks(from: number, to: number) {
 
 describe("marks cache", () => {
   it("a finished session is computed once; the same call again and any window inside it come from the cache", async () => {
-    const before = sessionsComputed(market);
+    const before = sessionsComputed(h.app.services.market);
     const day = await marks(s("2024-03-05T14:30:00Z"), s("2024-03-05T21:00:00Z"));
-    expect(sessionsComputed(market)).toBe(before + 1);
+    expect(sessionsComputed(h.app.services.market)).toBe(before + 1);
     expect(day.length).toBeGreaterThan(0);
     const credits = h.accounts.balance(h.accountId);
     expect(await marks(s("2024-03-05T14:30:00Z"), s("2024-03-05T21:00:00Z"))).toEqual(day);
@@ -36,7 +37,7 @@ describe("marks cache", () => {
     const from = s("2024-03-05T18:00:00Z");
     const to = s("2024-03-05T21:00:00Z");
     const afternoon = await marks(from, to);
-    expect(sessionsComputed(market)).toBe(before + 1);
+    expect(sessionsComputed(h.app.services.market)).toBe(before + 1);
     const events = (list: typeof day) => list.filter((m) => m.kind !== "king_node");
     expect(events(afternoon)).toEqual(events(day).filter((m) => m.time >= from && m.time < to));
     expect(events(afternoon).length).toBeGreaterThan(0);
@@ -47,10 +48,10 @@ describe("marks cache", () => {
 
   it("the session in progress is computed on every call (its tapes still grow)", async () => {
     const from = s("2024-03-06T19:00:00Z");
-    const before = sessionsComputed(market);
+    const before = sessionsComputed(h.app.services.market);
     const first = await marks(from, NOW / 1000);
     const second = await marks(from, NOW / 1000);
-    expect(sessionsComputed(market)).toBe(before + 2);
+    expect(sessionsComputed(h.app.services.market)).toBe(before + 2);
     expect(second).toEqual(first);
   }, 120_000);
 });
