@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { addTradingDays, sessionBounds, tradingDaysBetween } from "../../../../lib/time";
 import { contractSums, openingOi, printsOf, tickerTotals, type TickerTotals } from "./_market-expect";
-import { body, flowHarness, NOW_MS, PRIOR, TODAY, type FlowHarness } from "./_spec-harness";
+import { body, expectRefusedUncharged, flowHarness, NOW_MS, PRIOR, TODAY, type FlowHarness } from "./_spec-harness";
 
 const UNIVERSE = ["NOW", "COP", "LMT", "XLRE"];
 const WEEK = tradingDaysBetween(addTradingDays(TODAY, -4), TODAY);
@@ -93,24 +93,16 @@ describe("/v1/underlying/top/daily and /weekly", () => {
   }, 60_000);
 
   it("400 naming the parameter for bad limit, floors, order and dates; uncharged", async () => {
-    const before = balance();
-    for (const [path, param] of [
-      ["/v1/underlying/top/daily?limit=0", "limit"],
-      ["/v1/underlying/top/daily?limit=501", "limit"],
-      ["/v1/underlying/top/daily?min_premium=-1", "min_premium"],
-      ["/v1/underlying/top/daily?min_volume=2.5", "min_volume"],
-      ["/v1/underlying/top/daily?order_by=iv", "order_by"],
-      ["/v1/underlying/top/weekly?order=up", "order"],
-      ["/v1/underlying/top/weekly?date=2024-03-09", "date"],
-      ["/v1/underlying/top/weekly?date=2024-03-07", "date"],
-    ] as const) {
-      const res = await h.get(path);
-      expect(res.status, path).toBe(400);
-      const { error } = await body(res);
-      expect(error.code, path).toBe("INVALID_PARAMETER");
-      expect(error.message, path).toContain(param);
-    }
-    expect(balance()).toBe(before);
+    await expectRefusedUncharged(h, [
+      ["/v1/underlying/top/daily?limit=0", 400, "limit"],
+      ["/v1/underlying/top/daily?limit=501", 400, "limit"],
+      ["/v1/underlying/top/daily?min_premium=-1", 400, "min_premium"],
+      ["/v1/underlying/top/daily?min_volume=2.5", 400, "min_volume"],
+      ["/v1/underlying/top/daily?order_by=iv", 400, "order_by"],
+      ["/v1/underlying/top/weekly?order=up", 400, "order"],
+      ["/v1/underlying/top/weekly?date=2024-03-09", 400, "date"],
+      ["/v1/underlying/top/weekly?date=2024-03-07", 400, "date"],
+    ]);
   });
 });
 
@@ -256,27 +248,19 @@ describe("/v1/contract/unusual-volume and /v1/contract/unusual-oi", () => {
   }, 60_000);
 
   it("400 naming the parameter for avg_period, limit, imbalance, moneyness, direction; uncharged", async () => {
-    const before = balance();
-    for (const [path, param] of [
-      ["/v1/contract/unusual-volume?avg_period=1d", "avg_period"],
-      ["/v1/contract/unusual-volume?avg_period=366d", "avg_period"],
-      ["/v1/contract/unusual-volume?avg_period=10", "avg_period"],
-      ["/v1/contract/unusual-volume?limit=201", "limit"],
-      ["/v1/contract/unusual-volume?min_bid_imbalance=1.5", "min_bid_imbalance"],
-      ["/v1/contract/unusual-volume?moneyness=DEEP", "moneyness"],
-      ["/v1/contract/unusual-volume?min_iv=0.5&max_iv=0.1", "min_iv"],
-      ["/v1/contract/unusual-volume?date=2024-03-10", "date"],
-      ["/v1/contract/unusual-oi?direction=up", "direction"],
-      ["/v1/contract/unusual-oi?min_oi_change=-5", "min_oi_change"],
-      ["/v1/contract/unusual-oi?order_by=rvol", "order_by"],
-    ] as const) {
-      const res = await h.get(path);
-      expect(res.status, path).toBe(400);
-      const { error } = await body(res);
-      expect(error.code, path).toBe("INVALID_PARAMETER");
-      expect(error.message, path).toContain(param);
-    }
-    expect(balance()).toBe(before);
+    await expectRefusedUncharged(h, [
+      ["/v1/contract/unusual-volume?avg_period=1d", 400, "avg_period"],
+      ["/v1/contract/unusual-volume?avg_period=366d", 400, "avg_period"],
+      ["/v1/contract/unusual-volume?avg_period=10", 400, "avg_period"],
+      ["/v1/contract/unusual-volume?limit=201", 400, "limit"],
+      ["/v1/contract/unusual-volume?min_bid_imbalance=1.5", 400, "min_bid_imbalance"],
+      ["/v1/contract/unusual-volume?moneyness=DEEP", 400, "moneyness"],
+      ["/v1/contract/unusual-volume?min_iv=0.5&max_iv=0.1", 400, "min_iv"],
+      ["/v1/contract/unusual-volume?date=2024-03-10", 400, "date"],
+      ["/v1/contract/unusual-oi?direction=up", 400, "direction"],
+      ["/v1/contract/unusual-oi?min_oi_change=-5", 400, "min_oi_change"],
+      ["/v1/contract/unusual-oi?order_by=rvol", 400, "order_by"],
+    ]);
   });
 });
 
