@@ -8,6 +8,7 @@
 import { randomBytes } from "node:crypto";
 import type Database from "better-sqlite3";
 import { OAuthError } from "./oauth-error";
+import { clientOf, connectedAppOf, type AppRow, type ClientRow, type CodeRow, type TokenRow } from "./oauth-rows";
 import { migrateOAuth } from "./oauth-schema";
 import { registrationLimits, type RegistrationLimits } from "./registration-limits";
 import { hashSecret, newSecret, pkceMatches, SECRET_PREFIX, secretMatches } from "./secrets";
@@ -132,44 +133,8 @@ export type SyncOAuthStore = { readonly ttls: OAuthTtls } & {
   [K in Exclude<keyof OAuthStore, "ttls">]: OAuthStore[K] extends (...a: infer A) => infer R ? (...a: A) => Awaited<R> : never;
 };
 
-interface ClientRow {
-  client_id: string;
-  secret_hash: string | null;
-  auth_method: ClientAuthMethod;
-  client_name: string | null;
-  redirect_uris: string;
-  metadata: string;
-  created_ms: number;
-}
-
-interface AppRow {
-  app_id: string;
-  account_id: string;
-  client_id: string;
-  client_name: string | null;
-  resource: string;
-  scope: string;
-  created_ms: number;
-  last_used_ms: number | null;
-  revoked_ms: number | null;
-}
-
-interface TokenRow {
-  token_hash: string;
-  kind: "access" | "refresh";
-  app_id: string;
-  client_id: string;
-  resource: string;
-  scope: string;
-  expires_ms: number;
-  revoked_ms: number | null;
-  key_id: string | null;
-}
-
 /** `last_used_ms` is written at most this often per app (a write per tool call is wasteful). */
 export const LAST_USED_RESOLUTION_MS = 60_000;
-
-const iso = (ms: number | null): string | null => (ms == null ? null : new Date(ms).toISOString());
 
 /** Resource identifiers compare without a fragment and without one trailing slash (RFC 8707 / SDK convention). */
 export function sameResource(a: string, b: string): boolean {
@@ -226,7 +191,7 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
       `INSERT INTO oauth_codes (code_hash, app_id, client_id, redirect_uri, code_challenge, resource, scope, expires_ms, key_id)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    code: db.prepare<[string], { code_hash: string; app_id: string; client_id: string; redirect_uri: string; code_challenge: string; resource: string; scope: string; expires_ms: number; used_ms: number | null; key_id: string | null }>(
+    code: db.prepare<[string], CodeRow>(
       `SELECT * FROM oauth_codes WHERE code_hash = ?`,
     ),
     useCode: db.prepare(`UPDATE oauth_codes SET used_ms = ? WHERE code_hash = ? AND used_ms IS NULL`),
@@ -246,27 +211,8 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
     purgeTokens: db.prepare(`DELETE FROM oauth_tokens WHERE expires_ms < ?`),
   };
 
-  const toClient = (row: ClientRow): RegisteredClient => ({
-    clientId: row.client_id,
-    clientName: row.client_name,
-    redirectUris: JSON.parse(row.redirect_uris) as string[],
-    authMethod: row.auth_method,
-    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-    createdMs: row.created_ms,
-  });
-
-  const toApp = (row: AppRow, tsMs: number): ConnectedApp => ({
-    appId: row.app_id,
-    accountId: row.account_id,
-    clientId: row.client_id,
-    clientName: row.client_name,
-    resource: row.resource,
-    scope: row.scope,
-    createdAt: iso(row.created_ms)!,
-    lastUsedAt: iso(row.last_used_ms),
-    revokedAt: iso(row.revoked_ms),
-    activeRefreshTokens: q.liveRefresh.get(row.app_id, tsMs)!.n,
-  });
+  const toClient = clientOf;
+  const toApp = (row: AppRow, tsMs: number): ConnectedApp => connectedAppOf(row, q.liveRefresh.get(row.app_id, tsMs)!.n);
 
   const standing = (accountId: string, keyId: string | null): GrantStanding => options.grantStanding?.({ accountId, keyId }) ?? "live";
 

@@ -8,6 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { isApiError } from "../../errors";
 import { OAuthError, isOAuthError } from "../../oauth/oauth-error";
+import { clientOf, connectedAppOf, type AppRow, type ClientRow, type CodeRow, type TokenRow } from "../../oauth/oauth-rows";
 import {
   DEFAULT_OAUTH_TTLS,
   LAST_USED_RESOLUTION_MS,
@@ -18,7 +19,6 @@ import {
   type GrantStanding,
   type OAuthStore,
   type OAuthTtls,
-  type RegisteredClient,
   type TokenSet,
 } from "../../oauth/oauth-store";
 import { DEFAULT_REGISTRATION_LIMITS, type RegistrationLimits } from "../../oauth/registration-limits";
@@ -32,51 +32,6 @@ export interface PgOAuthOptions extends Partial<OAuthTtls> {
   registration?: Partial<RegistrationLimits>;
 }
 
-interface ClientRow {
-  client_id: string;
-  secret_hash: string | null;
-  auth_method: ClientAuthMethod;
-  client_name: string | null;
-  redirect_uris: string;
-  metadata: string;
-  created_ms: number;
-}
-interface AppRow {
-  app_id: string;
-  account_id: string;
-  client_id: string;
-  client_name: string | null;
-  resource: string;
-  scope: string;
-  created_ms: number;
-  last_used_ms: number | null;
-  revoked_ms: number | null;
-}
-interface TokenRow {
-  token_hash: string;
-  kind: "access" | "refresh";
-  app_id: string;
-  client_id: string;
-  resource: string;
-  scope: string;
-  expires_ms: number;
-  revoked_ms: number | null;
-  key_id: string | null;
-}
-interface CodeRow {
-  code_hash: string;
-  app_id: string;
-  client_id: string;
-  redirect_uri: string;
-  code_challenge: string;
-  resource: string;
-  scope: string;
-  expires_ms: number;
-  used_ms: number | null;
-  key_id: string | null;
-}
-
-const iso = (ms: number | null): string | null => (ms == null ? null : new Date(ms).toISOString());
 const UNUSED = "NOT EXISTS (SELECT 1 FROM oauth_apps a WHERE a.client_id = oauth_clients.client_id)";
 const invalidGrant = (why: string) => new OAuthError("invalid_grant", why);
 
@@ -114,14 +69,7 @@ export function createPgOAuthStore(sql: Sql, options: PgOAuthOptions = {}): OAut
   const standing = async (accountId: string, keyId: string | null): Promise<GrantStanding> =>
     (await options.grantStanding?.({ accountId, keyId })) ?? "live";
 
-  const toClient = (row: ClientRow): RegisteredClient => ({
-    clientId: row.client_id,
-    clientName: row.client_name,
-    redirectUris: JSON.parse(row.redirect_uris) as string[],
-    authMethod: row.auth_method,
-    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-    createdMs: row.created_ms,
-  });
+  const toClient = clientOf;
 
   async function toApps(tx: Sql, rows: AppRow[], tsMs: number): Promise<ConnectedApp[]> {
     if (rows.length === 0) return [];
@@ -130,18 +78,7 @@ export function createPgOAuthStore(sql: Sql, options: PgOAuthOptions = {}): OAut
        WHERE app_id = ANY(${rows.map((r) => r.app_id)}::text[]) AND kind = 'refresh' AND revoked_ms IS NULL AND expires_ms > ${tsMs}
        GROUP BY app_id`;
     const live = new Map(counts.map((c) => [c.app_id, c.n]));
-    return rows.map((row) => ({
-      appId: row.app_id,
-      accountId: row.account_id,
-      clientId: row.client_id,
-      clientName: row.client_name,
-      resource: row.resource,
-      scope: row.scope,
-      createdAt: iso(row.created_ms)!,
-      lastUsedAt: iso(row.last_used_ms),
-      revokedAt: iso(row.revoked_ms),
-      activeRefreshTokens: live.get(row.app_id) ?? 0,
-    }));
+    return rows.map((row) => connectedAppOf(row, live.get(row.app_id) ?? 0));
   }
 
   /** A stored client, unless it expired without ever signing in. */
