@@ -34,3 +34,14 @@ export function noteWindow(previous: readonly SentWindow[], next: SentWindow): {
   const overlaps = overlapping.size;
   return { kept: [...recent, next].slice(-HINT_MAX_KEPT), hint: overlaps >= HINT_MIN_OVERLAPS };
 }
+
+/**
+ * A window as the client sent it: an absent start or end stays open (-Infinity, +Infinity) rather
+ * than being resolved against the clock, so polling "from the open until now" is one window, not
+ * a new overlapping one each second.
+ * @example sentBounds(undefined, 5) // { fromMs: -Infinity, toMs: 5 }
+ * @see docs/methodology.md#flow-paging-hint
+ */
+export function sentBounds(startMs: number | undefined, endMs: number | undefined): { fromMs: number; toMs: number } {
+  return { fromMs: startMs ?? -Infinity, toMs: endMs ?? Infinity };
+}

@@ -8,6 +8,7 @@ import { apiErrors } from "../../errors";
 import { memoizeJson } from "../../http/json-body";
 import { checkBounds, CONTRACT_FILTER_BOUNDS, matchesContractFilter } from "./feed-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
+import { FEED_PAGING_HINT } from "./paging-hints";
 import { resolveFlowDate, resolveFlowTicker, sessionTape, tapeIndexAt, tapeTrades, type SessionTape } from "./tape";
 
 type Query = z.output<typeof FlowFeedQuerySchema>;
@@ -95,6 +96,16 @@ function filterKey(q: Query): string {
   return JSON.stringify(filters, (_k, v) => (v instanceof Set ? [...v] : v));
 }
 
+/**
+ * The filters that make two requests "the same" for the paging hint: everything but the window
+ * (`start_time`, `end_time`) and the paging (`limit`, `cursor`), with the resolved session date.
+ * @see docs/methodology.md#flow-paging-hint
+ */
+function hintFilterKey(q: Query, date: string): string {
+  const { limit: _l, cursor: _c, start_time: _s, end_time: _e, date: _d, ...filters } = q;
+  return `${date}|${JSON.stringify(filters, (_k, v) => (v instanceof Set ? [...v].sort() : v))}`;
+}
+
 const PAGES = new WeakMap<SessionTape, Map<string, FeedPage>>();
 
 /**
@@ -151,10 +162,21 @@ export const flowFeedRoute = flowRoute({
     "newest first, each with its Flow Score (-100..100), FlowBonus (0..100) and conviction components, plus the window's VWF, SDF and FIR " +
     "over every trade that passes the filters. Pages by `cursor` (`meta.nextCursor`) without gaps or repeats while prints arrive.",
   tags: ["Flow"],
-  handler: async ({ query: q, params: p, state, nowMs, services, requestId }) => {
+  handler: async ({ query: q, params: p, state, nowMs, services, requestId, principal }) => {
     const started = performance.now();
     const ticker = await resolveFlowTicker(state, p.ticker);
     const date = resolveFlowDate(q.date, nowMs);
+    // Cursor pages are the paging the hint recommends: they are neither recorded nor hinted.
+    const hint =
+      q.cursor === undefined &&
+      state.hints.note({
+        account: principal?.accountId ?? "",
+        feed: `flow|${ticker}`,
+        filters: hintFilterKey(q, date),
+        start: q.start_time,
+        end: q.end_time === undefined ? undefined : q.end_time + 1,
+        atMs: services.wallNowMs(),
+      });
     const tape = await sessionTape(state, ticker, date, nowMs);
     const { fromMs, toMs } = tradeWindow(q, tape, nowMs);
     const lo = tapeIndexAt(tape, fromMs);
@@ -185,6 +207,7 @@ export const flowFeedRoute = flowRoute({
         ...(more && last ? { nextCursor: encodeCursor(date, last.index) } : {}),
         ...(last ? { nextEndTime: formatTsNsIso(last.tsNs) } : {}),
       }),
+      ...(hint ? { headers: { "X-Skylit-Hint": FEED_PAGING_HINT } } : {}),
     };
   },
 });

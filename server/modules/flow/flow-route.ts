@@ -1,6 +1,7 @@
 import { LruCache } from "../../cache/lru-cache";
 import type { AppServices } from "../../services";
 import { routeDefiner } from "../define-route";
+import { createPagingHints, type PagingHints } from "./paging-hints";
 
 /** Memoised small values kept per app (universe, premium norms, rollups, dark-pool days). */
 const MEMO_ENTRIES = 2_000;
@@ -31,6 +32,8 @@ export interface FlowState {
   tapes: LruCache<string, unknown>;
   /** Session summaries by (ticker, session, instant) (see `SUMMARY_ENTRIES`). */
   summaries: LruCache<string, unknown>;
+  /** Windows the trade feeds were asked for lately (the `X-Skylit-Hint` detector). */
+  hints: PagingHints;
 }
 
 /** The flow module's state for one app. */
@@ -40,6 +43,7 @@ export function createFlowState(services: AppServices): FlowState {
     memo: new LruCache<string, unknown>(MEMO_ENTRIES),
     tapes: new LruCache<string, unknown>(TAPE_ENTRIES),
     summaries: new LruCache<string, unknown>(SUMMARY_ENTRIES),
+    hints: createPagingHints(),
   };
 }
 

@@ -3,7 +3,7 @@
 // newest first; the contract feed is largest premium first and pages by cursor.
 // @see docs/methodology.md#flow-trade-rows
 import type { z } from "zod";
-import { coarseMoneyness, ivChanges, noteWindow, optionTradeRow, type ScoredTrade, type SentWindow } from "../../../lib/flow";
+import { coarseMoneyness, ivChanges, optionTradeRow, type ScoredTrade } from "../../../lib/flow";
 import { FlowRefContractParamsSchema, FlowRefTickerParamsSchema } from "../../../lib/api/flow-reference";
 import { ContractTradesQuerySchema, OptionTradeListDataSchema, UnderlyingTradesQuerySchema } from "../../../lib/api/flow-reference-2";
 import { etDateOf } from "../../../lib/time";
@@ -12,6 +12,7 @@ import { rootOfSymbol } from "./contract-ratio";
 import { decodedPathParam } from "./dark-pool-params";
 import { checkBounds } from "./feed-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute, type FlowState } from "./flow-route";
+import { CONTRACT_PAGING_HINT } from "./paging-hints";
 import { rowExtras, tradeRowContext, type TradeRowContext } from "./trade-row-context";
 import { resolveFlowContract, resolveFlowDate, resolveFlowTicker, sessionTape, tapeIndexAt, tapeTrades, type SessionTape } from "./tape";
 
@@ -101,18 +102,13 @@ export const underlyingTradesRoute = flowRoute({
   },
 });
 
-/** The `X-Skylit-Hint` value: where cursor paging is explained. */
-export const PAGING_HINT = "use next_cursor (/docs/api.md#flow-contract-trades-paging)";
-
 /**
  * Whether this account split windows of the same contract and filters within seconds (the hint
- * header's rule); records the window. @see docs/methodology.md#flow-paging-hint
+ * header's rule); records the window as sent. @see docs/methodology.md#flow-paging-hint
  */
-function pagingHint(state: FlowState, account: string, symbol: string, q: BaseQuery, fromMs: number, toMs: number): boolean {
-  const key = `hint|${account}|${symbol}|${q.only_sweeps}|${q.only_multi_leg}|${q.exclude_multi_leg}|${q.min_premium ?? ""}`;
-  const { kept, hint } = noteWindow((state.memo.get(key) as SentWindow[] | undefined) ?? [], { fromMs, toMs, atMs: state.services.wallNowMs() });
-  state.memo.set(key, kept);
-  return hint;
+function pagingHint(state: FlowState, account: string, symbol: string, date: string, q: BaseQuery): boolean {
+  const filters = `${symbol}|${date}|${q.only_sweeps}|${q.only_multi_leg}|${q.exclude_multi_leg}|${q.min_premium ?? ""}`;
+  return state.hints.note({ account, feed: "contract-trades", filters, start: q.start, end: q.end, atMs: state.services.wallNowMs() });
 }
 
 /** Opaque cursor of the contract feed: the session, the window's frozen end and the last row's tape index. */
@@ -165,11 +161,11 @@ export const contractTradesRoute = flowRoute({
     const page = picked.slice(start, start + q.limit);
     const more = start + q.limit < picked.length;
     const ctx = await tradeRowContext(state, tape);
-    const hint = !cursor && pagingHint(state, principal?.accountId ?? "", symbol, q, fromMs, toMs);
+    const hint = !cursor && pagingHint(state, principal?.accountId ?? "", symbol, date, q);
     return {
       data: page.map((i) => rowOf(ctx, i, true)),
       meta: flowMeta(services, requestId, more ? { nextCursor: encodeCursor(date, toMs, page[page.length - 1]) } : {}),
-      ...(hint ? { headers: { "X-Skylit-Hint": PAGING_HINT } } : {}),
+      ...(hint ? { headers: { "X-Skylit-Hint": CONTRACT_PAGING_HINT } } : {}),
     };
   },
 });
