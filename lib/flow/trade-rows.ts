@@ -113,6 +113,8 @@ export const OptionTradeRowSchema = z.object({
   strategyGroupId: z.string().optional().meta({ description: "Id of the multi-leg package the print is a leg of." }),
   strategyType: z.string().optional().meta({ description: "Strategy of that package (vertical, straddle, iron_condor, ...)." }),
   strategyLegCount: int.min(1).optional().meta({ description: "Legs of that package." }),
+  mlSibling: z.boolean().optional().meta({ description: "True when the leg came along with a matching leg of its package rather than on its own filter match; always false here, every row matches the filters itself." }),
+  cacheMiss: z.boolean().optional().meta({ description: "True when this request computed the row's enrichment (per-tape columns, session facts) instead of reading it from the server's caches." }),
   earningsDte: int.optional().meta({ description: "Calendar days from the session to the next earnings release." }),
   nextEarningsDate: int.nullable().optional().meta({ description: "Next earnings release on or after the session, days since 1970-01-01 (null: none scheduled; omitted for funds and indices)." }),
   sector: z.string().optional().meta({ description: "GICS sector of the ticker (funds: the sector tracked; indices: Index)." }),
@@ -123,7 +125,7 @@ export type OptionTradeRow = z.output<typeof OptionTradeRowSchema>;
 
 /** The optional fields a route adds to a row (docs/methodology.md#flow-trade-row-extras). */
 export type TradeRowExtras = Partial<Pick<OptionTradeRow,
-  "bidSz" | "askSz" | "prevClose" | "prevCloseAge" | "priceChange" | "nextIv" | "chainBidPct" | "chainAskPct" | "contractBidPct" | "contractAskPct" | "premiumPercentile" | "aggCount" | "aggTotalPremium" | "aggTotalSize" | "strategyGroupId" | "strategyType" | "strategyLegCount" |
+  "bidSz" | "askSz" | "prevClose" | "prevCloseAge" | "priceChange" | "nextIv" | "chainBidPct" | "chainAskPct" | "contractBidPct" | "contractAskPct" | "premiumPercentile" | "aggCount" | "aggTotalPremium" | "aggTotalSize" | "strategyGroupId" | "strategyType" | "strategyLegCount" | "mlSibling" | "cacheMiss" |
   "earningsDte" | "nextEarningsDate" | "sector" | "industry">>;
 
 /**

@@ -3,7 +3,7 @@
 // newest first; the contract feed is largest premium first and pages by cursor.
 // @see docs/methodology.md#flow-trade-rows
 import type { z } from "zod";
-import { coarseMoneyness, ivChanges, optionTradeRow, type ScoredTrade } from "../../../lib/flow";
+import { coarseMoneyness, optionTradeRow, type ScoredTrade } from "../../../lib/flow";
 import { FlowRefContractParamsSchema, FlowRefTickerParamsSchema } from "../../../lib/api/flow-reference";
 import { ContractTradesQuerySchema, OptionTradeListDataSchema, UnderlyingTradesQuerySchema } from "../../../lib/api/flow-reference-2";
 import { etDateOf } from "../../../lib/time";
@@ -14,18 +14,9 @@ import { checkBounds } from "./feed-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute, type FlowState } from "./flow-route";
 import { CONTRACT_PAGING_HINT } from "./paging-hints";
 import { rowExtras, tradeRowContext, type TradeRowContext } from "./trade-row-context";
-import { resolveFlowContract, resolveFlowDate, resolveFlowTicker, sessionTape, tapeIndexAt, tapeTrades, type SessionTape } from "./tape";
+import { resolveFlowContract, resolveFlowDate, resolveFlowTicker, sessionTape, tapeIndexAt, tapeTrades } from "./tape";
 
 type BaseQuery = z.output<typeof ContractTradesQuerySchema>;
-
-const IV_CHANGES = new WeakMap<SessionTape, ReturnType<typeof ivChanges>>();
-
-/** Per-contract IV changes of a tape (computed once per tape). */
-function tapeIvChanges(tape: SessionTape): ReturnType<typeof ivChanges> {
-  let c = IV_CHANGES.get(tape);
-  if (!c) IV_CHANGES.set(tape, (c = ivChanges(tapeTrades(tape))));
-  return c;
-}
 
 /**
  * The session (ET date of `start`, else of `end`, else the current one) and the window
@@ -52,9 +43,8 @@ function passesBase(t: ScoredTrade, q: BaseQuery): boolean {
 }
 
 function rowOf(ctx: TradeRowContext, index: number, micros: boolean) {
-  const tape = ctx.tape;
-  const c = tapeIvChanges(tape);
-  return optionTradeRow(tapeTrades(tape)[index], { prevIv: c.prevIv[index], ivDirection: c.direction[index], ticker: tape.ticker, micros, extras: rowExtras(ctx, index) });
+  const c = ctx.ivs;
+  return optionTradeRow(tapeTrades(ctx.tape)[index], { prevIv: c.prevIv[index], ivDirection: c.direction[index], ticker: ctx.tape.ticker, micros, extras: rowExtras(ctx, index) });
 }
 
 export const underlyingTradesRoute = flowRoute({
