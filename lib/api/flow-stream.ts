@@ -77,3 +77,8 @@ export type FlowStreamQuery = z.output<typeof FlowStreamQuerySchema>;
 export const FlowStreamEventsSchema = z
   .string()
   .meta({ description: "text/event-stream: connected, trade, lagged, credits, resumed, reconnect, closed; `: ping` comments." });
+
+/** Body of `/v1/flow/stream/ws`: a WebSocket upgrade. */
+export const FlowStreamWebSocketSchema = z
+  .string()
+  .meta({ description: "WebSocket upgrade; then one JSON message {id, event, data} per event, as on /v1/flow/stream." });

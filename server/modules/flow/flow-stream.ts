@@ -41,7 +41,14 @@ async function streamTickers(ctx: RouteContext<FlowStreamQuery, unknown, FlowSta
   return tickers;
 }
 
-async function openFlowStream(ctx: RouteContext<FlowStreamQuery, unknown, FlowState>) {
+/** The flow stream's query and context, as both transports' routes receive them. */
+export type FlowStreamContext = RouteContext<FlowStreamQuery, unknown, FlowState>;
+
+/**
+ * Admits a flow stream for either transport (not started): its tickers, the per-account flow
+ * stream slot (released with the connection), the hub connection and its live start position.
+ */
+export async function openFlowConnection(ctx: FlowStreamContext, transport: "sse" | "ws") {
   const { query: q, principal, state, requestId, nowMs } = ctx;
   const request = httpRequestOf(ctx.request);
   const tickers = await streamTickers(ctx);
@@ -54,16 +61,21 @@ async function openFlowStream(ctx: RouteContext<FlowStreamQuery, unknown, FlowSt
       hub,
       state.services,
       { principal: principal!, symbols: [FLOW_STREAM_TOPIC], query: topicQueryOf(tickers, streamFilterOf(q)), request, requestId, cursor: q.lastEventId },
-      "sse",
+      transport,
     );
     conn.addDisposer(release);
     // Live only: a new lineage starts at the connection instant (a resumed one keeps its position).
     if (!conn.lineage.lastBoardMs.has(FLOW_STREAM_TOPIC)) conn.lineage.lastBoardMs.set(FLOW_STREAM_TOPIC, livePosition(nowMs));
-    return sseResponse(conn, hub, request);
+    return { hub, conn, request };
   } catch (error) {
     release();
     throw error;
   }
+}
+
+async function openFlowStream(ctx: FlowStreamContext) {
+  const { hub, conn, request } = await openFlowConnection(ctx, "sse");
+  return sseResponse(conn, hub, request);
 }
 
 export const flowStreamRoute = flowRoute({

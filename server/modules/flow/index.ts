@@ -5,6 +5,7 @@ import { createFlowState, withFlowLimits, type FlowState } from "./flow-route";
 import { referenceFlowRoutes } from "./reference-routes";
 import { specFlowRoutes } from "./spec-routes";
 import { flowStreamRoute } from "./flow-stream";
+import { flowStreamWsRoute } from "./flow-stream-ws";
 import { flowStreamHubOf } from "./flow-stream-source";
 
 export type { FlowState } from "./flow-route";
@@ -14,7 +15,7 @@ export const flowModule = defineModule<FlowState>({
   name: "flow",
   // Every flow route gets the module's in-flight cap and 25-second limit unless it declares its own.
   // The stream route is exempt: a stream is held for an hour and holds stream slots instead.
-  routes: [flowStreamRoute, ...[...specFlowRoutes, ...referenceFlowRoutes].map(withFlowLimits)],
+  routes: [flowStreamRoute, flowStreamWsRoute, ...[...specFlowRoutes, ...referenceFlowRoutes].map(withFlowLimits)],
   createState: createFlowState,
   shutdown: async (state, graceMs) => {
     await flowStreamHubOf(state)?.shutdown(graceMs);

@@ -257,6 +257,9 @@ describe("/v1/flow/stream", () => {
     const route = flowModule.routes.find((r) => r.path === "/v1/flow/stream")!;
     expect(route.kind).toBe("stream");
     expect(routeTools(flowModule.routes).map((t) => t.name)).not.toContain("stream_flow");
-    expect(routeTools(flowModule.routes).length).toBe(flowModule.routes.length - 1);
+    // The SSE stream and its WebSocket twin are the module's only non-tools.
+    const streams = flowModule.routes.filter((r) => r.kind === "stream").map((r) => r.path);
+    expect(streams.sort()).toEqual(["/v1/flow/stream", "/v1/flow/stream/ws"]);
+    expect(routeTools(flowModule.routes).length).toBe(flowModule.routes.length - 2);
   });
 });
