@@ -7,7 +7,7 @@ import { volDerivedRoute } from "./derived";
 import { volHistoryRoute } from "./history";
 import { volMarketRoute } from "./market";
 import { screenerRoute } from "./screener";
-import { volStreamRoute } from "./stream";
+import { volStreamRoute, volStreamWsRoute } from "./stream";
 import { conesRoute, eventsRoute, ivRoute, sigmaRoute, snapshotRoute, surfaceRoute, termRoute, tiltRoute } from "./symbol-routes";
 import { createVolState, type VolOptions, type VolState } from "./vol-route";
 
@@ -33,6 +33,7 @@ export const volRoutes: readonly AnyRoute[] = [
   volSymbolsRoute,
   volIndexRoute,
   volStreamRoute,
+  volStreamWsRoute,
 ];
 
 /** The volatility module with its tuning (tests shorten the daily history). */

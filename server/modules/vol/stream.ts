@@ -3,6 +3,8 @@ import { VOL_SYMBOLS_PER_CALL, VolEventStreamSchema, VolStreamQuerySchema } from
 import type { Principal } from "../../accounts/types";
 import { apiErrors } from "../../errors";
 import { openOnHub, sseResponse } from "../../streams/open-stream";
+import { requireWebSocketUpgrade, webSocketResponse } from "../../streams/ws-upgrade";
+import { credentialsOf } from "../positioning/stream-ws";
 import type { RouteContext } from "../define-route";
 import { httpRequestOf } from "../http-request";
 import { PER_SYMBOL_STREAM, STREAM_ROUTE } from "../stream-route";
@@ -11,18 +13,33 @@ import { volRoute, type VolState } from "./vol-route";
 
 type VolStreamQueryParams = z.output<typeof VolStreamQuerySchema>;
 
-/** Admit the request's covered symbols on the volatility hub and start the SSE stream. */
-async function openVolStream(ctx: RouteContext<VolStreamQueryParams, unknown, VolState>) {
+/** Admit the request's covered symbols on the volatility hub for either transport (not started). */
+async function openVolConnection(ctx: RouteContext<VolStreamQueryParams, unknown, VolState>, transport: "sse" | "ws") {
   const { query, principal, state, requestId } = ctx;
   const request = httpRequestOf(ctx.request);
   const covered = await state.coverage.all();
   const symbols = query.symbols.filter((s) => covered.has(s));
   if (symbols.length === 0) throw apiErrors.symbolNotFound(query.symbols);
   const hub = volStreamHub(state);
-  const conn = await openOnHub(hub, state.services, { principal: principal!, symbols, query: { modules: query.modules }, request, requestId, cursor: query.lastEventId }, "sse");
+  const conn = await openOnHub(hub, state.services, { principal: principal!, symbols, query: { modules: query.modules }, request, requestId, cursor: query.lastEventId }, transport);
   // Access is re-checked every minute: a plan that drops volatility data closes `access_withdrawn`.
   conn.requireEntitlement("volatility");
+  return { hub, conn, request };
+}
+
+/** Admit the request's covered symbols on the volatility hub and start the SSE stream. */
+async function openVolStream(ctx: RouteContext<VolStreamQueryParams, unknown, VolState>) {
+  const { hub, conn, request } = await openVolConnection(ctx, "sse");
   return sseResponse(conn, hub, request);
+}
+
+/** `/v1/vol/stream/ws`: the same admission, then the WebSocket handshake (docs/api.md#flow-and-volatility-websocket-streams). */
+async function openVolWebSocket(ctx: RouteContext<VolStreamQueryParams, unknown, VolState>) {
+  requireWebSocketUpgrade(httpRequestOf(ctx.request), "/v1/vol/stream");
+  const { hub, conn, request } = await openVolConnection(ctx, "ws");
+  // The opening debit was 1 per requested symbol (the route's cost): that is what a failed handshake gets back.
+  const refundCredits = ctx.query.symbols.length;
+  return webSocketResponse({ request, hub, conn, services: ctx.services, principal: ctx.principal!, refundCredits, requestId: ctx.requestId, route: "/v1/vol/stream/ws" });
 }
 
 /**
@@ -50,4 +67,24 @@ export const volStreamRoute = volRoute({
     "symbol to open, then 1 per symbol per minute.",
   tags: ["Streaming"],
   handler: openVolStream,
+});
+
+/**
+ * `GET /v1/vol/stream/ws`: the volatility stream over WebSocket, one JSON text message
+ * `{id, event, data}` per event, with the SSE flavour's query, billing, resume and limits.
+ * See docs/api.md#flow-and-volatility-websocket-streams.
+ */
+export const volStreamWsRoute = volRoute({
+  ...volStreamRoute,
+  path: "/v1/vol/stream/ws",
+  operationId: "streamVolWebSocket",
+  credentials: credentialsOf,
+  data: VolEventStreamSchema.meta({ description: "WebSocket upgrade; then one JSON message {id, event, data} per event, as on /v1/vol/stream." }),
+  summary: "Live volatility readings (WebSocket, up to 10 symbols per connection)",
+  description:
+    "The /v1/vol/stream events as WebSocket text messages {id, event, data}; keep-alives are {\"event\":\"ping\"}. Authenticate with " +
+    "the Authorization header or, from a browser, the subprotocols [\"optionscope.stream.v1\", \"bearer.<API_KEY>\"]. Resume with " +
+    "lastEventId. Same billing (1 credit per symbol to open, then 1 per symbol per minute) and limits as /v1/vol/stream. A request " +
+    "without Upgrade gets 426 upgrade_required (refunded).",
+  handler: openVolWebSocket,
 });
