@@ -441,3 +441,8 @@ export const VolStreamQuerySchema = z.object({
 export const VolEventStreamSchema = z
   .string()
   .meta({ description: "text/event-stream: connected, vol, symbol_unavailable, credits, reconnect, closed; `: ping` comments." });
+
+/** Body of `/v1/vol/stream/ws`: a WebSocket upgrade. */
+export const VolStreamWebSocketSchema = z
+  .string()
+  .meta({ description: "WebSocket upgrade; then one JSON message {id, event, data} per event, as on /v1/vol/stream." });

@@ -9,11 +9,11 @@ import { ByStrikeQuerySchema, ChainBullBearSchema, ChainTimeframeQuerySchema, Co
 import { MarketBreadthDataSchema, MarketBreadthQuerySchema, MarketTideDataSchema, MarketTideMetaSchema, MarketTideQuerySchema, SectorFlowDataSchema, SectorFlowParamsSchema, SectorFlowQuerySchema, TopContractsWeeklyDataSchema, TopContractsWeeklyQuerySchema, TopUnderlyingsDailyDataSchema, TopUnderlyingsDailyQuerySchema, TopUnderlyingsWeeklyDataSchema, TopUnderlyingsWeeklyQuerySchema, UnusualOiDataSchema, UnusualOiQuerySchema, UnusualVolumeDataSchema, UnusualVolumeMetaSchema, UnusualVolumeQuerySchema } from "../api/flow-market";
 import { ContractHistoryDataSchema, ContractHistoryQuerySchema, FlowAggregateDataSchema, FlowAggregateQuerySchema, FlowBaselineDataSchema, FlowBaselineQuerySchema, FlowRefContractParamsSchema, FlowRefTickerParamsSchema, FlowStrikesDataSchema, FlowStrikesQuerySchema, UnderlyingListDataSchema, UnderlyingListQuerySchema } from "../api/flow-reference";
 import { AggregateDataSchema, AggregateQuerySchema, ChartQuerySchema, ContractChartDataSchema, ContractTradesQuerySchema, HistoricalCompareDataSchema, HistoricalCompareQuerySchema, MoneynessDataSchema, MoneynessQuerySchema, OptionTradeListDataSchema, TradeScoreParamsSchema, TradeScoreQuerySchema, UnderlyingChartDataSchema, UnderlyingTradesQuerySchema, VolOiDataSchema, VolOiQuerySchema } from "../api/flow-reference-2";
-import { FlowStreamEventsSchema, FlowStreamQuerySchema } from "../api/flow-stream";
+import { FlowStreamEventsSchema, FlowStreamQuerySchema, FlowStreamWebSocketSchema } from "../api/flow-stream";
 import { BarMarksSchema, MarksQuerySchema, TimescaleMarksSchema } from "../api/marks";
 import { HeatmapDataSchema, HeatmapEventStreamSchema, HeatmapQuerySchema, HeatmapWebSocketSchema, HistoricalQuerySchema, HistoricalRangeDataSchema, HistoricalRangeQuerySchema, LevelsDataSchema, LevelsQuerySchema, PositioningMetaSchema, StatsDailyDataSchema, StatsDailyMetaSchema, StatsDailyQuerySchema, StreamQuerySchema, SymbolCatalogDataSchema } from "../api/positioning";
 import { BarEventStreamSchema, BarStreamQuerySchema, DatafeedConfigSchema, HistoryBodySchema, HistoryQuerySchema, PriceSymbolQuerySchema, SearchQuerySchema, SearchResultsSchema, ServerTimeSchema, UdfSymbolInfoSchema } from "../api/price";
-import { VolConesDataSchema, VolDerivedDataSchema, VolEventStreamSchema, VolEventsDataSchema, VolHistoryDataSchema, VolHistoryQuerySchema, VolIndexDataSchema, VolIvDataSchema, VolMarketSchema, VolMetaSchema, VolScreenerDataSchema, VolScreenerQuerySchema, VolSigmaDataSchema, VolSnapshotDataSchema, VolStatusDataSchema, VolStreamQuerySchema, VolSurfaceDataSchema, VolSymbolsDataSchema, VolSymbolsQuerySchema, VolTermDataSchema, VolTiltDataSchema } from "../api/vol";
+import { VolConesDataSchema, VolDerivedDataSchema, VolEventStreamSchema, VolEventsDataSchema, VolHistoryDataSchema, VolHistoryQuerySchema, VolIndexDataSchema, VolIvDataSchema, VolMarketSchema, VolMetaSchema, VolScreenerDataSchema, VolScreenerQuerySchema, VolSigmaDataSchema, VolSnapshotDataSchema, VolStatusDataSchema, VolStreamQuerySchema, VolStreamWebSocketSchema, VolSurfaceDataSchema, VolSymbolsDataSchema, VolSymbolsQuerySchema, VolTermDataSchema, VolTiltDataSchema } from "../api/vol";
 import { ChainRatioResultSchema, ContractRatioResultSchema, ContractRvolSchema, ExpirationChainSchema, MarketOverviewSchema, TickerRvolSchema } from "../flow/schemas";
 import { TradeScoreSchema } from "../flow/trade-score";
 
@@ -391,6 +391,19 @@ export const operations = {
     query: VolStreamQuerySchema,
     data: VolEventStreamSchema,
   },
+  streamVolWebSocket: {
+    operationId: "streamVolWebSocket",
+    path: "/v1/vol/stream/ws",
+    host: "base",
+    kind: "stream",
+    transport: "ws",
+    auth: "key",
+    envelope: false,
+    cost: "per-call",
+    paging: null,
+    query: VolStreamQuerySchema,
+    data: VolStreamWebSocketSchema,
+  },
   streamFlow: {
     operationId: "streamFlow",
     path: "/v1/flow/stream",
@@ -403,6 +416,19 @@ export const operations = {
     paging: null,
     query: FlowStreamQuerySchema,
     data: FlowStreamEventsSchema,
+  },
+  streamFlowWebSocket: {
+    operationId: "streamFlowWebSocket",
+    path: "/v1/flow/stream/ws",
+    host: "flow",
+    kind: "stream",
+    transport: "ws",
+    auth: "key",
+    envelope: false,
+    cost: 1,
+    paging: null,
+    query: FlowStreamQuerySchema,
+    data: FlowStreamWebSocketSchema,
   },
   getFlow: {
     operationId: "getFlow",

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { VOL_SYMBOLS_PER_CALL, VolEventStreamSchema, VolStreamQuerySchema } from "../../../lib/api/vol";
+import { VOL_SYMBOLS_PER_CALL, VolEventStreamSchema, VolStreamQuerySchema, VolStreamWebSocketSchema } from "../../../lib/api/vol";
 import type { Principal } from "../../accounts/types";
 import { apiErrors } from "../../errors";
 import { openOnHub, sseResponse } from "../../streams/open-stream";
@@ -79,7 +79,7 @@ export const volStreamWsRoute = volRoute({
   path: "/v1/vol/stream/ws",
   operationId: "streamVolWebSocket",
   credentials: credentialsOf,
-  data: VolEventStreamSchema.meta({ description: "WebSocket upgrade; then one JSON message {id, event, data} per event, as on /v1/vol/stream." }),
+  data: VolStreamWebSocketSchema,
   summary: "Live volatility readings (WebSocket, up to 10 symbols per connection)",
   description:
     "The /v1/vol/stream events as WebSocket text messages {id, event, data}; keep-alives are {\"event\":\"ping\"}. Authenticate with " +
