@@ -166,7 +166,9 @@ export const flowFeedRoute = flowRoute({
     const started = performance.now();
     const ticker = await resolveFlowTicker(state, p.ticker);
     const date = resolveFlowDate(q.date, nowMs);
-    // Cursor pages are the paging the hint recommends: they are neither recorded nor hinted.
+    const tape = await sessionTape(state, ticker, date, nowMs);
+    const { fromMs, toMs } = tradeWindow(q, tape, nowMs);
+    // Recorded once the window is valid. Cursor pages are the paging the hint recommends: neither recorded nor hinted.
     const hint =
       q.cursor === undefined &&
       state.hints.note({
@@ -177,8 +179,6 @@ export const flowFeedRoute = flowRoute({
         end: q.end_time === undefined ? undefined : q.end_time + 1,
         atMs: services.wallNowMs(),
       });
-    const tape = await sessionTape(state, ticker, date, nowMs);
-    const { fromMs, toMs } = tradeWindow(q, tape, nowMs);
     const lo = tapeIndexAt(tape, fromMs);
     const hi = tapeIndexAt(tape, toMs);
     const trades = q.conviction_weights
