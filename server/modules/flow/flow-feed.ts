@@ -160,7 +160,8 @@ export const flowFeedRoute = flowRoute({
   description:
     "The ticker's option trades in the window (the trailing `timeframe` of the session so far, or `start_time`..`end_time`), " +
     "newest first, each with its Flow Score (-100..100), FlowBonus (0..100) and conviction components, plus the window's VWF, SDF and FIR " +
-    "over every trade that passes the filters. Pages by `cursor` (`meta.nextCursor`) without gaps or repeats while prints arrive.",
+    "over every trade that passes the filters. Pages by `cursor` (`meta.nextCursor`) without gaps or repeats while prints arrive; " +
+    "an account that instead sends several overlapping windows of the same filters within seconds gets an informational `X-Skylit-Hint` header.",
   tags: ["Flow"],
   handler: async ({ query: q, params: p, state, nowMs, services, requestId, principal }) => {
     const started = performance.now();
