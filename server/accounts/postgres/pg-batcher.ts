@@ -86,7 +86,7 @@ export function createPgBatcher(sql: Sql, options: PgBatcherOptions): PgBatcher 
   };
 
   async function apply(ops: PgOp[]): Promise<PgOpResult[]> {
-    const rows = await sql<(PgOpResult & { i: number })[]>`SELECT * FROM os_apply(${sql.json(ops as never)})`;
+    const rows = await sql<(PgOpResult & { i: number })[]>`SELECT * FROM os_apply_set(${sql.json(ops as never)})`;
     const out: PgOpResult[] = new Array(ops.length);
     for (const r of rows) out[r.i] = r;
     return out;
