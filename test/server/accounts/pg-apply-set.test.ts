@@ -5,7 +5,9 @@
 // `os_debit` call (the point of the set-based path). docs/methodology.md#set-based-group-commit.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresAccountService, type PostgresAccountService } from "../../../server/accounts/postgres";
-import type { PgOp } from "../../../server/accounts/postgres/pg-batcher";
+import { storeFailure } from "../../../server/accounts/account-errors";
+import { createPgBatcher, SET_BASED_MIN_BATCH, type PgOp } from "../../../server/accounts/postgres/pg-batcher";
+import type { Sql } from "../../../server/accounts/postgres/pg-connection";
 import { grantDue } from "../../../server/accounts/postgres/pg-store";
 import { usagePeriods } from "../../../server/accounts/sqlite-ledger";
 import { startPostgres, type PostgresProcess } from "../../_services/postgres-server";
@@ -167,5 +169,30 @@ describe("os_apply_set (set-based group commit)", () => {
 
   it("an empty batch answers nothing", async () => {
     expect((await run("os_apply_set", [])).rows).toEqual([]);
+  });
+});
+
+describe("which function a batch goes to", () => {
+  it(`batches of ${SET_BASED_MIN_BATCH} or more operations call os_apply_set, smaller ones os_apply`, async () => {
+    const seen: { fn: string; n: number }[] = [];
+    const fake = Object.assign(
+      (strings: TemplateStringsArray, ...values: unknown[]) => {
+        const ops = (values[0] as { ops: PgOp[] }).ops;
+        seen.push({ fn: /os_apply_set\(/.test(strings.join("?")) ? "os_apply_set" : /os_apply\(/.test(strings.join("?")) ? "os_apply" : "other", n: ops.length });
+        return Promise.resolve(ops.map((o, i) => ({ i, code: "ok", balance: 100 - o.n, ledger_id: i + 1, cap: null })));
+      },
+      { json: (ops: PgOp[]) => ({ ops }) },
+    ) as unknown as Sql;
+    const b = createPgBatcher(fake, { storeFailure });
+    const op = (k: number): PgOp => ({ op: "debit", a: "acct", n: 1, rq: `q${k}`, rt: "/v1/heatmap", ts: 0, d: "d:x", m: "m:x", gp: "once", gc: 0, gm: false });
+    for (const size of [1, SET_BASED_MIN_BATCH - 1, SET_BASED_MIN_BATCH, 50]) {
+      await Promise.all(Array.from({ length: size }, (_, k) => b.submit(op(k))));
+    }
+    expect(seen).toEqual([
+      { fn: "os_apply", n: 1 },
+      { fn: "os_apply", n: SET_BASED_MIN_BATCH - 1 },
+      { fn: "os_apply_set", n: SET_BASED_MIN_BATCH },
+      { fn: "os_apply_set", n: 50 },
+    ]);
   });
 });
