@@ -1,3 +1,4 @@
+import { FastResponse } from "srvx";
 import { toApiError, type ApiError } from "../errors";
 import { applyCorsHeaders } from "./cors";
 
@@ -55,5 +56,6 @@ export function renderError(
   for (const [name, value] of Object.entries(apiError.headers)) headers.set(name, value);
   if (apiError.status === 405 && !headers.has("Allow")) headers.set("Allow", "GET");
   const body = options.method === "HEAD" ? null : JSON.stringify(errorBody(apiError, options.style));
-  return new Response(body, { status: apiError.status, headers });
+  // Written to a Node socket directly, like a success (docs/architecture.md#http-responses-on-node).
+  return new FastResponse(body, { status: apiError.status, headers });
 }

@@ -1,4 +1,5 @@
 import { gzip } from "node:zlib";
+import { FastResponse } from "srvx";
 import { promisify } from "node:util";
 import type { H3Event } from "h3";
 import type { Principal } from "../accounts/types";
@@ -165,7 +166,9 @@ export function createRouteHandler(route: AnyRoute, state: unknown, services: Ap
       applyCorsHeaders(headers);
       const body = envelope ? { data: result.data, meta: result.meta ?? {} } : result.data;
       // toJson === JSON.stringify, reusing the text of memoized (cached) parts such as heatmap entries.
-      return new Response(await maybeGzip(toJson(body), request, headers), { status: 200, headers });
+      // srvx's own response class: on Node its status, headers and buffered body are written to the
+      // socket directly, with Content-Length (docs/architecture.md#http-responses-on-node).
+      return new FastResponse(await maybeGzip(toJson(body), request, headers), { status: 200, headers });
     } catch (error) {
       const apiError = toApiError(error);
       status = apiError.status;

@@ -14,47 +14,111 @@ import { sharedLimitsUnavailable } from "./redis-connection";
 
 const WINDOW_MS = RATE_WINDOW_SECONDS * 1000;
 
-// KEYS[1]: the key's log. ARGV: now ms, limit, window ms, member, count (1 = take, 0 = peek).
-// Returns {allowed, used before this request, oldest score counted}.
+// One sliding log per KEYS[k]; ARGV holds 5 values per key: now ms, limit, window ms, member,
+// count (1 = take, 0 = peek). Returns 3 values per key, in order: allowed, used before this
+// request, oldest score counted. Several checks (one event-loop turn's, on any keys) run in one
+// call, in order, atomically: each as if it were alone.
 // A clock that steps back (another instance's clock behind) counts from the newest instant seen,
 // like the in-process limiter; a lowered limit keeps only the newest entries that still matter.
 const SLIDING_LOG = `
-local now = tonumber(ARGV[1])
-local limit = tonumber(ARGV[2])
-local win = tonumber(ARGV[3])
-local newest = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
-local t = now
-if newest[2] ~= nil and tonumber(newest[2]) > now then t = tonumber(newest[2]) end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', t - win)
-local used = redis.call('ZCARD', KEYS[1])
-if ARGV[5] == '1' and limit > 0 and used > limit then
-  redis.call('ZREMRANGEBYRANK', KEYS[1], 0, used - limit - 1)
-  used = limit
+local out = {}
+for k = 1, #KEYS do
+  local key = KEYS[k]
+  local a = (k - 1) * 5
+  local now = tonumber(ARGV[a + 1])
+  local limit = tonumber(ARGV[a + 2])
+  local win = tonumber(ARGV[a + 3])
+  local take = ARGV[a + 5] == '1'
+  local newest = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
+  local t = now
+  if newest[2] ~= nil and tonumber(newest[2]) > now then t = tonumber(newest[2]) end
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', t - win)
+  local used = redis.call('ZCARD', key)
+  if take and limit > 0 and used > limit then
+    redis.call('ZREMRANGEBYRANK', key, 0, used - limit - 1)
+    used = limit
+  end
+  local allowed = 0
+  if used < limit then allowed = 1 end
+  if allowed == 1 and take then
+    redis.call('ZADD', key, t, ARGV[a + 4])
+    redis.call('PEXPIRE', key, win)
+  end
+  local counted = used
+  if counted > limit then counted = limit end
+  local oldest = {}
+  if allowed == 1 and take then
+    oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  elseif counted > 0 then
+    oldest = redis.call('ZRANGE', key, -counted, -counted, 'WITHSCORES')
+  end
+  local o = t
+  if oldest[2] ~= nil then o = tonumber(oldest[2]) end
+  out[#out + 1] = allowed
+  out[#out + 1] = used
+  out[#out + 1] = tostring(o)
 end
-local allowed = 0
-if used < limit then allowed = 1 end
-if allowed == 1 and ARGV[5] == '1' then
-  redis.call('ZADD', KEYS[1], t, ARGV[4])
-  redis.call('PEXPIRE', KEYS[1], win)
-end
-local counted = used
-if counted > limit then counted = limit end
-local oldest = {}
-if allowed == 1 and ARGV[5] == '1' then
-  oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-elseif counted > 0 then
-  oldest = redis.call('ZRANGE', KEYS[1], -counted, -counted, 'WITHSCORES')
-end
-local o = t
-if oldest[2] ~= nil then o = tonumber(oldest[2]) end
-return {allowed, used, tostring(o)}
+return out
 `;
 
-type SlidingLogReply = [number, number, string];
+/** `allowed, used, oldest` for each key of the call, flat. */
+type SlidingLogReply = (number | string)[];
 
 interface RedisWithSlidingLog extends Redis {
-  optionscopeSlidingLog(key: string, nowMs: number, limit: number, windowMs: number, member: string, count: "0" | "1"): Promise<SlidingLogReply>;
+  optionscopeSlidingLogs(numKeys: number, ...keysThenArgs: (string | number)[]): Promise<SlidingLogReply>;
 }
+
+/** Most checks in one script call. */
+const MAX_CHECKS_PER_CALL = 256;
+
+/** A check waiting for its turn's call. */
+interface PendingCheck {
+  key: string;
+  args: [number, number, number, string, "0" | "1"];
+  resolve: (a: SlidingLogAnswer) => void;
+  reject: (e: unknown) => void;
+}
+
+/**
+ * The checks of one event-loop turn on `redis`, sent as one script call in the check phase: one
+ * round trip and one write for all of them (docs/methodology.md#redis-limit-batches). Each call
+ * stands alone: several may be in flight, and one that fails (Redis gone) rejects only its own
+ * checks, at once; ioredis's auto-pipelining, by contrast, held every later command behind one
+ * in-flight pipeline during an outage.
+ */
+function checkBatcher(client: RedisWithSlidingLog): (check: Omit<PendingCheck, "resolve" | "reject">) => Promise<SlidingLogAnswer> {
+  let queue: PendingCheck[] = [];
+  const send = (batch: PendingCheck[]) => {
+    const fail = () => {
+      for (const c of batch) c.reject(sharedLimitsUnavailable());
+    };
+    const keys = batch.map((c) => c.key);
+    const args = batch.flatMap((c) => c.args);
+    let reply: Promise<SlidingLogReply>;
+    try {
+      reply = client.optionscopeSlidingLogs(batch.length, ...keys, ...args);
+    } catch {
+      return fail();
+    }
+    reply.then((r) => {
+      batch.forEach((c, k) => c.resolve({ allowed: r[3 * k] === 1, used: Number(r[3 * k + 1]), oldestMs: Number(r[3 * k + 2]) }));
+    }, fail);
+  };
+  const flush = () => {
+    const all = queue;
+    queue = [];
+    // Bounded calls: a script runs alone on Redis, so a huge one would delay everyone else's.
+    for (let k = 0; k < all.length; k += MAX_CHECKS_PER_CALL) send(all.slice(k, k + MAX_CHECKS_PER_CALL));
+  };
+  return (check) =>
+    new Promise<SlidingLogAnswer>((resolve, reject) => {
+      if (queue.length === 0) setImmediate(flush);
+      queue.push({ ...check, resolve, reject });
+    });
+}
+
+/** One batcher per connection, so every sliding log on it (rate, IP, sign-in) shares the turn's call. */
+const batchers = new WeakMap<Redis, ReturnType<typeof checkBatcher>>();
 
 export interface RedisRateLimiterOptions {
   /** Key prefix, so several deployments can share one Redis. Default `optionscope:`. */
@@ -94,21 +158,17 @@ export function createRedisSlidingLog(redis: Redis, options: RedisRateLimiterOpt
   const prefix = `${options.prefix ?? "optionscope:"}${options.keyspace ?? "rate:"}`;
   const windowMs = options.windowMs ?? WINDOW_MS;
   const client = redis as RedisWithSlidingLog;
-  if (typeof client.optionscopeSlidingLog !== "function") {
-    client.defineCommand("optionscopeSlidingLog", { numberOfKeys: 1, lua: SLIDING_LOG });
+  if (typeof client.optionscopeSlidingLogs !== "function") {
+    client.defineCommand("optionscopeSlidingLogs", { lua: SLIDING_LOG });
   }
+  let check = batchers.get(redis);
+  if (!check) batchers.set(redis, (check = checkBatcher(client)));
   // Unique members: two requests in the same millisecond are two entries.
   const instance = crypto.randomUUID().slice(0, 8);
   let counter = 0;
   return {
-    async run(key, limit, nowMs, count) {
-      let reply: SlidingLogReply;
-      try {
-        reply = await client.optionscopeSlidingLog(prefix + key, Math.floor(nowMs), limit, windowMs, `${instance}:${++counter}`, count ? "1" : "0");
-      } catch {
-        throw sharedLimitsUnavailable();
-      }
-      return { allowed: reply[0] === 1, used: reply[1], oldestMs: Number(reply[2]) };
+    run(key, limit, nowMs, count) {
+      return check({ key: prefix + key, args: [Math.floor(nowMs), limit, windowMs, `${instance}:${++counter}`, count ? "1" : "0"] });
     },
     async clear(key) {
       try {

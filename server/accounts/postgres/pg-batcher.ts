@@ -1,6 +1,6 @@
 /**
  * Group commit on PostgreSQL: debits and refunds submitted in the same short window go to the
- * server as ONE `os_apply` call (one round trip, one transaction, one WAL flush); each keeps its
+ * server as ONE `os_apply_set` (or, for a small batch, `os_apply`) call (one round trip, one transaction, one WAL flush); each keeps its
  * own outcome (the function returns a code per operation). No promise resolves before the
  * COMMIT holding its operation returned. At most `maxInFlight` batches (default 1) are at the
  * server at once: what arrives while one commits waits and goes as the next batch, so under load
@@ -15,7 +15,13 @@
 import type { GroupCommitStats } from "../group-commit";
 import { isServerError, type Sql } from "./pg-connection";
 
-/** One operation as `os_apply` takes it (see migrations/002_ledger_functions.sql). */
+/**
+ * Smallest batch sent to the set-based `os_apply_set` (migration 005); smaller ones go to
+ * `os_apply` (002). Measured crossover of PostgreSQL CPU per debit (bench/pg-apply.ts).
+ */
+export const SET_BASED_MIN_BATCH = 4;
+
+/** One operation as `os_apply` and `os_apply_set` take it (see migrations/002_ledger_functions.sql). */
 export interface PgOp {
   op: "debit" | "refund";
   a: string;
@@ -86,7 +92,12 @@ export function createPgBatcher(sql: Sql, options: PgBatcherOptions): PgBatcher 
   };
 
   async function apply(ops: PgOp[]): Promise<PgOpResult[]> {
-    const rows = await sql<(PgOpResult & { i: number })[]>`SELECT * FROM os_apply(${sql.json(ops as never)})`;
+    // Same answers either way; below the crossover the per-operation function costs the server
+    // less CPU (docs/methodology.md#set-based-group-commit).
+    const rows =
+      ops.length >= SET_BASED_MIN_BATCH
+        ? await sql<(PgOpResult & { i: number })[]>`SELECT * FROM os_apply_set(${sql.json(ops as never)})`
+        : await sql<(PgOpResult & { i: number })[]>`SELECT * FROM os_apply(${sql.json(ops as never)})`;
     const out: PgOpResult[] = new Array(ops.length);
     for (const r of rows) out[r.i] = r;
     return out;

@@ -35,7 +35,7 @@ describe("migrations", () => {
     try {
       const rows = await opened[0]!.sql<{ version: number; name: string }[]>`SELECT version, name FROM schema_migrations ORDER BY version`;
       const files = loadMigrations();
-      expect(files.map((f) => f.version)).toEqual([1, 2, 3, 4]);
+      expect(files.map((f) => f.version)).toEqual([1, 2, 3, 4, 5]);
       expect(rows.map((r) => [r.version, r.name])).toEqual(files.map((f) => [f.version, f.name]));
       // The ledger is append-only in this store too.
       const { accountId } = await opened[1]!.createAccount({ plan: "top", credits: 5 });
