@@ -15,7 +15,7 @@ import {
   type SessionCloseReading,
   type SvxTenor,
 } from "../vol";
-import { dateParam, enumParam, intParam, NUM_RE, numberParam, symbolsParam } from "./params";
+import { boolParam, dateParam, enumParam, intParam, NUM_RE, numberParam, symbolsParam } from "./params";
 import { lastEventIdParam } from "./streams";
 
 // --- meta and the wrapper's missing entries ---
@@ -447,6 +447,7 @@ export const VolStreamQuerySchema = z.object({
       return VOL_MODULES.filter((m) => out.includes(m)) as VolModuleName[];
     })
     .meta({ description: `Comma-separated subset of ${VOL_MODULES.join(", ")} (default all).` }),
+  market: boolParam(false, "Also push a `market` event (the /v1/vol/market object) each time the S&P complex recomputes; billed as one more stream symbol."),
   lastEventId: lastEventIdParam,
 });
 
