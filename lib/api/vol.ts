@@ -71,6 +71,9 @@ const TiltRowSchema = z.object({
   ratio_fwd: z.number(),
   tilt: z.number(),
   cheap: z.enum(["call", "put"]),
+  /** Each contract's mid above its running premium low in the session, percent (docs/methodology.md#premium-low-and-cheap-from-low). */
+  call_from_low_pct: z.number().nullable(),
+  put_from_low_pct: z.number().nullable(),
 });
 
 /** The `tilt` module: headline tilt, its z-score and 1y percentile, rows per expiry. */

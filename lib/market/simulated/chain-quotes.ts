@@ -53,13 +53,15 @@ function spreadClass(board: SessionBoard): MinuteContext["spread"] {
   return SPREAD.stock;
 }
 
-function minuteContext(board: SessionBoard, asOfMs: number, spot: number): MinuteContext {
+/** The minute's context; with `onlyExps`, scheduled-event variance of those expirations only (the rest 0). */
+function minuteContext(board: SessionBoard, asOfMs: number, spot: number, onlyExps?: readonly number[]): MinuteContext {
   const frac = Math.min(Math.max((asOfMs - board.regOpenMs) / (board.regCloseMs - board.regOpenMs), 0), 1);
   const lvl = surfaceLevel(board.volState, board.d, frac, Math.log(spot / board.refSpot));
   const rho = lvl.rho;
   const m = Math.round((asOfMs - board.regOpenMs) / MINUTE_MS);
   const eventVar = new Float64Array(board.expirations.length);
-  for (let e = 0; e < eventVar.length; e++) eventVar[e] = eventVarianceBetween(board.volState, asOfMs, board.expirations[e].settleMs);
+  if (onlyExps) for (const e of onlyExps) eventVar[e] = eventVarianceBetween(board.volState, asOfMs, board.expirations[e].settleMs);
+  else for (let e = 0; e < eventVar.length; e++) eventVar[e] = eventVarianceBetween(board.volState, asOfMs, board.expirations[e].settleMs);
   return {
     asOfMs,
     r: board.rate,
@@ -379,4 +381,38 @@ export function quoteBoardWindow(board: SessionBoard, asOfMs: number, spot: numb
     o += to - from;
   }
   return snapshotOf(board, c, spot, first, strikes, { strikeIndex: rowStrikeIndex, right, oi }, out);
+}
+
+/**
+ * Bid and ask of a few board rows at `asOfMs` (a minute boundary in [open, close]), identical to
+ * `quoteBoard`'s for those rows: the same quote expressions over each row's (put, call) pair, with
+ * the minute's surface computed for their expirations only. A row whose expiration has settled by
+ * `asOfMs` (or -1) gets NaN. Cheap enough to follow a handful of contracts through a session.
+ */
+export function quoteBoardRows(board: SessionBoard, asOfMs: number, spot: number, rows: readonly number[], bid: Float64Array, ask: Float64Array): void {
+  const exps = [...new Set(rows.filter((r) => r >= 0).map((r) => board.expIndex[r]))];
+  const c = minuteContext(board, asOfMs, spot, exps);
+  const out = newColumns(2);
+  for (let j = 0; j < rows.length; j++) {
+    const r = rows[j];
+    const e = r >= 0 ? board.expIndex[r] : -1;
+    if (e < 0 || board.expirations[e].settleMs <= asOfMs) {
+      bid[j] = Number.NaN;
+      ask[j] = Number.NaN;
+      continue;
+    }
+    const pair = r - ((r - board.expStart[e]) & 1);
+    quoteRows(board, c, e, 0, pair, pair + 2, 0, out);
+    bid[j] = out.bid[r - pair];
+    ask[j] = out.ask[r - pair];
+  }
+}
+
+/** Board row of a contract (expiry, strike, right 1 call / 0 put), or -1 when not listed. */
+export function boardRowOf(board: SessionBoard, expiration: string, strike: number, right: 0 | 1): number {
+  const e = board.expirations.findIndex((x) => x.expiry === expiration);
+  if (e < 0) return -1;
+  const from = lowerBound(board.strike, board.expStart[e], board.expStart[e + 1], strike);
+  if (from >= board.expStart[e + 1] || Math.abs(board.strike[from] - strike) > 1e-9) return -1;
+  return from + right;
 }
