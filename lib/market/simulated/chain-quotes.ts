@@ -38,6 +38,8 @@ interface MinuteContext {
 interface QuoteColumns {
   /** Only `iv` and `expIndex` are written; bid, ask, last and volume stay NaN. */
   ivOnly: boolean;
+  /** Quotes without `volume` (left as is): a caller following a few contracts' quotes only. */
+  noVolume?: boolean;
   bid: Float64Array;
   ask: Float64Array;
   last: Float64Array;
@@ -108,7 +110,8 @@ function quoteRows(board: SessionBoard, c: MinuteContext, e: number, col: number
   const ta = tick.aboveCents;
   const { lastPos, dailyVolume, warp } = board;
   // U(m)^p for each exponent level p: one exp per level instead of one per contract.
-  const powU = new Float64Array(VOLUME.warpLevels);
+  const withVolume = out.noVolume !== true;
+  const powU = new Float64Array(withVolume ? VOLUME.warpLevels : 0);
   for (let j = 0; j < powU.length; j++) powU[j] = Math.exp((VOLUME.warpMin + ((VOLUME.warpMax - VOLUME.warpMin) * (j + 0.5)) / VOLUME.warpLevels) * lnU);
   // Rows come in (put, call) pairs per strike: price both from one d1/d2.
   for (let i = rowFrom; i < rowTo; i += 2) {
@@ -152,8 +155,10 @@ function quoteRows(board: SessionBoard, c: MinuteContext, e: number, col: number
       ask[o] = 0.5 * (sBase + sRel * price + vegaPart);
       iv[o] = vol;
       expIndex[o] = col;
-      const dv = dailyVolume[row];
-      volume[o] = dv > 0 ? Math.floor(dv * powU[warp[row]] + 1e-9) : 0;
+      if (withVolume) {
+        const dv = dailyVolume[row];
+        volume[o] = dv > 0 ? Math.floor(dv * powU[warp[row]] + 1e-9) : 0;
+      }
     }
   }
   toTickGrid(bid, ask, last, lastPos, rowFrom, rowTo, oFrom, tb, ta);
@@ -390,21 +395,31 @@ export function quoteBoardWindow(board: SessionBoard, asOfMs: number, spot: numb
  * `asOfMs` (or -1) gets NaN. Cheap enough to follow a handful of contracts through a session.
  */
 export function quoteBoardRows(board: SessionBoard, asOfMs: number, spot: number, rows: readonly number[], bid: Float64Array, ask: Float64Array): void {
-  const exps = [...new Set(rows.filter((r) => r >= 0).map((r) => board.expIndex[r]))];
-  const c = minuteContext(board, asOfMs, spot, exps);
-  const out = newColumns(2);
+  // Per live expiration, one quote over the pairs spanning its rows (a tilt's call and put are
+  // neighbouring pairs): the expiration's surface terms once for both.
+  const span = new Map<number, { lo: number; hi: number }>();
+  for (const r of rows) {
+    const e = r >= 0 ? board.expIndex[r] : -1;
+    if (e < 0 || board.expirations[e].settleMs <= asOfMs) continue;
+    const pair = r - ((r - board.expStart[e]) & 1);
+    const s = span.get(e);
+    if (s) (s.lo = Math.min(s.lo, pair), s.hi = Math.max(s.hi, pair + 2));
+    else span.set(e, { lo: pair, hi: pair + 2 });
+  }
+  const c = minuteContext(board, asOfMs, spot, [...span.keys()]);
+  let width = 0;
+  for (const s of span.values()) width = Math.max(width, s.hi - s.lo);
+  const out = { ...newColumns(width), noVolume: true };
+  const quoted = new Map<number, { lo: number; bid: Float64Array; ask: Float64Array }>();
+  for (const [e, s] of span) {
+    quoteRows(board, c, e, 0, s.lo, s.hi, 0, out);
+    quoted.set(e, { lo: s.lo, bid: out.bid.slice(0, s.hi - s.lo), ask: out.ask.slice(0, s.hi - s.lo) });
+  }
   for (let j = 0; j < rows.length; j++) {
     const r = rows[j];
-    const e = r >= 0 ? board.expIndex[r] : -1;
-    if (e < 0 || board.expirations[e].settleMs <= asOfMs) {
-      bid[j] = Number.NaN;
-      ask[j] = Number.NaN;
-      continue;
-    }
-    const pair = r - ((r - board.expStart[e]) & 1);
-    quoteRows(board, c, e, 0, pair, pair + 2, 0, out);
-    bid[j] = out.bid[r - pair];
-    ask[j] = out.ask[r - pair];
+    const q = r >= 0 ? quoted.get(board.expIndex[r]) : undefined;
+    bid[j] = q ? q.bid[r - q.lo] : Number.NaN;
+    ask[j] = q ? q.ask[r - q.lo] : Number.NaN;
   }
 }
 
