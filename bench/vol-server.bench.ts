@@ -25,8 +25,9 @@ const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length -
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main(): Promise<void> {
-  console.log(`# vol server bench ${new Date().toISOString()} node ${process.version} ${os.cpus()[0]?.model ?? "cpu"} (${os.cpus().length} cpus) load ${os.loadavg()[0].toFixed(2)}; history ${HISTORY} sessions`);
-  const start = etInstant("2024-05-01", "10:00");
+  console.log(`# vol server bench ${new Date().toISOString()} node ${process.version} ${os.cpus()[0]?.model ?? "cpu"} (${os.cpus().length} cpus) load ${os.loadavg()[0].toFixed(2)}; history ${HISTORY} sessions; start ${process.env.VOL_BENCH_TIME ?? "10:00"} ET`);
+  // VOL_BENCH_TIME moves the start later in the session (premium lows then fold more minutes cold).
+  const start = etInstant("2024-05-01", process.env.VOL_BENCH_TIME ?? "10:00");
   const clock = { ms: start, now() { return this.ms; } };
   // The market follows the bench clock: each new minute is a new board for every symbol.
   const market = createSimulatedMarket({ seed: 42, clock });

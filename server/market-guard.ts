@@ -12,7 +12,7 @@ import { ApiError, isApiError } from "./errors";
 export const MARKET_RETRY_AFTER_S = 5;
 
 /** The reading methods of `MarketData` (each returns a promise). */
-const READS = ["universe", "symbolInfo", "chain", "spot", "minuteBars", "optionPrints", "offExchangePrints", "earnings"] as const;
+const READS = ["universe", "symbolInfo", "chain", "spot", "minuteBars", "optionPrints", "offExchangePrints", "earnings", "contractMinuteQuotes"] as const;
 
 /** 503 `data_unavailable` with `Retry-After` and `retry_after`. */
 export function marketUnavailable(): ApiError {

@@ -13,8 +13,9 @@ import {
   SurfaceModuleSchema,
   TermModuleSchema,
   type SessionCloseReading,
+  type SvxTenor,
 } from "../vol";
-import { dateParam, enumParam, intParam, NUM_RE, numberParam, symbolsParam } from "./params";
+import { boolParam, dateParam, enumParam, intParam, NUM_RE, numberParam, symbolsParam } from "./params";
 import { lastEventIdParam } from "./streams";
 
 // --- meta and the wrapper's missing entries ---
@@ -70,6 +71,9 @@ const TiltRowSchema = z.object({
   ratio_fwd: z.number(),
   tilt: z.number(),
   cheap: z.enum(["call", "put"]),
+  /** Each contract's mid above its running premium low in the session, percent (docs/methodology.md#premium-low-and-cheap-from-low). */
+  call_from_low_pct: z.number().nullable(),
+  put_from_low_pct: z.number().nullable(),
 });
 
 /** The `tilt` module: headline tilt, its z-score and 1y percentile, rows per expiry. */
@@ -336,8 +340,20 @@ export const HISTORY_COLUMNS = {
   tilt_21: (r) => r.tilt_21,
   em_1d_pct: (r) => r.em_1d_next_pct,
 } satisfies Record<string, (r: SessionCloseReading) => number | null>;
-export type HistoryColumn = keyof typeof HISTORY_COLUMNS;
-const COLUMN_NAMES = Object.keys(HISTORY_COLUMNS) as HistoryColumn[];
+/**
+ * Weekend-adjusted columns: each session's SVX reading over its weekday factor from the readings
+ * before that session, as `iv` serves it (docs/methodology.md#weekend-adjusted-history-columns).
+ */
+export const HISTORY_ADJ_COLUMNS = {
+  svx1d_adj: "svx1d",
+  svx9_adj: "svx9",
+  svx30_adj: "svx30",
+  svx3m_adj: "svx3m",
+  svx6m_adj: "svx6m",
+} as const satisfies Record<string, SvxTenor>;
+export type HistoryAdjColumn = keyof typeof HISTORY_ADJ_COLUMNS;
+export type HistoryColumn = keyof typeof HISTORY_COLUMNS | HistoryAdjColumn;
+const COLUMN_NAMES = [...Object.keys(HISTORY_COLUMNS), ...Object.keys(HISTORY_ADJ_COLUMNS)] as HistoryColumn[];
 
 /** Query of `/v1/vol/history` (the route resolves the default window and checks its width). */
 export const VolHistoryQuerySchema = z.object({
@@ -434,6 +450,7 @@ export const VolStreamQuerySchema = z.object({
       return VOL_MODULES.filter((m) => out.includes(m)) as VolModuleName[];
     })
     .meta({ description: `Comma-separated subset of ${VOL_MODULES.join(", ")} (default all).` }),
+  market: boolParam(false, "Also push a `market` event (the /v1/vol/market object) each time the S&P complex recomputes; billed as one more stream symbol."),
   lastEventId: lastEventIdParam,
 });
 

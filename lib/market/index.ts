@@ -11,6 +11,8 @@ export type {
   SimulatedEarningsFn,
   SimulatedOptionPrintsFn,
   SimulatedOffExchangePrintsFn,
+  ContractRef,
+  ContractMinuteQuotes,
 } from "./market-data";
 export {
   TickerSchema,

@@ -105,6 +105,22 @@ export interface ChainOptions {
   extended?: boolean;
 }
 
+/** One contract of a root's board, by expiration, strike and right. */
+export interface ContractRef {
+  expiration: IsoDate;
+  strike: number;
+  right: "C" | "P";
+}
+
+/** A few contracts' quotes at each board minute of one session, columnar. */
+export interface ContractMinuteQuotes {
+  /** Board instants (regular-session minute boundaries), ascending. */
+  t: Float64Array;
+  /** Per contract, in the order asked: bid and ask at each `t`; NaN where it is not on that board. */
+  bid: Float64Array[];
+  ask: Float64Array[];
+}
+
 /** Options of `MarketData.minuteBars`. */
 export interface MinuteBarsOptions {
   /** Add pre-market (04:00-09:30 ET) and post-market (16:00-20:00 ET) bars; default false. */
@@ -147,6 +163,15 @@ export interface MarketData {
   offExchangePrints(tickers: readonly string[] | null, fromMs: number, toMs: number): Promise<OffExchangePrint[]>;
   /** Earnings releases with `fromDate <= date <= toDate`, in date order. */
   earnings(ticker: string, fromDate: IsoDate, toDate: IsoDate): Promise<EarningsEvent[]>;
+  /**
+   * Optional (a market that can price a few contracts without whole boards): the bid and ask of
+   * `contracts` on every regular-session board of the session of `chain(symbol, toMs)` whose
+   * instant lies in `[fromMs, that board's asOfMs]`, each value identical to that minute's
+   * `chain` board. Null for an unknown symbol or when `chain` would be null. Markets without it
+   * leave it out; callers then read `chain` per minute or do without.
+   * @see docs/methodology.md#premium-low-and-cheap-from-low
+   */
+  contractMinuteQuotes?(symbol: string, contracts: readonly ContractRef[], fromMs: number, toMs: number): Promise<ContractMinuteQuotes | null>;
 }
 
 // --- the seam between the simulator (lib/market/simulated) and the print generators ---

@@ -38,6 +38,8 @@ interface MinuteContext {
 interface QuoteColumns {
   /** Only `iv` and `expIndex` are written; bid, ask, last and volume stay NaN. */
   ivOnly: boolean;
+  /** Quotes without `volume` (left as is): a caller following a few contracts' quotes only. */
+  noVolume?: boolean;
   bid: Float64Array;
   ask: Float64Array;
   last: Float64Array;
@@ -53,13 +55,15 @@ function spreadClass(board: SessionBoard): MinuteContext["spread"] {
   return SPREAD.stock;
 }
 
-function minuteContext(board: SessionBoard, asOfMs: number, spot: number): MinuteContext {
+/** The minute's context; with `onlyExps`, scheduled-event variance of those expirations only (the rest 0). */
+function minuteContext(board: SessionBoard, asOfMs: number, spot: number, onlyExps?: readonly number[]): MinuteContext {
   const frac = Math.min(Math.max((asOfMs - board.regOpenMs) / (board.regCloseMs - board.regOpenMs), 0), 1);
   const lvl = surfaceLevel(board.volState, board.d, frac, Math.log(spot / board.refSpot));
   const rho = lvl.rho;
   const m = Math.round((asOfMs - board.regOpenMs) / MINUTE_MS);
   const eventVar = new Float64Array(board.expirations.length);
-  for (let e = 0; e < eventVar.length; e++) eventVar[e] = eventVarianceBetween(board.volState, asOfMs, board.expirations[e].settleMs);
+  if (onlyExps) for (const e of onlyExps) eventVar[e] = eventVarianceBetween(board.volState, asOfMs, board.expirations[e].settleMs);
+  else for (let e = 0; e < eventVar.length; e++) eventVar[e] = eventVarianceBetween(board.volState, asOfMs, board.expirations[e].settleMs);
   return {
     asOfMs,
     r: board.rate,
@@ -106,7 +110,8 @@ function quoteRows(board: SessionBoard, c: MinuteContext, e: number, col: number
   const ta = tick.aboveCents;
   const { lastPos, dailyVolume, warp } = board;
   // U(m)^p for each exponent level p: one exp per level instead of one per contract.
-  const powU = new Float64Array(VOLUME.warpLevels);
+  const withVolume = out.noVolume !== true;
+  const powU = new Float64Array(withVolume ? VOLUME.warpLevels : 0);
   for (let j = 0; j < powU.length; j++) powU[j] = Math.exp((VOLUME.warpMin + ((VOLUME.warpMax - VOLUME.warpMin) * (j + 0.5)) / VOLUME.warpLevels) * lnU);
   // Rows come in (put, call) pairs per strike: price both from one d1/d2.
   for (let i = rowFrom; i < rowTo; i += 2) {
@@ -150,8 +155,10 @@ function quoteRows(board: SessionBoard, c: MinuteContext, e: number, col: number
       ask[o] = 0.5 * (sBase + sRel * price + vegaPart);
       iv[o] = vol;
       expIndex[o] = col;
-      const dv = dailyVolume[row];
-      volume[o] = dv > 0 ? Math.floor(dv * powU[warp[row]] + 1e-9) : 0;
+      if (withVolume) {
+        const dv = dailyVolume[row];
+        volume[o] = dv > 0 ? Math.floor(dv * powU[warp[row]] + 1e-9) : 0;
+      }
     }
   }
   toTickGrid(bid, ask, last, lastPos, rowFrom, rowTo, oFrom, tb, ta);
@@ -379,4 +386,48 @@ export function quoteBoardWindow(board: SessionBoard, asOfMs: number, spot: numb
     o += to - from;
   }
   return snapshotOf(board, c, spot, first, strikes, { strikeIndex: rowStrikeIndex, right, oi }, out);
+}
+
+/**
+ * Bid and ask of a few board rows at `asOfMs` (a minute boundary in [open, close]), identical to
+ * `quoteBoard`'s for those rows: the same quote expressions over each row's (put, call) pair, with
+ * the minute's surface computed for their expirations only. A row whose expiration has settled by
+ * `asOfMs` (or -1) gets NaN. Cheap enough to follow a handful of contracts through a session.
+ */
+export function quoteBoardRows(board: SessionBoard, asOfMs: number, spot: number, rows: readonly number[], bid: Float64Array, ask: Float64Array): void {
+  // Per live expiration, one quote over the pairs spanning its rows (a tilt's call and put are
+  // neighbouring pairs): the expiration's surface terms once for both.
+  const span = new Map<number, { lo: number; hi: number }>();
+  for (const r of rows) {
+    const e = r >= 0 ? board.expIndex[r] : -1;
+    if (e < 0 || board.expirations[e].settleMs <= asOfMs) continue;
+    const pair = r - ((r - board.expStart[e]) & 1);
+    const s = span.get(e);
+    if (s) (s.lo = Math.min(s.lo, pair), s.hi = Math.max(s.hi, pair + 2));
+    else span.set(e, { lo: pair, hi: pair + 2 });
+  }
+  const c = minuteContext(board, asOfMs, spot, [...span.keys()]);
+  let width = 0;
+  for (const s of span.values()) width = Math.max(width, s.hi - s.lo);
+  const out = { ...newColumns(width), noVolume: true };
+  const quoted = new Map<number, { lo: number; bid: Float64Array; ask: Float64Array }>();
+  for (const [e, s] of span) {
+    quoteRows(board, c, e, 0, s.lo, s.hi, 0, out);
+    quoted.set(e, { lo: s.lo, bid: out.bid.slice(0, s.hi - s.lo), ask: out.ask.slice(0, s.hi - s.lo) });
+  }
+  for (let j = 0; j < rows.length; j++) {
+    const r = rows[j];
+    const q = r >= 0 ? quoted.get(board.expIndex[r]) : undefined;
+    bid[j] = q ? q.bid[r - q.lo] : Number.NaN;
+    ask[j] = q ? q.ask[r - q.lo] : Number.NaN;
+  }
+}
+
+/** Board row of a contract (expiry, strike, right 1 call / 0 put), or -1 when not listed. */
+export function boardRowOf(board: SessionBoard, expiration: string, strike: number, right: 0 | 1): number {
+  const e = board.expirations.findIndex((x) => x.expiry === expiration);
+  if (e < 0) return -1;
+  const from = lowerBound(board.strike, board.expStart[e], board.expStart[e + 1], strike);
+  if (from >= board.expStart[e + 1] || Math.abs(board.strike[from] - strike) > 1e-9) return -1;
+  return from + right;
 }

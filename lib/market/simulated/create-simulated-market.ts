@@ -8,6 +8,8 @@ import type {
   ChainOptions,
   ChainSnapshot,
   Clock,
+  ContractMinuteQuotes,
+  ContractRef,
   IsoDate,
   MarketData,
   MinuteBars,
@@ -22,7 +24,7 @@ import { sessionIndexAtOrBefore, simCalendar } from "./_calendar";
 import { hashText } from "./_hash";
 import { Lru } from "./_lru";
 import { boardMinuteAt, type BoardMinute } from "./board-minute";
-import { quoteBoard, quoteBoardWindow, type ChainWindowSelect } from "./chain-quotes";
+import { boardRowOf, quoteBoard, quoteBoardRows, quoteBoardWindow, type ChainWindowSelect } from "./chain-quotes";
 import { SimEngine } from "./engine";
 import { computeDayBars, emptyBars, sliceBars, type DayBars } from "./minute-bars";
 import { firstSessionIndex, openOf, priceAtBoundary, spotAt } from "./prices";
@@ -159,6 +161,39 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
   const chainWindowSync = (symbol: string, atMs: number, select: ChainWindowSelect, options?: ChainOptions): ChainSnapshot | null =>
     chainAt(symbol, atMs, select, options);
 
+  /** @see MarketData.contractMinuteQuotes: one session's minutes, priced row by row (no board). */
+  const contractMinuteQuotesSync = (symbol: string, contracts: readonly ContractRef[], fromMs: number, toMs: number): ContractMinuteQuotes | null => {
+    const spec = engine.spec(symbol);
+    if (!spec || !Number.isFinite(fromMs) || !Number.isFinite(toMs)) return null;
+    const at = boardMinute(toMs);
+    if (!at || at.d < firstSessionIndex(spec)) return null;
+    const { d } = at;
+    const board = boards.get(`${symbol}|${d}`, () => buildSessionBoard(engine, spec, d));
+    if (board.expirations.every((e) => e.settleMs <= at.asOfMs)) return null;
+    const cal = simCalendar();
+    const open = cal.regOpen[d];
+    const kFrom = Math.max(0, Math.ceil((fromMs - open) / MINUTE_MS));
+    const kTo = Math.round((at.asOfMs - open) / MINUTE_MS);
+    const n = Math.max(0, kTo - kFrom + 1);
+    const rows = contracts.map((c) => boardRowOf(board, c.expiration, c.strike, c.right === "C" ? 1 : 0));
+    const t = new Float64Array(n);
+    const bid = contracts.map(() => new Float64Array(n));
+    const ask = contracts.map(() => new Float64Array(n));
+    const b = new Float64Array(rows.length);
+    const a = new Float64Array(rows.length);
+    for (let j = 0; j < n; j++) {
+      const asOfMs = open + (kFrom + j) * MINUTE_MS;
+      const spot = priceAtBoundary(engine, spec, d, Math.round((asOfMs - cal.extOpen[d]) / MINUTE_MS));
+      quoteBoardRows(board, asOfMs, spot, rows, b, a);
+      t[j] = asOfMs;
+      for (let i = 0; i < rows.length; i++) {
+        bid[i][j] = b[i];
+        ask[i][j] = a[i];
+      }
+    }
+    return { t, bid, ask };
+  };
+
   const spotSync = (symbol: string, atMs: number): number | null => {
     const spec = engine.spec(symbol);
     if (!spec || !Number.isFinite(atMs)) return null;
@@ -221,6 +256,7 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
     offExchangePrints: async (tickers, fromMs, toMs): Promise<OffExchangePrint[]> =>
       simulatedOffExchangePrints(market, tickers, fromMs, toMs),
     earnings: async (ticker, fromDate, toDate) => earningsSync(ticker, fromDate, toDate),
+    contractMinuteQuotes: async (symbol, contracts, fromMs, toMs) => contractMinuteQuotesSync(symbol, contracts, fromMs, toMs),
   };
   return market;
 }

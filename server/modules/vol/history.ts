@@ -1,12 +1,13 @@
 // `GET /v1/vol/history`: one row per completed session at its close, columnar (`dates[]` plus one
 // array per field), from the daily store. Cost per request: docs/api.md#volatility-costs.
-import { HISTORY_COLUMNS, VolHistoryDataSchema, VolHistoryQuerySchema, VolMetaSchema, type VolMissing } from "../../../lib/api/vol";
+import { HISTORY_ADJ_COLUMNS, HISTORY_COLUMNS, VolHistoryDataSchema, VolHistoryQuerySchema, VolMetaSchema, type VolMissing } from "../../../lib/api/vol";
 import type { IsoDate } from "../../../lib/market/market-data";
 import { etDateOf, sessionBounds, tradingDaysBetween } from "../../../lib/time";
-import type { SessionCloseReading } from "../../../lib/vol";
+import { weekendAdjusted, type SessionCloseReading } from "../../../lib/vol";
 import { apiErrors } from "../../errors";
 import { volMeta } from "./vol-meta";
-import { volRoute } from "./vol-route";
+import { sessionsBefore } from "./daily-store";
+import { volRoute, type VolState } from "./vol-route";
 
 /** Widest window, calendar days (reference). */
 export const HISTORY_MAX_DAYS = 800;
@@ -28,6 +29,34 @@ export function weekdaysBetween(from: IsoDate, to: IsoDate): number {
 /** Credits of a history request: 1 per 10 symbol-weekdays, rounded up, at least 1. */
 export function historyCost(symbols: number, from: IsoDate, to: IsoDate): number {
   return Math.max(1, Math.ceil((symbols * weekdaysBetween(from, to)) / 10));
+}
+
+/**
+ * The `*_adj` columns of `rows` (one symbol's window readings, oldest first): each session's
+ * reading over its weekday factor from the readings of the `state.historySessions` sessions
+ * before it, exactly as `iv` adjusts a live reading (docs/methodology.md#weekend-adjusted-history-columns).
+ */
+async function adjustedColumns(state: VolState, symbol: string, rows: readonly SessionCloseReading[], fields: readonly string[]) {
+  const wanted = fields.filter((f): f is keyof typeof HISTORY_ADJ_COLUMNS => f in HISTORY_ADJ_COLUMNS);
+  const out: Record<string, (number | null)[]> = {};
+  if (wanted.length === 0 || rows.length === 0) return out;
+  const n = state.historySessions;
+  const before = await state.daily.before(symbol, rows[0].date, n);
+  const all = [...before, ...rows];
+  const dates = all.map((r) => r.date);
+  // First date of each window row's lookback: the n-th trading session before it.
+  const windowStart = rows.map((r) => sessionsBefore(r.date, n)[0] ?? r.date);
+  for (const f of wanted) {
+    const tenor = HISTORY_ADJ_COLUMNS[f];
+    const values = all.map((r) => r[tenor] ?? Number.NaN);
+    out[f] = rows.map((r, j) => {
+      const i = before.length + j;
+      let lo = 0;
+      while (lo < i && dates[lo] < windowStart[j]) lo++;
+      return weekendAdjusted(dates.slice(lo, i), values.slice(lo, i), r.date, r[tenor]);
+    });
+  }
+  return out;
 }
 
 /** `GET /v1/vol/history`. */
@@ -58,7 +87,7 @@ export const volHistoryRoute = volRoute({
   summary: "Daily volatility history per symbol",
   description:
     "One row per completed session at its close: close, SVX per tenor, term slope, 30-day risk reversal, tilt and the " +
-    "one-day move that close priced for the next session (em_1d_pct). Columnar: dates[] and one array per field. Costs 1 " +
+    "one-day move that close priced for the next session (em_1d_pct), and the weekend-adjusted SVX readings (svx1d_adj ... svx6m_adj). Columnar: dates[] and one array per field. Costs 1 " +
     "credit per 10 symbol-weekdays of the window, rounded up, at least 1 (holidays count).",
   tags: ["Volatility"],
   handler: async ({ query, state, nowMs, services }) => {
@@ -86,7 +115,8 @@ export const volHistoryRoute = volRoute({
       }
       newest = Math.max(newest ?? -Infinity, rows[rows.length - 1].closeMs);
       const columns: Record<string, (number | null)[]> = {};
-      for (const f of query.fields) columns[f] = rows.map(HISTORY_COLUMNS[f]);
+      const adjusted = await adjustedColumns(state, s, rows, query.fields);
+      for (const f of query.fields) columns[f] = f in HISTORY_ADJ_COLUMNS ? adjusted[f] : rows.map(HISTORY_COLUMNS[f as keyof typeof HISTORY_COLUMNS]);
       symbols.push({ symbol: s, dates: rows.map((r) => r.date), columns });
     }
     return {

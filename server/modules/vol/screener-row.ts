@@ -56,7 +56,7 @@ async function buildRow(state: VolState, x: SymbolInputs, info: { sector: string
   const iv = await ivOf(state, x);
   const skew = skew30(board, terms);
   const rrSeries = [...x.history.map((r) => r.rr25_30 ?? Number.NaN), skew?.rr25_30 ?? Number.NaN];
-  const t = tiltOf(x);
+  const t = await tiltOf(state, x);
   const sg = await sigmaOf(state, x);
   const ev = await eventsOf(state, x);
   const oneDay = coneHorizonTargets(board.asOfMs).find((h) => h.name === "1d");
@@ -98,8 +98,8 @@ async function buildRow(state: VolState, x: SymbolInputs, info: { sector: string
     opt_vol: optionVolume(board),
     spot: board.spot,
     spot_vol_corr: spotVolCorrelation(closes, svx30s),
-    // Needs each contract's running premium low, which the daily store does not keep: not built.
-    cheap_from_low_pct: null,
+    // The headline's cheap side (docs/methodology.md#premium-low-and-cheap-from-low).
+    cheap_from_low_pct: t.headline ? (t.headline.cheap === "put" ? t.headline.put_from_low_pct : t.headline.call_from_low_pct) : null,
     day_pace: sg?.day_pace ?? null,
     day_reprice: sg?.day_reprice ?? null,
     earnings_overlap_9d: overlap(SVX_TENOR_MINUTES.svx9),

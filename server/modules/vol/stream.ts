@@ -8,10 +8,13 @@ import { credentialsOf } from "../positioning/stream-ws";
 import type { RouteContext } from "../define-route";
 import { httpRequestOf } from "../http-request";
 import { PER_SYMBOL_STREAM, STREAM_ROUTE } from "../stream-route";
-import { volStreamHub } from "./vol-source";
+import { VOL_MARKET_TOPIC, volStreamHub } from "./vol-source";
 import { volRoute, type VolState } from "./vol-route";
 
 type VolStreamQueryParams = z.output<typeof VolStreamQuerySchema>;
+
+/** The market topic is one more stream symbol: 1 credit more to open (docs/api.md#volatility-stream). */
+const volStreamOpenCost = (q: VolStreamQueryParams): number => q.symbols.length + (q.market ? 1 : 0);
 
 /** Admit the request's covered symbols on the volatility hub for either transport (not started). */
 async function openVolConnection(ctx: RouteContext<VolStreamQueryParams, unknown, VolState>, transport: "sse" | "ws") {
@@ -21,7 +24,10 @@ async function openVolConnection(ctx: RouteContext<VolStreamQueryParams, unknown
   const symbols = query.symbols.filter((s) => covered.has(s));
   if (symbols.length === 0) throw apiErrors.symbolNotFound(query.symbols);
   const hub = volStreamHub(state);
-  const conn = await openOnHub(hub, state.services, { principal: principal!, symbols, query: { modules: query.modules }, request, requestId, cursor: query.lastEventId }, transport);
+  // `market=true`: the S&P complex is one more topic, billed and limited as a symbol.
+  const topics = query.market ? [...symbols, VOL_MARKET_TOPIC] : symbols;
+  const q = { modules: query.modules, market: query.market, symbols };
+  const conn = await openOnHub(hub, state.services, { principal: principal!, symbols: topics, query: q, request, requestId, cursor: query.lastEventId }, transport);
   // Access is re-checked every minute: a plan that drops volatility data closes `access_withdrawn`.
   conn.requireEntitlement("volatility");
   return { hub, conn, request };
@@ -37,8 +43,9 @@ async function openVolStream(ctx: RouteContext<VolStreamQueryParams, unknown, Vo
 async function openVolWebSocket(ctx: RouteContext<VolStreamQueryParams, unknown, VolState>) {
   requireWebSocketUpgrade(httpRequestOf(ctx.request), "/v1/vol/stream");
   const { hub, conn, request } = await openVolConnection(ctx, "ws");
-  // The opening debit was 1 per requested symbol (the route's cost): that is what a failed handshake gets back.
-  const refundCredits = ctx.query.symbols.length;
+  // The opening debit (the route's cost: 1 per requested symbol, 1 more for the market topic) is
+  // what a failed handshake gets back.
+  const refundCredits = volStreamOpenCost(ctx.query);
   return webSocketResponse({ request, hub, conn, services: ctx.services, principal: ctx.principal!, refundCredits, requestId: ctx.requestId, route: "/v1/vol/stream/ws" });
 }
 
@@ -50,6 +57,7 @@ async function openVolWebSocket(ctx: RouteContext<VolStreamQueryParams, unknown,
 export const volStreamRoute = volRoute({
   ...STREAM_ROUTE,
   ...PER_SYMBOL_STREAM,
+  cost: volStreamOpenCost,
   host: "base",
   module: "volatility",
   path: "/v1/vol/stream",
@@ -62,6 +70,7 @@ export const volStreamRoute = volRoute({
   description:
     "Server-Sent Events: `connected` first, then a `vol` event per symbol (a data.symbols[] element of /v1/vol/snapshot " +
     "with the requested modules) each time its board minute changes, `symbol_unavailable` when a symbol has no board, " +
+    "a `market` event (the /v1/vol/market object) each time SPXW's board minute changes with market=true (billed as one more symbol), " +
     "`credits` after each per-minute debit, `: ping` every 15 s, `reconnect` after 60 minutes or on shutdown, `closed` when " +
     "credits, caps, the key or the account stop the stream, or `access_withdrawn` when the plan stops including volatility data (re-checked every minute). Resume with Last-Event-ID (or lastEventId). 1 credit per " +
     "symbol to open, then 1 per symbol per minute.",

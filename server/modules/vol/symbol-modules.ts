@@ -2,7 +2,7 @@
 // each from the live reading and the symbol's daily readings; the formulas are the library's
 // (docs/methodology.md#volatility-methodology), this file only gathers their inputs.
 import { z } from "zod";
-import type { EarningsEvent, IsoDate } from "../../../lib/market/market-data";
+import type { ContractRef, EarningsEvent, IsoDate } from "../../../lib/market/market-data";
 import { isoUtc } from "../../../lib/positioning/iso-utc";
 import {
   daysToEvent,
@@ -26,7 +26,10 @@ import {
   zScore,
   type SessionCloseReading,
   type SvxTenor,
+  type TiltRow,
 } from "../../../lib/vol";
+import { fromLowPct } from "../../../lib/vol/premium-low";
+import { runningLows } from "./premium-low";
 import { EarningsReportSchema, EventsModuleSchema, SurfaceWithPctSchema, TermWithContextSchema, TiltModuleSchema, type VolModuleName } from "../../../lib/api/vol";
 import { earningsContext } from "../../../lib/vol/earnings-context";
 import { skewIndex } from "../../../lib/vol/skew-index";
@@ -110,20 +113,39 @@ export function surfaceOf(x: SymbolInputs): z.output<typeof SurfaceWithPctSchema
   };
 }
 
-/** The `tilt` module: z-score and percentile of `tilt_21` in its trailing year. @see docs/methodology.md#tilt */
-export function tiltOf(x: SymbolInputs): z.output<typeof TiltModuleSchema> {
+/**
+ * The `tilt` module: z-score and percentile of `tilt_21` in its trailing year, and each row's
+ * contracts' distance from their running premium lows.
+ * @see docs/methodology.md#tilt @see docs/methodology.md#premium-low-and-cheap-from-low
+ */
+export async function tiltOf(state: VolState, x: SymbolInputs): Promise<z.output<typeof TiltModuleSchema>> {
   const t = tilt(x.live.board, x.live.terms);
   const s = series(x.history, (r) => r.tilt_21, t.tilt_21);
   const window = s.slice(0, -1).slice(-IV_WINDOWS["1y"]);
+  const withLows = await tiltRowsFromLow(state, x, t.headline ? [...t.rows, t.headline] : t.rows);
   return {
     tilt_21: t.tilt_21,
     tilt_z: t.tilt_21 === null ? null : zScore(window, t.tilt_21),
     tilt_pct_1y: ivRankPercentiles(s).iv_pct,
     cheap: t.headline?.cheap ?? null,
     liquid: t.headline !== null,
-    headline: t.headline,
-    rows: t.rows,
+    headline: t.headline ? withLows[withLows.length - 1] : null,
+    rows: t.headline ? withLows.slice(0, -1) : withLows,
   };
+}
+
+/** Tilt rows with `call_from_low_pct` and `put_from_low_pct`, from the contracts' running lows. */
+async function tiltRowsFromLow(state: VolState, x: SymbolInputs, rows: readonly TiltRow[]) {
+  const contracts: ContractRef[] = rows.flatMap((r) => [
+    { expiration: r.expiration, strike: r.call_strike, right: "C" as const },
+    { expiration: r.expiration, strike: r.put_strike, right: "P" as const },
+  ]);
+  const lows = await runningLows(state, x.live.board, contracts);
+  const pct = (i: number) => {
+    const l = lows[i];
+    return l ? fromLowPct(l.last, l.low) : null;
+  };
+  return rows.map((r, k) => ({ ...r, call_from_low_pct: pct(2 * k), put_from_low_pct: pct(2 * k + 1) }));
 }
 
 /** The `sigma` module. @see docs/methodology.md#sigma */
@@ -226,7 +248,7 @@ async function buildModule(state: VolState, name: VolModuleName, x: SymbolInputs
     case "surface":
       return surfaceOf(x);
     case "tilt":
-      return tiltOf(x);
+      return tiltOf(state, x);
     case "events":
       return eventsOf(state, x);
   }

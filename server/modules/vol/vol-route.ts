@@ -1,4 +1,5 @@
 import { LruCache } from "../../cache/lru-cache";
+import type { MemoLow } from "./premium-low";
 import type { AppServices } from "../../services";
 import type { StreamHub } from "../../streams/stream-hub";
 import { routeDefiner } from "../define-route";
@@ -16,6 +17,9 @@ export const REFERENCE_SYMBOL = "SPXW";
 
 /** Memoised live readings kept per app (one per symbol and minute). */
 const MEMO_ENTRIES = 5_000;
+
+/** Premium lows kept: every covered root's tilt contracts (146 x up to 14) several times over. */
+const PREMIUM_LOW_ENTRIES = 10_000;
 
 /** Tuning of the volatility module. */
 export interface VolOptions {
@@ -36,6 +40,8 @@ export interface VolState {
   services: AppServices;
   /** Live readings per (symbol, board minute) and other per-minute values (screener rows). */
   memo: LruCache<string, unknown>;
+  /** Tilt contracts' running premium lows per (symbol, session, contract), extended each minute (`premium-low.ts`). */
+  premiumLows: LruCache<string, MemoLow>;
   /** The covered symbols (option roots and tickers with a PM-settled chain), read once. */
   coverage: Coverage;
   /** Daily closing readings per symbol and session, each computed once. */
@@ -69,6 +75,7 @@ export function createVolState(services: AppServices, options: VolOptions = {}):
   const state: VolState = {
     services,
     memo: new LruCache<string, unknown>(MEMO_ENTRIES),
+    premiumLows: new LruCache<string, MemoLow>(PREMIUM_LOW_ENTRIES),
     coverage,
     daily,
     historySessions,

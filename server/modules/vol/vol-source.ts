@@ -8,16 +8,43 @@ import { createStreamHub, type StreamHub } from "../../streams/stream-hub";
 import type { BoardState, TopicSource } from "../../streams/board-hub";
 import { wrapperFields } from "./live-reading";
 import type { VolModuleName } from "../../../lib/api/vol";
+import { volMarket } from "./market";
 import { moduleOf, symbolInputs } from "./symbol-modules";
-import type { VolState } from "./vol-route";
+import { REFERENCE_SYMBOL, type VolState } from "./vol-route";
 
 /** The stream's options: which modules each `vol` event carries. */
 export interface VolStreamQuery {
   modules: readonly VolModuleName[];
+  /** Whether the connection also carries the `market` topic (shown in `connected`; not part of a topic's key). */
+  market?: boolean;
+  /** The symbols asked for, without the `market` topic (shown in `connected`; not part of a topic's key). */
+  symbols?: readonly string[];
 }
+
+/**
+ * The topic of `market=true`: the S&P complex as one more stream topic, so the machinery bills,
+ * limits and resumes it like a symbol. `$` keeps it apart from every ticker and option root.
+ */
+export const VOL_MARKET_TOPIC = "$market";
 
 function unavailable(symbol: string, message: string): BoardState {
   return { kind: "unavailable", reason: "no_live_board", message: `${symbol}: ${message}` };
+}
+
+/** The `market` event at `nowMs`: the `/v1/vol/market` object, re-sent when SPXW's board minute changes. */
+export async function buildMarketState(state: VolState, nowMs: number): Promise<BoardState> {
+  const m = await volMarket(state, nowMs);
+  if (!m) return { kind: "unavailable", reason: "no_live_board", message: `${REFERENCE_SYMBOL}: no live board yet for the market complex.` };
+  const json = JSON.stringify(m);
+  return {
+    kind: "board",
+    asOfMs: Date.parse(m.asOf),
+    eventName: "market",
+    snapshot: m as unknown as Record<string, unknown>,
+    snapshotJson: json,
+    snapshotEvent: new SharedEvent("market", eventData({ data: json, lagged: false })),
+    laggedSnapshotEvent: new SharedEvent("market", eventData({ data: json, lagged: true })),
+  };
 }
 
 /** The `vol` event of `symbol` at `nowMs`. */
@@ -43,8 +70,9 @@ export async function buildVolState(state: VolState, symbol: string, q: VolStrea
 export function volTopicSource(state: VolState): TopicSource<VolStreamQuery> {
   return {
     optionsKey: (q) => q.modules.join(","),
-    build: (symbol, q, nowMs) => buildVolState(state, symbol, q, nowMs),
-    connectedFields: (q) => ({ modules: q.modules }),
+    build: (symbol, q, nowMs) => (symbol === VOL_MARKET_TOPIC ? buildMarketState(state, nowMs) : buildVolState(state, symbol, q, nowMs)),
+    // `symbols` as asked (the market topic is reported as `market: true`, not as a symbol).
+    connectedFields: (q) => ({ ...(q.symbols ? { symbols: q.symbols } : {}), modules: q.modules, market: q.market === true }),
   };
 }
 
