@@ -102,18 +102,19 @@ export async function cachedChartBaselines(
   }
   if (partialStart !== partialStart) return out;
 
-  // The bar holding now: its pieces' offsets are cut at now's time of day. Read each baseline
-  // session over those offsets only (a piece spans [0, its end) for daily and weekly bars).
+  // The bar holding now: its pieces' offsets are cut at now's time of day. Each baseline
+  // session's prints (the finished sessions' cached prints) are kept over those offsets only, so
+  // rvol sums that bar alone (a piece spans [0, its end) for daily bars; a weekly bar also holds
+  // earlier whole sessions of the week). A narrow market read would cost as much as a whole
+  // session's on the simulated market, and the whole sessions are usually cached.
   const fromOffset = bucket === "1d" || bucket === "1w" ? 0 : partialStart - sessionBounds(view[view.length - 1]).openMs;
-  const toOffset = nowMs - sessionBounds(view[view.length - 1]).openMs;
-  const weekly = bucket === "1w";
+  const toOffset = bucket === "1w" ? Number.POSITIVE_INFINITY : nowMs - sessionBounds(view[view.length - 1]).openMs;
   const sessions = await readBaseline(
     baseline,
-    (d) => {
+    async (d) => {
       const { openMs, closeMs } = sessionBounds(d);
-      // A weekly bar also holds earlier whole sessions of the week: read the whole baseline session.
-      if (weekly || openMs + toOffset >= closeMs) return sessionPrints(state, ticker, d, closeMs);
-      return state.services.market.optionPrints(ticker, openMs + fromOffset, openMs + toOffset);
+      const prints = await sessionPrints(state, ticker, d, closeMs);
+      return prints.filter((p) => p.tsMs >= openMs + fromOffset && p.tsMs < openMs + toOffset);
     },
     signal,
   );

@@ -140,7 +140,7 @@ export async function sessionTotalsOf(
 
 /**
  * The tide of `tickers` on `date` over its first `minutes`, either as summed series (a finished
- * session's table, when `tickers` is its whole universe) or as the tickers' folds (then the
+ * session's table, when `tickers` is its whole universe; `folds` then empty) or as the tickers' folds (then the
  * table is kept when `tickers` is the universe).
  */
 export async function tideOf(
@@ -151,9 +151,9 @@ export async function tideOf(
   nowMs: number,
   f: TideFilters,
   signal?: AbortSignal,
-): Promise<{ series: TideMinuteSeries } | { folds: SessionSummary["tideMinutes"][] }> {
+): Promise<{ folds: SessionSummary["tideMinutes"][]; series?: TideMinuteSeries }> {
   const stored = await storedMarketSession(state, date, nowMs);
-  if (stored && stored.table.minutes === minutes && sameList(tickers, stored.table.tickers)) return { series: stored.table.tide[tideVariant(f)] };
+  if (stored && stored.table.minutes === minutes && sameList(tickers, stored.table.tickers)) return { folds: [], series: stored.table.tide[tideVariant(f)] };
   const summaries = await summariesOf(state, tickers, date, nowMs, signal);
   await rememberMarketSession(state, date, nowMs, tickers, summaries);
   return { folds: summaries.map((s) => s.tideMinutes) };

@@ -69,7 +69,7 @@ export const marketTideRoute = flowRoute({
       const minutes = Math.min(Math.ceil((sessionUptoMs(d, nowMs) - openMs) / 60_000), Math.round((closeMs - openMs) / 60_000));
       // A finished session's summed tide from its market-wide table when there is one (docs/methodology.md#flow-market-session-table).
       const tide = await tideOf(state, tickers, d, minutes, nowMs, filters, signal);
-      sessions.push({ date: d, minutes, folds: "folds" in tide ? tide.folds : [], series: "series" in tide ? tide.series : undefined, spyClose: await spyCloses(state, d, minutes) });
+      sessions.push({ date: d, minutes, ...tide, spyClose: await spyCloses(state, d, minutes) });
     }
     const bars = marketTideBars(sessions, q.bucket, filters);
     return {
