@@ -4,7 +4,13 @@
 // warm market-wide request costs beyond reading its session summaries.
 // Run alone:
 //   npx tsx bench/flow-market.bench.ts
-import { cpus, loadavg } from "node:os";
+// Server paths over a filled daily store (issue 14 item 1: the market-session table), cold (fresh
+// app and store connection) and warm, with and without the table:
+//   npx tsx bench/flow-market.bench.ts --server [--tickers 12]
+import { mkdtempSync, rmSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
 import { Bench } from "tinybench";
 import {
   foldTideMinutes,
@@ -15,7 +21,14 @@ import {
   type TideMinuteFold,
   type TopContractRow,
 } from "../lib/flow";
+import { createSimulatedMarket, fixedClock, type MarketData } from "../lib/market";
 import { sessionBounds, tradingDaysBetween } from "../lib/time";
+import { openAccountService } from "../server/accounts";
+import { createApp } from "../server/app";
+import { dailyDbPath, marketIdentity, openDailyStore, runFill, type DailyDataStore } from "../server/daily-store";
+import { dailyProducer } from "../server/daily-store/compute";
+import { MARKET_SESSION, MARKET_SYMBOL } from "../server/daily-store/kinds";
+import { createConcurrencyLimiter, createRateLimiter } from "../server/limits";
 import { mulberry32 } from "./_mulberry32";
 import type { Suite, SuiteReport } from "./suites";
 
@@ -107,9 +120,110 @@ async function runFlowMarketBench(): Promise<SuiteReport> {
 /** The suite for bench/run.ts. */
 export const flowMarketSuite: Suite = { name: "flow-market", run: runFlowMarketBench };
 
+// ---------------------------------------------------------------------------------------------
+// Server: /v1/underlying/top/weekly and /v1/market/tide over a filled daily store, with and
+// without the market-session table (docs/methodology.md#flow-market-session-table).
+
+/** Wednesday 2024-03-06 10:00 ET: the week's five sessions before it are finished. */
+const SERVER_NOW_MS = Date.parse("2024-03-06T15:00:00Z");
+const SERVER_DATE = "2024-03-05";
+const SERVER_PATHS = [`/v1/underlying/top/weekly?date=${SERVER_DATE}`, `/v1/market/tide?date=${SERVER_DATE}&interval=5D&bucket=5min`];
+
+/** The simulated market (seed 42) limited to its first `n` tickers. */
+async function smallMarket(n: number): Promise<MarketData> {
+  const market = createSimulatedMarket({ seed: 42, clock: fixedClock(SERVER_NOW_MS) });
+  const keep = new Set((await market.universe()).slice(0, n).map((s) => s.ticker));
+  return new Proxy(market, {
+    get(target, key) {
+      if (key === "universe") return async () => (await target.universe()).filter((s) => keep.has(s.ticker));
+      const v = Reflect.get(target, key);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+}
+
+/** The store with the market-session kind hidden (and never written): the summaries-only path. */
+function withoutTables(store: DailyDataStore): DailyDataStore {
+  return new Proxy(store, {
+    get(target, key) {
+      if (key === "get") return (kind: string, ...rest: [string, string]) => (kind === MARKET_SESSION ? undefined : target.get(kind as never, ...rest));
+      if (key === "symbolsAt") return (kind: string, session: string) => (kind === MARKET_SESSION ? new Set([MARKET_SYMBOL]) : target.symbolsAt(kind as never, session));
+      const v = Reflect.get(target, key);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+}
+
+async function serverApp(n: number, store: DailyDataStore) {
+  const clock = fixedClock(SERVER_NOW_MS);
+  const accounts = openAccountService({ dbPath: ":memory:" });
+  const { key } = accounts.createAccount({ plan: "top", credits: 10_000_000, dailyCapCredits: null, requestsPerMinute: 10_000_000 });
+  const app = createApp({ market: await smallMarket(n), accounts, rateLimiter: createRateLimiter(), concurrency: createConcurrencyLimiter(), clock, dailyStore: store });
+  return async (path: string) => {
+    const res = await app.request(path, { headers: { Authorization: `Bearer ${key}` } });
+    const body = await res.text();
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${body.slice(0, 200)}`);
+    return body;
+  };
+}
+
+async function runServerBench(n: number): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "flow-market-bench-"));
+  const identity = marketIdentity({ kind: "simulated", seed: 42 });
+  try {
+    const store = openDailyStore(dailyDbPath(dir), identity);
+    const market = await smallMarket(n);
+    const flowTickers = (await market.universe()).map((s) => s.ticker);
+    const t0 = performance.now();
+    await runFill({ store, produce: dailyProducer(market, store), scope: { flowTickers, marketSessions: true, volSymbols: [], volSessions: 0, flowFrom: "2024-02-28", flowSessions: 5 }, nowMs: SERVER_NOW_MS });
+    console.log(`filled ${store.count("flow-summary")} summaries and ${store.count(MARKET_SESSION)} market-session tables (${n} tickers) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    store.close();
+    const rows: Record<string, string | number>[] = [];
+    for (const [label, wrap] of [["summaries only (before)", withoutTables], ["market-session table (after)", (s: DailyDataStore) => s]] as const) {
+      for (const path of SERVER_PATHS) {
+        const colds: number[] = [];
+        const cpu: number[] = [];
+        let body = "";
+        for (let i = 0; i < 3; i++) {
+          const s = openDailyStore(dailyDbPath(dir), identity);
+          const get = await serverApp(n, wrap(s));
+          const c0 = process.cpuUsage();
+          const t = performance.now();
+          body = await get(path);
+          colds.push(performance.now() - t);
+          const c = process.cpuUsage(c0);
+          cpu.push((c.user + c.system) / 1000);
+          s.close();
+        }
+        const s = openDailyStore(dailyDbPath(dir), identity);
+        const get = await serverApp(n, wrap(s));
+        await get(path);
+        const bench = new Bench({ name: "warm", time: 1000, warmupTime: 200 });
+        bench.add(path, async () => void (await get(path)));
+        await bench.run();
+        const r = bench.tasks[0].result as unknown as { latency?: { mean: number; p99: number }; mean?: number; p99?: number };
+        s.close();
+        colds.sort((a, b) => a - b);
+        cpu.sort((a, b) => a - b);
+        rows.push({
+          path: path.split("?")[0], from: label, "cold median ms": Number(colds[1].toFixed(1)), "cold CPU ms": Number(cpu[1].toFixed(1)),
+          "warm mean ms": Number((r.latency?.mean ?? r.mean ?? NaN).toFixed(2)), "warm p99 ms": Number((r.latency?.p99 ?? r.p99 ?? NaN).toFixed(2)), "body bytes": body.length,
+        });
+      }
+    }
+    console.table(rows);
+    console.log(`load average ${loadavg()[0].toFixed(2)} on ${cpus().length} cores`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  runFlowMarketBench().then((rep) => {
+  const { values } = parseArgs({ options: { server: { type: "boolean", default: false }, tickers: { type: "string", default: "12" } } });
+  if (values.server) await runServerBench(Number(values.tickers));
+  else {
+    const rep = await runFlowMarketBench();
     console.table(rep.table);
     for (const n of rep.notes) console.log(`  - ${n}`);
-  });
+  }
 }

@@ -97,6 +97,11 @@ export interface TideSession {
   minutes: number;
   /** Every ticker's fold. */
   folds: readonly TideMinuteFold[];
+  /**
+   * The folds already summed per minute under the request's filters ({@link tideMinuteSeries}),
+   * e.g. from a stored market-wide table: used instead of `folds` (same numbers, same order of sums).
+   */
+  series?: TideMinuteSeries;
   /** SPY's close of each minute from the open (NaN where there is none). */
   spyClose: ArrayLike<number>;
 }
@@ -107,7 +112,8 @@ export interface TideFilters {
   excludeDeepItm?: boolean;
 }
 
-interface MinuteSeries {
+/** A session's tide summed over tickers per minute from the open, under one set of filters. */
+export interface TideMinuteSeries {
   ncp: Float64Array;
   npp: Float64Array;
   mNcp: Float64Array;
@@ -116,7 +122,20 @@ interface MinuteSeries {
   putVol: Float64Array;
 }
 
+type MinuteSeries = TideMinuteSeries;
+
+/**
+ * The folds of a session's tickers summed per minute (the first `minutes`), in fold order, with
+ * the trades the filters leave out kept out of the directional sums (volumes count every trade).
+ * @example tideMinuteSeries(folds, 390, { excludeMultiLeg: true }).ncp[0]; // net call premium of the first minute
+ * @see docs/methodology.md#flow-market-tide
+ */
+export function tideMinuteSeries(folds: readonly TideMinuteFold[], minutes: number, f: TideFilters = {}): TideMinuteSeries {
+  return minuteSeries({ date: "", minutes, folds, spyClose: [] }, f);
+}
+
 function minuteSeries(s: TideSession, f: TideFilters): MinuteSeries {
+  if (s.series) return s.series;
   const n = s.minutes;
   const out: MinuteSeries = {
     ncp: new Float64Array(n), npp: new Float64Array(n), mNcp: new Float64Array(n), mNpp: new Float64Array(n),

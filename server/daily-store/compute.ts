@@ -4,9 +4,11 @@ import type { IsoDate, MarketData } from "../../lib/market/market-data";
 import { sessionCloseReading } from "../../lib/vol";
 import { buildContractTable } from "../modules/flow/contract-top-table";
 import { createFlowState } from "../modules/flow/flow-route";
+import { buildMarketSessionTable } from "../modules/flow/market-session-table";
+import { buildPrintTimeIndex } from "../modules/flow/print-time-index";
 import { computeSessionSummary } from "../modules/flow/session-summary";
 import type { AppServices } from "../services";
-import { CONTRACT_TOP, FLOW_SUMMARY, VOL_READING, type DailyKind } from "./kinds";
+import { CONTRACT_TOP, FLOW_SUMMARY, MARKET_SESSION, PRINT_INDEX, VOL_READING, type DailyKind } from "./kinds";
 import type { DailyDataStore } from "./store";
 
 /** Computes one (kind, symbol, session) row. */
@@ -26,6 +28,8 @@ export function dailyProducer(market: MarketData, store?: DailyDataStore): Daily
     if (kind === FLOW_SUMMARY) return computeSessionSummary(flow, symbol, session, market.clock.now());
     if (kind === VOL_READING) return sessionCloseReading(market, symbol, session);
     if (kind === CONTRACT_TOP) return buildContractTable(flow, session, market.clock.now());
+    if (kind === MARKET_SESSION) return buildMarketSessionTable(flow, session, market.clock.now());
+    if (kind === PRINT_INDEX) return buildPrintTimeIndex(flow, session);
     throw new Error(`unknown daily kind ${String(kind)}`);
   };
 }

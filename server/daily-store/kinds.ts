@@ -11,12 +11,24 @@ export const FLOW_SUMMARY = "flow-summary";
  * @see docs/methodology.md#flow-contract-top-table
  */
 export const CONTRACT_TOP = "contract-top";
+/**
+ * Flow: one session's market-wide table (`MarketSessionTable`, server/modules/flow/market-session-table.ts):
+ * every ticker's totals and the market tide per minute, stored under `MARKET_SYMBOL`; built from
+ * that session's `FLOW_SUMMARY` rows. @see docs/methodology.md#flow-market-session-table
+ */
+export const MARKET_SESSION = "market-session";
+/**
+ * Flow: one session's print-time index (`PrintTimeIndex`, server/modules/flow/print-time-index.ts):
+ * the tickers printing at each millisecond, stored under `MARKET_SYMBOL`; built from the session's prints.
+ * @see docs/methodology.md#flow-print-time-index
+ */
+export const PRINT_INDEX = "print-index";
 /** The symbol a market-wide row is stored under. */
 export const MARKET_SYMBOL = "*";
 /** Volatility: one symbol's `SessionCloseReading` or null (lib/vol/read-market.ts). */
 export const VOL_READING = "vol-reading";
 
-export type DailyKind = typeof FLOW_SUMMARY | typeof VOL_READING | typeof CONTRACT_TOP;
+export type DailyKind = typeof FLOW_SUMMARY | typeof VOL_READING | typeof CONTRACT_TOP | typeof MARKET_SESSION | typeof PRINT_INDEX;
 
 /** Version of each kind's producer (docs/methodology.md sections cited by the producers). */
 const FLOW_SUMMARY_VERSION = 2; // 2: `tideMinutes` (the market tide)
@@ -25,6 +37,8 @@ export const KIND_VERSIONS: Readonly<Record<DailyKind, number>> = Object.freeze(
   [VOL_READING]: 1,
   // Its rows are the summaries' rows: a new summary version is a new table version too.
   [CONTRACT_TOP]: FLOW_SUMMARY_VERSION * 100 + 2, // 2: int32 columns
+  [MARKET_SESSION]: FLOW_SUMMARY_VERSION * 100 + 1,
+  [PRINT_INDEX]: 1,
 });
 
-export const DAILY_KINDS: readonly DailyKind[] = [FLOW_SUMMARY, VOL_READING, CONTRACT_TOP];
+export const DAILY_KINDS: readonly DailyKind[] = [FLOW_SUMMARY, VOL_READING, CONTRACT_TOP, MARKET_SESSION, PRINT_INDEX];

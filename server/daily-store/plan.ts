@@ -7,7 +7,7 @@
 import { HISTORICAL_COMPARE_PARAMS, PREMIUM_RVOL_LOOKBACK_SESSIONS } from "../../lib/flow";
 import type { IsoDate } from "../../lib/market/market-data";
 import { isTradingDay, previousTradingDay, sessionBounds, sessionDateAt } from "../../lib/time";
-import { CONTRACT_TOP, FLOW_SUMMARY, MARKET_SYMBOL, VOL_READING, type DailyKind } from "./kinds";
+import { CONTRACT_TOP, FLOW_SUMMARY, MARKET_SESSION, MARKET_SYMBOL, PRINT_INDEX, VOL_READING, type DailyKind } from "./kinds";
 
 /** Which symbols and sessions to fill. */
 export interface FillScope {
@@ -18,6 +18,10 @@ export interface FillScope {
    * fill covers the whole flow universe (the table is built from every ticker's summary).
    */
   contractTables?: boolean;
+  /** Whether each flow session's market-wide table (totals and tide) follows its summaries: same rule. */
+  marketSessions?: boolean;
+  /** Whether each flow session's print-time index follows its summaries (same rule: the whole universe). */
+  printIndexes?: boolean;
   /** Symbols of the volatility readings (the vol module's coverage). */
   volSymbols: readonly string[];
   /** Sessions of volatility history the module reads behind a live board (its `historySessions`). */
@@ -76,7 +80,12 @@ export function fillPlan(scope: FillScope, nowMs: number): FillStep[] {
   const flow = (session: IsoDate) =>
     scope.flowTickers.length > 0 &&
     session >= scope.flowFrom &&
-    steps.push({ kind: FLOW_SUMMARY, session, symbols: scope.flowTickers }, ...(scope.contractTables ? [{ kind: CONTRACT_TOP as DailyKind, session, symbols: [MARKET_SYMBOL] }] : []));
+    steps.push(
+      { kind: FLOW_SUMMARY, session, symbols: scope.flowTickers },
+      ...(scope.contractTables ? [{ kind: CONTRACT_TOP as DailyKind, session, symbols: [MARKET_SYMBOL] }] : []),
+      ...(scope.marketSessions ? [{ kind: MARKET_SESSION as DailyKind, session, symbols: [MARKET_SYMBOL] }] : []),
+      ...(scope.printIndexes ? [{ kind: PRINT_INDEX as DailyKind, session, symbols: [MARKET_SYMBOL] }] : []),
+    );
   const vol = (session: IsoDate) => scope.volSymbols.length > 0 && steps.push({ kind: VOL_READING, session, symbols: scope.volSymbols });
   if (flowSessions >= 1) flow(last);
   const volDates = sessionsBackFrom(last, scope.volSessions + 1);
@@ -88,7 +97,7 @@ export function fillPlan(scope: FillScope, nowMs: number): FillStep[] {
 
 /** Rows planned per kind (progress totals). */
 export function plannedRows(steps: readonly FillStep[]): Record<DailyKind, number> {
-  const out: Record<DailyKind, number> = { [FLOW_SUMMARY]: 0, [VOL_READING]: 0, [CONTRACT_TOP]: 0 };
+  const out: Record<DailyKind, number> = { [FLOW_SUMMARY]: 0, [VOL_READING]: 0, [CONTRACT_TOP]: 0, [MARKET_SESSION]: 0, [PRINT_INDEX]: 0 };
   for (const s of steps) out[s.kind] += s.symbols.length;
   return out;
 }

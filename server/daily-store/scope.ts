@@ -3,7 +3,7 @@
 // Shared by the fill worker and `optionscope precompute`.
 import type { MarketData } from "../../lib/market/market-data";
 import { createCoverage } from "../modules/vol/coverage";
-import { CONTRACT_TOP, DAILY_KINDS, FLOW_SUMMARY, VOL_READING, type DailyKind } from "./kinds";
+import { CONTRACT_TOP, DAILY_KINDS, FLOW_SUMMARY, MARKET_SESSION, PRINT_INDEX, VOL_READING, type DailyKind } from "./kinds";
 import type { FillScope } from "./plan";
 
 export interface FillScopeOptions {
@@ -23,5 +23,7 @@ export async function fillScopeOf(market: MarketData, o: FillScopeOptions): Prom
   const flowTickers = kinds.has(FLOW_SUMMARY) ? (await market.universe()).map((s) => s.ticker).filter((t) => !only || only.has(t)) : [];
   const volSymbols = kinds.has(VOL_READING) ? [...(await createCoverage(market, o.symbols).all()).keys()] : [];
   const contractTables = kinds.has(FLOW_SUMMARY) && kinds.has(CONTRACT_TOP) && !only;
-  return { flowTickers, contractTables, volSymbols, volSessions: o.volSessions, flowFrom: o.flowFrom, flowSessions: o.flowSessions };
+  const marketSessions = kinds.has(FLOW_SUMMARY) && kinds.has(MARKET_SESSION) && !only;
+  const printIndexes = kinds.has(FLOW_SUMMARY) && kinds.has(PRINT_INDEX) && !only;
+  return { flowTickers, contractTables, marketSessions, printIndexes, volSymbols, volSessions: o.volSessions, flowFrom: o.flowFrom, flowSessions: o.flowSessions };
 }

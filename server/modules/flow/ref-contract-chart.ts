@@ -2,10 +2,11 @@
 // execution side, with session-to-date totals, VWAP and IV (flowseeker.yaml `getContractChart`).
 // Priced 3 credits per started 30 trading days.
 // @see docs/methodology.md#flow-chart-bars
-import { barIntervals, contractBars, withBaselines, type RvolSession, type ScoredTrade } from "../../../lib/flow";
+import { barIntervals, contractBars, withBaselines, type ScoredTrade } from "../../../lib/flow";
 import { FlowRefContractParamsSchema } from "../../../lib/api/flow-reference";
 import { ChartQuerySchema, chartCost, ContractChartDataSchema } from "../../../lib/api/flow-reference-2";
-import { chartBaselines, chartSessions, checkChartRange } from "./chart-window";
+import { cachedChartBaselines } from "./chart-baseline-cache";
+import { chartSessions, checkChartRange } from "./chart-window";
 import { rootOfSymbol } from "./contract-ratio";
 import { decodedPathParam } from "./dark-pool-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
@@ -33,15 +34,13 @@ export const contractChartRoute = flowRoute({
     const { symbol, ticker } = await resolveFlowContract(state, decodedPathParam(p.symbol));
     const sessions = chartSessions(q.interval, nowMs);
     const trades: ScoredTrade[] = [];
-    const view: RvolSession[] = [];
     for (const s of sessions) {
       await yieldToTimers();
       if (signal.aborted) throw signal.reason;
       const tape = await sessionTape(state, ticker, s.date, nowMs, { cache: s === sessions[sessions.length - 1] });
-      view.push({ date: s.date, prints: tape.prints });
       for (const t of tapeTrades(tape)) if (t.symbol === symbol) trades.push(t);
     }
-    const baselines = await chartBaselines(state, ticker, { kind: "contract", symbol }, view, q.bucket, nowMs, signal);
+    const baselines = await cachedChartBaselines(state, ticker, { kind: "contract", symbol }, sessions.map((s) => s.date), q.bucket, nowMs, signal);
     return { data: withBaselines(contractBars(trades, barIntervals(sessions, q.bucket)), baselines), meta: flowMeta(services, requestId) };
   },
 });

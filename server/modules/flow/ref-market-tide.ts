@@ -7,7 +7,8 @@ import { sessionBounds } from "../../../lib/time";
 import { apiErrors } from "../../errors";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute, type FlowState } from "./flow-route";
 import { trailingSessions } from "./market-scan";
-import { scanTickers, summariesOf } from "./session-summary";
+import { tideOf } from "./market-session-table";
+import { scanTickers } from "./session-summary";
 import { resolveFlowDate, sessionUptoMs } from "./tape";
 
 /** Credits: 3 per started 30 sessions; with `exclude_deep_itm`, 3 per session (reference). */
@@ -62,13 +63,15 @@ export const marketTideRoute = flowRoute({
     const tickers = await scanTickers(state, principal);
     const dates = trailingSessions(date, sessionsOf(q.interval));
     const sessions: TideSession[] = [];
+    const filters = { excludeMultiLeg: q.exclude_multi_leg, excludeDeepItm: q.exclude_deep_itm };
     for (const d of dates) {
       const { openMs, closeMs } = sessionBounds(d);
       const minutes = Math.min(Math.ceil((sessionUptoMs(d, nowMs) - openMs) / 60_000), Math.round((closeMs - openMs) / 60_000));
-      const summaries = await summariesOf(state, tickers, d, nowMs, signal);
-      sessions.push({ date: d, minutes, folds: summaries.map((s) => s.tideMinutes), spyClose: await spyCloses(state, d, minutes) });
+      // A finished session's summed tide from its market-wide table when there is one (docs/methodology.md#flow-market-session-table).
+      const tide = await tideOf(state, tickers, d, minutes, nowMs, filters, signal);
+      sessions.push({ date: d, minutes, ...tide, spyClose: await spyCloses(state, d, minutes) });
     }
-    const bars = marketTideBars(sessions, q.bucket, { excludeMultiLeg: q.exclude_multi_leg, excludeDeepItm: q.exclude_deep_itm });
+    const bars = marketTideBars(sessions, q.bucket, filters);
     return {
       data: { interval: q.interval, bucket: q.bucket, bars },
       meta: flowMeta(services, requestId, { dateStart: dates[0] ?? date, dateEnd: date, sessions: dates.length }),

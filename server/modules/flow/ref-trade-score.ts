@@ -1,7 +1,8 @@
 // GET /v1/score/{trade_id}: one trade's scores, interpretation, spread analysis and context
 // (flowseeker.yaml `getTradeScore`). Our ids name the root and minute of the tape; the reference's
 // time forms name a print's exact nanosecond, found among the served tickers' prints of that
-// millisecond. @see docs/methodology.md#flow-trade-score, docs/methodology.md#flow-trade-id-forms
+// millisecond (only the tickers a finished session's print-time index names).
+// @see docs/methodology.md#flow-trade-score, docs/methodology.md#flow-trade-id-forms, docs/methodology.md#flow-print-time-index
 import { tradeScore, TradeScoreSchema } from "../../../lib/flow";
 import { parseTradeRef, type TradeRef } from "../../../lib/flow/trade-id";
 import { TradeScoreParamsSchema, TradeScoreQuerySchema } from "../../../lib/api/flow-reference-2";
@@ -11,6 +12,7 @@ import { ApiError, apiErrors } from "../../errors";
 import type { AppServices } from "../../services";
 import { decodedPathParam } from "./dark-pool-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute, type FlowState } from "./flow-route";
+import { tickersPrintingAt } from "./print-time-index";
 import { flowUniverse, resolveFlowDate, sessionTape, sessionUptoMs, tapeIndexAt, tapeTrades } from "./tape";
 
 const FORMS = "our `tradeId` (ROOT-<epoch minute>-<n>), `flow_<hex nanoseconds>_<index>`, a bare hex nanosecond time, or raw nanoseconds (18-19 digits)";
@@ -31,11 +33,13 @@ async function locateByTime(state: FlowState, ref: Extract<TradeRef, { kind: "ti
   if (ms >= sessionUptoMs(date, nowMs)) throw notFound(raw, `no print at that time (the session of ${date} has not reached it).`);
   const seen = new Set<string>();
   const hits: { ticker: string; id: string }[] = [];
-  for (const info of (await flowUniverse(state)).values()) {
-    for (const p of await state.services.market.optionPrints(info.ticker, ms, ms + 1)) {
+  // A finished session's print-time index names the tickers printing in that millisecond; else every ticker is read.
+  const tickers = (await tickersPrintingAt(state, date, ms, nowMs)) ?? [...(await flowUniverse(state)).keys()];
+  for (const ticker of tickers) {
+    for (const p of await state.services.market.optionPrints(ticker, ms, ms + 1)) {
       if (p.tsNs === ref.tsNs && !seen.has(p.id)) {
         seen.add(p.id);
-        hits.push({ ticker: info.ticker, id: p.id });
+        hits.push({ ticker, id: p.id });
       }
     }
     if (hits.length > ref.index) break;

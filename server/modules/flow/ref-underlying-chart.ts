@@ -2,10 +2,11 @@
 // right, P/C ratio, bid/ask execution split and the underlying price (flowseeker.yaml
 // `getUnderlyingChart`). Priced 3 credits per started 30 trading days.
 // @see docs/methodology.md#flow-chart-bars
-import { barIntervals, underlyingBars, withBaselines, type RvolSession, type ScoredTrade } from "../../../lib/flow";
+import { barIntervals, underlyingBars, withBaselines, type ScoredTrade } from "../../../lib/flow";
 import { FlowRefTickerParamsSchema } from "../../../lib/api/flow-reference";
 import { ChartQuerySchema, chartCost, UnderlyingChartDataSchema } from "../../../lib/api/flow-reference-2";
-import { chartBaselines, chartSessions, checkChartRange } from "./chart-window";
+import { cachedChartBaselines } from "./chart-baseline-cache";
+import { chartSessions, checkChartRange } from "./chart-window";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
 import { yieldToTimers } from "./session-summary";
 import { resolveFlowTicker, sessionTape, tapeTrades } from "./tape";
@@ -31,12 +32,10 @@ export const underlyingChartRoute = flowRoute({
     const ticker = await resolveFlowTicker(state, p.ticker);
     const sessions = chartSessions(q.interval, nowMs);
     const trades: ScoredTrade[] = [];
-    const view: RvolSession[] = [];
     for (const s of sessions) {
       await yieldToTimers();
       if (signal.aborted) throw signal.reason;
       const tape = await sessionTape(state, ticker, s.date, nowMs, { cache: s === sessions[sessions.length - 1] });
-      view.push({ date: s.date, prints: tape.prints });
       for (const t of tapeTrades(tape)) trades.push(t);
     }
     const bars = barIntervals(sessions, q.bucket);
@@ -45,7 +44,7 @@ export const underlyingChartRoute = flowRoute({
       const atMs = Math.min(b.endMs, nowMs) - 1;
       prices.set(b.endMs, (await services.market.spot(ticker, atMs)) ?? lastUnderlyingBefore(trades, b.endMs));
     }
-    const baselines = await chartBaselines(state, ticker, { kind: "ticker" }, view, q.bucket, nowMs, signal);
+    const baselines = await cachedChartBaselines(state, ticker, { kind: "ticker" }, sessions.map((s) => s.date), q.bucket, nowMs, signal);
     return { data: withBaselines(underlyingBars(trades, bars, (endMs) => prices.get(endMs) ?? 0), baselines), meta: flowMeta(services, requestId) };
   },
 });

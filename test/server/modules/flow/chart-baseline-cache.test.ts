@@ -1,0 +1,106 @@
+// The chart baselines' cache: a window's complete bars are computed once; a repeated request reads
+// no baseline print; the bar holding now is recomputed from its own offsets only. Every value equals
+// the uncached computation (`chartBaselines`, rvol over the 30 baseline sessions' whole prints).
+import { describe, expect, it } from "vitest";
+import type { MarketData } from "../../../../lib/market/market-data";
+import { sessionBounds } from "../../../../lib/time";
+import { cachedChartBaselines } from "../../../../server/modules/flow/chart-baseline-cache";
+import { chartBaselines, chartSessions } from "../../../../server/modules/flow/chart-window";
+import { createFlowState, type FlowState } from "../../../../server/modules/flow/flow-route";
+import type { AppServices } from "../../../../server/services";
+import { makeHarness } from "../../_harness";
+import { flowModule } from "../../../../server/modules/flow";
+import { metaModule } from "../../../../server/modules/meta";
+import { NOW_MS, PRIOR, simMarket } from "./_spec-harness";
+
+const M = 60_000;
+
+/** The simulated market recording each `optionPrints` window. */
+function recordingMarket(): { market: MarketData; reads: Array<{ fromMs: number; toMs: number }> } {
+  const reads: Array<{ fromMs: number; toMs: number }> = [];
+  const market = new Proxy(simMarket, {
+    get(target, key) {
+      if (key === "optionPrints") {
+        return (...args: Parameters<MarketData["optionPrints"]>) => {
+          reads.push({ fromMs: args[1], toMs: args[2] });
+          return target.optionPrints(...args);
+        };
+      }
+      const v = Reflect.get(target, key);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  return { market, reads };
+}
+
+const stateOf = (market: MarketData): FlowState => createFlowState({ market } as unknown as AppServices);
+const signal = new AbortController().signal;
+
+/** The uncached baselines (every baseline session read whole, rvol over all of them). */
+async function uncached(scope: Parameters<typeof chartBaselines>[2], days: number, bucket: Parameters<typeof chartBaselines>[4], nowMs: number) {
+  const view = chartSessions(days, nowMs).map((s) => ({ date: s.date, prints: [] }));
+  return chartBaselines(stateOf(simMarket), "XOM", scope, view, bucket, nowMs, signal);
+}
+
+/** A contract of XOM that traded on the prior session. */
+async function busyContract(): Promise<string> {
+  const { openMs, closeMs } = sessionBounds(PRIOR);
+  const counts = new Map<string, number>();
+  for (const p of await simMarket.optionPrints("XOM", openMs, closeMs)) counts.set(p.symbol, (counts.get(p.symbol) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1])[0][0];
+}
+
+describe("chart baseline cache", () => {
+  it("equals the uncached baselines at bar ends and inside a bar, for ticker and contract, intraday, 1d and 1w", async () => {
+    const symbol = await busyContract();
+    const rec = recordingMarket();
+    const state = stateOf(rec.market);
+    const cases = [
+      [{ kind: "ticker" }, 2, "10min", NOW_MS],
+      [{ kind: "ticker" }, 2, "10min", NOW_MS + 5.5 * M], // inside the 10:00-10:10 bar
+      [{ kind: "ticker" }, 1, "1d", NOW_MS + 2 * M],
+      [{ kind: "ticker" }, 5, "1w", NOW_MS + 2 * M],
+      [{ kind: "contract", symbol }, 2, "15min", NOW_MS + 7 * M],
+    ] as const;
+    for (const [scope, days, bucket, nowMs] of cases) {
+      const view = chartSessions(days, nowMs).map((s) => s.date);
+      const got = await cachedChartBaselines(state, "XOM", scope, view, bucket, nowMs, signal);
+      const want = await uncached(scope, days, bucket, nowMs);
+      expect(got.size, `${bucket} ${days}D`).toBeGreaterThan(0);
+      expect(got.size).toBe(want.size);
+      for (const [start, b] of want) expect(got.get(start), `${bucket} bar ${new Date(start).toISOString()}`).toEqual(b);
+    }
+  }, 60_000);
+
+  it("a second request for the window reads no print; a later one inside a bar reads none either (the baseline sessions' prints are cached)", async () => {
+    const rec = recordingMarket();
+    const state = stateOf(rec.market);
+    const view = chartSessions(2, NOW_MS).map((s) => s.date);
+    const first = await cachedChartBaselines(state, "XOM", { kind: "ticker" }, view, "10min", NOW_MS, signal);
+    expect(rec.reads.length).toBe(30); // each baseline session once, whole
+    rec.reads.length = 0;
+    const again = await cachedChartBaselines(state, "XOM", { kind: "ticker" }, view, "10min", NOW_MS, signal);
+    expect(rec.reads.length).toBe(0);
+    expect(again).toEqual(first);
+    const later = NOW_MS + 5.5 * M;
+    const inside = await cachedChartBaselines(state, "XOM", { kind: "ticker" }, view, "10min", later, signal);
+    expect(rec.reads.length).toBe(0);
+    // The complete bars come from the cache unchanged; one more bar (the partial one) is shown.
+    expect(inside.size).toBe(first.size + 1);
+    for (const [start, b] of first) expect(inside.get(start)).toEqual(b);
+  }, 60_000);
+
+  it("through the route: a repeated chart request reads no baseline print and returns the same bars", async () => {
+    const rec = recordingMarket();
+    const h = makeHarness({ market: rec.market, nowMs: NOW_MS, credits: 1_000, modules: [metaModule, flowModule] });
+    const firstView = sessionBounds(PRIOR).openMs;
+    const baselineReads = () => rec.reads.filter((r) => r.fromMs < firstView).length;
+    const a = await (await h.get("/v1/underlying/XOM/chart?interval=2D&bucket=30min")).json();
+    expect(baselineReads()).toBe(30);
+    rec.reads.length = 0;
+    const b = await (await h.get("/v1/underlying/XOM/chart?interval=2D&bucket=30min")).json();
+    expect(baselineReads()).toBe(0);
+    expect(b.data).toEqual(a.data);
+    expect(a.data.some((bar: { avgVolume?: number }) => (bar.avgVolume ?? 0) > 0)).toBe(true);
+  }, 60_000);
+});
