@@ -17,7 +17,7 @@ import type {
 import { simulatedEarnings, simulatedOffExchangePrints, simulatedOptionPrints } from "../prints";
 import type { EarningsEvent, OffExchangePrint, OptionPrint } from "../prints/schemas";
 import type { SymbolInfo } from "../schemas";
-import { toSymbolInfo } from "../universe";
+import { toSymbolInfo, type SymbolSpec } from "../universe";
 import { sessionIndexAtOrBefore, simCalendar } from "./_calendar";
 import { hashText } from "./_hash";
 import { Lru } from "./_lru";
@@ -27,6 +27,7 @@ import { SimEngine } from "./engine";
 import { computeDayBars, emptyBars, sliceBars, type DayBars } from "./minute-bars";
 import { firstSessionIndex, openOf, priceAtBoundary, spotAt } from "./prices";
 import { buildSessionBoard, type SessionBoard } from "./session-board";
+import { carryOpenInterest } from "./open-interest-carry";
 import { createTapeVolume, lazyVolume } from "./tape-volume";
 import { atmTotalVariance } from "./vol-surface";
 import { eventVarianceBetween, surfaceLevel } from "./vol-state";
@@ -109,6 +110,23 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
   // boards quoted without it (`withTape` false). @see docs/methodology.md#one-tape-board-volume-from-the-prints
   const tape = createTapeVolume((symbol, fromMs, toMs) => simulatedOptionPrints(printContext, symbol, fromMs, toMs));
 
+  // Open interest carries the previous session's net opening volume from the same tape; the
+  // generator's boards (`withTape` false) keep the shape, so making a tape never needs another
+  // session's tape. @see docs/methodology.md#open-interest-carry-from-the-tape
+  const carried = new WeakMap<SessionBoard, Float64Array>();
+  const openInterestOf = (symbol: string, spec: SymbolSpec, board: SessionBoard): Float64Array => {
+    let oi = carried.get(board);
+    if (oi) return oi;
+    const p = board.d - 1;
+    if (p < firstSessionIndex(spec)) oi = board.oi;
+    else {
+      const prev = boards.get(`${symbol}|${p}`, () => buildSessionBoard(engine, spec, p));
+      oi = carryOpenInterest(board, prev, tape.sessionVolume(prev), engine.owner(spec).vol);
+    }
+    carried.set(board, oi);
+    return oi;
+  };
+
   const chainAt = (symbol: string, atMs: number, select: ChainWindowSelect | null, options: ChainOptions = {}, withTape = true): ChainSnapshot | null => {
     const spec = engine.spec(symbol);
     if (!spec || !Number.isFinite(atMs)) return null;
@@ -121,7 +139,8 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
     // (they follow their family's extended path). @see docs/methodology.md#extended-hours-boards
     const spot = priceAtBoundary(engine, spec, d, k);
     const openSpot = openOf(engine, spec, d);
-    const snap = select ? quoteBoardWindow(board, asOfMs, spot, openSpot, select) : quoteBoard(board, asOfMs, spot, openSpot);
+    const oi = withTape ? openInterestOf(symbol, spec, board) : board.oi;
+    const snap = select ? quoteBoardWindow(board, asOfMs, spot, openSpot, select, oi) : quoteBoard(board, asOfMs, spot, openSpot, oi);
     const priced = select === null || select.prices === true;
     return withTape && priced ? lazyVolume(snap, () => tape.volumeOf(board, snap)) : snap;
   };

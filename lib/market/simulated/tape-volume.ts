@@ -61,6 +61,12 @@ export interface TapeVolume {
    * per contract, the summed size of its prints with `board open <= tsMs < snap.asOfMs`.
    */
   volumeOf(board: SessionBoard, snap: ChainSnapshot): Float64Array;
+  /**
+   * Per row of `board`, the summed size of the whole session's prints (the session must have
+   * closed): what moves the next session's open interest.
+   * @see docs/methodology.md#open-interest-carry-from-the-tape
+   */
+  sessionVolume(board: SessionBoard): Float64Array;
 }
 
 /**
@@ -90,23 +96,33 @@ export function createTapeVolume(printsOf: TapePrintsFn, capacity = 64): TapeVol
     tape.minutesDone = minutes;
   };
 
+  const tapeOf = (board: SessionBoard): DayTape =>
+    tapes.get(`${board.symbol}|${board.d}`, () => ({
+      rows: [],
+      sizes: [],
+      before: new Int32Array(board.nReg + 1),
+      minutesDone: 0,
+      expByDate: new Map(board.expirations.map((x, e) => [x.expiry, e])),
+    }));
+
+  /** Per board row, the size of the prints before minute boundary `minutes`. */
+  const volumeByRow = (board: SessionBoard, minutes: number): Float64Array => {
+    const tape = tapeOf(board);
+    extend(board, tape, minutes);
+    const byRow = new Float64Array(board.n);
+    const count = tape.before[minutes];
+    for (let k = 0; k < count; k++) {
+      const row = tape.rows[k];
+      if (row >= 0) byRow[row] += tape.sizes[k];
+    }
+    return byRow;
+  };
+
   return {
+    sessionVolume: (board) => volumeByRow(board, board.nReg),
     volumeOf(board, snap) {
-      const tape = tapes.get(`${board.symbol}|${board.d}`, () => ({
-        rows: [],
-        sizes: [],
-        before: new Int32Array(board.nReg + 1),
-        minutesDone: 0,
-        expByDate: new Map(board.expirations.map((x, e) => [x.expiry, e])),
-      }));
       const minutes = Math.min(board.nReg, Math.max(0, Math.round((snap.asOfMs - board.regOpenMs) / MINUTE_MS)));
-      extend(board, tape, minutes);
-      const byRow = new Float64Array(board.n);
-      const count = tape.before[minutes];
-      for (let k = 0; k < count; k++) {
-        const row = tape.rows[k];
-        if (row >= 0) byRow[row] += tape.sizes[k];
-      }
+      const byRow = volumeByRow(board, minutes);
       const rows = snapshotRows(board, snap);
       const volume = new Float64Array(rows.length);
       for (let i = 0; i < rows.length; i++) volume[i] = rows[i] >= 0 ? byRow[rows[i]] : 0;
