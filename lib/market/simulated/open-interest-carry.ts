@@ -38,7 +38,7 @@ export function carryShares(dteDays: number, distanceSd: number): CarryShares {
  */
 export function oiChange(volume: number, shares: CarryShares): number {
   const x = volume * (shares.opening - shares.closing);
-  return Math.sign(x) * Math.round(Math.abs(x));
+  return (x < 0 ? -Math.round(-x) : Math.round(x)) + 0; // + 0: no negative zero
 }
 
 /**
