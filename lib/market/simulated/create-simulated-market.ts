@@ -15,6 +15,7 @@ import type {
   SimulatedMarketContext,
 } from "../market-data";
 import { simulatedEarnings, simulatedOffExchangePrints, simulatedOptionPrints } from "../prints";
+import { simulatedOptionSessionSizes } from "../prints/simulated-option-prints";
 import type { EarningsEvent, OffExchangePrint, OptionPrint } from "../prints/schemas";
 import type { SymbolInfo } from "../schemas";
 import { toSymbolInfo, type SymbolSpec } from "../universe";
@@ -108,7 +109,10 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
 
   // One tape is the truth: priced boards read their volume from the option tape, which is made on
   // boards quoted without it (`withTape` false). @see docs/methodology.md#one-tape-board-volume-from-the-prints
-  const tape = createTapeVolume((symbol, fromMs, toMs) => simulatedOptionPrints(printContext, symbol, fromMs, toMs));
+  const tape = createTapeVolume(
+    (symbol, fromMs, toMs) => simulatedOptionPrints(printContext, symbol, fromMs, toMs),
+    (symbol, day, add) => simulatedOptionSessionSizes(printContext, symbol, day, add),
+  );
 
   // Open interest carries the previous session's net opening volume from the same tape; the
   // generator's boards (`withTape` false) keep the shape, so making a tape never needs another

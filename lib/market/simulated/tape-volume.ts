@@ -16,6 +16,12 @@ const MINUTE_MS = 60_000;
 /** Prints of a symbol in `[fromMs, toMs)`, made on boards that do not read this module (no cycle). */
 export type TapePrintsFn = (symbol: string, fromMs: number, toMs: number) => OptionPrint[];
 
+/**
+ * The sizes of a whole closed session's prints of a symbol, print by print, with the board each
+ * was made on and its row there (no records made: `simulatedOptionSessionSizes`).
+ */
+export type TapeSessionSizesFn = (symbol: string, day: string, add: (chain: ChainSnapshot, row: number, size: number) => void) => void;
+
 /** One symbol's tape for one session, as far as it has been generated. */
 interface DayTape {
   /** Session-board row of each print, in time order. */
@@ -72,11 +78,13 @@ export interface TapeVolume {
 /**
  * Creates the memo (the last `capacity` symbol-sessions are kept).
  * @example
- * const tape = createTapeVolume((s, from, to) => simulatedOptionPrints(quoteOnlyCtx, s, from, to));
+ * const tape = createTapeVolume((s, from, to) => simulatedOptionPrints(quoteOnlyCtx, s, from, to),
+ *   (s, day, add) => simulatedOptionSessionSizes(quoteOnlyCtx, s, day, add));
  * snap.volume = tape.volumeOf(board, snap);
  */
-export function createTapeVolume(printsOf: TapePrintsFn, capacity = 64): TapeVolume {
+export function createTapeVolume(printsOf: TapePrintsFn, sessionSizesOf: TapeSessionSizesFn, capacity = 64): TapeVolume {
   const tapes = new Lru<string, DayTape>(capacity);
+  const sessionTotals = new Lru<string, Float64Array>(capacity);
 
   const extend = (board: SessionBoard, tape: DayTape, minutes: number): void => {
     if (minutes <= tape.minutesDone) return;
@@ -119,7 +127,26 @@ export function createTapeVolume(printsOf: TapePrintsFn, capacity = 64): TapeVol
   };
 
   return {
-    sessionVolume: (board) => volumeByRow(board, board.nReg),
+    sessionVolume(board) {
+      const k = `${board.symbol}|${board.d}`;
+      return sessionTotals.get(k, () => {
+        const tape = tapes.peek(k);
+        if (tape && tape.minutesDone === board.nReg) return volumeByRow(board, board.nReg);
+        // Sizes only (no print records): the same prints, about half the cost of the records.
+        const byRow = new Float64Array(board.n);
+        let chain: ChainSnapshot | null = null;
+        let rows: Int32Array = new Int32Array(0);
+        sessionSizesOf(board.symbol, board.sessionDate, (snap, row, size) => {
+          if (snap !== chain) {
+            chain = snap;
+            rows = snapshotRows(board, snap);
+          }
+          const r = rows[row];
+          if (r >= 0) byRow[r] += size;
+        });
+        return byRow;
+      });
+    },
     volumeOf(board, snap) {
       const minutes = Math.min(board.nReg, Math.max(0, Math.round((snap.asOfMs - board.regOpenMs) / MINUTE_MS)));
       const byRow = volumeByRow(board, minutes);
