@@ -12,7 +12,7 @@ export type DailyKind = typeof FLOW_SUMMARY | typeof VOL_READING;
 
 /** Version of each kind's producer (docs/methodology.md sections cited by the producers). */
 export const KIND_VERSIONS: Readonly<Record<DailyKind, number>> = Object.freeze({
-  [FLOW_SUMMARY]: 2, // 2: `tideMinutes` (the market tide)
+  [FLOW_SUMMARY]: 3, // 2: `tideMinutes` (the market tide); 3: simulated OI carries the previous session's tape
   [VOL_READING]: 1,
 });
 
