@@ -290,9 +290,8 @@ function snapshotOf(
 /**
  * The board at `asOfMs` (a minute boundary in [open, close]) with underlying `spot` and the
  * session's regular open `openSpot`. Expirations settled at or before `asOfMs` are left out.
- * `oi` is the session's open interest per board row (default the shape, `board.oi`).
  */
-export function quoteBoard(board: SessionBoard, asOfMs: number, spot: number, openSpot: number, oi: Float64Array = board.oi): ChainSnapshot {
+export function quoteBoard(board: SessionBoard, asOfMs: number, spot: number, openSpot: number): ChainSnapshot {
   const exps = board.expirations;
   const first = firstLive(board, asOfMs);
   const start = board.expStart[first];
@@ -303,7 +302,7 @@ export function quoteBoard(board: SessionBoard, asOfMs: number, spot: number, op
   for (let e = first; e < exps.length; e++) {
     quoteRows(board, c, e, e - first, board.expStart[e], board.expStart[e + 1], board.expStart[e] - start, out);
   }
-  return snapshotOf(board, c, spot, first, strikes, { strikeIndex: strikeIndex.slice(), right: board.right.slice(start), oi: oi.slice(start) }, out);
+  return snapshotOf(board, c, spot, first, strikes, { strikeIndex: strikeIndex.slice(), right: board.right.slice(start), oi: board.oi.slice(start) }, out);
 }
 
 /** Which part of a board a windowed quote keeps. */
@@ -341,16 +340,9 @@ export function lowerBound(strike: Float64Array, from: number, to: number, k: nu
  * full board's order and with identical strike, right, OI, expiry and IV (and, with `prices`,
  * identical bid, ask, last and volume; without, those are NaN). A positioning grid of the same
  * window computed from it is identical to one computed from the full board, at a fraction of the
- * cost. `boardOi` as in `quoteBoard`. @see docs/operations.md#daily-statistics-performance
+ * cost. @see docs/operations.md#daily-statistics-performance
  */
-export function quoteBoardWindow(
-  board: SessionBoard,
-  asOfMs: number,
-  spot: number,
-  openSpot: number,
-  select: ChainWindowSelect,
-  boardOi: Float64Array = board.oi,
-): ChainSnapshot {
+export function quoteBoardWindow(board: SessionBoard, asOfMs: number, spot: number, openSpot: number, select: ChainWindowSelect): ChainSnapshot {
   const exps = board.expirations;
   const first = firstLive(board, asOfMs);
   const start = board.expStart[first];
@@ -382,7 +374,7 @@ export function quoteBoardWindow(
     const to = ranges[j + 2];
     quoteRows(board, c, e, e - first, from, to, o, out);
     right.set(board.right.subarray(from, to), o);
-    oi.set(boardOi.subarray(from, to), o);
+    oi.set(board.oi.subarray(from, to), o);
     rowStrikeIndex.set(strikeIndex.subarray(from - start, to - start), o);
     o += to - from;
   }

@@ -29,7 +29,7 @@ import { computeDayBars, emptyBars, sliceBars, type DayBars } from "./minute-bar
 import { firstSessionIndex, openOf, priceAtBoundary, spotAt } from "./prices";
 import { buildSessionBoard, type SessionBoard } from "./session-board";
 import { carryOpenInterest } from "./open-interest-carry";
-import { createTapeVolume, lazyVolume } from "./tape-volume";
+import { createTapeVolume, lazyColumn, lazyVolume, snapshotRows } from "./tape-volume";
 import { atmTotalVariance } from "./vol-surface";
 import { eventVarianceBetween, surfaceLevel } from "./vol-state";
 
@@ -143,10 +143,18 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
     // (they follow their family's extended path). @see docs/methodology.md#extended-hours-boards
     const spot = priceAtBoundary(engine, spec, d, k);
     const openSpot = openOf(engine, spec, d);
-    const oi = withTape ? openInterestOf(symbol, spec, board) : board.oi;
-    const snap = select ? quoteBoardWindow(board, asOfMs, spot, openSpot, select, oi) : quoteBoard(board, asOfMs, spot, openSpot, oi);
+    const snap = select ? quoteBoardWindow(board, asOfMs, spot, openSpot, select) : quoteBoard(board, asOfMs, spot, openSpot);
+    if (!withTape) return snap;
+    // Open interest on first read: readers of quotes alone (IV, spreads) never make a tape.
+    lazyColumn(snap, "oi", () => {
+      const oi = openInterestOf(symbol, spec, board);
+      const rows = snapshotRows(board, snap);
+      const out = new Float64Array(rows.length);
+      for (let i = 0; i < rows.length; i++) out[i] = oi[rows[i]];
+      return out;
+    });
     const priced = select === null || select.prices === true;
-    return withTape && priced ? lazyVolume(snap, () => tape.volumeOf(board, snap)) : snap;
+    return priced ? lazyVolume(snap, () => tape.volumeOf(board, snap)) : snap;
   };
   const chainSync = (symbol: string, atMs: number, options?: ChainOptions): ChainSnapshot | null => chainAt(symbol, atMs, null, options);
 

@@ -46,7 +46,7 @@ function boardRow(board: SessionBoard, e: number, strike: number, right: number)
 }
 
 /** The board rows of a snapshot quoted from `board` (full board or window), in snapshot order. */
-function snapshotRows(board: SessionBoard, snap: ChainSnapshot): Int32Array {
+export function snapshotRows(board: SessionBoard, snap: ChainSnapshot): Int32Array {
   const n = snap.right.length;
   const first = board.expirations.length - snap.expirations.length;
   const start = board.expStart[first];
@@ -163,13 +163,21 @@ export function createTapeVolume(printsOf: TapePrintsFn, sessionSizesOf: TapeSes
  * board's volume, and most readers (exposure, levels) never read it.
  */
 export function lazyVolume(snap: ChainSnapshot, compute: () => Float64Array): ChainSnapshot {
-  let volume: Float64Array | undefined;
-  Object.defineProperty(snap, "volume", {
+  return lazyColumn(snap, "volume", compute);
+}
+
+/**
+ * Makes column `name` of `snap` computed on first read (and kept; assignable): `volume` (a day
+ * of tape) and `oi` (the previous session's tape) cost what readers of quotes alone never pay.
+ */
+export function lazyColumn(snap: ChainSnapshot, name: "volume" | "oi", compute: () => Float64Array): ChainSnapshot {
+  let column: Float64Array | undefined;
+  Object.defineProperty(snap, name, {
     enumerable: true,
     configurable: true,
-    get: () => (volume ??= compute()),
+    get: () => (column ??= compute()),
     set: (v: Float64Array) => {
-      volume = v;
+      column = v;
     },
   });
   return snap;
