@@ -1,7 +1,7 @@
 // Open interest carry (docs/methodology.md#open-interest-carry-from-the-tape): what a board of a
 // session new to the market costs now that its open interest reads the previous session's tape.
-// Each iteration asks the 10:00 board of a session not asked before (board built, previous
-// session's sizes made). Optionally compares against another checkout's `lib` (the code before
+// Each iteration asks the 10:00 board of a session not asked before and reads its open interest
+// (board built, previous session's sizes made). Optionally compares against another checkout's `lib` (the code before
 // the carry), in the same process:
 //   npx tsx bench/oi-carry.bench.ts [/path/to/before-checkout]
 import os from "node:os";
@@ -9,7 +9,7 @@ import { Bench } from "tinybench";
 import { benchRows } from "./_rows";
 import { etInstant, tradingDaysBetween } from "../lib/time";
 
-type MarketFactory = (o: { seed: number; clock: { now(): number } }) => { chainSync(s: string, t: number): unknown };
+type MarketFactory = (o: { seed: number; clock: { now(): number } }) => { chainSync(s: string, t: number): { oi: Float64Array } | null };
 
 /** Adds the new-session workloads of one implementation. */
 function addWorkloads(bench: Bench, label: string, create: MarketFactory): void {
@@ -20,7 +20,7 @@ function addWorkloads(bench: Bench, label: string, create: MarketFactory): void 
     let at = 0;
     bench.add(`${label}: ${symbol} board of a new session`, () => {
       at += step; // never the previous session of an earlier board: each iteration pays its own
-      market.chainSync(symbol, etInstant(days[at], "10:00"));
+      market.chainSync(symbol, etInstant(days[at], "10:00"))!.oi; // the carried column (computed on first read)
     });
   }
 }
