@@ -128,6 +128,52 @@ export function dayTilt(spotUsd: number, sessionOpenUsd: number | undefined, pro
  * @see docs/methodology.md#option-prints
  */
 export function optionPrintsForMinute(input: OptionMinuteInput): OptionPrint[] {
+  const drafts = minuteDrafts(input);
+  if (drafts.length === 0) return [];
+  const { root, minuteMs, chain, spotUsd } = input;
+  const index = chainIndex(chain);
+  const minuteIndex = Math.floor(minuteMs / MINUTE_MS);
+  const underlyingPrice = cents(spotUsd);
+  const out: OptionPrint[] = new Array(drafts.length);
+  for (let k = 0; k < drafts.length; k++) {
+    const d = drafts[k];
+    const tsMs = minuteMs + Math.floor(d.offNs / 1e6);
+    const e = chain.expIndex[d.row];
+    const iv = chain.iv[d.row];
+    out[k] = {
+      id: `${root}-${minuteIndex}-${k}`,
+      tsMs,
+      tsNs: composeTsNs(tsMs, d.offNs % 1e6),
+      symbol: index.symbolOf(d.row),
+      root,
+      underlying: chain.underlying,
+      expiry: chain.expirations[e],
+      strike: chain.strikes[chain.strikeIndex[d.row]],
+      right: chain.right[d.row] === 1 ? "C" : "P",
+      price: d.price,
+      size: d.size,
+      exchange: d.exchange,
+      nbboBid: d.bid,
+      nbboAsk: Math.max(d.ask, d.bid),
+      conditions: [d.condition],
+      underlyingPrice,
+      iv: iv > 0 ? Math.round(iv * 1e4) / 1e4 : null,
+    };
+  }
+  return out;
+}
+
+/**
+ * The sizes of `optionPrintsForMinute(input)`, print by print, without making the records:
+ * `add(row, size)` with `row` the print's row of `input.chain`. What the next session's open
+ * interest reads (docs/methodology.md#open-interest-carry-from-the-tape).
+ */
+export function optionPrintSizesForMinute(input: OptionMinuteInput, add: (row: number, size: number) => void): void {
+  for (const d of minuteDrafts(input)) add(d.row, d.size);
+}
+
+/** The minute's prints as drafts (board row, price, size, venue, condition, NBBO), in time order. */
+function minuteDrafts(input: OptionMinuteInput): Draft[] {
   const { seed, root, minuteMs, session, chain, spotUsd, profile } = input;
   if (minuteMs < session.openMs || minuteMs >= session.closeMs) return [];
   const index = chainIndex(chain);
@@ -347,32 +393,5 @@ export function optionPrintsForMinute(input: OptionMinuteInput): OptionPrint[] {
   }
 
   drafts.sort((a, b) => a.offNs - b.offNs);
-  const underlyingPrice = cents(spotUsd);
-  const out: OptionPrint[] = new Array(drafts.length);
-  for (let k = 0; k < drafts.length; k++) {
-    const d = drafts[k];
-    const tsMs = minuteMs + Math.floor(d.offNs / 1e6);
-    const e = chain.expIndex[d.row];
-    const iv = chain.iv[d.row];
-    out[k] = {
-      id: `${root}-${minuteIndex}-${k}`,
-      tsMs,
-      tsNs: composeTsNs(tsMs, d.offNs % 1e6),
-      symbol: index.symbolOf(d.row),
-      root,
-      underlying: chain.underlying,
-      expiry: chain.expirations[e],
-      strike: chain.strikes[chain.strikeIndex[d.row]],
-      right: chain.right[d.row] === 1 ? "C" : "P",
-      price: d.price,
-      size: d.size,
-      exchange: d.exchange,
-      nbboBid: d.bid,
-      nbboAsk: Math.max(d.ask, d.bid),
-      conditions: [d.condition],
-      underlyingPrice,
-      iv: iv > 0 ? Math.round(iv * 1e4) / 1e4 : null,
-    };
-  }
-  return out;
+  return drafts;
 }

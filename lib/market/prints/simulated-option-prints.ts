@@ -8,7 +8,7 @@ import type { ChainSnapshot, SimulatedMarketContext } from "../market-data";
 import { chainIndex } from "./_chain-index";
 import { optionPrintProfile, type OptionPrintProfile } from "./print-profile";
 import type { OptionPrint } from "./schemas";
-import { optionPrintsForMinute } from "./simulated-option-minute";
+import { optionPrintSizesForMinute, optionPrintsForMinute } from "./simulated-option-minute";
 import { compareTsNs } from "./ts-ns";
 
 const MINUTE_MS = 60_000;
@@ -81,4 +81,42 @@ export function simulatedOptionPrints(
     }
   }
   return out;
+}
+
+/**
+ * The sizes of one whole session's `simulatedOptionPrints(ctx, ticker, open, close)`, print by
+ * print, without making the records: `add(chain, row, size)` with the board the print was made
+ * on and its row there. Same boards, spots and seeds as the records (any order within a minute;
+ * the sum is what is read). What the next session's open interest reads.
+ * @see docs/methodology.md#open-interest-carry-from-the-tape
+ */
+export function simulatedOptionSessionSizes(
+  ctx: SimulatedMarketContext,
+  ticker: string,
+  day: string,
+  add: (chain: ChainSnapshot, row: number, size: number) => void,
+): void {
+  const info = ctx.symbolInfoSync(ticker);
+  if (!info) return;
+  const session = sessionBounds(day);
+  const end = Math.min(session.closeMs, Math.floor(ctx.clock.now() / MINUTE_MS) * MINUTE_MS);
+  const profiles = new Map<string, OptionPrintProfile>();
+  const cadenceMs = CHAIN_REFRESH_MINUTES * MINUTE_MS;
+  let chain: ChainSnapshot | null = null;
+  let sessionOpenUsd: number | undefined;
+  for (let m = session.openMs; m < end; m += MINUTE_MS) {
+    if ((m - session.openMs) % cadenceMs === 0) chain = ctx.chainSync(ticker, m);
+    if (!chain) continue;
+    const board = chain;
+    sessionOpenUsd ??= ctx.spotSync(board.underlying, session.openMs) ?? undefined;
+    const spotUsd = ctx.spotSync(board.underlying, m) ?? board.spot;
+    for (const root of chainIndex(board).expirationsByRoot.keys()) {
+      let profile = profiles.get(root);
+      if (!profile) profiles.set(root, (profile = optionPrintProfile(root, info.type)));
+      optionPrintSizesForMinute(
+        { seed: ctx.seed, root, minuteMs: m, session, chain: board, spotUsd, sessionOpenUsd, profile },
+        (row, size) => add(board, row, size),
+      );
+    }
+  }
 }

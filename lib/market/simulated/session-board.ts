@@ -51,6 +51,10 @@ export interface SessionBoard {
   lnStrike: Float64Array;
   right: Uint8Array;
   expIndex: Int32Array;
+  /**
+   * The shape of the session's open interest; the boards the simulator serves add the previous
+   * session's net opening volume to it (`open-interest-carry.ts`). @see docs/methodology.md#open-interest-carry-from-the-tape
+   */
   oi: Float64Array;
   dailyVolume: Float64Array;
   /** Level (0..WARP_LEVELS-1) of the exponent p of the contract's cumulative volume curve U(m)^p. */
