@@ -5,7 +5,7 @@
  * @see docs/methodology.md#quotes-and-spreads
  */
 import { normCdf } from "../../math";
-import type { ChainSnapshot } from "../market-data";
+import type { ChainSnapshot, PrintGrid } from "../market-data";
 import { strikeUnionFrom, type SessionBoard } from "./session-board";
 import { SPREAD, SURFACE, VOLUME } from "./params";
 import { optionTickRule, type TickRule } from "../tick-size";
@@ -303,6 +303,40 @@ export function quoteBoard(board: SessionBoard, asOfMs: number, spot: number, op
     quoteRows(board, c, e, e - first, board.expStart[e], board.expStart[e + 1], board.expStart[e] - start, out);
   }
   return snapshotOf(board, c, spot, first, strikes, { strikeIndex: strikeIndex.slice(), right: board.right.slice(start), oi: board.oi.slice(start) }, out);
+}
+
+const grids = new WeakMap<SessionBoard, Map<number, PrintGrid>>();
+
+/**
+ * The contract structure `quoteBoard(board, asOfMs, ...)` lists (same rows, expirations and strike
+ * union), without quoting anything: what the option order stream draws on. Memoised per board.
+ * @see docs/methodology.md#option-prints
+ */
+export function boardGrid(board: SessionBoard, asOfMs: number): PrintGrid {
+  const first = firstLive(board, asOfMs);
+  let byFirst = grids.get(board);
+  if (!byFirst) grids.set(board, (byFirst = new Map()));
+  let grid = byFirst.get(first);
+  if (!grid) {
+    const start = board.expStart[first];
+    const { strikes, strikeIndex } = strikeUnionFrom(board, first);
+    const exps = board.expirations.slice(first);
+    const expIndex = new Int32Array(board.n - start);
+    for (let i = 0; i < expIndex.length; i++) expIndex[i] = board.expIndex[start + i] - first;
+    grid = {
+      underlying: board.underlying,
+      sessionDate: board.sessionDate,
+      expirations: exps.map((x) => x.expiry),
+      expirySettleMs: exps.map((x) => x.settleMs),
+      expiryRoot: exps.map(() => board.root),
+      strikes,
+      strikeIndex,
+      expIndex,
+      right: board.right.subarray(start),
+    };
+    byFirst.set(first, grid);
+  }
+  return grid;
 }
 
 /** Which part of a board a windowed quote keeps. */

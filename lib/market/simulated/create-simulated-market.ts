@@ -23,7 +23,7 @@ import { sessionIndexAtOrBefore, simCalendar } from "./_calendar";
 import { hashText } from "./_hash";
 import { Lru } from "./_lru";
 import { boardMinuteAt, type BoardMinute } from "./board-minute";
-import { quoteBoard, quoteBoardWindow, type ChainWindowSelect } from "./chain-quotes";
+import { boardGrid, quoteBoard, quoteBoardWindow, type ChainWindowSelect } from "./chain-quotes";
 import { SimEngine } from "./engine";
 import { computeDayBars, emptyBars, sliceBars, type DayBars } from "./minute-bars";
 import { firstSessionIndex, openOf, priceAtBoundary, spotAt } from "./prices";
@@ -230,6 +230,14 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
   const printContext: SimulatedMarketContext = {
     seed, clock, universeSync, symbolInfoSync, spotSync, minuteBarsSync, earningsSync,
     chainSync: (symbol, atMs) => printBoards.get(`${symbol}|${Math.min(atMs, clock.now())}`, () => chainAt(symbol, atMs, null, {}, false)),
+    // The structure of the open's board, never quoted: a session's sizes cost no board.
+    printGridSync: (symbol, openMs) => {
+      const spec = engine.spec(symbol);
+      const at = spec && Number.isFinite(openMs) ? boardMinute(openMs) : null;
+      if (!spec || !at || at.d < firstSessionIndex(spec)) return null;
+      const board = boards.get(`${symbol}|${at.d}`, () => buildSessionBoard(engine, spec, at.d));
+      return board.expirations.every((e) => e.settleMs <= at.asOfMs) ? null : boardGrid(board, at.asOfMs);
+    },
   };
 
   const market: SimulatedMarket = {

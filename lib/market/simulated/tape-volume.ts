@@ -5,7 +5,7 @@
  * (board row and size per print, prints before each minute), extended only as far as asked.
  * @see docs/methodology.md#one-tape-board-volume-from-the-prints
  */
-import type { ChainSnapshot } from "../market-data";
+import type { ChainSnapshot, PrintGrid } from "../market-data";
 import type { OptionPrint } from "../prints/schemas";
 import { lowerBound } from "./chain-quotes";
 import { Lru } from "./_lru";
@@ -17,10 +17,10 @@ const MINUTE_MS = 60_000;
 export type TapePrintsFn = (symbol: string, fromMs: number, toMs: number) => OptionPrint[];
 
 /**
- * The sizes of a whole closed session's prints of a symbol, print by print, with the board each
- * was made on and its row there (no records made: `simulatedOptionSessionSizes`).
+ * The sizes of a whole closed session's prints of a symbol, print by print, with the contract grid
+ * they were drawn on and the row there (no quotes, no records: `simulatedOptionSessionSizes`).
  */
-export type TapeSessionSizesFn = (symbol: string, day: string, add: (chain: ChainSnapshot, row: number, size: number) => void) => void;
+export type TapeSessionSizesFn = (symbol: string, day: string, add: (grid: PrintGrid, row: number, size: number) => void) => void;
 
 /** One symbol's tape for one session, as far as it has been generated. */
 interface DayTape {
@@ -45,8 +45,8 @@ function boardRow(board: SessionBoard, e: number, strike: number, right: number)
   return row < to && board.right[row] === right && board.strike[row] === strike ? row : -1;
 }
 
-/** The board rows of a snapshot quoted from `board` (full board or window), in snapshot order. */
-export function snapshotRows(board: SessionBoard, snap: ChainSnapshot): Int32Array {
+/** The board rows of a snapshot (or grid) quoted from `board` (full board or window), in snapshot order. */
+export function snapshotRows(board: SessionBoard, snap: PrintGrid): Int32Array {
   const n = snap.right.length;
   const first = board.expirations.length - snap.expirations.length;
   const start = board.expStart[first];
@@ -132,9 +132,9 @@ export function createTapeVolume(printsOf: TapePrintsFn, sessionSizesOf: TapeSes
       return sessionTotals.get(k, () => {
         const tape = tapes.peek(k);
         if (tape && tape.minutesDone === board.nReg) return volumeByRow(board, board.nReg);
-        // Sizes only (no print records): the same prints, about half the cost of the records.
+        // Sizes only: the same order stream as the records, with no board quoted.
         const byRow = new Float64Array(board.n);
-        let chain: ChainSnapshot | null = null;
+        let chain: PrintGrid | null = null;
         let rows: Int32Array = new Int32Array(0);
         sessionSizesOf(board.symbol, board.sessionDate, (snap, row, size) => {
           if (snap !== chain) {
