@@ -19,7 +19,7 @@ export const VOL_READING = "vol-reading";
 export type DailyKind = typeof FLOW_SUMMARY | typeof VOL_READING | typeof CONTRACT_TOP;
 
 /** Version of each kind's producer (docs/methodology.md sections cited by the producers). */
-const FLOW_SUMMARY_VERSION = 4; // 2: `tideMinutes` (the market tide); 3: simulated OI carries the previous session's tape
+const FLOW_SUMMARY_VERSION = 4; // 2: `tideMinutes` (the market tide); 3: simulated OI carries the previous session's tape; 4: the tape's order stream no longer reads quotes
 export const KIND_VERSIONS: Readonly<Record<DailyKind, number>> = Object.freeze({
   [FLOW_SUMMARY]: FLOW_SUMMARY_VERSION,
   [VOL_READING]: 1,
