@@ -107,42 +107,68 @@ function tickOf(root: string, price: number): number {
   return tickAt(optionTickRule(root), price);
 }
 
-/** Per grid: whether each expiration is a standard monthly (third Friday). */
-const monthlyFlags = new WeakMap<object, Uint8Array>();
+/** What a root's order stream reuses every minute of a session: its expirations on the grid. */
+interface RootGrid {
+  index: ChainIndex;
+  /** The root's expirations (grid indices), their settlement, and a weight multiplier (monthlies). */
+  exps: number[];
+  settleMs: Float64Array;
+  mult: Float64Array;
+  /** Position in `exps` of the session's own expiration, or -1. */
+  zero: number;
+  /** Scratch: the minute's draw weights (zero for settled expirations). */
+  weights: Float64Array;
+}
 
-/** Expirations of a root with their draw weights at the minute. @see docs/methodology.md#contract-choice */
-function expiryWeights(
-  grid: PrintGridView,
-  exps: readonly number[],
-  minuteMs: number,
-  zeroDteShare: number,
-): { exps: number[]; weights: Float64Array; total: number } {
-  let monthly = monthlyFlags.get(grid);
-  if (!monthly) monthlyFlags.set(grid, (monthly = Uint8Array.from(grid.expirations, (x) => (isMonthly(x) ? 1 : 0))));
-  const live: number[] = [];
-  for (const e of exps) if (grid.expirySettleMs[e] > minuteMs) live.push(e);
-  const weights = new Float64Array(live.length);
+const rootGrids = new WeakMap<object, Map<string, RootGrid | null>>();
+
+function rootGridOf(grid: PrintGridView, root: string): RootGrid | null {
+  let byRoot = rootGrids.get(grid);
+  if (!byRoot) rootGrids.set(grid, (byRoot = new Map()));
+  let rg = byRoot.get(root);
+  if (rg === undefined) {
+    const index = chainIndex(grid);
+    const exps = index.expirationsByRoot.get(root);
+    rg = exps
+      ? {
+          index,
+          exps,
+          settleMs: Float64Array.from(exps, (e) => grid.expirySettleMs[e]),
+          mult: Float64Array.from(exps, (e) => (isMonthly(grid.expirations[e]) ? 1.6 : 1)),
+          zero: exps.findIndex((e) => grid.expirations[e] === grid.sessionDate),
+          weights: new Float64Array(exps.length),
+        }
+      : null;
+    byRoot.set(root, rg);
+  }
+  return rg;
+}
+
+/**
+ * Fills `rg.weights` with the expirations' draw weights at the minute (settled ones weigh zero)
+ * and returns their total. @see docs/methodology.md#contract-choice
+ */
+function expiryWeights(rg: RootGrid, minuteMs: number, zeroDteShare: number): number {
+  const { settleMs, mult, weights, zero } = rg;
   let other = 0;
-  let zeroIdx = -1;
-  for (let j = 0; j < live.length; j++) {
-    const e = live[j];
-    if (grid.expirations[e] === grid.sessionDate) {
-      zeroIdx = j;
+  for (let j = 0; j < weights.length; j++) {
+    if (!(settleMs[j] > minuteMs) || j === zero) {
+      weights[j] = 0;
       continue;
     }
-    const dteDays = Math.max(0.5, (grid.expirySettleMs[e] - minuteMs) / DAY_MS);
-    const w = Math.pow(1 + dteDays / 5, -1.3) * (monthly[e] === 1 ? 1.6 : 1);
+    const dteDays = Math.max(0.5, (settleMs[j] - minuteMs) / DAY_MS);
+    const w = Math.pow(1 + dteDays / 5, -1.3) * mult[j];
     weights[j] = w;
     other += w;
   }
   let total = other;
-  if (zeroIdx >= 0) {
+  if (zero >= 0 && settleMs[zero] > minuteMs) {
     // The same-day expiration takes `zeroDteShare` of orders (all of them when it is the only one).
     const w = other > 0 ? (other * zeroDteShare) / (1 - zeroDteShare) : 1;
-    weights[zeroIdx] = w;
+    weights[zero] = w;
     total += w;
   }
-  return { exps: live, weights, total };
+  return total;
 }
 
 /** Third Friday of its month (standard monthly expiration). */
@@ -188,11 +214,11 @@ function underOneTick(grid: PrintGridView, row: number, minuteMs: number, spotUs
 function minuteOrders(input: OrderMinuteInput, sink: OrderSink): void {
   const { seed, root, minuteMs, session, grid, spotUsd, profile } = input;
   if (minuteMs < session.openMs || minuteMs >= session.closeMs || !(spotUsd > 0)) return;
-  const index = chainIndex(grid);
-  const rootExps = index.expirationsByRoot.get(root);
-  if (!rootExps) return;
-  const { exps, weights, total } = expiryWeights(grid, rootExps, minuteMs, profile.zeroDteShare);
-  if (exps.length === 0 || !(total > 0)) return;
+  const rg = rootGridOf(grid, root);
+  if (!rg) return;
+  const total = expiryWeights(rg, minuteMs, profile.zeroDteShare);
+  if (!(total > 0)) return;
+  const index = rg.index;
 
   const minuteIndex = Math.floor(minuteMs / MINUTE_MS);
   const rng = createRng(hashText(`${seed}|${root}|orders`), minuteIndex);
@@ -203,29 +229,13 @@ function minuteOrders(input: OrderMinuteInput, sink: OrderSink): void {
   if (nOrders === 0) return;
   const minTick = tickAt(optionTickRule(root), 0);
 
-  /** Draws a contract row: expiration by weight, right, then a strike around spot. */
-  const pickRow = (): number => {
-    const e = exps[rng.pick(weights, total)];
-    const call = rng.next() < profile.callShare;
-    const bucket = index.buckets[e][call ? 1 : 0];
-    if (bucket.rows.length === 0) return -1;
-    const dteDays = Math.max(1, (grid.expirySettleMs[e] - minuteMs) / DAY_MS);
-    const scale = Math.min(0.35, profile.ivRef * Math.sqrt(dteDays / 365));
-    const distance = -Math.log(1 - rng.next()) * scale;
-    // Most flow is out of the money: calls above spot, puts below.
-    const otm = rng.next() < 0.8;
-    const sign = call === otm ? 1 : -1;
-    const target = spotUsd * Math.exp(sign * distance);
-    return bucket.rows[nearestIndex(bucket.strikes, target)];
-  };
-
   const { fill, order } = sink;
   for (let k = 0; k < nOrders; k++) {
     const offNs = Math.floor(rng.next() * 59.99e9);
     // Orders go to contracts with a two-sided market: a contract drawn worth less than one tick
     // is drawn again once.
-    let row = pickRow();
-    if (row >= 0 && underOneTick(grid, row, minuteMs, spotUsd, profile, minTick)) row = pickRow();
+    let row = pickRow(rng, rg, total, minuteMs, spotUsd, profile);
+    if (row >= 0 && underOneTick(grid, row, minuteMs, spotUsd, profile, minTick)) row = pickRow(rng, rg, total, minuteMs, spotUsd, profile);
     if (row < 0) continue;
     const u = rng.next();
     if (u < profile.sweepShare) {
@@ -256,6 +266,24 @@ function minuteOrders(input: OrderMinuteInput, sink: OrderSink): void {
     }
   }
 }
+
+/** Draws a contract row: expiration by weight, right, then a strike around spot. @see docs/methodology.md#contract-choice */
+function pickRow(rng: Rng, rg: RootGrid, total: number, minuteMs: number, spotUsd: number, profile: OptionPrintProfile): number {
+  const j = rng.pick(rg.weights, total);
+  const call = rng.next() < profile.callShare;
+  const bucket = rg.index.buckets[rg.exps[j]][call ? 1 : 0];
+  if (bucket.rows.length === 0) return -1;
+  const dteDays = Math.max(1, (rg.settleMs[j] - minuteMs) / DAY_MS);
+  const scale = Math.min(0.35, profile.ivRef * Math.sqrt(dteDays / 365));
+  const distance = -Math.log(1 - rng.next()) * scale;
+  // Most flow is out of the money: calls above spot, puts below.
+  const otm = rng.next() < 0.8;
+  const sign = call === otm ? 1 : -1;
+  return bucket.rows[nearestIndex(bucket.strikes, spotUsd * Math.exp(sign * distance))];
+}
+
+/** The sizes path needs no order boundaries. */
+function ignoreOrder(): void {}
 
 /** The legs of a multi-leg package: vertical, straddle, strangle, calendar or iron condor (distinct rows). */
 function multiLegRows(r: Rng, index: ChainIndex, grid: PrintGridView, root: string, row: number, spotUsd: number): { rows: number[]; ratios: number[] } {
@@ -308,7 +336,7 @@ function multiLegRows(r: Rng, index: ChainIndex, grid: PrintGridView, root: stri
  * (docs/methodology.md#open-interest-carry-from-the-tape).
  */
 export function optionPrintSizesForMinute(input: OrderMinuteInput, add: (row: number, size: number) => void): void {
-  minuteOrders(input, { fill: add, order: () => {} });
+  minuteOrders(input, { fill: add, order: ignoreOrder });
 }
 
 /** The pricing board's row of each grid row, found on first use (-1: the board does not list it). */

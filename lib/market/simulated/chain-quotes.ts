@@ -6,7 +6,7 @@
  */
 import { normCdf } from "../../math";
 import type { ChainSnapshot, PrintGrid } from "../market-data";
-import { strikeUnionFrom, type SessionBoard } from "./session-board";
+import { strikeUnionFrom, type SessionBoard, type SessionGrid } from "./session-board";
 import { SPREAD, SURFACE, VOLUME } from "./params";
 import { optionTickRule, type TickRule } from "../tick-size";
 import { eventVarianceBetween, surfaceLevel } from "./vol-state";
@@ -241,7 +241,7 @@ function newColumns(n: number, ivOnly = false): QuoteColumns {
 }
 
 /** Index of the first unsettled expiration at `asOfMs`. */
-function firstLive(board: SessionBoard, asOfMs: number): number {
+function firstLive(board: SessionGrid, asOfMs: number): number {
   const exps = board.expirations;
   let first = 0;
   while (first < exps.length && exps[first].settleMs <= asOfMs) first++;
@@ -305,24 +305,26 @@ export function quoteBoard(board: SessionBoard, asOfMs: number, spot: number, op
   return snapshotOf(board, c, spot, first, strikes, { strikeIndex: strikeIndex.slice(), right: board.right.slice(start), oi: board.oi.slice(start) }, out);
 }
 
-const grids = new WeakMap<SessionBoard, Map<number, PrintGrid>>();
+const grids = new WeakMap<SessionGrid, Map<number, PrintGrid>>();
 
 /**
- * The contract structure `quoteBoard(board, asOfMs, ...)` lists (same rows, expirations and strike
- * union), without quoting anything: what the option order stream draws on. Memoised per board.
+ * The contract structure `quoteBoard(board, asOfMs, ...)` lists (same rows and expirations; strikes
+ * given per row rather than as the sorted union), without quoting anything: what the option order stream draws on. Memoised per board.
  * @see docs/methodology.md#option-prints
  */
-export function boardGrid(board: SessionBoard, asOfMs: number): PrintGrid {
+export function boardGrid(board: SessionGrid, asOfMs: number): PrintGrid {
   const first = firstLive(board, asOfMs);
   let byFirst = grids.get(board);
   if (!byFirst) grids.set(board, (byFirst = new Map()));
   let grid = byFirst.get(first);
   if (!grid) {
     const start = board.expStart[first];
-    const { strikes, strikeIndex } = strikeUnionFrom(board, first);
     const exps = board.expirations.slice(first);
     const expIndex = new Int32Array(board.n - start);
     for (let i = 0; i < expIndex.length; i++) expIndex[i] = board.expIndex[start + i] - first;
+    // Strikes per row (strikeIndex the identity): the order stream needs no sorted union.
+    const strikes = board.strike.subarray(start);
+    const strikeIndex = Int32Array.from(expIndex, (_, i) => i);
     grid = {
       underlying: board.underlying,
       sessionDate: board.sessionDate,

@@ -27,7 +27,7 @@ import { boardGrid, quoteBoard, quoteBoardWindow, type ChainWindowSelect } from 
 import { SimEngine } from "./engine";
 import { computeDayBars, emptyBars, sliceBars, type DayBars } from "./minute-bars";
 import { firstSessionIndex, openOf, priceAtBoundary, spotAt } from "./prices";
-import { buildSessionBoard, type SessionBoard } from "./session-board";
+import { buildSessionBoard, buildSessionGrid, type SessionBoard, type SessionGrid } from "./session-board";
 import { carryOpenInterest } from "./open-interest-carry";
 import { createTapeVolume, lazyColumn, lazyVolume, snapshotRows } from "./tape-volume";
 import { atmTotalVariance } from "./vol-surface";
@@ -95,6 +95,13 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
   // sweep over the whole universe (the vol screener) does not rebuild each board every minute, as
   // it did at 64.
   const boards = new Lru<string, SessionBoard>(SESSION_BOARDS_KEPT);
+  // Grids alone (the previous session's, for its order stream and the carry), kept like boards;
+  // a board built later extends the same grid.
+  const sessionGrids = new Lru<string, SessionGrid>(SESSION_BOARDS_KEPT);
+  const gridOf = (symbol: string, spec: SymbolSpec, d: number): SessionGrid =>
+    boards.peek(`${symbol}|${d}`) ?? sessionGrids.get(`${symbol}|${d}`, () => buildSessionGrid(engine, spec, d));
+  const boardOf = (symbol: string, spec: SymbolSpec, d: number): SessionBoard =>
+    boards.get(`${symbol}|${d}`, () => buildSessionBoard(engine, spec, d, sessionGrids.peek(`${symbol}|${d}`)));
   const dayBars = new Lru<string, DayBars>(256);
   let universeCache: SymbolInfo[] | undefined;
   let infoByTicker: Map<string, SymbolInfo> | undefined;
@@ -136,7 +143,7 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
     const p = board.d - 1;
     if (p < firstSessionIndex(spec)) oi = board.oi;
     else {
-      const prev = boards.get(`${symbol}|${p}`, () => buildSessionBoard(engine, spec, p));
+      const prev = gridOf(symbol, spec, p);
       oi = carryOpenInterest(board, prev, tape.sessionVolume(prev), engine.owner(spec).vol);
     }
     carried.set(board, oi);
@@ -149,7 +156,7 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
     const at = boardMinute(atMs, options.extended === true);
     if (!at || at.d < firstSessionIndex(spec)) return null;
     const { d, asOfMs, k } = at;
-    const board = boards.get(`${symbol}|${d}`, () => buildSessionBoard(engine, spec, d));
+    const board = boardOf(symbol, spec, d);
     if (board.expirations.every((e) => e.settleMs <= asOfMs)) return null;
     // Boundary k of the owner's path: extended-hours spot for every symbol, indices included
     // (they follow their family's extended path). @see docs/methodology.md#extended-hours-boards
@@ -235,7 +242,7 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
       const spec = engine.spec(symbol);
       const at = spec && Number.isFinite(openMs) ? boardMinute(openMs) : null;
       if (!spec || !at || at.d < firstSessionIndex(spec)) return null;
-      const board = boards.get(`${symbol}|${at.d}`, () => buildSessionBoard(engine, spec, at.d));
+      const board = gridOf(symbol, spec, at.d);
       return board.expirations.every((e) => e.settleMs <= at.asOfMs) ? null : boardGrid(board, at.asOfMs);
     },
   };

@@ -5,7 +5,7 @@
  * @see docs/methodology.md#open-interest-carry-from-the-tape
  */
 import { OI_CARRY } from "./params";
-import type { SessionBoard } from "./session-board";
+import type { SessionBoard, SessionGrid } from "./session-board";
 
 const DAY_MS = 86_400_000;
 
@@ -50,7 +50,7 @@ export function oiChange(volume: number, shares: CarryShares): number {
  * const oi = carryOpenInterest(board, prevBoard, tapeVolumeByRow, 0.16);
  * @see docs/methodology.md#open-interest-carry-from-the-tape
  */
-export function carryOpenInterest(board: SessionBoard, prev: SessionBoard, prevVolume: Float64Array, vol: number): Float64Array {
+export function carryOpenInterest(board: SessionBoard, prev: SessionGrid, prevVolume: Float64Array, vol: number): Float64Array {
   const out = Float64Array.from(board.oi);
   const prevExp = new Map(prev.expirations.map((x, e) => [x.expiry, e]));
   const tradedMs = Date.parse(`${prev.sessionDate}T00:00:00Z`);

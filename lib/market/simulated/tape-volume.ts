@@ -9,7 +9,7 @@ import type { ChainSnapshot, PrintGrid } from "../market-data";
 import type { OptionPrint } from "../prints/schemas";
 import { lowerBound } from "./chain-quotes";
 import { Lru } from "./_lru";
-import type { SessionBoard } from "./session-board";
+import type { SessionBoard, SessionGrid } from "./session-board";
 
 const MINUTE_MS = 60_000;
 
@@ -35,7 +35,7 @@ interface DayTape {
 }
 
 /** The session-board row of a contract, or -1 when the board does not list it. */
-function boardRow(board: SessionBoard, e: number, strike: number, right: number): number {
+function boardRow(board: SessionGrid, e: number, strike: number, right: number): number {
   const from = board.expStart[e];
   const to = board.expStart[e + 1];
   // Rows come in (put, call) pairs per strike, sorted by strike.
@@ -46,7 +46,7 @@ function boardRow(board: SessionBoard, e: number, strike: number, right: number)
 }
 
 /** The board rows of a snapshot (or grid) quoted from `board` (full board or window), in snapshot order. */
-export function snapshotRows(board: SessionBoard, snap: PrintGrid): Int32Array {
+export function snapshotRows(board: SessionGrid, snap: PrintGrid): Int32Array {
   const n = snap.right.length;
   const first = board.expirations.length - snap.expirations.length;
   const start = board.expStart[first];
@@ -72,7 +72,7 @@ export interface TapeVolume {
    * closed): what moves the next session's open interest.
    * @see docs/methodology.md#open-interest-carry-from-the-tape
    */
-  sessionVolume(board: SessionBoard): Float64Array;
+  sessionVolume(board: SessionGrid): Float64Array;
 }
 
 /**
@@ -86,7 +86,7 @@ export function createTapeVolume(printsOf: TapePrintsFn, sessionSizesOf: TapeSes
   const tapes = new Lru<string, DayTape>(capacity);
   const sessionTotals = new Lru<string, Float64Array>(capacity);
 
-  const extend = (board: SessionBoard, tape: DayTape, minutes: number): void => {
+  const extend = (board: SessionGrid, tape: DayTape, minutes: number): void => {
     if (minutes <= tape.minutesDone) return;
     const fromMs = board.regOpenMs + tape.minutesDone * MINUTE_MS;
     const prints = printsOf(board.symbol, fromMs, board.regOpenMs + minutes * MINUTE_MS);
@@ -104,7 +104,7 @@ export function createTapeVolume(printsOf: TapePrintsFn, sessionSizesOf: TapeSes
     tape.minutesDone = minutes;
   };
 
-  const tapeOf = (board: SessionBoard): DayTape =>
+  const tapeOf = (board: SessionGrid): DayTape =>
     tapes.get(`${board.symbol}|${board.d}`, () => ({
       rows: [],
       sizes: [],
@@ -114,7 +114,7 @@ export function createTapeVolume(printsOf: TapePrintsFn, sessionSizesOf: TapeSes
     }));
 
   /** Per board row, the size of the prints before minute boundary `minutes`. */
-  const volumeByRow = (board: SessionBoard, minutes: number): Float64Array => {
+  const volumeByRow = (board: SessionGrid, minutes: number): Float64Array => {
     const tape = tapeOf(board);
     extend(board, tape, minutes);
     const byRow = new Float64Array(board.n);
