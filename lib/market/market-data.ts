@@ -191,7 +191,20 @@ export interface SimulatedMarketContext {
   spotSync(symbol: string, atMs: number): number | null;
   minuteBarsSync(ticker: string, fromMs: number, toMs: number, options?: MinuteBarsOptions): MinuteBars;
   earningsSync(ticker: string, fromDate: IsoDate, toDate: IsoDate): EarningsEvent[];
+  /**
+   * The contract grid orders are drawn on for the session opening at `openMs`: the structure of
+   * `chainSync(symbol, openMs)` (expirations, strikes, rights, rows), without quotes. Optional:
+   * the generators use `chainSync(symbol, openMs)` itself when absent.
+   * @see docs/methodology.md#option-prints
+   */
+  printGridSync?(symbol: string, openMs: number): PrintGrid | null;
 }
+
+/** A board's contract structure without quotes (what the option order stream draws on). */
+export type PrintGrid = Pick<
+  ChainSnapshot,
+  "underlying" | "sessionDate" | "expirations" | "expirySettleMs" | "expiryRoot" | "strikes" | "strikeIndex" | "expIndex" | "right"
+>;
 
 /**
  * Simulated earnings calendar (pure in its arguments; no market access, because the spot paths

@@ -31,14 +31,15 @@ export const VOL_READING = "vol-reading";
 export type DailyKind = typeof FLOW_SUMMARY | typeof VOL_READING | typeof CONTRACT_TOP | typeof MARKET_SESSION | typeof PRINT_INDEX;
 
 /** Version of each kind's producer (docs/methodology.md sections cited by the producers). */
-const FLOW_SUMMARY_VERSION = 2; // 2: `tideMinutes` (the market tide)
+const FLOW_SUMMARY_VERSION = 4; // 2: `tideMinutes` (the market tide); 3: simulated OI carries the previous session's tape; 4: the tape's order stream no longer reads quotes
 export const KIND_VERSIONS: Readonly<Record<DailyKind, number>> = Object.freeze({
   [FLOW_SUMMARY]: FLOW_SUMMARY_VERSION,
   [VOL_READING]: 1,
   // Its rows are the summaries' rows: a new summary version is a new table version too.
   [CONTRACT_TOP]: FLOW_SUMMARY_VERSION * 100 + 2, // 2: int32 columns
   [MARKET_SESSION]: FLOW_SUMMARY_VERSION * 100 + 1,
-  [PRINT_INDEX]: 1,
+  // Built from the session's prints: a new tape (a summary version) is a new index too.
+  [PRINT_INDEX]: FLOW_SUMMARY_VERSION * 100 + 1,
 });
 
 export const DAILY_KINDS: readonly DailyKind[] = [FLOW_SUMMARY, VOL_READING, CONTRACT_TOP, MARKET_SESSION, PRINT_INDEX];

@@ -319,7 +319,9 @@ describe("positioning on simulated chains since 2023-03-28", () => {
       }
       expect(ivChecked).toBeGreaterThan(100 * samples.length);
       if (INDEX_ETF.has(symbol)) expect(skewCompared).toBeGreaterThan(4 * samples.length);
-    });
+      // Each sampled session's open interest reads the previous session's tape
+      // (docs/methodology.md#open-interest-carry-from-the-tape): SPXW's 25 samples make 25 of them.
+    }, 240_000);
   }
 
   it("SPX AM-settled monthlies: settle at 09:30 ET and leave the board at that instant; the functions run either side", () => {

@@ -314,5 +314,7 @@ describe("what must keep holding", () => {
     expect(mean(ratios)).toBeLessThan(5);
     expect(mean(zeroDte)).toBeGreaterThan(0.5);
     expect(mean(zeroDte)).toBeLessThan(0.6);
-  });
+    // 13 closing boards: each makes its session's tape (volume) and the previous session's
+    // (open interest carry, docs/methodology.md#open-interest-carry-from-the-tape).
+  }, 240_000);
 });

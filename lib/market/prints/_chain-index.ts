@@ -4,7 +4,7 @@
  * immutable once made, so the memo is a pure cache).
  */
 import { formatOptionSymbol } from "../../symbols/format-option-symbol";
-import type { ChainSnapshot } from "../market-data";
+import type { ChainSnapshot, PrintGrid } from "../market-data";
 
 /** The columns of a chain snapshot that the print generator reads. */
 export type PrintChainView = Pick<
@@ -25,6 +25,9 @@ export type PrintChainView = Pick<
   | "iv"
 >;
 
+/** The structural columns of a board: which contracts it lists, in which rows (no quotes). */
+export type PrintGridView = PrintGrid;
+
 /** Rows of one expiration and right, sorted by strike. */
 export interface RightBucket {
   rows: Int32Array;
@@ -42,7 +45,7 @@ export interface ChainIndex {
 const memo = new WeakMap<object, ChainIndex>();
 
 /** The structural columns of a board: what its index depends on. */
-type Structure = Pick<PrintChainView, "underlying" | "expirations" | "expiryRoot" | "strikes" | "strikeIndex" | "expIndex" | "right">;
+type Structure = Pick<PrintGridView, "underlying" | "expirations" | "expiryRoot" | "strikes" | "strikeIndex" | "expIndex" | "right">;
 
 /** The last few indexes built, with the structure of the board each came from (not its quotes). */
 const recent: { chain: Structure; index: ChainIndex }[] = [];
@@ -67,7 +70,7 @@ function sameStructure(a: Structure, b: Structure): boolean {
  * structure that follow (a session's boards every 15 minutes list the same contracts: comparing
  * the columns is far cheaper than indexing and formatting symbols again).
  */
-export function chainIndex(chain: PrintChainView): ChainIndex {
+export function chainIndex(chain: Structure): ChainIndex {
   let index = memo.get(chain);
   if (!index) {
     index = recent.find((r) => sameStructure(r.chain, chain))?.index ?? buildIndex(chain);
@@ -79,7 +82,7 @@ export function chainIndex(chain: PrintChainView): ChainIndex {
   return index;
 }
 
-function buildIndex(chain: PrintChainView): ChainIndex {
+function buildIndex(chain: Structure): ChainIndex {
   const nExp = chain.expirations.length;
   const n = chain.strikeIndex.length;
   const counts = new Int32Array(nExp * 2);

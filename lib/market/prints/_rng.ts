@@ -26,62 +26,86 @@ export interface Rng {
 }
 
 /**
+ * sfc32 as a class: its methods live on the prototype, so creating a stream (one per minute and
+ * root) allocates no closures.
+ */
+class Sfc32 implements Rng {
+  private s0: number;
+  private s1: number;
+  private s2: number;
+  private s3 = 1;
+
+  constructor(a: number, b: number, c: number) {
+    this.s0 = a >>> 0;
+    this.s1 = b >>> 0;
+    this.s2 = c >>> 0;
+    // Warm-up decorrelates nearby seeds (consecutive minutes differ in one word only).
+    for (let i = 0; i < 12; i++) this.raw();
+  }
+
+  private raw(): number {
+    const t = (((this.s0 + this.s1) >>> 0) + this.s3) >>> 0;
+    this.s3 = (this.s3 + 1) >>> 0;
+    this.s0 = this.s1 ^ (this.s1 >>> 9);
+    this.s1 = (this.s2 + (this.s2 << 3)) >>> 0;
+    this.s2 = ((this.s2 << 21) | (this.s2 >>> 11)) >>> 0;
+    this.s2 = (this.s2 + t) >>> 0;
+    return t >>> 0;
+  }
+
+  next(): number {
+    return this.raw() / 4294967296;
+  }
+
+  int(lo: number, hi: number): number {
+    return lo + Math.floor(this.next() * (hi - lo + 1));
+  }
+
+  normal(): number {
+    const u = 1 - this.next();
+    const v = this.next();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+  }
+
+  poisson(lambda: number): number {
+    if (!(lambda > 0)) return 0;
+    if (lambda > 60) {
+      const u = 1 - this.next();
+      const v = this.next();
+      const z = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+      return Math.max(0, Math.round(lambda + Math.sqrt(lambda) * z));
+    }
+    const limit = Math.exp(-lambda);
+    let k = 0;
+    let p = this.next();
+    while (p > limit) {
+      k++;
+      p *= this.next();
+    }
+    return k;
+  }
+
+  pareto(xMin: number, alpha: number): number {
+    return xMin / Math.pow(1 - this.next(), 1 / alpha);
+  }
+
+  pick(weights: ArrayLike<number>, total: number): number {
+    let u = this.next() * total;
+    const last = weights.length - 1;
+    for (let i = 0; i < last; i++) {
+      u -= weights[i];
+      if (u < 0) return i;
+    }
+    return last;
+  }
+}
+
+/**
  * Creates the generator for one stream. Same words in, same sequence out, in any process.
  * @example
  * const rng = createRng(hashText("42|SPY"), 28_512_000);
  * rng.next(); // always the same number for these words
  */
 export function createRng(a: number, b: number, c = 0x9e3779b9): Rng {
-  let s0 = a >>> 0;
-  let s1 = b >>> 0;
-  let s2 = c >>> 0;
-  let s3 = 1;
-  const raw = (): number => {
-    const t = (((s0 + s1) >>> 0) + s3) >>> 0;
-    s3 = (s3 + 1) >>> 0;
-    s0 = s1 ^ (s1 >>> 9);
-    s1 = (s2 + (s2 << 3)) >>> 0;
-    s2 = ((s2 << 21) | (s2 >>> 11)) >>> 0;
-    s2 = (s2 + t) >>> 0;
-    return t >>> 0;
-  };
-  // Warm-up decorrelates nearby seeds (consecutive minutes differ in one word only).
-  for (let i = 0; i < 12; i++) raw();
-  const next = (): number => raw() / 4294967296;
-  return {
-    next,
-    int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)),
-    normal: () => {
-      const u = 1 - next();
-      const v = next();
-      return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-    },
-    poisson: (lambda) => {
-      if (!(lambda > 0)) return 0;
-      if (lambda > 60) {
-        const u = 1 - next();
-        const v = next();
-        const z = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-        return Math.max(0, Math.round(lambda + Math.sqrt(lambda) * z));
-      }
-      const limit = Math.exp(-lambda);
-      let k = 0;
-      let p = next();
-      while (p > limit) {
-        k++;
-        p *= next();
-      }
-      return k;
-    },
-    pareto: (xMin, alpha) => xMin / Math.pow(1 - next(), 1 / alpha),
-    pick: (weights, total) => {
-      let u = next() * total;
-      const last = weights.length - 1;
-      for (let i = 0; i < last; i++) {
-        u -= weights[i];
-        if (u < 0) return i;
-      }
-      return last;
-    },
-  };
+  return new Sfc32(a, b, c);
 }

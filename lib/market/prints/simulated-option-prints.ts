@@ -4,11 +4,11 @@
  * @see docs/methodology.md#option-prints
  */
 import { etDateOf, sessionBounds, tradingDaysBetween } from "../../time";
-import type { ChainSnapshot, SimulatedMarketContext } from "../market-data";
+import type { ChainSnapshot, PrintGrid, SimulatedMarketContext } from "../market-data";
 import { chainIndex } from "./_chain-index";
 import { optionPrintProfile, type OptionPrintProfile } from "./print-profile";
 import type { OptionPrint } from "./schemas";
-import { optionPrintsForMinute } from "./simulated-option-minute";
+import { optionPrintSizesForMinute, optionPrintsForMinute } from "./simulated-option-minute";
 import { compareTsNs } from "./ts-ns";
 
 const MINUTE_MS = 60_000;
@@ -55,6 +55,9 @@ export function simulatedOptionPrints(
     const session = sessionBounds(day);
     const start = Math.max(session.openMs, firstMinute);
     const end = Math.min(session.closeMs, endMs);
+    if (!(end > start)) continue;
+    const grid = sessionGrid(ctx, ticker, session.openMs);
+    if (!grid) continue;
     let anchorMs = -1;
     let chain: ChainSnapshot | null = null;
     let sessionOpenUsd: number | undefined;
@@ -67,11 +70,11 @@ export function simulatedOptionPrints(
       if (!chain) continue;
       sessionOpenUsd ??= ctx.spotSync(chain.underlying, session.openMs) ?? undefined;
       const spotUsd = ctx.spotSync(chain.underlying, m) ?? chain.spot;
-      const roots = [...chainIndex(chain).expirationsByRoot.keys()];
+      const roots = [...chainIndex(grid).expirationsByRoot.keys()];
       let minute: OptionPrint[] = [];
       for (const root of roots) {
         const prints = optionPrintsForMinute({
-          seed: ctx.seed, root, minuteMs: m, session, chain, spotUsd, sessionOpenUsd, profile: profileOf(root),
+          seed: ctx.seed, root, minuteMs: m, session, grid, chain, spotUsd, sessionOpenUsd, profile: profileOf(root),
         });
         minute = minute.length === 0 ? prints : minute.concat(prints);
       }
@@ -81,4 +84,44 @@ export function simulatedOptionPrints(
     }
   }
   return out;
+}
+
+/**
+ * The contract grid of a session's order stream: `ctx.printGridSync`, or the structure of the
+ * board at the open. @see docs/methodology.md#option-prints
+ */
+function sessionGrid(ctx: SimulatedMarketContext, ticker: string, openMs: number): PrintGrid | null {
+  return ctx.printGridSync ? ctx.printGridSync(ticker, openMs) : ctx.chainSync(ticker, openMs);
+}
+
+/**
+ * The sizes of one whole session's `simulatedOptionPrints(ctx, ticker, open, close)`, print by
+ * print, without quotes or records: `add(grid, row, size)` with the session's grid and the
+ * print's row there. The same order stream as the records (any order within a minute; the sum
+ * is what is read): only the grid and the spot path, never a board's quotes. What the next
+ * session's open interest reads.
+ * @see docs/methodology.md#open-interest-carry-from-the-tape
+ */
+export function simulatedOptionSessionSizes(
+  ctx: SimulatedMarketContext,
+  ticker: string,
+  day: string,
+  add: (grid: PrintGrid, row: number, size: number) => void,
+): void {
+  const info = ctx.symbolInfoSync(ticker);
+  if (!info) return;
+  const session = sessionBounds(day);
+  const end = Math.min(session.closeMs, Math.floor(ctx.clock.now() / MINUTE_MS) * MINUTE_MS);
+  if (!(end > session.openMs)) return;
+  const grid = sessionGrid(ctx, ticker, session.openMs);
+  if (!grid) return;
+  const roots = [...chainIndex(grid).expirationsByRoot.keys()].map((root) => ({ root, profile: optionPrintProfile(root, info.type) }));
+  const onFill = (row: number, size: number) => add(grid, row, size);
+  for (let m = session.openMs; m < end; m += MINUTE_MS) {
+    const spotUsd = ctx.spotSync(grid.underlying, m);
+    if (spotUsd === null) continue;
+    for (const { root, profile } of roots) {
+      optionPrintSizesForMinute({ seed: ctx.seed, root, minuteMs: m, session, grid, spotUsd, profile }, onFill);
+    }
+  }
 }

@@ -5,6 +5,11 @@ export class Lru<K, V> {
   private readonly map = new Map<K, V>();
   constructor(private readonly capacity: number) {}
 
+  /** The cached value, if any, without touching its recency. */
+  peek(key: K): V | undefined {
+    return this.map.get(key);
+  }
+
   /** The cached value, or `make()` stored and returned. */
   get(key: K, make: () => V): V {
     const hit = this.map.get(key);

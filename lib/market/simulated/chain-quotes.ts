@@ -5,8 +5,8 @@
  * @see docs/methodology.md#quotes-and-spreads
  */
 import { normCdf } from "../../math";
-import type { ChainSnapshot } from "../market-data";
-import { strikeUnionFrom, type SessionBoard } from "./session-board";
+import type { ChainSnapshot, PrintGrid } from "../market-data";
+import { strikeUnionFrom, type SessionBoard, type SessionGrid } from "./session-board";
 import { SPREAD, SURFACE, VOLUME } from "./params";
 import { optionTickRule, type TickRule } from "../tick-size";
 import { eventVarianceBetween, surfaceLevel } from "./vol-state";
@@ -248,7 +248,7 @@ function newColumns(n: number, ivOnly = false): QuoteColumns {
 }
 
 /** Index of the first unsettled expiration at `asOfMs`. */
-function firstLive(board: SessionBoard, asOfMs: number): number {
+function firstLive(board: SessionGrid, asOfMs: number): number {
   const exps = board.expirations;
   let first = 0;
   while (first < exps.length && exps[first].settleMs <= asOfMs) first++;
@@ -310,6 +310,42 @@ export function quoteBoard(board: SessionBoard, asOfMs: number, spot: number, op
     quoteRows(board, c, e, e - first, board.expStart[e], board.expStart[e + 1], board.expStart[e] - start, out);
   }
   return snapshotOf(board, c, spot, first, strikes, { strikeIndex: strikeIndex.slice(), right: board.right.slice(start), oi: board.oi.slice(start) }, out);
+}
+
+const grids = new WeakMap<SessionGrid, Map<number, PrintGrid>>();
+
+/**
+ * The contract structure `quoteBoard(board, asOfMs, ...)` lists (same rows and expirations; strikes
+ * given per row rather than as the sorted union), without quoting anything: what the option order stream draws on. Memoised per board.
+ * @see docs/methodology.md#option-prints
+ */
+export function boardGrid(board: SessionGrid, asOfMs: number): PrintGrid {
+  const first = firstLive(board, asOfMs);
+  let byFirst = grids.get(board);
+  if (!byFirst) grids.set(board, (byFirst = new Map()));
+  let grid = byFirst.get(first);
+  if (!grid) {
+    const start = board.expStart[first];
+    const exps = board.expirations.slice(first);
+    const expIndex = new Int32Array(board.n - start);
+    for (let i = 0; i < expIndex.length; i++) expIndex[i] = board.expIndex[start + i] - first;
+    // Strikes per row (strikeIndex the identity): the order stream needs no sorted union.
+    const strikes = board.strike.subarray(start);
+    const strikeIndex = Int32Array.from(expIndex, (_, i) => i);
+    grid = {
+      underlying: board.underlying,
+      sessionDate: board.sessionDate,
+      expirations: exps.map((x) => x.expiry),
+      expirySettleMs: exps.map((x) => x.settleMs),
+      expiryRoot: exps.map(() => board.root),
+      strikes,
+      strikeIndex,
+      expIndex,
+      right: board.right.subarray(start),
+    };
+    byFirst.set(first, grid);
+  }
+  return grid;
 }
 
 /** Which part of a board a windowed quote keeps. */

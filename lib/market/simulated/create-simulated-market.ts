@@ -17,19 +17,21 @@ import type {
   SimulatedMarketContext,
 } from "../market-data";
 import { simulatedEarnings, simulatedOffExchangePrints, simulatedOptionPrints } from "../prints";
+import { simulatedOptionSessionSizes } from "../prints/simulated-option-prints";
 import type { EarningsEvent, OffExchangePrint, OptionPrint } from "../prints/schemas";
 import type { SymbolInfo } from "../schemas";
-import { toSymbolInfo } from "../universe";
+import { toSymbolInfo, type SymbolSpec } from "../universe";
 import { sessionIndexAtOrBefore, simCalendar } from "./_calendar";
 import { hashText } from "./_hash";
 import { Lru } from "./_lru";
 import { boardMinuteAt, type BoardMinute } from "./board-minute";
-import { boardRowOf, quoteBoard, quoteBoardRows, quoteBoardWindow, type ChainWindowSelect } from "./chain-quotes";
+import { boardGrid, boardRowOf, quoteBoard, quoteBoardRows, quoteBoardWindow, type ChainWindowSelect } from "./chain-quotes";
 import { SimEngine } from "./engine";
 import { computeDayBars, emptyBars, sliceBars, type DayBars } from "./minute-bars";
 import { firstSessionIndex, openOf, priceAtBoundary, spotAt } from "./prices";
-import { buildSessionBoard, type SessionBoard } from "./session-board";
-import { createTapeVolume, lazyVolume } from "./tape-volume";
+import { buildSessionBoard, buildSessionGrid, type SessionBoard, type SessionGrid } from "./session-board";
+import { carryOpenInterest } from "./open-interest-carry";
+import { createTapeVolume, lazyColumn, lazyVolume, snapshotRows } from "./tape-volume";
 import { atmTotalVariance } from "./vol-surface";
 import { eventVarianceBetween, surfaceLevel } from "./vol-state";
 
@@ -95,6 +97,13 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
   // sweep over the whole universe (the vol screener) does not rebuild each board every minute, as
   // it did at 64.
   const boards = new Lru<string, SessionBoard>(SESSION_BOARDS_KEPT);
+  // Grids alone (the previous session's, for its order stream and the carry), kept like boards;
+  // a board built later extends the same grid.
+  const sessionGrids = new Lru<string, SessionGrid>(SESSION_BOARDS_KEPT);
+  const gridOf = (symbol: string, spec: SymbolSpec, d: number): SessionGrid =>
+    boards.peek(`${symbol}|${d}`) ?? sessionGrids.get(`${symbol}|${d}`, () => buildSessionGrid(engine, spec, d));
+  const boardOf = (symbol: string, spec: SymbolSpec, d: number): SessionBoard =>
+    boards.get(`${symbol}|${d}`, () => buildSessionBoard(engine, spec, d, sessionGrids.peek(`${symbol}|${d}`)));
   const dayBars = new Lru<string, DayBars>(256);
   let universeCache: SymbolInfo[] | undefined;
   let infoByTicker: Map<string, SymbolInfo> | undefined;
@@ -120,7 +129,28 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
   // boards quoted without it (`withTape` false). @see docs/methodology.md#one-tape-board-volume-from-the-prints
   // One day tape per root in session (146), kept like the session boards: at the default 64 a sweep
   // over the universe regenerated each root's tape from the open every minute.
-  const tape = createTapeVolume((symbol, fromMs, toMs) => simulatedOptionPrints(printContext, symbol, fromMs, toMs), DAY_TAPES_KEPT);
+  const tape = createTapeVolume(
+    (symbol, fromMs, toMs) => simulatedOptionPrints(printContext, symbol, fromMs, toMs),
+    (symbol, day, add) => simulatedOptionSessionSizes(printContext, symbol, day, add),
+    DAY_TAPES_KEPT,
+  );
+
+  // Open interest carries the previous session's net opening volume from the same tape; the
+  // generator's boards (`withTape` false) keep the shape, so making a tape never needs another
+  // session's tape. @see docs/methodology.md#open-interest-carry-from-the-tape
+  const carried = new WeakMap<SessionBoard, Float64Array>();
+  const openInterestOf = (symbol: string, spec: SymbolSpec, board: SessionBoard): Float64Array => {
+    let oi = carried.get(board);
+    if (oi) return oi;
+    const p = board.d - 1;
+    if (p < firstSessionIndex(spec)) oi = board.oi;
+    else {
+      const prev = gridOf(symbol, spec, p);
+      oi = carryOpenInterest(board, prev, tape.sessionVolume(prev), engine.owner(spec).vol);
+    }
+    carried.set(board, oi);
+    return oi;
+  };
 
   const chainAt = (symbol: string, atMs: number, select: ChainWindowSelect | null, options: ChainOptions = {}, withTape = true): ChainSnapshot | null => {
     const spec = engine.spec(symbol);
@@ -128,15 +158,24 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
     const at = boardMinute(atMs, options.extended === true);
     if (!at || at.d < firstSessionIndex(spec)) return null;
     const { d, asOfMs, k } = at;
-    const board = boards.get(`${symbol}|${d}`, () => buildSessionBoard(engine, spec, d));
+    const board = boardOf(symbol, spec, d);
     if (board.expirations.every((e) => e.settleMs <= asOfMs)) return null;
     // Boundary k of the owner's path: extended-hours spot for every symbol, indices included
     // (they follow their family's extended path). @see docs/methodology.md#extended-hours-boards
     const spot = priceAtBoundary(engine, spec, d, k);
     const openSpot = openOf(engine, spec, d);
     const snap = select ? quoteBoardWindow(board, asOfMs, spot, openSpot, select) : quoteBoard(board, asOfMs, spot, openSpot);
+    if (!withTape) return snap;
+    // Open interest on first read: readers of quotes alone (IV, spreads) never make a tape.
+    lazyColumn(snap, "oi", () => {
+      const oi = openInterestOf(symbol, spec, board);
+      const rows = snapshotRows(board, snap);
+      const out = new Float64Array(rows.length);
+      for (let i = 0; i < rows.length; i++) out[i] = oi[rows[i]];
+      return out;
+    });
     const priced = select === null || select.prices === true;
-    return withTape && priced ? lazyVolume(snap, () => tape.volumeOf(board, snap)) : snap;
+    return priced ? lazyVolume(snap, () => tape.volumeOf(board, snap)) : snap;
   };
   const chainSync = (symbol: string, atMs: number, options?: ChainOptions): ChainSnapshot | null => chainAt(symbol, atMs, null, options);
 
@@ -233,6 +272,14 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
   const printContext: SimulatedMarketContext = {
     seed, clock, universeSync, symbolInfoSync, spotSync, minuteBarsSync, earningsSync,
     chainSync: (symbol, atMs) => printBoards.get(`${symbol}|${Math.min(atMs, clock.now())}`, () => chainAt(symbol, atMs, null, {}, false)),
+    // The structure of the open's board, never quoted: a session's sizes cost no board.
+    printGridSync: (symbol, openMs) => {
+      const spec = engine.spec(symbol);
+      const at = spec && Number.isFinite(openMs) ? boardMinute(openMs) : null;
+      if (!spec || !at || at.d < firstSessionIndex(spec)) return null;
+      const board = gridOf(symbol, spec, at.d);
+      return board.expirations.every((e) => e.settleMs <= at.asOfMs) ? null : boardGrid(board, at.asOfMs);
+    },
   };
 
   const market: SimulatedMarket = {

@@ -176,6 +176,24 @@ export const OI = {
   noiseSd: 0.6,
 } as const;
 
+/**
+ * How a session's traded volume moves the next session's open interest: the share of a
+ * contract's volume opened on both sides (OI +1 per contract) and closed on both sides (OI -1);
+ * the rest moves a position between holders. @see docs/methodology.md#open-interest-carry-from-the-tape
+ */
+export const OI_CARRY = {
+  /** Opening share: base, plus up to `openingFar` with the distance from spot (full at `farSd` sds), plus up to `openingNew` with days to expiry (full at `newDays`). */
+  openingBase: 0.25,
+  openingFar: 0.15,
+  farSd: 2,
+  openingNew: 0.1,
+  newDays: 60,
+  /** Closing share: base, plus `closingNearExpiry x exp(-days / nearExpiryDays)`. */
+  closingBase: 0.15,
+  closingNearExpiry: 0.3,
+  nearExpiryDays: 7,
+} as const;
+
 /** Daily option volume split. @see docs/methodology.md#open-interest-and-volume */
 export const VOLUME = {
   /** Share of an index root's daily volume in the expiration settling today (0DTE). */

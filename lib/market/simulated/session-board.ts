@@ -51,6 +51,10 @@ export interface SessionBoard {
   lnStrike: Float64Array;
   right: Uint8Array;
   expIndex: Int32Array;
+  /**
+   * The shape of the session's open interest; the boards the simulator serves add the previous
+   * session's net opening volume to it (`open-interest-carry.ts`). @see docs/methodology.md#open-interest-carry-from-the-tape
+   */
   oi: Float64Array;
   dailyVolume: Float64Array;
   /** Level (0..WARP_LEVELS-1) of the exponent p of the contract's cumulative volume curve U(m)^p. */
@@ -79,44 +83,80 @@ function roundness(strike: number, unit: number, a: number, b: number, c: number
   return 1;
 }
 
-/** Builds the board of `spec`'s first option root for session index `d`. */
-export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number): SessionBoard {
+/**
+ * The part of a session's board that lists contracts: expirations, the strike grid and the rows
+ * (strike, right, expiration), without open interest, volume or quotes. What the option order
+ * stream draws on and what the next session's carry merges against; `buildSessionBoard` extends
+ * it, so a board and its grid list the same rows. @see docs/methodology.md#option-prints
+ */
+export type SessionGrid = Pick<
+  SessionBoard,
+  | "symbol" | "underlying" | "root" | "sessionDate" | "d" | "regOpenMs" | "regCloseMs" | "nReg" | "spec" | "ownerTicker"
+  | "ratio" | "refSpot" | "openSpot" | "expirations" | "expStart" | "n" | "strike" | "lnStrike" | "right" | "expIndex" | "strikeUnion"
+>;
+
+/** Builds the grid of `spec`'s first option root for session index `d`. */
+export function buildSessionGrid(engine: SimEngine, spec: SymbolSpec, d: number): SessionGrid {
   const cal = simCalendar();
   const sessionDate = cal.days[d];
   const root = spec.optionRoots[0];
-  const rootInfo = optionRoot(root);
   const owner = engine.owner(spec);
   const ratio = engine.ratio(spec);
   const daily = engine.dailyPath(owner.ticker);
   const refSpot = (d > 0 ? daily.close[d - 1] : daily.refPrice) * ratio;
   const openSpot = daily.open[d] * ratio;
-  const lnAnchor = lnOiAnchor(daily.close, daily.refPrice, d) + Math.log(ratio);
   const regOpenMs = cal.regOpen[d];
   const regCloseMs = cal.regClose[d];
   const nReg = Math.round((regCloseMs - regOpenMs) / MINUTE_MS);
-  // Indices and ETFs carry the index-style put skew and put-heavy OI; single names a smile.
-  const isIndexLike = spec.type !== "stock";
-  const seed = engine.seed;
-  const rootId = hashText(root);
-
   const expirations = listedExpirations(root, sessionDate);
   const nExp = expirations.length;
   const grids: Float64Array[] = [];
-  const tStart: number[] = [];
   let n = 0;
   for (const e of expirations) {
     const t = Math.max(e.settleMs - regOpenMs, MINUTE_MS) / YEAR_MS;
-    tStart.push(t);
     const g = sessionStrikes(refSpot, openSpot, owner.vol, t, spec.type);
     grids.push(g);
     n += 2 * g.length;
   }
-
   const expStart = new Int32Array(nExp + 1);
   const strike = new Float64Array(n);
   const lnStrike = new Float64Array(n);
   const right = new Uint8Array(n);
   const expIndex = new Int32Array(n);
+  let row = 0;
+  for (let e = 0; e < nExp; e++) {
+    expStart[e] = row;
+    for (const K of grids[e]) {
+      const lnK = Math.log(K);
+      for (let rt = 0; rt < 2; rt++) {
+        strike[row] = K;
+        lnStrike[row] = lnK;
+        right[row] = rt; // 0 put, 1 call
+        expIndex[row] = e;
+        row++;
+      }
+    }
+  }
+  expStart[nExp] = row;
+  return {
+    symbol: spec.ticker, underlying: spec.underlying, root, sessionDate, d, regOpenMs, regCloseMs, nReg, spec,
+    ownerTicker: owner.ticker, ratio, refSpot, openSpot, expirations, expStart, n, strike, lnStrike, right, expIndex,
+    strikeUnion: new Map(),
+  };
+}
+
+/** Builds the board of `spec`'s first option root for session index `d` (its grid, extended). */
+export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number, grid = buildSessionGrid(engine, spec, d)): SessionBoard {
+  const { sessionDate, root, ratio, refSpot, openSpot, regOpenMs, nReg, expirations, expStart, n, strike, lnStrike } = grid;
+  const rootInfo = optionRoot(root);
+  const owner = engine.owner(spec);
+  const daily = engine.dailyPath(owner.ticker);
+  const lnAnchor = lnOiAnchor(daily.close, daily.refPrice, d) + Math.log(ratio);
+  // Indices and ETFs carry the index-style put skew and put-heavy OI; single names a smile.
+  const isIndexLike = spec.type !== "stock";
+  const seed = engine.seed;
+  const rootId = hashText(root);
+  const nExp = expirations.length;
   const oiW = new Float64Array(n);
   const volW = new Float64Array(n);
   const warp = new Uint8Array(n);
@@ -134,11 +174,9 @@ export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number
   const volCallTilt = isIndexLike ? 1 : VOLUME.callTiltStock;
   let oiSum = 0;
   let volSum = 0;
-  let row = 0;
   for (let e = 0; e < nExp; e++) {
-    expStart[e] = row;
     const exp = expirations[e];
-    const t = tStart[e];
+    const t = Math.max(exp.settleMs - regOpenMs, MINUTE_MS) / YEAR_MS;
     const tDays = t * 365;
     const width = Math.min(OI.maxWidth, Math.max(OI.minWidth, OI.widthInSd * owner.vol * Math.sqrt(Math.max(t, 1 / 365))));
     const shape = oiExpiryShape(width, regime);
@@ -147,10 +185,9 @@ export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number
     const zeroDte = exp.expiry === sessionDate;
     const expVolW = zeroDte && rootInfo.cycle === "daily" ? -1 : (exp.monthly ? 1.5 : 1) / (1 + tDays / 7);
     const contractKey = key(seed, rootId, Math.round(Date.parse(`${exp.expiry}T00:00:00Z`) / DAY_MS), 0x0c0c);
-    const g = grids[e];
-    for (let j = 0; j < g.length; j++) {
-      const K = g[j];
-      const lnK = Math.log(K);
+    for (let row = expStart[e]; row < expStart[e + 1]; row += 2) {
+      const K = strike[row];
+      const lnK = lnStrike[row];
       // Open interest around the anchor (where it was built); the day's volume around the open.
       const m = lnK - lnAnchor;
       const mv = lnK - lnOpen;
@@ -159,27 +196,22 @@ export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number
       const round = roundness(K, unit, roundA, roundB, roundC);
       const strikeKey = Math.round(K * 1000);
       for (let rt = 0; rt < 2; rt++) {
-        strike[row] = K;
-        lnStrike[row] = lnK;
-        right[row] = rt; // 0 put, 1 call
-        expIndex[row] = e;
+        const i = row + rt;
         // Volume leans to out-of-the-money contracts at the open (ITM 0.4) and to index puts.
         const sideW = ((rt === 0 ? mv <= 0 : mv >= 0) ? 1 : OI.itmFactor) * (rt === 0 ? volPutTilt : volCallTilt);
         const noise = Math.exp(oiNoiseSd * normal(contractKey, strikeKey * 2 + rt) - 0.5 * oiNoiseSd * oiNoiseSd);
         const roundW = rt === 0 ? Math.pow(round, putRoundPower) : round;
         const w = oiShapeWeight(m, rt, shape) * roundW * expMult * timeW * noise;
-        oiW[row] = w;
+        oiW[i] = w;
         oiSum += w;
-        const vnoise = Math.exp(volNoiseSd * normal(dayKey, row) - 0.5 * volNoiseSd * volNoiseSd);
-        volW[row] = vbell * sideW * Math.sqrt(round) * vnoise * (expVolW < 0 ? 1 : expVolW);
-        if (expVolW < 0) volW[row] = -volW[row]; // marked 0DTE, normalised separately below
-        warp[row] = Math.min(VOLUME.warpLevels - 1, Math.floor(VOLUME.warpLevels * uniform(dayKey, 1_000_000 + row)));
-        lastPos[row] = 0.9 * (uniform(dayKey, 2_000_000 + row) - 0.5);
-        row++;
+        const vnoise = Math.exp(volNoiseSd * normal(dayKey, i) - 0.5 * volNoiseSd * volNoiseSd);
+        volW[i] = vbell * sideW * Math.sqrt(round) * vnoise * (expVolW < 0 ? 1 : expVolW);
+        if (expVolW < 0) volW[i] = -volW[i]; // marked 0DTE, normalised separately below
+        warp[i] = Math.min(VOLUME.warpLevels - 1, Math.floor(VOLUME.warpLevels * uniform(dayKey, 1_000_000 + i)));
+        lastPos[i] = 0.9 * (uniform(dayKey, 2_000_000 + i) - 0.5);
       }
     }
   }
-  expStart[nExp] = row;
 
   // Open interest: the chain's total spread over the weights.
   const oiTotal = spec.optionAdv * OI.daysOfVolume;
@@ -213,42 +245,22 @@ export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number
   lnCumVolume[nReg] = 0;
 
   const board: SessionBoard = {
-    symbol: spec.ticker,
-    underlying: spec.underlying,
-    root,
-    sessionDate,
-    d,
-    regOpenMs,
-    regCloseMs,
-    nReg,
-    spec,
-    ownerTicker: owner.ticker,
-    ratio,
+    ...grid,
     rate: SIM_RATE,
     dividendYield: spec.dividendYield,
-    refSpot,
-    openSpot,
     oiAnchor: Math.exp(lnAnchor),
-    expirations,
-    expStart,
-    n,
-    strike,
-    lnStrike,
-    right,
-    expIndex,
     oi,
     dailyVolume,
     warp,
     lastPos,
     volState: engine.volState(owner.ticker),
     lnCumVolume,
-    strikeUnion: new Map(),
   };
   return board;
 }
 
 /** Sorted unique strikes of the rows from expiration `first` on, and each row's index into them. */
-export function strikeUnionFrom(board: SessionBoard, first: number): { strikes: Float64Array; strikeIndex: Int32Array } {
+export function strikeUnionFrom(board: SessionGrid, first: number): { strikes: Float64Array; strikeIndex: Int32Array } {
   let u = board.strikeUnion.get(first);
   if (u) return u;
   const start = board.expStart[first];

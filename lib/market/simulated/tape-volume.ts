@@ -5,16 +5,22 @@
  * (board row and size per print, prints before each minute), extended only as far as asked.
  * @see docs/methodology.md#one-tape-board-volume-from-the-prints
  */
-import type { ChainSnapshot } from "../market-data";
+import type { ChainSnapshot, PrintGrid } from "../market-data";
 import type { OptionPrint } from "../prints/schemas";
 import { lowerBound } from "./chain-quotes";
 import { Lru } from "./_lru";
-import type { SessionBoard } from "./session-board";
+import type { SessionBoard, SessionGrid } from "./session-board";
 
 const MINUTE_MS = 60_000;
 
 /** Prints of a symbol in `[fromMs, toMs)`, made on boards that do not read this module (no cycle). */
 export type TapePrintsFn = (symbol: string, fromMs: number, toMs: number) => OptionPrint[];
+
+/**
+ * The sizes of a whole closed session's prints of a symbol, print by print, with the contract grid
+ * they were drawn on and the row there (no quotes, no records: `simulatedOptionSessionSizes`).
+ */
+export type TapeSessionSizesFn = (symbol: string, day: string, add: (grid: PrintGrid, row: number, size: number) => void) => void;
 
 /** One symbol's tape for one session, as far as it has been generated. */
 interface DayTape {
@@ -29,7 +35,7 @@ interface DayTape {
 }
 
 /** The session-board row of a contract, or -1 when the board does not list it. */
-function boardRow(board: SessionBoard, e: number, strike: number, right: number): number {
+function boardRow(board: SessionGrid, e: number, strike: number, right: number): number {
   const from = board.expStart[e];
   const to = board.expStart[e + 1];
   // Rows come in (put, call) pairs per strike, sorted by strike.
@@ -39,8 +45,8 @@ function boardRow(board: SessionBoard, e: number, strike: number, right: number)
   return row < to && board.right[row] === right && board.strike[row] === strike ? row : -1;
 }
 
-/** The board rows of a snapshot quoted from `board` (full board or window), in snapshot order. */
-function snapshotRows(board: SessionBoard, snap: ChainSnapshot): Int32Array {
+/** The board rows of a snapshot (or grid) quoted from `board` (full board or window), in snapshot order. */
+export function snapshotRows(board: SessionGrid, snap: PrintGrid): Int32Array {
   const n = snap.right.length;
   const first = board.expirations.length - snap.expirations.length;
   const start = board.expStart[first];
@@ -61,18 +67,26 @@ export interface TapeVolume {
    * per contract, the summed size of its prints with `board open <= tsMs < snap.asOfMs`.
    */
   volumeOf(board: SessionBoard, snap: ChainSnapshot): Float64Array;
+  /**
+   * Per row of `board`, the summed size of the whole session's prints (the session must have
+   * closed): what moves the next session's open interest.
+   * @see docs/methodology.md#open-interest-carry-from-the-tape
+   */
+  sessionVolume(board: SessionGrid): Float64Array;
 }
 
 /**
  * Creates the memo (the last `capacity` symbol-sessions are kept).
  * @example
- * const tape = createTapeVolume((s, from, to) => simulatedOptionPrints(quoteOnlyCtx, s, from, to));
+ * const tape = createTapeVolume((s, from, to) => simulatedOptionPrints(quoteOnlyCtx, s, from, to),
+ *   (s, day, add) => simulatedOptionSessionSizes(quoteOnlyCtx, s, day, add));
  * snap.volume = tape.volumeOf(board, snap);
  */
-export function createTapeVolume(printsOf: TapePrintsFn, capacity = 64): TapeVolume {
+export function createTapeVolume(printsOf: TapePrintsFn, sessionSizesOf: TapeSessionSizesFn, capacity = 64): TapeVolume {
   const tapes = new Lru<string, DayTape>(capacity);
+  const sessionTotals = new Lru<string, Float64Array>(capacity);
 
-  const extend = (board: SessionBoard, tape: DayTape, minutes: number): void => {
+  const extend = (board: SessionGrid, tape: DayTape, minutes: number): void => {
     if (minutes <= tape.minutesDone) return;
     const fromMs = board.regOpenMs + tape.minutesDone * MINUTE_MS;
     const prints = printsOf(board.symbol, fromMs, board.regOpenMs + minutes * MINUTE_MS);
@@ -90,23 +104,52 @@ export function createTapeVolume(printsOf: TapePrintsFn, capacity = 64): TapeVol
     tape.minutesDone = minutes;
   };
 
+  const tapeOf = (board: SessionGrid): DayTape =>
+    tapes.get(`${board.symbol}|${board.d}`, () => ({
+      rows: [],
+      sizes: [],
+      before: new Int32Array(board.nReg + 1),
+      minutesDone: 0,
+      expByDate: new Map(board.expirations.map((x, e) => [x.expiry, e])),
+    }));
+
+  /** Per board row, the size of the prints before minute boundary `minutes`. */
+  const volumeByRow = (board: SessionGrid, minutes: number): Float64Array => {
+    const tape = tapeOf(board);
+    extend(board, tape, minutes);
+    const byRow = new Float64Array(board.n);
+    const count = tape.before[minutes];
+    for (let k = 0; k < count; k++) {
+      const row = tape.rows[k];
+      if (row >= 0) byRow[row] += tape.sizes[k];
+    }
+    return byRow;
+  };
+
   return {
+    sessionVolume(board) {
+      const k = `${board.symbol}|${board.d}`;
+      return sessionTotals.get(k, () => {
+        const tape = tapes.peek(k);
+        if (tape && tape.minutesDone === board.nReg) return volumeByRow(board, board.nReg);
+        // Sizes only: the same order stream as the records, with no board quoted.
+        const byRow = new Float64Array(board.n);
+        let chain: PrintGrid | null = null;
+        let rows: Int32Array = new Int32Array(0);
+        sessionSizesOf(board.symbol, board.sessionDate, (snap, row, size) => {
+          if (snap !== chain) {
+            chain = snap;
+            rows = snapshotRows(board, snap);
+          }
+          const r = rows[row];
+          if (r >= 0) byRow[r] += size;
+        });
+        return byRow;
+      });
+    },
     volumeOf(board, snap) {
-      const tape = tapes.get(`${board.symbol}|${board.d}`, () => ({
-        rows: [],
-        sizes: [],
-        before: new Int32Array(board.nReg + 1),
-        minutesDone: 0,
-        expByDate: new Map(board.expirations.map((x, e) => [x.expiry, e])),
-      }));
       const minutes = Math.min(board.nReg, Math.max(0, Math.round((snap.asOfMs - board.regOpenMs) / MINUTE_MS)));
-      extend(board, tape, minutes);
-      const byRow = new Float64Array(board.n);
-      const count = tape.before[minutes];
-      for (let k = 0; k < count; k++) {
-        const row = tape.rows[k];
-        if (row >= 0) byRow[row] += tape.sizes[k];
-      }
+      const byRow = volumeByRow(board, minutes);
       const rows = snapshotRows(board, snap);
       const volume = new Float64Array(rows.length);
       for (let i = 0; i < rows.length; i++) volume[i] = rows[i] >= 0 ? byRow[rows[i]] : 0;
@@ -120,13 +163,21 @@ export function createTapeVolume(printsOf: TapePrintsFn, capacity = 64): TapeVol
  * board's volume, and most readers (exposure, levels) never read it.
  */
 export function lazyVolume(snap: ChainSnapshot, compute: () => Float64Array): ChainSnapshot {
-  let volume: Float64Array | undefined;
-  Object.defineProperty(snap, "volume", {
+  return lazyColumn(snap, "volume", compute);
+}
+
+/**
+ * Makes column `name` of `snap` computed on first read (and kept; assignable): `volume` (a day
+ * of tape) and `oi` (the previous session's tape) cost what readers of quotes alone never pay.
+ */
+export function lazyColumn(snap: ChainSnapshot, name: "volume" | "oi", compute: () => Float64Array): ChainSnapshot {
+  let column: Float64Array | undefined;
+  Object.defineProperty(snap, name, {
     enumerable: true,
     configurable: true,
-    get: () => (volume ??= compute()),
+    get: () => (column ??= compute()),
     set: (v: Float64Array) => {
-      volume = v;
+      column = v;
     },
   });
   return snap;
