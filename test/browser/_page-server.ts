@@ -1,6 +1,8 @@
 // What every page test in headless Chromium stands on: the app over the simulated market (seed 42)
 // pinned at one instant, listening on a free loopback port, and one Chromium. `usePageServer`
 // registers their start (beforeAll) and stop (afterAll) and returns an object filled at start.
+import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import { fixedClock } from "../../lib/market/clock";
@@ -11,6 +13,19 @@ import { listen, type Listening } from "../../server/http/listen";
 import { createConcurrencyLimiter, createRateLimiter } from "../../server/limits";
 import type { AppOptions } from "../../server/services";
 import { launchChromium } from "./_bundle";
+
+/**
+ * Where page tests write their screenshots: `docs/screenshots/` (the README's images) only with
+ * `UPDATE_SCREENSHOTS=1`, else the ignored `test-artifacts/screenshots/`, so an ordinary run leaves
+ * the checkout unmodified. Created if missing.
+ * @example await page.screenshot({ path: resolve(screenshotsDir(), "heatmap.png") });
+ */
+export function screenshotsDir(): string {
+  const root = resolve(__dirname, "../..");
+  const dir = process.env.UPDATE_SCREENSHOTS === "1" ? resolve(root, "docs/screenshots") : resolve(root, "test-artifacts/screenshots");
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
 
 /**
  * The app a page test serves: the simulated market pinned at `now` (ms) or run by `now` (a clock),

@@ -1,16 +1,16 @@
 // Marks on the chart page in headless Chromium against a real listening server: the page draws the
 // API's /v1/marks and /v1/timescale_marks as markers on the candles and as links to the minute's
 // heatmap, and following a link opens that heatmap. Screenshot for the README:
-// docs/screenshots/chart-marks.png.
+// docs/screenshots/chart-marks.png with UPDATE_SCREENSHOTS=1 (screenshotsDir).
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { openAccountService } from "../../server/accounts";
 import { CHART_COUNTBACK } from "../../server/web";
-import { simulatedApp, usePageServer } from "./_page-server";
+import { screenshotsDir, simulatedApp, usePageServer } from "./_page-server";
 
 const ARTIFACTS = resolve(__dirname, "../../test-artifacts");
-const SCREENSHOTS = resolve(__dirname, "../../docs/screenshots");
+const SCREENSHOTS = screenshotsDir();
 const NOW_MS = Date.parse("2024-03-06T20:30:00Z"); // Wednesday 15:30 EST
 
 describe("chart marks in headless Chromium", () => {

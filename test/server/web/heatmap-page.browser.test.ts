@@ -3,7 +3,7 @@
 // /v1/historical?layout=matrix for the same minute to 1e-9 relative; controls recompute without a
 // round trip; the what-if slider and the replay scrubber redraw rates are measured (figures in
 // bench/README.md); errors for a missing, wrong or exhausted key are spelled out. Screenshot:
-// docs/screenshots/heatmap.png.
+// docs/screenshots/heatmap.png with UPDATE_SCREENSHOTS=1 (screenshotsDir).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -13,10 +13,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { scaledClock } from "../../../lib/market/clock";
 import { openAccountService } from "../../../server/accounts";
 import { buildHeatmapStatic } from "../../../scripts/build-heatmap-static";
-import { simulatedApp, usePageServer } from "../../browser/_page-server";
+import { screenshotsDir, simulatedApp, usePageServer } from "../../browser/_page-server";
 
 const ROOT = resolve(__dirname, "../../..");
-const SCREENSHOTS = resolve(ROOT, "docs/screenshots");
+const SCREENSHOTS = screenshotsDir();
 const ARTIFACTS = resolve(ROOT, "test-artifacts");
 const NOW_MS = Date.parse("2024-03-06T19:00:00Z"); // Wednesday 14:00 EST
 
@@ -67,7 +67,6 @@ describe("heatmap page in headless Chromium", () => {
   const ctx = usePageServer(() => simulatedApp({ now: NOW_MS, accounts }));
 
   beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
     mkdirSync(ARTIFACTS, { recursive: true });
     // Build the page's bundle once, outside the timed first paint (the server keeps it).
     expect((await fetch(`${ctx.server.url}/heatmap/app.js`)).status).toBe(200);
