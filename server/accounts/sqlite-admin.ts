@@ -3,14 +3,14 @@
  * CLI uses them while the server runs. See docs/operations.md#accounts-cli.
  */
 import { ApiError } from "../errors";
-import type { AccountDetails, SyncAdmin, CreateAccountInput, KeyState, LedgerEntry, UpdateAccountInput } from "./admin-types";
+import type { AccountDetails, SyncAdmin, CreateAccountInput, KeyState, UpdateAccountInput } from "./admin-types";
 import { assertCap, assertCredits, assertRpm } from "./account-errors";
 import { displayPrefix, generateKey, hashesEqual, hashKey, KEY_PREFIX, newId } from "./keys";
 import { isPlan, planDefinition } from "./plans";
 import { usagePeriods } from "./sqlite-ledger";
+import { ledgerEntryOf, type LedgerRow } from "./ledger-rows";
 import type { SqliteStore } from "./_sqlite-store";
 
-type LedgerRow = { id: number; account_id: string; ts_ms: number; delta: number; kind: LedgerEntry["kind"]; request_id: string | null; route: string | null; balance_after: number };
 
 const iso = (ms: number | null): string | null => (ms == null ? null : new Date(ms).toISOString());
 
@@ -210,16 +210,7 @@ export function createSqliteAdmin(store: SqliteStore): SyncAdmin {
     },
 
     ledger(accountId, opts = {}) {
-      return q.ledgerOf.all(accountId, opts.limit ?? 100).map((r) => ({
-        id: r.id,
-        accountId: r.account_id,
-        tsMs: r.ts_ms,
-        delta: r.delta,
-        kind: r.kind,
-        requestId: r.request_id,
-        route: r.route,
-        balanceAfter: r.balance_after,
-      }));
+      return q.ledgerOf.all(accountId, opts.limit ?? 100).map(ledgerEntryOf);
     },
 
     verifyLedger: () => q.mismatches.all().map((r) => ({ accountId: r.account_id, balance: r.credits, ledgerSum: r.s })),

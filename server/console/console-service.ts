@@ -12,6 +12,8 @@ import { dummyPasswordHash, hashPassword, passwordProblem, SCRYPT_COST, verifyPa
 import { planDefinition } from "../accounts/plans";
 import type { AccountRecord, AccountService } from "../accounts/types";
 import type { UsageReport } from "../accounts/usage-report";
+import { storeUnavailable } from "../accounts/account-errors";
+import { isOAuthError } from "../oauth/oauth-error";
 import type { ConnectedApp, OAuthStore } from "../oauth/oauth-store";
 import { createSignInLimiter, type SignInLimiter, type SignInLimits } from "./sign-in-limiter";
 
@@ -66,6 +68,20 @@ const tooManyAttempts = (retryAfterS: number) =>
     headers: { "Retry-After": String(retryAfterS) },
     details: { retry_after: retryAfterS },
   });
+
+/**
+ * The console answers in the REST envelope: an OAuth store that cannot be reached (its 503
+ * `temporarily_unavailable`, meant for OAuth clients) is the console's 503 `store_unavailable`,
+ * `Retry-After` included, like every other console call during an outage.
+ */
+async function oauthCall<T>(call: () => T | Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (isOAuthError(error) && error.status === 503) throw storeUnavailable();
+    throw error;
+  }
+}
 
 export function createConsoleService(options: ConsoleServiceOptions) {
   const { accounts } = options;
@@ -175,17 +191,17 @@ export function createConsoleService(options: ConsoleServiceOptions) {
       // Another account's key is answered exactly like a key that does not exist.
       if (!(await store.keysOf(accountId)).some((k) => k.keyId === keyId)) throw new ApiError(404, "key_not_found", "No key with that id on this account.");
       const r = await accounts.revokeKey(keyId);
-      return { keyId: r.keyId, alreadyRevoked: r.alreadyRevoked, oauthTokensRevoked: oauth ? await oauth.revokeGrantsOfKey(r.keyId) : 0 };
+      return { keyId: r.keyId, alreadyRevoked: r.alreadyRevoked, oauthTokensRevoked: oauth ? await oauthCall(() => oauth.revokeGrantsOfKey(r.keyId)) : 0 };
     },
 
-    apps: async (accountId: string): Promise<ConnectedApp[]> => (oauth ? await oauth.listApps({ accountId }) : []),
+    apps: async (accountId: string): Promise<ConnectedApp[]> => (oauth ? await oauthCall(() => oauth.listApps({ accountId })) : []),
 
     async revokeApp(accountId: string, appIdRaw: unknown) {
       const appId = requireString(appIdRaw, "appId", 64);
-      if (!oauth || !(await oauth.listApps({ accountId })).some((a) => a.appId === appId)) {
+      if (!oauth || !(await oauthCall(() => oauth.listApps({ accountId }))).some((a) => a.appId === appId)) {
         throw new ApiError(404, "app_not_found", "No connected app with that id on this account.");
       }
-      const r = (await oauth.revokeApp(appId))!;
+      const r = (await oauthCall(() => oauth.revokeApp(appId)))!;
       return { appId: r.appId, alreadyRevoked: r.alreadyRevoked, tokensRevoked: r.tokensRevoked };
     },
 

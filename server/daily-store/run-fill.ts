@@ -32,7 +32,8 @@ export async function runFill(o: RunFillOptions): Promise<number> {
   const done: Record<string, number> = {};
   const left: Record<string, number> = {};
   for (const s of steps) left[s.kind] = (left[s.kind] ?? 0) + 1;
-  const report = (kind: DailyKind) => o.onProgress?.(kind, { done: done[kind] ?? 0, total: totals[kind], finished: left[kind] === 0 });
+  // A kind with no planned step has nothing left: finished from the start.
+  const report = (kind: DailyKind) => o.onProgress?.(kind, { done: done[kind] ?? 0, total: totals[kind], finished: (left[kind] ?? 0) === 0 });
   for (const kind of Object.keys(totals) as DailyKind[]) if (!left[kind]) report(kind);
   let computed = 0;
   for (const step of steps) {

@@ -1,47 +1,25 @@
 // Marks on the chart page in headless Chromium against a real listening server: the page draws the
 // API's /v1/marks and /v1/timescale_marks as markers on the candles and as links to the minute's
 // heatmap, and following a link opens that heatmap. Screenshot for the README:
-// docs/screenshots/chart-marks.png.
+// docs/screenshots/chart-marks.png with UPDATE_SCREENSHOTS=1 (screenshotsDir).
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixedClock } from "../../lib/market/clock";
-import { createSimulatedMarket } from "../../lib/market/simulated";
+import { beforeAll, describe, expect, it } from "vitest";
 import { openAccountService } from "../../server/accounts";
-import { createApp } from "../../server/app";
-import { listen, type Listening } from "../../server/http/listen";
-import { createConcurrencyLimiter, createRateLimiter } from "../../server/limits";
 import { CHART_COUNTBACK } from "../../server/web";
-import { launchChromium } from "./_bundle";
+import { screenshotsDir, simulatedApp, usePageServer } from "./_page-server";
 
 const ARTIFACTS = resolve(__dirname, "../../test-artifacts");
-const SCREENSHOTS = resolve(__dirname, "../../docs/screenshots");
+const SCREENSHOTS = screenshotsDir();
 const NOW_MS = Date.parse("2024-03-06T20:30:00Z"); // Wednesday 15:30 EST
 
 describe("chart marks in headless Chromium", () => {
-  let server: Listening;
-  let browser: Browser;
-  let key = "";
+  const accounts = openAccountService({ dbPath: ":memory:" });
+  const key = accounts.createAccount({ plan: "top", credits: 10_000 }).key;
+  const ctx = usePageServer(() => simulatedApp({ now: NOW_MS, accounts }));
 
-  beforeAll(async () => {
-    const accounts = openAccountService({ dbPath: ":memory:" });
-    key = accounts.createAccount({ plan: "top", credits: 10_000 }).key;
-    const app = createApp({
-      market: createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }),
-      accounts,
-      rateLimiter: createRateLimiter(),
-      concurrency: createConcurrencyLimiter(),
-      toolServer: false,
-    });
-    server = await listen(app, { port: 0 });
-    browser = await launchChromium();
+  beforeAll(() => {
     mkdirSync(ARTIFACTS, { recursive: true });
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close(true);
   });
 
   /** What the API says for the page's own window: the bars' first start to server time + 60 s. */
@@ -49,21 +27,21 @@ describe("chart marks in headless Chromium", () => {
     const auth = { headers: { Authorization: `Bearer ${key}` } };
     const to = Math.floor(NOW_MS / 1000) + 60;
     const hq = new URLSearchParams({ symbol: "SPY", resolution: "5", from: String(to - 1), to: String(to), countback: String(CHART_COUNTBACK), extended: "false" });
-    const bars = (await (await fetch(`${server.url}/atlas/v1/history?${hq}`, auth)).json()) as { t: number[] };
+    const bars = (await (await fetch(`${ctx.server.url}/atlas/v1/history?${hq}`, auth)).json()) as { t: number[] };
     const q = new URLSearchParams({ symbol: "SPY", resolution: "5", from: String(bars.t[0]), to: String(to) });
-    const marks = await (await fetch(`${server.url}/atlas/v1/marks?${q}`, auth)).json();
-    const scale = await (await fetch(`${server.url}/atlas/v1/timescale_marks?${q}`, auth)).json();
+    const marks = await (await fetch(`${ctx.server.url}/atlas/v1/marks?${q}`, auth)).json();
+    const scale = await (await fetch(`${ctx.server.url}/atlas/v1/timescale_marks?${q}`, auth)).json();
     return [...marks, ...scale];
   }
 
   it("draws the API's marks on 5-minute SPY candles, each a link to the minute's heatmap", async () => {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 700 } });
+    const page = await ctx.browser.newPage({ viewport: { width: 1200, height: 700 } });
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(String(e)));
     page.on("console", (m) => {
       if (m.type() === "error") errors.push(m.text());
     });
-    await page.goto(`${server.url}/atlas/chart?symbol=SPY&resolution=5#key=${key}`);
+    await page.goto(`${ctx.server.url}/atlas/chart?symbol=SPY&resolution=5#key=${key}`);
     await page.waitForSelector("#chart[data-marks-drawn]", { timeout: 90_000 });
     expect(await page.getAttribute("#chart", "data-marks-error")).toBeNull();
     const expected = await apiMarks();

@@ -3,70 +3,42 @@
 // resolution picker), labels the data as simulated, and leaves screenshots in test-artifacts/.
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
-import { chromium, type Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixedClock } from "../../lib/market/clock";
-import { createSimulatedMarket } from "../../lib/market/simulated";
+import { beforeAll, describe, expect, it } from "vitest";
 import { openAccountService } from "../../server/accounts";
-import { createApp } from "../../server/app";
-import { listen, type Listening } from "../../server/http/listen";
-import { createConcurrencyLimiter, createRateLimiter } from "../../server/limits";
 import { CHART_COUNTBACK } from "../../server/web";
+import { simulatedApp, usePageServer } from "./_page-server";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const ARTIFACTS = resolve(__dirname, "../../test-artifacts");
 const NOW_MS = Date.parse("2024-03-06T19:00:00Z"); // Wednesday 14:00 EST
 
 describe("chart page in headless Chromium", () => {
-  let server: Listening;
-  let browser: Browser;
-  let key = "";
+  const accounts = openAccountService({ dbPath: ":memory:" });
+  const key = accounts.createAccount({ plan: "top", credits: 10_000 }).key;
+  const ctx = usePageServer(() => simulatedApp({ now: NOW_MS, accounts }));
 
-  beforeAll(async () => {
-    const accounts = openAccountService({ dbPath: ":memory:" });
-    key = accounts.createAccount({ plan: "top", credits: 10_000 }).key;
-    const app = createApp({
-      market: createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }),
-      accounts,
-      rateLimiter: createRateLimiter(),
-      concurrency: createConcurrencyLimiter(),
-      toolServer: false,
-    });
-    server = await listen(app, { port: 0 });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run",
-      ],
-    });
+  beforeAll(() => {
     mkdirSync(ARTIFACTS, { recursive: true });
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close(true);
   });
 
   /** Bars the API returns for the page's own request (to = server time + 60 s, countback). */
   async function apiBars(resolution: string): Promise<number> {
     const to = Math.floor(NOW_MS / 1000) + 60;
     const q = new URLSearchParams({ symbol: "SPY", resolution, from: String(to - 1), to: String(to), countback: String(CHART_COUNTBACK), extended: "false" });
-    const res = await fetch(`${server.url}/atlas/v1/history?${q}`, { headers: { Authorization: `Bearer ${key}` } });
+    const res = await fetch(`${ctx.server.url}/atlas/v1/history?${q}`, { headers: { Authorization: `Bearer ${key}` } });
     const body = (await res.json()) as { s: string; t: number[] };
     expect(body.s).toBe("ok");
     return body.t.length;
   }
 
   it("draws SPY daily and 5-minute candles from /v1/history", async () => {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 640 } });
+    const page = await ctx.browser.newPage({ viewport: { width: 1200, height: 640 } });
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(String(e)));
     page.on("console", (m) => {
       if (m.type() === "error") errors.push(m.text());
     });
 
-    await page.goto(`${server.url}/atlas/chart?symbol=SPY&resolution=D#key=${key}`);
+    await page.goto(`${ctx.server.url}/atlas/chart?symbol=SPY&resolution=D#key=${key}`);
     await page.waitForSelector('#chart[data-state="ready"][data-resolution="D"]', { timeout: 30_000 });
     // The key left the address bar and lives in localStorage.
     expect(page.url()).not.toContain("key=");
@@ -93,8 +65,8 @@ describe("chart page in headless Chromium", () => {
   });
 
   it("asks for a key when none is stored, and shows the API's error for an unknown symbol", async () => {
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/atlas/chart?symbol=SPY`);
+    const page = await ctx.browser.newPage();
+    await page.goto(`${ctx.server.url}/atlas/chart?symbol=SPY`);
     await page.waitForSelector('#chart[data-state="needs-key"]');
     await page.fill("#key", key);
     await page.click('#key-form button[type="submit"]');

@@ -6,19 +6,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixedClock } from "../../lib/market/clock";
-import { createSimulatedMarket } from "../../lib/market/simulated";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { openAccountStore, type AccountStore } from "../../server/accounts";
-import { createApp } from "../../server/app";
 import { runAccountsCli } from "../../server/cli";
 import { runConsoleCli } from "../../server/cli/console-cli";
 import { createConsoleApp, createConsoleService } from "../../server/console";
-import { listen, type Listening } from "../../server/http/listen";
-import { createConcurrencyLimiter, createRateLimiter } from "../../server/limits";
 import { startPostgres, type PostgresProcess } from "../_services/postgres-server";
-import { launchChromium } from "./_bundle";
+import { simulatedApp, usePageServer } from "./_page-server";
 
 const NOW_MS = Date.parse("2024-03-06T19:00:00Z");
 const PASSWORD = "a long console password";
@@ -35,38 +30,27 @@ describe("developer console on PostgreSQL, two instances, in headless Chromium",
   let pg: PostgresProcess;
   let dir: string;
   let env: Record<string, string>;
-  let browser: Browser;
-  const instances: { accounts: AccountStore; server: Listening }[] = [];
-
-  beforeAll(async () => {
-    pg = await startPostgres();
-    dir = mkdtempSync(join(tmpdir(), "osc-console-pg-"));
-    env = { OPTIONSCOPE_DATA_DIR: dir, OPTIONSCOPE_STORE: pg.url };
-    for (let i = 0; i < 2; i++) {
-      const accounts = await openAccountStore({ storeUrl: pg.url, dataDir: dir });
-      const service = createConsoleService({ accounts, passwordCost: { N: 1024, r: 8, p: 1 } });
-      const app = createApp({
-        market: createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }),
-        accounts,
-        rateLimiter: createRateLimiter(),
-        concurrency: createConcurrencyLimiter(),
-        toolServer: false,
-        console: createConsoleApp({ service }),
+  const stores: AccountStore[] = [];
+  // Two apps, two pools, one database.
+  const ctx = usePageServer(
+    async () => {
+      pg = await startPostgres();
+      dir = mkdtempSync(join(tmpdir(), "osc-console-pg-"));
+      env = { OPTIONSCOPE_DATA_DIR: dir, OPTIONSCOPE_STORE: pg.url };
+      for (let i = 0; i < 2; i++) stores.push(await openAccountStore({ storeUrl: pg.url, dataDir: dir }));
+      return stores.map((accounts) => {
+        const service = createConsoleService({ accounts, passwordCost: { N: 1024, r: 8, p: 1 } });
+        return simulatedApp({ now: NOW_MS, accounts, console: createConsoleApp({ service }) });
       });
-      instances.push({ accounts, server: await listen(app, { port: 0 }) });
-    }
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    for (const i of instances) {
-      await i.server.close(true);
-      await i.accounts.close();
-    }
-    await pg?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+    },
+    {
+      async afterClose() {
+        for (const accounts of stores) await accounts.close();
+        await pg?.stop();
+        if (dir) rmSync(dir, { recursive: true, force: true });
+      },
+    },
+  );
 
   const tab = async (page: Page, name: string) => {
     await page.click(`#tab-btn-${name}`);
@@ -74,11 +58,12 @@ describe("developer console on PostgreSQL, two instances, in headless Chromium",
   };
 
   it("signs in on one instance, creates a key on the other, sees it listed, and revokes it", async () => {
-    const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
+    const [a, b] = ctx.servers.map((server, i) => ({ server, accounts: stores[i]! }));
+    if (!a || !b) throw new Error("two instances expected");
     const created = await cli(runAccountsCli, ["account", "create", "--plan", "api", "--credits", "5000"], env);
     const link = await cli(runConsoleCli, ["console", "link", "--account", created.accountId, "--base-url", a.server.url], env);
 
-    const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
+    const page = await ctx.browser.newPage({ viewport: { width: 1100, height: 760 } });
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(String(e)));
     page.on("dialog", (d) => void d.accept());

@@ -2,8 +2,8 @@
 // file: the host onboards a customer with the CLI (account, one-time link), the customer signs in
 // through the link, creates a key and uses it on the API, revokes it (next call 403), sets a
 // monthly cap (next call 402 monthly_cap_reached), and every tab is photographed into
-// docs/screenshots/ (the README shows one).
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+// docs/screenshots/ with UPDATE_SCREENSHOTS=1 (the README shows one; screenshotsDir).
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -18,8 +18,9 @@ import { createConsoleApp, createConsoleService, createKeyUseTracker, type KeyUs
 import { listen, type Listening } from "../../server/http/listen";
 import { createConcurrencyLimiter, createRateLimiter } from "../../server/limits";
 import { launchChromium } from "./_bundle";
+import { screenshotsDir } from "./_page-server";
 
-const SHOTS = resolve(__dirname, "../../docs/screenshots");
+const SHOTS = screenshotsDir();
 const NOW_MS = Date.parse("2024-03-06T19:00:00Z"); // Wednesday 14:00 EST
 const PASSWORD = "a long console password";
 const HEATMAP = "/v1/heatmap?symbols=SPY";
@@ -57,7 +58,6 @@ describe("developer console in headless Chromium", () => {
     });
     server = await listen(app, { port: 0 });
     browser = await launchChromium();
-    mkdirSync(SHOTS, { recursive: true });
   }, 120_000);
 
   afterAll(async () => {

@@ -7,6 +7,7 @@ import { ApiError } from "../../errors";
 import type { AccountAdmin, AccountDetails, CreateAccountInput, KeyState, LedgerEntry, UpdateAccountInput } from "../admin-types";
 import { assertCap, assertCredits, assertRpm } from "../account-errors";
 import { displayPrefix, generateKey, hashesEqual, hashKey, KEY_PREFIX, newId } from "../keys";
+import { ledgerEntryOf, type LedgerRow } from "../ledger-rows";
 import { isPlan, planDefinition } from "../plans";
 import { usagePeriods } from "../sqlite-ledger";
 import { AUTH_CHANNEL } from "./pg-auth";
@@ -14,7 +15,6 @@ import type { Sql } from "./pg-connection";
 import { grantDue, type PgAccountRow, type PgStore } from "./pg-store";
 
 type Tx = Sql;
-type LedgerRow = { id: number; account_id: string; ts_ms: number; delta: number; kind: LedgerEntry["kind"]; request_id: string | null; route: string | null; balance_after: number };
 type KeyRow = { id: string; account_id: string; prefix: string; created_ms: number; revoked_ms: number | null; expires_ms: number | null };
 
 const iso = (ms: number | null): string | null => (ms == null ? null : new Date(ms).toISOString());
@@ -233,16 +233,7 @@ export function createPgAdmin(store: PgStore): PgAdmin {
 
     async ledger(accountId, opts = {}) {
       const rows = await sql<LedgerRow[]>`SELECT * FROM ledger WHERE account_id = ${accountId} ORDER BY id DESC LIMIT ${opts.limit ?? 100}`;
-      return rows.map((r) => ({
-        id: r.id,
-        accountId: r.account_id,
-        tsMs: r.ts_ms,
-        delta: r.delta,
-        kind: r.kind,
-        requestId: r.request_id,
-        route: r.route,
-        balanceAfter: r.balance_after,
-      }));
+      return rows.map(ledgerEntryOf);
     },
 
     async verifyLedger() {

@@ -162,7 +162,7 @@ export const screenerRoute = volRoute({
     if (!state.warmProgress()?.finished) {
       const p = state.warmProgress();
       void warm.catch(() => undefined);
-      throw new ApiError(503, "warming_up", `Volatility history is loading${p ? ` (${p.done} of ${p.total} symbols)` : ""}; retry after Retry-After.`, {
+      throw new ApiError(503, "warming_up", `Volatility history is loading${p ? ` (${p.done} of ${p.total} steps)` : ""}; retry after Retry-After.`, {
         headers: { "Retry-After": String(WARMING_RETRY_AFTER_S) },
         details: { retry_after: WARMING_RETRY_AFTER_S },
       });

@@ -53,7 +53,11 @@ export interface VolState {
    * done. Started by the first screener call; see docs/api.md#volatility-daily-store.
    */
   warmUp(): Promise<void>;
-  /** Progress of the warm-up: symbols done out of all, null before it starts. */
+  /**
+   * Progress of the warm-up in steps: each symbol's history, each symbol's board of today, then
+   * the minute's screener rows (one step), so done = total only once it has finished; null before
+   * it starts. While it waits for the background fill: the fill's rows.
+   */
   warmProgress(): { done: number; total: number; finished: boolean } | null;
   /** The live stream hub, made on the first stream (`volStreamHub`). */
   hub: StreamHub<VolStreamQuery> | null;
@@ -87,7 +91,7 @@ export function createVolState(services: AppServices, options: VolOptions = {}):
           waitingForFill = false;
         }
         const symbols = [...(await coverage.all()).keys()].sort((a, b) => Number(b === REFERENCE_SYMBOL) - Number(a === REFERENCE_SYMBOL));
-        progress = { done: 0, total: symbols.length, finished: false };
+        progress = { done: 0, total: 2 * symbols.length + 1, finished: false };
         const today = sessionDateAt(services.clock.now());
         for (const s of symbols) {
           // The sessions every route reads: those before today's (a live board's) session.
@@ -105,6 +109,7 @@ export function createVolState(services: AppServices, options: VolOptions = {}):
         for (const s of symbols) {
           const live = await liveReading(state, s, services.clock.now());
           if (live) optionVolume(live.board);
+          progress.done++;
           await new Promise((r) => setImmediate(r));
         }
         // And the minute's screener rows: the rest of what a symbol reads once per process (its
@@ -112,6 +117,7 @@ export function createVolState(services: AppServices, options: VolOptions = {}):
         // Imported here: the screener's route module imports this one.
         const { minuteRows } = await import("./screener");
         await minuteRows(state, services.clock.now(), { yieldBetween: true });
+        progress.done++;
         progress.finished = true;
       })();
       warming.catch(() => {

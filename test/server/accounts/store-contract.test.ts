@@ -150,6 +150,12 @@ describe.each(stores)("account store contract: %s", (_name, open) => {
       ["refund", 6, 6, r.requestId],
       ["debit", -6, 0, r.requestId],
     ]);
+    // Every field of the admin listing (server/accounts/ledger-rows.ts), newest first.
+    expect(rows.map((x) => [x.accountId, x.tsMs, x.route])).toEqual([
+      [p.accountId, h.clock.now, r.route],
+      [p.accountId, h.clock.now, r.route],
+    ]);
+    expect(rows[0]!.id).toBe(first.ledgerId);
     expect(await ledgerSum(p.accountId)).toBe(6);
     expect((await rejected(() => h.svc.debit(p, -1, ref()))).code).toBe("invalid_parameter");
   });

@@ -8,6 +8,7 @@ import { createApp, type OptionscopeApp } from "../../../server/app";
 import { createConsoleApp, createConsoleService, type ConsoleService } from "../../../server/console";
 import type { SignInLimits } from "../../../server/console/sign-in-limiter";
 import { createConcurrencyLimiter, createRateLimiter } from "../../../server/limits";
+import type { OAuthStore } from "../../../server/oauth/oauth-store";
 import { fakeMarket } from "../_fake-market";
 import { NOW_MS } from "../_harness";
 
@@ -45,6 +46,8 @@ export interface ConsoleHarnessOptions {
   trustedProxies?: string[];
   /** PostgreSQL URL; undefined: an in-memory SQLite store. */
   storeUrl?: string;
+  /** The connected apps' store; default: the accounts store's own. */
+  oauth?: OAuthStore | null;
 }
 
 const open: AccountStore[] = [];
@@ -60,7 +63,7 @@ export async function makeConsoleHarness(options: ConsoleHarnessOptions = {}): P
     ? await openAccountStore({ storeUrl: options.storeUrl, dataDir: "/nonexistent", clock: () => wall.ms })
     : openAccountService({ dbPath: ":memory:", clock: () => wall.ms });
   open.push(accounts);
-  const service = createConsoleService({ accounts, passwordCost: TEST_COST, signInLimits: options.signInLimits, now: () => wall.ms });
+  const service = createConsoleService({ accounts, oauth: options.oauth, passwordCost: TEST_COST, signInLimits: options.signInLimits, now: () => wall.ms });
   const consoleFetch = createConsoleApp({ service, secureCookies: options.secureCookies, trustedProxies: options.trustedProxies, now: () => wall.ms });
   const app = createApp({
     market: fakeMarket(NOW_MS),

@@ -47,7 +47,8 @@ describe("vol warm-up with a background fill", () => {
       store.putMany(VOL_READING, await Promise.all(dates.map(async (d) => ({ symbol: "KO", session: d, value: await produce(VOL_READING, "KO", d) }))));
       store.fill.update(VOL_READING, { done: 3, total: 3, finished: true });
       await warm;
-      expect(state.warmProgress()).toEqual({ done: 1, total: 1, finished: true });
+      // One symbol: its history, its board of today, the minute's screener rows.
+      expect(state.warmProgress()).toEqual({ done: 3, total: 3, finished: true });
       expect(windowBoards()).toEqual([]);
       expect((await state.daily.before("KO", "2024-03-06", 2)).map((r) => r.date)).toEqual(dates);
       expect(windowBoards()).toEqual([]);

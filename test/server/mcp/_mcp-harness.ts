@@ -1,7 +1,8 @@
-// A real listening server (port 0) over the real accounts store and the fake market, every clock
-// pinned; plus an MCP SDK client factory. Shared by the tool-server and OAuth tests.
+// A real listening server (port 0) over the real accounts store (SQLite by default, or the
+// PostgreSQL database at `storeUrl`) and the fake market, every clock pinned; plus an MCP SDK
+// client factory. Shared by the tool-server and OAuth tests.
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { openAccountService, type SqliteAccountService } from "../../../server/accounts";
+import { openAccountService, openPostgresAccountService, type AccountStore, type SqliteAccountService } from "../../../server/accounts";
 import { createApp, type OptionscopeApp } from "../../../server/app";
 import { listen, type Listening } from "../../../server/http/listen";
 import { createConcurrencyLimiter, createRateLimiter } from "../../../server/limits";
@@ -10,9 +11,10 @@ import { builtinModules, defineModule, type AnyRoute } from "../../../server/mod
 import { fakeMarket } from "../_fake-market";
 import { NOW_MS } from "../_harness";
 
-export interface McpHarness {
+/** `accounts` is the SQLite service unless the harness was started on PostgreSQL (`storeUrl`). */
+export interface McpHarness<A extends AccountStore = SqliteAccountService> {
   app: OptionscopeApp;
-  accounts: SqliteAccountService;
+  accounts: A;
   accountId: string;
   key: string;
   /** `http://127.0.0.1:PORT` */
@@ -26,12 +28,27 @@ export interface McpHarness {
   close(): Promise<void>;
 }
 
-export async function startMcpHarness(
-  opts: { credits?: number; plan?: "top" | "api" | "index-etf" | "flow" | "invite"; dbPath?: string; extraRoutes?: AnyRoute[]; toolServer?: ToolServerOptions; wallMs?: number } = {},
-): Promise<McpHarness> {
+export interface McpHarnessOptions {
+  credits?: number;
+  plan?: "top" | "api" | "index-etf" | "flow" | "invite";
+  /** SQLite file (default in memory); ignored with `storeUrl`. */
+  dbPath?: string;
+  extraRoutes?: AnyRoute[];
+  toolServer?: ToolServerOptions;
+  wallMs?: number;
+}
+
+export function startMcpHarness(opts?: McpHarnessOptions & { storeUrl?: undefined }): Promise<McpHarness>;
+/** On PostgreSQL when `storeUrl` is set; undefined keeps SQLite (so one test body runs on either). */
+export function startMcpHarness(opts: McpHarnessOptions & { storeUrl: string | undefined }): Promise<McpHarness<AccountStore>>;
+export async function startMcpHarness(opts: McpHarnessOptions & { storeUrl?: string } = {}): Promise<McpHarness<AccountStore>> {
   const wall = { ms: opts.wallMs ?? Date.parse("2024-03-06T15:00:10Z") };
-  const accounts = openAccountService({ dbPath: opts.dbPath ?? ":memory:", clock: () => wall.ms });
-  const { accountId, key } = accounts.createAccount({ plan: opts.plan ?? "top", credits: opts.credits ?? 1000 });
+  // No auth cache on PostgreSQL: a revocation made by a CLI on its own connection is seen on the
+  // next request, as SQLite sees it, instead of within the cache's 1 s.
+  const accounts: AccountStore = opts.storeUrl
+    ? await openPostgresAccountService({ url: opts.storeUrl, clock: () => wall.ms, authCacheTtlMs: 0 })
+    : openAccountService({ dbPath: opts.dbPath ?? ":memory:", clock: () => wall.ms });
+  const { accountId, key } = await accounts.createAccount({ plan: opts.plan ?? "top", credits: opts.credits ?? 1000 });
   const app = createApp({
     market: fakeMarket(NOW_MS),
     accounts,
@@ -62,7 +79,7 @@ export async function startMcpHarness(
     async close() {
       for (const c of clients) await c.close().catch(() => {});
       await listening.close(true);
-      accounts.close();
+      await accounts.close();
     },
   };
 }

@@ -4,37 +4,16 @@
 // Every answer is 200 or 503 `unavailable` with Retry-After (never a 500), every account is charged
 // exactly for its 200s (a refused request costs nothing), and every instance serves again once
 // Redis is back.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resolveServeConfig } from "../../../server/config";
-import { startServer, type RunningServer } from "../../../server/serve";
-import { startRedis, type RedisProcess } from "../../_services/redis-server";
+import { describe, expect, it } from "vitest";
+import { startRedis } from "../../_services/redis-server";
 import { openRaw } from "../streams/_sse";
+import { useServeInstances } from "./_redis-instances";
 
 const NOW = "2024-03-06T15:00:00Z";
 const CREDITS = 10_000;
 
-let redis: RedisProcess;
-let dataDir: string;
-const servers: RunningServer[] = [];
-const io = { log: () => {}, stderr: () => {} };
-
-beforeAll(async () => {
-  redis = await startRedis();
-  dataDir = mkdtempSync(join(tmpdir(), "optionscope-outage-"));
-  for (let i = 0; i < 3; i++) {
-    const argv = ["--port", "0", "--hostname", "127.0.0.1", "--data-dir", dataDir, "--now", NOW, "--redis", redis.url, "--no-access-log"];
-    servers.push(await startServer(resolveServeConfig(argv, {}), io));
-  }
-}, 60_000);
-
-afterAll(async () => {
-  for (const s of servers) await s.shutdown(500);
-  await redis?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const cluster = useServeInstances({ now: NOW });
+const servers = cluster.servers;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -78,11 +57,11 @@ describe("Redis stopped under load", () => {
     });
     await sleep(1_000);
     phase = "down";
-    await redis.stop();
+    await cluster.redis.stop();
     const downAt = Date.now();
     await sleep(1_500);
     const restartAt = Date.now();
-    redis = await startRedis(redis.port);
+    cluster.redis = await startRedis(cluster.redis.port);
     phase = "back";
     const backAt = Date.now();
     // Recovered: the last answer of every client on every instance... give the reconnect time.

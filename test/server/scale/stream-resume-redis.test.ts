@@ -4,71 +4,14 @@
 // Last-Event-ID (SSE) and on C (WebSocket): one lineage, seqs 1..N without a gap or a repeat, the
 // missed events replayed exactly as first written, no board sent twice.
 import WebSocket from "crossws/websocket";
-import type { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scaledClock } from "../../../lib/market/clock";
-import { openAccountService, type SqliteAccountService } from "../../../server/accounts";
-import { createApp, type OptionscopeApp } from "../../../server/app";
-import { listen, type Listening } from "../../../server/http/listen";
-import { createRedisConcurrencyLimiter, type RedisConcurrencyLimiter } from "../../../server/limits/redis-concurrency-limiter";
-import { openRedis } from "../../../server/limits/redis-connection";
-import { createRedisRateLimiter } from "../../../server/limits/redis-rate-limiter";
-import { createRedisReplayStore } from "../../../server/streams/redis-replay-store";
-import { configureStreams } from "../../../server/streams/settings";
-import { startRedis, type RedisProcess } from "../../_services/redis-server";
-import { movingMarket, SESSION_MS } from "../streams/_server";
+import { describe, expect, it } from "vitest";
 import { openRaw, sequenced, seqOf, sleep, type Frame } from "../streams/_sse";
+import { useRedisApps } from "./_redis-instances";
 
-interface Instance {
-  app: OptionscopeApp;
-  listening: Listening;
-  url: string;
-  redis: Redis;
-  streams: Redis;
-  slots: RedisConcurrencyLimiter;
-}
+const cluster = useRedisApps({ speed: 600 });
+const instances = cluster.instances;
 
-let redis: RedisProcess;
-let accounts: SqliteAccountService;
-const instances: Instance[] = [];
-
-beforeAll(async () => {
-  redis = await startRedis();
-  accounts = openAccountService({ dbPath: ":memory:" });
-  const clock = scaledClock({ startMs: SESSION_MS, speed: 600 });
-  const market = movingMarket(clock);
-  for (let i = 0; i < 3; i++) {
-    const r = await openRedis(redis.url);
-    // As `sharedLimits` wires it: the resume store on its own auto-pipelined connection.
-    const streams = await openRedis(redis.url, { autoPipelining: true });
-    const slots = createRedisConcurrencyLimiter(r);
-    const app = createApp({
-      market,
-      accounts,
-      rateLimiter: createRedisRateLimiter(r),
-      concurrency: slots,
-      clock,
-      resumeStore: (options) => createRedisReplayStore(streams, options),
-    });
-    configureStreams(app.services, { tickMs: 5, revalidateMs: 100 });
-    const listening = await listen(app, { port: 0 });
-    instances.push({ app, listening, url: listening.url, redis: r, streams, slots });
-  }
-}, 30_000);
-
-afterAll(async () => {
-  for (const i of instances) {
-    await i.app.shutdown(200);
-    await i.listening.close(true);
-    i.slots.close();
-    i.redis.disconnect();
-    i.streams.disconnect();
-  }
-  accounts?.close();
-  await redis?.stop();
-});
-
-const account = () => accounts.createAccount({ plan: "top", credits: 100_000 });
+const account = () => cluster.accounts.createAccount({ plan: "top", credits: 100_000 });
 
 /** Board identities in a list of frames. */
 const boardsOf = (frames: { event: string; data?: any }[]) => frames.filter((f) => f.event === "snapshot").map((f) => `${f.data.symbol}@${f.data.asOf}`);

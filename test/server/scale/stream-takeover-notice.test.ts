@@ -4,79 +4,20 @@
 // A and B hear claims on the takeover channel (server/streams/redis-takeover-notices.ts); C does
 // not subscribe, the behaviour before the notice, as the control. Billing every 2 s of a 1x clock
 // and a market whose boards change only each minute: between two bills nothing else is written.
-import type { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scaledClock } from "../../../lib/market/clock";
-import { openAccountService, type SqliteAccountService } from "../../../server/accounts";
-import { createApp, type OptionscopeApp } from "../../../server/app";
-import { listen, type Listening } from "../../../server/http/listen";
-import { createRedisConcurrencyLimiter, type RedisConcurrencyLimiter } from "../../../server/limits/redis-concurrency-limiter";
-import { openRedis } from "../../../server/limits/redis-connection";
-import { createRedisRateLimiter } from "../../../server/limits/redis-rate-limiter";
-import { createRedisReplayStore } from "../../../server/streams/redis-replay-store";
-import { openTakeoverNotices, type TakeoverNotices } from "../../../server/streams/redis-takeover-notices";
-import { configureStreams } from "../../../server/streams/settings";
-import { startRedis, type RedisProcess } from "../../_services/redis-server";
-import { movingMarket, SESSION_MS } from "../streams/_server";
+import { describe, expect, it } from "vitest";
 import { openRaw, sequenced, sleep, type RawStream } from "../streams/_sse";
+import { useRedisApps, type RedisAppInstance } from "./_redis-instances";
 
 const BILLING_S = 2;
 
-interface Instance {
-  app: OptionscopeApp;
-  listening: Listening;
-  url: string;
-  connections: Redis[];
-  slots: RedisConcurrencyLimiter;
-  notices: TakeoverNotices | null;
-}
-
-let redis: RedisProcess;
-let accounts: SqliteAccountService;
-const instances: Instance[] = [];
-
-beforeAll(async () => {
-  redis = await startRedis();
-  accounts = openAccountService({ dbPath: ":memory:" });
-  // 1x from 10:00 ET: the next board is a minute away, far beyond the test.
-  const clock = scaledClock({ startMs: SESSION_MS, speed: 1 });
-  const market = movingMarket(clock);
-  for (const subscribed of [true, true, false]) {
-    const r = await openRedis(redis.url, { autoPipelining: true });
-    const streams = await openRedis(redis.url, { autoPipelining: true });
-    const notices = subscribed ? await openTakeoverNotices(redis.url) : null;
-    const slots = createRedisConcurrencyLimiter(r);
-    const app = createApp({
-      market,
-      accounts,
-      rateLimiter: createRedisRateLimiter(r),
-      concurrency: slots,
-      clock,
-      streams: { billingIntervalS: BILLING_S, keepaliveS: 600 },
-      // Every instance publishes its claims; only A and B listen.
-      resumeStore: (options) => createRedisReplayStore(streams, { ...options, takeoverNotices: notices ?? { channel: "optionscope:takeover", subscribe: () => () => {}, close: () => {} } }),
-    });
-    configureStreams(app.services, { tickMs: 5, revalidateMs: 100 });
-    const listening = await listen(app, { port: 0 });
-    instances.push({ app, listening, url: listening.url, connections: [r, streams], slots, notices });
-  }
-}, 30_000);
-
-afterAll(async () => {
-  for (const i of instances) {
-    await i.app.shutdown(200);
-    await i.listening.close(true);
-    i.slots.close();
-    for (const c of i.connections) c.disconnect();
-    i.notices?.close();
-  }
-  accounts?.close();
-  await redis?.stop();
-});
+// 1x from 10:00 ET: the next board is a minute away, far beyond the test. Every instance
+// publishes its claims; only A and B listen.
+const cluster = useRedisApps({ speed: 1, hearsTakeovers: [true, true, false], streams: { billingIntervalS: BILLING_S, keepaliveS: 600 } });
+const instances = cluster.instances;
 
 /** Interval debits of one stream (request ids `<open request id>.m<k>`), in order. */
 function intervalDebits(accountId: string, openRequestId: string): string[] {
-  return accounts
+  return cluster.accounts
     .ledger(accountId, { limit: 10_000 })
     .filter((e) => e.kind === "debit" && e.requestId?.startsWith(`${openRequestId}.m`))
     .map((e) => e.requestId!.slice(openRequestId.length + 1))
@@ -84,8 +25,8 @@ function intervalDebits(accountId: string, openRequestId: string): string[] {
 }
 
 /** Open on `from`, wait for the first interval's debit, resume on B while `from` still holds its connection. */
-async function takeOver(from: Instance): Promise<{ old: RawStream; resumed: RawStream; accountId: string; openId: string; tookOverAt: number }> {
-  const { key, accountId } = accounts.createAccount({ plan: "top", credits: 100_000 });
+async function takeOver(from: RedisAppInstance): Promise<{ old: RawStream; resumed: RawStream; accountId: string; openId: string; tookOverAt: number }> {
+  const { key, accountId } = cluster.accounts.createAccount({ plan: "top", credits: 100_000 });
   const old = await openRaw(from.url, key, "symbols=SPY");
   expect(old.status).toBe(200);
   const openId = old.headers.get("x-request-id")!;

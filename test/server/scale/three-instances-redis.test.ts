@@ -3,13 +3,8 @@
 // per-account stream-symbol cap, the per-IP ceiling and the console's sign-in limits hold across
 // them, wherever each request lands. Loopback is a trusted proxy here, so `X-Forwarded-For` names
 // the client address a test stands for.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resolveServeConfig } from "../../../server/config";
-import { startServer, type RunningServer } from "../../../server/serve";
-import { startRedis, type RedisProcess } from "../../_services/redis-server";
+import { describe, expect, it } from "vitest";
+import { useServeInstances } from "./_redis-instances";
 
 /** Wednesday 2024-03-06 10:00 ET: a session minute, so streams have boards. */
 const NOW = "2024-03-06T15:00:00Z";
@@ -17,25 +12,7 @@ const NOW = "2024-03-06T15:00:00Z";
 /** The per-IP ceiling of these instances (requests per address over 5 minutes). */
 const CEILING = 300;
 
-let redis: RedisProcess;
-let dataDir: string;
-const servers: RunningServer[] = [];
-const io = { log: () => {}, stderr: () => {} };
-
-beforeAll(async () => {
-  redis = await startRedis();
-  dataDir = mkdtempSync(join(tmpdir(), "optionscope-scale-"));
-  for (let i = 0; i < 3; i++) {
-    const argv = ["--port", "0", "--hostname", "127.0.0.1", "--data-dir", dataDir, "--now", NOW, "--redis", redis.url, "--ip-ceiling", String(CEILING), "--trusted-proxies", "127.0.0.1", "--no-access-log"];
-    servers.push(await startServer(resolveServeConfig(argv, {}), io));
-  }
-}, 60_000);
-
-afterAll(async () => {
-  for (const s of servers) await s.shutdown(500);
-  await redis?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const { servers } = useServeInstances({ now: NOW, args: ["--ip-ceiling", String(CEILING), "--trusted-proxies", "127.0.0.1"] });
 
 const url = (i: number, path: string) => `${servers[i % 3]!.listening.url}${path}`;
 

@@ -4,16 +4,11 @@
 // nothing by itself (no second board, no stream) and charge nothing; a later successful load, on
 // the user's action, replaces the message and resumes following (docs/methodology.md, "Heatmap
 // page states").
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixedClock } from "../../../lib/market/clock";
-import { createSimulatedMarket } from "../../../lib/market/simulated";
-import { openAccountService, type SqliteAccountService } from "../../../server/accounts";
-import { createApp } from "../../../server/app";
-import { listen, type Listening } from "../../../server/http/listen";
-import { createConcurrencyLimiter, createRateLimiter } from "../../../server/limits";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { openAccountService } from "../../../server/accounts";
 import { buildBrowserBundle, HEATMAP_SERVER_ENTRY } from "../../../server/web/heatmap/bundle";
-import { launchChromium } from "../../browser/_bundle";
+import { simulatedApp, usePageServer } from "../../browser/_page-server";
 
 const NOW_MS = Date.parse("2024-03-06T19:00:00Z"); // Wednesday 14:00 EST, inside the session
 /** No request starts or ends for this long: whatever the page does by itself has been done. */
@@ -45,35 +40,19 @@ interface Visit {
 }
 
 describe("heatmap page key errors, live mode", () => {
-  let server: Listening;
-  let browser: Browser;
-  let accounts: SqliteAccountService;
+  const accounts = openAccountService({ dbPath: ":memory:" });
+  const ctx = usePageServer(() => simulatedApp({ now: NOW_MS, accounts }));
 
   beforeAll(async () => {
-    accounts = openAccountService({ dbPath: ":memory:" });
-    const app = createApp({
-      market: createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }),
-      accounts,
-      rateLimiter: createRateLimiter(),
-      concurrency: createConcurrencyLimiter(),
-      toolServer: false,
-    });
-    server = await listen(app, { port: 0 });
-    browser = await launchChromium();
     // The page under test is the current source: the served script is what esbuild makes of the
     // entry now (not a prebuilt file, not a stale disk cache).
-    const served = await fetch(`${server.url}/heatmap/app.js`);
+    const served = await fetch(`${ctx.server.url}/heatmap/app.js`);
     expect(served.status).toBe(200);
     expect(await served.text()).toBe(await buildBrowserBundle(HEATMAP_SERVER_ENTRY));
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close(true);
-  });
-
   async function visit(key: string, query = "symbol=SPY"): Promise<Visit> {
-    const page = await browser.newPage();
+    const page = await ctx.browser.newPage();
     await page.addInitScript(RECORDER);
     const v: Visit = { page, requests: [], lastNetworkMs: Date.now() };
     const touch = () => (v.lastNetworkMs = Date.now());
@@ -85,7 +64,7 @@ describe("heatmap page key errors, live mode", () => {
     page.on("response", touch);
     page.on("requestfinished", touch);
     page.on("requestfailed", touch);
-    await page.goto(`${server.url}/heatmap?${query}${key ? `#key=${key}` : ""}`);
+    await page.goto(`${ctx.server.url}/heatmap?${query}${key ? `#key=${key}` : ""}`);
     return v;
   }
 
@@ -178,7 +157,7 @@ describe("heatmap page key errors, live mode", () => {
     await waitShown(v, "ready", /^QQQ board of 2024-03-06T19:00:00Z: \d+ contracts$/);
     expect(await v.page.getAttribute("#status", "class")).toBe("");
     // Live again, on the symbol now shown.
-    const streamed = () => v.requests.filter((r) => r.startsWith("/v1/stream")).map((r) => new URL(r, server.url).searchParams.get("symbols"));
+    const streamed = () => v.requests.filter((r) => r.startsWith("/v1/stream")).map((r) => new URL(r, ctx.server.url).searchParams.get("symbols"));
     await expect.poll(streamed, { timeout: 30_000 }).toEqual(["QQQ"]);
     await v.page.close();
   });

@@ -3,24 +3,20 @@
 // /v1/historical?layout=matrix for the same minute to 1e-9 relative; controls recompute without a
 // round trip; the what-if slider and the replay scrubber redraw rates are measured (figures in
 // bench/README.md); errors for a missing, wrong or exhausted key are spelled out. Screenshot:
-// docs/screenshots/heatmap.png.
+// docs/screenshots/heatmap.png with UPDATE_SCREENSHOTS=1 (screenshotsDir).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixedClock, scaledClock } from "../../../lib/market/clock";
-import { createSimulatedMarket } from "../../../lib/market/simulated";
-import { openAccountService, type SqliteAccountService } from "../../../server/accounts";
-import { createApp } from "../../../server/app";
-import { listen, type Listening } from "../../../server/http/listen";
-import { createConcurrencyLimiter, createRateLimiter } from "../../../server/limits";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { scaledClock } from "../../../lib/market/clock";
+import { openAccountService } from "../../../server/accounts";
 import { buildHeatmapStatic } from "../../../scripts/build-heatmap-static";
-import { launchChromium } from "../../browser/_bundle";
+import { screenshotsDir, simulatedApp, usePageServer } from "../../browser/_page-server";
 
 const ROOT = resolve(__dirname, "../../..");
-const SCREENSHOTS = resolve(ROOT, "docs/screenshots");
+const SCREENSHOTS = screenshotsDir();
 const ARTIFACTS = resolve(ROOT, "test-artifacts");
 const NOW_MS = Date.parse("2024-03-06T19:00:00Z"); // Wednesday 14:00 EST
 
@@ -66,49 +62,31 @@ function measureRedraws(page: Page, id: string, values: number[]) {
 }
 
 describe("heatmap page in headless Chromium", () => {
-  let server: Listening;
-  let browser: Browser;
-  let accounts: SqliteAccountService;
-  let key = "";
+  const accounts = openAccountService({ dbPath: ":memory:" });
+  const key = accounts.createAccount({ plan: "top", credits: 100_000 }).key;
+  const ctx = usePageServer(() => simulatedApp({ now: NOW_MS, accounts }));
 
   beforeAll(async () => {
-    accounts = openAccountService({ dbPath: ":memory:" });
-    key = accounts.createAccount({ plan: "top", credits: 100_000 }).key;
-    const app = createApp({
-      market: createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }),
-      accounts,
-      rateLimiter: createRateLimiter(),
-      concurrency: createConcurrencyLimiter(),
-      toolServer: false,
-    });
-    server = await listen(app, { port: 0 });
-    browser = await launchChromium();
-    mkdirSync(SCREENSHOTS, { recursive: true });
     mkdirSync(ARTIFACTS, { recursive: true });
     // Build the page's bundle once, outside the timed first paint (the server keeps it).
-    expect((await fetch(`${server.url}/heatmap/app.js`)).status).toBe(200);
+    expect((await fetch(`${ctx.server.url}/heatmap/app.js`)).status).toBe(200);
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close(true);
-  });
-
   async function api(path: string) {
-    const res = await fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${key}` } });
+    const res = await fetch(`${ctx.server.url}${path}`, { headers: { Authorization: `Bearer ${key}` } });
     expect(res.status).toBe(200);
     return (await res.json()).data;
   }
 
   it("paints SPY's board computed in the browser, equal to /v1/historical?layout=matrix; recomputes without a round trip", async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const page = await ctx.browser.newPage({ viewport: { width: 1400, height: 1000 } });
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(String(e)));
     page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
     const boardFetches: string[] = [];
     page.on("request", (r) => r.url().includes("/v1/board") && boardFetches.push(r.url()));
 
-    await page.goto(`${server.url}/heatmap?symbol=SPY#key=${key}`);
+    await page.goto(`${ctx.server.url}/heatmap?symbol=SPY#key=${key}`);
     await page.waitForSelector('#board[data-state="ready"]', { timeout: 30_000 });
     await page.waitForFunction(() => Number(document.getElementById("session")!.dataset.frames) > 0, undefined, { timeout: 30_000 });
     expect(page.url()).not.toContain("key=");
@@ -179,15 +157,15 @@ describe("heatmap page in headless Chromium", () => {
   });
 
   it("replays a picked minute: the board of that minute, equal to the API's", async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const page = await ctx.browser.newPage({ viewport: { width: 1400, height: 1000 } });
     const boardFetches: string[] = [];
     page.on("request", (r) => r.url().includes("/v1/board") && boardFetches.push(r.url()));
     // Seconds in ?at=: the boot script's early download must ask for the minute the page asks for.
-    await page.goto(`${server.url}/heatmap?symbol=QQQ&at=2024-03-05T15:31:42Z#key=${key}`);
+    await page.goto(`${ctx.server.url}/heatmap?symbol=QQQ&at=2024-03-05T15:31:42Z#key=${key}`);
     await page.waitForSelector('#board[data-state="ready"]', { timeout: 30_000 });
     const cells = await cellsOf(page);
     expect(cells.asOf).toBe("2024-03-05T15:31:00Z");
-    expect(boardFetches).toEqual([`${server.url}/v1/board?symbol=QQQ&at=2024-03-05T15%3A31%3A00.000Z`]);
+    expect(boardFetches).toEqual([`${ctx.server.url}/v1/board?symbol=QQQ&at=2024-03-05T15%3A31%3A00.000Z`]);
     expectAgree(cells, (await api(`/v1/historical?symbols=QQQ&at=${cells.asOf}&layout=matrix&maxStrikes=40&maxExpirations=5`)).symbols[0]);
     await page.fill("#time", "11:05");
     await page.dispatchEvent("#time", "change");
@@ -206,9 +184,9 @@ describe("heatmap page in headless Chromium", () => {
       [broke, /Out of credits/],
     ];
     for (const [k, message] of cases) {
-      const page = await browser.newPage();
+      const page = await ctx.browser.newPage();
       // A replayed minute (live off); live mode's refusals: heatmap-page-key-errors.browser.test.ts.
-      await page.goto(`${server.url}/heatmap?symbol=SPY&at=2024-03-05T15:31:00Z${k ? `#key=${k}` : ""}`);
+      await page.goto(`${ctx.server.url}/heatmap?symbol=SPY&at=2024-03-05T15:31:00Z${k ? `#key=${k}` : ""}`);
       await page
         .waitForFunction(
           (source) => document.getElementById("board")?.dataset.state === "needs-key" && new RegExp(source).test(document.getElementById("status")?.textContent ?? ""),
@@ -228,7 +206,7 @@ describe("heatmap page in headless Chromium", () => {
     try {
       // Same seed (42) and the same pinned now as the server under test.
       const { file } = await buildHeatmapStatic(dir, NOW_MS);
-      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+      const page = await ctx.browser.newPage({ viewport: { width: 1400, height: 1000 } });
       const errors: string[] = [];
       page.on("pageerror", (e) => errors.push(String(e)));
       const requests: string[] = [];
@@ -254,35 +232,23 @@ describe("heatmap page in headless Chromium", () => {
 });
 
 describe("heatmap page, live", () => {
+  // The market clock runs 60x (a new board every real second) from 14:00 ET.
+  const accounts = openAccountService({ dbPath: ":memory:" });
+  const key = accounts.createAccount({ plan: "top", credits: 10_000 }).key;
+  const ctx = usePageServer(() => simulatedApp({ now: scaledClock({ startMs: NOW_MS, speed: 60 }), accounts }));
+
   it("follows the stream: each new minute's snapshot is appended to the session and its board recomputed", async () => {
-    // The market clock runs 60x (a new board every real second) from 14:00 ET.
-    const accounts = openAccountService({ dbPath: ":memory:" });
-    const key = accounts.createAccount({ plan: "top", credits: 10_000 }).key;
-    const app = createApp({
-      market: createSimulatedMarket({ seed: 42, clock: scaledClock({ startMs: NOW_MS, speed: 60 }) }),
-      accounts,
-      rateLimiter: createRateLimiter(),
-      concurrency: createConcurrencyLimiter(),
-      toolServer: false,
-    });
-    const server = await listen(app, { port: 0 });
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-      await page.goto(`${server.url}/heatmap?symbol=SPY#key=${key}`);
-      await page.waitForSelector('#board[data-state="ready"]', { timeout: 60_000 });
-      expect(await page.isChecked("#live")).toBe(true);
-      const first = await page.evaluate(() => (window as any).__heatmap.board.asOfMs as number);
-      // Two later boards arrive by the stream (no reload, no user action).
-      await page.waitForFunction((t0) => (window as any).__heatmap.board.asOfMs >= t0 + 2 * 60_000, first, { timeout: 60_000 });
-      const frames = await page.evaluate(() => (window as any).__heatmap.frames.map((f: { tMs: number }) => f.tMs) as number[]);
-      expect(frames[frames.length - 1]).toBeGreaterThanOrEqual(first + 2 * 60_000);
-      expect(frames).toEqual([...frames].sort((a, b) => a - b));
-      expect(new Set(frames).size).toBe(frames.length);
-      await page.close();
-    } finally {
-      await browser.close();
-      await server.close(true);
-    }
+    const page = await ctx.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${ctx.server.url}/heatmap?symbol=SPY#key=${key}`);
+    await page.waitForSelector('#board[data-state="ready"]', { timeout: 60_000 });
+    expect(await page.isChecked("#live")).toBe(true);
+    const first = await page.evaluate(() => (window as any).__heatmap.board.asOfMs as number);
+    // Two later boards arrive by the stream (no reload, no user action).
+    await page.waitForFunction((t0) => (window as any).__heatmap.board.asOfMs >= t0 + 2 * 60_000, first, { timeout: 60_000 });
+    const frames = await page.evaluate(() => (window as any).__heatmap.frames.map((f: { tMs: number }) => f.tMs) as number[]);
+    expect(frames[frames.length - 1]).toBeGreaterThanOrEqual(first + 2 * 60_000);
+    expect(frames).toEqual([...frames].sort((a, b) => a - b));
+    expect(new Set(frames).size).toBe(frames.length);
+    await page.close();
   }, 120_000);
 });
