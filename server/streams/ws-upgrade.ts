@@ -2,7 +2,7 @@
  * The WebSocket flavour of any module's stream, after the route executor authenticated, validated
  * and charged the upgrade request: 426 for a request without `Upgrade`, then crossws hooks that
  * start the hub connection on `open` and refund the opening charge when the handshake never
- * completes. The positioning stream's `/v1/stream/ws` rules, for the other streams' `/ws` twins.
+ * completes. Shared by every stream's `/ws` twin (`/v1/stream/ws`, `/v1/flow/stream/ws`, `/v1/vol/stream/ws`).
  * See docs/api.md#stream-websocket and docs/api.md#flow-and-volatility-websocket-streams.
  */
 import { setWebSocketHooks } from "crossws";
@@ -13,8 +13,23 @@ import { refundAsyncOf, type StreamConnection } from "./connection";
 import type { StreamHub } from "./stream-hub";
 import { createWsSink } from "./ws-sink";
 
-/** The subprotocol the server speaks (echoed in the handshake; the positioning stream's value). */
+/** The subprotocol the server speaks (echoed in the handshake). */
 export const WS_STREAM_SUBPROTOCOL = "optionscope.stream.v1";
+/** Prefix of the bearer subprotocol for clients that cannot set headers (browsers). */
+export const WS_BEARER_PREFIX = "bearer.";
+
+/**
+ * Credentials of an upgrade request: `Authorization`, else a `bearer.<key>` entry of
+ * `Sec-WebSocket-Protocol` (the form browsers can send).
+ * @example credentialsOf(new Request("http://x", { headers: { "Sec-WebSocket-Protocol": "optionscope.stream.v1, bearer.osk_live_abc" } })) // "Bearer osk_live_abc"
+ */
+export function credentialsOf(request: Request): string | null {
+  const auth = request.headers.get("authorization");
+  if (auth !== null) return auth;
+  const offered = (request.headers.get("sec-websocket-protocol") ?? "").split(",").map((p) => p.trim());
+  const bearer = offered.find((p) => p.startsWith(WS_BEARER_PREFIX));
+  return bearer ? `Bearer ${bearer.slice(WS_BEARER_PREFIX.length)}` : null;
+}
 
 /** 426 `upgrade_required` (refunded by the executor) unless the request asks for a WebSocket. */
 export function requireWebSocketUpgrade(request: Request, ssePath: string): void {

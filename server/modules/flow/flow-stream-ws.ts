@@ -6,9 +6,8 @@
  * docs/api.md#flow-and-volatility-websocket-streams.
  */
 import { FlowStreamQuerySchema, FlowStreamWebSocketSchema, type FlowStreamQuery } from "../../../lib/api/flow-stream";
-import { requireWebSocketUpgrade, webSocketResponse } from "../../streams/ws-upgrade";
+import { credentialsOf, requireWebSocketUpgrade, webSocketResponse } from "../../streams/ws-upgrade";
 import { httpRequestOf } from "../http-request";
-import { credentialsOf } from "../positioning/stream-ws";
 import { STREAM_ROUTE } from "../stream-route";
 import { FLOW_ROUTE_DEFAULTS, flowRoute } from "./flow-route";
 import { openFlowConnection, type FlowStreamContext } from "./flow-stream";

@@ -3,8 +3,7 @@ import { VOL_SYMBOLS_PER_CALL, VolEventStreamSchema, VolStreamQuerySchema, VolSt
 import type { Principal } from "../../accounts/types";
 import { apiErrors } from "../../errors";
 import { openOnHub, sseResponse } from "../../streams/open-stream";
-import { requireWebSocketUpgrade, webSocketResponse } from "../../streams/ws-upgrade";
-import { credentialsOf } from "../positioning/stream-ws";
+import { credentialsOf, requireWebSocketUpgrade, webSocketResponse } from "../../streams/ws-upgrade";
 import type { RouteContext } from "../define-route";
 import { httpRequestOf } from "../http-request";
 import { PER_SYMBOL_STREAM, STREAM_ROUTE } from "../stream-route";
