@@ -146,6 +146,21 @@ export function sameResource(a: string, b: string): boolean {
 }
 
 /**
+ * The scope a refresh grants (RFC 6749 section 6): the grant's, or the asked subset of it. A
+ * resource other than the grant's is `invalid_target`, a scope beyond it `invalid_scope`.
+ */
+export function refreshedScope(input: { scope: string | null; resource: string | null }, grant: { scope: string; resource: string }): string {
+  if (input.resource !== null && !sameResource(input.resource, grant.resource)) {
+    throw new OAuthError("invalid_target", "resource does not match the grant.");
+  }
+  if (input.scope === null) return grant.scope;
+  const granted = new Set(grant.scope.split(" "));
+  const asked = input.scope.split(" ").filter(Boolean);
+  if (asked.some((s) => !granted.has(s))) throw new OAuthError("invalid_scope", "The requested scope exceeds the grant.");
+  return asked.join(" ");
+}
+
+/**
  * Open the OAuth store on an open database (the accounts file), creating its tables if needed.
  * The app opens it through `accounts.openOAuthStore()`, on the accounts database.
  * @example const oauth = openOAuthStore(db, { now: () => Date.now() });
@@ -295,16 +310,7 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
     }
     // Suspension is reversible: refuse, and keep the grant for when the account is active again.
     if (stands === "paused") throw invalidGrant("API access for this account is suspended or blocked.");
-    if (input.resource !== null && !sameResource(input.resource, row.resource)) {
-      throw new OAuthError("invalid_target", "resource does not match the grant.");
-    }
-    let scope = row.scope;
-    if (input.scope !== null) {
-      const granted = new Set(row.scope.split(" "));
-      const asked = input.scope.split(" ").filter(Boolean);
-      if (asked.some((s) => !granted.has(s))) throw new OAuthError("invalid_scope", "The requested scope exceeds the grant.");
-      scope = asked.join(" ");
-    }
+    const scope = refreshedScope(input, row);
     q.revokeToken.run(tsMs, tokenHash);
     return issueTokensTx(app, row.client_id, scope, row.key_id, tsMs);
   });

@@ -12,6 +12,7 @@ import { clientOf, connectedAppOf, type AppRow, type ClientRow, type CodeRow, ty
 import {
   DEFAULT_OAUTH_TTLS,
   LAST_USED_RESOLUTION_MS,
+  refreshedScope,
   sameResource,
   type AccessGrant,
   type ClientAuthMethod,
@@ -250,16 +251,7 @@ export function createPgOAuthStore(sql: Sql, options: PgOAuthOptions = {}): OAut
           }
           // Suspension is reversible: refuse, and keep the grant for when the account is active again.
           if (stands === "paused") throw invalidGrant("API access for this account is suspended or blocked.");
-          if (input.resource !== null && !sameResource(input.resource, row.resource)) {
-            throw new OAuthError("invalid_target", "resource does not match the grant.");
-          }
-          let scope = row.scope;
-          if (input.scope !== null) {
-            const granted = new Set(row.scope.split(" "));
-            const asked = input.scope.split(" ").filter(Boolean);
-            if (asked.some((s) => !granted.has(s))) throw new OAuthError("invalid_scope", "The requested scope exceeds the grant.");
-            scope = asked.join(" ");
-          }
+          const scope = refreshedScope(input, row);
           await tx`UPDATE oauth_tokens SET revoked_ms = ${tsMs} WHERE token_hash = ${tokenHash}`;
           return issueTokensTx(tx, app, row.client_id, scope, row.key_id, tsMs);
         });

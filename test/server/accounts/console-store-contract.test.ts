@@ -11,15 +11,9 @@ import type { ConsoleStore } from "../../../server/accounts/console-types";
 import { ApiError } from "../../../server/errors";
 import { OAuthError } from "../../../server/oauth/oauth-error";
 import { s256Challenge } from "../../../server/oauth";
-import { startPostgres, type PostgresProcess } from "../../_services/postgres-server";
+import { usePostgres } from "../console/_stores";
 
-let pg: PostgresProcess | null = null;
-beforeAll(async () => {
-  pg = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await pg?.stop();
-});
+const postgresUrl = usePostgres();
 
 interface Pair {
   a: AccountStore;
@@ -50,8 +44,8 @@ const kinds: [string, () => Promise<Pair>][] = [
     "postgres",
     async () => {
       const wall = { ms: Date.parse("2024-03-06T15:00:00Z") };
-      const a = await openAccountStore({ storeUrl: pg!.url, dataDir: "/nonexistent", clock: () => wall.ms });
-      const b = await openAccountStore({ storeUrl: pg!.url, dataDir: "/nonexistent", clock: () => wall.ms });
+      const a = await openAccountStore({ storeUrl: postgresUrl("postgres")!, dataDir: "/nonexistent", clock: () => wall.ms });
+      const b = await openAccountStore({ storeUrl: postgresUrl("postgres")!, dataDir: "/nonexistent", clock: () => wall.ms });
       const close = async () => {
         await a.close();
         await b.close();

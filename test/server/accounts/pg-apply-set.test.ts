@@ -11,6 +11,7 @@ import type { Sql } from "../../../server/accounts/postgres/pg-connection";
 import { grantDue } from "../../../server/accounts/postgres/pg-store";
 import { usagePeriods } from "../../../server/accounts/sqlite-ledger";
 import { startPostgres, type PostgresProcess } from "../../_services/postgres-server";
+import { mulberry32 } from "../../../bench/_mulberry32";
 
 let pg: PostgresProcess;
 let svc: PostgresAccountService;
@@ -31,17 +32,6 @@ interface Row {
   cap: number | null;
 }
 
-/** Deterministic PRNG (mulberry32), so a failing batch can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Account shapes covering each reason to leave the fast path, and the fast path itself. */
 const SHAPES = [
@@ -106,7 +96,7 @@ async function stateOf(accountId: string) {
 
 describe("os_apply_set (set-based group commit)", () => {
   it("answers every operation as os_apply does, and leaves the same balances, ledgers and usage (20 random batches)", async () => {
-    const rand = prng(18);
+    const rand = mulberry32(18);
     const tsMs = Date.now(); // the grant of this month is recorded when the account is created
     for (let round = 0; round < 20; round++) {
       const { old, set } = await twinAccounts();
