@@ -14,17 +14,10 @@ import { runConsoleCli } from "../../server/cli/console-cli";
 import { createConsoleApp, createConsoleService } from "../../server/console";
 import { startPostgres, type PostgresProcess } from "../_services/postgres-server";
 import { simulatedApp, usePageServer } from "./_page-server";
+import { cliJson } from "../_cli-json";
 
 const NOW_MS = Date.parse("2024-03-06T19:00:00Z");
 const PASSWORD = "a long console password";
-
-async function cli(run: typeof runAccountsCli, argv: string[], env: Record<string, string>): Promise<any> {
-  let stdout = "";
-  let stderr = "";
-  const exit = await run([...argv, "--json"], env, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
-  expect(exit, stderr).toBe(0);
-  return JSON.parse(stdout);
-}
 
 describe("developer console on PostgreSQL, two instances, in headless Chromium", () => {
   let pg: PostgresProcess;
@@ -60,8 +53,8 @@ describe("developer console on PostgreSQL, two instances, in headless Chromium",
   it("signs in on one instance, creates a key on the other, sees it listed, and revokes it", async () => {
     const [a, b] = ctx.servers.map((server, i) => ({ server, accounts: stores[i]! }));
     if (!a || !b) throw new Error("two instances expected");
-    const created = await cli(runAccountsCli, ["account", "create", "--plan", "api", "--credits", "5000"], env);
-    const link = await cli(runConsoleCli, ["console", "link", "--account", created.accountId, "--base-url", a.server.url], env);
+    const created = await cliJson(runAccountsCli, ["account", "create", "--plan", "api", "--credits", "5000"], env);
+    const link = await cliJson(runConsoleCli, ["console", "link", "--account", created.accountId, "--base-url", a.server.url], env);
 
     const page = await ctx.browser.newPage({ viewport: { width: 1100, height: 760 } });
     const errors: string[] = [];

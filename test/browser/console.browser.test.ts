@@ -19,19 +19,12 @@ import { listen, type Listening } from "../../server/http/listen";
 import { createConcurrencyLimiter, createRateLimiter } from "../../server/limits";
 import { launchChromium } from "./_bundle";
 import { screenshotsDir } from "./_page-server";
+import { cliJson } from "../_cli-json";
 
 const SHOTS = screenshotsDir();
 const NOW_MS = Date.parse("2024-03-06T19:00:00Z"); // Wednesday 14:00 EST
 const PASSWORD = "a long console password";
 const HEATMAP = "/v1/heatmap?symbols=SPY";
-
-async function cli(run: typeof runAccountsCli, argv: string[], env: Record<string, string>): Promise<any> {
-  let stdout = "";
-  let stderr = "";
-  const exit = await run([...argv, "--json"], env, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
-  expect(exit, stderr).toBe(0);
-  return JSON.parse(stdout);
-}
 
 describe("developer console in headless Chromium", () => {
   let dir: string;
@@ -77,8 +70,8 @@ describe("developer console in headless Chromium", () => {
 
   it("onboards a customer who then manages keys and the monthly cap alone", async () => {
     // The host: an account and a one-time link, through the CLI, on the store the server uses.
-    const created = await cli(runAccountsCli, ["account", "create", "--plan", "api", "--credits", "5000", "--label", "Acme"], env);
-    const link = await cli(runConsoleCli, ["console", "link", "--account", created.accountId, "--base-url", server.url], env);
+    const created = await cliJson(runAccountsCli, ["account", "create", "--plan", "api", "--credits", "5000", "--label", "Acme"], env);
+    const link = await cliJson(runConsoleCli, ["console", "link", "--account", created.accountId, "--base-url", server.url], env);
     expect(link.url).toMatch(new RegExp(`^${server.url}/console#setup=oscl_[0-9A-Za-z]{43}$`));
     // Some spend for the usage chart and a connected app for its tab.
     for (let i = 0; i < 4; i++) expect((await api(HEATMAP, created.key)).status).toBe(200);
@@ -135,7 +128,7 @@ describe("developer console in headless Chromium", () => {
     await shot(page, "apps");
 
     // An invite code the host made adds credits on the account's own plan.
-    const invite = await cli(runConsoleCli, ["invite", "create", "--plan", "api", "--credits", "1000"], env);
+    const invite = await cliJson(runConsoleCli, ["invite", "create", "--plan", "api", "--credits", "1000"], env);
     await tab(page, "invite");
     await page.fill("#invite-code", invite.invites[0].code);
     await page.click('#invite-form button[type="submit"]');
