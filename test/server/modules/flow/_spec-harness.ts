@@ -46,6 +46,26 @@ export function flowHarness(opts: Parameters<typeof makeHarness>[0] & { universe
   return { ...h, sim: simMarket, gate };
 }
 
+/**
+ * The simulated market serving only `universe`, telling `onPrints` of every print read (tests count
+ * reads with it).
+ */
+export function narrowedMarket(universe: readonly string[], onPrints: (...args: Parameters<MarketData["optionPrints"]>) => void = () => {}): MarketData {
+  return new Proxy(simMarket, {
+    get(target, key) {
+      if (key === "universe") return async () => (await target.universe()).filter((s) => universe.includes(s.ticker));
+      if (key === "optionPrints") {
+        return (...args: Parameters<MarketData["optionPrints"]>) => {
+          onPrints(...args);
+          return target.optionPrints(...args);
+        };
+      }
+      const v = Reflect.get(target, key);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+}
+
 /** `res.json()` typed loosely for assertions. */
 export async function body(res: Response): Promise<any> {
   return res.json();

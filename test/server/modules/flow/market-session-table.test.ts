@@ -14,7 +14,7 @@ import { metaModule } from "../../../../server/modules/meta";
 import { trailingSessions } from "../../../../server/modules/flow/market-scan";
 import { makeHarness } from "../../_harness";
 import { tempDir } from "../../daily-store/_store-fixtures";
-import { NOW_MS, PRIOR, simMarket, TODAY } from "./_spec-harness";
+import { narrowedMarket, NOW_MS, PRIOR, TODAY } from "./_spec-harness";
 
 const UNIVERSE = ["TXN", "XLRE", "XLU", "LMT"];
 const identity = marketIdentity({ kind: "simulated", seed: 7 });
@@ -22,20 +22,7 @@ const identity = marketIdentity({ kind: "simulated", seed: 7 });
 /** The simulated market limited to `UNIVERSE`, counting print reads. */
 function market(): { market: MarketData; prints: { n: number } } {
   const prints = { n: 0 };
-  const m = new Proxy(simMarket, {
-    get(target, key) {
-      if (key === "universe") return async () => (await target.universe()).filter((s) => UNIVERSE.includes(s.ticker));
-      if (key === "optionPrints") {
-        return (...args: Parameters<MarketData["optionPrints"]>) => {
-          prints.n++;
-          return target.optionPrints(...args);
-        };
-      }
-      const v = Reflect.get(target, key);
-      return typeof v === "function" ? v.bind(target) : v;
-    },
-  });
-  return { market: m, prints };
+  return { market: narrowedMarket(UNIVERSE, () => void prints.n++), prints };
 }
 
 /** `store` with its reads of flow summaries counted. */

@@ -14,7 +14,7 @@ import { metaModule } from "../../../../server/modules/meta";
 import { printTimeIndex, type PrintTimeIndex } from "../../../../server/modules/flow/print-time-index";
 import { makeHarness } from "../../_harness";
 import { tempDir } from "../../daily-store/_store-fixtures";
-import { NOW_MS, PRIOR, simMarket } from "./_spec-harness";
+import { narrowedMarket, NOW_MS, PRIOR, simMarket } from "./_spec-harness";
 
 const UNIVERSE = ["XOM", "KO", "XLU", "SPY"];
 const identity = marketIdentity({ kind: "simulated", seed: 7 });
@@ -23,20 +23,8 @@ const { openMs, closeMs } = sessionBounds(PRIOR);
 /** The simulated market limited to `UNIVERSE`, counting one-millisecond print reads. */
 function market(): { market: MarketData; oneMsReads: { n: number } } {
   const oneMsReads = { n: 0 };
-  const m = new Proxy(simMarket, {
-    get(target, key) {
-      if (key === "universe") return async () => (await target.universe()).filter((s) => UNIVERSE.includes(s.ticker));
-      if (key === "optionPrints") {
-        return (...args: Parameters<MarketData["optionPrints"]>) => {
-          if (args[2] - args[1] === 1) oneMsReads.n++;
-          return target.optionPrints(...args);
-        };
-      }
-      const v = Reflect.get(target, key);
-      return typeof v === "function" ? v.bind(target) : v;
-    },
-  });
-  return { market: m, oneMsReads };
+  const count = (_ticker: string, fromMs: number, toMs: number) => void (toMs - fromMs === 1 && oneMsReads.n++);
+  return { market: narrowedMarket(UNIVERSE, count), oneMsReads };
 }
 
 const app = (store: DailyDataStore | undefined) => {
