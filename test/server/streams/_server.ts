@@ -11,6 +11,7 @@ import { configureStreams, type StreamTuning } from "../../../server/streams/set
 import { moduleStateOf, positioningModule, positioningStreamHub } from "../../../server/modules";
 import type { Clock, MarketData } from "../../../lib/market/market-data";
 import { scaledClock } from "../../../lib/market/clock";
+import { afterAll, beforeAll } from "vitest";
 import { fakeMarket } from "../_fake-market";
 
 /** Wednesday 2024-03-06 15:00 UTC = 10:00 ET, a regular session minute. */
@@ -83,6 +84,27 @@ export async function startStreamServer(o: StreamServerOptions = {}): Promise<St
       await app.shutdown(200);
       await listening.close(true);
       accounts.close();
+    },
+  };
+}
+
+/**
+ * Listens `app` on a free loopback port for the test file (before all), and shuts it down, closes
+ * the listener and calls `close` (after all). Returns the listener's `url`, read once listening.
+ */
+export function useListening(app: OptionscopeApp, close: () => void = () => {}): { readonly url: string } {
+  let listening: Listening;
+  beforeAll(async () => {
+    listening = await listen(app, { port: 0 });
+  });
+  afterAll(async () => {
+    await app.shutdown(100);
+    await listening.close(true);
+    close();
+  });
+  return {
+    get url() {
+      return listening.url;
     },
   };
 }

@@ -1,15 +1,15 @@
 // Issue 16 (price host): /v1/stream/bars, live bars on the stream machinery, each bar equal to
 // the one-minute history it aggregates; charged per symbol like /v1/stream.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createSimulatedMarket, scaledClock } from "../../../lib/market";
 import { openAccountService } from "../../../server/accounts";
 import { createApp } from "../../../server/app";
-import { listen, type Listening } from "../../../server/http/listen";
 import { createConcurrencyLimiter, createRateLimiter } from "../../../server/limits";
 import { moduleStateOf, priceModule } from "../../../server/modules";
 import { priceStreamHub } from "../../../server/modules/price";
 import { configureStreams } from "../../../server/streams/settings";
 import { openRaw } from "./_sse";
+import { useListening } from "./_server";
 
 describe("/v1/stream/bars", () => {
   // Wednesday 2024-03-06 10:02 ET; 60 simulated seconds per real second, so bars complete each second.
@@ -18,15 +18,7 @@ describe("/v1/stream/bars", () => {
   const { accountId, key } = accounts.createAccount({ plan: "top", credits: 10_000 });
   const app = createApp({ market: createSimulatedMarket({ seed: 5, clock }), accounts, rateLimiter: createRateLimiter(), concurrency: createConcurrencyLimiter(), clock });
   configureStreams(app.services, { tickMs: 10, revalidateMs: 100 });
-  let listening: Listening;
-  beforeAll(async () => {
-    listening = await listen(app, { port: 0 });
-  });
-  afterAll(async () => {
-    await app.shutdown(100);
-    await listening.close(true);
-    accounts.close();
-  });
+  const listening = useListening(app, () => accounts.close());
 
   it("sends connected, then bars that equal the one-minute history they aggregate; 1 credit per symbol to open", async () => {
     const before = accounts.balance(accountId);

@@ -6,17 +6,17 @@
 // 400, 429 for a sixth flow stream, the SSE and WebSocket flavours sharing the cap) uncharged; a
 // plain GET is 426, refunded.
 import WebSocket from "crossws/websocket";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createSimulatedMarket } from "../../../../lib/market";
 import type { MarketData } from "../../../../lib/market/market-data";
 import { openAccountService } from "../../../../server/accounts";
 import { createApp } from "../../../../server/app";
-import { listen, type Listening } from "../../../../server/http/listen";
 import { createConcurrencyLimiter, createRateLimiter } from "../../../../server/limits";
 import { flowModule } from "../../../../server/modules/flow";
 import { metaModule } from "../../../../server/modules/meta";
 import { configureStreams } from "../../../../server/streams/settings";
 import { openRaw, seqOf, sleep } from "../../streams/_sse";
+import { useListening } from "../../streams/_server";
 
 const UNIVERSE = ["SPY", "AAPL", "QQQ"];
 // Wednesday 2024-03-06 10:05:30 ET.
@@ -56,16 +56,7 @@ describe("/v1/flow/stream/ws", () => {
   const indexEtf = accounts.createAccount({ plan: "index-etf", credits: 10_000 });
   const app = createApp({ market, accounts, rateLimiter: createRateLimiter(), concurrency: createConcurrencyLimiter(), clock, modules: [metaModule, flowModule] });
   configureStreams(app.services, { tickMs: 5, revalidateMs: 100 });
-  let listening: Listening;
-
-  beforeAll(async () => {
-    listening = await listen(app, { port: 0 });
-  });
-  afterAll(async () => {
-    await app.shutdown(100);
-    await listening.close(true);
-    accounts.close();
-  });
+  const listening = useListening(app, () => accounts.close());
 
   function connect(query: string, opts: { key?: string | null; protocols?: string[] } = {}) {
     const url = `${listening.url.replace("http", "ws")}/v1/flow/stream/ws?${query}`;

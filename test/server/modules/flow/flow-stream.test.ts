@@ -3,19 +3,20 @@
 // (expectations recomputed from the raw prints), resumed with Last-Event-ID with no gap and no
 // repeat, billed 1 to open and 1 per minute, capped at 5 flow streams per account; refusals are
 // uncharged; the route is not an MCP tool.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createSimulatedMarket } from "../../../../lib/market";
 import type { MarketData } from "../../../../lib/market/market-data";
 import { openAccountService } from "../../../../server/accounts";
 import { planDefinition } from "../../../../server/accounts/plans";
 import { createApp } from "../../../../server/app";
-import { listen, type Listening } from "../../../../server/http/listen";
+import { listen } from "../../../../server/http/listen";
 import { createConcurrencyLimiter, createRateLimiter } from "../../../../server/limits";
 import { routeTools } from "../../../../server/mcp";
 import { flowModule } from "../../../../server/modules/flow";
 import { metaModule } from "../../../../server/modules/meta";
 import { configureStreams } from "../../../../server/streams/settings";
 import { openRaw, seqOf, sequenced, sleep, type Frame, type RawStream } from "../../streams/_sse";
+import { useListening } from "../../streams/_server";
 
 const UNIVERSE = ["SPY", "AAPL", "QQQ"];
 // Wednesday 2024-03-06 10:05:30 ET.
@@ -46,19 +47,10 @@ describe("/v1/flow/stream", () => {
   const indexEtf = accounts.createAccount({ plan: "index-etf", credits: 10_000 });
   const app = createApp({ market, accounts, rateLimiter: createRateLimiter(), concurrency: createConcurrencyLimiter(), clock, modules: [metaModule, flowModule] });
   configureStreams(app.services, { tickMs: 5, revalidateMs: 100 });
-  let listening: Listening;
+  const listening = useListening(app, () => accounts.close());
   const open = (query: string, init: { lastEventId?: string; key?: string } = {}) =>
     openRaw(listening.url, init.key ?? key, query, { path: "/v1/flow/stream", lastEventId: init.lastEventId });
   const get = (query: string, k = key) => fetch(`${listening.url}/v1/flow/stream?${query}`, { headers: { Authorization: `Bearer ${k}` } });
-
-  beforeAll(async () => {
-    listening = await listen(app, { port: 0 });
-  });
-  afterAll(async () => {
-    await app.shutdown(100);
-    await listening.close(true);
-    accounts.close();
-  });
 
   /** Trade ids of `ticker`'s prints in `[fromMs, toMs)` passing `keep`, from the raw tape. */
   async function expectedIds(tickers: string[], fromMs: number, toMs: number, keep: (p: any) => boolean): Promise<string[]> {

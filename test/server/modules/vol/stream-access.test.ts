@@ -4,15 +4,15 @@
 // reconnect is refused 403 `not_entitled`, refunded; a plan that keeps the data keeps streaming;
 // a revoked key and a suspended account end vol streams with their own spec reasons.
 import { EventSource } from "eventsource";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createSimulatedMarket, scaledClock } from "../../../../lib/market";
 import { openAccountService } from "../../../../server/accounts";
 import { createApp } from "../../../../server/app";
-import { listen, type Listening } from "../../../../server/http/listen";
 import { createConcurrencyLimiter, createRateLimiter } from "../../../../server/limits";
 import { metaModule } from "../../../../server/modules/meta";
 import { createVolModule } from "../../../../server/modules/vol";
 import { configureStreams } from "../../../../server/streams/settings";
+import { useListening } from "../../streams/_server";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -30,15 +30,7 @@ describe("/v1/vol/stream access re-check", () => {
   const vol = createVolModule({ historySessions: 2, symbols: ["SPY"] });
   const app = createApp({ market: createSimulatedMarket({ seed: 5, clock }), accounts, rateLimiter: createRateLimiter(), concurrency: createConcurrencyLimiter(), clock, modules: [metaModule, vol] });
   configureStreams(app.services, { tickMs: 10, revalidateMs: 100 });
-  let listening: Listening;
-  beforeAll(async () => {
-    listening = await listen(app, { port: 0 });
-  });
-  afterAll(async () => {
-    await app.shutdown(100);
-    await listening.close(true);
-    accounts.close();
-  });
+  const listening = useListening(app, () => accounts.close());
 
   /** A standard EventSource on the vol stream; records every event and every HTTP status of its (re)connects. */
   function open(key: string) {

@@ -1,18 +1,18 @@
 // /v1/vol/stream?market=true: a `market` event (the /v1/vol/market object) each time SPXW's board
 // minute changes, billed and limited as one more stream symbol; without the option no `market`
 // event is sent. A real SSE client over a listening server.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { VolMarketSchema } from "../../../../lib/api/vol";
 import { createSimulatedMarket, scaledClock } from "../../../../lib/market";
 import { chainTerms, svxAll } from "../../../../lib/vol";
 import { openAccountService } from "../../../../server/accounts";
 import { createApp } from "../../../../server/app";
-import { listen, type Listening } from "../../../../server/http/listen";
 import { createConcurrencyLimiter, createRateLimiter } from "../../../../server/limits";
 import { metaModule } from "../../../../server/modules/meta";
 import { createVolModule } from "../../../../server/modules/vol";
 import { configureStreams } from "../../../../server/streams/settings";
 import { openRaw, sleep } from "../../streams/_sse";
+import { useListening } from "../../streams/_server";
 
 describe("/v1/vol/stream market=true", () => {
   // Wednesday 2024-03-06 10:02 ET; 60 simulated seconds per real second.
@@ -23,15 +23,7 @@ describe("/v1/vol/stream market=true", () => {
   const vol = createVolModule({ historySessions: 3, symbols: ["SPXW", "SPY"] });
   const app = createApp({ market, accounts, rateLimiter: createRateLimiter(), concurrency: createConcurrencyLimiter(), clock, modules: [metaModule, vol] });
   configureStreams(app.services, { tickMs: 10, revalidateMs: 100 });
-  let listening: Listening;
-  beforeAll(async () => {
-    listening = await listen(app, { port: 0 });
-  });
-  afterAll(async () => {
-    await app.shutdown(100);
-    await listening.close(true);
-    accounts.close();
-  });
+  const listening = useListening(app, () => accounts.close());
 
   it("market is a boolean: anything else is a 400 naming it, not charged", async () => {
     const before = accounts.balance(accountId);

@@ -1,16 +1,16 @@
 // /v1/vol/stream on the stream machinery: connected, a `vol` event per symbol carrying the
 // snapshot element of the requested modules, symbol_unavailable for an uncovered symbol, charged
 // 1 credit per symbol to open; module validation; not_entitled on a plan without volatility data.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createSimulatedMarket, scaledClock } from "../../../../lib/market";
 import { openAccountService } from "../../../../server/accounts";
 import { createApp } from "../../../../server/app";
-import { listen, type Listening } from "../../../../server/http/listen";
 import { createConcurrencyLimiter, createRateLimiter } from "../../../../server/limits";
 import { metaModule } from "../../../../server/modules/meta";
 import { createVolModule } from "../../../../server/modules/vol";
 import { configureStreams } from "../../../../server/streams/settings";
 import { openRaw } from "../../streams/_sse";
+import { useListening } from "../../streams/_server";
 
 describe("/v1/vol/stream", () => {
   // Wednesday 2024-03-06 10:02 ET; 60 simulated seconds per real second.
@@ -21,15 +21,7 @@ describe("/v1/vol/stream", () => {
   const vol = createVolModule({ historySessions: 3, symbols: ["SPXW", "SPY", "QQQ"] });
   const app = createApp({ market: createSimulatedMarket({ seed: 5, clock }), accounts, rateLimiter: createRateLimiter(), concurrency: createConcurrencyLimiter(), clock, modules: [metaModule, vol] });
   configureStreams(app.services, { tickMs: 10, revalidateMs: 100 });
-  let listening: Listening;
-  beforeAll(async () => {
-    listening = await listen(app, { port: 0 });
-  });
-  afterAll(async () => {
-    await app.shutdown(100);
-    await listening.close(true);
-    accounts.close();
-  });
+  const listening = useListening(app, () => accounts.close());
 
   it("refuses an unknown module with 400 naming modules, not charged", async () => {
     const before = accounts.balance(accountId);
