@@ -7,7 +7,7 @@ import { dteDays, groupSweeps, tradeFacts } from "../../../../lib/flow";
 import { isMultiLegPrint } from "../../../../lib/market/prints/conditions";
 import type { OptionPrint } from "../../../../lib/market";
 import { sessionBounds } from "../../../../lib/time";
-import { body, flowHarness, NOW_MS, TODAY, type FlowHarness } from "./_spec-harness";
+import { body, expectRefusedUncharged, flowHarness, NOW_MS, TODAY, type FlowHarness, type RefusedCase } from "./_spec-harness";
 
 let h: FlowHarness;
 let session: OptionPrint[];
@@ -103,8 +103,7 @@ describe("/v1/flow/{ticker}/aggregate", () => {
   });
 
   it("400 naming the parameter (MISSING_PARAMETER when absent) for a missing or malformed start_time, reversed bounds, bad option_type; 404 for an unknown ticker; uncharged", async () => {
-    const before = balance();
-    const cases: Array<[string, number, string, string?]> = [
+    const cases: RefusedCase[] = [
       [`/v1/flow/AAPL/aggregate?end_time=${TO}`, 400, "start_time", "MISSING_PARAMETER"],
       [`/v1/flow/AAPL/aggregate?start_time=yesterday&end_time=${TO}`, 400, "start_time"],
       [`/v1/flow/AAPL/aggregate?start_time=${TO}&end_time=${FROM}`, 400, "start_time"],
@@ -113,13 +112,6 @@ describe("/v1/flow/{ticker}/aggregate", () => {
       [`/v1/flow/AAPL/aggregate?start_time=2024-03-09T15:00:00Z&end_time=2024-03-09T16:00:00Z`, 400, "start_time"],
       [`/v1/flow/ZZZZ/aggregate?start_time=${FROM}&end_time=${TO}`, 404, "ticker", "SYMBOL_NOT_FOUND"],
     ];
-    for (const [path, status, param, code = "INVALID_PARAMETER"] of cases) {
-      const res = await h.get(path);
-      expect(res.status, path).toBe(status);
-      const { error } = await body(res);
-      expect(error.code, path).toBe(code);
-      expect(error.message, path).toContain(param);
-    }
-    expect(balance()).toBe(before);
+    await expectRefusedUncharged(h, cases);
   });
 });

@@ -6,7 +6,7 @@ import { classifySide } from "../../../../lib/flow";
 import type { OptionPrint } from "../../../../lib/market";
 import { isMultiLegPrint } from "../../../../lib/market/prints/conditions";
 import { previousTradingDay, sessionBounds } from "../../../../lib/time";
-import { body, flowHarness, NOW_MS, PRIOR, TODAY, type FlowHarness } from "./_spec-harness";
+import { body, expectRefusedUncharged, flowHarness, NOW_MS, PRIOR, TODAY, type FlowHarness, type RefusedCase } from "./_spec-harness";
 
 let h: FlowHarness;
 const balance = () => h.accounts.balance(h.accountId);
@@ -103,9 +103,8 @@ describe("/v1/contract/{symbol}/chart", () => {
   });
 
   it("400 naming interval (RANGE_TOO_LARGE over 30D intraday) or bucket; 404 unknown ticker or root; uncharged", async () => {
-    const before = balance();
     const c = "XOM__240315C00100000";
-    const cases: Array<[string, number, string, string?]> = [
+    const cases: RefusedCase[] = [
       ["/v1/underlying/XOM/chart?interval=31D&bucket=5min", 400, "interval", "RANGE_TOO_LARGE"],
       [`/v1/contract/${c}/chart?interval=31D&bucket=1min`, 400, "interval", "RANGE_TOO_LARGE"],
       ["/v1/underlying/XOM/chart?interval=366D&bucket=1d", 400, "interval"],
@@ -116,13 +115,6 @@ describe("/v1/contract/{symbol}/chart", () => {
       ["/v1/underlying/ZZZZ/chart?interval=1D&bucket=5min", 404, "ticker", "SYMBOL_NOT_FOUND"],
       ["/v1/contract/ZZZZ__240315C00100000/chart?interval=1D&bucket=5min", 404, "symbol", "SYMBOL_NOT_FOUND"],
     ];
-    for (const [path, status, param, code = "INVALID_PARAMETER"] of cases) {
-      const res = await h.get(path);
-      expect(res.status, path).toBe(status);
-      const { error } = await body(res);
-      expect(error.code, path).toBe(code);
-      expect(error.message, path).toContain(param);
-    }
-    expect(balance()).toBe(before);
+    await expectRefusedUncharged(h, cases);
   });
 });

@@ -6,7 +6,7 @@ import { groupSweeps, tradeFacts } from "../../../../lib/flow";
 import type { OptionPrint } from "../../../../lib/market";
 import { parseOptionSymbol } from "../../../../lib/symbols";
 import { sessionBounds } from "../../../../lib/time";
-import { body, flowHarness, NOW_MS, PRIOR, TODAY, type FlowHarness } from "./_spec-harness";
+import { body, expectRefusedUncharged, flowHarness, NOW_MS, PRIOR, TODAY, type FlowHarness, type RefusedCase } from "./_spec-harness";
 
 const EARLIER = "2024-03-04";
 const BEFORE = "2024-03-01";
@@ -92,8 +92,7 @@ describe("/v1/contract/{symbol}/history", () => {
   });
 
   it("400 naming the parameter for missing, reversed or out-of-range dates and a malformed symbol; RANGE_TOO_LARGE past 31 days; 404 for an unknown root; uncharged", async () => {
-    const before = balance();
-    const cases: Array<[string, number, string, string?]> = [
+    const cases: RefusedCase[] = [
       [`/v1/contract/${symbol}/history?end_date=${TODAY}`, 400, "start_date", "MISSING_PARAMETER"],
       [`/v1/contract/${symbol}/history?start_date=${TODAY}&end_date=${PRIOR}`, 400, "start_date"],
       [`/v1/contract/${symbol}/history?start_date=2024-03-05&end_date=2024-03-07`, 400, "end_date"],
@@ -103,13 +102,6 @@ describe("/v1/contract/{symbol}/history", () => {
       [`/v1/contract/XOM__3001/history?start_date=${PRIOR}&end_date=${TODAY}`, 400, "symbol"],
       [`/v1/contract/ZZZZ__240315C00100000/history?start_date=${PRIOR}&end_date=${TODAY}`, 404, "symbol", "SYMBOL_NOT_FOUND"],
     ];
-    for (const [path, status, param, code = "INVALID_PARAMETER"] of cases) {
-      const res = await h.get(path);
-      expect(res.status, path).toBe(status);
-      const { error } = await body(res);
-      expect(error.code, path).toBe(code);
-      expect(error.message, path).toContain(param);
-    }
-    expect(balance()).toBe(before);
+    await expectRefusedUncharged(h, cases);
   });
 });

@@ -3,7 +3,7 @@
 // recomputed plainly; similar days are real prior sessions in similarity order; uncharged 4xx.
 import { beforeAll, describe, expect, it } from "vitest";
 import { previousTradingDay, sessionBounds } from "../../../../lib/time";
-import { body, flowHarness, PRIOR, type FlowHarness } from "./_spec-harness";
+import { body, expectRefusedUncharged, flowHarness, PRIOR, type FlowHarness, type RefusedCase } from "./_spec-harness";
 
 let h: FlowHarness;
 const balance = () => h.accounts.balance(h.accountId);
@@ -60,20 +60,12 @@ describe("/v1/flow/{ticker}/historical-compare", () => {
   });
 
   it("400 for a malformed, future or non-trading date; 404 unknown ticker; uncharged", async () => {
-    const before = balance();
-    const cases: Array<[string, number, string, string?]> = [
+    const cases: RefusedCase[] = [
       ["/v1/flow/XOM/historical-compare?date=March", 400, "date"],
       ["/v1/flow/XOM/historical-compare?date=2030-01-02", 400, "date"],
       ["/v1/flow/XOM/historical-compare?date=2024-03-09", 400, "date"],
       ["/v1/flow/ZZZZ/historical-compare", 404, "ticker", "SYMBOL_NOT_FOUND"],
     ];
-    for (const [path, status, param, code = "INVALID_PARAMETER"] of cases) {
-      const res = await h.get(path);
-      expect(res.status, path).toBe(status);
-      const { error } = await body(res);
-      expect(error.code, path).toBe(code);
-      expect(error.message, path).toContain(param);
-    }
-    expect(balance()).toBe(before);
+    await expectRefusedUncharged(h, cases);
   });
 });

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { dteDays, tradeFacts } from "../../../../lib/flow";
 import type { OptionPrint } from "../../../../lib/market";
 import { sessionBounds } from "../../../../lib/time";
-import { body, flowHarness, NOW_MS, TODAY, type FlowHarness } from "./_spec-harness";
+import { body, expectRefusedUncharged, flowHarness, NOW_MS, TODAY, type FlowHarness, type RefusedCase } from "./_spec-harness";
 
 let h: FlowHarness;
 let session: OptionPrint[];
@@ -105,9 +105,8 @@ describe("/v1/flow/{ticker}/strikes", () => {
   });
 
   it("400 naming the parameter for bad top_n, right, order_by, reversed or missing bounds; 404 for an unknown ticker; uncharged", async () => {
-    const before = balance();
     const w = `start_time=${FROM}&end_time=${TO}`;
-    const cases: Array<[string, number, string, string?]> = [
+    const cases: RefusedCase[] = [
       [`/v1/flow/AAPL/strikes?${w}&top_n=0`, 400, "top_n"],
       [`/v1/flow/AAPL/strikes?${w}&top_n=101`, 400, "top_n"],
       [`/v1/flow/AAPL/strikes?${w}&right=both`, 400, "right"],
@@ -117,13 +116,6 @@ describe("/v1/flow/{ticker}/strikes", () => {
       [`/v1/flow/AAPL/strikes?start_time=${FROM}`, 400, "end_time", "MISSING_PARAMETER"],
       [`/v1/flow/ZZZZ/strikes?${w}`, 404, "ticker", "SYMBOL_NOT_FOUND"],
     ];
-    for (const [path, status, param, code = "INVALID_PARAMETER"] of cases) {
-      const res = await h.get(path);
-      expect(res.status, path).toBe(status);
-      const { error } = await body(res);
-      expect(error.code, path).toBe(code);
-      expect(error.message, path).toContain(param);
-    }
-    expect(balance()).toBe(before);
+    await expectRefusedUncharged(h, cases);
   });
 });

@@ -11,7 +11,7 @@ import { formatOptionSymbol } from "../../../../lib/symbols";
 import { sessionBounds } from "../../../../lib/time";
 import { makeHarness } from "../../_harness";
 import { movableMarket } from "./_dark-pool-market";
-import { body, flowHarness, NOW_MS, TODAY, type FlowHarness } from "./_spec-harness";
+import { body, expectRefusedUncharged, flowHarness, NOW_MS, TODAY, type FlowHarness, type RefusedCase } from "./_spec-harness";
 
 let h: FlowHarness;
 const balance = () => h.accounts.balance(h.accountId);
@@ -155,9 +155,8 @@ describe("/v1/contract/{symbol}/trades", () => {
   });
 
   it("400 naming the parameter for a bad cursor, reversed window, conflicting flags, limit out of range, malformed symbol; 404 unknown root or ticker; uncharged", async () => {
-    const before = balance();
     const c = "XOM__240315C00100000";
-    const cases: Array<[string, number, string, string?]> = [
+    const cases: RefusedCase[] = [
       [`/v1/contract/${c}/trades?cursor=abc`, 400, "cursor"],
       [`/v1/contract/${c}/trades?start=2024-03-06T15:00:00Z&end=2024-03-06T14:40:00Z`, 400, "start"],
       [`/v1/contract/${c}/trades?only_multi_leg=true&exclude_multi_leg=true`, 400, "only_multi_leg"],
@@ -170,14 +169,7 @@ describe("/v1/contract/{symbol}/trades", () => {
       ["/v1/underlying/XOM/trades?min_dte=9&max_dte=2", 400, "min_dte"],
       ["/v1/underlying/XOM/trades?start=2024-03-09T15:00:00Z", 400, "start"],
     ];
-    for (const [path, status, param, code = "INVALID_PARAMETER"] of cases) {
-      const res = await h.get(path);
-      expect(res.status, path).toBe(status);
-      const { error } = await body(res);
-      expect(error.code, path).toBe(code);
-      expect(error.message, path).toContain(param);
-    }
-    expect(balance()).toBe(before);
+    await expectRefusedUncharged(h, cases);
   });
 });
 
@@ -215,22 +207,14 @@ describe("/v1/score/{trade_id}", () => {
   });
 
   it("400 for a malformed id or a weekend minute, 404 SYMBOL_NOT_FOUND for an unknown root and NOT_FOUND for a missing print; uncharged", async () => {
-    const before = balance();
     const minute = Math.floor((NOW_MS - 60_000) / 60_000);
     const saturday = Math.floor(Date.parse("2024-03-09T15:00:00Z") / 60_000);
-    const cases: Array<[string, number, string, string?]> = [
+    const cases: RefusedCase[] = [
       ["/v1/score/flow_188afe42c3a77af2_0", 400, "trade_id"],
       [`/v1/score/XOM-${saturday}-0`, 400, "trade_id"],
       [`/v1/score/ZZZZ-${minute}-0`, 404, "trade_id", "SYMBOL_NOT_FOUND"],
       [`/v1/score/XOM-${minute}-99999`, 404, "XOM", "NOT_FOUND"],
     ];
-    for (const [path, status, param, code = "INVALID_PARAMETER"] of cases) {
-      const res = await h.get(path);
-      expect(res.status, path).toBe(status);
-      const { error } = await body(res);
-      expect(error.code, path).toBe(code);
-      expect(error.message, path).toContain(param);
-    }
-    expect(balance()).toBe(before);
+    await expectRefusedUncharged(h, cases);
   });
 });
