@@ -34,14 +34,31 @@ function withPriceChange(frame: HeatmapFrame, prevClose: number | null): BuiltEn
 /**
  * One symbol's live heatmap entry at `nowMs`, with velocity against the same session's board
  * `VELOCITY_LOOKBACK_MINUTES` earlier; cached per (symbol, parameters, minute) for the app's
- * heatmap lifetime (5 s by default, wall time).
+ * heatmap lifetime (5 s by default, wall time). Callers that miss while the entry is being built
+ * wait for that one build (marked cached): when an entry expires under load, every connection
+ * would otherwise rebuild the same board at once and stall the event loop for all of them.
  */
 export async function liveEntry(state: PositioningState, symbol: string, q: BoardQuery, nowMs: number): Promise<BuiltEntry> {
-  const { services, live: cache } = state;
+  const { services, live: cache, liveBuilding } = state;
   const key = `${symbol}|${optionsKey(q)}|${Math.floor(nowMs / MINUTE_MS)}`;
   const wall = services.wallNowMs();
   const hit = cache.get(key, wall);
   if (hit) return { ...hit, cached: true };
+  const running = liveBuilding.get(key);
+  if (running) return { ...(await running), cached: true };
+  const build = buildLiveEntry(state, symbol, q, nowMs);
+  liveBuilding.set(key, build);
+  try {
+    const built = await build;
+    cache.set(key, built, wall);
+    return { ...built, cached: false };
+  } finally {
+    liveBuilding.delete(key);
+  }
+}
+
+async function buildLiveEntry(state: PositioningState, symbol: string, q: BoardQuery, nowMs: number): Promise<Omit<BuiltEntry, "cached">> {
+  const { services } = state;
   const chain = await services.market.chain(symbol, nowMs, chainOptionsOf(q));
   if (!chain) throw noData(symbol, nowMs);
   const grid = gridOf(state, chain, q);
@@ -56,9 +73,7 @@ export async function liveEntry(state: PositioningState, symbol: string, q: Boar
   }
   const frame = heatmapFrame(grid, { live: true, earlier, layout: q.layout });
   // The cached entry is never mutated: serialise it once for every response of its lifetime.
-  const built = { entry: memoizeJson(withPriceChange(frame, await previousClose(state, chain))), grid };
-  cache.set(key, built, wall);
-  return { ...built, cached: false };
+  return { entry: memoizeJson(withPriceChange(frame, await previousClose(state, chain))), grid };
 }
 
 /** One symbol's replayed entry: the board at or before `atMs`, without velocity. */

@@ -26,6 +26,8 @@ export interface PositioningState {
   services: AppServices;
   /** Live heatmap entries per (symbol, options, minute). */
   live: LruCache<string, Omit<BuiltEntry, "cached">>;
+  /** Live entries being built, by the same key: callers that miss meanwhile share the one build. */
+  liveBuilding: Map<string, Promise<Omit<BuiltEntry, "cached">>>;
   /** Live key levels per (symbol, options, minute). */
   levels: LruCache<string, KeyLevels>;
   /** Daily statistics of finished sessions per (symbol, date, extended, metric). */
@@ -51,6 +53,7 @@ export function createPositioningState(services: AppServices, options: Positioni
   const state: PositioningState = {
     services,
     live: new LruCache(4096, ttlMs),
+    liveBuilding: new Map(),
     levels: new LruCache(4096, ttlMs),
     stats: new LruCache(options.statsCacheEntries ?? 20_000),
     async catalog() {

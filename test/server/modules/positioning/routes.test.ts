@@ -37,6 +37,19 @@ describe("/v1/heatmap", () => {
     expect(vanna.meta).toMatchObject({ metric: "vanna", cached: false });
   });
 
+  it("builds an expired entry once for every caller that misses while it is being built", async () => {
+    const h = makeHarness();
+    const first = await (await h.get("/v1/heatmap?symbols=SPY")).json();
+    h.wall.ms += 5_001;
+    const calls = h.market.chainCalls;
+    const bodies = await Promise.all(Array.from({ length: 8 }, async () => (await h.get("/v1/heatmap?symbols=SPY")).json()));
+    // One rebuild: the board at the minute and the velocity board five minutes earlier.
+    expect(h.market.chainCalls - calls).toBe(2);
+    expect(bodies.filter((b) => b.meta.cached === false)).toHaveLength(1);
+    for (const b of bodies) expect(b.data).toEqual(first.data);
+    expect(h.accounts.balance(h.accountId)).toBe(1000 - 9);
+  });
+
   it("validates with the spec's codes", async () => {
     const h = makeHarness();
     const cases: [string, string, RegExp][] = [
