@@ -4,6 +4,8 @@
  * exposed so a page can read them. See docs/api.md#cors.
  */
 
+import type { HeaderSink } from "./header-bag";
+
 /** Response headers a browser script may read. */
 export const EXPOSED_HEADERS = [
   "X-Credits-Remaining",
@@ -22,7 +24,7 @@ export const ALLOWED_HEADERS = ["Authorization", "Content-Type", "Last-Event-ID"
 export const PREFLIGHT_MAX_AGE_S = 600;
 
 /** Sets the headers every response carries (simple and actual requests). */
-export function applyCorsHeaders(headers: Headers): void {
+export function applyCorsHeaders(headers: HeaderSink): void {
   headers.set("Access-Control-Allow-Origin", "*");
   headers.set("Access-Control-Expose-Headers", EXPOSED_HEADERS.join(", "));
   headers.append("Vary", "Origin");

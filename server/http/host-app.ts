@@ -4,6 +4,7 @@ import type { AnyRoute } from "../modules/define-route";
 import { mountedRoutes } from "../modules/define-module";
 import type { AppServices } from "../services";
 import { preflightResponse } from "./cors";
+import { HeaderBag } from "./header-bag";
 import { authenticateAndLimit, createRouteHandler, newRequestId } from "./route-handler";
 import { renderError, type ErrorStyle } from "./render-error";
 
@@ -58,7 +59,7 @@ export function buildHostApp(host: RestHost, prefix: string, services: AppServic
   }
   const fallback = async (event: H3Event): Promise<Response> => {
     if (event.req.method === "OPTIONS") return preflightResponse();
-    const headers = new Headers({ "X-Request-Id": newRequestId() });
+    const headers = new HeaderBag({ "X-Request-Id": newRequestId() });
     try {
       // A valid key counts against that key; anything else against the caller's IP.
       await authenticateAndLimit(services, headers, event.req, "optional");

@@ -1,6 +1,7 @@
 import { FastResponse } from "srvx";
 import { toApiError, type ApiError } from "../errors";
 import { applyCorsHeaders } from "./cors";
+import { HeaderBag, type HeaderSink } from "./header-bag";
 
 /**
  * How a module spells its errors: `lower` (positioning, volatility, account, gateway),
@@ -46,10 +47,11 @@ export function errorBody(error: ApiError, style: ErrorStyle): Record<string, un
  */
 export function renderError(
   error: unknown,
-  options: { style: ErrorStyle; headers?: Headers; method?: string },
+  options: { style: ErrorStyle; headers?: HeaderSink; method?: string },
 ): Response {
   const apiError = toApiError(error);
-  const headers = new Headers(options.headers);
+  const headers = new HeaderBag();
+  options.headers?.forEach((value, name) => headers.set(name, value));
   headers.set("Content-Type", "application/json; charset=utf-8");
   headers.set("Cache-Control", "no-store");
   applyCorsHeaders(headers);
@@ -57,5 +59,5 @@ export function renderError(
   if (apiError.status === 405 && !headers.has("Allow")) headers.set("Allow", "GET");
   const body = options.method === "HEAD" ? null : JSON.stringify(errorBody(apiError, options.style));
   // Written to a Node socket directly, like a success (docs/architecture.md#http-responses-on-node).
-  return new FastResponse(body, { status: apiError.status, headers });
+  return new FastResponse(body, { status: apiError.status, headers: headers.toInit() });
 }

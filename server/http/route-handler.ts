@@ -8,7 +8,9 @@ import { logLine } from "../log-line";
 import type { AnyRoute } from "../modules/define-route";
 import { executeRoute } from "../modules/execute-route";
 import type { AppServices } from "../services";
+import { callerSignalOf } from "./caller-signal";
 import { applyCorsHeaders, preflightResponse } from "./cors";
+import { HeaderBag, type HeaderSink } from "./header-bag";
 import { toJson } from "./json-body";
 import { renderError, type ErrorStyle } from "./render-error";
 
@@ -39,7 +41,7 @@ export function newRequestId(): string {
  */
 export async function takeRateLimit(
   services: AppServices,
-  headers: Headers,
+  headers: HeaderSink,
   principal: Principal | null,
   request: Request | null,
 ): Promise<void> {
@@ -58,7 +60,7 @@ export async function takeRateLimit(
  */
 export async function authenticateAndLimit(
   services: AppServices,
-  headers: Headers,
+  headers: HeaderSink,
   request: Request,
   mode: "required" | "optional" | "none",
   authorization?: string | null,
@@ -100,7 +102,7 @@ export function acceptsGzip(request: Request): boolean {
  * A JSON body, gzip-compressed (off the event loop) when the client asks for it and it is large
  * enough to gain; sets `Content-Encoding` and `Vary`. Streams are never compressed.
  */
-async function maybeGzip(json: string, request: Request, headers: Headers): Promise<string | Uint8Array<ArrayBuffer>> {
+async function maybeGzip(json: string, request: Request, headers: HeaderSink): Promise<string | Uint8Array<ArrayBuffer>> {
   headers.append("Vary", "Accept-Encoding");
   if (json.length < GZIP_MIN_BYTES || !acceptsGzip(request)) return json;
   headers.set("Content-Encoding", "gzip");
@@ -124,7 +126,7 @@ export function createRouteHandler(route: AnyRoute, state: unknown, services: Ap
     const request = event.req;
     const startMs = services.wallNowMs();
     const requestId = newRequestId();
-    const headers = new Headers({ "X-Request-Id": requestId });
+    const headers = new HeaderBag({ "X-Request-Id": requestId });
     let principal: Principal | null = null;
     let credits = 0;
     let status = 200;
@@ -147,7 +149,7 @@ export function createRouteHandler(route: AnyRoute, state: unknown, services: Ap
         query: event.url.searchParams,
         params: (event.context.params ?? {}) as Record<string, string>,
         requestId,
-        signal: request.signal,
+        signal: callerSignalOf(request),
         request,
         settle: settleTransportEvents,
       });
@@ -168,7 +170,7 @@ export function createRouteHandler(route: AnyRoute, state: unknown, services: Ap
       // toJson === JSON.stringify, reusing the text of memoized (cached) parts such as heatmap entries.
       // srvx's own response class: on Node its status, headers and buffered body are written to the
       // socket directly, with Content-Length (docs/architecture.md#http-responses-on-node).
-      return new FastResponse(await maybeGzip(toJson(body), request, headers), { status: 200, headers });
+      return new FastResponse(await maybeGzip(toJson(body), request, headers), { status: 200, headers: headers.toInit() });
     } catch (error) {
       const apiError = toApiError(error);
       status = apiError.status;

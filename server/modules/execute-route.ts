@@ -8,6 +8,7 @@
  */
 import type { Principal } from "../accounts/types";
 import { ApiError, apiErrors, toApiError } from "../errors";
+import type { CallerSignal } from "../http/caller-signal";
 import { validateParams } from "../http/validate";
 import { logLine } from "../log-line";
 import type { AppServices } from "../services";
@@ -26,7 +27,7 @@ export interface RouteCall {
   /** Also the ledger reference of any debit. */
   requestId: string;
   /** Aborted when the caller goes away (client disconnect, tool call cancelled). */
-  signal?: AbortSignal;
+  signal?: CallerSignal;
   /** The HTTP request, when the call came over HTTP (stream routes need it). */
   request?: Request | null;
   /**
@@ -58,7 +59,7 @@ export function clientClosed(): ApiError {
 /** Races the handler against the time limit and the caller's signal. */
 async function runWithLimits(
   run: (signal: AbortSignal) => RouteResult | Promise<RouteResult>,
-  callerSignal: AbortSignal | undefined,
+  callerSignal: CallerSignal | undefined,
   limitMs: number,
 ): Promise<RouteResult> {
   const controller = new AbortController();
