@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { resolveDataDir } from "./accounts/open-db";
+import { DEFAULT_PG_GROUP_COMMIT_WINDOW_MS } from "./accounts/postgres/pg-batcher";
 import { DEFAULT_FLOW_FILL_SESSIONS } from "./daily-store/plan";
 import { DEFAULT_STREAM_TIMINGS, type HostNames, type StreamTimings } from "./services";
 
@@ -53,6 +54,11 @@ export interface ServeConfig {
    * (docs/operations.md#daily-fill-horizon).
    */
   dailyFillSessions?: number;
+  /**
+   * Group-commit window of the accounts store, ms (`--group-commit-ms` /
+   * `OPTIONSCOPE_GROUP_COMMIT_MS`); absent: the store's default (docs/operations.md#group-commit).
+   */
+  groupCommitMs?: number;
 }
 
 /** A usage error of the command line (exit code 2). */
@@ -80,6 +86,8 @@ export const SERVE_USAGE = `Usage: optionscope serve [options]
   --daily-fill-sessions N|all
                          flow sessions the background fill keeps, newest first (env OPTIONSCOPE_DAILY_FILL_SESSIONS,
                          default ${DEFAULT_FLOW_FILL_SESSIONS}; older sessions are computed on demand; more: optionscope precompute)
+  --group-commit-ms N    under load, a debit waits up to N ms for others to share its commit (env
+                         OPTIONSCOPE_GROUP_COMMIT_MS; default ${DEFAULT_PG_GROUP_COMMIT_WINDOW_MS} with --store, 0 with SQLite)
 Environment: STREAM_MAX_DURATION_S (3600), STREAM_BILLING_INTERVAL_S (60), STREAM_KEEPALIVE_S (15)
 `;
 
@@ -162,6 +170,7 @@ export function resolveServeConfig(argv: string[], env: Record<string, string | 
       store: { type: "string" },
       "no-daily-fill": { type: "boolean" },
       "daily-fill-sessions": { type: "string" },
+      "group-commit-ms": { type: "string" },
     },
   });
   const nowRaw = values.now ?? env.OPTIONSCOPE_NOW;
@@ -195,6 +204,7 @@ export function resolveServeConfig(argv: string[], env: Record<string, string | 
     redisUrl: redisUrlOf(values.redis ?? env.OPTIONSCOPE_REDIS),
     storeUrl: resolveStoreUrl(values.store, env),
     dailyFill: !values["no-daily-fill"] && env.OPTIONSCOPE_DAILY_FILL !== "off",
+    groupCommitMs: num("--group-commit-ms / OPTIONSCOPE_GROUP_COMMIT_MS", values["group-commit-ms"] ?? env.OPTIONSCOPE_GROUP_COMMIT_MS, (n) => n >= 0 && n <= 1000),
     dailyFillSessions: parseFillSessions(values["daily-fill-sessions"] ?? env.OPTIONSCOPE_DAILY_FILL_SESSIONS, "--daily-fill-sessions / OPTIONSCOPE_DAILY_FILL_SESSIONS"),
   };
 }

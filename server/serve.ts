@@ -73,6 +73,7 @@ export async function startServer(
     storeUrl: config.storeUrl,
     dataDir: config.dataDir,
     durability: config.durability,
+    groupCommitWindowMs: config.groupCommitMs,
     isKnownSymbol: (s) => known.has(s),
   });
   let demo: Awaited<ReturnType<typeof ensureDemoAccount>>;

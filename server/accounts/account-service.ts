@@ -32,7 +32,8 @@ export interface OpenAccountServiceOptions {
   durability?: "full" | "normal";
   /**
    * Group-commit window of `debitAsync`/`refundAsync`, ms: 0 (default) batches what arrives in
-   * the same event-loop turn; larger values wait that long for more. See docs/operations.md#group-commit.
+   * the same event-loop turn; larger values wait that long for more once a batch found company
+   * (`GroupCommitOptions.windowMs`). See docs/operations.md#group-commit.
    */
   groupCommitWindowMs?: number;
   /**

@@ -11,9 +11,11 @@ import { isApiError } from "../errors";
 /** Options of `createGroupCommitter`. */
 export interface GroupCommitOptions {
   /**
-   * How long the first operation of a batch waits for company, ms. 0 (default) flushes in the
-   * event loop's check phase (`setImmediate`): every request parsed in the same I/O phase joins
-   * the batch, and a lone request waits no timer.
+   * How long the first operation of a batch waits for company under load, ms: only once the last
+   * batch held more than one operation (a lone request on an idle server waits no timer). 0
+   * (default) always flushes in the event loop's check phase (`setImmediate`): every request
+   * parsed in the same I/O phase joins the batch. See docs/methodology.md#postgresql-group-commit-window,
+   * which both stores follow.
    */
   windowMs?: number;
   /** Largest batch; the rest waits for the next flush (default 1024). */
@@ -67,11 +69,13 @@ export function createGroupCommitter(db: Database.Database, options: GroupCommit
   let scheduled = false;
   let closed = false;
   const stats: GroupCommitStats = { batches: 0, ops: 0, largestBatch: 0 };
+  /** Operations in the last batch: above 1, the store is under load and batches wait. */
+  let lastBatchSize = 0;
 
   const schedule = () => {
     if (scheduled) return;
     scheduled = true;
-    if (windowMs > 0) setTimeout(flush, windowMs);
+    if (windowMs > 0 && lastBatchSize > 1) setTimeout(flush, windowMs);
     else setImmediate(flush);
   };
 
@@ -96,6 +100,7 @@ export function createGroupCommitter(db: Database.Database, options: GroupCommit
     if (queue.length === 0) return;
     const batch = queue.length > maxBatch ? queue.splice(0, maxBatch) : queue;
     queue = batch === queue ? [] : queue;
+    lastBatchSize = batch.length;
     if (queue.length > 0) schedule();
     const outcomes: Outcome[] = new Array(batch.length);
     let committed = true;

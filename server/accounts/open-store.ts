@@ -16,14 +16,17 @@ export interface OpenAccountStoreOptions {
   storeUrl: string | undefined;
   dataDir: string;
   durability?: "full" | "normal";
+  /** Group-commit window, ms (`--group-commit-ms`); absent: each store's default. */
+  groupCommitWindowMs?: number;
   clock?: ClockLike;
   isKnownSymbol?: (symbol: string) => boolean;
 }
 
 /** Open the store (PostgreSQL: connect and migrate, rejecting when it cannot be reached). */
 export async function openAccountStore(o: OpenAccountStoreOptions): Promise<AccountStore> {
-  if (o.storeUrl) return openPostgresAccountService({ url: o.storeUrl, clock: o.clock, isKnownSymbol: o.isKnownSymbol });
-  return openAccountService({ dbPath: accountsDbPath(o.dataDir), durability: o.durability, clock: o.clock, isKnownSymbol: o.isKnownSymbol });
+  const { groupCommitWindowMs } = o;
+  if (o.storeUrl) return openPostgresAccountService({ url: o.storeUrl, clock: o.clock, isKnownSymbol: o.isKnownSymbol, groupCommitWindowMs });
+  return openAccountService({ dbPath: accountsDbPath(o.dataDir), durability: o.durability, clock: o.clock, isKnownSymbol: o.isKnownSymbol, groupCommitWindowMs });
 }
 
 /** True for the SQLite store (its file is the whole store: backups, pragmas, the pause flag read from it). */

@@ -34,7 +34,10 @@ export interface OpenPostgresOptions {
   connectTimeoutS?: number;
   /** Reuse window of an authenticated key row, ms (default 1000; 0 reads on every request). */
   authCacheTtlMs?: number;
-  /** Group-commit window of debits and refunds, ms (default 0: one event-loop turn). */
+  /**
+   * Group-commit window of debits and refunds under load, ms (default
+   * `DEFAULT_PG_GROUP_COMMIT_WINDOW_MS`; 0: one event-loop turn). See `PgBatcherOptions.windowMs`.
+   */
   groupCommitWindowMs?: number;
   isKnownSymbol?: (symbol: string) => boolean;
 }

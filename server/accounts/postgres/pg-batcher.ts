@@ -21,6 +21,12 @@ import { isServerError, type Sql } from "./pg-connection";
  */
 export const SET_BASED_MIN_BATCH = 4;
 
+/**
+ * The PostgreSQL ledger's default group-commit window under load, ms (`--group-commit-ms`
+ * overrides it). Measured on the scale-out bench (docs/methodology.md#postgresql-group-commit-window).
+ */
+export const DEFAULT_PG_GROUP_COMMIT_WINDOW_MS = 3;
+
 /** One operation as `os_apply` and `os_apply_set` take it (see migrations/002_ledger_functions.sql). */
 export interface PgOp {
   op: "debit" | "refund";
@@ -50,7 +56,12 @@ interface Pending {
 }
 
 export interface PgBatcherOptions {
-  /** Wait for company, ms; 0 (default) flushes in the event loop's check phase. */
+  /**
+   * Wait for company, ms, under load: once a batch held more than one operation, the next batch's
+   * first operation waits this long before the batch goes; a lone operation (idle server) goes in
+   * the event loop's check phase. 0 (default) always flushes in the check phase.
+   * See docs/methodology.md#postgresql-group-commit-window.
+   */
   windowMs?: number;
   /** Largest batch (default 1024). */
   maxBatch?: number;
@@ -79,6 +90,10 @@ export function createPgBatcher(sql: Sql, options: PgBatcherOptions): PgBatcher 
   let scheduled = false;
   let closed = false;
   let inFlight = 0;
+  /** Operations in the last batch sent: above 1, the server is under load and batches wait. */
+  let lastBatchSize = 0;
+  /** `performance.now()` when the oldest queued operation arrived: the window counts from it. */
+  let queuedSince = 0;
   /** Refunds that must reach the store (compensations of in-doubt operations). */
   const inDoubt = new Map<string, PgOp>();
   let retryTimer: NodeJS.Timeout | null = null;
@@ -87,7 +102,8 @@ export function createPgBatcher(sql: Sql, options: PgBatcherOptions): PgBatcher 
   const schedule = () => {
     if (scheduled) return;
     scheduled = true;
-    if (windowMs > 0) setTimeout(flush, windowMs);
+    const waitMs = windowMs > 0 && lastBatchSize > 1 ? windowMs - (performance.now() - queuedSince) : 0;
+    if (waitMs > 0) setTimeout(flush, waitMs);
     else setImmediate(flush);
   };
 
@@ -131,9 +147,12 @@ export function createPgBatcher(sql: Sql, options: PgBatcherOptions): PgBatcher 
     if (queue.length === 0 || inFlight >= maxInFlight) return;
     const batch = queue.length > maxBatch ? queue.splice(0, maxBatch) : queue;
     queue = batch === queue ? [] : queue;
+    // What is left over has waited already: it goes as soon as a batch may.
+    queuedSince = 0;
     if (queue.length > 0 && inFlight + 1 < maxInFlight) schedule();
     // Stable sort: one account's operations keep their order (a refund after its debit).
     batch.sort((x, y) => byAccount(x.op, y.op));
+    lastBatchSize = batch.length;
     stats.batches++;
     stats.ops += batch.length;
     if (batch.length > stats.largestBatch) stats.largestBatch = batch.length;
@@ -159,6 +178,7 @@ export function createPgBatcher(sql: Sql, options: PgBatcherOptions): PgBatcher 
     submit(op) {
       if (closed) return Promise.reject(options.storeFailure());
       return new Promise<PgOpResult>((resolve, reject) => {
+        if (queue.length === 0) queuedSince = performance.now();
         queue.push({ op, resolve, reject });
         schedule();
       });

@@ -10,7 +10,7 @@ import { secondsUntilEtMidnight } from "../et-periods";
 import { limitsOf } from "../_sqlite-store";
 import { usagePeriods } from "../sqlite-ledger";
 import type { AccountRecord, BalanceResult, CreditLedger, LedgerRef, Principal } from "../types";
-import { createPgBatcher, type PgBatcher, type PgOpResult } from "./pg-batcher";
+import { createPgBatcher, DEFAULT_PG_GROUP_COMMIT_WINDOW_MS, type PgBatcher, type PgOpResult } from "./pg-batcher";
 import { grantDue, type PgStore } from "./pg-store";
 
 export interface PgCreditLedger extends CreditLedger {
@@ -49,7 +49,7 @@ function refusal(r: PgOpResult, credits: number, tsMs: number): ApiError {
 
 export function createPgLedger(store: PgStore, options: { groupCommitWindowMs?: number } = {}): PgCreditLedger {
   const { sql, guarded, now } = store;
-  const batcher = createPgBatcher(sql, { windowMs: options.groupCommitWindowMs, storeFailure });
+  const batcher = createPgBatcher(sql, { windowMs: options.groupCommitWindowMs ?? DEFAULT_PG_GROUP_COMMIT_WINDOW_MS, storeFailure });
 
   async function debit(p: Principal, credits: number, ref: LedgerRef): Promise<BalanceResult> {
     assertCredits("credits", credits, true);

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { accountsDbPath, openAccountService, type AccountPrincipal, type SqliteAccountService } from "../../../server/accounts";
 import { ApiError } from "../../../server/errors";
 import { makeHarness } from "../_harness";
@@ -207,5 +207,38 @@ describe("the pipeline awaits the group-committed debit", () => {
     const body = await (await h.get("/v1/account", { key: h.key })).json();
     expect(body.data.limits.requestsPerMinute).toBe(120);
     expect(() => h.accounts.updateAccount(accountId, { requestsPerMinute: 0 })).toThrow(ApiError);
+  });
+});
+
+describe("the group-commit window on SQLite (docs/methodology.md#postgresql-group-commit-window)", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("a lone debit at idle commits at once; once a batch found company, the next waits windowMs for more", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setImmediate", "clearImmediate"] });
+    const windowed = openAccountService({ dbPath: join(dir, "windowed.db"), groupCommitWindowMs: 50 });
+    try {
+      const { key } = windowed.createAccount({ plan: "top", credits: 100, dailyCapCredits: null });
+      const p = windowed.authenticate(key);
+      const batches = () => windowed.groupCommitStats().batches;
+      const debit = () => windowed.debitAsync(p, 1, ref());
+      await Promise.all([debit(), vi.advanceTimersByTimeAsync(0)]);
+      expect(batches()).toBe(1);
+      await Promise.all([debit(), debit(), vi.advanceTimersByTimeAsync(0)]);
+      expect(windowed.groupCommitStats()).toMatchObject({ batches: 2, largestBatch: 2 });
+      // Under load now: a debit waits 50 ms, and one arriving meanwhile shares its commit.
+      const waiting = [debit()];
+      await vi.advanceTimersByTimeAsync(30);
+      waiting.push(debit());
+      await vi.advanceTimersByTimeAsync(19);
+      expect(batches()).toBe(2);
+      await vi.advanceTimersByTimeAsync(1);
+      await Promise.all(waiting);
+      expect(windowed.groupCommitStats()).toMatchObject({ batches: 3, ops: 5 });
+      expect(windowed.balance(p.accountId)).toBe(95);
+    } finally {
+      windowed.close();
+    }
   });
 });

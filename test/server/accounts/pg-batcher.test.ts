@@ -1,7 +1,7 @@
 // The PostgreSQL group commit's batching rule (server/accounts/postgres/pg-batcher.ts): at most
 // `maxInFlight` batches at the server; what arrives while one commits waits and goes as the next
 // batch, in one call. A fake `sql` stands in for the server so the commit can be held open.
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { storeFailure } from "../../../server/accounts/account-errors";
 import { createPgBatcher, type PgOp } from "../../../server/accounts/postgres/pg-batcher";
 import type { Sql } from "../../../server/accounts/postgres/pg-connection";
@@ -104,5 +104,73 @@ describe("PostgreSQL group commit batching", () => {
     await Promise.all(ps);
     expect(fake.maxOpen()).toBe(2);
     b.close();
+  });
+  describe("the group-commit window (docs/methodology.md#postgresql-group-commit-window)", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    /** Runs due timers and immediates, and the promise jobs they start. */
+    const advance = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+
+    it("waits windowMs from a batch's first operation only once a batch found company; a lone operation at idle goes at once", async () => {
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setImmediate", "clearImmediate", "performance"] });
+      const fake = heldSql();
+      const b = createPgBatcher(fake.sql, { storeFailure, windowMs: 50 });
+      const sizes = () => fake.calls.map((c) => c.ops.length);
+      const settle = async () => {
+        for (const c of fake.calls) c.release();
+        await advance(0);
+      };
+      // Idle: no batch has had company yet, so nothing waits.
+      const ps = [b.submit(op("acct_a", "w0"))];
+      await advance(0);
+      expect(sizes()).toEqual([1]);
+      await settle();
+      ps.push(b.submit(op("acct_a", "w1")), b.submit(op("acct_a", "w2")));
+      await advance(0);
+      expect(sizes()).toEqual([1, 2]);
+      await settle();
+      // Under load (the last batch held 2): the next batch waits 50 ms from its first operation.
+      ps.push(b.submit(op("acct_a", "w3")));
+      await advance(30);
+      ps.push(b.submit(op("acct_b", "w4")));
+      await advance(19);
+      expect(sizes()).toEqual([1, 2]);
+      await advance(1);
+      expect(sizes()).toEqual([1, 2, 2]);
+      await settle();
+      // Still under load: a lone operation waits the window, and its batch of one ends the load.
+      ps.push(b.submit(op("acct_a", "w5")));
+      await advance(49);
+      expect(sizes()).toEqual([1, 2, 2]);
+      await advance(1);
+      expect(sizes()).toEqual([1, 2, 2, 1]);
+      await settle();
+      ps.push(b.submit(op("acct_a", "w6")));
+      await advance(0);
+      expect(sizes()).toEqual([1, 2, 2, 1, 1]);
+      await settle();
+      expect((await Promise.all(ps)).length).toBe(7);
+      b.close();
+    });
+
+    it("counts the window from the first queued operation, so operations held behind a commit longer than it go when it returns", async () => {
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setImmediate", "clearImmediate", "performance"] });
+      const fake = heldSql();
+      const b = createPgBatcher(fake.sql, { storeFailure, windowMs: 50 });
+      const ps = [b.submit(op("acct_a", "h0")), b.submit(op("acct_a", "h1"))];
+      await advance(0);
+      expect(fake.calls).toHaveLength(1);
+      // Arrives while the batch of two commits (so under load), and waits behind it for 80 ms.
+      ps.push(b.submit(op("acct_a", "h2")));
+      await advance(80);
+      expect(fake.calls).toHaveLength(1);
+      fake.calls[0]!.release();
+      await advance(0);
+      expect(fake.calls.map((c) => c.ops.length)).toEqual([2, 1]);
+      fake.calls[1]!.release();
+      await Promise.all(ps);
+      b.close();
+    });
   });
 });
