@@ -2,17 +2,18 @@
 // PostgreSQL + Redis on this machine, >= 3,000 requests/s aggregate with p99 <= 30 ms), with the
 // single-instance SQLite figure measured beside it in the same session.
 //
-//   npx tsx bench/scale-out.ts [--duration 10] [--connections 48] [--only pg|sqlite] [--cpu-prof DIR] [--daily-fill on|off]
+//   npx tsx bench/scale-out.ts [--duration 10] [--connections 48] [--only pg|sqlite] [--cpu-prof DIR] [--daily-fill on|off] [--loadgen auto|autocannon|wrk]
 //
 // Each instance is `optionscope serve` in its own child process (server/main.ts through tsx,
 // simulated market seed 42, clock pinned to a session minute, access log and per-IP ceiling off;
 // the daily-store fill worker off unless `--daily-fill on`).
 // PostgreSQL and redis-server are started on loopback by the test services (test/_services). The
-// load is three autocannon runs at once, one per instance, `connections / 3` each; the aggregate
+// load is three wrk runs (Debian's, installed by scripts/ensure-bench-tools.sh; autocannon when
+// wrk is missing or with `--loadgen autocannon`) at once, one per instance, `connections / 3` each; the aggregate
 // is the sum of their request rates and the p99 reported is the worst of the three (a bound on the
 // combined p99). After the run every 2xx must be one debit in the ledger and the balance must equal
 // the ledger's sum. Prints one PASS/FAIL line per configuration.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -34,6 +35,51 @@ interface AutocannonResult {
   "2xx": number;
 }
 const autocannon = autocannonUntyped as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+
+/** Milliseconds of a wrk duration such as `812.00us`, `4.21ms` or `1.02s`. */
+function wrkMs(text: string): number {
+  const m = /^([\d.]+)(us|ms|s|m)$/.exec(text.trim());
+  if (!m) throw new Error(`unreadable wrk latency ${text}`);
+  const scale = { us: 0.001, ms: 1, s: 1000, m: 60_000 }[m[2] as "us" | "ms" | "s" | "m"];
+  return Number(m[1]) * scale;
+}
+
+/**
+ * One wrk run (Debian's `wrk`, C, one thread) read into autocannon's result shape. wrk costs the
+ * machine a fraction of autocannon's CPU per request, which on 2 shared cores is capacity the
+ * servers get back (bench/README.md#scale-out-load-generator).
+ */
+function wrk(opts: { url: string; headers: Record<string, string>; connections: number; duration: number }): Promise<AutocannonResult> {
+  const args = ["-t1", `-c${opts.connections}`, `-d${opts.duration}s`, "--latency", ...Object.entries(opts.headers).flatMap(([k, v]) => ["-H", `${k}: ${v}`]), opts.url];
+  return new Promise((resolve, reject) => {
+    const child = spawn("wrk", args, { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
+    child.stderr!.on("data", (c: Buffer) => (out += c.toString()));
+    child.once("error", (e) => reject(new Error(`wrk could not be run (scripts/ensure-bench-tools.sh installs it): ${e.message}`)));
+    child.once("exit", (code) => {
+      const total = /(\d+) requests in/.exec(out);
+      const rate = /Requests\/sec:\s+([\d.]+)/.exec(out);
+      const p50 = /\n\s+50%\s+(\S+)/.exec(out);
+      const p99 = /\n\s+99%\s+(\S+)/.exec(out);
+      if (code !== 0 || !total || !rate || !p50 || !p99) return reject(new Error(`wrk failed (${code}): ${out.slice(-500)}`));
+      const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+      const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+      const errors = sock ? Number(sock[1]) + Number(sock[2]) + Number(sock[3]) : 0;
+      resolve({
+        requests: { average: Number(rate[1]) },
+        latency: { p50: wrkMs(p50[1]!), p99: wrkMs(p99[1]!) },
+        non2xx,
+        errors,
+        timeouts: sock ? Number(sock[4]) : 0,
+        "2xx": Number(total[1]) - non2xx,
+      });
+    });
+  });
+}
+
+/** The load generator of this run (`--loadgen autocannon|wrk`). */
+let load: (opts: { url: string; headers: Record<string, string>; connections: number; duration: number }) => Promise<AutocannonResult> = autocannon;
 
 export const SCALE_TARGETS = Object.freeze({ requestsPerSec: 3000, p99Ms: 30 });
 const NOW = "2024-03-06T16:00:00Z";
@@ -95,15 +141,16 @@ async function measure(name: string, urls: string[], store: AccountStore, durati
     await first.arrayBuffer();
   }
   const per = Math.max(1, Math.round(connections / urls.length));
-  await Promise.all(urls.map((url) => autocannon({ url: url + PATH, headers, connections: per, duration: 2 })));
-  const loadgen: CpuProbe = { name: "loadgen", ms: () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; } };
+  await Promise.all(urls.map((url) => load({ url: url + PATH, headers, connections: per, duration: 2 })));
+  // This process and its reaped children: autocannon runs in process, each wrk run is a child reaped before the reading.
+  const loadgen: CpuProbe = { name: "loadgen", ms: () => cpuMsOf(process.pid) };
   const all = [...probes, loadgen];
   // Background CPU (market clock, boards, timers) with no load, so it is not read as request cost.
   const idleStart = all.map((p) => p.ms());
   await new Promise((r) => setTimeout(r, IDLE_SAMPLE_MS));
   const idlePerS = Object.fromEntries(all.map((p, i) => [p.name, ((p.ms() - idleStart[i]!) * 1000) / IDLE_SAMPLE_MS]));
   const before = all.map((p) => p.ms());
-  const runs = await Promise.all(urls.map((url) => autocannon({ url: url + PATH, headers, connections: per, duration: durationS })));
+  const runs = await Promise.all(urls.map((url) => load({ url: url + PATH, headers, connections: per, duration: durationS })));
   const total = runs.reduce((s, r) => s + r["2xx"] + r.non2xx, 0);
   const cpuPerRequestMs = Object.fromEntries(all.map((p, i) => [p.name, (p.ms() - before[i]!) / Math.max(1, total)]));
   const ledger = await store.ledger(accountId, { limit: 100_000_000 });
@@ -132,13 +179,18 @@ async function measure(name: string, urls: string[], store: AccountStore, durati
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { duration: { type: "string", default: "10" }, connections: { type: "string", default: "48" }, only: { type: "string" }, "cpu-prof": { type: "string" }, "daily-fill": { type: "string", default: "off" } } });
+  const { values } = parseArgs({ options: { duration: { type: "string", default: "10" }, connections: { type: "string", default: "48" }, only: { type: "string" }, "cpu-prof": { type: "string" }, "daily-fill": { type: "string", default: "off" }, loadgen: { type: "string", default: "auto" } } });
+  // auto: wrk when installed (scripts/ensure-bench-tools.sh), else autocannon.
+  if (values.loadgen === "auto") values.loadgen = spawnSync("wrk", ["--version"]).error ? "autocannon" : "wrk";
+  if (values.loadgen !== "autocannon" && values.loadgen !== "wrk") throw new Error("--loadgen must be auto, autocannon or wrk");
+  if (values.loadgen === "wrk") load = wrk;
   dailyFill = values["daily-fill"] === "on";
-  // --cpu-prof DIR: the first instance writes a V8 CPU profile there when it stops (SIGTERM).
+  // --cpu-prof DIR: the first instance (the SQLite one with `--only sqlite`) writes a V8 CPU profile
+  // there when it stops (SIGTERM).
   const profArgs = values["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", values["cpu-prof"]] : [];
   const duration = Number(values.duration);
   const connections = Number(values.connections);
-  console.log(`scale-out: GET ${PATH} (cached, 1 credit, durable debit), ${connections} connections in all, ${duration} s, daily fill ${dailyFill ? "on" : "off"}, node ${process.version}, load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  console.log(`scale-out: GET ${PATH} (cached, 1 credit, durable debit), ${connections} connections in all, ${duration} s, load generator ${values.loadgen}, daily fill ${dailyFill ? "on" : "off"}, node ${process.version}, load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
   const rows: Row[] = [];
   if (values.only !== "sqlite") {
     const [pg, redis] = await Promise.all([startPostgres(), startRedis()]);
@@ -167,7 +219,7 @@ async function main(): Promise<void> {
   }
   if (values.only !== "pg") {
     const dir = mkdtempSync(join(tmpdir(), "osc-scale-sqlite-"));
-    const s = await serveChild(["--data-dir", dir]);
+    const s = await serveChild(["--data-dir", dir], values.only === "sqlite" ? profArgs : []);
     const store = await openAccountStore({ storeUrl: undefined, dataDir: dir });
     try {
       rows.push(await measure("sqlite (one instance)", [s.url], store, duration, connections, [{ name: "instances", ms: () => cpuMsOf(s.child.pid!) }]));
