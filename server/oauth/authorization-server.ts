@@ -7,10 +7,10 @@
  */
 import { z } from "zod";
 import type { AccountService, Principal } from "../accounts/types";
-import { isApiError } from "../errors";
+import { isApiError, toApiError } from "../errors";
 import { BODY_TOO_LARGE_HEADERS, readBodyText } from "../http/read-body";
 import { createRateLimiter } from "../limits/rate-limiter";
-import { isOAuthError, jsonResponse, OAuthError, oauthErrorResponse } from "./oauth-error";
+import { isOAuthError, jsonResponse, OAuthError, oauthErrorResponse, storeUnavailableOAuth } from "./oauth-error";
 import { CLIENT_AUTH_METHODS, sameResource, type OAuthStore, type RegisteredClient } from "./oauth-store";
 import { CODE_CHALLENGE_RE } from "./secrets";
 import { errorPage, PAGE_HEADERS, signInPage } from "./sign-in-page";
@@ -466,11 +466,12 @@ export function createAuthorizationServer(options: AuthorizationServerOptions) {
       return await revoke(request);
     } catch (error) {
       if (isOAuthError(error)) {
-        return oauthErrorResponse(error, { ...error.headers, ...(error.status === 401 ? { "WWW-Authenticate": 'Basic realm="optionscope"' } : {}) });
+        return oauthErrorResponse(error, { ...(error.status === 401 ? { "WWW-Authenticate": 'Basic realm="optionscope"' } : {}) });
       }
-      if (isApiError(error) && error.code === "credit_check_failed") {
-        return oauthErrorResponse(new OAuthError("server_error", "The store is busy; retry shortly.", 503), { "Retry-After": "1" });
-      }
+      // The accounts store's 503s and raw store failures alike (a SQLite OAuth store is not
+      // guarded) are the OAuth store's own answer: 503 temporarily_unavailable with Retry-After.
+      const apiError = toApiError(error);
+      if (apiError.status === 503) return oauthErrorResponse(storeUnavailableOAuth());
       return oauthErrorResponse(new OAuthError("server_error", "Internal server error.", 500));
     }
   }
