@@ -1,0 +1,72 @@
+// The OAuth endpoints when their store fails under them. The SQLite OAuth store has no guard of its
+// own: with its database closed, registration, the token endpoint and revocation answer 503
+// `temporarily_unavailable` with Retry-After (OAuth error body), not 500 `server_error`. And
+// `oauthErrorResponse` keeps the headers an OAuth error carries (Retry-After of a 503 or a 429).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { STORE_RETRY_AFTER_S } from "../../../server/errors";
+import { OAuthError, oauthErrorResponse, storeUnavailableOAuth } from "../../../server/oauth/oauth-error";
+import { startMcpHarness, type McpHarness } from "../mcp/_mcp-harness";
+
+const REDIRECT = "http://127.0.0.1:9/callback";
+
+const register = (h: McpHarness) =>
+  fetch(`${h.origin}/mcp/oauth/register`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ client_name: "Outage Client", redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" }),
+  });
+
+const form = (url: string, fields: Record<string, string>) =>
+  fetch(url, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() });
+
+async function expectTemporarilyUnavailable(res: Response, what: string): Promise<void> {
+  const body = (await res.json()) as { error?: string; error_description?: string };
+  expect([res.status, body.error], what).toEqual([503, "temporarily_unavailable"]);
+  expect(res.headers.get("retry-after"), what).toBe(String(STORE_RETRY_AFTER_S));
+  expect(res.headers.get("cache-control"), what).toBe("no-store");
+  expect(body.error_description, what).not.toMatch(/database|sqlite|not open/i);
+}
+
+describe("OAuth endpoints on a closed SQLite store", () => {
+  let h: McpHarness;
+  let clientId: string;
+  beforeAll(async () => {
+    h = await startMcpHarness();
+    const reg = await register(h); // opens the OAuth store while the database is open
+    expect(reg.status).toBe(201);
+    clientId = ((await reg.json()) as { client_id: string }).client_id;
+    h.accounts.close();
+  });
+  afterAll(() => h.close());
+
+  it("register, token (code and refresh grants) and revoke: 503 temporarily_unavailable with Retry-After", async () => {
+    await expectTemporarilyUnavailable(await register(h), "register");
+    const token = `${h.origin}/mcp/oauth/token`;
+    await expectTemporarilyUnavailable(
+      await form(token, { grant_type: "authorization_code", code: "oc_x", client_id: clientId, redirect_uri: REDIRECT, code_verifier: "v".repeat(43) }),
+      "token (code)",
+    );
+    await expectTemporarilyUnavailable(await form(token, { grant_type: "refresh_token", refresh_token: "ort_x", client_id: clientId }), "token (refresh)");
+    await expectTemporarilyUnavailable(await form(`${h.origin}/mcp/oauth/revoke`, { token: "ort_x", client_id: clientId }), "revoke");
+  });
+
+  it("a request refused before the store is read keeps its own answer (no client: 401 invalid_client)", async () => {
+    const res = await form(`${h.origin}/mcp/oauth/token`, { grant_type: "password" });
+    expect([res.status, ((await res.json()) as { error: string }).error]).toEqual([401, "invalid_client"]);
+  });
+});
+
+describe("oauthErrorResponse", () => {
+  it("sends the error's own headers, and an explicit header of the same name wins", async () => {
+    const limited = new OAuthError("temporarily_unavailable", "Too many registrations.", 429, { "Retry-After": "17" });
+    const res = oauthErrorResponse(limited);
+    expect([res.status, res.headers.get("retry-after")]).toEqual([429, "17"]);
+    expect(await res.json()).toEqual({ error: "temporarily_unavailable", error_description: "Too many registrations." });
+
+    const outage = oauthErrorResponse(storeUnavailableOAuth(), { "WWW-Authenticate": 'Basic realm="x"' });
+    expect([outage.status, outage.headers.get("retry-after"), outage.headers.get("www-authenticate")]).toEqual([503, String(STORE_RETRY_AFTER_S), 'Basic realm="x"']);
+
+    const overridden = oauthErrorResponse(limited, { "Retry-After": "3" });
+    expect(overridden.headers.get("retry-after")).toBe("3");
+  });
+});
