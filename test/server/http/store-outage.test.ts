@@ -41,8 +41,9 @@ describe("a closed daily store under a flow route", () => {
     expect(body.error.message).not.toMatch(/database|sqlite/i);
     expect(h.accounts.balance(h.accountId)).toBe(before);
     expect(res.headers.get("x-credits-remaining")).toBe(String(before));
-    // Not logged as an unhandled server fault.
+    // Logged as the store failure it is (with the driver's text for the operator), not as a fault.
     expect(h.logs.filter((l) => l.msg === "unhandled")).toEqual([]);
+    expect(h.logs.filter((l) => l.msg === "store_unavailable").map((l) => l.error)).toEqual(["The database connection is not open"]);
   });
 
   it("MCP: the tool result is the same 503 store_unavailable error, uncharged", async () => {
