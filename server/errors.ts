@@ -41,7 +41,7 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
-/** Seconds a client waits after a store (accounts, limits, daily store) could not be used. */
+/** Seconds a client waits after a store could not be used (docs/methodology.md#store-outage-thresholds). */
 export const STORE_RETRY_AFTER_S = 1;
 
 /** Where the flow module's in-flight cap is explained (the `docs_url` of its 429). */
