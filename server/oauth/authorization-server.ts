@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import type { AccountService, Principal } from "../accounts/types";
-import { isApiError, toApiError } from "../errors";
+import { STORE_RETRY_AFTER_S, toApiError } from "../errors";
 import { BODY_TOO_LARGE_HEADERS, readBodyText } from "../http/read-body";
 import { createRateLimiter } from "../limits/rate-limiter";
 import { isOAuthError, jsonResponse, OAuthError, oauthErrorResponse, storeUnavailableOAuth } from "./oauth-error";
@@ -303,14 +303,21 @@ export function createAuthorizationServer(options: AuthorizationServerOptions) {
       if (key === "") throw new OAuthError("access_denied", "Enter an API key of the account.");
       principal = await accounts.authenticate(`Bearer ${key}`);
     } catch (e) {
-      const code = isApiError(e) ? e.code : "forbidden";
+      if (key === "") return htmlResponse(pageFor("Enter an API key of the account."), 400);
+      const refused = toApiError(e);
+      // A store that cannot be read says nothing about the key: 503 with Retry-After, not 401.
+      if (refused.status === 503) {
+        const page = htmlResponse(pageFor("The account store could not be reached; try again in a moment."), 503);
+        page.headers.set("Retry-After", String(STORE_RETRY_AFTER_S));
+        return page;
+      }
+      if (refused.status === 500) throw e; // a programming error: the endpoint's 500, not "invalid key"
+      const code = refused.code;
       const message =
         code === "account_suspended" || code === "account_blocked"
           ? "API access for this account is suspended or blocked."
-          : code === "credit_check_failed"
-            ? "The account store is busy; try again in a moment."
-            : "That API key is not valid (unknown, revoked or expired).";
-      return htmlResponse(pageFor(key === "" ? "Enter an API key of the account." : message), key === "" ? 400 : 401);
+          : "That API key is not valid (unknown, revoked or expired).";
+      return htmlResponse(pageFor(message), 401);
     }
     const app = await store.connectApp({ accountId: principal.accountId, clientId: ar.client.clientId, resource: ar.resource!, scope: ar.scope! });
     const code = await store.issueCode({

@@ -2,9 +2,12 @@
 // own: with its database closed, registration, the token endpoint and revocation answer 503
 // `temporarily_unavailable` with Retry-After (OAuth error body), not 500 `server_error`. And
 // `oauthErrorResponse` keeps the headers an OAuth error carries (Retry-After of a 503 or a 429).
+import { createHash } from "node:crypto";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STORE_RETRY_AFTER_S } from "../../../server/errors";
 import { OAuthError, oauthErrorResponse, storeUnavailableOAuth } from "../../../server/oauth/oauth-error";
+import { openOAuthStore } from "../../../server/oauth/oauth-store";
 import { startMcpHarness, type McpHarness } from "../mcp/_mcp-harness";
 
 const REDIRECT = "http://127.0.0.1:9/callback";
@@ -53,6 +56,37 @@ describe("OAuth endpoints on a closed SQLite store", () => {
   it("a request refused before the store is read keeps its own answer (no client: 401 invalid_client)", async () => {
     const res = await form(`${h.origin}/mcp/oauth/token`, { grant_type: "password" });
     expect([res.status, ((await res.json()) as { error: string }).error]).toEqual([401, "invalid_client"]);
+  });
+});
+
+describe("the sign-in form while the accounts store is down (the OAuth store up)", () => {
+  let h: McpHarness;
+  beforeAll(async () => {
+    h = await startMcpHarness({ toolServer: { oauth: openOAuthStore(new Database(":memory:")) } });
+  });
+  afterAll(() => h.close());
+
+  it("answers 503 with Retry-After and says the store could not be reached, not that the key is invalid", async () => {
+    const reg = await register(h);
+    expect(reg.status).toBe(201);
+    const params = {
+      response_type: "code",
+      client_id: ((await reg.json()) as { client_id: string }).client_id,
+      redirect_uri: REDIRECT,
+      code_challenge: createHash("sha256").update("v".repeat(43)).digest("base64url"),
+      code_challenge_method: "S256",
+      state: "s",
+      resource: h.mcpUrl,
+    };
+    const page = await fetch(`${h.origin}/mcp/oauth/authorize?${new URLSearchParams(params)}`);
+    expect(page.status).toBe(200);
+    h.accounts.close();
+    const res = await form(`${h.origin}/mcp/oauth/authorize`, { ...params, api_key: h.key });
+    const html = await res.text();
+    expect([res.status, res.headers.get("retry-after")]).toEqual([503, String(STORE_RETRY_AFTER_S)]);
+    expect(html).toContain("could not be reached");
+    expect(html).not.toMatch(/not valid/);
+    expect(html).toContain('name="api_key"'); // the form again, to retry
   });
 });
 
