@@ -1,18 +1,22 @@
 // The OAuth endpoints when their store fails under them. The SQLite OAuth store has no guard of its
 // own: with its database closed, registration, the token endpoint and revocation answer 503
-// `temporarily_unavailable` with Retry-After (OAuth error body), not 500 `server_error`. And
+// `temporarily_unavailable` with Retry-After (OAuth error body), not 500 `server_error`; so do they
+// on a stopped PostgreSQL. The sign-in form says the store could not be reached (503), not that
+// the key is invalid (401). And
 // `oauthErrorResponse` keeps the headers an OAuth error carries (Retry-After of a 503 or a 429).
 import { createHash } from "node:crypto";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AccountStore } from "../../../server/accounts";
 import { STORE_RETRY_AFTER_S } from "../../../server/errors";
 import { OAuthError, oauthErrorResponse, storeUnavailableOAuth } from "../../../server/oauth/oauth-error";
 import { openOAuthStore } from "../../../server/oauth/oauth-store";
+import { startPostgres, type PostgresProcess } from "../../_services/postgres-server";
 import { startMcpHarness, type McpHarness } from "../mcp/_mcp-harness";
 
 const REDIRECT = "http://127.0.0.1:9/callback";
 
-const register = (h: McpHarness) =>
+const register = (h: { origin: string }) =>
   fetch(`${h.origin}/mcp/oauth/register`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -88,6 +92,44 @@ describe("the sign-in form while the accounts store is down (the OAuth store up)
     expect(html).not.toMatch(/not valid/);
     expect(html).toContain('name="api_key"'); // the form again, to retry
   });
+});
+
+describe("OAuth endpoints on a stopped PostgreSQL", () => {
+  let pg: PostgresProcess;
+  let h: McpHarness<AccountStore>;
+  beforeAll(async () => {
+    pg = await startPostgres();
+    h = await startMcpHarness({ storeUrl: pg.url });
+  }, 60_000);
+  afterAll(async () => {
+    await h?.close();
+    await pg?.stop();
+  });
+
+  it("register, token and the sign-in form: 503 with Retry-After while it is down, served again once it is back", async () => {
+    const reg = await register(h);
+    expect(reg.status).toBe(201);
+    const clientId = ((await reg.json()) as { client_id: string }).client_id;
+    const params = {
+      response_type: "code",
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      code_challenge: createHash("sha256").update("v".repeat(43)).digest("base64url"),
+      code_challenge_method: "S256",
+      state: "s",
+      resource: h.mcpUrl,
+    };
+    await pg.pause();
+    try {
+      await expectTemporarilyUnavailable(await register(h), "register");
+      await expectTemporarilyUnavailable(await form(`${h.origin}/mcp/oauth/token`, { grant_type: "refresh_token", refresh_token: "ort_x", client_id: clientId }), "token");
+      const signIn = await form(`${h.origin}/mcp/oauth/authorize`, { ...params, api_key: h.key });
+      expect([signIn.status, signIn.headers.get("retry-after")]).toEqual([503, String(STORE_RETRY_AFTER_S)]);
+    } finally {
+      await pg.start();
+    }
+    expect((await register(h)).status).toBe(201);
+  }, 60_000);
 });
 
 describe("oauthErrorResponse", () => {
