@@ -3,6 +3,7 @@
 // (not "nothing was changed"); the key no longer authenticates; once the store is back the retry
 // revokes the grants without anyone asking, and revoking the key again retries at once.
 // Also the console on a closed SQLite store (no guard there): 503 store_unavailable, not 500.
+import { createHash } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresAccountService, type PostgresAccountService } from "../../../server/accounts";
 import { createPgOAuthStore } from "../../../server/accounts/postgres/pg-oauth";
@@ -34,7 +35,6 @@ async function connectAppWithKey(oauth: OAuthStore, accountId: string, keyId: st
   const client = await oauth.registerClient({ clientName: "t", redirectUris: ["https://c.example/cb"], authMethod: "none", metadata: {} });
   const app = await oauth.connectApp({ accountId, clientId: client.clientId, resource: RESOURCE, scope: "mcp" });
   const verifier = "v".repeat(43);
-  const { createHash } = await import("node:crypto");
   const code = await oauth.issueCode({
     appId: app.appId,
     keyId,
