@@ -110,8 +110,8 @@ export const apiErrors = {
   },
   /**
    * 503 `store_unavailable` with `Retry-After` and `retry_after`: a backing store could not be
-   * used. `message` says what is known of the outcome (the default claims nothing was changed
-   * only where that is known: it is not).
+   * used. `message` says what is known of the outcome; the default claims nothing about it (a
+   * failure met mid-way may follow changes already made).
    */
   storeUnavailable(message = `A backing store could not be reached; retry after ${STORE_RETRY_AFTER_S} s.`): ApiError {
     return new ApiError(503, "store_unavailable", message, {
