@@ -1,4 +1,5 @@
 import { CodedError } from "../lib/coded-error";
+import { isStoreOutage } from "./store-outage";
 
 /**
  * The one error type of the server. Anything that should reach a client as
@@ -39,6 +40,9 @@ export class ApiError extends Error {
 export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
+
+/** Seconds a client waits after a store could not be used (docs/methodology.md#store-outage-thresholds). */
+export const STORE_RETRY_AFTER_S = 1;
 
 /** Where the flow module's in-flight cap is explained (the `docs_url` of its 429). */
 export const FLOW_CONCURRENCY_DOCS_URL = "/docs/api.md#flow-in-flight-cap";
@@ -104,6 +108,17 @@ export const apiErrors = {
       },
     );
   },
+  /**
+   * 503 `store_unavailable` with `Retry-After` and `retry_after`: a backing store could not be
+   * used. `message` says what is known of the outcome; the default claims nothing about it (a
+   * failure met mid-way may follow changes already made).
+   */
+  storeUnavailable(message = `A backing store could not be reached; retry after ${STORE_RETRY_AFTER_S} s.`): ApiError {
+    return new ApiError(503, "store_unavailable", message, {
+      headers: { "Retry-After": String(STORE_RETRY_AFTER_S) },
+      details: { retry_after: STORE_RETRY_AFTER_S },
+    });
+  },
   /** 504 `gateway_timeout` after the request time limit. */
   gatewayTimeout(limitMs: number): ApiError {
     return new ApiError(504, "gateway_timeout", `The request did not finish within ${limitMs / 1000} seconds.`);
@@ -139,8 +154,9 @@ const STATUS_CODES: Readonly<Record<number, [string, string]>> = {
 
 /**
  * Any thrown value as an `ApiError`: an `ApiError` as is, a library `CodedError` through the
- * error table, an h3 `HTTPError` (or anything with a known 4xx/5xx `status`) by its status,
- * everything else as a 500 that reveals nothing internal.
+ * error table, an h3 `HTTPError` (or anything with a known 4xx/5xx `status`) by its status, a
+ * store or network client failure as 503 `store_unavailable` (server/store-outage.ts), everything
+ * else (a programming error) as a 500 that reveals nothing internal.
  * @example toApiError(new PositioningError("no_data", "...")).status // 404
  */
 export function toApiError(error: unknown): ApiError {
@@ -159,5 +175,6 @@ export function toApiError(error: unknown): ApiError {
     const [code, message] = STATUS_CODES[status];
     return new ApiError(status, code, message);
   }
+  if (isStoreOutage(error)) return apiErrors.storeUnavailable();
   return new ApiError(500, "internal_error", "Internal server error.");
 }

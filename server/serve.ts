@@ -91,7 +91,13 @@ export async function startServer(
   // The console, its key-use tracking and OAuth grants live in the accounts store (either kind);
   // on PostgreSQL the pause flag is read from there too.
   const sqlite = isSqliteStore(accounts) ? accounts : null;
-  const consoleService = createConsoleService({ accounts, signInLimiter: limits.signInLimiter });
+  const consoleService = createConsoleService({
+    accounts,
+    signInLimiter: limits.signInLimiter,
+    // A revoked key whose OAuth grants could not be revoked yet: the operator sees each retry fail.
+    onGrantRevocationFailure: (e) =>
+      io.log({ ts: new Date().toISOString(), level: "error", msg: e.gaveUp ? "grant_revocation_gave_up" : "grant_revocation_failed", keyId: e.keyId, attempt: e.attempt, error: String((e.error as Error)?.message ?? e.error).slice(0, 300) }),
+  });
   const consoleApp = createConsoleApp({ service: consoleService, trustedProxies: config.ipCeiling?.trustedProxies });
   // The console's key list shows "last used": accepted keys are noted and written in batches.
   const keyUses = createKeyUseTracker(consoleService.store.recordKeyUses);
@@ -156,6 +162,7 @@ export async function startServer(
         dailyStore.close();
         // The last last-used times, waiting at most 2 s (an unreachable store must not hold the exit).
         await Promise.race([keyUses.stop(), new Promise((r) => setTimeout(r, 2000).unref())]);
+        consoleService.close();
         pgPauses?.stop();
         limits.close();
         await accounts.close();

@@ -2,7 +2,7 @@
  * The accounts store's errors and argument checks, shared by its auth, ledger and admin parts.
  * See docs/api.md#accounts-and-keys.
  */
-import { ApiError } from "../errors";
+import { ApiError, apiErrors } from "../errors";
 import type { AccountStatus } from "./types";
 
 /** The one body for unknown, invalid, revoked and expired keys (spec: identical 403s). */
@@ -47,8 +47,5 @@ export function assertCap(name: string, value: number | null | undefined): void 
 
 /** 503 when the console's store cannot be read or written (nothing changed). Retry shortly. */
 export function storeUnavailable(): ApiError {
-  return new ApiError(503, "store_unavailable", "The accounts store could not be reached; nothing was changed. Retry shortly.", {
-    headers: { "Retry-After": "1" },
-    details: { retry_after: 1 },
-  });
+  return apiErrors.storeUnavailable("The accounts store could not be reached; nothing was changed. Retry shortly.");
 }

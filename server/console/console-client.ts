@@ -125,7 +125,8 @@ export const CONSOLE_CLIENT_JS = String.raw`"use strict";
           var b = el("button", "Revoke", "danger"); b.type = "button"; b.setAttribute("data-revoke-key", k.keyId);
           b.addEventListener("click", function () {
             if (!confirm("Revoke " + k.prefix + "...? Calls with it will get 403 at once.")) return;
-            call("POST", "/keys/" + encodeURIComponent(k.keyId) + "/revoke").then(function () { $("new-key").hidden = true; return load("keys"); }, function (e) { showError("tab-error", e); });
+            // A revoked key whose OAuth grants are still being revoked says so (the note).
+            call("POST", "/keys/" + encodeURIComponent(k.keyId) + "/revoke").then(function (r) { $("new-key").hidden = true; showError("tab-error", r.note ? { message: r.note } : null); return load("keys"); }, function (e) { showError("tab-error", e); });
           });
           action.appendChild(b);
         }

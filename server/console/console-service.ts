@@ -15,6 +15,7 @@ import type { UsageReport } from "../accounts/usage-report";
 import { storeUnavailable } from "../accounts/account-errors";
 import { isOAuthError } from "../oauth/oauth-error";
 import type { ConnectedApp, OAuthStore } from "../oauth/oauth-store";
+import { createGrantRevoker, type GrantRevocation, type GrantRevokerOptions } from "./grant-revoker";
 import { createSignInLimiter, type SignInLimiter, type SignInLimits } from "./sign-in-limiter";
 
 /** The accounts service parts the console uses (either store's service satisfies it). */
@@ -32,7 +33,21 @@ export interface ConsoleServiceOptions {
   /** scrypt cost of new passwords (default `SCRYPT_COST`; tests lower it). */
   passwordCost?: ScryptCost;
   now?: () => number;
+  /** Waits between retries of a key's OAuth grant revocation (default `GRANT_REVOCATION_RETRY_MS`). */
+  grantRevocationRetryMs?: readonly number[];
+  /** Told of each failed attempt to revoke a revoked key's OAuth grants. */
+  onGrantRevocationFailure?: GrantRevokerOptions["onFailure"];
 }
+
+/** The answer to a key revocation: the key is revoked in every case; its OAuth grants now, or later. */
+export type RevokedKey =
+  | { keyId: string; alreadyRevoked: boolean; oauthTokensRevoked: number; oauthGrants: "revoked" }
+  | { keyId: string; alreadyRevoked: boolean; oauthTokensRevoked: null; oauthGrants: "retrying"; note: string };
+
+const GRANTS_RETRYING_NOTE =
+  "The key is revoked: it no longer authenticates, and the tool endpoint refuses OAuth tokens signed in with it. " +
+  "Recording the revocation of those tokens failed (the OAuth store could not be reached) and is retried in the background; " +
+  "revoke the key again to retry now.";
 
 /** A session just opened: the cookie value and the page's CSRF token. */
 export interface OpenedSession {
@@ -89,6 +104,7 @@ export function createConsoleService(options: ConsoleServiceOptions) {
   const store = options.store ?? accounts.openConsoleStore?.({ now });
   if (!store) throw new Error("createConsoleService: the accounts store keeps no console tables; pass `store`.");
   const oauth = options.oauth === undefined ? (accounts.openOAuthStore?.() ?? null) : options.oauth;
+  const revoker = oauth ? createGrantRevoker(oauth, { retryMs: options.grantRevocationRetryMs, onFailure: options.onGrantRevocationFailure }) : null;
   const limiter: SignInLimiter = options.signInLimiter ?? createSignInLimiter(options.signInLimits);
   const cost = options.passwordCost ?? SCRYPT_COST;
   const dummyHash = dummyPasswordHash(cost);
@@ -185,14 +201,26 @@ export function createConsoleService(options: ConsoleServiceOptions) {
     /** A new key, shown once; 409 `key_limit_reached` at the plan's active-key limit. */
     createKey: async (accountId: string) => await accounts.createKey(accountId),
 
-    /** Revoke one of the account's own keys (and the OAuth grants signed in with it). */
-    async revokeKey(accountId: string, keyIdRaw: unknown): Promise<{ keyId: string; alreadyRevoked: boolean; oauthTokensRevoked: number }> {
+    /**
+     * Revoke one of the account's own keys, then the OAuth grants signed in with it. The key's
+     * revocation stands even when the grants' fails: the answer says so, and the grants are
+     * retried in the background (docs/operations.md#key-revocation-and-its-oauth-grants).
+     */
+    async revokeKey(accountId: string, keyIdRaw: unknown): Promise<RevokedKey> {
       const keyId = requireString(keyIdRaw, "keyId", 64);
       // Another account's key is answered exactly like a key that does not exist.
       if (!(await store.keysOf(accountId)).some((k) => k.keyId === keyId)) throw new ApiError(404, "key_not_found", "No key with that id on this account.");
       const r = await accounts.revokeKey(keyId);
-      return { keyId: r.keyId, alreadyRevoked: r.alreadyRevoked, oauthTokensRevoked: oauth ? await oauthCall(() => oauth.revokeGrantsOfKey(r.keyId)) : 0 };
+      const grants: GrantRevocation = revoker ? await revoker.revoke(r.keyId) : { done: true, tokensRevoked: 0 };
+      if (grants.done) return { keyId: r.keyId, alreadyRevoked: r.alreadyRevoked, oauthTokensRevoked: grants.tokensRevoked, oauthGrants: "revoked" };
+      return { keyId: r.keyId, alreadyRevoked: r.alreadyRevoked, oauthTokensRevoked: null, oauthGrants: "retrying", note: GRANTS_RETRYING_NOTE };
     },
+
+    /** Keys whose OAuth grants are still being revoked in the background. */
+    pendingGrantRevocations: () => revoker?.pending() ?? [],
+
+    /** Stop background work (the grant revocation retries). */
+    close: () => revoker?.close(),
 
     apps: async (accountId: string): Promise<ConnectedApp[]> => (oauth ? await oauthCall(() => oauth.listApps({ accountId })) : []),
 

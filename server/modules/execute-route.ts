@@ -186,8 +186,10 @@ export async function executeRoute(services: AppServices, call: RouteCall): Prom
     return { result, creditsRemaining, credits: charged };
   } catch (thrown) {
     const error = toApiError(thrown);
-    if (error.status === 500 && !(thrown instanceof ApiError)) {
-      logLine(services, { level: "error", msg: "unhandled", requestId: call.requestId, error: String((thrown as Error)?.message ?? thrown).slice(0, 500) });
+    if ((error.status === 500 || error.code === "store_unavailable") && !(thrown instanceof ApiError)) {
+      // A raw store failure is answered 503 but still logged: the operator needs to see the outage.
+      const msg = error.status === 500 ? "unhandled" : "store_unavailable";
+      logLine(services, { level: "error", msg, requestId: call.requestId, error: String((thrown as Error)?.message ?? thrown).slice(0, 500) });
     }
     if (principal && charged > 0) {
       try {

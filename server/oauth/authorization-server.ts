@@ -7,10 +7,10 @@
  */
 import { z } from "zod";
 import type { AccountService, Principal } from "../accounts/types";
-import { isApiError } from "../errors";
+import { STORE_RETRY_AFTER_S, toApiError } from "../errors";
 import { BODY_TOO_LARGE_HEADERS, readBodyText } from "../http/read-body";
 import { createRateLimiter } from "../limits/rate-limiter";
-import { isOAuthError, jsonResponse, OAuthError, oauthErrorResponse } from "./oauth-error";
+import { isOAuthError, jsonResponse, OAuthError, oauthErrorResponse, storeUnavailableOAuth } from "./oauth-error";
 import { CLIENT_AUTH_METHODS, sameResource, type OAuthStore, type RegisteredClient } from "./oauth-store";
 import { CODE_CHALLENGE_RE } from "./secrets";
 import { errorPage, PAGE_HEADERS, signInPage } from "./sign-in-page";
@@ -303,14 +303,21 @@ export function createAuthorizationServer(options: AuthorizationServerOptions) {
       if (key === "") throw new OAuthError("access_denied", "Enter an API key of the account.");
       principal = await accounts.authenticate(`Bearer ${key}`);
     } catch (e) {
-      const code = isApiError(e) ? e.code : "forbidden";
+      if (key === "") return htmlResponse(pageFor("Enter an API key of the account."), 400);
+      const refused = toApiError(e);
+      // A store that cannot be read says nothing about the key: 503 with Retry-After, not 401.
+      if (refused.status === 503) {
+        const page = htmlResponse(pageFor("The account store could not be reached; try again in a moment."), 503);
+        page.headers.set("Retry-After", String(STORE_RETRY_AFTER_S));
+        return page;
+      }
+      if (refused.status === 500) throw e; // a programming error: the endpoint's 500, not "invalid key"
+      const code = refused.code;
       const message =
         code === "account_suspended" || code === "account_blocked"
           ? "API access for this account is suspended or blocked."
-          : code === "credit_check_failed"
-            ? "The account store is busy; try again in a moment."
-            : "That API key is not valid (unknown, revoked or expired).";
-      return htmlResponse(pageFor(key === "" ? "Enter an API key of the account." : message), key === "" ? 400 : 401);
+          : "That API key is not valid (unknown, revoked or expired).";
+      return htmlResponse(pageFor(message), 401);
     }
     const app = await store.connectApp({ accountId: principal.accountId, clientId: ar.client.clientId, resource: ar.resource!, scope: ar.scope! });
     const code = await store.issueCode({
@@ -466,11 +473,12 @@ export function createAuthorizationServer(options: AuthorizationServerOptions) {
       return await revoke(request);
     } catch (error) {
       if (isOAuthError(error)) {
-        return oauthErrorResponse(error, { ...error.headers, ...(error.status === 401 ? { "WWW-Authenticate": 'Basic realm="optionscope"' } : {}) });
+        return oauthErrorResponse(error, { ...(error.status === 401 ? { "WWW-Authenticate": 'Basic realm="optionscope"' } : {}) });
       }
-      if (isApiError(error) && error.code === "credit_check_failed") {
-        return oauthErrorResponse(new OAuthError("server_error", "The store is busy; retry shortly.", 503), { "Retry-After": "1" });
-      }
+      // The accounts store's 503s and raw store failures alike (a SQLite OAuth store is not
+      // guarded) are the OAuth store's own answer: 503 temporarily_unavailable with Retry-After.
+      const apiError = toApiError(error);
+      if (apiError.status === 503) return oauthErrorResponse(storeUnavailableOAuth());
       return oauthErrorResponse(new OAuthError("server_error", "Internal server error.", 500));
     }
   }

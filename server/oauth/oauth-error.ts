@@ -2,6 +2,8 @@
  * The OAuth error of the authorization server and the tool endpoint's bearer checks: rendered as
  * `{error, error_description}` (RFC 6749 section 5.2, RFC 6750 section 3), never as the REST envelope.
  */
+import { STORE_RETRY_AFTER_S } from "../errors";
+
 export type OAuthErrorCode =
   | "invalid_request"
   | "invalid_client"
@@ -40,11 +42,22 @@ export function isOAuthError(error: unknown): error is OAuthError {
 
 /**
  * The JSON answer for an OAuth error: no caching, CORS open (token endpoints are called from
- * browser-based clients too), optional extra headers such as `WWW-Authenticate`.
+ * browser-based clients too), the error's own headers (such as `Retry-After`) and optional extra
+ * ones such as `WWW-Authenticate` (an extra header of the same name wins).
  * @example oauthErrorResponse(new OAuthError("invalid_grant", "The code has expired.")).status // 400
  */
 export function oauthErrorResponse(error: OAuthError, headers: Record<string, string> = {}): Response {
-  return jsonResponse({ error: error.error, error_description: error.message }, error.status, headers);
+  return jsonResponse({ error: error.error, error_description: error.message }, error.status, { ...error.headers, ...headers });
+}
+
+/**
+ * 503 `temporarily_unavailable` with `Retry-After`: a store behind the OAuth endpoints could not
+ * be used. Nothing was changed (each OAuth step is one store transaction).
+ */
+export function storeUnavailableOAuth(): OAuthError {
+  return new OAuthError("temporarily_unavailable", `The store could not be reached; retry after ${STORE_RETRY_AFTER_S} s.`, 503, {
+    "Retry-After": String(STORE_RETRY_AFTER_S),
+  });
 }
 
 /** A JSON response with `Cache-Control: no-store` and open CORS (RFC 6749 section 5.1). */

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { isApiError } from "../../errors";
-import { OAuthError, isOAuthError } from "../../oauth/oauth-error";
+import { OAuthError, isOAuthError, storeUnavailableOAuth } from "../../oauth/oauth-error";
 import { clientOf, connectedAppOf, type AppRow, type ClientRow, type CodeRow, type TokenRow } from "../../oauth/oauth-rows";
 import {
   DEFAULT_OAUTH_TTLS,
@@ -42,7 +42,7 @@ async function guarded<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (error) {
     if (isOAuthError(error) || isApiError(error)) throw error;
-    throw new OAuthError("temporarily_unavailable", "The store could not be reached; retry shortly.", 503, { "Retry-After": "1" });
+    throw storeUnavailableOAuth();
   }
 }
 

@@ -48,12 +48,16 @@ export interface ConsoleHarnessOptions {
   storeUrl?: string;
   /** The connected apps' store; default: the accounts store's own. */
   oauth?: OAuthStore | null;
+  /** Waits between retries of a revoked key's OAuth grant revocation (default the service's). */
+  grantRevocationRetryMs?: readonly number[];
 }
 
 const open: AccountStore[] = [];
+const services: ConsoleService[] = [];
 
-/** Close every harness's store (afterEach). */
+/** Close every harness's store and stop its services' background retries (afterEach). */
 export async function closeConsoleHarnesses(): Promise<void> {
+  for (const service of services.splice(0)) service.close();
   for (const accounts of open.splice(0)) await accounts.close();
 }
 
@@ -63,7 +67,15 @@ export async function makeConsoleHarness(options: ConsoleHarnessOptions = {}): P
     ? await openAccountStore({ storeUrl: options.storeUrl, dataDir: "/nonexistent", clock: () => wall.ms })
     : openAccountService({ dbPath: ":memory:", clock: () => wall.ms });
   open.push(accounts);
-  const service = createConsoleService({ accounts, oauth: options.oauth, passwordCost: TEST_COST, signInLimits: options.signInLimits, now: () => wall.ms });
+  const service = createConsoleService({
+    accounts,
+    oauth: options.oauth,
+    passwordCost: TEST_COST,
+    signInLimits: options.signInLimits,
+    now: () => wall.ms,
+    grantRevocationRetryMs: options.grantRevocationRetryMs,
+  });
+  services.push(service);
   const consoleFetch = createConsoleApp({ service, secureCookies: options.secureCookies, trustedProxies: options.trustedProxies, now: () => wall.ms });
   const app = createApp({
     market: fakeMarket(NOW_MS),
