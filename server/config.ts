@@ -76,7 +76,7 @@ export const SERVE_USAGE = `Usage: optionscope serve [options]
   --data DIR             serve real data files from DIR instead of the simulator
   --host-base NAME       match {base_url} by Host header (also --host-flow-alias, --host-atlas, --host-mcp)
   --request-timeout-ms N request time limit before 504 (default 25000)
-  --no-access-log        no JSON line per request
+  --no-access-log        no JSON line per request (errors and notices are still logged)
   --ip-ceiling N|off     requests per source address over 5 minutes (env OPTIONSCOPE_IP_CEILING, default 6000)
   --trusted-proxies A,B  proxies whose X-Forwarded-For names the client (env OPTIONSCOPE_TRUSTED_PROXIES)
   --redis URL            share rate limits, in-flight slots, the IP ceiling, console sign-in limits and stream resume with other instances (env OPTIONSCOPE_REDIS)

@@ -43,6 +43,14 @@ export function clockFor(config: Pick<ServeConfig, "nowMs" | "clockSpeed">): Clo
 }
 
 /**
+ * The app's log sink: everything, or with `--no-access-log` everything but the per-request lines
+ * (errors, refunds and stream notices still reach the log).
+ */
+export function appLogger(accessLog: boolean, log: (line: Record<string, unknown>) => void): (line: Record<string, unknown>) => void {
+  return accessLog ? log : (line) => (line.msg === "request" ? undefined : log(line));
+}
+
+/**
  * Start `optionscope serve`: market (simulated or files), accounts store, limiters, the app,
  * the socket; creates the demo account on first start.
  */
@@ -110,7 +118,7 @@ export async function startServer(
     concurrency: limits.concurrency,
     clock,
     hosts: config.hosts,
-    logger: config.accessLog ? io.log : () => {},
+    logger: appLogger(config.accessLog, io.log),
     requestTimeoutMs: config.requestTimeoutMs,
     streams: config.streams,
     ipCeiling: config.ipCeiling ? limits.ipCeiling(config.ipCeiling) : false,
