@@ -11,7 +11,7 @@ import type { AppServices } from "../services";
 import { callerSignalOf } from "./caller-signal";
 import { applyCorsHeaders, preflightResponse } from "./cors";
 import { HeaderBag, type HeaderSink } from "./header-bag";
-import { toJson } from "./json-body";
+import { envelopeJson, toJson } from "./json-body";
 import { renderError, type ErrorStyle } from "./render-error";
 
 const gzipAsync = promisify(gzip);
@@ -102,9 +102,9 @@ export function acceptsGzip(request: Request): boolean {
  * A JSON body, gzip-compressed (off the event loop) when the client asks for it and it is large
  * enough to gain; sets `Content-Encoding` and `Vary`. Streams are never compressed.
  */
-async function maybeGzip(json: string, request: Request, headers: HeaderSink): Promise<string | Uint8Array<ArrayBuffer>> {
+async function maybeGzip(json: string | Buffer, request: Request, headers: HeaderSink): Promise<string | Uint8Array<ArrayBuffer>> {
   headers.append("Vary", "Accept-Encoding");
-  if (json.length < GZIP_MIN_BYTES || !acceptsGzip(request)) return json;
+  if (json.length < GZIP_MIN_BYTES || !acceptsGzip(request)) return json as string | Uint8Array<ArrayBuffer>;
   headers.set("Content-Encoding", "gzip");
   return Uint8Array.from(await gzipAsync(json));
 }
@@ -166,11 +166,12 @@ export function createRouteHandler(route: AnyRoute, state: unknown, services: Ap
       headers.set("Cache-Control", result.cacheControl ?? route.cacheControl ?? DEFAULT_CACHE_CONTROL);
       for (const [k, v] of Object.entries(result.headers ?? {})) headers.set(k, v);
       applyCorsHeaders(headers);
-      const body = envelope ? { data: result.data, meta: result.meta ?? {} } : result.data;
-      // toJson === JSON.stringify, reusing the text of memoized (cached) parts such as heatmap entries.
+      // toJson === JSON.stringify, reusing the text of memoized (cached) parts such as heatmap
+      // entries; a memoized `data` keeps its encoded envelope (json-body.ts `envelopeJson`).
+      const json = envelope ? envelopeJson(result.data, result.meta ?? {}) : toJson(result.data);
       // srvx's own response class: on Node its status, headers and buffered body are written to the
       // socket directly, with Content-Length (docs/architecture.md#http-responses-on-node).
-      return new FastResponse(await maybeGzip(toJson(body), request, headers), { status: 200, headers: headers.toInit() });
+      return new FastResponse(await maybeGzip(json, request, headers), { status: 200, headers: headers.toInit() });
     } catch (error) {
       const apiError = toApiError(error);
       status = apiError.status;

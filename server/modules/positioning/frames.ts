@@ -113,5 +113,15 @@ export async function heatmapResponse(
 ) {
   const symbols = await knownSymbols(state, q.symbols);
   const built = await perSymbol(symbols, entryOf);
-  return { data: { symbols: built.map((b) => b.entry) }, meta: heatmapMeta(built, q, mode) };
+  const data = mode === "live" && built.length === 1 ? liveData(built[0].entry) : { symbols: built.map((b) => b.entry) };
+  return { data, meta: heatmapMeta(built, q, mode) };
+}
+
+/** `data` of a one-symbol live answer per cached entry, memoized with it (its envelope bytes are then reused). */
+const liveDataOf = new WeakMap<HeatmapEntry, { symbols: HeatmapEntry[] }>();
+
+function liveData(entry: HeatmapEntry): { symbols: HeatmapEntry[] } {
+  let data = liveDataOf.get(entry);
+  if (!data) liveDataOf.set(entry, (data = memoizeJson({ symbols: [entry] })));
+  return data;
 }
