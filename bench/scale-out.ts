@@ -2,7 +2,7 @@
 // PostgreSQL + Redis on this machine, >= 3,000 requests/s aggregate with p99 <= 30 ms), with the
 // single-instance SQLite figure measured beside it in the same session.
 //
-//   npx tsx bench/scale-out.ts [--duration 10] [--connections 48] [--only pg|sqlite] [--cpu-prof DIR] [--daily-fill on|off] [--loadgen auto|autocannon|wrk]
+//   npx tsx bench/scale-out.ts [--duration 10] [--connections 48] [--only pg|sqlite] [--cpu-prof DIR] [--daily-fill on|off] [--loadgen auto|autocannon|wrk] [--rounds 1]
 //
 // Each instance is `optionscope serve` in its own child process (server/main.ts through tsx,
 // simulated market seed 42, clock pinned to a session minute, access log and per-IP ceiling off;
@@ -179,7 +179,9 @@ async function measure(name: string, urls: string[], store: AccountStore, durati
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { duration: { type: "string", default: "10" }, connections: { type: "string", default: "48" }, only: { type: "string" }, "cpu-prof": { type: "string" }, "daily-fill": { type: "string", default: "off" }, loadgen: { type: "string", default: "auto" } } });
+  const { values } = parseArgs({ options: { duration: { type: "string", default: "10" }, connections: { type: "string", default: "48" }, only: { type: "string" }, "cpu-prof": { type: "string" }, "daily-fill": { type: "string", default: "off" }, loadgen: { type: "string", default: "auto" }, rounds: { type: "string", default: "1" } } });
+  // --rounds N: N measurements on the same instances (a shared host's noise moves single runs 2x).
+  const rounds = Math.max(1, Math.floor(Number(values.rounds)));
   // auto: wrk when installed (scripts/ensure-bench-tools.sh), else autocannon.
   if (values.loadgen === "auto") values.loadgen = spawnSync("wrk", ["--version"]).error ? "autocannon" : "wrk";
   if (values.loadgen !== "autocannon" && values.loadgen !== "wrk") throw new Error("--loadgen must be auto, autocannon or wrk");
@@ -210,7 +212,7 @@ async function main(): Promise<void> {
         { name: "postgres", ms: () => (postmaster ? treeCpuMs(postmaster) : Number.NaN) },
         { name: "redis", ms: () => (redisPid ? cpuMsOf(redisPid) : Number.NaN) },
       ];
-      rows.push(await measure("postgres+redis", urls, store, duration, connections, probes));
+      for (let r = 1; r <= rounds; r++) rows.push(await measure(rounds > 1 ? `postgres+redis #${r}` : "postgres+redis", urls, store, duration, connections, probes));
     } finally {
       await Promise.all(children.map((c) => new Promise((r) => { c.once("exit", r); c.kill("SIGTERM"); })));
       await store.close();
@@ -222,7 +224,9 @@ async function main(): Promise<void> {
     const s = await serveChild(["--data-dir", dir], values.only === "sqlite" ? profArgs : []);
     const store = await openAccountStore({ storeUrl: undefined, dataDir: dir });
     try {
-      rows.push(await measure("sqlite (one instance)", [s.url], store, duration, connections, [{ name: "instances", ms: () => cpuMsOf(s.child.pid!) }]));
+      for (let r = 1; r <= rounds; r++) {
+        rows.push(await measure(rounds > 1 ? `sqlite (one) #${r}` : "sqlite (one instance)", [s.url], store, duration, connections, [{ name: "instances", ms: () => cpuMsOf(s.child.pid!) }]));
+      }
     } finally {
       s.child.kill("SIGTERM");
       await store.close();
