@@ -38,7 +38,7 @@ async function failWritesTo(kind: ConsoleStoreKind, accounts: AccountStore, tabl
     });
     db.exec(`CREATE TEMP TRIGGER inject_outage_i BEFORE INSERT ON main.${table} BEGIN SELECT inject_outage(); END;
              CREATE TEMP TRIGGER inject_outage_u BEFORE UPDATE ON main.${table} BEGIN SELECT inject_outage(); END;`);
-    return async () => db.exec(`DROP TRIGGER inject_outage_i; DROP TRIGGER inject_outage_u;`);
+    return async () => void db.exec(`DROP TRIGGER inject_outage_i; DROP TRIGGER inject_outage_u;`);
   }
   admin ??= postgres(storeUrl("postgres")!, { max: 1, onnotice: () => {} });
   await admin.unsafe(`CREATE OR REPLACE FUNCTION inject_outage() RETURNS trigger LANGUAGE plpgsql AS $$
