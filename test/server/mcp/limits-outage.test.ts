@@ -1,10 +1,12 @@
 // Tool calls while the shared limits' Redis is stopped: every tool, the REST tools and the
 // intelligence toolset alike, answers with a tool result `isError: true` carrying 503
 // `unavailable` and its Retry-After (never a JSON-RPC error, never an HTTP failure), charges
-// nothing, and works again once Redis is back. Through the MCP SDK client.
+// nothing, and works again once Redis is back; and a call over the key's rate limit is the same kind of
+// result (429). Through the MCP SDK client.
 import type { Client } from "@modelcontextprotocol/client";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRateLimiter } from "../../../server/limits";
 import { openRedis, REDIS_RETRY_AFTER_S } from "../../../server/limits/redis-connection";
 import { createRedisRateLimiter } from "../../../server/limits/redis-rate-limiter";
 import { startRedis, type RedisProcess } from "../../_services/redis-server";
@@ -50,6 +52,9 @@ describe("tool calls with the limits' Redis stopped", () => {
       expect(r._meta?.creditsRemaining, name).toBe(before);
     }
     expect(h.accounts.balance(h.accountId)).toBe(before);
+    // Calls that are not counted are served, without the rate-limit figures they cannot read.
+    const late = await h.connect(undefined, `${h.mcpUrl}?toolset=intelligence`);
+    expect((await late.listTools()).tools.map((t) => t.name)).toContain("explain_levels");
 
     redisServer = await startRedis(redisServer.port);
     let back: [string, ToolResult][] = [];
@@ -62,4 +67,27 @@ describe("tool calls with the limits' Redis stopped", () => {
     for (const [name, r] of back) expect(r.isError, `${name}: ${JSON.stringify(r.content)}`).toBeFalsy();
     expect(h.accounts.balance(h.accountId)).toBe(before - 2);
   }, 30_000);
+});
+
+describe("an intelligence tool over the key's rate limit", () => {
+  it("is a tool result with isError and 429 rate_limited, not charged, like the other tools", async () => {
+    const limiter = createRateLimiter();
+    const own = await startMcpHarness({ credits: 100, rateLimiter: limiter });
+    try {
+      const principal = await own.accounts.authenticate(`Bearer ${own.key}`);
+      const rpm = principal.limits.requestsPerMinute;
+      // Spend the key's minute on the limiter the server uses.
+      for (let i = 0; i < rpm; i++) expect(limiter.take(principal.keyId, rpm, own.wall.ms).allowed).toBe(true);
+      const intel = await own.connect(undefined, `${own.mcpUrl}?toolset=intelligence`);
+      const plain = await own.connect();
+      for (const [name, r] of await calls(intel, plain)) {
+        expect(r.isError, name).toBe(true);
+        expect((r._meta as { error: unknown }).error, name).toMatchObject({ status: 429, code: "rate_limited" });
+        expect(r._meta?.creditsRemaining, name).toBe(100);
+      }
+      expect(own.accounts.balance(own.accountId)).toBe(100);
+    } finally {
+      await own.close();
+    }
+  });
 });
