@@ -7,6 +7,7 @@ import { isApiError } from "../errors";
 import type { AccountDetails } from "../accounts/admin-types";
 import { resolveDataDir } from "../accounts/open-db";
 import { openAccountStore, type AccountStore } from "../accounts/open-store";
+import { redactUrl } from "../accounts/postgres/pg-connection";
 import { isPlan } from "../accounts/plans";
 import { ACCOUNT_STATUSES, PLANS, type AccountStatus, type Plan } from "../accounts/types";
 import { resolveStoreUrl, UsageError } from "../config";
@@ -23,15 +24,18 @@ export interface AccountsCliOptions {
   grantRetryMs?: readonly number[];
 }
 
-/** The store URL with its password hidden: it is printed in a command to copy. */
-function redactedStoreUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = "PASSWORD";
-    return u.toString();
-  } catch {
-    return "URL";
-  }
+/** `text` as one shell word. */
+const shellWord = (text: string): string => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`);
+
+/**
+ * The command that finishes a half-done `key revoke`: by key id (the key itself is a secret), with
+ * the store flags given (a URL's password shown as `***`; environment variables still apply).
+ */
+function keyRevokeCommand(keyId: string, flags: { "data-dir"?: string; store?: string }): string {
+  const words = ["optionscope", "key", "revoke", keyId];
+  if (flags["data-dir"]) words.push("--data-dir", shellWord(flags["data-dir"]));
+  if (flags.store) words.push("--store", shellWord(redactUrl(flags.store)));
+  return words.join(" ");
 }
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -238,8 +242,8 @@ export async function runAccountsCli(
           );
           return EXIT_OK;
         }
-        // Half done: say exactly what stands and what to run (by key id: the key itself is a secret).
-        const again = `optionscope key revoke ${r.keyId}${values["data-dir"] ? ` --data-dir ${values["data-dir"]}` : ""}${values.store ? ` --store ${redactedStoreUrl(values.store)}` : ""}`;
+        // Half done: say exactly what stands, and what to run to finish it.
+        const again = keyRevokeCommand(r.keyId, values);
         out({ ...r, oauthTokensRevoked: null, oauthGrants: "failed", retryCommand: again }, keyText + "\n");
         return fail(
           EXIT_STORE,

@@ -3,10 +3,14 @@
 // its first N updates: the accounts step succeeds, the grants step fails). A short outage is
 // ridden out by the CLI's retries; a lasting one exits 3 with the truth (the key is revoked, the
 // grants are not marked yet) and the exact command to run again, which then finishes the job.
+// On SQLite too (a row trigger raising on the tokens' update), with a data directory the shell must quote.
 import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import postgres from "postgres";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { openAccountStore, type AccountStore } from "../../../server/accounts";
+import { accountsDbPath, openAccountService, openAccountStore, type AccountStore } from "../../../server/accounts";
 import { runAccountsCli } from "../../../server/cli";
 import type { OAuthStore } from "../../../server/oauth/oauth-store";
 import { startPostgres, type PostgresProcess } from "../../_services/postgres-server";
@@ -44,8 +48,8 @@ async function failGrantUpdates(failures: number): Promise<() => Promise<number>
 }
 
 /** An account whose key signed in one app (one code, one access and one refresh token). */
-async function accountWithGrants(oauth: OAuthStore) {
-  const acct = await instance.createAccount({ plan: "top", credits: 100 });
+async function accountWithGrants(oauth: OAuthStore, accounts: AccountStore = instance) {
+  const acct = await accounts.createAccount({ plan: "top", credits: 100 });
   const client = await oauth.registerClient({ clientName: "t", redirectUris: ["https://c.example/cb"], authMethod: "none", metadata: {} });
   const app = await oauth.connectApp({ accountId: acct.accountId, clientId: client.clientId, resource: RESOURCE, scope: "mcp" });
   const verifier = "v".repeat(43);
@@ -64,10 +68,10 @@ async function accountWithGrants(oauth: OAuthStore) {
 
 const liveRefreshTokens = async (oauth: OAuthStore, accountId: string) => (await oauth.listApps({ accountId }))[0]!.activeRefreshTokens;
 
-async function cli(argv: string[], grantRetryMs = FAST_RETRIES) {
+async function cli(argv: string[], grantRetryMs = FAST_RETRIES, env: Record<string, string> = ENV) {
   let stdout = "";
   let stderr = "";
-  const code = await runAccountsCli(argv, ENV, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) }, { grantRetryMs });
+  const code = await runAccountsCli(argv, env, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) }, { grantRetryMs });
   return { code, stdout, stderr };
 }
 
@@ -138,5 +142,34 @@ describe("optionscope key revoke when the OAuth store fails after the key is rev
     expect(r.stderr).toContain("failed 2 times");
     expect(r.stderr).toContain(`optionscope key revoke ${acct.keyId} --store ${pg.url}\n`);
     expect(r.stderr).not.toMatch(/nothing was changed/i);
+  });
+});
+
+describe("optionscope key revoke on SQLite when the grants' update fails", () => {
+  it("exits 3 with the data directory quoted in the command to run again, which then finishes the job", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "osc cli's-"));
+    const service = openAccountService({ dbPath: accountsDbPath(dir) });
+    try {
+      const oauth = service.openOAuthStore();
+      const acct = await accountWithGrants(oauth, service);
+      service.db.exec(`CREATE TRIGGER inject_outage BEFORE UPDATE ON oauth_tokens BEGIN SELECT RAISE(ABORT, 'injected outage'); END`);
+      const r = await cli(["key", "revoke", acct.keyId, "--data-dir", dir, "--json"], [10], {});
+      expect(r.code).toBe(3);
+      const done = JSON.parse(r.stdout) as { retryCommand: string; oauthGrants: string };
+      expect(done.oauthGrants).toBe("failed");
+      expect(done.retryCommand).toBe(`optionscope key revoke ${acct.keyId} --data-dir '${dir.replaceAll("'", "'\\''")}'`);
+      expect(JSON.parse(r.stderr).error.message).toContain("injected outage");
+      expect(() => service.authenticate(`Bearer ${acct.key}`)).toThrow();
+      expect(oauth.listApps({ accountId: acct.accountId })[0]!.activeRefreshTokens).toBe(1);
+
+      service.db.exec(`DROP TRIGGER inject_outage`);
+      const again = await cli(["key", "revoke", acct.keyId, "--data-dir", dir, "--json"], [10], {});
+      expect(again.code, again.stderr).toBe(0);
+      expect(JSON.parse(again.stdout)).toMatchObject({ alreadyRevoked: true, oauthTokensRevoked: 2, oauthGrants: "revoked" });
+      expect(oauth.listApps({ accountId: acct.accountId })[0]!.activeRefreshTokens).toBe(0);
+    } finally {
+      service.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
