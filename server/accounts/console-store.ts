@@ -8,14 +8,14 @@
 import { createHash, randomBytes } from "node:crypto";
 import type Database from "better-sqlite3";
 import { base62 } from "./keys";
-import type { ConsoleKey, ConsoleSession, InviteCode, SessionTtls } from "./console-types";
+import type { ConsoleKey, ConsoleSession, InviteCode, NewSession, SessionTtls } from "./console-types";
 import type { Plan } from "./types";
 
 /** Prefixes that make each secret recognisable (and scannable) when pasted in the wrong place. */
 export const SETUP_TOKEN_PREFIX = "oscl_";
 export const INVITE_CODE_PREFIX = "osinv_";
 
-export type { ConsoleKey, ConsoleSession, InviteCode, SessionTtls } from "./console-types";
+export type { ConsoleKey, ConsoleSession, InviteCode, NewSession, SessionTtls } from "./console-types";
 
 export const DEFAULT_SESSION_TTLS: SessionTtls = Object.freeze({ absoluteMs: 12 * 3_600_000, idleMs: 3_600_000 });
 /** How long a setup link printed by the CLI stays valid. */
@@ -161,10 +161,25 @@ export function openConsoleStore(db: Database.Database, options: { now?: () => n
 
     /** Set the account's password hash and end its sessions (a changed password signs everyone out). */
     setPasswordHash(accountId: string, passwordHash: string): void {
-      db.transaction(() => {
-        q.setPassword.run(accountId, passwordHash, now());
-        q.deleteSessionsOf.run(accountId);
-      }).immediate();
+      db.transaction(() => store.setPasswordHashTx(accountId, passwordHash)).immediate();
+    },
+
+    /** `setPasswordHash`'s two writes, inside the caller's transaction. */
+    setPasswordHashTx(accountId: string, passwordHash: string): void {
+      q.setPassword.run(accountId, passwordHash, now());
+      q.deleteSessionsOf.run(accountId);
+    },
+
+    /** Spend a setup link, set the password and open a session, in one transaction (`ConsoleStore.setUpWithLink`). */
+    setUpWithLink(token: string, passwordHash: string): ({ accountId: string } & NewSession) | null {
+      return db
+        .transaction(() => {
+          const accountId = store.consumeSetupLink(token);
+          if (accountId === null) return null;
+          store.setPasswordHashTx(accountId, passwordHash);
+          return { accountId, ...store.createSession(accountId) };
+        })
+        .immediate();
     },
 
     /** A one-time setup link token for the account (the CLI prints it inside a URL). */
@@ -181,8 +196,8 @@ export function openConsoleStore(db: Database.Database, options: { now?: () => n
       return q.useLink.get(tsMs, sha256(token), tsMs)?.account_id ?? null;
     },
 
-    /** A new session (always a fresh id: a session id is never chosen by the browser). */
-    createSession(accountId: string): { sessionId: string; csrfToken: string; expiresMs: number } {
+    /** A new session (always a fresh id: a session id is never chosen by the browser). Two writes; callers may wrap them in their transaction. */
+    createSession(accountId: string): NewSession {
       const sessionId = base62(randomBytes(32));
       const csrfToken = base62(randomBytes(32));
       const tsMs = now();

@@ -4,6 +4,9 @@
  * once (SQLite, `./sqlite-console.ts`) or with a promise (PostgreSQL, `./postgres/pg-console.ts`):
  * callers `await`. Invite redemption is one operation per use (`signUpWithInvite`, `applyInvite`),
  * each one transaction with its conditional update, so a code is spent once across instances.
+ * The two ways in that spend a secret (`setUpWithLink`, `signUpWithInvite`) also set the password
+ * and open the session in that transaction: all of it happens or none of it
+ * (docs/operations.md#console-failures).
  * See docs/operations.md#console-on-postgresql.
  */
 import type { KeyState } from "./admin-types";
@@ -50,6 +53,13 @@ export interface SessionTtls {
   idleMs: number;
 }
 
+/** A session just written: the cookie value (shown once), the page's CSRF token, its absolute expiry. */
+export interface NewSession {
+  sessionId: string;
+  csrfToken: string;
+  expiresMs: number;
+}
+
 export interface ConsoleStoreOptions {
   now?: () => number;
   sessionTtls?: SessionTtls;
@@ -62,6 +72,15 @@ export interface NewInvite {
   expiresAtMs?: number | null;
 }
 
+/** An account opened with an invite code: its first key (shown once) and its first session. */
+export interface SignedUp {
+  accountId: string;
+  keyId: string;
+  key: string;
+  invite: InviteCode;
+  session: NewSession;
+}
+
 export interface ConsoleStore {
   now: () => number;
   passwordHash(accountId: string): MaybePromise<string | null>;
@@ -71,8 +90,14 @@ export interface ConsoleStore {
   createSetupLink(accountId: string, ttlMs?: number): MaybePromise<{ token: string; expiresMs: number }>;
   /** Use a setup link: the account it names, once; null when unknown, used or expired. */
   consumeSetupLink(token: string): MaybePromise<string | null>;
+  /**
+   * Sign in through a setup link, in one transaction: the link is spent, the password set (ending
+   * the account's other sessions) and a session opened. null (nothing written) when the link is
+   * unknown, used or expired; a failure leaves the link unspent and the password unchanged.
+   */
+  setUpWithLink(token: string, passwordHash: string): MaybePromise<({ accountId: string } & NewSession) | null>;
   /** A new session (always a fresh id: a session id is never chosen by the browser). */
-  createSession(accountId: string): MaybePromise<{ sessionId: string; csrfToken: string; expiresMs: number }>;
+  createSession(accountId: string): MaybePromise<NewSession>;
   /** The live session of an id, or null (unknown, expired, idle too long). Refreshes its idle clock. */
   session(sessionId: string): MaybePromise<ConsoleSession | null>;
   endSession(sessionId: string): MaybePromise<boolean>;
@@ -93,9 +118,10 @@ export interface ConsoleStore {
   /**
    * Open an account with an invite code, in one transaction: the code is marked redeemed (only if
    * open and unexpired), the account is created on its plan with its label, its credits added as
-   * a purchase. null (nothing written) when the code is unknown, used or expired.
+   * a purchase, its password set and a session opened. null (nothing written) when the code is
+   * unknown, used or expired; a failure leaves the code open and no account.
    */
-  signUpWithInvite(code: string): MaybePromise<{ accountId: string; keyId: string; key: string; invite: InviteCode } | null>;
+  signUpWithInvite(code: string, passwordHash: string): MaybePromise<SignedUp | null>;
   /**
    * Redeem a code on an existing account, in one transaction: 404 `invite_not_found` (unknown,
    * used, expired), 409 `invite_not_applicable` (a listed plan is never changed by a code; the

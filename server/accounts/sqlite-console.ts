@@ -7,7 +7,7 @@
 import { ApiError } from "../errors";
 import type { SyncAdmin } from "./admin-types";
 import { openConsoleStore } from "./console-store";
-import type { ConsoleStore, ConsoleStoreOptions } from "./console-types";
+import type { ConsoleStore, ConsoleStoreOptions, SignedUp } from "./console-types";
 import type Database from "better-sqlite3";
 import { usageReport } from "./usage-report";
 import type { Plan } from "./types";
@@ -40,7 +40,7 @@ export function openSqliteConsoleStore(accounts: SqliteConsoleAccounts, options:
     accountPlan,
     usageReport: (accountId: string, nowMs: number, days: number) => usageReport(db, accountId, nowMs, days),
 
-    signUpWithInvite(code: string) {
+    signUpWithInvite(code: string, passwordHash: string): SignedUp | null {
       return db
         .transaction(() => {
           const invite = tables.redeemInviteTx(code, null);
@@ -48,7 +48,9 @@ export function openSqliteConsoleStore(accounts: SqliteConsoleAccounts, options:
           const account = accounts.createAccount({ plan: invite.plan, label: invite.label });
           tables.setInviteRedeemerTx(invite.inviteId, account.accountId);
           if (invite.credits > 0) accounts.updateAccount(account.accountId, { addCredits: invite.credits });
-          return { ...account, invite: { ...invite, redeemedBy: account.accountId } };
+          tables.setPasswordHashTx(account.accountId, passwordHash);
+          const session = tables.createSession(account.accountId);
+          return { accountId: account.accountId, keyId: account.keyId, key: account.key, invite: { ...invite, redeemedBy: account.accountId }, session };
         })
         .immediate();
     },

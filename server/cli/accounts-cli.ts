@@ -7,15 +7,38 @@ import { isApiError } from "../errors";
 import type { AccountDetails } from "../accounts/admin-types";
 import { resolveDataDir } from "../accounts/open-db";
 import { openAccountStore, type AccountStore } from "../accounts/open-store";
+import { redactUrl } from "../accounts/postgres/pg-connection";
 import { isPlan } from "../accounts/plans";
 import { ACCOUNT_STATUSES, PLANS, type AccountStatus, type Plan } from "../accounts/types";
 import { resolveStoreUrl, UsageError } from "../config";
 import { cliOutput, EXIT_FAILED, EXIT_OK, EXIT_STORE, EXIT_USAGE, isUsageError, processIo, type CliIo } from "./_cli-io";
+import { revokeKeyGrants } from "./_revoke-key-grants";
 
 export { EXIT_FAILED, EXIT_OK, EXIT_STORE, EXIT_USAGE, type CliIo } from "./_cli-io";
 
 /** What the CLI needs of the store: the admin operations, the balance, the OAuth grants beside it. */
 type CliStore = AccountStore;
+
+export interface AccountsCliOptions {
+  /** Waits between attempts to revoke a revoked key's OAuth grants (default `CLI_GRANT_RETRY_MS`; tests shorten it). */
+  grantRetryMs?: readonly number[];
+}
+
+/** `text` as one shell word. */
+const shellWord = (text: string): string => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`);
+
+/**
+ * The command that finishes a half-done `key revoke`: by key id (the key itself is a secret), with
+ * the store flags given (a URL's password shown as `***`; environment variables still apply).
+ */
+function keyRevokeCommand(keyId: string, flags: { "data-dir"?: string; store?: string }): string {
+  const words = ["optionscope", "key", "revoke", keyId];
+  if (flags["data-dir"]) words.push("--data-dir", shellWord(flags["data-dir"]));
+  if (flags.store) words.push("--store", shellWord(redactUrl(flags.store)));
+  return words.join(" ");
+}
+
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 export const ACCOUNTS_CLI_USAGE = `Usage:
   optionscope account create --plan ${PLANS.join("|")} [--credits N] [--label TEXT]
@@ -114,11 +137,14 @@ function one(positionals: string[], what: string): string {
  * Run an `account` or `key` command. `argv` starts at the command group (`["account", "create",
  * "--plan", "top"]`). Resolves to the process exit code; never calls `process.exit`.
  * @example await runAccountsCli(["key", "revoke", "key_abc"], process.env) // 0
+ * `key revoke` exits 3 when the key is revoked but its OAuth grants could not be marked revoked
+ * after a few retries, naming the command to run again (docs/operations.md#key-revocation-and-its-oauth-grants).
  */
 export async function runAccountsCli(
   argv: string[],
   env: Record<string, string | undefined>,
   io: CliIo = processIo,
+  options: AccountsCliOptions = {},
 ): Promise<number> {
   const output = cliOutput(io, argv);
   const { out, fail } = output;
@@ -206,15 +232,26 @@ export async function runAccountsCli(
       case "key revoke": {
         const s = await open();
         const r = await s.revokeKey(one(rest, "key or key id"));
+        const keyText = r.alreadyRevoked ? `Key ${r.keyId} was already revoked.` : `Revoked key ${r.keyId} of ${r.accountId}.`;
         // The key's OAuth grants already fail their checks; marking them revoked shows it in `apps list`.
-        const tokensRevoked = await s.openOAuthStore().revokeGrantsOfKey(r.keyId);
-        out(
-          { ...r, oauthTokensRevoked: tokensRevoked },
-          (r.alreadyRevoked ? `Key ${r.keyId} was already revoked.` : `Revoked key ${r.keyId} of ${r.accountId}.`) +
-            (tokensRevoked > 0 ? ` Revoked ${tokensRevoked} OAuth tokens signed in with it.` : "") +
-            "\n",
+        const grants = await revokeKeyGrants(s.openOAuthStore(), r.keyId, options.grantRetryMs);
+        if (grants.done) {
+          out(
+            { ...r, oauthTokensRevoked: grants.tokensRevoked, oauthGrants: "revoked" },
+            keyText + (grants.tokensRevoked > 0 ? ` Revoked ${grants.tokensRevoked} OAuth tokens signed in with it.` : "") + "\n",
+          );
+          return EXIT_OK;
+        }
+        // Half done: say exactly what stands, and what to run to finish it.
+        const again = keyRevokeCommand(r.keyId, values);
+        out({ ...r, oauthTokensRevoked: null, oauthGrants: "failed", retryCommand: again }, keyText + "\n");
+        return fail(
+          EXIT_STORE,
+          "oauth_grants_not_revoked",
+          `Key ${r.keyId} is revoked: it no longer authenticates, and the tool endpoint refuses OAuth tokens signed in with it. ` +
+            `Marking those tokens revoked failed ${grants.attempts} times (${errorText(grants.error)}), so \`apps list\` may still show them live. ` +
+            `Run again once the store is reachable (safe to repeat): ${again}`,
         );
-        return EXIT_OK;
       }
     }
     throw new UsageError(`Unknown command "${key}".`);

@@ -149,13 +149,13 @@ export function createConsoleService(options: ConsoleServiceOptions) {
       const password = requirePassword(input.password);
       await guardAttempt(null, ip);
       const hash = await hashPassword(password, cost);
-      const accountId = await store.consumeSetupLink(token);
-      if (!accountId) {
+      // One transaction: a store failure spends nothing, so the link works again (docs/operations.md#console-failures).
+      const opened = await store.setUpWithLink(token, hash);
+      if (!opened) {
         await limiter.recordFailure(null, ip, now());
         throw new ApiError(404, "link_not_found", "This sign-in link is unknown, already used or expired; ask for a new one.");
       }
-      await store.setPasswordHash(accountId, hash);
-      return open(accountId);
+      return opened;
     },
 
     /**
@@ -167,13 +167,13 @@ export function createConsoleService(options: ConsoleServiceOptions) {
       const password = requirePassword(input.password);
       await guardAttempt(null, ip);
       const hash = await hashPassword(password, cost);
-      const created = await store.signUpWithInvite(code);
+      // One transaction: a store failure leaves the code open and no account (docs/operations.md#console-failures).
+      const created = await store.signUpWithInvite(code, hash);
       if (!created) {
         await limiter.recordFailure(null, ip, now());
         throw new ApiError(404, "invite_not_found", "That invite code is unknown, already redeemed or expired.");
       }
-      await store.setPasswordHash(created.accountId, hash);
-      return { ...(await open(created.accountId)), key: created.key, keyId: created.keyId };
+      return { accountId: created.accountId, ...created.session, key: created.key, keyId: created.keyId };
     },
 
     /** The overview tab: the account record (`GET /v1/account`'s data) and the key limit. */

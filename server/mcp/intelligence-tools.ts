@@ -8,7 +8,7 @@ import { ProtocolError, ProtocolErrorCode, type CallToolResult } from "@modelcon
 import { changeBrief, levelsBrief } from "../../lib/positioning";
 import type { Principal } from "../accounts/types";
 import { ApiError, toApiError } from "../errors";
-import { newRequestId } from "../http/route-handler";
+import { newRequestId, takeRateLimit } from "../http/route-handler";
 import { renderCode } from "../http/render-error";
 import { mountedRoutes } from "../modules/define-module";
 import { executeRoute } from "../modules/execute-route";
@@ -112,9 +112,11 @@ function argsOf(tool: IntelligenceTool, args: unknown): Record<string, string> {
 }
 
 /**
- * Run an intelligence tool for a caller: every REST call it makes is validated, entitled and
- * charged like the REST call; when the tool fails, the calls that succeeded are refunded too, so
- * a failed tool call is free.
+ * Run an intelligence tool for a caller: rate-limited on the caller's key (one count per tool
+ * call, as a REST tool), then every REST call it makes is validated, entitled and charged like the
+ * REST call; when the tool fails, the calls that succeeded are refunded too, so a failed tool call
+ * is free. Any failure after the arguments parse, the rate limiter's included (429, or 503
+ * `unavailable` with Redis down), is a tool result with `isError`, as for every other tool.
  */
 export async function callIntelligenceTool(
   services: AppServices,
@@ -122,6 +124,7 @@ export async function callIntelligenceTool(
   rawArgs: unknown,
   principal: Principal,
   signal: AbortSignal | undefined,
+  responseHeaders?: Headers,
 ): Promise<{ result: CallToolResult; creditsRemaining: number | null }> {
   const args = argsOf(tool, rawArgs);
   const charged: { requestId: string; route: string; credits: number }[] = [];
@@ -140,6 +143,7 @@ export async function callIntelligenceTool(
   };
   const cost = () => charged.reduce((sum, c) => sum + c.credits, 0);
   try {
+    await takeRateLimit(services, responseHeaders ?? new Headers(), principal, null);
     const out = await tool.run(args, calls);
     const meta = { cost: cost(), creditsRemaining, asOf: out.asOf, partial: out.partial };
     const body = { summary: out.summary, data: out.data, meta };
@@ -160,12 +164,21 @@ export async function callIntelligenceTool(
         services.logger({ level: "error", msg: "refund_failed", requestId: c.requestId });
       }
     }
+    if (creditsRemaining === null) {
+      try {
+        creditsRemaining = await services.accounts.balance(principal.accountId);
+      } catch {
+        // unreadable store: the figure is left out rather than guessed
+      }
+    }
     const code = renderCode(error.code, "lower");
+    const retryAfter = error.headers["Retry-After"];
+    const retryAfterS = retryAfter !== undefined && /^\d+$/.test(retryAfter) ? { retryAfterS: Number(retryAfter) } : {};
     return {
       result: {
         content: [{ type: "text", text: `${code}: ${error.message} (HTTP ${error.status}; failed calls are not charged)` }],
         isError: true,
-        _meta: { creditsRemaining, error: { status: error.status, code } },
+        _meta: { creditsRemaining, error: { status: error.status, code, ...retryAfterS } },
       },
       creditsRemaining,
     };

@@ -201,8 +201,7 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
           const brief = INTELLIGENCE_TOOLS.find((t) => t.name === name);
           if (!brief) throw unknown();
           if (!principal) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, "Not authenticated.");
-          await takeRateLimit(services, extra.responseHeaders ?? new Headers(), principal, null);
-          const { result, creditsRemaining } = await callIntelligenceTool(services, brief, request.params.arguments, principal, c.mcpReq.signal);
+          const { result, creditsRemaining } = await callIntelligenceTool(services, brief, request.params.arguments, principal, c.mcpReq.signal, extra.responseHeaders);
           if (creditsRemaining !== null) extra.responseHeaders?.set("X-Credits-Remaining", String(creditsRemaining));
           return result;
         }
@@ -255,7 +254,11 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
     }
     const grant = caller.grant;
     // Every response states the key's rate-limit figures (a tool call counts; the rest only read them).
-    const figures = await services.rateLimiter.peek?.(caller.principal.keyId, caller.principal.limits.requestsPerMinute, services.wallNowMs());
+    // Only informative: with the limiter unreachable they are left out, and a tool call reports the
+    // outage as its result, like any tool failure (docs/api.md#mcp-tool-server).
+    const figures = await Promise.resolve()
+      .then(() => services.rateLimiter.peek?.(caller.principal.keyId, caller.principal.limits.requestsPerMinute, services.wallNowMs()))
+      .catch(() => undefined);
     if (figures) {
       headers.set("X-RateLimit-Limit", String(figures.limit));
       headers.set("X-RateLimit-Remaining", String(figures.remaining));

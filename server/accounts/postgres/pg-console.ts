@@ -2,7 +2,8 @@
  * `ConsoleStore` over PostgreSQL (migration 004): the same tables and rules as the SQLite console
  * store (server/accounts/console-store.ts), shared by every instance, so a session opened on one
  * is valid on all and an invite code is spent once (its redemption is a conditional update inside
- * the transaction that applies it). Driver failures become 503 `store_unavailable`.
+ * the transaction that applies it; the setup link and the invite sign-up set the password and open
+ * the session in theirs). Driver failures become 503 `store_unavailable`.
  * See docs/operations.md#console-on-postgresql.
  */
 import { randomBytes } from "node:crypto";
@@ -21,7 +22,7 @@ import {
   type ConsoleKeyRow,
   type InviteRow,
 } from "../console-store";
-import type { ConsoleStore, ConsoleStoreOptions, NewInvite } from "../console-types";
+import type { ConsoleStore, ConsoleStoreOptions, NewInvite, NewSession, SignedUp } from "../console-types";
 import { base62 } from "../keys";
 import { inviteApplies, inviteNotApplicable, inviteNotFound } from "../sqlite-console";
 import { foldUsage, HOUR_MS, usageWindow, type UsageBucket } from "../usage-report";
@@ -64,6 +65,23 @@ export function createPgConsoleStore(sql: Sql, accountSteps: PgAdminTxSteps, opt
     return row ?? null;
   };
 
+  /** Set a password and end the account's sessions (a changed password signs everyone out), on `tx`. */
+  const setPasswordTx = async (tx: Sql, accountId: string, passwordHash: string, tsMs: number): Promise<void> => {
+    await tx`INSERT INTO console_credentials (account_id, password_hash, updated_ms) VALUES (${accountId}, ${passwordHash}, ${tsMs})
+             ON CONFLICT (account_id) DO UPDATE SET password_hash = excluded.password_hash, updated_ms = excluded.updated_ms`;
+    await tx`DELETE FROM console_sessions WHERE account_id = ${accountId}`;
+  };
+
+  /** A new session on `tx` (the pool, or the transaction that lets the customer in). */
+  const createSessionTx = async (tx: Sql, accountId: string, tsMs: number): Promise<NewSession> => {
+    const sessionId = base62(randomBytes(32));
+    const csrfToken = base62(randomBytes(32));
+    await tx`DELETE FROM console_sessions WHERE expires_ms <= ${tsMs} OR last_seen_ms <= ${tsMs - ttls.idleMs}`;
+    await tx`INSERT INTO console_sessions (id_hash, account_id, csrf_token, created_ms, last_seen_ms, expires_ms)
+             VALUES (${sha256(sessionId)}, ${accountId}, ${csrfToken}, ${tsMs}, ${tsMs}, ${tsMs + ttls.absoluteMs})`;
+    return { sessionId, csrfToken, expiresMs: tsMs + ttls.absoluteMs };
+  };
+
   const store = {
     now,
 
@@ -72,12 +90,21 @@ export function createPgConsoleStore(sql: Sql, accountSteps: PgAdminTxSteps, opt
 
     setPasswordHash: (accountId: string, passwordHash: string) =>
       guarded(async () => {
+        await sql.begin((t) => setPasswordTx(t as unknown as Sql, accountId, passwordHash, now()));
+      }),
+
+    setUpWithLink: (token: string, passwordHash: string) =>
+      guarded(async () => {
         const tsMs = now();
-        await sql.begin(async (tx) => {
-          await tx`INSERT INTO console_credentials (account_id, password_hash, updated_ms) VALUES (${accountId}, ${passwordHash}, ${tsMs})
-                   ON CONFLICT (account_id) DO UPDATE SET password_hash = excluded.password_hash, updated_ms = excluded.updated_ms`;
-          await tx`DELETE FROM console_sessions WHERE account_id = ${accountId}`;
-        });
+        return (await sql.begin(async (t) => {
+          const tx = t as unknown as Sql;
+          const [row] = await tx<{ account_id: string }[]>`
+            UPDATE console_setup_links SET used_ms = ${tsMs}
+             WHERE token_hash = ${sha256(token)} AND used_ms IS NULL AND expires_ms > ${tsMs} RETURNING account_id`;
+          if (!row) return null;
+          await setPasswordTx(tx, row.account_id, passwordHash, tsMs);
+          return { accountId: row.account_id, ...(await createSessionTx(tx, row.account_id, tsMs)) };
+        })) as ({ accountId: string } & NewSession) | null;
       }),
 
     createSetupLink: (accountId: string, ttlMs = DEFAULT_SETUP_LINK_TTL_MS) =>
@@ -98,16 +125,7 @@ export function createPgConsoleStore(sql: Sql, accountSteps: PgAdminTxSteps, opt
         return row?.account_id ?? null;
       }),
 
-    createSession: (accountId: string) =>
-      guarded(async () => {
-        const sessionId = base62(randomBytes(32));
-        const csrfToken = base62(randomBytes(32));
-        const tsMs = now();
-        await sql`DELETE FROM console_sessions WHERE expires_ms <= ${tsMs} OR last_seen_ms <= ${tsMs - ttls.idleMs}`;
-        await sql`INSERT INTO console_sessions (id_hash, account_id, csrf_token, created_ms, last_seen_ms, expires_ms)
-                  VALUES (${sha256(sessionId)}, ${accountId}, ${csrfToken}, ${tsMs}, ${tsMs}, ${tsMs + ttls.absoluteMs})`;
-        return { sessionId, csrfToken, expiresMs: tsMs + ttls.absoluteMs };
-      }),
+    createSession: (accountId: string) => guarded(() => createSessionTx(sql, accountId, now())),
 
     session: (sessionId: string) =>
       guarded(async () => {
@@ -199,7 +217,7 @@ export function createPgConsoleStore(sql: Sql, accountSteps: PgAdminTxSteps, opt
         return foldUsage(buckets, nowMs, days);
       }),
 
-    signUpWithInvite: (code: string) =>
+    signUpWithInvite: (code: string, passwordHash: string) =>
       guarded(async () => {
         const tsMs = now();
         return (await sql.begin(async (t) => {
@@ -210,8 +228,10 @@ export function createPgConsoleStore(sql: Sql, accountSteps: PgAdminTxSteps, opt
           const account = await accountSteps.createAccount(tx, { plan: invite.plan, label: invite.label }, tsMs);
           await tx`UPDATE invite_codes SET redeemed_by = ${account.accountId} WHERE id = ${invite.inviteId}`;
           if (invite.credits > 0) await accountSteps.addCredits(tx, account.accountId, invite.credits, "purchase", tsMs);
-          return { ...account, invite: { ...invite, redeemedBy: account.accountId } };
-        })) as { accountId: string; keyId: string; key: string; invite: ReturnType<typeof inviteOf> } | null;
+          await setPasswordTx(tx, account.accountId, passwordHash, tsMs);
+          const session = await createSessionTx(tx, account.accountId, tsMs);
+          return { accountId: account.accountId, keyId: account.keyId, key: account.key, invite: { ...invite, redeemedBy: account.accountId }, session };
+        })) as SignedUp | null;
       }),
 
     applyInvite: (accountId: string, code: string) =>

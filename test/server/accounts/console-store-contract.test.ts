@@ -14,6 +14,8 @@ import { s256Challenge } from "../../../server/oauth";
 import { usePostgres } from "../console/_stores";
 
 const postgresUrl = usePostgres();
+/** A stored password hash (its format is not checked by the store). */
+const HASH = "scrypt$1024$8$1$AAAA$AAAA";
 
 interface Pair {
   a: AccountStore;
@@ -122,7 +124,7 @@ describe.each(kinds)("console store contract: %s", (_kind, open) => {
   it("an invite code opens exactly one account when both instances race to redeem it", async () => {
     const before = (await s.a.listAccounts()).length;
     const { code, invite } = await s.ca.createInvite({ plan: "invite", credits: 250, label: "race" });
-    const tries = await Promise.all(Array.from({ length: 8 }, async (_, i) => (i % 2 ? s.cb : s.ca).signUpWithInvite(code)));
+    const tries = await Promise.all(Array.from({ length: 8 }, async (_, i) => (i % 2 ? s.cb : s.ca).signUpWithInvite(code, HASH)));
     const winners = tries.filter((t) => t !== null);
     expect(winners).toHaveLength(1);
     expect((await s.a.listAccounts()).length).toBe(before + 1);
@@ -131,6 +133,26 @@ describe.each(kinds)("console store contract: %s", (_kind, open) => {
     expect(account.ledgerSumCredits).toBe(account.creditsBalance);
     const listed = (await s.cb.listInvites()).find((i) => i.inviteId === invite.inviteId);
     expect(listed).toMatchObject({ state: "redeemed", redeemedBy: winners[0]!.accountId });
+    // The same transaction set the password and opened the session, visible to the other instance.
+    expect(await s.cb.passwordHash(winners[0]!.accountId)).toBe(HASH);
+    expect(await s.ca.session(winners[0]!.session.sessionId)).toMatchObject({ accountId: winners[0]!.accountId, csrfToken: winners[0]!.session.csrfToken });
+  });
+
+  it("a setup link signs in once across instances: the winner's password is set and its session live; the loser writes nothing", async () => {
+    const { accountId } = await s.a.createAccount({ plan: "api" });
+    const old = await s.ca.createSession(accountId);
+    const link = await s.ca.createSetupLink(accountId, 60_000);
+    const racing = await Promise.all([s.ca, s.cb].map(async (c, i) => c.setUpWithLink(link.token, `${HASH}${i}`)));
+    const winner = racing.findIndex((r) => r !== null);
+    expect(racing.filter((r) => r === null)).toHaveLength(1);
+    expect(racing[winner]!.accountId).toBe(accountId);
+    expect(await s.cb.passwordHash(accountId)).toBe(`${HASH}${winner}`);
+    expect(await s.cb.session(racing[winner]!.sessionId)).toMatchObject({ accountId, csrfToken: racing[winner]!.csrfToken });
+    expect(await s.ca.session(old.sessionId)).toBeNull(); // the new password ended the older session
+    const late = await s.ca.createSetupLink(accountId, 60_000);
+    s.wall.ms += 60_000;
+    expect(await s.cb.setUpWithLink(late.token, "scrypt$other")).toBeNull();
+    expect(await s.ca.passwordHash(accountId)).toBe(`${HASH}${winner}`);
   });
 
   it("applying a code: once across instances; a refused code (listed plan) stays open and changes nothing", async () => {
@@ -156,7 +178,7 @@ describe.each(kinds)("console store contract: %s", (_kind, open) => {
   it("an expired code is refused and listed as expired", async () => {
     const { code, invite } = await s.ca.createInvite({ plan: "invite", expiresAtMs: s.wall.ms + 1000 });
     s.wall.ms += 1000;
-    expect(await s.cb.signUpWithInvite(code)).toBeNull();
+    expect(await s.cb.signUpWithInvite(code, HASH)).toBeNull();
     expect((await s.cb.listInvites()).find((i) => i.inviteId === invite.inviteId)!.state).toBe("expired");
   });
 

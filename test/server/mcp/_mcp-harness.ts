@@ -5,7 +5,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { openAccountService, openPostgresAccountService, type AccountStore, type SqliteAccountService } from "../../../server/accounts";
 import { createApp, type OptionscopeApp } from "../../../server/app";
 import { listen, type Listening } from "../../../server/http/listen";
-import { createConcurrencyLimiter, createRateLimiter } from "../../../server/limits";
+import { createConcurrencyLimiter, createRateLimiter, type RateLimiter } from "../../../server/limits";
 import type { ToolServerOptions } from "../../../server/mcp";
 import { builtinModules, defineModule, type AnyRoute } from "../../../server/modules";
 import { fakeMarket } from "../_fake-market";
@@ -36,6 +36,8 @@ export interface McpHarnessOptions {
   extraRoutes?: AnyRoute[];
   toolServer?: ToolServerOptions;
   wallMs?: number;
+  /** Default: the in-memory one (a Redis one for the limits-outage tests). */
+  rateLimiter?: RateLimiter;
 }
 
 export function startMcpHarness(opts?: McpHarnessOptions & { storeUrl?: undefined }): Promise<McpHarness>;
@@ -52,7 +54,7 @@ export async function startMcpHarness(opts: McpHarnessOptions & { storeUrl?: str
   const app = createApp({
     market: fakeMarket(NOW_MS),
     accounts,
-    rateLimiter: createRateLimiter(),
+    rateLimiter: opts.rateLimiter ?? createRateLimiter(),
     concurrency: createConcurrencyLimiter(),
     wallNowMs: () => wall.ms,
     modules: opts.extraRoutes ? [...builtinModules, defineModule({ name: "test", routes: opts.extraRoutes })] : builtinModules,
