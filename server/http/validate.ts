@@ -29,6 +29,8 @@ export function validateParams<S extends z.ZodObject>(
   // call gets its own shallow copy (a route's `check` may fill in defaults) over frozen values
   // (arrays of symbols, ...), so no call changes what the next receives. Failures are not kept.
   const key = `${unknown}|${search instanceof URLSearchParams ? search.toString() : JSON.stringify(search)}`;
+  // Long queries are validated every time: the memo's memory stays bounded whatever callers send.
+  if (key.length > MEMO_MAX_KEY_CHARS) return { ...deepFreeze(parseParams(schema, search, unknown)) };
   let memo = validated.get(schema);
   if (!memo) validated.set(schema, (memo = new Map()));
   const hit = memo.get(key);
@@ -39,8 +41,9 @@ export function validateParams<S extends z.ZodObject>(
   return { ...out };
 }
 
-/** Validated queries kept per schema (oldest dropped first). */
+/** Validated queries kept per schema (oldest dropped first), each at most this long: < 1 MB per schema. */
 const VALIDATED_PER_SCHEMA = 256;
+const MEMO_MAX_KEY_CHARS = 1024;
 const validated = new WeakMap<z.ZodObject, Map<string, object>>();
 
 function deepFreeze<T>(value: T): T {
