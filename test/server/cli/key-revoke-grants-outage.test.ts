@@ -4,7 +4,7 @@
 // ridden out by the CLI's retries; a lasting one exits 3 with the truth (the key is revoked, the
 // grants are not marked yet) and the exact command to run again, which then finishes the job.
 // On SQLite too (a row trigger raising on the tokens' update), with a data directory the shell must quote.
-import { createHash } from "node:crypto";
+import { signedInApp } from "../oauth/_signed-in-app";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -50,19 +50,7 @@ async function failGrantUpdates(failures: number): Promise<() => Promise<number>
 /** An account whose key signed in one app (one code, one access and one refresh token). */
 async function accountWithGrants(oauth: OAuthStore, accounts: AccountStore = instance) {
   const acct = await accounts.createAccount({ plan: "top", credits: 100 });
-  const client = await oauth.registerClient({ clientName: "t", redirectUris: ["https://c.example/cb"], authMethod: "none", metadata: {} });
-  const app = await oauth.connectApp({ accountId: acct.accountId, clientId: client.clientId, resource: RESOURCE, scope: "mcp" });
-  const verifier = "v".repeat(43);
-  const code = await oauth.issueCode({
-    appId: app.appId,
-    keyId: acct.keyId,
-    clientId: client.clientId,
-    redirectUri: "https://c.example/cb",
-    codeChallenge: createHash("sha256").update(verifier).digest("base64url"),
-    resource: RESOURCE,
-    scope: "mcp",
-  });
-  await oauth.exchangeCode({ code, clientId: client.clientId, redirectUri: "https://c.example/cb", codeVerifier: verifier, resource: RESOURCE });
+  await signedInApp(oauth, { accountId: acct.accountId, keyId: acct.keyId, resource: RESOURCE });
   return acct;
 }
 

@@ -3,7 +3,7 @@
 // (not "nothing was changed"); the key no longer authenticates; once the store is back the retry
 // revokes the grants without anyone asking, and revoking the key again retries at once.
 // Also the console on a closed SQLite store (no guard there): 503 store_unavailable, not 500.
-import { createHash } from "node:crypto";
+import { signedInApp } from "../oauth/_signed-in-app";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresAccountService, type PostgresAccountService } from "../../../server/accounts";
 import { createPgOAuthStore } from "../../../server/accounts/postgres/pg-oauth";
@@ -31,22 +31,7 @@ const RESOURCE = "http://127.0.0.1/mcp";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A connected app in `oauth` holding one access and one refresh token signed in with `keyId`. */
-async function connectAppWithKey(oauth: OAuthStore, accountId: string, keyId: string): Promise<string> {
-  const client = await oauth.registerClient({ clientName: "t", redirectUris: ["https://c.example/cb"], authMethod: "none", metadata: {} });
-  const app = await oauth.connectApp({ accountId, clientId: client.clientId, resource: RESOURCE, scope: "mcp" });
-  const verifier = "v".repeat(43);
-  const code = await oauth.issueCode({
-    appId: app.appId,
-    keyId,
-    clientId: client.clientId,
-    redirectUri: "https://c.example/cb",
-    codeChallenge: createHash("sha256").update(verifier).digest("base64url"),
-    resource: RESOURCE,
-    scope: "mcp",
-  });
-  await oauth.exchangeCode({ code, clientId: client.clientId, redirectUri: "https://c.example/cb", codeVerifier: verifier, resource: RESOURCE });
-  return app.appId;
-}
+const connectAppWithKey = (oauth: OAuthStore, accountId: string, keyId: string) => signedInApp(oauth, { accountId, keyId, resource: RESOURCE });
 
 /** The OAuth tables of `pg`, for grants of keys kept in another (SQLite) store. */
 const grantsOnPostgres = (pg: PostgresAccountService): OAuthStore => createPgOAuthStore(pg.sql, { grantStanding: async () => "live" });

@@ -1,7 +1,7 @@
 // The background revocation of a revoked key's OAuth grants over a real SQLite OAuth store: done at
 // once when the store works; on a closed database retried on the schedule, every failure reported,
 // then given up (nothing left pending); `close()` stops a pending retry.
-import { createHash } from "node:crypto";
+import { signedInApp } from "../oauth/_signed-in-app";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { createGrantRevoker } from "../../../server/console/grant-revoker";
@@ -10,35 +10,23 @@ import { openOAuthStore } from "../../../server/oauth/oauth-store";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** An OAuth store holding one access and one refresh token signed in with `keyId`. */
-function storeWithGrant(keyId: string) {
+async function storeWithGrant(keyId: string) {
   const db = new Database(":memory:");
   const oauth = openOAuthStore(db);
-  const client = oauth.registerClient({ clientName: "t", redirectUris: ["https://c.example/cb"], authMethod: "none", metadata: {} });
-  const app = oauth.connectApp({ accountId: "acct_1", clientId: client.clientId, resource: "http://x/mcp", scope: "mcp" });
-  const verifier = "v".repeat(43);
-  const code = oauth.issueCode({
-    appId: app.appId,
-    keyId,
-    clientId: client.clientId,
-    redirectUri: "https://c.example/cb",
-    codeChallenge: createHash("sha256").update(verifier).digest("base64url"),
-    resource: "http://x/mcp",
-    scope: "mcp",
-  });
-  oauth.exchangeCode({ code, clientId: client.clientId, redirectUri: "https://c.example/cb", codeVerifier: verifier, resource: "http://x/mcp" });
+  await signedInApp(oauth, { accountId: "acct_1", keyId, resource: "http://x/mcp" });
   return { db, oauth };
 }
 
 describe("grant revoker", () => {
   it("revokes at once when the store works", async () => {
-    const { oauth } = storeWithGrant("key_a");
+    const { oauth } = await storeWithGrant("key_a");
     const revoker = createGrantRevoker(oauth);
     expect(await revoker.revoke("key_a")).toEqual({ done: true, tokensRevoked: 2 });
     expect(revoker.pending()).toEqual([]);
   });
 
   it("on a closed database: retries on the schedule, reports each failure, then gives up", async () => {
-    const { db, oauth } = storeWithGrant("key_b");
+    const { db, oauth } = await storeWithGrant("key_b");
     db.close();
     const failures: { attempt: number; gaveUp: boolean }[] = [];
     const revoker = createGrantRevoker(oauth, { retryMs: [20, 20], onFailure: (e) => failures.push({ attempt: e.attempt, gaveUp: e.gaveUp }) });
@@ -54,7 +42,7 @@ describe("grant revoker", () => {
   });
 
   it("close() stops a pending retry", async () => {
-    const { db, oauth } = storeWithGrant("key_c");
+    const { db, oauth } = await storeWithGrant("key_c");
     db.close();
     let failures = 0;
     const revoker = createGrantRevoker(oauth, { retryMs: [30], onFailure: () => void failures++ });
