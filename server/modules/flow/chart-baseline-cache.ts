@@ -3,7 +3,8 @@
  * bars are computed once per (ticker or contract, bucket, window) and kept in a bounded LRU; only
  * the bar that holds "now" (partial: cut at now's time of day) is computed per request, from the
  * baseline sessions' prints over that bar's offsets alone. Same `rvol` arithmetic over the same
- * prints, so the values equal {@link chartBaselines}'s.
+ * prints, so the values equal the direct computation (rvol over the 30 sessions' whole prints:
+ * the oracle of test/server/modules/flow/chart-baseline-cache.test.ts).
  * @see docs/methodology.md#flow-chart-baseline-cache
  */
 import { CHART_BASELINE_SESSIONS, rvol, type BarBaseline, type ChartBucket, type RvolPrint, type RvolSession } from "../../../lib/flow";
@@ -68,7 +69,7 @@ async function readBaseline(dates: readonly string[], read: (d: string) => Promi
 
 /**
  * Each bar's baseline by bar start (ms) for the window `view` (its sessions, oldest first) as of
- * `nowMs`: what `chartBaselines` (chart-window.ts) returns, with the complete bars' values cached.
+ * `nowMs`: rvol's averages over the 30 baseline sessions, with the complete bars' values cached.
  */
 export async function cachedChartBaselines(
   state: FlowState,

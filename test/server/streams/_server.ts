@@ -11,6 +11,7 @@ import { configureStreams, type StreamTuning } from "../../../server/streams/set
 import { moduleStateOf, positioningModule, positioningStreamHub } from "../../../server/modules";
 import type { Clock, MarketData } from "../../../lib/market/market-data";
 import { scaledClock } from "../../../lib/market/clock";
+import { connect as connectTcp } from "node:net";
 import { afterAll, beforeAll } from "vitest";
 import { fakeMarket } from "../_fake-market";
 
@@ -107,4 +108,25 @@ export function useListening(app: OptionscopeApp, close: () => void = () => {}):
       return listening.url;
     },
   };
+}
+
+/** Sends a raw WebSocket upgrade request and resolves with the status line of the server's answer. */
+export function rawUpgrade(url: string, headers: Record<string, string>): Promise<string> {
+  const { hostname, port, pathname, search } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connectTcp(Number(port), hostname, () => {
+      const lines = [`GET ${pathname}${search} HTTP/1.1`, `Host: ${hostname}:${port}`, "Connection: Upgrade", "Upgrade: websocket", "Sec-WebSocket-Version: 13"];
+      for (const [k, v] of Object.entries(headers)) lines.push(`${k}: ${v}`);
+      socket.write(lines.join("\r\n") + "\r\n\r\n");
+    });
+    let text = "";
+    socket.on("data", (d) => {
+      text += d.toString("latin1");
+      if (text.includes("\r\n")) {
+        resolve(text.slice(0, text.indexOf("\r\n")));
+        socket.destroy();
+      }
+    });
+    socket.on("error", reject);
+  });
 }

@@ -4,7 +4,6 @@
 // or bearer subprotocol; refusals on the handshake uncharged; a plain GET 426, refunded; resume
 // with lastEventId after `reconnect` without gap; a charged upgrade whose handshake never
 // completes refunded after upgradeGraceMs (1 per symbol).
-import { connect as connectTcp } from "node:net";
 import WebSocket from "crossws/websocket";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSimulatedMarket, scaledClock } from "../../../lib/market";
@@ -17,6 +16,7 @@ import { createVolModule } from "../../../server/modules/vol";
 import type { StreamTimings } from "../../../server/services";
 import { configureStreams, type StreamTuning } from "../../../server/streams/settings";
 import { seqOf, sleep } from "./_sse";
+import { rawUpgrade } from "./_server";
 
 interface Msg {
   id?: string;
@@ -131,27 +131,6 @@ describe("/v1/vol/stream/ws resume and refunds", () => {
       await short.close();
     }
   }, 60_000);
-
-  /** Sends a raw upgrade request and resolves with the status line of the answer. */
-  function rawUpgrade(url: string, headers: Record<string, string>): Promise<string> {
-    const { hostname, port, pathname, search } = new URL(url);
-    return new Promise((resolve, reject) => {
-      const socket = connectTcp(Number(port), hostname, () => {
-        const lines = [`GET ${pathname}${search} HTTP/1.1`, `Host: ${hostname}:${port}`, "Connection: Upgrade", "Upgrade: websocket", "Sec-WebSocket-Version: 13"];
-        for (const [k, v] of Object.entries(headers)) lines.push(`${k}: ${v}`);
-        socket.write(lines.join("\r\n") + "\r\n\r\n");
-      });
-      let text = "";
-      socket.on("data", (d) => {
-        text += d.toString("latin1");
-        if (text.includes("\r\n")) {
-          resolve(text.slice(0, text.indexOf("\r\n")));
-          socket.destroy();
-        }
-      });
-      socket.on("error", reject);
-    });
-  }
 
   it("a charged upgrade whose handshake never completes is refunded 1 per symbol after upgradeGraceMs", async () => {
     const g = await volServer({ tuning: { upgradeGraceMs: 150 } });

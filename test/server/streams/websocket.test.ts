@@ -2,11 +2,10 @@
 // subprotocol, refused opens as HTTP errors on the handshake, JSON messages {id, event, data},
 // billing, resume with lastEventId, slots freed on close, and the refund of a charged upgrade
 // whose handshake never completes (a short upgradeGraceMs).
-import { connect as connectTcp } from "node:net";
 import WebSocket from "crossws/websocket";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seqOf, sleep } from "./_sse";
-import { startStreamServer, type StreamServer } from "./_server";
+import { rawUpgrade, startStreamServer, type StreamServer } from "./_server";
 
 let s: StreamServer;
 beforeAll(async () => {
@@ -111,27 +110,6 @@ describe("WebSocket stream", () => {
 });
 
 describe("a charged upgrade that never completes", () => {
-  /** Send a raw upgrade request and resolve with the status line of the server's answer. */
-  function rawUpgrade(url: string, headers: Record<string, string>): Promise<string> {
-    const { hostname, port, pathname, search } = new URL(url);
-    return new Promise((resolve, reject) => {
-      const socket = connectTcp(Number(port), hostname, () => {
-        const lines = [`GET ${pathname}${search} HTTP/1.1`, `Host: ${hostname}:${port}`, "Connection: Upgrade", "Upgrade: websocket", "Sec-WebSocket-Version: 13"];
-        for (const [k, v] of Object.entries(headers)) lines.push(`${k}: ${v}`);
-        socket.write(lines.join("\r\n") + "\r\n\r\n");
-      });
-      let text = "";
-      socket.on("data", (d) => {
-        text += d.toString("latin1");
-        if (text.includes("\r\n")) {
-          resolve(text.slice(0, text.indexOf("\r\n")));
-          socket.destroy();
-        }
-      });
-      socket.on("error", reject);
-    });
-  }
-
   it("is refunded after upgradeGraceMs, and its slots and connection are freed", async () => {
     const g = await startStreamServer({ speed: 60, tuning: { upgradeGraceMs: 150 } });
     try {

@@ -2,6 +2,7 @@
 // session's first half hour of prints is small and each expectation can be recomputed from the
 // raw `market.optionPrints` in the test. `gate` holds every print read until released (in-flight
 // and time-limit tests).
+import { watchedMarket } from "../../_watched-market";
 import { expect } from "vitest";
 import { fixedClock } from "../../../../lib/market/clock";
 import type { MarketData } from "../../../../lib/market/market-data";
@@ -51,19 +52,7 @@ export function flowHarness(opts: Parameters<typeof makeHarness>[0] & { universe
  * reads with it).
  */
 export function narrowedMarket(universe: readonly string[], onPrints: (...args: Parameters<MarketData["optionPrints"]>) => void = () => {}): MarketData {
-  return new Proxy(simMarket, {
-    get(target, key) {
-      if (key === "universe") return async () => (await target.universe()).filter((s) => universe.includes(s.ticker));
-      if (key === "optionPrints") {
-        return (...args: Parameters<MarketData["optionPrints"]>) => {
-          onPrints(...args);
-          return target.optionPrints(...args);
-        };
-      }
-      const v = Reflect.get(target, key);
-      return typeof v === "function" ? v.bind(target) : v;
-    },
-  });
+  return watchedMarket(simMarket, { universe, onPrints });
 }
 
 /** `res.json()` typed loosely for assertions. */

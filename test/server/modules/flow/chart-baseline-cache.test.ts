@@ -5,36 +5,67 @@ import { describe, expect, it } from "vitest";
 import type { MarketData } from "../../../../lib/market/market-data";
 import { sessionBounds } from "../../../../lib/time";
 import { cachedChartBaselines } from "../../../../server/modules/flow/chart-baseline-cache";
-import { chartBaselines, chartSessions } from "../../../../server/modules/flow/chart-window";
+import { CHART_BASELINE_SESSIONS, rvol, type BarBaseline, type ChartBucket, type RvolSession } from "../../../../lib/flow";
+import { addTradingDays, previousTradingDay, tradingDaysBetween } from "../../../../lib/time";
+import { chartSessions } from "../../../../server/modules/flow/chart-window";
+import { yieldToTimers } from "../../../../server/modules/flow/session-summary";
+import { FLOW_FIRST_DATE, sessionPrints } from "../../../../server/modules/flow/tape";
 import { createFlowState, type FlowState } from "../../../../server/modules/flow/flow-route";
 import type { AppServices } from "../../../../server/services";
 import { makeHarness } from "../../_harness";
 import { flowModule } from "../../../../server/modules/flow";
 import { metaModule } from "../../../../server/modules/meta";
 import { NOW_MS, PRIOR, simMarket } from "./_spec-harness";
+import { watchedMarket } from "../../_watched-market";
 
 const M = 60_000;
 
 /** The simulated market recording each `optionPrints` window. */
 function recordingMarket(): { market: MarketData; reads: Array<{ fromMs: number; toMs: number }> } {
   const reads: Array<{ fromMs: number; toMs: number }> = [];
-  const market = new Proxy(simMarket, {
-    get(target, key) {
-      if (key === "optionPrints") {
-        return (...args: Parameters<MarketData["optionPrints"]>) => {
-          reads.push({ fromMs: args[1], toMs: args[2] });
-          return target.optionPrints(...args);
-        };
-      }
-      const v = Reflect.get(target, key);
-      return typeof v === "function" ? v.bind(target) : v;
-    },
-  });
-  return { market, reads };
+  return { market: watchedMarket(simMarket, { onPrints: (_t, fromMs, toMs) => reads.push({ fromMs, toMs }) }), reads };
 }
 
 const stateOf = (market: MarketData): FlowState => createFlowState({ market } as unknown as AppServices);
 const signal = new AbortController().signal;
+
+/**
+ * The oracle: each bar's baseline by bar start (ms) computed the direct way, rvol over the
+ * CHART_BASELINE_SESSIONS whole sessions before the window (those from the first with data)
+ * plus the window's sessions (docs/methodology.md#flow-chart-baselines).
+ */
+async function chartBaselines(
+  state: FlowState,
+  ticker: string,
+  scope: { kind: "contract"; symbol: string } | { kind: "ticker" },
+  view: readonly RvolSession[],
+  bucket: ChartBucket,
+  nowMs: number,
+  signal: AbortSignal,
+): Promise<Map<number, BarBaseline>> {
+  const out = new Map<number, BarBaseline>();
+  if (view.length === 0) return out;
+  const first = view[0].date;
+  const baseline = tradingDaysBetween(addTradingDays(first, -CHART_BASELINE_SESSIONS), previousTradingDay(first)).filter((d) => d >= FLOW_FIRST_DATE);
+  if (baseline.length === 0) return out;
+  const sessions: RvolSession[] = [];
+  for (const d of baseline) {
+    await yieldToTimers();
+    if (signal.aborted) throw signal.reason;
+    sessions.push({ date: d, prints: await sessionPrints(state, ticker, d, sessionBounds(d).closeMs) });
+  }
+  const options = {
+    date: view[view.length - 1].date, interval: `${view.length}D`, bucket, avgPeriod: `${CHART_BASELINE_SESSIONS}d`,
+    asOfMs: nowMs, orderBy: "time", order: "asc", format: "full",
+  } as const;
+  const all = [...sessions, ...view];
+  // Two calls for rvol's two overloads (contract and ticker scope).
+  const bars = (scope.kind === "contract" ? rvol(scope, all, options).bars : rvol(scope, all, options).bars) ?? [];
+  for (const b of bars) {
+    if (b.avgVolume !== null && b.avgPremium !== null) out.set(Date.parse(b.timestamp), { avgVolume: b.avgVolume, avgPremium: b.avgPremium });
+  }
+  return out;
+}
 
 /** The uncached baselines (every baseline session read whole, rvol over all of them). */
 async function uncached(scope: Parameters<typeof chartBaselines>[2], days: number, bucket: Parameters<typeof chartBaselines>[4], nowMs: number) {

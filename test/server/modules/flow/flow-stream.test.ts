@@ -17,6 +17,7 @@ import { metaModule } from "../../../../server/modules/meta";
 import { configureStreams } from "../../../../server/streams/settings";
 import { openRaw, seqOf, sequenced, sleep, type Frame, type RawStream } from "../../streams/_sse";
 import { useListening } from "../../streams/_server";
+import { watchedMarket } from "../../_watched-market";
 
 const UNIVERSE = ["SPY", "AAPL", "QQQ"];
 // Wednesday 2024-03-06 10:05:30 ET.
@@ -27,14 +28,7 @@ const MINUTE = 60_000;
 const clock = { ms: START_MS, now() { return this.ms; } };
 
 function restrictedMarket(): MarketData {
-  const sim = createSimulatedMarket({ seed: 7, clock });
-  return new Proxy(sim, {
-    get(target, key) {
-      if (key === "universe") return async () => (await target.universe()).filter((s) => UNIVERSE.includes(s.ticker));
-      const v = Reflect.get(target, key);
-      return typeof v === "function" ? v.bind(target) : v;
-    },
-  });
+  return watchedMarket(createSimulatedMarket({ seed: 7, clock }), { universe: UNIVERSE });
 }
 
 /** Contract premium in USD as the spec defines it (price per share x size x 100), computed here. */
