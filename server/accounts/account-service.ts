@@ -51,7 +51,7 @@ export interface SqliteAccountService extends Omit<AccountService, keyof SyncAut
   authenticate(authorizationHeader: string | null | undefined): AccountPrincipal;
   revalidate(p: Principal): AccountPrincipal;
   principalForGrant(grant: Parameters<AccountAuth["principalForGrant"]>[0]): AccountPrincipal;
-  debitAsync(p: Principal, credits: number, ref: LedgerRef): Promise<BalanceResult>;
+  debitAsync(p: Principal, credits: number, ref: LedgerRef, after?: Promise<unknown>): Promise<BalanceResult>;
   refundAsync(p: Principal, credits: number, ref: LedgerRef): Promise<BalanceResult>;
   /** The OAuth tables of this file (synchronous answers). */
   openOAuthStore(options?: OAuthStoreOptions): SyncOAuthStore;

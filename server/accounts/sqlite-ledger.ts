@@ -20,7 +20,7 @@ export interface SqliteLedgerOptions {
 
 /** The ledger with its async half required, plus what tests and benches inspect. */
 export interface SqliteCreditLedger extends SyncLedger {
-  debitAsync(p: Principal, credits: number, ref: LedgerRef): Promise<BalanceResult>;
+  debitAsync(p: Principal, credits: number, ref: LedgerRef, after?: Promise<unknown>): Promise<BalanceResult>;
   refundAsync(p: Principal, credits: number, ref: LedgerRef): Promise<BalanceResult>;
   /** How many group commits acknowledged how many async debits and refunds so far. */
   groupCommitStats(): GroupCommitStats;
@@ -126,13 +126,15 @@ export function createSqliteLedger(store: SqliteStore, options: SqliteLedgerOpti
       return guarded(() => refundTxn.immediate(p, credits, ref, tsMs));
     },
 
-    debitAsync(p, credits, ref) {
+    debitAsync(p, credits, ref, after) {
       try {
         assertCredits("credits", credits, true);
-        if (credits === 0) return Promise.resolve({ balance: ledger.balance(p.accountId), ledgerId: null });
       } catch (error) {
         return Promise.reject(error);
       }
+      // A gate (the rate-limit answer) first: nothing is written before it admits the call.
+      if (after) return after.then(() => ledger.debitAsync(p, credits, ref));
+      if (credits === 0) return Promise.resolve({ balance: ledger.balance(p.accountId), ledgerId: null });
       const tsMs = now();
       return committer.submit(() => debitTxn(p, credits, ref, tsMs));
     },

@@ -117,8 +117,11 @@ export interface CreditLedger {
    * at `synchronous=FULL`), together with the other debits and refunds of the same short window;
    * rejects with the same errors as `debit`. Optional so that test doubles may omit it; the
    * pipeline falls back to `debit`. See docs/operations.md#group-commit.
+   * `after`: the call's rate-limit answer, still coming. The debit may be queued meanwhile (its
+   * group-commit window already counting) but is written only once `after` resolves; if it
+   * rejects, nothing is written and this rejects with its error (docs/architecture.md#admission-overlap).
    */
-  debitAsync?(p: Principal, credits: number, ref: LedgerRef): Promise<BalanceResult>;
+  debitAsync?(p: Principal, credits: number, ref: LedgerRef, after?: Promise<unknown>): Promise<BalanceResult>;
   /** `refund` through group commit (see `debitAsync`). */
   refundAsync?(p: Principal, credits: number, ref: LedgerRef): Promise<BalanceResult>;
   /** Current balance in credits (applies a due monthly grant first). */

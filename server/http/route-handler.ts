@@ -83,6 +83,37 @@ export async function authenticateAndLimit(
   return principal;
 }
 
+/**
+ * Authenticate, then start the rate-limit check without waiting for it: `admitted` settles with its
+ * answer (headers written, 429 as its rejection) while the call is validated and its debit queued,
+ * so the check's round trip overlaps the debit's group-commit window. Nothing with an effect waits
+ * on less than `admitted` (`executeRoute`). A caller that fails authentication waits for the check,
+ * as in `authenticateAndLimit`, so its 401/403 carries the headers.
+ * See docs/architecture.md#admission-overlap.
+ */
+export async function authenticateAndAdmit(
+  services: AppServices,
+  headers: HeaderSink,
+  request: Request,
+  mode: "required" | "none",
+  authorization?: string | null,
+): Promise<{ principal: Principal | null; admitted: Promise<void> }> {
+  let principal: Principal | null = null;
+  if (mode === "required") {
+    const header = authorization !== undefined ? authorization : request.headers.get("authorization");
+    try {
+      principal = await services.accounts.authenticate(header);
+    } catch (error) {
+      await takeRateLimit(services, headers, null, request);
+      throw error;
+    }
+  }
+  const admitted = takeRateLimit(services, headers, principal, request);
+  // Read by `executeRoute`; this keeps an early refusal from being reported as unhandled.
+  admitted.catch(() => {});
+  return { principal, admitted };
+}
+
 /** Bodies at least this long are compressed when the client accepts gzip (smaller gain nothing). */
 export const GZIP_MIN_BYTES = 1024;
 
@@ -141,8 +172,10 @@ export function createRouteHandler(route: AnyRoute, state: unknown, services: Ap
         await authenticateAndLimit(services, headers, request, "optional", route.credentials?.(request));
         throw apiErrors.methodNotAllowed(request.method);
       }
-      principal = await authenticateAndLimit(services, headers, request, route.auth === "none" ? "none" : "required", route.credentials?.(request));
+      const admission = await authenticateAndAdmit(services, headers, request, route.auth === "none" ? "none" : "required", route.credentials?.(request));
+      principal = admission.principal;
       const run = await executeRoute(services, {
+        admitted: admission.admitted,
         route,
         state,
         principal,

@@ -20,6 +20,13 @@ export interface RouteCall {
   /** The state of the route's module. */
   state: unknown;
   principal: Principal | null;
+  /**
+   * The caller's rate-limit answer when it is still coming (HTTP starts the check and goes on:
+   * docs/architecture.md#admission-overlap). Nothing with an effect (an in-flight slot, the
+   * debit, the handler) happens before it resolves, and its refusal wins over any other error,
+   * as when the check came first. Absent: the caller was admitted already.
+   */
+  admitted?: Promise<void>;
   /** Raw query strings (URL search parameters or tool arguments, stringified). */
   query: URLSearchParams | Record<string, string>;
   /** Raw path parameters. */
@@ -150,6 +157,7 @@ export async function executeRoute(services: AppServices, call: RouteCall): Prom
       }
       await services.accounts.assertEntitled(principal, route.entitlement, symbols);
       if (route.concurrency) {
+        await call.admitted;
         const max = route.concurrency.max(principal);
         release = await services.concurrency.tryAcquire(principal.accountId, route.concurrency.kind, max);
         if (!release) {
@@ -165,11 +173,13 @@ export async function executeRoute(services: AppServices, call: RouteCall): Prom
       if (cost > 0) {
         // Group-committed: resolves only after the commit (fsync) that holds this debit.
         const a = services.accounts;
-        const r = a.debitAsync ? await a.debitAsync(principal, cost, ref) : await a.debit(principal, cost, ref);
+        // Queued now, written only once the rate limit admits the call (`call.admitted`).
+        const r = a.debitAsync ? await a.debitAsync(principal, cost, ref, call.admitted) : (await call.admitted, await a.debit(principal, cost, ref));
         charged = cost;
         creditsRemaining = r.balance;
       }
     }
+    await call.admitted;
     const handlerStartMs = performance.now();
     const result = await runWithLimits(
       (signal) =>
@@ -185,6 +195,10 @@ export async function executeRoute(services: AppServices, call: RouteCall): Prom
     if (call.signal?.aborted) throw clientClosed();
     return { result, creditsRemaining, credits: charged };
   } catch (thrown) {
+    // A refused rate limit answers first, whatever else failed meanwhile, and as it did when the
+    // check came first: nothing was charged (the debit waits for the admission) and no balance is read.
+    const refusal = charged === 0 && call.admitted ? await call.admitted.then(() => null, (e: unknown) => e) : null;
+    if (refusal !== null) throw toApiError(refusal);
     const error = toApiError(thrown);
     if ((error.status === 500 || error.code === "store_unavailable") && !(thrown instanceof ApiError)) {
       // A raw store failure is answered 503 but still logged: the operator needs to see the outage.

@@ -80,7 +80,11 @@ export async function openPostgresAccountService(options: OpenPostgresOptions): 
   await sql
     .listen(AUTH_CHANNEL, (accountId) => auth.invalidate(accountId), () => auth.invalidate())
     .catch(() => {});
-  const ledger = createPgLedger(store, { groupCommitWindowMs: options.groupCommitWindowMs });
+  // Group commit has one batch at the server at a time: one connection of its own keeps one warm
+  // backend on it, instead of the pool handing each batch to whichever of its connections is next
+  // (docs/methodology.md#set-based-group-commit).
+  const commitSql = openPgPool(options.url, { max: 1, connectTimeoutS: options.connectTimeoutS });
+  const ledger = createPgLedger(store, { groupCommitWindowMs: options.groupCommitWindowMs, commitSql });
   const admin = createPgAdmin(store);
   /** Admin calls fail like the rest of the store: 503 when it cannot be reached. */
   const guard =
@@ -160,7 +164,7 @@ export async function openPostgresAccountService(options: OpenPostgresOptions): 
       closed = true;
       await ledger.batcher.drain(2000);
       ledger.batcher.close();
-      await sql.end({ timeout: 2 });
+      await Promise.all([sql.end({ timeout: 2 }), commitSql.end({ timeout: 2 })]);
     },
   };
 }

@@ -42,6 +42,12 @@ export interface PgOp {
   gm: boolean;
 }
 
+/**
+ * How long a forming batch waits for its operations' admissions (gates) still coming, in windows
+ * from its first operation; then its admitted part goes without them (docs/architecture.md#admission-overlap).
+ */
+export const GATE_WAIT_WINDOWS = 4;
+
 export interface PgOpResult {
   code: string;
   balance: number | null;
@@ -51,6 +57,8 @@ export interface PgOpResult {
 
 interface Pending {
   op: PgOp;
+  /** False while the operation's gate (its rate-limit answer) is pending: it is not sent before. */
+  ready: boolean;
   resolve: (r: PgOpResult) => void;
   reject: (e: unknown) => void;
 }
@@ -74,7 +82,12 @@ export interface PgBatcherOptions {
 }
 
 export interface PgBatcher {
-  submit(op: PgOp): Promise<PgOpResult>;
+  /**
+   * Queue `op` for the next batch. With `gate`, the operation waits in the queue (its window
+   * already counting) but is sent only once `gate` resolves; if it rejects, the operation is
+   * dropped unsent and the submit rejects with its error (docs/architecture.md#admission-overlap).
+   */
+  submit(op: PgOp, gate?: Promise<unknown>): Promise<PgOpResult>;
   stats(): GroupCommitStats & { inDoubt: number };
   /** Resolves when the queue and the in-doubt compensations are done, or after `timeoutMs`. */
   drain(timeoutMs?: number): Promise<void>;
@@ -93,10 +106,12 @@ export function createPgBatcher(sql: Sql, options: PgBatcherOptions): PgBatcher 
   /** Operations in the last batch sent: above 1, the server is under load and batches wait. */
   let lastBatchSize = 0;
   /** `performance.now()` when the oldest queued operation arrived: the window counts from it. */
-  let queuedSince = 0;
+  let queuedSince = Number.NEGATIVE_INFINITY;
   /** Refunds that must reach the store (compensations of in-doubt operations). */
   const inDoubt = new Map<string, PgOp>();
   let retryTimer: NodeJS.Timeout | null = null;
+  /** Sends the ready part of a batch whose admissions are late (see `flush`). */
+  let gateTimer: NodeJS.Timeout | null = null;
   const stats: GroupCommitStats = { batches: 0, ops: 0, largestBatch: 0 };
 
   const schedule = () => {
@@ -141,15 +156,42 @@ export function createPgBatcher(sql: Sql, options: PgBatcherOptions): PgBatcher 
     if (inDoubt.size > 0 && !retryTimer) retryTimer = setTimeout(retryInDoubt, retryMs);
   }
 
+  /** Operations whose gate is still pending stay queued; the others, up to `maxBatch`, go. */
+  function takeBatch(): Pending[] {
+    if (queue.length <= maxBatch && queue.every((p) => p.ready)) {
+      const all = queue;
+      queue = [];
+      return all;
+    }
+    const batch: Pending[] = [];
+    const rest: Pending[] = [];
+    for (const p of queue) (p.ready && batch.length < maxBatch ? batch : rest).push(p);
+    queue = rest;
+    return batch;
+  }
+
   async function flush(): Promise<void> {
     scheduled = false;
     // A batch is committing: this queue goes when it returns (see the `finally` below).
     if (queue.length === 0 || inFlight >= maxInFlight) return;
-    const batch = queue.length > maxBatch ? queue.splice(0, maxBatch) : queue;
-    queue = batch === queue ? [] : queue;
-    // What is left over has waited already: it goes as soon as a batch may.
-    queuedSince = 0;
-    if (queue.length > 0 && inFlight + 1 < maxInFlight) schedule();
+    // Admissions of the forming batch still coming (one Redis reply answers a turn's checks
+    // together): the last gate to open sends it, or the ready part goes after GATE_WAIT_WINDOWS.
+    const gateWaitMs = windowMs * GATE_WAIT_WINDOWS - (performance.now() - queuedSince);
+    if (gateWaitMs > 0 && queue.some((p) => !p.ready)) {
+      gateTimer ??= setTimeout(() => {
+        gateTimer = null;
+        void flush();
+      }, gateWaitMs);
+      return;
+    }
+    if (gateTimer) clearTimeout(gateTimer);
+    gateTimer = null;
+    const batch = takeBatch();
+    // What is left over has waited already: it goes as soon as a batch may (a gated operation,
+    // as soon as its gate opens).
+    queuedSince = Number.NEGATIVE_INFINITY;
+    if (batch.length === 0) return;
+    if (queue.some((p) => p.ready) && inFlight + 1 < maxInFlight) schedule();
     // Stable sort: one account's operations keep their order (a refund after its debit).
     batch.sort((x, y) => byAccount(x.op, y.op));
     lastBatchSize = batch.length;
@@ -170,17 +212,28 @@ export function createPgBatcher(sql: Sql, options: PgBatcherOptions): PgBatcher 
       for (const p of batch) p.reject(options.storeFailure());
     } finally {
       inFlight--;
-      if (queue.length > 0) schedule();
+      if (queue.some((p) => p.ready)) schedule();
     }
   }
 
   return {
-    submit(op) {
+    submit(op, gate) {
       if (closed) return Promise.reject(options.storeFailure());
       return new Promise<PgOpResult>((resolve, reject) => {
         if (queue.length === 0) queuedSince = performance.now();
-        queue.push({ op, resolve, reject });
-        schedule();
+        const pending: Pending = { op, ready: !gate, resolve, reject };
+        queue.push(pending);
+        if (!gate) return schedule();
+        gate.then(
+          () => {
+            pending.ready = true;
+            schedule();
+          },
+          (refusal: unknown) => {
+            queue = queue.filter((p) => p !== pending);
+            reject(refusal);
+          },
+        );
       });
     },
     stats: () => ({ ...stats, inDoubt: inDoubt.size }),
@@ -193,6 +246,8 @@ export function createPgBatcher(sql: Sql, options: PgBatcherOptions): PgBatcher 
     },
     close() {
       closed = true;
+      if (gateTimer) clearTimeout(gateTimer);
+      gateTimer = null;
       if (retryTimer) clearTimeout(retryTimer);
       retryTimer = null;
     },

@@ -11,12 +11,13 @@ import { limitsOf } from "../_sqlite-store";
 import { usagePeriods } from "../sqlite-ledger";
 import type { AccountRecord, BalanceResult, CreditLedger, LedgerRef, Principal } from "../types";
 import { createPgBatcher, DEFAULT_PG_GROUP_COMMIT_WINDOW_MS, type PgBatcher, type PgOpResult } from "./pg-batcher";
+import type { Sql } from "./pg-connection";
 import { grantDue, type PgStore } from "./pg-store";
 
 export interface PgCreditLedger extends CreditLedger {
   debit(p: Principal, credits: number, ref: LedgerRef): Promise<BalanceResult>;
   refund(p: Principal, credits: number, ref: LedgerRef): Promise<BalanceResult>;
-  debitAsync(p: Principal, credits: number, ref: LedgerRef): Promise<BalanceResult>;
+  debitAsync(p: Principal, credits: number, ref: LedgerRef, after?: Promise<unknown>): Promise<BalanceResult>;
   refundAsync(p: Principal, credits: number, ref: LedgerRef): Promise<BalanceResult>;
   balance(accountId: string): Promise<number>;
   accountView(p: Principal): Promise<AccountRecord>;
@@ -47,17 +48,21 @@ function refusal(r: PgOpResult, credits: number, tsMs: number): ApiError {
   return storeFailure();
 }
 
-export function createPgLedger(store: PgStore, options: { groupCommitWindowMs?: number } = {}): PgCreditLedger {
+export function createPgLedger(store: PgStore, options: { groupCommitWindowMs?: number; commitSql?: Sql } = {}): PgCreditLedger {
   const { sql, guarded, now } = store;
-  const batcher = createPgBatcher(sql, { windowMs: options.groupCommitWindowMs ?? DEFAULT_PG_GROUP_COMMIT_WINDOW_MS, storeFailure });
+  // Batches go on `commitSql` when given (a connection of their own), else on the store's pool.
+  const batcher = createPgBatcher(options.commitSql ?? sql, { windowMs: options.groupCommitWindowMs ?? DEFAULT_PG_GROUP_COMMIT_WINDOW_MS, storeFailure });
 
-  async function debit(p: Principal, credits: number, ref: LedgerRef): Promise<BalanceResult> {
+  async function debit(p: Principal, credits: number, ref: LedgerRef, after?: Promise<unknown>): Promise<BalanceResult> {
     assertCredits("credits", credits, true);
-    if (credits === 0) return { balance: await ledger.balance(p.accountId), ledgerId: null };
+    if (credits === 0) {
+      await after;
+      return { balance: await ledger.balance(p.accountId), ledgerId: null };
+    }
     const tsMs = now();
     const { day, month } = usagePeriods(tsMs);
     const g = grantDue(p.plan, tsMs);
-    const r = await batcher.submit({ op: "debit", a: p.accountId, n: credits, rq: ref.requestId, rt: ref.route, ts: tsMs, d: day, m: month, gp: g.period, gc: g.credits, gm: g.monthly });
+    const r = await batcher.submit({ op: "debit", a: p.accountId, n: credits, rq: ref.requestId, rt: ref.route, ts: tsMs, d: day, m: month, gp: g.period, gc: g.credits, gm: g.monthly }, after);
     if (r.code !== "ok") throw refusal(r, credits, tsMs);
     return { balance: r.balance!, ledgerId: r.ledger_id };
   }

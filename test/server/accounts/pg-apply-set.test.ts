@@ -160,6 +160,25 @@ describe("os_apply_set (set-based group commit)", () => {
   it("an empty batch answers nothing", async () => {
     expect((await run("os_apply_set", [])).rows).toEqual([]);
   });
+
+  it("creates no MultiXact: the subtransaction that locks a balance row is the one that updates it (migration 006)", async () => {
+    const tsMs = Date.now();
+    const { set } = await twinAccounts();
+    const { day, month } = usagePeriods(tsMs);
+    const g = grantDue("top", tsMs);
+    const nextMultiXact = async () => {
+      await svc.sql`CHECKPOINT`;
+      return (await svc.sql<{ m: string }[]>`SELECT next_multixact_id::text AS m FROM pg_control_checkpoint()`)[0]!.m;
+    };
+    const before = await nextMultiXact();
+    for (let b = 0; b < 5; b++) {
+      const ops = Array.from({ length: 8 }, (_, k): PgOp => ({ op: "debit", a: set[k % 2 === 0 ? 0 : 4]!, n: 1, rq: `mx-${b}-${k}`, rt: "/v1/heatmap", ts: tsMs, d: day, m: month, gp: g.period, gc: g.credits, gm: g.monthly }));
+      const r = await run("os_apply_set", ops.sort((x, y) => (x.a < y.a ? -1 : x.a > y.a ? 1 : 0)));
+      expect(r.osDebitCalls).toBe(0);
+    }
+    // Before 006 each of the 5 calls made one (the outer lock plus the subtransaction's update).
+    expect(await nextMultiXact()).toBe(before);
+  }, 30_000);
 });
 
 describe("which function a batch goes to", () => {

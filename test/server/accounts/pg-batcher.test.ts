@@ -3,7 +3,7 @@
 // batch, in one call. A fake `sql` stands in for the server so the commit can be held open.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { storeFailure } from "../../../server/accounts/account-errors";
-import { createPgBatcher, type PgOp } from "../../../server/accounts/postgres/pg-batcher";
+import { createPgBatcher, GATE_WAIT_WINDOWS, type PgOp } from "../../../server/accounts/postgres/pg-batcher";
 import type { Sql } from "../../../server/accounts/postgres/pg-connection";
 
 /** A fake pool: each `os_apply` call is recorded and answered only when the test releases it. */
@@ -170,6 +170,123 @@ describe("PostgreSQL group commit batching", () => {
       expect(fake.calls.map((c) => c.ops.length)).toEqual([2, 1]);
       fake.calls[1]!.release();
       await Promise.all(ps);
+      b.close();
+    });
+  });
+
+  describe("gated operations (the rate-limit answer still coming: docs/architecture.md#admission-overlap)", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    const advance = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+    /** A gate the test opens or closes. */
+    function gate() {
+      let open!: () => void;
+      let refuse!: (e: Error) => void;
+      const promise = new Promise<void>((res, rej) => {
+        open = res;
+        refuse = rej;
+      });
+      return { promise, open, refuse };
+    }
+
+    it("never sends an operation before its gate opens; sends it as soon as it does", async () => {
+      const fake = heldSql();
+      const b = createPgBatcher(fake.sql, { storeFailure });
+      const g = gate();
+      const gated = b.submit(op("acct_a", "g0"), g.promise);
+      const plain = b.submit(op("acct_a", "p0"));
+      await turn();
+      expect(fake.calls.map((c) => c.ops.map((o) => o.rq))).toEqual([["p0"]]);
+      fake.calls[0]!.release();
+      await plain;
+      await turn();
+      expect(fake.calls).toHaveLength(1);
+      g.open();
+      await turn();
+      expect(fake.calls.map((c) => c.ops.map((o) => o.rq))).toEqual([["p0"], ["g0"]]);
+      fake.calls[1]!.release();
+      expect((await gated).code).toBe("ok");
+      b.close();
+    });
+
+    it("drops an operation whose gate refuses, unsent, with the gate's error", async () => {
+      const fake = heldSql();
+      const b = createPgBatcher(fake.sql, { storeFailure });
+      const g = gate();
+      const refused = b.submit(op("acct_a", "g1"), g.promise);
+      const other = b.submit(op("acct_a", "p1"));
+      const limited = new Error("429 rate_limited");
+      g.refuse(limited);
+      await expect(refused).rejects.toBe(limited);
+      await turn();
+      expect(fake.calls.map((c) => c.ops.map((o) => o.rq))).toEqual([["p1"]]);
+      fake.calls[0]!.release();
+      await other;
+      await turn();
+      expect(fake.calls).toHaveLength(1);
+      await b.drain(100);
+      b.close();
+    });
+
+    it("counts the window from the submit, so the gate's wait overlaps it", async () => {
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setImmediate", "clearImmediate", "performance"] });
+      const fake = heldSql();
+      const b = createPgBatcher(fake.sql, { storeFailure, windowMs: 50 });
+      // Under load: a batch of two went first.
+      const ps = [b.submit(op("acct_a", "w0")), b.submit(op("acct_a", "w1"))];
+      await advance(0);
+      fake.calls[0]!.release();
+      await advance(0);
+      const g = gate();
+      ps.push(b.submit(op("acct_a", "w2"), g.promise));
+      await advance(40);
+      g.open();
+      // Opened 40 ms into its 50 ms window: the batch goes 10 ms later, not 50.
+      await advance(9);
+      expect(fake.calls).toHaveLength(1);
+      await advance(1);
+      expect(fake.calls.map((c) => c.ops.map((o) => o.rq))).toEqual([["w0", "w1"], ["w2"]]);
+      fake.calls[1]!.release();
+      await advance(0);
+      await Promise.all(ps);
+      b.close();
+    });
+
+    it(`under load, a batch waits for its admissions still coming (up to ${GATE_WAIT_WINDOWS} windows), then its admitted part goes`, async () => {
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setImmediate", "clearImmediate", "performance"] });
+      const fake = heldSql();
+      const b = createPgBatcher(fake.sql, { storeFailure, windowMs: 50 });
+      const ps = [b.submit(op("acct_a", "l0")), b.submit(op("acct_a", "l1"))];
+      await advance(0);
+      fake.calls[0]!.release();
+      await advance(0);
+      // A turn's requests: two admitted at once (an in-process answer), two still waiting for theirs.
+      const late = [gate(), gate()];
+      ps.push(b.submit(op("acct_a", "l2")), b.submit(op("acct_a", "l3")), b.submit(op("acct_a", "l4"), late[0]!.promise), b.submit(op("acct_a", "l5"), late[1]!.promise));
+      await advance(60);
+      expect(fake.calls).toHaveLength(1);
+      late[0]!.open();
+      late[1]!.open();
+      await advance(0);
+      expect(fake.calls.map((c) => c.ops.length)).toEqual([2, 4]);
+      fake.calls[1]!.release();
+      await advance(0);
+      // One admission never comes in time: the admitted part goes after 4 windows (200 ms).
+      const slow = gate();
+      ps.push(b.submit(op("acct_a", "l6")), b.submit(op("acct_a", "l7"), slow.promise));
+      await advance(199);
+      expect(fake.calls).toHaveLength(2);
+      await advance(1);
+      expect(fake.calls.map((c) => c.ops.map((o) => o.rq))).toEqual([["l0", "l1"], ["l2", "l3", "l4", "l5"], ["l6"]]);
+      fake.calls[2]!.release();
+      await advance(0);
+      slow.open();
+      await advance(0);
+      expect(fake.calls[3]!.ops.map((o) => o.rq)).toEqual(["l7"]);
+      fake.calls[3]!.release();
+      await advance(0);
+      expect(await Promise.all(ps)).toHaveLength(8);
       b.close();
     });
   });

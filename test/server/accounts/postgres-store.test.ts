@@ -35,12 +35,16 @@ describe("migrations", () => {
     try {
       const rows = await opened[0]!.sql<{ version: number; name: string }[]>`SELECT version, name FROM schema_migrations ORDER BY version`;
       const files = loadMigrations();
-      expect(files.map((f) => f.version)).toEqual([1, 2, 3, 4, 5]);
+      expect(files.map((f) => f.version)).toEqual([1, 2, 3, 4, 5, 6]);
       expect(rows.map((r) => [r.version, r.name])).toEqual(files.map((f) => [f.version, f.name]));
       // The ledger is append-only in this store too.
       const { accountId } = await opened[1]!.createAccount({ plan: "top", credits: 5 });
       await expect(opened[2]!.sql`UPDATE ledger SET delta = 0 WHERE account_id = ${accountId}`).rejects.toThrow(/append-only/);
       await expect(opened[2]!.sql`DELETE FROM ledger WHERE account_id = ${accountId}`).rejects.toThrow(/append-only/);
+      // Accounts outlive nothing of theirs: never deleted (006), which is what lets the ledger and
+      // usage rows go without a foreign-key check per row.
+      await expect(opened[2]!.sql`DELETE FROM accounts WHERE id = ${accountId}`).rejects.toThrow(/never deleted/);
+      await expect(opened[2]!.sql`DELETE FROM balances WHERE account_id = ${accountId}`).rejects.toThrow(/never deleted/);
     } finally {
       for (const s of opened) await s.close();
     }

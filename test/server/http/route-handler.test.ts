@@ -1,5 +1,19 @@
 import { describe, expect, it } from "vitest";
+import type { RateDecision, RateLimiter } from "../../../server/accounts/types";
 import { makeHarness } from "../_harness";
+
+/** A rate limiter whose answers the test gives, one per request, in arrival order (a slow shared limiter). */
+function heldRateLimiter() {
+  const waiting: ((allowed: boolean) => void)[] = [];
+  const limiter: RateLimiter = {
+    take: (_key, limit) =>
+      new Promise<RateDecision>((resolve) => waiting.push((allowed) => resolve({ allowed, limit, remaining: allowed ? limit - 1 : 0, resetSec: 60 }))),
+  };
+  const turns = async () => {
+    for (let k = 0; k < 20; k++) await new Promise((r) => setImmediate(r));
+  };
+  return { limiter, waiting, turns };
+}
 
 describe("auth rules (spec, Authentication)", () => {
   it("401 unauthorized naming the Authorization field when no header is sent", async () => {
@@ -127,6 +141,66 @@ describe("rate limit (spec, Rate and concurrency)", () => {
     expect((await h.get("/atlas/v1/nothing")).status).toBe(429);
     h.wall.ms += 60_000;
     expect((await h.get("/v1/account")).status).toBe(200);
+  });
+
+  it("nothing is charged before the rate limit admits a call; a refusal answers 429 and charges nothing (docs/architecture.md#admission-overlap)", async () => {
+    const held = heldRateLimiter();
+    const h = makeHarness({ credits: 100, rateLimiter: held.limiter });
+    let queued = 0;
+    const debitAsync = h.accounts.debitAsync.bind(h.accounts);
+    h.accounts.debitAsync = (...a: Parameters<typeof debitAsync>) => {
+      queued++;
+      return debitAsync(...a);
+    };
+    const admitted = h.get("/v1/heatmap?symbols=SPY");
+    const refused = h.get("/v1/heatmap?symbols=SPY");
+    await held.turns();
+    // Both validated and their debits queued while the answers are still coming; no ledger row yet.
+    expect(held.waiting).toHaveLength(2);
+    expect(queued).toBe(2);
+    expect(h.accounts.ledger(h.accountId).filter((e) => e.kind === "debit")).toHaveLength(0);
+    held.waiting[1]!(false);
+    const no = await refused;
+    expect(no.status).toBe(429);
+    expect((await no.json()).error.code).toBe("rate_limited");
+    expect(h.accounts.ledger(h.accountId).filter((e) => e.kind === "debit")).toHaveLength(0);
+    held.waiting[0]!(true);
+    const yes = await admitted;
+    expect(yes.status).toBe(200);
+    expect(yes.headers.get("x-ratelimit-remaining")).not.toBeNull();
+    expect(h.accounts.balance(h.accountId)).toBe(99);
+    expect(h.accounts.ledger(h.accountId).filter((e) => e.kind === "debit")).toHaveLength(1);
+  });
+
+  it("a refused rate limit wins over an invalid query, as when the check came first", async () => {
+    const held = heldRateLimiter();
+    const h = makeHarness({ credits: 100, rateLimiter: held.limiter });
+    const invalid = h.get("/v1/heatmap?symbols=SPY&metric=delta");
+    await held.turns();
+    held.waiting[0]!(false);
+    const res = await invalid;
+    expect(res.status).toBe(429);
+    expect((await res.json()).error.code).toBe("rate_limited");
+    // As when the check came first: no balance read for a refused call.
+    expect(res.headers.get("x-credits-remaining")).toBeNull();
+    expect(h.accounts.balance(h.accountId)).toBe(100);
+  });
+
+  it("an in-flight slot is not taken before the rate limit admits the call", async () => {
+    const held = heldRateLimiter();
+    let acquired = 0;
+    const h = makeHarness({ credits: 100, rateLimiter: held.limiter });
+    const tryAcquire = h.app.services.concurrency.tryAcquire.bind(h.app.services.concurrency);
+    h.app.services.concurrency.tryAcquire = (...a: Parameters<typeof tryAcquire>) => {
+      acquired++;
+      return tryAcquire(...a);
+    };
+    const replay = h.get("/v1/historical?symbols=SPY&at=2024-03-05T15:00:00Z");
+    await held.turns();
+    expect(acquired).toBe(0);
+    held.waiting[0]!(false);
+    expect((await replay).status).toBe(429);
+    expect(acquired).toBe(0);
   });
 
   it("requests without a key carry rate-limit headers too (counted per IP)", async () => {
