@@ -91,10 +91,10 @@ export const SERVE_USAGE = `Usage: optionscope serve [options]
 Environment: STREAM_MAX_DURATION_S (3600), STREAM_BILLING_INTERVAL_S (60), STREAM_KEEPALIVE_S (15)
 `;
 
-function num(name: string, raw: string | undefined, check: (n: number) => boolean): number | undefined {
+function num(name: string, raw: string | undefined, check: (n: number) => boolean, allowed?: string): number | undefined {
   if (raw === undefined || raw === "") return undefined;
   const n = Number(raw);
-  if (!Number.isFinite(n) || !check(n)) throw new UsageError(`Invalid ${name}: ${raw}`);
+  if (!Number.isFinite(n) || !check(n)) throw new UsageError(`Invalid ${name}: ${raw}${allowed ? ` (expected ${allowed})` : ""}`);
   return n;
 }
 
@@ -204,7 +204,7 @@ export function resolveServeConfig(argv: string[], env: Record<string, string | 
     redisUrl: redisUrlOf(values.redis ?? env.OPTIONSCOPE_REDIS),
     storeUrl: resolveStoreUrl(values.store, env),
     dailyFill: !values["no-daily-fill"] && env.OPTIONSCOPE_DAILY_FILL !== "off",
-    groupCommitMs: num("--group-commit-ms / OPTIONSCOPE_GROUP_COMMIT_MS", values["group-commit-ms"] ?? env.OPTIONSCOPE_GROUP_COMMIT_MS, (n) => n >= 0 && n <= 1000),
+    groupCommitMs: num("--group-commit-ms / OPTIONSCOPE_GROUP_COMMIT_MS", values["group-commit-ms"] ?? env.OPTIONSCOPE_GROUP_COMMIT_MS, (n) => n >= 0 && n <= 1000, "a number of milliseconds from 0 to 1000"),
     dailyFillSessions: parseFillSessions(values["daily-fill-sessions"] ?? env.OPTIONSCOPE_DAILY_FILL_SESSIONS, "--daily-fill-sessions / OPTIONSCOPE_DAILY_FILL_SESSIONS"),
   };
 }

@@ -83,3 +83,19 @@ describe("serve config: the per-IP ceiling", () => {
     expect(() => resolveServeConfig([], { OPTIONSCOPE_IP_CEILING: "-1" })).toThrow(/ip ceiling/);
   });
 });
+
+describe("serve config: the group-commit window", () => {
+  it("is unset by default (each store's own), read from the flag or the environment, the flag first", () => {
+    expect(resolveServeConfig([], {}).groupCommitMs).toBeUndefined();
+    expect(resolveServeConfig(["--group-commit-ms", "6"], {}).groupCommitMs).toBe(6);
+    expect(resolveServeConfig([], { OPTIONSCOPE_GROUP_COMMIT_MS: "0" }).groupCommitMs).toBe(0);
+    expect(resolveServeConfig(["--group-commit-ms", "1.5"], { OPTIONSCOPE_GROUP_COMMIT_MS: "9" }).groupCommitMs).toBe(1.5);
+  });
+
+  it("refuses anything but 0-1000 ms, naming the flag and the allowed values", () => {
+    for (const bad of ["-1", "1001", "soon", "Infinity"]) {
+      expect(() => resolveServeConfig([`--group-commit-ms=${bad}`], {})).toThrow(/--group-commit-ms \/ OPTIONSCOPE_GROUP_COMMIT_MS: .*expected a number of milliseconds from 0 to 1000/);
+    }
+    expect(() => resolveServeConfig([], { OPTIONSCOPE_GROUP_COMMIT_MS: "2000" })).toThrow(/OPTIONSCOPE_GROUP_COMMIT_MS: 2000/);
+  });
+});
