@@ -55,8 +55,45 @@ export async function takeRateLimit(
 }
 
 /**
- * Authenticate, and rate-limit whatever the outcome, so that 401/403 answers also carry the
- * rate-limit headers (counted per IP). Returns null when `optional` and no valid key was sent.
+ * Authenticate, then start the rate-limit check without waiting for it: `admitted` settles with its
+ * answer (headers written, 429 as its rejection) while the call is validated and its debit queued,
+ * so the check's round trip overlaps the debit's group-commit window. Nothing with an effect waits
+ * on less than `admitted` (`executeRoute`). Every caller is counted: one whose required key fails
+ * authentication waits for its check (per IP) so its 401/403 carries the headers, and an
+ * `optional` caller without a valid key is counted per IP as anonymous.
+ * See docs/architecture.md#admission-overlap.
+ */
+export async function authenticateAndAdmit(
+  services: AppServices,
+  headers: HeaderSink,
+  request: Request,
+  mode: "required" | "optional" | "none",
+  authorization?: string | null,
+): Promise<{ principal: Principal | null; admitted: Promise<void> }> {
+  let principal: Principal | null = null;
+  if (mode !== "none") {
+    // `authorization`: credentials a route read from elsewhere (the WebSocket stream's subprotocol).
+    const header = authorization !== undefined ? authorization : request.headers.get("authorization");
+    if (mode === "required" || header !== null) {
+      try {
+        principal = await services.accounts.authenticate(header);
+      } catch (error) {
+        if (mode === "required") {
+          await takeRateLimit(services, headers, null, request);
+          throw error;
+        }
+      }
+    }
+  }
+  const admitted = takeRateLimit(services, headers, principal, request);
+  // Read by `executeRoute`; this keeps an early refusal from being reported as unhandled.
+  admitted.catch(() => {});
+  return { principal, admitted };
+}
+
+/**
+ * Authenticate and rate-limit, waiting for the check (`authenticateAndAdmit`, admitted before
+ * returning). Returns null when `optional` and no valid key was sent.
  */
 export async function authenticateAndLimit(
   services: AppServices,
@@ -65,53 +102,9 @@ export async function authenticateAndLimit(
   mode: "required" | "optional" | "none",
   authorization?: string | null,
 ): Promise<Principal | null> {
-  let principal: Principal | null = null;
-  let authError: unknown = null;
-  if (mode !== "none") {
-    // `authorization`: credentials a route read from elsewhere (the WebSocket stream's subprotocol).
-    const header = authorization !== undefined ? authorization : request.headers.get("authorization");
-    if (mode === "required" || header !== null) {
-      try {
-        principal = await services.accounts.authenticate(header);
-      } catch (error) {
-        authError = error;
-      }
-    }
-  }
-  await takeRateLimit(services, headers, principal, request);
-  if (authError && mode === "required") throw authError;
+  const { principal, admitted } = await authenticateAndAdmit(services, headers, request, mode, authorization);
+  await admitted;
   return principal;
-}
-
-/**
- * Authenticate, then start the rate-limit check without waiting for it: `admitted` settles with its
- * answer (headers written, 429 as its rejection) while the call is validated and its debit queued,
- * so the check's round trip overlaps the debit's group-commit window. Nothing with an effect waits
- * on less than `admitted` (`executeRoute`). A caller that fails authentication waits for the check,
- * as in `authenticateAndLimit`, so its 401/403 carries the headers.
- * See docs/architecture.md#admission-overlap.
- */
-export async function authenticateAndAdmit(
-  services: AppServices,
-  headers: HeaderSink,
-  request: Request,
-  mode: "required" | "none",
-  authorization?: string | null,
-): Promise<{ principal: Principal | null; admitted: Promise<void> }> {
-  let principal: Principal | null = null;
-  if (mode === "required") {
-    const header = authorization !== undefined ? authorization : request.headers.get("authorization");
-    try {
-      principal = await services.accounts.authenticate(header);
-    } catch (error) {
-      await takeRateLimit(services, headers, null, request);
-      throw error;
-    }
-  }
-  const admitted = takeRateLimit(services, headers, principal, request);
-  // Read by `executeRoute`; this keeps an early refusal from being reported as unhandled.
-  admitted.catch(() => {});
-  return { principal, admitted };
 }
 
 /** Bodies at least this long are compressed when the client accepts gzip (smaller gain nothing). */
