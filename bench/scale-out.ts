@@ -2,11 +2,14 @@
 // PostgreSQL + Redis on this machine, >= 3,000 requests/s aggregate with p99 <= 30 ms), with the
 // single-instance SQLite figure measured beside it in the same session.
 //
-//   npx tsx bench/scale-out.ts [--duration 10] [--connections 48] [--only pg|sqlite] [--cpu-prof DIR] [--daily-fill on|off] [--loadgen auto|autocannon|wrk] [--rounds 1]
+//   npx tsx bench/scale-out.ts [--duration 10] [--connections 48] [--only pg|sqlite] [--cpu-prof DIR] [--daily-fill on|off] [--loadgen auto|autocannon|wrk] [--rounds 1] [--warmup 20] [--node-args "..."]
 //
 // Each instance is `optionscope serve` in its own child process (server/main.ts through tsx,
 // simulated market seed 42, clock pinned to a session minute, access log and per-IP ceiling off;
-// the daily-store fill worker off unless `--daily-fill on`).
+// the daily-store fill worker off unless `--daily-fill on`; `--node-args` adds Node/V8 flags).
+// Before the first round each instance serves `--warmup` seconds of the same load, unmeasured: a
+// server runs for hours, and its first seconds are V8 compiling the request path (CPU per request
+// about 40% higher in a cold 10 s run than in the next one; bench/README.md#scale-out-warm-up).
 // PostgreSQL and redis-server are started on loopback by the test services (test/_services). The
 // load is three wrk runs (Debian's, installed by scripts/ensure-bench-tools.sh; autocannon when
 // wrk is missing or with `--loadgen autocannon`) at once, one per instance, `connections / 3`
@@ -63,7 +66,8 @@ function wrk(opts: { url: string; headers: Record<string, string>; connections: 
     child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
     child.stderr!.on("data", (c: Buffer) => (out += c.toString()));
     child.once("error", (e) => reject(new Error(`wrk could not be run (scripts/ensure-bench-tools.sh installs it): ${e.message}`)));
-    child.once("exit", (code) => {
+    // "close", not "exit": the output may still be unread when the process exits.
+    child.once("close", (code) => {
       const total = /(\d+) requests in/.exec(out);
       const rate = /Requests\/sec:\s+([\d.]+)/.exec(out);
       const p50 = /\n\s+50%\s+(\S+)/.exec(out);
@@ -103,10 +107,13 @@ const WRK_QUANTILES_SCRIPT = fileURLToPath(new URL("./_wrk-quantiles.lua", impor
 /** Whether the instances run the daily-store fill worker (`--daily-fill on`; default off). */
 let dailyFill = false;
 
+/** Node/V8 flags for every instance (`--node-args`). */
+let instanceNodeArgs: string[] = [];
+
 async function serveChild(args: string[], nodeArgs: string[] = []): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
   const fill = dailyFill ? [] : ["--no-daily-fill"];
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "server/main.ts", "serve", "--port", String(port), "--hostname", "127.0.0.1", "--seed", "42", "--now", NOW, "--ip-ceiling", "off", "--no-access-log", ...fill, ...args], {
+  const child = spawn(process.execPath, [...instanceNodeArgs, ...nodeArgs, "--import", "tsx", "server/main.ts", "serve", "--port", String(port), "--hostname", "127.0.0.1", "--seed", "42", "--now", NOW, "--ip-ceiling", "off", "--no-access-log", ...fill, ...args], {
     cwd: ROOT,
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -149,7 +156,7 @@ interface Row {
   pass: boolean;
 }
 
-async function measure(name: string, urls: string[], store: AccountStore, durationS: number, connections: number, probes: CpuProbe[]): Promise<Row> {
+async function measure(name: string, urls: string[], store: AccountStore, durationS: number, connections: number, probes: CpuProbe[], warmupS: number): Promise<Row> {
   const { accountId, key } = await store.createAccount({ plan: "top", credits: 1_000_000_000, dailyCapCredits: null, monthlyCapCredits: null, label: "bench", requestsPerMinute: 100_000_000 });
   const headers = { authorization: `Bearer ${key}` };
   for (const url of urls) {
@@ -158,7 +165,7 @@ async function measure(name: string, urls: string[], store: AccountStore, durati
     await first.arrayBuffer();
   }
   const per = Math.max(1, Math.round(connections / urls.length));
-  await Promise.all(urls.map((url) => load({ url: url + PATH, headers, connections: per, duration: 2 })));
+  await Promise.all(urls.map((url) => load({ url: url + PATH, headers, connections: per, duration: warmupS })));
   // This process and its reaped children: autocannon runs in process, each wrk run is a child reaped before the reading.
   const loadgen: CpuProbe = { name: "loadgen", ms: () => cpuMsOf(process.pid) };
   const all = [...probes, loadgen];
@@ -205,7 +212,7 @@ async function measure(name: string, urls: string[], store: AccountStore, durati
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { duration: { type: "string", default: "10" }, connections: { type: "string", default: "48" }, only: { type: "string" }, "cpu-prof": { type: "string" }, "daily-fill": { type: "string", default: "off" }, loadgen: { type: "string", default: "auto" }, rounds: { type: "string", default: "1" } } });
+  const { values } = parseArgs({ options: { duration: { type: "string", default: "10" }, connections: { type: "string", default: "48" }, only: { type: "string" }, "cpu-prof": { type: "string" }, "daily-fill": { type: "string", default: "off" }, loadgen: { type: "string", default: "auto" }, rounds: { type: "string", default: "1" }, warmup: { type: "string", default: "20" }, "node-args": { type: "string", default: "" } } });
   // --rounds N: N measurements on the same instances (a shared host's noise moves single runs 2x).
   const rounds = Math.max(1, Math.floor(Number(values.rounds)));
   // auto: wrk when installed (scripts/ensure-bench-tools.sh), else autocannon.
@@ -216,9 +223,12 @@ async function main(): Promise<void> {
   // --cpu-prof DIR: the first instance (the SQLite one with `--only sqlite`) writes a V8 CPU profile
   // there when it stops (SIGTERM).
   const profArgs = values["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", values["cpu-prof"]] : [];
+  instanceNodeArgs = values["node-args"]!.split(" ").filter(Boolean);
+  // The first round warms the fresh instances up; later rounds only their new account (2 s).
+  const warmupOf = (round: number) => (round === 1 ? Math.max(2, Number(values.warmup)) : 2);
   const duration = Number(values.duration);
   const connections = Number(values.connections);
-  console.log(`scale-out: GET ${PATH} (cached, 1 credit, durable debit), ${connections} connections in all, ${duration} s, load generator ${values.loadgen}, daily fill ${dailyFill ? "on" : "off"}, node ${process.version}, load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  console.log(`scale-out: GET ${PATH} (cached, 1 credit, durable debit), ${connections} connections in all, ${duration} s after a ${warmupOf(1)} s warm-up, load generator ${values.loadgen}, daily fill ${dailyFill ? "on" : "off"}, node ${process.version}${instanceNodeArgs.length ? ` ${instanceNodeArgs.join(" ")}` : ""}, load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
   const rows: Row[] = [];
   if (values.only !== "sqlite") {
     const [pg, redis] = await Promise.all([startPostgres(), startRedis()]);
@@ -238,7 +248,7 @@ async function main(): Promise<void> {
         { name: "postgres", ms: () => (postmaster ? treeCpuMs(postmaster) : Number.NaN) },
         { name: "redis", ms: () => (redisPid ? cpuMsOf(redisPid) : Number.NaN) },
       ];
-      for (let r = 1; r <= rounds; r++) rows.push(await measure(rounds > 1 ? `postgres+redis #${r}` : "postgres+redis", urls, store, duration, connections, probes));
+      for (let r = 1; r <= rounds; r++) rows.push(await measure(rounds > 1 ? `postgres+redis #${r}` : "postgres+redis", urls, store, duration, connections, probes, warmupOf(r)));
     } finally {
       await Promise.all(children.map((c) => new Promise((r) => { c.once("exit", r); c.kill("SIGTERM"); })));
       await store.close();
@@ -251,7 +261,7 @@ async function main(): Promise<void> {
     const store = await openAccountStore({ storeUrl: undefined, dataDir: dir });
     try {
       for (let r = 1; r <= rounds; r++) {
-        rows.push(await measure(rounds > 1 ? `sqlite (one) #${r}` : "sqlite (one instance)", [s.url], store, duration, connections, [{ name: "instances", ms: () => cpuMsOf(s.child.pid!) }]));
+        rows.push(await measure(rounds > 1 ? `sqlite (one) #${r}` : "sqlite (one instance)", [s.url], store, duration, connections, [{ name: "instances", ms: () => cpuMsOf(s.child.pid!) }], warmupOf(r)));
       }
     } finally {
       s.child.kill("SIGTERM");

@@ -140,6 +140,12 @@ export interface MarketData {
    * from it (`createSimulatedMarket({ seed })`), as the daily-statistics workers do.
    */
   readonly seed?: number;
+  /**
+   * Changes whenever answers already given may change (a file market's reload). Absent or
+   * constant: what a method answered about a past instant stays its answer, so a board computed
+   * from `chain` stays current for as long as its minute does (the server's live caches rely on it).
+   */
+  readonly revision?: number;
   readonly clock: Clock;
   /** Every symbol served, index/ETF tier first. */
   universe(): Promise<SymbolInfo[]>;

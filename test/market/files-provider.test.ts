@@ -187,6 +187,7 @@ describe("file provider: broken files", () => {
   for (const [name, file, line, field, reason] of cases) {
     it(`${name}: names ${file}:${line} ${field ?? "(no field)"} and leaves the provider unchanged`, async () => {
       const before = market.tables;
+      const revisionBefore = market.revision;
       const boardBefore = await market.chain("SPY", AFTER);
       const error = await market.reload(join(BROKEN, name)).then(
         () => null,
@@ -199,6 +200,7 @@ describe("file provider: broken files", () => {
       const where = line > 0 ? `${file}:${line}` : file;
       expect(e.message).toBe(field ? `${where}: field "${field}": ${e.reason}` : `${where}: ${e.reason}`);
       expect(market.tables).toBe(before);
+      expect(market.revision).toBe(revisionBefore);
       expect(market.dir).toBe(DATA);
       expect(await market.chain("SPY", AFTER)).toBe(boardBefore);
       expect((await market.optionPrints("SPY", 0, AFTER)).length).toBe(12);
@@ -211,8 +213,11 @@ describe("file provider: broken files", () => {
       copyFileSync(join(DATA, "symbols.csv"), join(dir, "symbols.csv"));
       writeFileSync(join(dir, "earnings.csv"), "ticker,date,timing\nAAPL,2025-01-30,amc\n");
       const m = await loadFileMarket(DATA, { clock: fixedClock(AFTER) });
+      const revision = m.revision;
       await m.reload(dir);
       expect(m.dir).toBe(dir);
+      // Past answers may have changed: live caches keyed by the revision read the market again.
+      expect(m.revision).toBe(revision! + 1);
       expect((await m.earnings("AAPL", "2024-01-01", "2025-12-31")).map((e) => e.date)).toEqual(["2025-01-30"]);
       expect(await m.optionPrints("SPY", 0, AFTER)).toEqual([]);
     } finally {

@@ -75,7 +75,10 @@ function buildChain(symbol: string, asOfMs: number): ChainSnapshot {
   };
 }
 
-/** The fake market, pinned at `nowMs`. `chainCalls` counts boards built (cache tests). */
+/**
+ * The fake market, pinned at `nowMs` (a test may move it: `clock.now` is read on every call).
+ * `chainCalls` counts boards built (cache tests).
+ */
 export function fakeMarket(nowMs: number): MarketData & { chainCalls: number } {
   const m = {
     simulated: true,
@@ -85,13 +88,13 @@ export function fakeMarket(nowMs: number): MarketData & { chainCalls: number } {
     symbolInfo: async (t: string) => UNIVERSE.find((u) => u.ticker === t),
     async chain(symbol: string, atMs: number) {
       if (!(symbol in UNDERLYING)) return null;
-      const t = boardInstant(Math.min(atMs, nowMs));
+      const t = boardInstant(Math.min(atMs, m.clock.now()));
       if (t === null || t < Date.parse("2023-03-28T13:30:00Z")) return null;
       m.chainCalls++;
       return buildChain(symbol, t);
     },
     async spot(symbol: string, atMs: number) {
-      const t = boardInstant(Math.min(atMs, nowMs));
+      const t = boardInstant(Math.min(atMs, m.clock.now()));
       return t === null ? null : fakeSpot(symbol, t);
     },
     minuteBars: async () => { throw new Error("not used"); },

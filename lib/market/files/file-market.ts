@@ -58,6 +58,8 @@ function emptyBars(ticker: string, extended: boolean): MinuteBars {
  */
 export function createFileMarket(initial: FileMarketTables, options: FileMarketOptions = {}): FileMarket {
   let t = initial;
+  // A reload can change any past answer (a minute's board that arrived late): a new revision.
+  let revision = 0;
   const clock = options.clock ?? systemClock;
 
   const latestBoard = (symbol: string, atMs: number): ChainSnapshot | null => {
@@ -78,8 +80,12 @@ export function createFileMarket(initial: FileMarketTables, options: FileMarketO
     get tables() {
       return t;
     },
+    get revision() {
+      return revision;
+    },
     replace(tables) {
       t = tables;
+      revision++;
     },
     async universe() {
       return universe();

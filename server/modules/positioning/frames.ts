@@ -2,8 +2,8 @@ import type { ChainSnapshot } from "../../../lib/market/market-data";
 import { heatmapFrame, VELOCITY_LOOKBACK_MINUTES, type ExposureGrid, type HeatmapFrame } from "../../../lib/positioning";
 import { previousTradingDay, sessionBounds } from "../../../lib/time";
 import { memoizeJson } from "../../http/json-body";
-import { chainOptionsOf, optionsKey, type BoardQuery, type GridQuery, type HeatmapEntry } from "./grid-route";
-import { gridOf, knownSymbols, noData, perSymbol, type PositioningState } from "./service";
+import { chainOptionsOf, type BoardQuery, type GridQuery, type HeatmapEntry } from "./grid-route";
+import { gridOf, knownSymbols, liveKey, noData, perSymbol, type PositioningState } from "./service";
 
 const MINUTE_MS = 60_000;
 
@@ -33,14 +33,14 @@ function withPriceChange(frame: HeatmapFrame, prevClose: number | null): BuiltEn
 
 /**
  * One symbol's live heatmap entry at `nowMs`, with velocity against the same session's board
- * `VELOCITY_LOOKBACK_MINUTES` earlier; cached per (symbol, parameters, minute) for the app's
- * heatmap lifetime (5 s by default, wall time). Callers that miss while the entry is being built
- * wait for that one build (marked cached): when an entry expires under load, every connection
- * would otherwise rebuild the same board at once and stall the event loop for all of them.
+ * `VELOCITY_LOOKBACK_MINUTES` earlier; cached by `liveKey` (symbol, parameters, minute, market
+ * revision). Callers that miss while the entry is being built wait for that one build (marked
+ * cached): when a new minute starts under load, every connection would otherwise build the same
+ * board at once and stall the event loop for all of them.
  */
 export async function liveEntry(state: PositioningState, symbol: string, q: BoardQuery, nowMs: number): Promise<BuiltEntry> {
   const { services, live: cache, liveBuilding } = state;
-  const key = `${symbol}|${optionsKey(q)}|${Math.floor(nowMs / MINUTE_MS)}`;
+  const key = liveKey(state, symbol, q, nowMs);
   const wall = services.wallNowMs();
   const hit = cache.get(key, wall);
   if (hit) return { ...hit, cached: true };

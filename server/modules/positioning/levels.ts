@@ -1,7 +1,7 @@
 import { LevelsDataSchema, LevelsQuerySchema } from "../../../lib/api/positioning";
 import { keyLevels } from "../../../lib/positioning";
-import { gridOptions, gridRoute, optionsKey } from "./grid-route";
-import { knownSymbols, noData, perSymbol } from "./service";
+import { gridOptions, gridRoute } from "./grid-route";
+import { knownSymbols, liveKey, noData, perSymbol } from "./service";
 
 /** Credits per `/v1/gex/levels` call: the spec leaves it open; the reference and the heatmap charge 1. */
 export const LEVELS_COST = 1;
@@ -19,14 +19,14 @@ export const levelsRoute = gridRoute({
   description:
     "The strikes classified as nodes on the live board (king first, then strongest |value|), each with its distance " +
     "from spot, and a summary: net exposure, the positive and negative walls, where the running sum by strike changes " +
-    "sign, and the zero-gamma level of the spot profile. Same board, parameters and 5-second cache as the heatmap.",
+    "sign, and the zero-gamma level of the spot profile. Same board, parameters and cache as the heatmap.",
   handler: async ({ query, services, state, nowMs }) => {
     const symbols = await knownSymbols(state, query.symbols);
     const q = { ...query, layout: "net" as const };
     const cache = state.levels;
     let allCached = true;
     const entries = await perSymbol(symbols, async (s) => {
-      const key = `${s}|${optionsKey(q)}|${Math.floor(nowMs / 60_000)}`;
+      const key = liveKey(state, s, q, nowMs);
       const wall = services.wallNowMs();
       let lv = cache.get(key, wall);
       if (!lv) {

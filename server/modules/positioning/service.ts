@@ -10,25 +10,42 @@ import { ApiError, apiErrors, toApiError } from "../../errors";
 import type { AppServices } from "../../services";
 import type { StreamHub } from "../../streams/stream-hub";
 import type { BuiltEntry } from "./frames";
-import { gridOptions, type BoardQuery } from "./grid-route";
+import { gridOptions, optionsKey, type BoardQuery } from "./grid-route";
 import { createStatsPool, type StatsPool } from "./stats-pool";
 
 /** Tuning of the positioning module. */
 export interface PositioningOptions {
-  /** Heatmap/levels cache lifetime, ms (wall time); default 5000. */
+  /**
+   * Longest a live heatmap/levels entry is kept, ms of wall time (`LIVE_CACHE_TTL_MS` by
+   * default). An entry is current for as long as its key is (`liveKey`): this only bounds it.
+   */
   heatmapCacheTtlMs?: number;
   /** Finished daily-statistics sessions kept in memory; default 20000. */
   statsCacheEntries?: number;
 }
 
+/** Default lifetime of a live entry: one market minute at clock speed 1 (docs/api.md#caching). */
+export const LIVE_CACHE_TTL_MS = 60_000;
+
+/**
+ * The key of a live answer (heatmap entry, key levels): symbol, parameters, market minute and
+ * market revision. A board changes only at minute boundaries (`MarketData.chain`), and a market
+ * whose past answers can change (a file reload) shows it by a new `revision`, so an entry is
+ * current for as long as its key: rebuilding it within the minute gives the same answer and
+ * stalls the event loop for nothing (an SPXW board takes 15-40 ms; bench/README.md#scale-out-live-cache).
+ */
+export function liveKey(state: PositioningState, symbol: string, q: BoardQuery, nowMs: number): string {
+  return `${symbol}|${optionsKey(q)}|${Math.floor(nowMs / 60_000)}|${state.services.market.revision ?? 0}`;
+}
+
 /** What the positioning routes share within one app. */
 export interface PositioningState {
   services: AppServices;
-  /** Live heatmap entries per (symbol, options, minute). */
+  /** Live heatmap entries by `liveKey`. */
   live: LruCache<string, Omit<BuiltEntry, "cached">>;
   /** Live entries being built, by the same key: callers that miss meanwhile share the one build. */
   liveBuilding: Map<string, Promise<Omit<BuiltEntry, "cached">>>;
-  /** Live key levels per (symbol, options, minute). */
+  /** Live key levels by `liveKey`. */
   levels: LruCache<string, KeyLevels>;
   /** Daily statistics of finished sessions per (symbol, date, extended, metric). */
   stats: LruCache<string, DailyStat | null>;
@@ -47,7 +64,7 @@ export interface PositioningState {
  * stream hub start on first use.
  */
 export function createPositioningState(services: AppServices, options: PositioningOptions = {}): PositioningState {
-  const ttlMs = options.heatmapCacheTtlMs ?? 5_000;
+  const ttlMs = options.heatmapCacheTtlMs ?? LIVE_CACHE_TTL_MS;
   let catalog: Promise<Map<string, SymbolInfo>> | null = null;
   let pool: StatsPool | null | undefined;
   const state: PositioningState = {

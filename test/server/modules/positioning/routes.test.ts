@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { etInstant } from "../../../../lib/time";
 import { fakeSpot } from "../../_fake-market";
-import { makeHarness } from "../../_harness";
+import { LIVE_CACHE_TTL_MS } from "../../../../server/modules/positioning/service";
+import { makeHarness, NOW_MS } from "../../_harness";
 
 /** The library writes whole-second instants without milliseconds (lib/positioning isoUtc). */
 const iso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
@@ -9,7 +10,7 @@ const iso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
 type Cell = { strike: number; value: number; nodeType: string; velocityPct?: number };
 
 describe("/v1/heatmap", () => {
-  it("returns live entries with velocity, meta as specified, and a 5-second cache per symbol, params and minute", async () => {
+  it("returns live entries with velocity, meta as specified, and a cache per symbol, params and minute", async () => {
     const h = makeHarness();
     const res = await h.get("/v1/heatmap?symbols=spy,SPXW&metric=gamma");
     expect(res.status).toBe(200);
@@ -31,16 +32,54 @@ describe("/v1/heatmap", () => {
     expect(again.meta.cached).toBe(true);
     expect(h.market.chainCalls).toBe(calls);
     expect(again.data).toEqual(body.data);
+    // The board changes only at minute boundaries: past the client's 5-second max-age the entry is
+    // still the minute's answer, and rebuilding it would give the same bytes.
+    expect(res.headers.get("cache-control")).toBe("private, max-age=5");
     h.wall.ms += 5_001;
+    expect((await (await h.get("/v1/heatmap?symbols=SPY,SPXW")).json()).meta.cached).toBe(true);
+    expect(h.market.chainCalls).toBe(calls);
+    // The lifetime bounds it (a pinned market clock never turns the minute).
+    h.wall.ms += LIVE_CACHE_TTL_MS;
     expect((await (await h.get("/v1/heatmap?symbols=SPY,SPXW")).json()).meta.cached).toBe(false);
     const vanna = await (await h.get("/v1/heatmap?symbols=SPY&metric=vanna")).json();
     expect(vanna.meta).toMatchObject({ metric: "vanna", cached: false });
   });
 
+  it("a new market minute is a new entry; the market minute before it is not answered again", async () => {
+    let nowMs = NOW_MS;
+    const h = makeHarness();
+    // The app reads the market's clock object: move its hand.
+    (h.market.clock as { now: () => number }).now = () => nowMs;
+    const first = await (await h.get("/v1/heatmap?symbols=SPY")).json();
+    nowMs += 59_000; // 10:00:59 ET: the same minute's board
+    const same = await (await h.get("/v1/heatmap?symbols=SPY")).json();
+    expect(same.meta.cached).toBe(true);
+    expect(same.data).toEqual(first.data);
+    nowMs += 1_000; // 10:01: the next board
+    const next = await (await h.get("/v1/heatmap?symbols=SPY")).json();
+    expect(next.meta.cached).toBe(false);
+    expect(next.data.symbols[0].asOf).toBe("2024-03-06T15:01:00Z");
+  });
+
+  it("a market whose past answers changed (a file reload: a new revision) is read again within the minute", async () => {
+    const h = makeHarness();
+    const market = h.market as typeof h.market & { revision: number };
+    market.revision = 1;
+    await h.get("/v1/heatmap?symbols=SPY");
+    await h.get("/v1/gex/levels?symbols=SPY");
+    const calls = market.chainCalls;
+    expect((await (await h.get("/v1/heatmap?symbols=SPY")).json()).meta.cached).toBe(true);
+    expect((await (await h.get("/v1/gex/levels?symbols=SPY")).json()).meta.cached).toBe(true);
+    market.revision = 2;
+    expect((await (await h.get("/v1/heatmap?symbols=SPY")).json()).meta.cached).toBe(false);
+    expect((await (await h.get("/v1/gex/levels?symbols=SPY")).json()).meta.cached).toBe(false);
+    expect(market.chainCalls).toBeGreaterThan(calls);
+  });
+
   it("builds an expired entry once for every caller that misses while it is being built", async () => {
     const h = makeHarness();
     const first = await (await h.get("/v1/heatmap?symbols=SPY")).json();
-    h.wall.ms += 5_001;
+    h.wall.ms += LIVE_CACHE_TTL_MS + 1;
     const calls = h.market.chainCalls;
     const bodies = await Promise.all(Array.from({ length: 8 }, async () => (await h.get("/v1/heatmap?symbols=SPY")).json()));
     // One rebuild: the board at the minute and the velocity board five minutes earlier.
