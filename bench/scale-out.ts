@@ -2,7 +2,7 @@
 // PostgreSQL + Redis on this machine, >= 3,000 requests/s aggregate with p99 <= 30 ms), with the
 // single-instance SQLite figure measured beside it in the same session.
 //
-//   npx tsx bench/scale-out.ts [--duration 10] [--connections 48] [--only pg|sqlite] [--cpu-prof DIR] [--daily-fill on|off] [--loadgen auto|autocannon|wrk] [--rounds 1] [--warmup 20] [--node-args "..."]
+//   npx tsx bench/scale-out.ts [--duration 20] [--connections 30] [--only pg|sqlite] [--cpu-prof DIR] [--daily-fill on|off] [--loadgen auto|autocannon|wrk] [--rounds 1] [--warmup 20] [--node-args "..."]
 //
 // Each instance is `optionscope serve` in its own child process (server/main.ts through tsx,
 // simulated market seed 42, clock pinned to a session minute, access log and per-IP ceiling off;
@@ -10,6 +10,9 @@
 // Before the first round each instance serves `--warmup` seconds of the same load, unmeasured: a
 // server runs for hours, and its first seconds are V8 compiling the request path (CPU per request
 // about 40% higher in a cold 10 s run than in the next one; bench/README.md#scale-out-warm-up).
+// The load is closed-loop, so the connection count picks the point on the throughput-latency curve:
+// 30 (10 per instance) is the knee on this machine; more connections add little throughput and,
+// by Little's law, latency in proportion (bench/README.md#scale-out-operating-point).
 // PostgreSQL and redis-server are started on loopback by the test services (test/_services). The
 // load is three wrk runs (Debian's, installed by scripts/ensure-bench-tools.sh; autocannon when
 // wrk is missing or with `--loadgen autocannon`) at once, one per instance, `connections / 3`
@@ -212,7 +215,7 @@ async function measure(name: string, urls: string[], store: AccountStore, durati
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { duration: { type: "string", default: "10" }, connections: { type: "string", default: "48" }, only: { type: "string" }, "cpu-prof": { type: "string" }, "daily-fill": { type: "string", default: "off" }, loadgen: { type: "string", default: "auto" }, rounds: { type: "string", default: "1" }, warmup: { type: "string", default: "20" }, "node-args": { type: "string", default: "" } } });
+  const { values } = parseArgs({ options: { duration: { type: "string", default: "20" }, connections: { type: "string", default: "30" }, only: { type: "string" }, "cpu-prof": { type: "string" }, "daily-fill": { type: "string", default: "off" }, loadgen: { type: "string", default: "auto" }, rounds: { type: "string", default: "1" }, warmup: { type: "string", default: "20" }, "node-args": { type: "string", default: "" } } });
   // --rounds N: N measurements on the same instances (a shared host's noise moves single runs 2x).
   const rounds = Math.max(1, Math.floor(Number(values.rounds)));
   // auto: wrk when installed (scripts/ensure-bench-tools.sh), else autocannon.

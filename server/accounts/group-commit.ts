@@ -67,16 +67,30 @@ export function createGroupCommitter(db: Database.Database, options: GroupCommit
   const maxBatch = Math.max(1, options.maxBatch ?? 1024);
   let queue: Pending[] = [];
   let scheduled = false;
+  /** The window's timer while a batch waits for company. */
+  let windowTimer: NodeJS.Timeout | null = null;
   let closed = false;
   const stats: GroupCommitStats = { batches: 0, ops: 0, largestBatch: 0 };
   /** Operations in the last batch: above 1, the store is under load and batches wait. */
   let lastBatchSize = 0;
 
+  // As on PostgreSQL (pg-batcher.ts): a waiting batch as large as the last one goes at once.
   const schedule = () => {
-    if (scheduled) return;
+    if (scheduled) {
+      if (windowTimer && queue.length >= lastBatchSize) {
+        clearTimeout(windowTimer);
+        windowTimer = null;
+        setImmediate(flush);
+      }
+      return;
+    }
     scheduled = true;
-    if (windowMs > 0 && lastBatchSize > 1) setTimeout(flush, windowMs);
-    else setImmediate(flush);
+    if (windowMs > 0 && lastBatchSize > 1 && queue.length < lastBatchSize) {
+      windowTimer = setTimeout(() => {
+        windowTimer = null;
+        flush();
+      }, windowMs);
+    } else setImmediate(flush);
   };
 
   /** Marks a failure that left no transaction open (SQLite rolled back the whole batch). */
@@ -135,6 +149,8 @@ export function createGroupCommitter(db: Database.Database, options: GroupCommit
     },
     stats: () => ({ ...stats }),
     close() {
+      if (windowTimer) clearTimeout(windowTimer);
+      windowTimer = null;
       this.flush();
       closed = true;
     },

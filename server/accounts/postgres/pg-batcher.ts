@@ -101,6 +101,8 @@ export function createPgBatcher(sql: Sql, options: PgBatcherOptions): PgBatcher 
   const retryMs = options.retryMs ?? 1000;
   let queue: Pending[] = [];
   let scheduled = false;
+  /** The window's timer while a batch waits for company (cleared when the company is there). */
+  let windowTimer: NodeJS.Timeout | null = null;
   let closed = false;
   let inFlight = 0;
   /** Operations in the last batch sent: above 1, the server is under load and batches wait. */
@@ -114,12 +116,34 @@ export function createPgBatcher(sql: Sql, options: PgBatcherOptions): PgBatcher 
   let gateTimer: NodeJS.Timeout | null = null;
   const stats: GroupCommitStats = { batches: 0, ops: 0, largestBatch: 0 };
 
+  const readyCount = () => {
+    let n = 0;
+    for (const p of queue) if (p.ready) n++;
+    return n;
+  };
+
+  // The window waits for company; a batch already as large as the last one has it, and goes at
+  // once (closed-loop clients arrive in waves of the last batch's size: waiting out the window
+  // then only adds latency; docs/methodology.md#postgresql-group-commit-window).
+  const hasCompany = () => readyCount() >= lastBatchSize;
+
   const schedule = () => {
-    if (scheduled) return;
+    if (scheduled) {
+      if (windowTimer && hasCompany()) {
+        clearTimeout(windowTimer);
+        windowTimer = null;
+        setImmediate(flush);
+      }
+      return;
+    }
     scheduled = true;
-    const waitMs = windowMs > 0 && lastBatchSize > 1 ? windowMs - (performance.now() - queuedSince) : 0;
-    if (waitMs > 0) setTimeout(flush, waitMs);
-    else setImmediate(flush);
+    const waitMs = windowMs > 0 && lastBatchSize > 1 && !hasCompany() ? windowMs - (performance.now() - queuedSince) : 0;
+    if (waitMs > 0) {
+      windowTimer = setTimeout(() => {
+        windowTimer = null;
+        void flush();
+      }, waitMs);
+    } else setImmediate(flush);
   };
 
   async function apply(ops: PgOp[]): Promise<PgOpResult[]> {
@@ -246,6 +270,8 @@ export function createPgBatcher(sql: Sql, options: PgBatcherOptions): PgBatcher 
     },
     close() {
       closed = true;
+      if (windowTimer) clearTimeout(windowTimer);
+      windowTimer = null;
       if (gateTimer) clearTimeout(gateTimer);
       gateTimer = null;
       if (retryTimer) clearTimeout(retryTimer);

@@ -215,7 +215,7 @@ describe("the group-commit window on SQLite (docs/methodology.md#postgresql-grou
     vi.useRealTimers();
   });
 
-  it("a lone debit at idle commits at once; once a batch found company, the next waits windowMs for more", async () => {
+  it("a lone debit at idle commits at once; once a batch found company, the next waits windowMs for more, or until it is as large as the last", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setImmediate", "clearImmediate"] });
     const windowed = openAccountService({ dbPath: join(dir, "windowed.db"), groupCommitWindowMs: 50 });
     try {
@@ -227,16 +227,23 @@ describe("the group-commit window on SQLite (docs/methodology.md#postgresql-grou
       expect(batches()).toBe(1);
       await Promise.all([debit(), debit(), vi.advanceTimersByTimeAsync(0)]);
       expect(windowed.groupCommitStats()).toMatchObject({ batches: 2, largestBatch: 2 });
-      // Under load now: a debit waits 50 ms, and one arriving meanwhile shares its commit.
+      // Under load now: a debit waits up to 50 ms, and one arriving meanwhile shares its commit,
+      // which goes as soon as it is as large as the last batch.
       const waiting = [debit()];
       await vi.advanceTimersByTimeAsync(30);
-      waiting.push(debit());
-      await vi.advanceTimersByTimeAsync(19);
       expect(batches()).toBe(2);
-      await vi.advanceTimersByTimeAsync(1);
+      waiting.push(debit());
+      await vi.advanceTimersByTimeAsync(0);
       await Promise.all(waiting);
       expect(windowed.groupCommitStats()).toMatchObject({ batches: 3, ops: 5 });
-      expect(windowed.balance(p.accountId)).toBe(95);
+      // Smaller than the last batch: the whole window.
+      const lone = debit();
+      await vi.advanceTimersByTimeAsync(49);
+      expect(batches()).toBe(3);
+      await vi.advanceTimersByTimeAsync(1);
+      await lone;
+      expect(windowed.groupCommitStats()).toMatchObject({ batches: 4, ops: 6 });
+      expect(windowed.balance(p.accountId)).toBe(94);
     } finally {
       windowed.close();
     }

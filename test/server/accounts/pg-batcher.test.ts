@@ -112,7 +112,7 @@ describe("PostgreSQL group commit batching", () => {
     /** Runs due timers and immediates, and the promise jobs they start. */
     const advance = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 
-    it("waits windowMs from a batch's first operation only once a batch found company; a lone operation at idle goes at once", async () => {
+    it("waits windowMs from a batch's first operation only once a batch found company, and no longer than until it is as large as the last; a lone operation at idle goes at once", async () => {
       vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setImmediate", "clearImmediate", "performance"] });
       const fake = heldSql();
       const b = createPgBatcher(fake.sql, { storeFailure, windowMs: 50 });
@@ -130,27 +130,35 @@ describe("PostgreSQL group commit batching", () => {
       await advance(0);
       expect(sizes()).toEqual([1, 2]);
       await settle();
-      // Under load (the last batch held 2): the next batch waits 50 ms from its first operation.
+      // Under load (the last batch held 2): the next batch waits up to 50 ms from its first
+      // operation, and goes as soon as it holds as many as the last (a closed loop's next wave).
       ps.push(b.submit(op("acct_a", "w3")));
       await advance(30);
-      ps.push(b.submit(op("acct_b", "w4")));
-      await advance(19);
       expect(sizes()).toEqual([1, 2]);
-      await advance(1);
+      ps.push(b.submit(op("acct_b", "w4")));
+      await advance(0);
       expect(sizes()).toEqual([1, 2, 2]);
+      await settle();
+      // Fewer than the last batch: the whole window.
+      ps.push(b.submit(op("acct_a", "w3b")));
+      await advance(49);
+      expect(sizes()).toEqual([1, 2, 2]);
+      ps.push(b.submit(op("acct_a", "w3c")));
+      await advance(0);
+      expect(sizes()).toEqual([1, 2, 2, 2]);
       await settle();
       // Still under load: a lone operation waits the window, and its batch of one ends the load.
       ps.push(b.submit(op("acct_a", "w5")));
       await advance(49);
-      expect(sizes()).toEqual([1, 2, 2]);
+      expect(sizes()).toEqual([1, 2, 2, 2]);
       await advance(1);
-      expect(sizes()).toEqual([1, 2, 2, 1]);
+      expect(sizes()).toEqual([1, 2, 2, 2, 1]);
       await settle();
       ps.push(b.submit(op("acct_a", "w6")));
       await advance(0);
-      expect(sizes()).toEqual([1, 2, 2, 1, 1]);
+      expect(sizes()).toEqual([1, 2, 2, 2, 1, 1]);
       await settle();
-      expect((await Promise.all(ps)).length).toBe(7);
+      expect((await Promise.all(ps)).length).toBe(9);
       b.close();
     });
 
