@@ -9,7 +9,7 @@
 // the daily-store fill worker off unless `--daily-fill on`; `--node-args` adds Node/V8 flags).
 // Before the first round each instance serves `--warmup` seconds of the same load, unmeasured: a
 // server runs for hours, and its first seconds are V8 compiling the request path (CPU per request
-// about 40% higher in a cold 10 s run than in the next one; bench/README.md#scale-out-warm-up).
+// a third to a half higher in a cold 10 s run than in later ones; bench/README.md#scale-out-warm-up).
 // The load is closed-loop, so the connection count picks the point on the throughput-latency curve:
 // 30 (10 per instance) is the knee on this machine; more connections add little throughput and,
 // by Little's law, latency in proportion (bench/README.md#scale-out-operating-point).
