@@ -210,11 +210,11 @@ export function createConsoleApp(options: ConsoleAppOptions): (request: Request)
           const token = request.headers.get("x-csrf-token") ?? "";
           if (!sameSecret(token, ctx.session.csrfToken)) throw csrfFailed("missing or wrong X-CSRF-Token.");
         }
-      } else if (sessionId) {
-        // Signing in again replaces any session the browser holds: ids are never reused (no fixation).
-        await service.endSession(sessionId);
       }
       const result = await route.run(ctx, match);
+      // Signing in again replaces any session the browser holds: ids are never reused (no
+      // fixation). Only once the new one is open: a mistyped password keeps the session it had.
+      if (ctx.opened && sessionId && !route.signedIn) await service.endSession(sessionId);
       const headers: Record<string, string> = {};
       if (ctx.opened) headers["Set-Cookie"] = sessionCookie(ctx.opened.sessionId, (ctx.opened.expiresMs - now()) / 1000, secure);
       if (ctx.signedOut) headers["Set-Cookie"] = sessionCookie("", 0, secure);

@@ -97,6 +97,18 @@ describe.each(CONSOLE_STORES)("console security on %s", (kind) => {
       expect(who.accountId).toBe(victim.accountId);
     });
 
+    it("a failed sign-in (wrong password) leaves the browser's session as it was", async () => {
+      const h = await harness();
+      const a = await h.newAccount();
+      const c = h.client();
+      await c.signIn(a.accountId);
+      const cookie = c.cookie;
+      expect((await c.signIn(a.accountId, "not the password")).status).toBe(401);
+      expect(c.cookie).toBe(cookie);
+      const who = (await (await c.get("/console/api/session")).json()) as { accountId: string };
+      expect(who.accountId).toBe(a.accountId);
+    });
+
     it("sign-out ends the session on the server and clears the cookie; a changed password ends every session", async () => {
       const h = await harness();
       const a = await h.newAccount();
