@@ -228,9 +228,15 @@ async function main(): Promise<void> {
   const profArgs = values["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", values["cpu-prof"]] : [];
   instanceNodeArgs = values["node-args"]!.split(" ").filter(Boolean);
   // The first round warms the fresh instances up; later rounds only their new account (2 s).
-  const warmupOf = (round: number) => (round === 1 ? Math.max(2, Number(values.warmup)) : 2);
-  const duration = Number(values.duration);
-  const connections = Number(values.connections);
+  const seconds = (flag: string, text: string | undefined, min: number) => {
+    const n = Number(text);
+    if (!Number.isFinite(n) || n < min) throw new Error(`--${flag} must be a number of at least ${min} (got ${JSON.stringify(text)})`);
+    return n;
+  };
+  const warmup = seconds("warmup", values.warmup, 2);
+  const warmupOf = (round: number) => (round === 1 ? warmup : 2);
+  const duration = seconds("duration", values.duration, 1);
+  const connections = seconds("connections", values.connections, 1);
   console.log(`scale-out: GET ${PATH} (cached, 1 credit, durable debit), ${connections} connections in all, ${duration} s after a ${warmupOf(1)} s warm-up, load generator ${values.loadgen}, daily fill ${dailyFill ? "on" : "off"}, node ${process.version}${instanceNodeArgs.length ? ` ${instanceNodeArgs.join(" ")}` : ""}, load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
   const rows: Row[] = [];
   if (values.only !== "sqlite") {
