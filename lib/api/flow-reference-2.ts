@@ -37,7 +37,7 @@ function timeframesParam() {
       for (const p of parts) {
         const atoms = p === "all" ? TIMEFRAME_ATOMS : [p];
         for (const a of atoms) {
-          if (!(a in AGGREGATE_TIMEFRAMES)) {
+          if (!Object.hasOwn(AGGREGATE_TIMEFRAMES, a)) {
             ctx.addIssue({ code: "custom", message: `"${a.slice(0, 16)}" is not a timeframe: use ${TIMEFRAME_ATOMS.join(", ")} or all.` });
             return z.NEVER;
           }

@@ -58,7 +58,7 @@ export function resolveSector(raw: string): { sector: string; etf: string } | nu
   const byEtf = SECTOR_ETFS.find((s) => s.etf === up);
   if (byEtf) return byEtf;
   const key = squash(raw);
-  const name = SECTOR_ALIASES[key] ?? SECTOR_ETFS.find((s) => squash(s.sector) === key)?.sector;
+  const name = (Object.hasOwn(SECTOR_ALIASES, key) ? SECTOR_ALIASES[key] : undefined) ?? SECTOR_ETFS.find((s) => squash(s.sector) === key)?.sector;
   return name ? SECTOR_ETFS.find((s) => s.sector === name)! : null;
 }
 

@@ -146,7 +146,13 @@ export function isToolRoute(route: AnyRoute): boolean {
   return route.auth !== "none" && (route.kind ?? "rest") === "rest";
 }
 
-/** The credits a call costs. */
+/**
+ * The credits a call costs. Anything but a finite non-negative integer is a defect of the route
+ * (a lookup gone wrong once priced a call at NaN and served it free): it throws, so the executor
+ * answers a logged 500 and never serves the call.
+ */
 export function routeCost(route: AnyRoute, query: unknown): number {
-  return typeof route.cost === "function" ? route.cost(query) : route.cost;
+  const cost = typeof route.cost === "function" ? route.cost(query) : route.cost;
+  if (!Number.isSafeInteger(cost) || cost < 0) throw new Error(`route ${route.path} computed cost ${String(cost)}, not a non-negative integer`);
+  return cost;
 }

@@ -42,4 +42,15 @@ describe("market-wide flow tools", () => {
     expect(JSON.stringify(unknown.content)).toContain("sector");
     expect(h.accounts.balance(h.accountId)).toBe(before);
   });
+
+  it("aggregate_score refuses a prototype name among its timeframes (once served free at a NaN cost)", async () => {
+    const client = await h.connect();
+    const before = h.accounts.balance(h.accountId);
+    for (const timeframes of ["1d,4h,1h,constructor", "__proto__", "1d,toString"]) {
+      const r = await client.callTool({ name: "aggregate_score", arguments: { ticker: "SPY", timeframes } });
+      expect(r.isError, timeframes).toBe(true);
+      expect(JSON.stringify(r.content), timeframes).toContain("timeframes");
+    }
+    expect(h.accounts.balance(h.accountId)).toBe(before);
+  });
 });

@@ -66,6 +66,11 @@ describe("/v1/flow/sector/{sector}", () => {
 
   it("404 NOT_FOUND naming `sector` for an unknown sector, 400 for top_n out of range; uncharged", async () => {
     const before = balance();
+    for (const proto of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
+      const r = await h.get(`/v1/flow/sector/${proto}`);
+      expect(r.status, proto).toBe(404);
+      expect((await body(r)).error.code, proto).toBe("NOT_FOUND");
+    }
     const res = await h.get("/v1/flow/sector/Crypto");
     expect(res.status).toBe(404);
     const { error } = await body(res);

@@ -167,4 +167,23 @@ describe("/v1/aggregate/{ticker}", () => {
     ];
     await expectRefusedUncharged(h, cases);
   });
+
+  it("prototype names are not timeframes: 400 naming `timeframes`, uncharged (they once priced the call at NaN and served it free)", async () => {
+    const names = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "__defineGetter__"];
+    const cases: RefusedCase[] = names.flatMap((n): RefusedCase[] => [
+      [`/v1/aggregate/XOM?timeframes=1d,4h,1h,${n}`, 400, "timeframes"],
+      [`/v1/aggregate/XOM?timeframes=${n}`, 400, "timeframes"],
+    ]);
+    await expectRefusedUncharged(h, cases);
+  });
+
+  it("an account without credits gets 402 for any valid list and 400 for a list with a prototype name; no ledger row", async () => {
+    const poor = await h.accounts.createAccount({ plan: "top", credits: 0 });
+    const get = (q: string) => h.get(`/v1/aggregate/XOM?${q}`, { key: poor.key });
+    expect((await get("timeframes=1d")).status).toBe(402);
+    const res = await get("timeframes=1d,4h,1h,constructor");
+    expect(res.status).toBe(400);
+    expect((await body(res)).error.message).toContain("timeframes");
+    expect(await h.accounts.balance(poor.accountId)).toBe(0);
+  });
 });
