@@ -12,6 +12,8 @@ export default defineConfig((cli) => [
       "stats-worker": "server/modules/positioning/stats-worker.ts",
       // Persisted daily store's background fill: started by server/daily-store/filler.ts as a sibling file.
       "daily-fill-worker": "server/daily-store/fill-worker.ts",
+      // The request path's cold rows off the event loop: started by server/daily-store/compute-pool.ts.
+      "compute-worker": "server/daily-store/compute-worker.ts",
     },
     format: ["esm", "cjs"],
     dts: { entry: { index: "lib/index.ts", server: "server/index.ts" } },

@@ -6,6 +6,7 @@ import { renderError } from "./http/render-error";
 import { apiErrors } from "./errors";
 import { createToolServer, isOAuthDiscoveryPath, type ToolServerOptions } from "./mcp/tool-server";
 import { clientAddress, createIpCeiling, IP_CEILING_RETRY_AFTER_S } from "./limits/ip-ceiling";
+import { createCeilingRefusalLog, REFUSAL_LOG_WINDOW_MS } from "./limits/ceiling-refusal-log";
 import { ApiError } from "./errors";
 import { ALWAYS_OPEN } from "./control/service-state";
 import { builtinModules } from "./modules";
@@ -13,6 +14,7 @@ import { CONSOLE_PREFIX } from "./console/console-app";
 import type { MountedModule } from "./modules/define-module";
 import { DEFAULT_STREAM_TIMINGS, type AppOptions, type AppServices, type FetchLike } from "./services";
 import { guardMarket } from "./market-guard";
+import { DEFAULT_CACHE_MB, mebibytes } from "./cache/cache-budget";
 
 /** Path prefixes of the hosts on one port (DESIGN section 4). */
 export const HOST_PREFIXES = { flowAlias: "/flow-alias", atlas: "/atlas", mcp: "/mcp" } as const;
@@ -87,6 +89,10 @@ export function createApp(
     resumeStore: options.resumeStore,
     control: options.control ?? ALWAYS_OPEN,
     dailyStore: options.dailyStore,
+    cacheBytes: mebibytes(options.cacheMb ?? DEFAULT_CACHE_MB),
+    computePool: options.computePool,
+    metrics: options.metrics,
+    serveMetrics: options.serveMetrics === true && options.metrics !== undefined,
     modules,
     routes: [],
   };
@@ -116,27 +122,31 @@ export function createApp(
   // A built ceiling (the shared one on Redis, whose answer is a promise) is used as given.
   const given = options.ipCeiling;
   const ceiling = given === false ? null : given && "take" in given ? given : createIpCeiling(given);
-  /** Whether the request's address is within its ceiling (a promise from the shared ceiling). */
-  const withinCeiling = (request: Request): boolean | Promise<boolean> => {
-    const socketIp = (request as Request & { ip?: string }).ip;
-    if (!ceiling || socketIp === undefined) return true;
-    return ceiling.take(clientAddress(socketIp, request.headers.get("x-forwarded-for"), ceiling.trusted), services.wallNowMs());
-  };
-  const ceilingRefusal = (request: Request): Response =>
-    renderError(
+  // Refusals reach the access log aggregated per address and minute (docs/operations.md#per-ip-ceiling).
+  const refusalLog = createCeilingRefusalLog(services);
+  const refusalFlush = ceiling ? setInterval(() => refusalLog.flush(), REFUSAL_LOG_WINDOW_MS) : null;
+  refusalFlush?.unref?.();
+  const ceilingRefusal = (event: H3Event, ip: string): Response => {
+    const request = event.req;
+    refusalLog.refused({ ip, method: request.method, path: event.url.pathname });
+    return renderError(
       new ApiError(429, "ip_rate_limited", "Too many requests from this address over the last 5 minutes (all keys combined); retry after Retry-After.", {
         headers: { "Retry-After": String(IP_CEILING_RETRY_AFTER_S) },
       }),
       { style: "lower", method: request.method },
     );
+  };
 
   const dispatch = (event: H3Event): Response | Promise<Response> => {
-    const within = withinCeiling(event.req);
+    const socketIp = (event.req as Request & { ip?: string }).ip;
+    if (!ceiling || socketIp === undefined) return route(event);
+    const ip = clientAddress(socketIp, event.req.headers.get("x-forwarded-for"), ceiling.trusted);
+    const within = ceiling.take(ip, services.wallNowMs());
     if (within === true) return route(event);
-    if (within === false) return ceilingRefusal(event.req);
+    if (within === false) return ceilingRefusal(event, ip);
     // The shared ceiling: Redis unreachable rejects with 503 `unavailable` (nothing charged).
     return within.then(
-      (ok) => (ok ? route(event) : ceilingRefusal(event.req)),
+      (ok) => (ok ? route(event) : ceilingRefusal(event, ip)),
       (error: unknown) => renderError(error, { style: "lower", method: event.req.method }),
     );
   };
@@ -175,6 +185,8 @@ export function createApp(
     fetch: (request) => Promise.resolve(root.fetch(request)),
     request: (input, init) => Promise.resolve(root.request(input, init)),
     async shutdown(graceMs = 2000) {
+      if (refusalFlush) clearInterval(refusalFlush);
+      refusalLog.flush();
       await Promise.all(modules.map(async (m) => m.def.shutdown?.(m.state, graceMs)));
     },
   };

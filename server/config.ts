@@ -2,6 +2,8 @@ import { parseArgs } from "node:util";
 import { resolveDataDir } from "./accounts/open-db";
 import { DEFAULT_PG_GROUP_COMMIT_WINDOW_MS } from "./accounts/postgres/pg-batcher";
 import { DEFAULT_FLOW_FILL_SESSIONS } from "./daily-store/plan";
+import { DEFAULT_CACHE_MB, MAX_CACHE_MB, MIN_CACHE_MB } from "./cache/cache-budget";
+import { DEFAULT_STORE_TIMEOUT_MS } from "./store-deadline";
 import { DEFAULT_STREAM_TIMINGS, type HostNames, type StreamTimings } from "./services";
 
 /** Everything `optionscope serve` needs, from flags and environment (flags win). */
@@ -55,10 +57,33 @@ export interface ServeConfig {
    */
   dailyFillSessions?: number;
   /**
+   * Worker threads for the request path's cold rows (`--compute-workers N` /
+   * `OPTIONSCOPE_COMPUTE_WORKERS`; 0: compute on the event loop); absent: the cores less one, 1 to 4.
+   * See docs/operations.md#compute-workers.
+   */
+  computeWorkers?: number;
+  /**
    * Group-commit window of the accounts store, ms (`--group-commit-ms` /
    * `OPTIONSCOPE_GROUP_COMMIT_MS`); absent: the store's default (docs/operations.md#group-commit).
    */
   groupCommitMs?: number;
+  /**
+   * The bytes all caches may hold together, MiB (`--cache-mb` / `OPTIONSCOPE_CACHE_MB`); absent:
+   * DEFAULT_CACHE_MB (docs/operations.md#cache-budget).
+   */
+  cacheMb?: number;
+  /**
+   * Deadline of one accounts-store call on PostgreSQL, ms (`--store-timeout-ms` /
+   * `OPTIONSCOPE_STORE_TIMEOUT_MS`); absent: DEFAULT_STORE_TIMEOUT_MS (docs/operations.md#store-deadline).
+   */
+  storeTimeoutMs?: number;
+  /**
+   * Answer `GET /metrics` on {base_url} (`--metrics` / `OPTIONSCOPE_METRICS=on`): event loop,
+   * in-flight requests and worker pools in Prometheus text, without a key (docs/operations.md#metrics).
+   */
+  metrics?: boolean;
+  /** Period of the `event_loop` log line, ms (`OPTIONSCOPE_LOOP_LOG_S`, seconds; 0: no line); absent: 60 s. */
+  loopLogIntervalMs?: number;
 }
 
 /** A usage error of the command line (exit code 2). */
@@ -86,10 +111,21 @@ export const SERVE_USAGE = `Usage: optionscope serve [options]
   --daily-fill-sessions N|all
                          flow sessions the background fill keeps, newest first (env OPTIONSCOPE_DAILY_FILL_SESSIONS,
                          default ${DEFAULT_FLOW_FILL_SESSIONS}; older sessions are computed on demand; more: optionscope precompute)
+  --compute-workers N    worker threads for cold flow summaries and volatility readings, off the request loop
+                         (env OPTIONSCOPE_COMPUTE_WORKERS; default the cores less one, 1 to 4; 0 computes on the loop)
+  --cache-mb N           MiB all caches may hold together, split across them (env OPTIONSCOPE_CACHE_MB;
+                         default ${DEFAULT_CACHE_MB}, ${MIN_CACHE_MB} or more; the process needs about 300 MB more)
   --group-commit-ms N    under load, a debit waits up to N ms for others to share its commit (env
                          OPTIONSCOPE_GROUP_COMMIT_MS; default ${DEFAULT_PG_GROUP_COMMIT_WINDOW_MS} with --store, 0 with SQLite)
-Environment: STREAM_MAX_DURATION_S (3600), STREAM_BILLING_INTERVAL_S (60), STREAM_KEEPALIVE_S (15)
+  --store-timeout-ms N   with --store, a store call unanswered after N ms answers 503 with Retry-After
+                         (env OPTIONSCOPE_STORE_TIMEOUT_MS; default ${DEFAULT_STORE_TIMEOUT_MS}, 100 to 60000)
+  --metrics              answer GET /metrics (Prometheus text, no key): event-loop delay, in-flight
+                         requests, worker pools (env OPTIONSCOPE_METRICS=on; keep it off the public edge)
+Environment: STREAM_MAX_DURATION_S (3600), STREAM_BILLING_INTERVAL_S (60), STREAM_KEEPALIVE_S (15),
+  OPTIONSCOPE_LOOP_LOG_S (60: seconds between event_loop log lines, 0 for none)
 `;
+
+const secondsToMs = (s: number | undefined) => (s === undefined ? undefined : s * 1000);
 
 function num(name: string, raw: string | undefined, check: (n: number) => boolean, allowed?: string): number | undefined {
   if (raw === undefined || raw === "") return undefined;
@@ -170,7 +206,11 @@ export function resolveServeConfig(argv: string[], env: Record<string, string | 
       store: { type: "string" },
       "no-daily-fill": { type: "boolean" },
       "daily-fill-sessions": { type: "string" },
+      "compute-workers": { type: "string" },
       "group-commit-ms": { type: "string" },
+      "cache-mb": { type: "string" },
+      "store-timeout-ms": { type: "string" },
+      metrics: { type: "boolean" },
     },
   });
   const nowRaw = values.now ?? env.OPTIONSCOPE_NOW;
@@ -204,7 +244,12 @@ export function resolveServeConfig(argv: string[], env: Record<string, string | 
     redisUrl: redisUrlOf(values.redis ?? env.OPTIONSCOPE_REDIS),
     storeUrl: resolveStoreUrl(values.store, env),
     dailyFill: !values["no-daily-fill"] && env.OPTIONSCOPE_DAILY_FILL !== "off",
+    cacheMb: num("--cache-mb / OPTIONSCOPE_CACHE_MB", values["cache-mb"] ?? env.OPTIONSCOPE_CACHE_MB, (n) => n >= MIN_CACHE_MB && n <= MAX_CACHE_MB, `a number of MiB from ${MIN_CACHE_MB} to ${MAX_CACHE_MB}`),
     groupCommitMs: num("--group-commit-ms / OPTIONSCOPE_GROUP_COMMIT_MS", values["group-commit-ms"] ?? env.OPTIONSCOPE_GROUP_COMMIT_MS, (n) => n >= 0 && n <= 1000, "a number of milliseconds from 0 to 1000"),
+    storeTimeoutMs: num("--store-timeout-ms / OPTIONSCOPE_STORE_TIMEOUT_MS", values["store-timeout-ms"] ?? env.OPTIONSCOPE_STORE_TIMEOUT_MS, (n) => Number.isInteger(n) && n >= 100 && n <= 60_000, "an integer number of milliseconds from 100 to 60000"),
+    computeWorkers: num("--compute-workers / OPTIONSCOPE_COMPUTE_WORKERS", values["compute-workers"] ?? env.OPTIONSCOPE_COMPUTE_WORKERS, (n) => Number.isInteger(n) && n >= 0 && n <= 64, "an integer from 0 to 64"),
+    metrics: values.metrics === true || env.OPTIONSCOPE_METRICS === "on",
+    loopLogIntervalMs: secondsToMs(num("OPTIONSCOPE_LOOP_LOG_S", env.OPTIONSCOPE_LOOP_LOG_S, (n) => n >= 0 && n <= 86_400, "a number of seconds from 0 to 86400")),
     dailyFillSessions: parseFillSessions(values["daily-fill-sessions"] ?? env.OPTIONSCOPE_DAILY_FILL_SESSIONS, "--daily-fill-sessions / OPTIONSCOPE_DAILY_FILL_SESSIONS"),
   };
 }

@@ -4,7 +4,9 @@ import { ensureDemoAccount } from "./accounts";
 import { isSqliteStore, openAccountStore, type AccountStore } from "./accounts/open-store";
 import type { PostgresAccountService } from "./accounts/postgres";
 import { cachedPauses, openPgPauseStore } from "./accounts/postgres/pg-pause";
+import { getHeapStatistics } from "node:v8";
 import { createApp, type OptionscopeApp } from "./app";
+import { CACHE_HEAP_WARN_FRACTION, defaultCacheMb } from "./cache/cache-budget";
 import { createServiceControl, openPauseStore } from "./control/service-state";
 import type { ServeConfig } from "./config";
 import { loadFileMarket, progressBar } from "./data";
@@ -13,9 +15,14 @@ import { listen, type Listening } from "./http/listen";
 import { createConsoleApp, createConsoleService, createKeyUseTracker } from "./console";
 import { sharedLimits } from "./limits/shared-limits";
 import type { FetchLike } from "./services";
-import { dailyDbPath, marketIdentity, openDailyStore, startDailyFill, type DailyFiller, type MarketSource } from "./daily-store";
+import { createComputePool, DEFAULT_COMPUTE_WORKERS } from "./daily-store/compute-pool";
+import { dailyDbPath, marketIdentity, openDailyStore, startRebuildingFill, type DailyFiller, type MarketSource } from "./daily-store";
 import { FLOW_FIRST_DATE } from "./modules/flow/tape";
 import { DEFAULT_HISTORY_SESSIONS } from "./modules/vol/daily-store";
+import { createMetricsRegistry } from "./metrics/registry";
+import { LOOP_LOG_INTERVAL_MS, monitorEventLoop } from "./metrics/event-loop";
+import { workerPoolCollector } from "./metrics/pool-gauges";
+import { dailyFillCollector } from "./metrics/fill-gauges";
 
 /** A running server and how to stop it. */
 export interface RunningServer {
@@ -82,6 +89,7 @@ export async function startServer(
     dataDir: config.dataDir,
     durability: config.durability,
     groupCommitWindowMs: config.groupCommitMs,
+    storeTimeoutMs: config.storeTimeoutMs,
     isKnownSymbol: (s) => known.has(s),
   });
   let demo: Awaited<ReturnType<typeof ensureDemoAccount>>;
@@ -95,7 +103,11 @@ export async function startServer(
   }
   // Finished sessions' derived data persisted in the data directory (server/daily-store).
   const source: MarketSource = config.marketDataDir ? { kind: "files", dir: config.marketDataDir } : { kind: "simulated", seed: config.seed };
-  const dailyStore = openDailyStore(dailyDbPath(config.dataDir), marketIdentity(source));
+  // A corrupt file is moved aside and rebuilt, at open and at run time (docs/operations.md#corrupt-daily-store).
+  const dailyStore = openDailyStore(dailyDbPath(config.dataDir), marketIdentity(source), { log: io.log });
+  // Cold rows the request path needs are built in worker threads (docs/operations.md#compute-workers).
+  const computeWorkers = config.computeWorkers ?? DEFAULT_COMPUTE_WORKERS;
+  const computePool = computeWorkers > 0 ? createComputePool({ source }, computeWorkers) : undefined;
   // The console, its key-use tracking and OAuth grants live in the accounts store (either kind);
   // on PostgreSQL the pause flag is read from there too.
   const sqlite = isSqliteStore(accounts) ? accounts : null;
@@ -110,6 +122,18 @@ export async function startServer(
   // The console's key list shows "last used": accepted keys are noted and written in batches.
   const keyUses = createKeyUseTracker(consoleService.store.recordKeyUses);
   const pgPauses = sqlite ? null : cachedPauses(openPgPauseStore((accounts as PostgresAccountService).sql));
+  // Event-loop health, in-flight requests and worker pools: the log line always, GET /metrics with
+  // --metrics (docs/operations.md#metrics).
+  const metrics = createMetricsRegistry();
+  const loopLogMs = config.loopLogIntervalMs ?? LOOP_LOG_INTERVAL_MS;
+  const loop = monitorEventLoop({ registry: metrics, log: loopLogMs > 0 ? io.log : undefined, logIntervalMs: loopLogMs });
+  metrics.register(workerPoolCollector(() => [computePool?.stats() ?? null]));
+  metrics.register(dailyFillCollector(() => dailyStore.fill.snapshot()));
+  // The caches' byte budget: the flag, else a default that fits the V8 heap (docs/operations.md#cache-budget).
+  const heapLimitMb = Math.round(getHeapStatistics().heap_size_limit / 2 ** 20);
+  const cacheMb = config.cacheMb ?? defaultCacheMb(getHeapStatistics().heap_size_limit);
+  const cacheTooLarge = cacheMb > heapLimitMb * CACHE_HEAP_WARN_FRACTION;
+  io.log({ ts: new Date().toISOString(), level: cacheTooLarge ? "warn" : "info", msg: "cache_budget", cacheMb, heapLimitMb, ...(cacheTooLarge ? { hint: "raise the heap (NODE_OPTIONS=--max-old-space-size=N) or lower --cache-mb" } : {}) });
   const app = createApp({
     market,
     accounts: keyUses.wrap(accounts),
@@ -126,6 +150,10 @@ export async function startServer(
     control: createServiceControl({ pauses: sqlite ? openPauseStore(sqlite.db) : pgPauses, warmup: warming?.warmup }),
     mcp: io.mcp,
     dailyStore,
+    computePool,
+    cacheMb,
+    metrics,
+    serveMetrics: config.metrics === true,
   });
   const listening = await listen(app, {
     port: config.port,
@@ -140,7 +168,7 @@ export async function startServer(
     ready.then(
       () => {
         if (closed) return;
-        filler = startDailyFill({ store: dailyStore, source, clock, volSessions: DEFAULT_HISTORY_SESSIONS, flowFrom: FLOW_FIRST_DATE, flowSessions: config.dailyFillSessions, log: io.log });
+        filler = startRebuildingFill({ store: dailyStore, source, clock, volSessions: DEFAULT_HISTORY_SESSIONS, flowFrom: FLOW_FIRST_DATE, flowSessions: config.dailyFillSessions, log: io.log });
       },
       () => {},
     );
@@ -166,7 +194,9 @@ export async function startServer(
         await listening.close(false);
       } finally {
         clearTimeout(force);
+        loop.stop();
         await filler?.close();
+        await computePool?.close();
         dailyStore.close();
         // The last last-used times, waiting at most 2 s (an unreachable store must not hold the exit).
         await Promise.race([keyUses.stop(), new Promise((r) => setTimeout(r, 2000).unref())]);

@@ -8,6 +8,8 @@ import type { ReplayStoreFactory } from "./streams/replay-store";
 import type { IpCeiling, IpCeilingOptions } from "./limits/ip-ceiling";
 import type { ServiceControl } from "./control/service-state";
 import type { DailyDataStore } from "./daily-store/store";
+import type { ComputePool } from "./daily-store/compute-pool";
+import type { MetricsRegistry } from "./metrics/registry";
 
 /** A structured log sink: one JSON-able object per line. Never given a key. */
 export type Logger = (line: Record<string, unknown>) => void;
@@ -60,6 +62,23 @@ export interface AppOptions {
    * absent -> computed on demand and kept in memory only. See docs/architecture.md#persisted-daily-store.
    */
   dailyStore?: DailyDataStore;
+  /**
+   * Worker threads for the request path's cold rows (flow session summaries, volatility closing
+   * readings); absent -> computed on the event loop. See docs/architecture.md#worker-pools.
+   */
+  computePool?: ComputePool;
+  /**
+   * The bytes all server caches may hold together, MiB (`--cache-mb` / `OPTIONSCOPE_CACHE_MB`);
+   * default `DEFAULT_CACHE_MB`. See docs/operations.md#cache-budget.
+   */
+  cacheMb?: number;
+  /**
+   * Where gauges go (event loop, in-flight requests, worker pools); absent -> none are kept.
+   * `serveMetrics` also answers `GET /metrics` on {base_url} with them (Prometheus text format).
+   * See docs/operations.md#metrics.
+   */
+  metrics?: MetricsRegistry;
+  serveMetrics?: boolean;
 }
 
 /** Stream lifecycle timings, seconds (env STREAM_MAX_DURATION_S, STREAM_BILLING_INTERVAL_S, STREAM_KEEPALIVE_S). */
@@ -97,6 +116,13 @@ export interface AppServices {
   control: ServiceControl;
   /** The persisted daily store, when the server has one (`optionscope serve` does). */
   dailyStore?: DailyDataStore;
+  /** The compute pool, when the server has one (`optionscope serve` does). */
+  computePool?: ComputePool;
+  /** The bytes all server caches may hold together, split by `cacheShareBytes` (docs/operations.md#cache-budget). */
+  cacheBytes: number;
+  /** Gauges registered here are scraped from `GET /metrics` when `serveMetrics` (docs/operations.md#metrics). */
+  metrics?: MetricsRegistry;
+  serveMetrics: boolean;
   /** The mounted modules with their state, in order. */
   modules: readonly MountedModule[];
   /** Every mounted route, in module order (OpenAPI documents, tool list). */

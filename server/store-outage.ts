@@ -18,8 +18,8 @@ const NETWORK_CODES = new Set([
   "EAI_AGAIN",
 ]);
 
-/** The `postgres` driver's own connection codes. */
-const PG_CLIENT_CODES = new Set(["CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "CONNECT_TIMEOUT"]);
+/** The `postgres` driver's own connection codes, and a store call past its deadline (store-deadline.ts). */
+const PG_CLIENT_CODES = new Set(["CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "CONNECT_TIMEOUT", "STORE_TIMEOUT"]);
 
 /** SQLSTATEs of a server that is there but cannot serve now (classes 08, 53, 57P, 58; retryable 40). */
 const PG_SQLSTATE = /^(08|53|58|57P0[1-5]$|57014$|40001$|40P01$|55P03$|25006$)/;

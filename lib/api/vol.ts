@@ -423,7 +423,21 @@ export const VolStatusDataSchema = z.object({
   marketState: z.string(),
   frozen: z.boolean(),
   published: z.number().int(),
-  coverage: z.object({ covered: z.number().int(), historySessions: z.number().int(), historyWarm: z.object({ done: z.number().int(), total: z.number().int(), finished: z.boolean() }).nullable() }),
+  coverage: z.object({
+    covered: z.number().int(),
+    historySessions: z.number().int(),
+    historyWarm: z.object({ done: z.number().int(), total: z.number().int(), finished: z.boolean() }).nullable(),
+    /**
+     * The background fill of the persisted daily store: whether it runs, and while a failed pass
+     * waits for its retry, which one, when, and why (an error code). Null without a persisted store.
+     */
+    dailyFill: z
+      .object({
+        running: z.boolean(),
+        retry: z.object({ attempt: z.number().int(), nextAt: z.string(), reason: z.string() }).nullable(),
+      })
+      .nullable(),
+  }),
 });
 
 /** `data` of `/v1/vol`: the module's index. */

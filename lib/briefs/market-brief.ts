@@ -27,7 +27,7 @@ export interface BriefFlowOverview {
   putPremium: number;
   netPremium: number;
   callPutRatio: number;
-  premiumRvol: number;
+  premiumRvol: number | null;
   topTickers: ReadonlyArray<{ ticker: string; totalPremium: number; netPremium: number }>;
 }
 
@@ -69,7 +69,7 @@ export function marketBrief(
     parts.push(
       `Options flow ${flow.date}: ${formatUsd(flow.totalPremium)} premium, calls ${formatUsd(flow.callPremium)} vs puts ` +
         `${formatUsd(flow.putPremium)} (call/put ${flow.callPutRatio.toFixed(2)}, net ${formatUsd(flow.netPremium)}), ` +
-        `${flow.premiumRvol.toFixed(2)}x the usual premium by this time` +
+        (flow.premiumRvol === null ? "no baseline of the usual premium yet" : `${flow.premiumRvol.toFixed(2)}x the usual premium by this time`) +
         (active.length ? `; most active ${active.join(", ")}.` : "."),
     );
   } else parts.push("No market flow reading.");

@@ -27,9 +27,24 @@ export interface DarkPoolRow {
   industry: string;
 }
 
-/** Notional of a print, USD rounded to the cent. */
+/** Decimal places of a print price the notional is exact to (sub-penny prices carry at most 4). */
+const PRICE_DECIMALS = 1e6;
+
+/**
+ * Notional of a print, USD rounded to the cent, half a cent up. Computed on integers (millionths
+ * of a dollar), not on the binary product: `145.545 * 131` is 19066.394999... in binary, and a
+ * rounding of that reads .39 where the decimal notional 19066.395 rounds to .40.
+ * @example printNotionalUsd(145.545, 131) // 19066.4
+ * @see docs/methodology.md#dark-pool-trades-filters-and-paging
+ */
 export function printNotionalUsd(price: number, size: number): number {
-  return Math.round(price * size * 100) / 100;
+  const priceUnits = Math.round(price * PRICE_DECIMALS);
+  const units = priceUnits * size;
+  const unitsPerCent = PRICE_DECIMALS / 100;
+  if (Number.isSafeInteger(units)) return Math.floor((units + unitsPerCent / 2) / unitsPerCent) / 100;
+  if (!Number.isInteger(size)) return Math.round(price * size * 100) / 100;
+  const big = BigInt(priceUnits) * BigInt(size) + BigInt(unitsPerCent / 2);
+  return Number(big / BigInt(unitsPerCent)) / 100;
 }
 
 /**

@@ -43,7 +43,8 @@ export function premiumThroughTimeOfDay(
 /**
  * The market overview from each ticker's trades of the session (so far) and the baseline premium
  * values (one per prior session, each through the same time of day; the trailing 20 sessions by
- * default, see `PREMIUM_RVOL_LOOKBACK_SESSIONS`).
+ * default, see `PREMIUM_RVOL_LOOKBACK_SESSIONS`). `premiumRvol` is null without a baseline (none
+ * given, or a mean of 0).
  * @example
  * marketOverview("2024-03-15", [{ ticker: "SPY", trades }], [1.2e9, 1.1e9]).premiumRvol;
  * @see docs/methodology.md#flow-market-overview
@@ -57,7 +58,7 @@ export function marketOverview(
   const o: MarketOverview = {
     date, totalPremium: 0, totalVolume: 0, callPremium: 0, putPremium: 0, netPremium: 0, callVolume: 0,
     putVolume: 0, callPutRatio: 0, activeTickers: 0, bullishPremium: 0, bearishPremium: 0, directionalNet: 0,
-    fir: 0, premiumRvol: 0, topTickers: [],
+    fir: 0, premiumRvol: null, topTickers: [],
   };
   const tops: TopTickerSummary[] = [];
   for (const { ticker, trades } of tickers) {
@@ -93,7 +94,7 @@ export function marketOverview(
   let base = 0;
   for (const b of baselinePremium) base += b;
   base = baselinePremium.length > 0 ? base / baselinePremium.length : 0;
-  o.premiumRvol = base > 0 ? o.totalPremium / base : 0;
+  o.premiumRvol = base > 0 ? o.totalPremium / base : null;
   o.topTickers = tops.sort((a, b) => b.totalPremium - a.totalPremium || (a.ticker < b.ticker ? -1 : 1)).slice(0, topN);
   return o;
 }

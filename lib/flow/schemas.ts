@@ -224,8 +224,8 @@ export const MarketOverviewSchema = z.object({
   directionalNet: num,
   /** `100 * directionalNet / (bullishPremium + bearishPremium)`, 0 when nothing is directional. */
   fir: num,
-  /** `totalPremium / mean(baseline premium through the same time of day)`, 0 without a baseline. */
-  premiumRvol: num,
+  /** `totalPremium / mean(baseline premium through the same time of day)`, null without a (complete, non-zero) baseline. */
+  premiumRvol: nullableNum,
   topTickers: z.array(TopTickerSummarySchema).max(10),
 });
 

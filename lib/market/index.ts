@@ -26,6 +26,7 @@ export {
 } from "./schemas";
 export type { SymbolInfo, ChainContractRow, ChainSnapshotHeader, MinuteBarRow } from "./schemas";
 export { chainRows } from "./chain-rows";
+export { boardInstantMs, lastListingInstantsMs } from "./board-instant";
 
 // Clocks
 export { systemClock, fixedClock, scaledClock } from "./clock";

@@ -18,6 +18,8 @@ export interface OpenAccountStoreOptions {
   durability?: "full" | "normal";
   /** Group-commit window, ms (`--group-commit-ms`); absent: each store's default. */
   groupCommitWindowMs?: number;
+  /** PostgreSQL: the deadline of one store call, ms (`--store-timeout-ms`; docs/operations.md#store-deadline). */
+  storeTimeoutMs?: number;
   clock?: ClockLike;
   isKnownSymbol?: (symbol: string) => boolean;
 }
@@ -25,7 +27,7 @@ export interface OpenAccountStoreOptions {
 /** Open the store (PostgreSQL: connect and migrate, rejecting when it cannot be reached). */
 export async function openAccountStore(o: OpenAccountStoreOptions): Promise<AccountStore> {
   const { groupCommitWindowMs } = o;
-  if (o.storeUrl) return openPostgresAccountService({ url: o.storeUrl, clock: o.clock, isKnownSymbol: o.isKnownSymbol, groupCommitWindowMs });
+  if (o.storeUrl) return openPostgresAccountService({ url: o.storeUrl, clock: o.clock, isKnownSymbol: o.isKnownSymbol, groupCommitWindowMs, timeoutMs: o.storeTimeoutMs });
   return openAccountService({ dbPath: accountsDbPath(o.dataDir), durability: o.durability, clock: o.clock, isKnownSymbol: o.isKnownSymbol, groupCommitWindowMs });
 }
 

@@ -125,7 +125,9 @@ interface PrecomputeRun {
 async function precompute(r: PrecomputeRun, io: CliIo, options: PrecomputeOptions): Promise<number> {
   const say = (t: string) => io.stderr(`precompute: ${t}\n`);
   if (options.lowerPriority !== false && lowerFillPriority() === null) say("could not lower the CPU priority; running at normal priority");
-  const store = openDailyStore(dailyDbPath(r.dataDir), marketIdentity(r.source));
+  const store = openDailyStore(dailyDbPath(r.dataDir), marketIdentity(r.source), {
+    log: (l) => l.msg === "daily_store_corrupt" && say(`${String(l.file)} was corrupt (${String(l.error)}); moved to ${String(l.movedTo)}, filling a new store`),
+  });
   const lease = openFillLease(store.path);
   try {
     for (let waited = false; ; waited = true) {

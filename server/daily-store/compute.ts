@@ -7,9 +7,17 @@ import { createFlowState } from "../modules/flow/flow-route";
 import { buildMarketSessionTable } from "../modules/flow/market-session-table";
 import { buildPrintTimeIndex } from "../modules/flow/print-time-index";
 import { computeSessionSummary } from "../modules/flow/session-summary";
+import { mebibytes } from "../cache/cache-budget";
 import type { AppServices } from "../services";
 import { CONTRACT_TOP, FLOW_SUMMARY, MARKET_SESSION, PRINT_INDEX, VOL_READING, type DailyKind } from "./kinds";
 import type { DailyDataStore } from "./store";
+
+/**
+ * The cache budget of a worker's flow state, MiB (each fill or compute worker has one, besides the
+ * app's `--cache-mb`): rows are computed once and stored, so only the previous session's prints and
+ * board are reused. @see docs/operations.md#cache-budget
+ */
+export const WORKER_CACHE_MB = 64;
 
 /** Computes one (kind, symbol, session) row. */
 export type DailyProducer = (kind: DailyKind, symbol: string, session: IsoDate) => Promise<unknown>;
@@ -23,7 +31,7 @@ export type DailyProducer = (kind: DailyKind, symbol: string, session: IsoDate) 
 export function dailyProducer(market: MarketData, store?: DailyDataStore): DailyProducer {
   // The flow tape and summary read only `services.market` and `dailyStore` (the summary producer
   // bypasses the store: the worker writes its rows itself).
-  const flow = createFlowState({ market, dailyStore: store } as unknown as AppServices);
+  const flow = createFlowState({ market, dailyStore: store, cacheBytes: mebibytes(WORKER_CACHE_MB) } as unknown as AppServices);
   return (kind, symbol, session) => {
     if (kind === FLOW_SUMMARY) return computeSessionSummary(flow, symbol, session, market.clock.now());
     if (kind === VOL_READING) return sessionCloseReading(market, symbol, session);

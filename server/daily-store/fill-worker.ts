@@ -36,7 +36,7 @@ export type FillWorkerReply =
   | { type: "ready"; scope: FillScope; nice: number | null }
   | { type: "progress"; kind: string; done: number; total: number; finished: boolean }
   | { type: "idle"; computed: number }
-  | { type: "error"; message: string };
+  | { type: "error"; message: string; code?: string };
 
 const init = workerData as FillWorkerInit;
 let nowMs = init.nowMs;
@@ -51,12 +51,18 @@ async function marketOf(source: MarketSource): Promise<MarketData> {
 const nice = lowerFillPriority();
 const ready = (async () => {
   const market = await marketOf(init.source);
-  const store = openDailyStore(init.dbPath, init.identity);
+  // The server checks and recovers the file; here a corruption error ends the pass (it reports it).
+  const store = openDailyStore(init.dbPath, init.identity, { corruption: "throw" });
   const scope = await fillScopeOf(market, init);
   post({ type: "ready", scope, nice });
   return { store, produce: dailyProducer(market, store), scope };
 })();
-ready.catch((error) => post({ type: "error", message: String((error as Error)?.stack ?? error) }));
+/** A failure as the filler logs it (the stack) and shows it in the status (the code only). */
+const failure = (error: unknown): FillWorkerReply => {
+  const code = (error as { code?: unknown })?.code;
+  return { type: "error", message: String((error as Error)?.stack ?? error), ...(typeof code === "string" ? { code } : {}) };
+};
+ready.catch((error) => post(failure(error)));
 
 let stopping = false;
 let aborted = false;
@@ -78,7 +84,7 @@ parentPort!.on("message", (m: FillWorkerRequest) => {
       const computed = await runFill({ store, produce, scope, nowMs, stopped: () => stopping || aborted, onProgress: (kind, p) => post({ type: "progress", kind, ...p }) });
       post({ type: "idle", computed });
     } catch (error) {
-      post({ type: "error", message: String((error as Error)?.stack ?? error) });
+      post(failure(error));
     }
   });
 });

@@ -4,7 +4,9 @@
 // (lease.ts) computes; the others stand by, report the holder's progress from the store (so their
 // vol warm-up waits for it) and try again until the plan is stored or the holder is gone. The
 // lease is renewed from this thread, which keeps serving while the worker is starved of CPU. If
-// the worker cannot start or fails, requests still compute what they need on demand.
+// a pass fails (a full disk, a locked store) or the worker dies, a new worker tries again after an
+// exponential backoff (docs/operations.md#daily-fill-retries); meanwhile requests compute what
+// they need on demand.
 // See docs/operations.md#daily-store and docs/architecture.md#persisted-daily-store.
 import type { Worker } from "node:worker_threads";
 import type { Clock } from "../../lib/market/market-data";
@@ -12,6 +14,7 @@ import type { Logger } from "../services";
 import { spawnSiblingWorker } from "../spawn-sibling-worker";
 import type { MarketSource } from "./fingerprint";
 import type { FillWorkerInit, FillWorkerReply } from "./fill-worker";
+import { isCorruptionError } from "./corruption";
 import { DAILY_KINDS, type DailyKind } from "./kinds";
 import { FILL_LEASE_MS, FILL_LEASE_RENEW_MS, openFillLease, type FillLease, type LeaseHolder } from "./lease";
 import { DEFAULT_FLOW_FILL_SESSIONS, lastFinishedSession, type FillScope } from "./plan";
@@ -23,6 +26,21 @@ import { surveyFill } from "./survey";
 export const FILL_POLL_MS = 60_000;
 /** How often an instance without the lease looks at the store and tries to take the lease again. */
 export const FILL_STANDBY_RETRY_MS = 15_000;
+/**
+ * Backoff after a failed pass (a full disk, a locked or unwritable store, a crashed worker): the
+ * first retry after FILL_RETRY_MIN_MS, doubling per failure in a row up to FILL_RETRY_MAX_MS.
+ * @see docs/operations.md#daily-fill-retries
+ */
+export const FILL_RETRY_MIN_MS = 5_000;
+export const FILL_RETRY_MAX_MS = 5 * 60_000;
+
+/**
+ * Wait before the retry that follows `failures` failures in a row (1 = the first).
+ * @example fillRetryDelayMs(3) // 20_000
+ */
+export function fillRetryDelayMs(failures: number, minMs = FILL_RETRY_MIN_MS, maxMs = FILL_RETRY_MAX_MS): number {
+  return Math.min(maxMs, minMs * 2 ** Math.max(0, failures - 1));
+}
 
 export interface DailyFillOptions {
   store: DailyDataStore;
@@ -42,13 +60,19 @@ export interface DailyFillOptions {
   standbyRetryMs?: number;
   leaseMs?: number;
   renewMs?: number;
+  /** Backoff bounds after a failed pass, ms (default FILL_RETRY_MIN_MS, FILL_RETRY_MAX_MS; tests shorten them). */
+  retryMinMs?: number;
+  retryMaxMs?: number;
 }
 
-/** What this filler does now: computing (holds the lease), waiting for another holder, or nothing. */
-export type FillerRole = "filling" | "standby" | "idle";
+/**
+ * What this filler does now: computing (holds the lease), waiting for another holder, waiting to
+ * retry after a failed pass, or nothing.
+ */
+export type FillerRole = "filling" | "standby" | "retrying" | "idle";
 
 export interface DailyFiller {
-  /** Resolves when the current pass or standby ends (rows this filler computed in it). */
+  /** Resolves when the current pass or standby ends (rows this filler computed in it); a failed pass is retried first. */
   idle(): Promise<number>;
   role(): FillerRole;
   close(): Promise<void>;
@@ -79,11 +103,14 @@ export function startDailyFill(o: DailyFillOptions): DailyFiller {
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
   let standbyHolder: string | null = null;
   let leaseLost = false;
+  /** Failed passes in a row (0 once a pass ends). */
+  let failures = 0;
 
   const settle = (computed: number) => {
     role = "idle";
     standbyHolder = null;
     fill.setRunning(false);
+    fill.setRetry(null);
     for (const w of idleWaiters) w(computed);
     idleWaiters = [];
   };
@@ -92,12 +119,17 @@ export function startDailyFill(o: DailyFillOptions): DailyFiller {
     if (retryTimer) clearTimeout(retryTimer);
     renewTimer = retryTimer = null;
   };
+  /** A corrupt file met by the worker or the lease: the store moves it aside and the fill starts over (rebuild.ts). */
+  const reportIfCorrupt = (error: unknown) => {
+    if (isCorruptionError(error)) queueMicrotask(() => closed || o.store.reportCorruption(error));
+  };
   /** A lease operation that must not throw out of a timer (a locked or broken file): logged, then `fallback`. */
   const guarded = <T>(what: string, f: () => T, fallback: T): T => {
     try {
       return f();
     } catch (error) {
       line("daily_fill_lease_error", { op: what, error: String((error as Error)?.message ?? error) });
+      reportIfCorrupt(error);
       return fallback;
     }
   };
@@ -162,17 +194,47 @@ export function startDailyFill(o: DailyFillOptions): DailyFiller {
     retryTimer.unref();
   };
 
-  try {
-    worker = spawnFillWorker({ dbPath: o.store.path, identity: o.store.identity, source: o.source, nowMs: o.clock.now(), symbols: o.symbols, volSessions: o.volSessions, flowFrom: o.flowFrom, flowSessions });
-    lease = openFillLease(o.store.path, { leaseMs: o.leaseMs ?? FILL_LEASE_MS });
-  } catch (error) {
-    line("daily_fill_unavailable", { error: String((error as Error)?.message ?? error) });
-    void worker?.terminate();
+  /**
+   * A pass failed or the worker died: drop the worker and the lease (another instance may take
+   * over), then a new worker tries again after the backoff. Requests keep computing on demand.
+   */
+  const fail = (error: string, code: string | undefined) => {
+    stopTimers();
+    const w = worker;
     worker = null;
-  }
-  if (worker) {
-    worker.unref(); // the fill never keeps the process alive
-    worker.on("message", (m: FillWorkerReply) => {
+    void w?.terminate();
+    release();
+    failures++;
+    const delayMs = fillRetryDelayMs(failures, o.retryMinMs, o.retryMaxMs);
+    role = "retrying";
+    standbyHolder = null;
+    fill.setRunning(false);
+    fill.setRetry({ attempt: failures, nextAtMs: Date.now() + delayMs, reason: code ?? "error" });
+    line("daily_fill_error", { error: error.slice(0, 2000), attempt: failures, retryInMs: delayMs });
+    reportIfCorrupt({ code, message: error });
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      if (closed) return;
+      line("daily_fill_retry", { attempt: failures });
+      if (startWorker()) attempt();
+    }, delayMs);
+    retryTimer.unref();
+  };
+
+  /** Spawn the worker and listen to it; false (after scheduling a retry) when it cannot start. */
+  const startWorker = (): boolean => {
+    let w: Worker;
+    try {
+      w = spawnFillWorker({ dbPath: o.store.path, identity: o.store.identity, source: o.source, nowMs: o.clock.now(), symbols: o.symbols, volSessions: o.volSessions, flowFrom: o.flowFrom, flowSessions });
+    } catch (error) {
+      fail(String((error as Error)?.message ?? error), (error as { code?: string })?.code);
+      return false;
+    }
+    worker = w;
+    w.unref(); // the fill never keeps the process alive
+    // A replaced worker's late messages and its exit are not this filler's any more.
+    w.on("message", (m: FillWorkerReply) => {
+      if (w !== worker) return;
       if (m.type === "ready") {
         scope = m.scope;
         line("daily_fill_worker_ready", { nice: m.nice, flowTickers: m.scope.flowTickers.length, volSymbols: m.scope.volSymbols.length });
@@ -183,6 +245,7 @@ export function startDailyFill(o: DailyFillOptions): DailyFiller {
         if (m.finished && !was?.finished) line("daily_fill_kind_done", { kind: m.kind, rows: m.total });
       } else if (m.type === "idle") {
         stopTimers();
+        failures = 0;
         if (leaseLost) {
           // Another process took the lease while this one was stalled: stand by behind it.
           leaseLost = false;
@@ -194,17 +257,26 @@ export function startDailyFill(o: DailyFillOptions): DailyFiller {
         line("daily_fill_idle", { computed: m.computed, rows: Object.fromEntries(DAILY_KINDS.map((k) => [k, o.store.count(k)])) });
         settle(m.computed);
       } else if (m.type === "error") {
-        line("daily_fill_error", { error: m.message.slice(0, 2000) });
-        void shutDown();
+        fail(m.message, m.code);
       }
     });
-    worker.on("error", (error) => {
-      line("daily_fill_error", { error: String(error?.message ?? error) });
-      void shutDown();
+    w.on("error", (error) => {
+      if (w === worker) fail(String(error?.stack ?? error), (error as { code?: string })?.code);
     });
-    worker.on("exit", () => void shutDown());
-    line("daily_fill_start", { store: o.store.path, through: planned, flowSessions: Number.isFinite(flowSessions) ? flowSessions : "all", volSessions: o.volSessions + 1, owner: lease!.owner });
-    attempt();
+    w.on("exit", (code) => {
+      if (w === worker) fail(`the fill worker exited (code ${code})`, "worker_exit");
+    });
+    return true;
+  };
+
+  try {
+    lease = openFillLease(o.store.path, { leaseMs: o.leaseMs ?? FILL_LEASE_MS });
+  } catch (error) {
+    line("daily_fill_unavailable", { error: String((error as Error)?.message ?? error) });
+  }
+  if (lease) {
+    line("daily_fill_start", { store: o.store.path, through: planned, flowSessions: Number.isFinite(flowSessions) ? flowSessions : "all", volSessions: o.volSessions + 1, owner: lease.owner });
+    if (startWorker()) attempt();
   }
   // A new session closed: plan again (everything already stored is skipped).
   const timer = setInterval(() => {

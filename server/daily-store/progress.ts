@@ -9,9 +9,21 @@ export interface KindProgress {
   finished: boolean;
 }
 
+/** A failed pass waiting for its retry (docs/operations.md#daily-fill-retries). */
+export interface FillRetry {
+  /** Failures in a row (1 after the first). */
+  attempt: number;
+  /** When the next pass starts, ms since the epoch (wall clock). */
+  nextAtMs: number;
+  /** The error's code (`SQLITE_FULL`, ...) or `error`: no message, which may name paths. */
+  reason: string;
+}
+
 export interface FillProgress {
   /** True while a worker is filling. */
   running: boolean;
+  /** Set while the fill waits to retry after a failed pass; null otherwise. */
+  retry: FillRetry | null;
   kinds: Record<DailyKind, KindProgress>;
 }
 
@@ -20,6 +32,7 @@ export interface FillTracker {
   snapshot(): FillProgress;
   update(kind: DailyKind, p: KindProgress): void;
   setRunning(running: boolean): void;
+  setRetry(retry: FillRetry | null): void;
   /**
    * Resolves when `kind`'s plan has finished once (at once if it has), or when the fill stops
    * without finishing it (a failed worker): waiting longer would wait for nothing.
@@ -31,8 +44,9 @@ export function createFillTracker(): FillTracker {
   const kinds = Object.fromEntries(DAILY_KINDS.map((k) => [k, { done: 0, total: 0, finished: false }])) as Record<DailyKind, KindProgress>;
   const waiters = new Map<DailyKind, (() => void)[]>();
   let running = false;
+  let retry: FillRetry | null = null;
   return {
-    snapshot: () => ({ running, kinds: Object.fromEntries(DAILY_KINDS.map((k) => [k, { ...kinds[k] }])) as Record<DailyKind, KindProgress> }),
+    snapshot: () => ({ running, retry: retry && { ...retry }, kinds: Object.fromEntries(DAILY_KINDS.map((k) => [k, { ...kinds[k] }])) as Record<DailyKind, KindProgress> }),
     update(kind, p) {
       kinds[kind] = { ...p };
       if (p.finished) {
@@ -46,6 +60,9 @@ export function createFillTracker(): FillTracker {
         for (const list of waiters.values()) for (const w of list) w();
         waiters.clear();
       }
+    },
+    setRetry(r) {
+      retry = r && { ...r };
     },
     ready(kind) {
       if (kinds[kind].finished) return Promise.resolve();

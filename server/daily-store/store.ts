@@ -4,11 +4,13 @@
 // never changes, so each row is computed once per data directory; a row with another fingerprint
 // is stale and reads as missing (the next write replaces it).
 // See docs/architecture.md#persisted-daily-store and docs/operations.md#daily-store.
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { DATA_DIR_MODE, DB_FILE_MODE } from "../accounts/open-db";
+import type { Logger } from "../services";
 import { decodeDaily, encodeDaily } from "./codec";
+import { corruptionError, headerProblem, isCorruptionError, moveAside } from "./corruption";
 import { kindFingerprint } from "./fingerprint";
 import { DAILY_KINDS, type DailyKind } from "./kinds";
 import { createFillTracker, type FillTracker } from "./progress";
@@ -56,6 +58,13 @@ export interface DailyDataStore {
   stats(): DailyStoreStats;
   /** Progress of the background fill (updated by the filler, read by the modules). */
   readonly fill: FillTracker;
+  /**
+   * Call `listener` whenever the file was replaced by an empty store (it was corrupt, here or in
+   * another process), so the filler starts over on the new file. Returns the unsubscribe.
+   */
+  onReset(listener: () => void): () => void;
+  /** Another connection to this file (the fill worker's) met corruption: recover as a read would. */
+  reportCorruption(error: unknown): void;
   close(): void;
 }
 
@@ -90,76 +99,247 @@ function restrict(path: string): void {
 }
 
 /**
- * Open (creating if needed) the store at `path` for the market `identity`. WAL lets the fill
- * worker write while the server reads; `synchronous=NORMAL` is enough for data that can always
- * be recomputed (a commit lost on power loss is filled again).
- * @example const store = openDailyStore(dailyDbPath(dataDir), marketIdentity({ kind: "simulated", seed: 42 }));
+ * How often an open store looks whether its file was replaced (another process recovered it), ms.
+ * @see docs/operations.md#corrupt-daily-store
  */
-export function openDailyStore(path: string, identity: string, options: { fill?: FillTracker } = {}): DailyDataStore {
+const FOLLOW_CHECK_MS = 1000;
+
+/** One SQLite connection to the file and its statements. */
+interface Connection {
+  db: Database.Database;
+  /** Inode of the file it opened: a different one at `path` means the file was replaced. */
+  ino: number;
+  get: Database.Statement;
+  session: Database.Statement;
+  range: Database.Statement;
+  symbols: Database.Statement;
+  put: Database.Statement;
+  count: Database.Statement;
+  putAll: (kind: DailyKind, rows: readonly DailyRow[]) => void;
+}
+
+/**
+ * Connect to the file at `path`; with `check`, a damaged file throws a corruption error
+ * (`PRAGMA quick_check`, which reads every page but checks no index against its table).
+ */
+function connect(path: string, fp: Record<DailyKind, string>, check: boolean): Connection {
   prepareFile(path);
   const db = new Database(path);
   try {
     db.pragma("busy_timeout = 5000");
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
+    if (check) {
+      const found = (db.pragma("quick_check(5)") as { quick_check: string }[]).map((r) => r.quick_check);
+      if (found.join() !== "ok") throw corruptionError(`quick_check: ${found.join("; ").slice(0, 500)}`);
+    }
     db.exec(SCHEMA);
     restrict(path);
   } catch (error) {
     db.close();
     throw error;
   }
+  const put = db.prepare("INSERT OR REPLACE INTO daily (kind, symbol, session, fingerprint, body) VALUES (?, ?, ?, ?, ?)");
+  return {
+    db,
+    ino: statSync(path).ino,
+    get: db.prepare("SELECT body FROM daily WHERE kind = ? AND symbol = ? AND session = ? AND fingerprint = ?").pluck(),
+    session: db.prepare("SELECT symbol, body FROM daily WHERE kind = ? AND session = ? AND fingerprint = ?"),
+    range: db.prepare("SELECT session, body FROM daily WHERE kind = ? AND symbol = ? AND session BETWEEN ? AND ? AND fingerprint = ?"),
+    symbols: db.prepare("SELECT symbol FROM daily WHERE kind = ? AND session = ? AND fingerprint = ?").pluck(),
+    put,
+    count: db.prepare("SELECT count(*) FROM daily WHERE kind = ? AND fingerprint = ?").pluck(),
+    putAll: db.transaction((kind: DailyKind, rows: readonly DailyRow[]) => {
+      for (const r of rows) put.run(kind, r.symbol, r.session, fp[kind], encodeDaily(r.value));
+    }),
+  };
+}
+
+/** A stored body that no longer decodes (a damaged row in a sound file) reads as missing. */
+function decodeOrMiss<T>(body: Buffer): T | undefined {
+  try {
+    return decodeDaily<T>(body);
+  } catch {
+    return undefined;
+  }
+}
+
+export interface DailyStoreOptions {
+  /** Progress tracker shared with the filler (default: a new one). */
+  fill?: FillTracker;
+  /**
+   * A corrupt file: `recover` (default) checks the file at open and moves a damaged one aside for
+   * a fresh store, at open and whenever a read or write meets corruption; `throw` checks nothing
+   * and lets the errors through (the fill worker: its server recovers for it).
+   */
+  corruption?: "recover" | "throw";
+  /** Where a recovery is logged (`daily_store_corrupt`). */
+  log?: Logger;
+  /** Wall clock of the moved-aside file's name (tests pin it). */
+  nowMs?: () => number;
+}
+
+/**
+ * Open (creating if needed) the store at `path` for the market `identity`. WAL lets the fill
+ * worker write while the server reads; `synchronous=NORMAL` is enough for data that can always
+ * be recomputed (a commit lost on power loss is filled again). A corrupt file is moved aside and
+ * replaced by an empty store (see `DailyStoreOptions.corruption`, docs/operations.md#corrupt-daily-store).
+ * @example const store = openDailyStore(dailyDbPath(dataDir), marketIdentity({ kind: "simulated", seed: 42 }));
+ */
+export function openDailyStore(path: string, identity: string, options: DailyStoreOptions = {}): DailyDataStore {
+  const recovering = (options.corruption ?? "recover") === "recover";
+  const log = options.log ?? (() => {});
+  const wallMs = options.nowMs ?? Date.now;
   const fp = Object.fromEntries(DAILY_KINDS.map((k) => [k, kindFingerprint(identity, k)])) as Record<DailyKind, string>;
-  const qGet = db.prepare("SELECT body FROM daily WHERE kind = ? AND symbol = ? AND session = ? AND fingerprint = ?").pluck();
-  const qSession = db.prepare("SELECT symbol, body FROM daily WHERE kind = ? AND session = ? AND fingerprint = ?");
-  const qRange = db.prepare("SELECT session, body FROM daily WHERE kind = ? AND symbol = ? AND session BETWEEN ? AND ? AND fingerprint = ?");
-  const qSymbols = db.prepare("SELECT symbol FROM daily WHERE kind = ? AND session = ? AND fingerprint = ?").pluck();
-  const qPut = db.prepare("INSERT OR REPLACE INTO daily (kind, symbol, session, fingerprint, body) VALUES (?, ?, ?, ?, ?)");
-  const qCount = db.prepare("SELECT count(*) FROM daily WHERE kind = ? AND fingerprint = ?").pluck();
   const stats: DailyStoreStats = { hits: 0, misses: 0, writes: 0 };
-  const putAll = db.transaction((kind: DailyKind, rows: readonly DailyRow[]) => {
-    for (const r of rows) qPut.run(kind, r.symbol, r.session, fp[kind], encodeDaily(r.value));
-  });
+  const resetListeners = new Set<() => void>();
   let closed = false;
+  let followCheckedAt = performance.now();
+
+  /** Move the file aside (unless another process already replaced it) and log why. */
+  const setAside = (why: string, at: "open" | "run") => {
+    const now = statSync(path, { throwIfNoEntry: false });
+    const movedTo = now && (!c || now.ino === c.ino) ? moveAside(path, wallMs()) : null;
+    log({ ts: new Date().toISOString(), level: "error", msg: "daily_store_corrupt", file: path, movedTo, at, error: why.slice(0, 500) });
+  };
+  const reset = () => {
+    for (const l of [...resetListeners]) {
+      try {
+        l();
+      } catch {
+        // a listener's failure must not fail the read that found the corruption
+      }
+    }
+  };
+
+  let c: Connection | null = null;
+  try {
+    if (!recovering) c = connect(path, fp, false);
+    else {
+      const problem = headerProblem(path);
+      if (problem) setAside(problem, "open");
+      try {
+        c = connect(path, fp, true);
+      } catch (error) {
+        if (!isCorruptionError(error)) throw error;
+        setAside(String((error as Error).message), "open");
+        c = connect(path, fp, false);
+      }
+    }
+  } catch (error) {
+    // What stops a start names the file (a full disk, a directory without write permission).
+    throw Object.assign(new Error(`daily store ${path}: ${(error as Error)?.message ?? error}`, { cause: error }), { code: (error as { code?: unknown })?.code });
+  }
+
+  /** The open connection, reconnecting after a recovery whose reopen failed (disk full, ...). */
+  const conn = (): Connection => {
+    if (closed || !recovering) return c!;
+    const t = performance.now();
+    if (c && t - followCheckedAt >= FOLLOW_CHECK_MS) {
+      followCheckedAt = t;
+      // Another process found the file corrupt and replaced it: follow it to the new file.
+      if (statSync(path, { throwIfNoEntry: false })?.ino !== c.ino) {
+        c.db.close();
+        c = null;
+        log({ ts: new Date().toISOString(), level: "info", msg: "daily_store_replaced", file: path });
+        c = connect(path, fp, false);
+        reset();
+      }
+    }
+    if (!c) {
+      // The reopen after a recovery failed (a full disk): this one starts the refill instead.
+      c = connect(path, fp, false);
+      reset();
+    }
+    return c;
+  };
+
+  /** Move the corrupt file aside and start a fresh store in its place; listeners refill it. */
+  const recover = (error: unknown) => {
+    const was = c;
+    setAside(String((error as Error)?.message ?? error), "run");
+    c = null;
+    try {
+      was?.db.close();
+    } catch {
+      // closing a damaged file may fail; the handle is dropped either way
+    }
+    c = connect(path, fp, false);
+    reset();
+  };
+
+  /** `op` on the connection; on corruption (when recovering) the store is rebuilt and `after` answers. */
+  const guarded = <T>(op: (k: Connection) => T, after: () => T): T => {
+    const k = conn();
+    try {
+      return op(k);
+    } catch (error) {
+      if (!recovering || closed || !isCorruptionError(error)) throw error;
+      recover(error);
+      return after();
+    }
+  };
+
   return {
     path,
     identity,
     get<T>(kind: DailyKind, symbol: string, session: string) {
-      const body = qGet.get(kind, symbol, session, fp[kind]) as Buffer | undefined;
-      if (body === undefined) {
+      const body = guarded((k) => k.get.get(kind, symbol, session, fp[kind]) as Buffer | undefined, () => undefined);
+      const value = body === undefined ? undefined : decodeOrMiss<T>(body);
+      if (value === undefined) {
         stats.misses++;
         return undefined;
       }
       stats.hits++;
-      return decodeDaily<T>(body);
+      return value;
     },
     session<T>(kind: DailyKind, session: string) {
+      const rows = guarded((k) => k.session.all(kind, session, fp[kind]) as { symbol: string; body: Buffer }[], () => []);
       const out = new Map<string, T>();
-      for (const r of qSession.iterate(kind, session, fp[kind]) as Iterable<{ symbol: string; body: Buffer }>) out.set(r.symbol, decodeDaily<T>(r.body));
+      for (const r of rows) {
+        const v = decodeOrMiss<T>(r.body);
+        if (v !== undefined) out.set(r.symbol, v);
+      }
       stats.hits += out.size;
       return out;
     },
     range<T>(kind: DailyKind, symbol: string, from: string, to: string) {
+      const rows = guarded((k) => k.range.all(kind, symbol, from, to, fp[kind]) as { session: string; body: Buffer }[], () => []);
       const out = new Map<string, T>();
-      for (const r of qRange.iterate(kind, symbol, from, to, fp[kind]) as Iterable<{ session: string; body: Buffer }>) out.set(r.session, decodeDaily<T>(r.body));
+      for (const r of rows) {
+        const v = decodeOrMiss<T>(r.body);
+        if (v !== undefined) out.set(r.session, v);
+      }
       stats.hits += out.size;
       return out;
     },
-    symbolsAt: (kind, session) => new Set(qSymbols.all(kind, session, fp[kind]) as string[]),
+    symbolsAt: (kind, session) => new Set(guarded((k) => k.symbols.all(kind, session, fp[kind]) as string[], () => [])),
     put(kind, symbol, session, value) {
-      qPut.run(kind, symbol, session, fp[kind], encodeDaily(value));
+      const body = encodeDaily(value);
+      const write = (k: Connection) => void k.put.run(kind, symbol, session, fp[kind], body);
+      guarded(write, () => write(conn()));
       stats.writes++;
     },
     putMany(kind, rows) {
-      putAll(kind, rows);
+      guarded((k) => k.putAll(kind, rows), () => conn().putAll(kind, rows));
       stats.writes += rows.length;
     },
-    count: (kind) => qCount.get(kind, fp[kind]) as number,
+    count: (kind) => guarded((k) => k.count.get(kind, fp[kind]) as number, () => 0),
     stats: () => ({ ...stats }),
     fill: options.fill ?? createFillTracker(),
+    onReset(listener) {
+      resetListeners.add(listener);
+      return () => void resetListeners.delete(listener);
+    },
+    reportCorruption(error) {
+      if (!recovering || closed) return;
+      recover(error);
+    },
     close() {
       if (closed) return;
       closed = true;
-      db.close();
+      resetListeners.clear();
+      c?.db.close();
     },
   };
 }

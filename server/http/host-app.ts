@@ -7,6 +7,7 @@ import { preflightResponse } from "./cors";
 import { HeaderBag } from "./header-bag";
 import { authenticateAndLimit, createRouteHandler, newRequestId } from "./route-handler";
 import { renderError, type ErrorStyle } from "./render-error";
+import { PROMETHEUS_CONTENT_TYPE } from "../metrics/registry";
 
 /** The REST hosts of DESIGN section 4 (the MCP host is a mounted fetch handler). */
 export type RestHost = "base" | "flowAlias" | "atlas";
@@ -51,6 +52,11 @@ export function buildHostApp(host: RestHost, prefix: string, services: AppServic
       if (isMalformedPath(event.url.pathname)) return fallback(event);
       return handle(event);
     });
+  }
+  // Prometheus metrics, only when the server was started with them (docs/operations.md#metrics).
+  const metrics = services.metrics;
+  if (host === "base" && services.serveMetrics && metrics) {
+    app.get(prefix + "/metrics", () => new Response(metrics.render(), { status: 200, headers: { "Content-Type": PROMETHEUS_CONTENT_TYPE, "Cache-Control": "no-store" } }));
   }
   // Non-API pages (the price module's chart page): GET only, no key, no charge.
   for (const page of services.modules.flatMap((m) => m.def.pages ?? [])) {

@@ -20,6 +20,12 @@ export function memoizeJson<T extends object>(value: T): T {
   return value;
 }
 
+/** Bytes of the text memoized for `value` (0 when none): what a cache of memoized values holds besides them. */
+export function memoizedJsonBytes(value: object): number {
+  const text = memo.get(value);
+  return text === undefined ? 0 : 16 + text.length;
+}
+
 function isPlainObject(value: object): boolean {
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;

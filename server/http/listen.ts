@@ -82,7 +82,12 @@ export async function listen(app: OptionscopeApp, options: ListenOptions): Promi
   // The Host check and the unread-body close wrap the app's listener(s), which stay as they are.
   const appListeners = node.listeners("request") as ((req: IncomingMessage, res: ServerResponse) => void)[];
   node.removeAllListeners("request");
+  // Requests received and not yet answered in full (open streams included): a metrics gauge.
+  let inFlight = 0;
+  const unregister = app.services.metrics?.gauge("optionscope_http_requests_in_flight", "HTTP requests received and not yet answered in full (open streams included).", () => inFlight);
   node.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    inFlight++;
+    res.once("close", () => inFlight--);
     if (rejectWithoutHost(req, res)) return;
     closeWhenBodyUnread(req, res);
     for (const listener of appListeners) listener.call(node, req, res);
@@ -96,6 +101,7 @@ export async function listen(app: OptionscopeApp, options: ListenOptions): Promi
     port,
     node,
     close: async (force = false) => {
+      unregister?.();
       node.closeIdleConnections?.();
       await server.close(force);
     },

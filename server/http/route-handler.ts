@@ -59,7 +59,8 @@ export async function takeRateLimit(
  * answer (headers written, 429 as its rejection) while the call is validated and its debit queued,
  * so the check's round trip overlaps the debit's group-commit window. Nothing with an effect waits
  * on less than `admitted` (`executeRoute`). Every caller is counted: one whose required key fails
- * authentication waits for its check (per IP) so its 401/403 carries the headers, and an
+ * authentication waits for its check (per IP) so its 401/403 carries the headers (a 503, the
+ * store unable to check the key, is not counted), and an
  * `optional` caller without a valid key is counted per IP as anonymous.
  * See docs/architecture.md#admission-overlap.
  */
@@ -79,7 +80,9 @@ export async function authenticateAndAdmit(
         principal = await services.accounts.authenticate(header);
       } catch (error) {
         if (mode === "required") {
-          await takeRateLimit(services, headers, null, request);
+          // A key the store could not check (503) is no failed guess: counting it per IP would
+          // turn an outage into 429s once the store fails fast (docs/operations.md#store-deadline).
+          if (toApiError(error).status !== 503) await takeRateLimit(services, headers, null, request);
           throw error;
         }
       }

@@ -12,7 +12,7 @@ import { eventData, type Lineage, type LoggedEvent } from "./replay-store";
 import type { OutFrame, SharedEvent, StreamSink } from "./sink";
 import type { StreamHubInternals } from "./stream-hub";
 
-/** The spec's `closed` reasons (`access_withdrawn`: volatility streams, see `requireEntitlement`). */
+/** The spec's `closed` reasons (`access_withdrawn`: the plan or OPRA agreement stopped covering the stream, see `requireEntitlement`). */
 export type CloseReason =
   | "insufficient_credits"
   | "account_suspended"
@@ -76,7 +76,7 @@ const CLOSE_MESSAGES: Record<CloseReason, string> = {
   daily_cap_reached: "The plan's daily credit cap is reached.",
   credit_check_failed: "The credit balance could not be verified; reconnect to continue.",
   key_revoked: "The API key of this stream was revoked or has expired.",
-  access_withdrawn: "The account's plan no longer includes this stream's data.",
+  access_withdrawn: "The account's plan or OPRA agreement no longer covers this stream's data.",
 };
 
 type EndItem = { kind: "end"; event: "closed" | "reconnect"; data: string; code: "closed" | "reconnect" | "shutdown" };
@@ -142,8 +142,8 @@ export class StreamConnection {
   private deferredEnd: EndItem | null = null;
   private releaseSlot: () => void;
   private onDispose: (() => void)[] = [];
-  /** Entitlement re-checked at every billing interval (null: none beyond the key and account). */
-  private entitlement: Exclude<Entitlement, "none"> | null = null;
+  /** What the stream's data needs, re-checked after every re-validation and before every debit (null: nothing beyond the key and account). */
+  private access: { entitlement: Exclude<Entitlement, "none">; symbols: readonly string[] } | null = null;
 
   constructor(hub: StreamHubInternals, init: ConnectionInit, releaseSlot: () => void) {
     this.hub = hub;
@@ -180,23 +180,38 @@ export class StreamConnection {
   }
 
   /**
-   * Re-check `entitlement` against the (re-validated) principal at every billing interval, before
-   * the debit: once the plan no longer includes it the stream ends with `closed` `access_withdrawn`
-   * and that interval is not charged. Volatility streams call it when they open (spec "Events").
+   * Keep checking that the principal may read `entitlement` for `symbols`, as the route checked at
+   * the open: after every re-validation of the key (`revalidateMs`, a second) and before every
+   * debit. Once the plan, its symbol list or the OPRA agreement no longer covers them the stream
+   * ends with `closed` `access_withdrawn` and no further interval is charged. Every stream sets it
+   * when it opens (`openOnHub`). See docs/api.md#stream-events.
    */
-  requireEntitlement(entitlement: Exclude<Entitlement, "none">): void {
-    this.entitlement = entitlement;
+  requireEntitlement(entitlement: Exclude<Entitlement, "none">, symbols: readonly string[] = []): void {
+    this.access = { entitlement, symbols };
   }
 
-  /** True while the principal's plan still includes the required entitlement. */
-  private entitled(): boolean {
-    if (this.entitlement === null) return true;
+  /**
+   * Null while the principal is still entitled, else the close reason: `access_withdrawn` for a
+   * refusal (403), `credit_check_failed` when the store could not answer.
+   */
+  private accessDenied(): CloseReason | null {
+    if (this.access === null) return null;
+    const refused = (error: unknown): CloseReason => (error instanceof ApiError && error.status === 403 ? "access_withdrawn" : "credit_check_failed");
     try {
-      this.hub.accounts.assertEntitled(this.principal, this.entitlement);
-      return true;
-    } catch {
-      return false;
+      const pending = this.hub.accounts.assertEntitled(this.principal, this.access.entitlement, this.access.symbols);
+      // A store that answers later: its refusal ends the stream when it comes.
+      if (pending instanceof Promise) pending.catch((error) => this.close(refused(error)));
+      return null;
+    } catch (error) {
+      return refused(error);
     }
+  }
+
+  /** After the hub re-validated the principal: end the stream at once if its access is gone. */
+  recheckAccess(): void {
+    if (this.finishing || this.disposed) return;
+    const denied = this.accessDenied();
+    if (denied) this.close(denied);
   }
 
   /** Run at a cleanup (transport gone, abort listeners). */
@@ -253,9 +268,10 @@ export class StreamConnection {
       this.billsOwed += 1;
       return;
     }
-    if (!this.entitled()) {
+    const denied = this.accessDenied();
+    if (denied) {
       this.billsOwed = 0;
-      this.close("access_withdrawn");
+      this.close(denied);
       return;
     }
     this.billing = true;

@@ -3,7 +3,7 @@
  * charged the open: the resume cursor, the balance for `connected`, and the SSE response.
  * See docs/api.md#opening-a-stream.
  */
-import type { Principal } from "../accounts/types";
+import type { Entitlement, Principal } from "../accounts/types";
 import type { AppServices } from "../services";
 import { createSseSink, SSE_HEADERS } from "./sse-response";
 import type { StreamConnection } from "./connection";
@@ -16,11 +16,20 @@ export function lastEventIdOf(request: Request, queryCursor: string | undefined)
   return queryCursor && queryCursor.trim() !== "" ? queryCursor.trim() : null;
 }
 
-/** Open a connection on `hub` for either transport (not started yet). */
+/** What a stream's data needs of the plan: its route's entitlement, for the symbols it streams. */
+export interface StreamAccess {
+  entitlement: Exclude<Entitlement, "none">;
+  symbols: readonly string[];
+}
+
+/**
+ * Open a connection on `hub` for either transport (not started yet). `access` is re-checked for
+ * as long as the stream lives (`StreamConnection.requireEntitlement`).
+ */
 export async function openOnHub<Q>(
   hub: StreamHub<Q>,
   services: AppServices,
-  o: { principal: Principal; symbols: string[]; query: Q; request: Request; requestId: string; cursor: string | undefined },
+  o: { principal: Principal; symbols: string[]; query: Q; request: Request; requestId: string; cursor: string | undefined; access: StreamAccess },
   transport: "sse" | "ws",
 ): Promise<StreamConnection> {
   let creditsRemaining: number | null = null;
@@ -30,7 +39,7 @@ export async function openOnHub<Q>(
     // The balance is shown in `connected`; an unreadable store must not stop an open already charged.
     creditsRemaining = null;
   }
-  return hub.open({
+  const conn = await hub.open({
     principal: o.principal,
     symbols: o.symbols,
     query: o.query,
@@ -39,6 +48,8 @@ export async function openOnHub<Q>(
     transport,
     creditsRemaining,
   });
+  conn.requireEntitlement(o.access.entitlement, o.access.symbols);
+  return conn;
 }
 
 /** Start `conn` over Server-Sent Events: the route's raw response, ended when the client goes. */

@@ -133,8 +133,12 @@ export function createStreamHub<Q, S extends TopicState = BoardState>(services: 
       else byKey.set(c.principal.keyId, [c]);
     }
     for (const list of byKey.values()) {
+      // A fresh principal carries the current plan and OPRA agreement: access is re-checked with it.
       const apply = (fresh: Principal) => {
-        for (const c of list) c.principal = fresh;
+        for (const c of list) {
+          c.principal = fresh;
+          c.recheckAccess();
+        }
       };
       const refuse = (error: unknown) => {
         const reason = closeReasonOf(error);

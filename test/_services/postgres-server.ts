@@ -15,7 +15,19 @@ export interface PostgresProcess {
   port: number;
   /** Stop the server (fast shutdown), keeping the cluster: `start()` brings it back on the same port. */
   pause(): Promise<void>;
-  /** Start it again after `pause()`. */
+  /**
+   * Stop it hard, as `pg_ctl stop -m immediate` does (SIGQUIT: every backend quits at once, no
+   * checkpoint; the next `start()` runs crash recovery), or with `SIGKILL` of the postmaster
+   * and then of its backends. Keeps the cluster.
+   */
+  crash(signal?: "SIGQUIT" | "SIGKILL"): Promise<void>;
+  /**
+   * Freeze it (SIGSTOP to the postmaster and every backend): connections stay open and nothing
+   * answers, as with a hung host or a half-open connection. `thaw()` resumes it.
+   */
+  freeze(): void;
+  thaw(): void;
+  /** Start it again after `pause()` or `crash()`. */
   start(): Promise<void>;
   /** Stop it and remove the cluster. */
   stop(): Promise<void>;
@@ -28,6 +40,25 @@ export function postgresBinDir(): string | null {
   if (!existsSync(root)) return null;
   const versions = readdirSync(root).filter((v) => existsSync(join(root, v, "bin", "initdb"))).sort((a, b) => Number(b) - Number(a));
   return versions.length > 0 ? join(root, versions[0]!, "bin") : null;
+}
+
+/** True while process `pid` exists. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** SIGKILL `pid` unless it is gone already. */
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // exited meanwhile
+  }
 }
 
 /** uid/gid to run PostgreSQL as: ourselves, unless we are root. */
@@ -99,6 +130,26 @@ export async function startPostgres(): Promise<PostgresProcess> {
       proc.kill("SIGINT"); // fast shutdown: connections are closed, committed work is on disk
     });
 
+  const crash = async (signal: "SIGQUIT" | "SIGKILL" = "SIGQUIT") => {
+    const proc = child;
+    if (!proc || proc.exitCode !== null || proc.pid === undefined) return;
+    // The backends, before the postmaster goes (a SIGKILLed postmaster cannot reap them).
+    const kids = spawnSync("pgrep", ["-P", String(proc.pid)], { encoding: "utf8" }).stdout.split("\n").filter(Boolean).map(Number);
+    const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
+    proc.kill(signal);
+    if (signal === "SIGKILL") for (const pid of kids) killQuietly(pid);
+    await exited;
+    // A restart needs every old backend gone (they hold the shared memory).
+    for (let i = 0; i < 200 && kids.some(alive); i++) await new Promise((r) => setTimeout(r, 25));
+  };
+
+  const signalAll = (signal: "SIGSTOP" | "SIGCONT") => {
+    const pid = child?.pid;
+    if (pid === undefined) return;
+    const kids = spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).stdout.split("\n").filter(Boolean).map(Number);
+    for (const p of [pid, ...kids]) process.kill(p, signal);
+  };
+
   await start();
   // The database `postgres` exists after initdb; tests get their own.
   const create = spawnSync(join(bin, "psql"), ["-h", "127.0.0.1", "-p", String(port), "-U", "optionscope", "-d", "postgres", "-c", "CREATE DATABASE optionscope"], { encoding: "utf8" });
@@ -107,6 +158,9 @@ export async function startPostgres(): Promise<PostgresProcess> {
     url: `postgres://optionscope@127.0.0.1:${port}/optionscope`,
     port,
     pause: halt,
+    crash,
+    freeze: () => signalAll("SIGSTOP"),
+    thaw: () => signalAll("SIGCONT"),
     start,
     stop: async () => {
       await halt();

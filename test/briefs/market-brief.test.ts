@@ -65,6 +65,10 @@ describe("marketBrief", () => {
   });
 
   it("says which parts are missing instead of inventing them", () => {
+    // No premium baseline yet (the overview's premiumRvol is null): said, not a number.
+    const early = marketBrief(null, { ...flow, premiumRvol: null }, []);
+    expect(early.summary).toContain("no baseline of the usual premium yet; most active SPXW");
+    expect(early.data.flow!.premiumRvol).toBeNull();
     const b = marketBrief(null, null, []);
     expect(b.summary).toBe("No S&P volatility reading. No market flow reading.");
     expect(b.data).toEqual({ vol: null, flow: null, levels: [] });

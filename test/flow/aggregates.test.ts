@@ -249,7 +249,9 @@ describe("market overview", () => {
     expect(o.fir).toBeCloseTo((100 * -600) / 3800, 12);
     expect(o.premiumRvol).toBeCloseTo(3800 / 2000, 12);
     expect(o.topTickers.map((t) => [t.ticker, t.totalPremium, t.netPremium])).toEqual([["QQQ", 2200, -2200], ["SPY", 1600, 600]]);
-    expect(marketOverview("2024-03-15", [], []).premiumRvol).toBe(0);
+    // No baseline (or one of zero premium): null, not 0.
+    expect(marketOverview("2024-03-15", [], []).premiumRvol).toBeNull();
+    expect(marketOverview("2024-03-15", [{ ticker: "SPY", trades: spy }], [0, 0]).premiumRvol).toBeNull();
   });
 
   it("premium through a time of day counts [open, open + elapsed)", () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { autoLevelBucket, bucketFloor, darkPoolLevels } from "../../lib/flow/dark-pool-levels";
 import { dailyPctAvgVol, darkPoolDailyRows } from "../../lib/flow/dark-pool-daily";
-import { decodeDarkPoolCursor, encodeDarkPoolCursor, pageByRank, pageByTime, pctOfAvgVolume, type DarkPoolRow } from "../../lib/flow/dark-pool-trades";
+import { decodeDarkPoolCursor, encodeDarkPoolCursor, pageByRank, pageByTime, pctOfAvgVolume, printNotionalUsd, type DarkPoolRow } from "../../lib/flow/dark-pool-trades";
 import { FlowError } from "../../lib/flow";
 
 const row = (i: number, price = 10, size = 100): DarkPoolRow => ({
@@ -11,6 +11,29 @@ const row = (i: number, price = 10, size = 100): DarkPoolRow => ({
   ticker: "AAA", price, size, notionalUsd: price * size, venue: "FINN", sector: "Energy", industry: "Oil",
 });
 const tape = Array.from({ length: 25 }, (_, i) => row(i, 10 + (i % 7), 100 * ((i * 3) % 11 + 1)));
+
+describe("printNotionalUsd", () => {
+  it("rounds the decimal notional to the cent, half a cent up, whatever the binary product reads", () => {
+    // 145.545 x 131 is 19066.394999... in binary: a rounding of the product gave .39.
+    expect(printNotionalUsd(145.545, 131)).toBe(19066.4);
+    expect(printNotionalUsd(72.7725, 262)).toBe(19066.4);
+    expect(printNotionalUsd(100.0851, 150)).toBe(15012.77);
+    expect(printNotionalUsd(3002.553, 5)).toBe(15012.77);
+    expect(printNotionalUsd(10.004, 1)).toBe(10);
+    expect(printNotionalUsd(10.005, 1)).toBe(10.01);
+    expect(printNotionalUsd(50_000.1235, 10_000_000)).toBe(500_001_235_000);
+  });
+  it("equals exact decimal half-up rounding for 4-decimal prices and whole sizes", () => {
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647);
+    for (let i = 0; i < 20_000; i++) {
+      const priceE4 = 1 + (next() % 5_000_000);
+      const size = 1 + (next() % 50_000);
+      const exact = (BigInt(priceE4) * BigInt(size) * 100n + 5_000n) / 10_000n; // cents, half up
+      expect(printNotionalUsd(priceE4 / 1e4, size)).toBe(Number(exact) / 100);
+    }
+  });
+});
 
 describe("cursors", () => {
   it("round-trip and refuse made-up text", () => {

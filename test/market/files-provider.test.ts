@@ -178,6 +178,8 @@ describe("file provider: broken files", () => {
     ["high-below-low", "bars.csv", 2, "high", /high\/low must bound open and close/],
     ["unclosed-quote", "symbols.csv", 3, null, /quoted field is not closed/],
     ["no-symbols", "symbols.csv", 0, null, /symbols\.csv/],
+    ["huge-strike", "chains.csv", 3, "strike", /expected a positive number at most 99999\.999, got "1e308"/],
+    ["huge-size", "option-prints.csv", 3, "size", /expected a positive integer at most 100000000, got "1e308"/],
   ];
 
   it("covers every broken fixture folder", () => {

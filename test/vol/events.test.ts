@@ -70,4 +70,15 @@ describe("past moves and VRP", () => {
     expect(x.overpaid_share_pct).toBe(100);
     expect(vrp(closes, new Array(300).fill(rv - 3)).overpaid_share_pct).toBe(0);
   });
+
+  it("vrp_pct_1y: percentile over the previous 252 sessions that have an expected VRP (the server's 253 closes: 232)", () => {
+    // 253 closes (252 history sessions and today): sessions 0-19 have no rv20, 20-251 do (232).
+    const n = 253;
+    const closes = Array.from({ length: n }, (_, i) => 100 * Math.exp(0.01 * (i % 2)));
+    // SVX30 rises along the history, so expected VRP does too; today's sits above the first 116 of the 232.
+    const svx = Array.from({ length: n }, (_, i) => 10 + i);
+    svx[n - 1] = svx[20 + 116] - 0.5;
+    const x = vrp(closes, svx);
+    expect(x.vrp_pct_1y).toBeCloseTo((100 * 116) / 232, 12);
+  });
 });

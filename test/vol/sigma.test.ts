@@ -52,6 +52,17 @@ describe("sigma", () => {
     expect(s.sigma_odds_theo_pct).toBeCloseTo(200 * normCdf(-0.6), 12);
   });
 
+  it("historical odds: the trailing 252 sessions that have a sigma; a 252-session history gives 251", () => {
+    const sigmas = Array.from({ length: 300 }, (_, i) => (i < 48 ? 3 : 0.5));
+    // 301 rows: 300 sigmas, the last 252 counted (all 0.5 but the 48 oldest, which fall out).
+    const long = sigma(base({ history: historyOf(sigmas) }));
+    expect(long.odds.sessions).toBe(252);
+    expect(long.odds.hist_1s_pct).toBe(0);
+    const rows252 = historyOf(sigmas.slice(-251)); // 252 rows: the oldest has no prior close
+    expect(rows252).toHaveLength(252);
+    expect(sigma(base({ history: rows252 })).odds.sessions).toBe(251);
+  });
+
   it("keeps the last 60 sessions with their sigma", () => {
     const sigmas = Array.from({ length: 80 }, (_, i) => Math.sin(i));
     const s = sigma(base({ history: historyOf(sigmas) }));

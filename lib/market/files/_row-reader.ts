@@ -4,6 +4,7 @@
 import type { z } from "zod";
 import { parseIsoInstantNs } from "../prints/ts-ns";
 import { DataFileError } from "./data-file-error";
+import type { ValueRange } from "./value-ranges";
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -51,7 +52,8 @@ export class RowReader {
     return v;
   }
 
-  num(col: string, kind: NumberKind = "number"): number {
+  /** A number of `kind`, within `range` when given (docs/data.md#value-ranges). */
+  num(col: string, kind: NumberKind = "number", range?: ValueRange): number {
     const v = this.str(col);
     const x = NUMBER.test(v) ? Number(v) : Number.NaN;
     const ok =
@@ -63,11 +65,15 @@ export class RowReader {
         (kind === "positiveInteger" && Number.isInteger(x) && x > 0) ||
         (kind === "nonNegativeInteger" && Number.isInteger(x) && x >= 0));
     if (!ok) this.fail(col, `expected ${EXPECTED[kind]}, got ${quote(v)}`);
+    if (range && (x > range.max || (range.min !== undefined && x < range.min))) {
+      const bounds = range.min !== undefined ? `from ${range.min} to ${range.max}` : `at most ${range.max}`;
+      this.fail(col, `expected ${EXPECTED[kind]} ${bounds}, got ${quote(v)}`);
+    }
     return x;
   }
 
-  optNum(col: string, fallback: number, kind: NumberKind = "number"): number {
-    return this.has(col) ? this.num(col, kind) : fallback;
+  optNum(col: string, fallback: number, kind: NumberKind = "number", range?: ValueRange): number {
+    return this.has(col) ? this.num(col, kind, range) : fallback;
   }
 
   date(col: string): string {

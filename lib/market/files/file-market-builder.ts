@@ -6,6 +6,7 @@
 import { sessionDateAt } from "../../time";
 import { formatOptionSymbol } from "../../symbols/format-option-symbol";
 import { optionRoot } from "../../symbols/option-roots";
+import { OptionSymbolError } from "../../symbols/option-symbol-error";
 import { parseOptionSymbol } from "../../symbols/parse-option-symbol";
 import { settlementInstantMs } from "../../symbols/settlement";
 import type { ChainSnapshot, MinuteBars } from "../market-data";
@@ -36,6 +37,7 @@ import { CsvLineReader, CsvSyntaxError, type CsvRecord } from "./csv";
 import { DataFileError } from "./data-file-error";
 import { FILE_LAYOUTS, fileKindOf, type FileKind } from "./layouts";
 import { quote, RowReader } from "./_row-reader";
+import { BAR_SHARES, CONTRACTS, DIVIDEND_YIELD, IMPLIED_VOL, PRICE_USD, PRINT_SHARES, RATE, STRIKE } from "./value-ranges";
 import { boardVolumeFromPrints } from "./volume-from-prints";
 
 /** Default continuous risk-free rate for chain rows without a `rate` column (decimal per year). */
@@ -220,7 +222,7 @@ export class FileMarketBuilder {
       sector: r.str("sector"),
       industry: r.str("industry"),
       optionRoots: r.str("optionRoots").split(/\s+/),
-      dividendYield: r.optNum("dividendYield", 0, "nonNegative"),
+      dividendYield: r.optNum("dividendYield", 0, "nonNegative", DIVIDEND_YIELD),
       tiers: r.has("tiers") ? r.str("tiers").split(/\s+/) : type === "stock" ? ["full"] : ["index-etf", "full"],
       simulated: false,
     });
@@ -246,10 +248,10 @@ export class FileMarketBuilder {
     const info = this.knownTicker(r, "symbol");
     const { tsMs: asOfMs } = r.instant("asOf");
     const key = `${info.ticker}|${asOfMs}`;
-    const spot = r.num("spot", "positive");
+    const spot = r.num("spot", "positive", PRICE_USD);
     const underlying = r.has("underlying") ? r.str("underlying") : info.underlying;
-    const rate = r.optNum("rate", DEFAULT_FILE_RATE);
-    const dividendYield = r.optNum("dividendYield", info.dividendYield, "nonNegative");
+    const rate = r.optNum("rate", DEFAULT_FILE_RATE, "number", RATE);
+    const dividendYield = r.optNum("dividendYield", info.dividendYield, "nonNegative", DIVIDEND_YIELD);
     let group = this.chainGroups.get(key);
     if (!group) {
       let sessionDate: string;
@@ -281,15 +283,22 @@ export class FileMarketBuilder {
     const row = r.check(ChainContractRowSchema, {
       root,
       expiry,
-      strike: r.num("strike", "positive"),
+      strike: r.num("strike", "positive", STRIKE),
       right,
-      oi: r.num("oi", "nonNegativeInteger"),
-      bid: r.num("bid", "nonNegative"),
-      ask: r.num("ask", "nonNegative"),
-      last: r.optNum("last", 0, "nonNegative"),
-      iv: r.num("iv", "positive"),
-      volume: r.optNum("volume", 0, "nonNegativeInteger"),
+      oi: r.num("oi", "nonNegativeInteger", CONTRACTS),
+      bid: r.num("bid", "nonNegative", PRICE_USD),
+      ask: r.num("ask", "nonNegative", PRICE_USD),
+      last: r.optNum("last", 0, "nonNegative", PRICE_USD),
+      iv: r.num("iv", "positive", IMPLIED_VOL),
+      volume: r.optNum("volume", 0, "nonNegativeInteger", CONTRACTS),
     });
+    // Every contract of a board must have an OPRA symbol (the flow routes write it).
+    try {
+      formatOptionSymbol({ root, expiry, right, strike: row.strike }, "url");
+    } catch (e) {
+      if (!(e instanceof OptionSymbolError)) throw e;
+      r.fail(e.code === "bad_strike" ? "strike" : e.code === "bad_date" ? "expiry" : "root", `no OPRA symbol for this contract: ${e.message}`);
+    }
     const contract = `${root} ${expiry} ${row.strike} ${right}`;
     const first = group.seen.get(contract);
     if (first !== undefined) r.fail("strike", `contract ${contract} appears twice in the snapshot (first on line ${first})`);
@@ -301,13 +310,13 @@ export class FileMarketBuilder {
     const info = this.knownTicker(r, "ticker");
     const { tsMs, tsNs } = r.instant("ts");
     if (tsMs % 60_000 !== 0 || !tsNs.endsWith("000000")) r.fail("ts", `expected the start of a minute (seconds 00), got ${quote(r.raw("ts"))}`);
-    const v = r.num("volume", "nonNegative");
-    const bv = r.optNum("buyVolume", 0, "nonNegative");
-    const sv = r.optNum("sellVolume", 0, "nonNegative");
-    const uv = r.has("unclassifiedVolume") ? r.num("unclassifiedVolume", "nonNegative") : v - bv - sv;
+    const v = r.num("volume", "nonNegative", BAR_SHARES);
+    const bv = r.optNum("buyVolume", 0, "nonNegative", BAR_SHARES);
+    const sv = r.optNum("sellVolume", 0, "nonNegative", BAR_SHARES);
+    const uv = r.has("unclassifiedVolume") ? r.num("unclassifiedVolume", "nonNegative", BAR_SHARES) : v - bv - sv;
     const bar = r.check(
       MinuteBarRowSchema,
-      { t: tsMs, o: r.num("open", "positive"), h: r.num("high", "positive"), l: r.num("low", "positive"), c: r.num("close", "positive"), v, bv, sv, uv },
+      { t: tsMs, o: r.num("open", "positive", PRICE_USD), h: r.num("high", "positive", PRICE_USD), l: r.num("low", "positive", PRICE_USD), c: r.num("close", "positive", PRICE_USD), v, bv, sv, uv },
       BAR_COLUMNS,
     );
     let d = this.barDrafts.get(info.ticker);
@@ -347,14 +356,14 @@ export class FileMarketBuilder {
         expiry: contract.expiry,
         strike: contract.strike,
         right: contract.right,
-        price: r.num("price", "nonNegative"),
-        size: r.num("size", "positiveInteger"),
+        price: r.num("price", "nonNegative", PRICE_USD),
+        size: r.num("size", "positiveInteger", CONTRACTS),
         exchange: r.oneOf("exchange", OPTION_EXCHANGES, EXCHANGE_ALIASES),
-        nbboBid: r.num("bid", "nonNegative"),
-        nbboAsk: r.num("ask", "nonNegative"),
+        nbboBid: r.num("bid", "nonNegative", PRICE_USD),
+        nbboAsk: r.num("ask", "nonNegative", PRICE_USD),
         conditions: r.listOf("conditions", OPTION_CONDITIONS, CONDITION_ALIASES),
-        underlyingPrice: r.num("underlyingPrice", "positive"),
-        iv: r.has("iv") ? r.num("iv", "positive") : null,
+        underlyingPrice: r.num("underlyingPrice", "positive", PRICE_USD),
+        iv: r.has("iv") ? r.num("iv", "positive", IMPLIED_VOL) : null,
       },
       PRINT_COLUMNS,
     );
@@ -371,8 +380,8 @@ export class FileMarketBuilder {
         tsMs,
         tsNs,
         ticker: info.ticker,
-        price: r.num("price", "positive"),
-        size: r.num("size", "positiveInteger"),
+        price: r.num("price", "positive", PRICE_USD),
+        size: r.num("size", "positiveInteger", PRINT_SHARES),
         venue: r.oneOf("venue", OFF_EXCHANGE_VENUES),
       },
       OFF_COLUMNS,

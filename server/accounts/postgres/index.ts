@@ -6,6 +6,7 @@
  * (migration 004). See docs/operations.md#postgresql.
  */
 import { isApiError } from "../../errors";
+import { DEFAULT_STORE_TIMEOUT_MS, withDeadline } from "../../store-deadline";
 import { storeFailure } from "../account-errors";
 import { clockFn } from "../_sqlite-store";
 import type { AccountService, ClockLike } from "../types";
@@ -32,6 +33,11 @@ export interface OpenPostgresOptions {
   maxConnections?: number;
   /** Seconds to wait for a new connection (default 10; see `PgConnectionOptions`). */
   connectTimeoutS?: number;
+  /**
+   * The deadline of one store call, ms (default `DEFAULT_STORE_TIMEOUT_MS`): past it the request
+   * answers 503 (docs/operations.md#store-deadline).
+   */
+  timeoutMs?: number;
   /** Reuse window of an authenticated key row, ms (default 1000; 0 reads on every request). */
   authCacheTtlMs?: number;
   /**
@@ -73,7 +79,7 @@ export async function openPostgresAccountService(options: OpenPostgresOptions): 
     await sql.end({ timeout: 1 }).catch(() => {});
     throw new Error(`PostgreSQL store ${redactUrl(options.url)} could not be opened: ${(error as Error).message}`);
   }
-  const store = createPgStore(sql, clockFn(options.clock));
+  const store = createPgStore(sql, clockFn(options.clock), options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS);
   const auth = createPgAuth(store, { isKnownSymbol: options.isKnownSymbol, cacheTtlMs: options.authCacheTtlMs });
   // Admin writes from any process notify the account; a (re)connected listener may have missed
   // notices, so it starts from an empty cache. Without the listener the cache's TTL is the bound.
@@ -83,14 +89,18 @@ export async function openPostgresAccountService(options: OpenPostgresOptions): 
   // Group commit has one batch at the server at a time: one connection of its own keeps one warm
   // backend on it, instead of the pool handing each batch to whichever of its connections is next
   // (docs/methodology.md#set-based-group-commit).
-  const commitSql = openPgPool(options.url, { max: 1, connectTimeoutS: options.connectTimeoutS });
-  const ledger = createPgLedger(store, { groupCommitWindowMs: options.groupCommitWindowMs, commitSql });
+  const openCommitSql = () => openPgPool(options.url, { max: 1, connectTimeoutS: options.connectTimeoutS });
+  let commitSql = openCommitSql();
+  const ledger = createPgLedger(store, { groupCommitWindowMs: options.groupCommitWindowMs, commitSql, reopenCommitSql: () => (commitSql = openCommitSql()) });
   const admin = createPgAdmin(store);
-  /** Admin calls fail like the rest of the store: 503 when it cannot be reached. */
+  /**
+   * Admin calls fail like the rest of the store: 503 when it cannot be reached or does not answer
+   * within the deadline. The whole-table reports (`ledger`, `verifyLedger`: the CLI's) have none.
+   */
   const guard =
-    <A extends unknown[], R>(fn: (...a: A) => Promise<R>) =>
+    <A extends unknown[], R>(fn: (...a: A) => Promise<R>, timeoutMs = store.timeoutMs) =>
     (...a: A): Promise<R> =>
-      fn(...a).catch((error: unknown) => {
+      withDeadline(fn(...a), timeoutMs).catch((error: unknown) => {
         throw isApiError(error) ? error : storeFailure();
       });
   /** How an OAuth grant stands against the key that signed it in (as the SQLite service decides it). */
@@ -139,11 +149,11 @@ export async function openPostgresAccountService(options: OpenPostgresOptions): 
         auth.invalidate();
       }
     }),
-    ledger: guard(admin.ledger),
-    verifyLedger: guard(admin.verifyLedger),
-    openOAuthStore: (oauthOptions = {}) => createPgOAuthStore(sql, { now: store.now, ...oauthOptions, grantStanding }),
+    ledger: guard(admin.ledger, 0),
+    verifyLedger: guard(admin.verifyLedger, 0),
+    openOAuthStore: (oauthOptions = {}) => createPgOAuthStore(sql, { now: store.now, timeoutMs: store.timeoutMs, ...oauthOptions, grantStanding }),
     openConsoleStore: (consoleOptions = {}) => {
-      const consoleStore = createPgConsoleStore(sql, admin.inTx, { now: store.now, ...consoleOptions });
+      const consoleStore = createPgConsoleStore(sql, admin.inTx, { now: store.now, ...consoleOptions }, store.timeoutMs);
       // A change made here takes effect here on the next request, not when this instance's own
       // NOTIFY comes back (the other instances drop their rows on the notice).
       const invalidating =

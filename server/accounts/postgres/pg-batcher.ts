@@ -9,9 +9,12 @@
  * batches in flight (this instance's or another's) lock balance rows in the same order and cannot
  * deadlock. When the connection fails mid-call the outcome is unknown: every operation of that
  * batch is rejected with 503 and a compensating refund of its request id is retried until the
- * store answers, so an operation answered 503 is never left charged.
+ * store answers, so an operation answered 503 is never left charged. A batch unanswered at the
+ * deadline is answered 503 at once; it is compensated once it settles (a late COMMIT is undone),
+ * and its connection is replaced (docs/operations.md#store-deadline).
  * See docs/operations.md#postgresql.
  */
+import { StoreTimeoutError, withDeadline } from "../../store-deadline";
 import type { GroupCommitStats } from "../group-commit";
 import { isServerError, type Sql } from "./pg-connection";
 
@@ -79,6 +82,13 @@ export interface PgBatcherOptions {
   storeFailure: () => Error;
   /** Delay between attempts of an in-doubt compensation, ms (default 1000). */
   retryMs?: number;
+  /** The deadline of one batch, ms (absent or 0: none; docs/operations.md#store-deadline). */
+  timeoutMs?: number;
+  /**
+   * A fresh connection for the batches after one passed its deadline (the old one, which may be
+   * half-open, closes once its call ends). Absent: the batches stay on `sql`.
+   */
+  reopen?: () => Sql;
 }
 
 export interface PgBatcher {
@@ -94,7 +104,9 @@ export interface PgBatcher {
   close(): void;
 }
 
-export function createPgBatcher(sql: Sql, options: PgBatcherOptions): PgBatcher {
+export function createPgBatcher(initialSql: Sql, options: PgBatcherOptions): PgBatcher {
+  let sql = initialSql;
+  const timeoutMs = options.timeoutMs ?? 0;
   const windowMs = Math.max(0, options.windowMs ?? 0);
   const maxBatch = Math.max(1, options.maxBatch ?? 1024);
   const maxInFlight = Math.max(1, options.maxInFlight ?? 1);
@@ -112,6 +124,8 @@ export function createPgBatcher(sql: Sql, options: PgBatcherOptions): PgBatcher 
   /** Refunds that must reach the store (compensations of in-doubt operations). */
   const inDoubt = new Map<string, PgOp>();
   let retryTimer: NodeJS.Timeout | null = null;
+  /** Batches answered 503 at their deadline whose call has not settled yet. */
+  let overdue = 0;
   /** Sends the ready part of a batch whose admissions are late (see `flush`). */
   let gateTimer: NodeJS.Timeout | null = null;
   const stats: GroupCommitStats = { batches: 0, ops: 0, largestBatch: 0 };
@@ -165,17 +179,49 @@ export function createPgBatcher(sql: Sql, options: PgBatcherOptions): PgBatcher 
     if (!retryTimer) retryTimer = setTimeout(retryInDoubt, retryMs);
   }
 
+  /**
+   * A batch past its deadline: its callers are answered 503 now. The call may still commit, so
+   * once it settles each operation is compensated unless the server refused the whole call.
+   */
+  function overdueBatch(work: Promise<unknown>, ops: PgOp[]): void {
+    overdue++;
+    work
+      .then(
+        () => ops.forEach(compensate),
+        (error: unknown) => {
+          if (!isServerError(error)) ops.forEach(compensate);
+        },
+      )
+      .finally(() => overdue--);
+    replaceConnection();
+  }
+
+  /**
+   * After a call passed its deadline, the next batches go on a fresh connection: the old one may be
+   * half-open (no error comes for minutes). The old one is not destroyed: it closes once its call
+   * ends, so the compensation follows the call's real end (a destroyed connection's backend could
+   * still commit after the compensating refund, which would then find nothing to refund).
+   */
+  function replaceConnection(): void {
+    if (!options.reopen || closed) return;
+    const old = sql;
+    sql = options.reopen();
+    void old.end().catch(() => {});
+  }
+
   async function retryInDoubt(): Promise<void> {
     retryTimer = null;
     const ops = [...inDoubt.values()].sort(byAccount);
     if (ops.length === 0) return;
     try {
-      const results = await apply(ops);
+      // Past the deadline the refunds stay in doubt and go again (a refund is idempotent per request id).
+      const results = await withDeadline(apply(ops), timeoutMs);
       ops.forEach((op, i) => {
         if (results[i]?.code !== "error") inDoubt.delete(`${op.a}|${op.rq}`);
       });
-    } catch {
+    } catch (error) {
       // still unreachable: try again later
+      if (error instanceof StoreTimeoutError) replaceConnection();
     }
     if (inDoubt.size > 0 && !retryTimer) retryTimer = setTimeout(retryInDoubt, retryMs);
   }
@@ -223,16 +269,20 @@ export function createPgBatcher(sql: Sql, options: PgBatcherOptions): PgBatcher 
     stats.ops += batch.length;
     if (batch.length > stats.largestBatch) stats.largestBatch = batch.length;
     inFlight++;
+    const ops = batch.map((p) => p.op);
+    const work = apply(ops);
     try {
-      const results = await apply(batch.map((p) => p.op));
+      const results = await withDeadline(work, timeoutMs);
       batch.forEach((p, i) => {
         const r = results[i];
         if (!r || r.code === "error") p.reject(options.storeFailure());
         else p.resolve(r);
       });
     } catch (error) {
-      // A server-side error rolled the whole call back; a lost connection leaves it unknown.
-      if (!isServerError(error)) for (const p of batch) compensate(p.op);
+      // A server-side error rolled the whole call back; a lost connection leaves it unknown; an
+      // overdue call is settled when it ends.
+      if (error instanceof StoreTimeoutError) overdueBatch(work, ops);
+      else if (!isServerError(error)) for (const op of ops) compensate(op);
       for (const p of batch) p.reject(options.storeFailure());
     } finally {
       inFlight--;
@@ -260,10 +310,10 @@ export function createPgBatcher(sql: Sql, options: PgBatcherOptions): PgBatcher 
         );
       });
     },
-    stats: () => ({ ...stats, inDoubt: inDoubt.size }),
-    async drain(timeoutMs = 5000) {
-      const until = Date.now() + timeoutMs;
-      while ((queue.length > 0 || inFlight > 0 || inDoubt.size > 0) && Date.now() < until) {
+    stats: () => ({ ...stats, inDoubt: inDoubt.size + overdue }),
+    async drain(waitMs = 5000) {
+      const until = Date.now() + waitMs;
+      while ((queue.length > 0 || inFlight > 0 || inDoubt.size > 0 || overdue > 0) && Date.now() < until) {
         if (inDoubt.size > 0 && inFlight === 0 && queue.length === 0) await retryInDoubt();
         await new Promise((r) => setTimeout(r, 20));
       }

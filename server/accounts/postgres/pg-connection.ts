@@ -20,12 +20,28 @@ export interface PgConnectionOptions {
   connectTimeoutS?: number;
 }
 
+/**
+ * Longest wait before the driver reconnects a closed connection, s. The driver's own backoff grows
+ * to 20 s with the failures of an outage, and a call queued for a connection waits it out, so
+ * service came back tens of seconds after the database did (docs/operations.md#store-deadline).
+ */
+export const PG_RECONNECT_MAX_S = 0.5;
+/** TCP keepalive of idle connections, s: a dead peer's connection is found and dropped sooner. */
+export const PG_KEEPALIVE_S = 10;
+
+/** Reconnect delay after `failures` failed connections in a row, s: 50 ms doubling, capped. */
+export function pgReconnectDelayS(failures: number): number {
+  return Math.min(PG_RECONNECT_MAX_S, 0.05 * 2 ** Math.max(0, failures - 1));
+}
+
 /** Open the pool (lazily: the first query connects). */
 export function openPgPool(url: string, options: PgConnectionOptions = {}): Sql {
   return postgres(url, {
     max: options.max ?? 10,
     connect_timeout: options.connectTimeoutS ?? 10,
     idle_timeout: 60,
+    keep_alive: PG_KEEPALIVE_S,
+    backoff: pgReconnectDelayS,
     // BIGINT (oid 20) as a JS number: balances, caps and ids stay below Number.MAX_SAFE_INTEGER.
     types: { int8: { to: 20, from: [20], serialize: (x: number) => String(x), parse: (x: string) => Number(x) } },
     onnotice: () => {},

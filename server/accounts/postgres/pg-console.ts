@@ -7,7 +7,8 @@
  * See docs/operations.md#console-on-postgresql.
  */
 import { randomBytes } from "node:crypto";
-import { ApiError, isApiError } from "../../errors";
+import { ApiError, apiErrors, isApiError } from "../../errors";
+import { DEFAULT_STORE_TIMEOUT_MS, StoreTimeoutError, withDeadline } from "../../store-deadline";
 import { storeUnavailable } from "../account-errors";
 import {
   consoleKeyOf,
@@ -33,13 +34,16 @@ import type { Sql } from "./pg-connection";
 
 type SessionRow = { account_id: string; csrf_token: string; created_ms: number; last_seen_ms: number; expires_ms: number };
 
-/** Run a store call; anything but an `ApiError` means the store could not be used. */
-async function guarded<T>(fn: () => Promise<T>): Promise<T> {
+/**
+ * Run a store call; anything but an `ApiError` means the store could not be used. Past
+ * `timeoutMs` the call may still complete, so that answer claims nothing about changes.
+ */
+async function guardedWithin<T>(timeoutMs: number, fn: () => Promise<T>): Promise<T> {
   try {
-    return await fn();
+    return await withDeadline(fn(), timeoutMs);
   } catch (error) {
     if (isApiError(error)) throw error;
-    throw storeUnavailable();
+    throw error instanceof StoreTimeoutError ? apiErrors.storeUnavailable() : storeUnavailable();
   }
 }
 
@@ -47,8 +51,9 @@ async function guarded<T>(fn: () => Promise<T>): Promise<T> {
  * The console store of a PostgreSQL accounts service (every answer a promise).
  * @example const store = createPgConsoleStore(sql, admin.inTx, { now: Date.now }); await store.createInvite({ plan: "invite" });
  */
-export function createPgConsoleStore(sql: Sql, accountSteps: PgAdminTxSteps, options: ConsoleStoreOptions = {}) {
+export function createPgConsoleStore(sql: Sql, accountSteps: PgAdminTxSteps, options: ConsoleStoreOptions = {}, timeoutMs = DEFAULT_STORE_TIMEOUT_MS) {
   const now = options.now ?? Date.now;
+  const guarded = <T>(fn: () => Promise<T>) => guardedWithin(timeoutMs, fn);
   const ttls = options.sessionTtls ?? DEFAULT_SESSION_TTLS;
 
   const inviteById = async (id: string) => {

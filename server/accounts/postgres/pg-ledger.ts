@@ -48,10 +48,16 @@ function refusal(r: PgOpResult, credits: number, tsMs: number): ApiError {
   return storeFailure();
 }
 
-export function createPgLedger(store: PgStore, options: { groupCommitWindowMs?: number; commitSql?: Sql } = {}): PgCreditLedger {
+export function createPgLedger(store: PgStore, options: { groupCommitWindowMs?: number; commitSql?: Sql; reopenCommitSql?: () => Sql } = {}): PgCreditLedger {
   const { sql, guarded, now } = store;
-  // Batches go on `commitSql` when given (a connection of their own), else on the store's pool.
-  const batcher = createPgBatcher(options.commitSql ?? sql, { windowMs: options.groupCommitWindowMs ?? DEFAULT_PG_GROUP_COMMIT_WINDOW_MS, storeFailure });
+  // Batches go on `commitSql` when given (a connection of their own, replaced by `reopenCommitSql`
+  // after a batch passed the deadline), else on the store's pool.
+  const batcher = createPgBatcher(options.commitSql ?? sql, {
+    windowMs: options.groupCommitWindowMs ?? DEFAULT_PG_GROUP_COMMIT_WINDOW_MS,
+    storeFailure,
+    timeoutMs: store.timeoutMs,
+    reopen: options.commitSql ? options.reopenCommitSql : undefined,
+  });
 
   async function debit(p: Principal, credits: number, ref: LedgerRef, after?: Promise<unknown>): Promise<BalanceResult> {
     assertCredits("credits", credits, true);

@@ -7,6 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { isApiError } from "../../errors";
+import { DEFAULT_STORE_TIMEOUT_MS, withDeadline } from "../../store-deadline";
 import { OAuthError, isOAuthError, storeUnavailableOAuth } from "../../oauth/oauth-error";
 import { clientOf, connectedAppOf, type AppRow, type ClientRow, type CodeRow, type TokenRow } from "../../oauth/oauth-rows";
 import {
@@ -31,15 +32,20 @@ export interface PgOAuthOptions extends Partial<OAuthTtls> {
   /** How a grant stands against the key that signed it in (the accounts service's `principalForGrant`). */
   grantStanding?: (grant: { accountId: string; keyId: string | null }) => Promise<GrantStanding>;
   registration?: Partial<RegistrationLimits>;
+  /** The deadline of one store call, ms (default DEFAULT_STORE_TIMEOUT_MS; docs/operations.md#store-deadline). */
+  timeoutMs?: number;
 }
 
 const UNUSED = "NOT EXISTS (SELECT 1 FROM oauth_apps a WHERE a.client_id = oauth_clients.client_id)";
 const invalidGrant = (why: string) => new OAuthError("invalid_grant", why);
 
-/** Run a store call; anything but an OAuth or API error means the store could not be used. */
-async function guarded<T>(fn: () => Promise<T>): Promise<T> {
+/**
+ * Run a store call; anything but an OAuth or API error, or no answer within `timeoutMs`, means the
+ * store could not be used.
+ */
+async function guardedWithin<T>(timeoutMs: number, fn: () => Promise<T>): Promise<T> {
   try {
-    return await fn();
+    return await withDeadline(fn(), timeoutMs);
   } catch (error) {
     if (isOAuthError(error) || isApiError(error)) throw error;
     throw storeUnavailableOAuth();
@@ -58,6 +64,8 @@ const settle = <T>(r: T | OAuthError): T => {
  */
 export function createPgOAuthStore(sql: Sql, options: PgOAuthOptions = {}): OAuthStore {
   const now = options.now ?? Date.now;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
+  const guarded = <T>(fn: () => Promise<T>) => guardedWithin(timeoutMs, fn);
   const ttls: OAuthTtls = {
     accessTokenTtlS: options.accessTokenTtlS ?? DEFAULT_OAUTH_TTLS.accessTokenTtlS,
     refreshTokenTtlS: options.refreshTokenTtlS ?? DEFAULT_OAUTH_TTLS.refreshTokenTtlS,

@@ -4,6 +4,7 @@
  * Internal to the store. See docs/operations.md#postgresql.
  */
 import { ApiError, isApiError } from "../../errors";
+import { DEFAULT_STORE_TIMEOUT_MS, withDeadline } from "../../store-deadline";
 import { storeFailure } from "../account-errors";
 import { etPeriods } from "../et-periods";
 import { planDefinition } from "../plans";
@@ -38,7 +39,12 @@ export function grantDue(plan: Plan, tsMs: number): GrantDue {
 export interface PgStore {
   sql: Sql;
   now: () => number;
-  /** Run a store operation; driver and server failures become 503 `credit_check_failed`. */
+  /** The deadline of one store call, ms (docs/operations.md#store-deadline). */
+  timeoutMs: number;
+  /**
+   * Run a store operation; driver and server failures, and an answer later than `timeoutMs`,
+   * become 503 `credit_check_failed`.
+   */
   guarded<T>(fn: () => Promise<T>): Promise<T>;
   /** The account row, or 404 `account_not_found`. */
   requireAccount(accountId: string): Promise<PgAccountRow>;
@@ -47,15 +53,16 @@ export interface PgStore {
   ensureGrant(accountId: string, plan: Plan, tsMs: number): Promise<void>;
 }
 
-export function createPgStore(sql: Sql, now: () => number): PgStore {
+export function createPgStore(sql: Sql, now: () => number, timeoutMs = DEFAULT_STORE_TIMEOUT_MS): PgStore {
   /** Grants known to be applied (grants are never removed, so this cannot go stale). */
   const applied = new Set<string>();
   const store: PgStore = {
     sql,
     now,
+    timeoutMs,
     async guarded(fn) {
       try {
-        return await fn();
+        return await withDeadline(fn(), timeoutMs);
       } catch (error) {
         if (isApiError(error)) throw error;
         throw storeFailure();

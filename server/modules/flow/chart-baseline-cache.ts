@@ -9,6 +9,7 @@
  */
 import { CHART_BASELINE_SESSIONS, rvol, type BarBaseline, type ChartBucket, type RvolPrint, type RvolSession } from "../../../lib/flow";
 import { addTradingDays, previousTradingDay, sessionBounds, tradingDaysBetween } from "../../../lib/time";
+import { cacheShareBytes } from "../../cache/cache-budget";
 import { LruCache } from "../../cache/lru-cache";
 import type { FlowState } from "./flow-route";
 import { yieldToTimers } from "./session-summary";
@@ -20,15 +21,14 @@ interface CachedBar {
   endMs: number;
 }
 
-/** Windows kept per app: one is at most 30 sessions x 390 one-minute bars (~1 MB); most are a few hundred bars. */
-export const CHART_BASELINE_ENTRIES = 64;
+/** Windows kept per app, within the budget's `flowChartBaselines` share: one is at most 30 sessions x 390 one-minute bars (~1 MB); most are a few hundred bars. */
 
 const caches = new WeakMap<FlowState, LruCache<string, Promise<Map<number, CachedBar>>>>();
 
 function cacheOf(state: FlowState): LruCache<string, Promise<Map<number, CachedBar>>> {
   let c = caches.get(state);
   if (!c) {
-    c = new LruCache(CHART_BASELINE_ENTRIES);
+    c = new LruCache<string, Promise<Map<number, CachedBar>>>({ maxBytes: cacheShareBytes(state.services.cacheBytes, "flowChartBaselines") });
     caches.set(state, c);
   }
   return c;

@@ -6,21 +6,21 @@
  */
 import { contractTable, contractTableRows, openContractTable, type ContractTable, type OpenContractTable, type TopContractRow } from "../../../lib/flow";
 import { sessionBounds } from "../../../lib/time";
+import { cacheShareBytes } from "../../cache/cache-budget";
 import { LruCache } from "../../cache/lru-cache";
 import { CONTRACT_TOP, MARKET_SYMBOL } from "../../daily-store/kinds";
 import type { FlowState } from "./flow-route";
 import { summariesOf } from "./session-summary";
 import { flowUniverse, sessionUptoMs } from "./tape";
 
-/** Opened tables kept per app: one is ~10 MB of columns; a weekly scan reads five. */
-const TABLE_ENTRIES = 8;
+/** Opened tables kept per app, within the budget's `flowContractTables` share: one is ~10 MB of columns; a weekly scan reads five. */
 
 const tables = new WeakMap<FlowState, LruCache<string, OpenContractTable>>();
 
 function cacheOf(state: FlowState): LruCache<string, OpenContractTable> {
   let c = tables.get(state);
   if (!c) {
-    c = new LruCache<string, OpenContractTable>(TABLE_ENTRIES);
+    c = new LruCache<string, OpenContractTable>({ maxBytes: cacheShareBytes(state.services.cacheBytes, "flowContractTables") });
     tables.set(state, c);
   }
   return c;

@@ -1,6 +1,7 @@
 // The off-exchange tape of one ET trade date as `DarkPoolRow`s in time order, memoised per app:
 // a finished date is fetched once; today's date is extended with what printed since the last call,
 // so a day is never refetched and a cursor walk sees each print once.
+import { cacheShareBytes } from "../../cache/cache-budget";
 import { LruCache } from "../../cache/lru-cache";
 import { compareDarkPoolRows, printNotionalUsd, type DarkPoolRow } from "../../../lib/flow/dark-pool-trades";
 import type { OffExchangePrint, SymbolInfo } from "../../../lib/market";
@@ -8,17 +9,16 @@ import { isTradingDay, previousTradingDay, sessionBounds } from "../../../lib/ti
 import type { FlowState } from "./flow-route";
 import { flowUniverse } from "./tape";
 
-/** Whole-market days kept (about 280k prints, tens of MB each). */
-const MARKET_DAYS_KEPT = 6;
-/** Single-ticker days kept. */
-const TICKER_DAYS_KEPT = 3_000;
+/**
+ * Parts of the budget's `flowDarkPool` share: whole-market days (about 280k prints, tens of MB
+ * each), single-ticker days, filtered results kept for paging.
+ */
+const DARK_POOL_SPLIT = { market: 0.6, tickers: 0.3, matches: 0.1 } as const;
 /**
  * Prints of at least this notional (USD) are also kept in a side list per day: the smallest
  * `min_notional` a market-wide query may ask (spec rule 1), so those queries scan ~10% of the tape.
  */
 export const LARGE_PRINT_USD = 100_000;
-/** Filtered results kept for paging (a cursor walk reuses its filter's result page after page). */
-const MATCHES_KEPT = 64;
 /** Sessions averaged for the average daily volume. @see docs/methodology.md#dark-pool-trades-filters-and-paging */
 export const ADV_SESSIONS = 10;
 
@@ -45,7 +45,13 @@ const caches = new WeakMap<FlowState, DarkPoolCaches>();
 function cachesOf(state: FlowState): DarkPoolCaches {
   let c = caches.get(state);
   if (!c) {
-    c = { market: new LruCache(MARKET_DAYS_KEPT), tickers: new LruCache(TICKER_DAYS_KEPT), matches: new LruCache(MATCHES_KEPT) };
+    const share = cacheShareBytes(state.services.cacheBytes, "flowDarkPool");
+    c = {
+      market: new LruCache({ maxBytes: share * DARK_POOL_SPLIT.market }),
+      tickers: new LruCache({ maxBytes: share * DARK_POOL_SPLIT.tickers }),
+      // A cursor walk reuses its filter's result page after page.
+      matches: new LruCache({ maxBytes: share * DARK_POOL_SPLIT.matches }),
+    };
     caches.set(state, c);
   }
   return c;
@@ -120,7 +126,10 @@ async function dayTape(state: FlowState, date: string, ticker: string | null, no
     tape = { rows: [], large: [], toMs: openMs, complete: false, pending: null };
     cache.set(key, tape);
   }
+  const rowsBefore = tape.rows.length;
   await extend(state, tape, ticker === null ? null : [ticker], closeMs, nowMs);
+  // A day grows in place: size it again (over the share it leaves the cache, and is refetched next time).
+  if (tape.rows.length !== rowsBefore) cache.set(key, tape);
   return largeOnly ? tape.large : tape.rows;
 }
 

@@ -1,25 +1,9 @@
+import { cacheShareBytes } from "../../cache/cache-budget";
 import { LruCache } from "../../cache/lru-cache";
 import type { AppServices } from "../../services";
 import { routeDefiner } from "../define-route";
 import { createPagingHints, type PagingHints } from "./paging-hints";
-
-/** Memoised small values kept per app (universe, premium norms, rollups, dark-pool days). */
-const MEMO_ENTRIES = 2_000;
-/**
- * Session tapes kept per app: a full SPXW session is ~30k prints (a few MB with its columns), so
- * the tape cache is bounded separately from the small-value memo.
- */
-const TAPE_ENTRIES = 64;
-/**
- * Ticker session summaries kept per app (`session-summary.ts`), apart from the small-value memo
- * so a market-wide scan neither evicts those values nor its own earlier work: enough for a
- * market-wide scan of 6 sessions over the simulated universe's 146 tickers (a week's screens and
- * the day before), so a retried scan resumes where the timed-out one stopped. Longer scans (the
- * 30-session tide, baselines) resume from the persisted daily store, which keeps every finished
- * summary computed. A summary is ~0.2 MB in memory: this bounds the cache near 200 MB.
- * @see docs/methodology.md#flow-session-summaries
- */
-export const SUMMARY_ENTRIES = 1_024;
+import { tapeCacheEntryBytes } from "./tape-bytes";
 
 /**
  * The flow module's state. `memo` caches small derived values under a string key; `tapes` holds
@@ -29,8 +13,14 @@ export const SUMMARY_ENTRIES = 1_024;
 export interface FlowState {
   services: AppServices;
   memo: LruCache<string, unknown>;
+  /** Session tapes and finished sessions' raw prints, sized by `tapeCacheEntryBytes`. */
   tapes: LruCache<string, unknown>;
-  /** Session summaries by (ticker, session, instant) (see `SUMMARY_ENTRIES`). */
+  /**
+   * Session summaries by (ticker, session, instant), ~0.2 MB each, kept apart from the small-value
+   * memo so a market-wide scan neither evicts those values nor its own earlier work (a retried scan
+   * resumes where the timed-out one stopped). Longer scans resume from the persisted daily store.
+   * @see docs/methodology.md#flow-session-summaries
+   */
   summaries: LruCache<string, unknown>;
   /** Windows the trade feeds were asked for lately (the `X-Skylit-Hint` detector). */
   hints: PagingHints;
@@ -40,10 +30,10 @@ export interface FlowState {
 export function createFlowState(services: AppServices): FlowState {
   return {
     services,
-    memo: new LruCache<string, unknown>(MEMO_ENTRIES),
-    tapes: new LruCache<string, unknown>(TAPE_ENTRIES),
-    summaries: new LruCache<string, unknown>(SUMMARY_ENTRIES),
-    hints: createPagingHints(),
+    memo: new LruCache<string, unknown>({ maxBytes: cacheShareBytes(services.cacheBytes, "flowMemo") }),
+    tapes: new LruCache<string, unknown>({ maxBytes: cacheShareBytes(services.cacheBytes, "flowTapes"), sizeOf: tapeCacheEntryBytes }),
+    summaries: new LruCache<string, unknown>({ maxBytes: cacheShareBytes(services.cacheBytes, "flowSummaries") }),
+    hints: createPagingHints(undefined, cacheShareBytes(services.cacheBytes, "flowPagingHints")),
   };
 }
 

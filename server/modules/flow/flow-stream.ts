@@ -60,7 +60,8 @@ export async function openFlowConnection(ctx: FlowStreamContext, transport: "sse
     const conn = await openOnHub(
       hub,
       state.services,
-      { principal: principal!, symbols: [FLOW_STREAM_TOPIC], query: topicQueryOf(tickers, streamFilterOf(q)), request, requestId, cursor: q.lastEventId },
+      // The OPRA agreement and the plan's tickers are re-checked while it streams.
+      { principal: principal!, symbols: [FLOW_STREAM_TOPIC], query: topicQueryOf(tickers, streamFilterOf(q)), request, requestId, cursor: q.lastEventId, access: { entitlement: "flow", symbols: tickers } },
       transport,
     );
     conn.addDisposer(release);
@@ -97,7 +98,8 @@ export const flowStreamRoute = flowRoute({
     "show_calls/show_puts, min_size/max_size, the five side toggles, ...): `connected` first, then a `trade` per scored trade once its " +
     "minute has passed on the market clock (in print order, flags sweep_trade, multi_leg and cross_trade always present), `lagged` " +
     "with the count skipped when the reader falls too far behind, `credits` after each per-minute debit, `: ping` every 15 s, " +
-    "`reconnect` after 60 minutes or on shutdown, `closed` when credits, caps, the key or the account stop the stream. Resume with " +
+    "`reconnect` after 60 minutes or on shutdown, `closed` when credits, caps, the key or the account stop the stream (`access_withdrawn` once the plan or the OPRA agreement " +
+    "no longer covers it, re-checked every second). Resume with " +
     "Last-Event-ID (or lastEventId) without gaps or repeats. 1 credit to open, then 1 per minute; at most 5 flow streams per account. " +
     "`limit` is refused (400): load a backlog from /v1/flow/{ticker}.",
   tags: ["Streaming"],

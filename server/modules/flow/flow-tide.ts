@@ -1,11 +1,10 @@
 // GET /v1/flow/{ticker}/tide: bullish vs bearish premium per bucket with cumulative net premium
 // (spec names the endpoint; parameters and shape from the reference's getFlowTide).
 import { FlowTickerParamsSchema, FlowTideDataSchema, FlowTideQuerySchema } from "../../../lib/api/flow";
-import { etDateOf } from "../../../lib/time";
 import { flowTide } from "../../../lib/flow";
 import { checkBounds } from "./feed-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
-import { resolveFlowDate, resolveFlowTicker, sessionTape, tapeTrades } from "./tape";
+import { resolveFlowDate, resolveFlowInstantDate, resolveFlowTicker, sessionTape, tapeTrades } from "./tape";
 
 export const flowTideRoute = flowRoute({
   ...FLOW_ROUTE_DEFAULTS,
@@ -26,7 +25,7 @@ export const flowTideRoute = flowRoute({
   tags: ["Flow"],
   handler: async ({ query: q, params: p, state, nowMs, services, requestId }) => {
     const ticker = await resolveFlowTicker(state, p.ticker);
-    const date = resolveFlowDate(q.date ?? etDateOf(q.start_time), nowMs, q.date ? "date" : "start_time");
+    const date = q.date ? resolveFlowDate(q.date, nowMs, "date") : resolveFlowInstantDate(q.start_time, nowMs, "start_time");
     const tape = await sessionTape(state, ticker, date, nowMs);
     const fromMs = Math.max(tape.openMs, q.start_time);
     const toMs = Math.max(fromMs, Math.min(tape.uptoMs, q.end_time));

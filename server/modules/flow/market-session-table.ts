@@ -8,6 +8,7 @@
 import type { TickerSessionTotals } from "../../../lib/flow";
 import { tideMinuteSeries, type TideFilters, type TideMinuteSeries } from "../../../lib/flow/market-tide";
 import { sessionBounds } from "../../../lib/time";
+import { cacheShareBytes } from "../../cache/cache-budget";
 import { LruCache } from "../../cache/lru-cache";
 import { MARKET_SESSION, MARKET_SYMBOL } from "../../daily-store/kinds";
 import { isFinishedSession } from "./contract-top-table";
@@ -41,15 +42,14 @@ export function tideVariant(f: TideFilters): number {
   return (f.excludeMultiLeg ? 1 : 0) | (f.excludeDeepItm ? 2 : 0);
 }
 
-/** Opened tables kept per app: one is ~60 kB; the widest intraday tide reads 30 sessions. */
-const TABLE_ENTRIES = 64;
+/** Opened tables kept per app, within the budget's `flowMarketTables` share (one is ~60 kB; the widest intraday tide reads 30 sessions). */
 
 const tables = new WeakMap<FlowState, LruCache<string, OpenMarketSessionTable>>();
 
 function cacheOf(state: FlowState): LruCache<string, OpenMarketSessionTable> {
   let c = tables.get(state);
   if (!c) {
-    c = new LruCache<string, OpenMarketSessionTable>(TABLE_ENTRIES);
+    c = new LruCache<string, OpenMarketSessionTable>({ maxBytes: cacheShareBytes(state.services.cacheBytes, "flowMarketTables") });
     tables.set(state, c);
   }
   return c;

@@ -3,11 +3,13 @@
 // bounded LRU. The rule itself is `noteWindow` (lib/flow/window-hint.ts).
 // @see docs/methodology.md#flow-paging-hint
 import { noteWindow, sentBounds, type SentWindow } from "../../../lib/flow/window-hint";
+import { cacheShareBytes } from "../../cache/cache-budget";
 import { LruCache } from "../../cache/lru-cache";
 
 /**
- * Keys (account x feed x filters) kept app-wide; with at most `HINT_MAX_KEPT` windows each, the
- * detector's memory is bounded whatever the clients send. An evicted key only loses a hint.
+ * Keys (account x feed x filters) kept app-wide by default; with at most `HINT_MAX_KEPT` windows
+ * each, and within the budget's `flowPagingHints` share, the detector's memory is bounded whatever
+ * the clients send. An evicted key only loses a hint.
  */
 export const HINT_KEYS_KEPT = 4_096;
 
@@ -25,8 +27,8 @@ export interface PagingHints {
   readonly size: number;
 }
 
-export function createPagingHints(maxKeys = HINT_KEYS_KEPT): PagingHints {
-  const byKey = new LruCache<string, SentWindow[]>(maxKeys);
+export function createPagingHints(maxKeys = HINT_KEYS_KEPT, maxBytes = cacheShareBytes(undefined, "flowPagingHints")): PagingHints {
+  const byKey = new LruCache<string, SentWindow[]>({ maxEntries: maxKeys, maxBytes });
   return {
     note({ account, feed, filters, start, end, atMs }) {
       const key = `${account}\u0000${feed}\u0000${filters}`;

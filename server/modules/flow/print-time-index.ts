@@ -6,6 +6,7 @@
  * @see docs/methodology.md#flow-print-time-index
  */
 import { sessionBounds } from "../../../lib/time";
+import { cacheShareBytes } from "../../cache/cache-budget";
 import { LruCache } from "../../cache/lru-cache";
 import { MARKET_SYMBOL, PRINT_INDEX } from "../../daily-store/kinds";
 import { isFinishedSession } from "./contract-top-table";
@@ -30,15 +31,14 @@ interface OpenPrintTimeIndex {
 
 /** Most tickers an index can hold: entries sort on `offset * TICKER_SLOTS + position`. */
 const TICKER_SLOTS = 4096;
-/** Opened indexes kept per app (~3 MB each for the simulated universe's 330,000 prints a session). */
-const INDEX_ENTRIES = 4;
+/** Opened indexes kept per app, within the budget's `flowPrintIndexes` share (~3 MB each for the simulated universe's 330,000 prints a session). */
 
 const caches = new WeakMap<FlowState, LruCache<string, OpenPrintTimeIndex>>();
 
 function cacheOf(state: FlowState): LruCache<string, OpenPrintTimeIndex> {
   let c = caches.get(state);
   if (!c) {
-    c = new LruCache(INDEX_ENTRIES);
+    c = new LruCache<string, OpenPrintTimeIndex>({ maxBytes: cacheShareBytes(state.services.cacheBytes, "flowPrintIndexes") });
     caches.set(state, c);
   }
   return c;

@@ -3,10 +3,9 @@
 // @see docs/methodology.md#flow-window-aggregate
 import { compositeBias, signalStrength, windowScores } from "../../../lib/flow";
 import { FlowAggregateDataSchema, FlowAggregateQuerySchema, FlowRefTickerParamsSchema } from "../../../lib/api/flow-reference";
-import { etDateOf } from "../../../lib/time";
 import { checkBounds } from "./feed-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
-import { resolveFlowDate, resolveFlowTicker, sessionTape, tapeTradesInWindow } from "./tape";
+import { resolveFlowDate, resolveFlowInstantDate, resolveFlowTicker, sessionTape, tapeTradesInWindow } from "./tape";
 
 export const flowAggregateRoute = flowRoute({
   ...FLOW_ROUTE_DEFAULTS,
@@ -28,7 +27,7 @@ export const flowAggregateRoute = flowRoute({
   handler: async ({ query: q, params: p, state, nowMs, services, requestId }) => {
     const started = services.wallNowMs();
     const ticker = await resolveFlowTicker(state, p.ticker);
-    const date = resolveFlowDate(q.date ?? etDateOf(q.start_time), nowMs, q.date ? "date" : "start_time");
+    const date = q.date ? resolveFlowDate(q.date, nowMs, "date") : resolveFlowInstantDate(q.start_time, nowMs, "start_time");
     const tape = await sessionTape(state, ticker, date, nowMs);
     const fromMs = Math.max(tape.openMs, q.start_time);
     const toMs = Math.max(fromMs, Math.min(tape.uptoMs, q.end_time));

@@ -2,10 +2,9 @@
 // concentration (flowseeker.yaml `getFlowStrikes`). @see docs/methodology.md#flow-strike-concentration
 import { strikeBreakdown } from "../../../lib/flow";
 import { FlowRefTickerParamsSchema, FlowStrikesDataSchema, FlowStrikesQuerySchema } from "../../../lib/api/flow-reference";
-import { etDateOf } from "../../../lib/time";
 import { checkBounds } from "./feed-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "./flow-route";
-import { resolveFlowDate, resolveFlowTicker, sessionTape, tapeTradesInWindow } from "./tape";
+import { resolveFlowInstantDate, resolveFlowTicker, sessionTape, tapeTradesInWindow } from "./tape";
 
 export const flowStrikesRoute = flowRoute({
   ...FLOW_ROUTE_DEFAULTS,
@@ -27,7 +26,7 @@ export const flowStrikesRoute = flowRoute({
   tags: ["Flow"],
   handler: async ({ query: q, params: p, state, nowMs, services, requestId }) => {
     const ticker = await resolveFlowTicker(state, p.ticker);
-    const date = resolveFlowDate(etDateOf(q.start_time), nowMs, "start_time");
+    const date = resolveFlowInstantDate(q.start_time, nowMs, "start_time");
     const tape = await sessionTape(state, ticker, date, nowMs);
     const fromMs = Math.max(tape.openMs, q.start_time);
     const toMs = Math.max(fromMs, Math.min(tape.uptoMs, q.end_time));

@@ -7,13 +7,12 @@ import { tradeScore, TradeScoreSchema } from "../../../lib/flow";
 import { parseTradeRef, type TradeRef } from "../../../lib/flow/trade-id";
 import { TradeScoreParamsSchema, TradeScoreQuerySchema } from "../../../lib/api/flow-reference-2";
 import type { Principal } from "../../accounts/types";
-import { etDateOf } from "../../../lib/time";
 import { ApiError, apiErrors } from "../../errors";
 import type { AppServices } from "../../services";
 import { decodedPathParam } from "./dark-pool-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute, type FlowState } from "./flow-route";
 import { tickersPrintingAt } from "./print-time-index";
-import { flowUniverse, resolveFlowDate, sessionTape, sessionUptoMs, tapeIndexAt, tapeTrades } from "./tape";
+import { flowUniverse, resolveFlowInstantDate, sessionTape, sessionUptoMs, tapeIndexAt, tapeTrades } from "./tape";
 
 const FORMS = "our `tradeId` (ROOT-<epoch minute>-<n>), `flow_<hex nanoseconds>_<index>`, a bare hex nanosecond time, or raw nanoseconds (18-19 digits)";
 
@@ -29,7 +28,7 @@ async function tickerOfRoot(state: FlowState, root: string): Promise<string | nu
  */
 async function locateByTime(state: FlowState, ref: Extract<TradeRef, { kind: "time" }>, raw: string, nowMs: number) {
   const ms = Number(BigInt(ref.tsNs) / 1_000_000n);
-  const date = resolveFlowDate(etDateOf(ms), nowMs, "trade_id");
+  const date = resolveFlowInstantDate(ms, nowMs, "trade_id");
   if (ms >= sessionUptoMs(date, nowMs)) throw notFound(raw, `no print at that time (the session of ${date} has not reached it).`);
   const seen = new Set<string>();
   const hits: { ticker: string; id: string }[] = [];
@@ -89,7 +88,7 @@ export const tradeScoreRoute = flowRoute({
       if (!t) throw new ApiError(404, "symbol_not_found", `Unknown trade_id "${raw.slice(0, 32)}": its root ${ref.root} is not served.`);
       ({ id, minuteMs } = ref);
       ticker = t;
-      date = resolveFlowDate(etDateOf(minuteMs), nowMs, "trade_id");
+      date = resolveFlowInstantDate(minuteMs, nowMs, "trade_id");
     } else {
       ({ ticker, id, date, minuteMs } = await locateByTime(state, ref, raw, nowMs));
       await assertTickerEntitled(services, principal, ticker);

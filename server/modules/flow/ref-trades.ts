@@ -6,7 +6,6 @@ import type { z } from "zod";
 import { coarseMoneyness, optionTradeRow, type ScoredTrade } from "../../../lib/flow";
 import { FlowRefContractParamsSchema, FlowRefTickerParamsSchema } from "../../../lib/api/flow-reference";
 import { ContractTradesQuerySchema, OptionTradeListDataSchema, UnderlyingTradesQuerySchema } from "../../../lib/api/flow-reference-2";
-import { etDateOf } from "../../../lib/time";
 import { apiErrors } from "../../errors";
 import { rootOfSymbol } from "./contract-ratio";
 import { decodedPathParam } from "./dark-pool-params";
@@ -14,7 +13,7 @@ import { checkBounds } from "./feed-params";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute, type FlowState } from "./flow-route";
 import { CONTRACT_PAGING_HINT } from "./paging-hints";
 import { rowExtras, tradeRowContext, type TradeRowContext } from "./trade-row-context";
-import { resolveFlowContract, resolveFlowDate, resolveFlowTicker, sessionTape, tapeIndexAt, tapeTrades } from "./tape";
+import { resolveFlowContract, resolveFlowDate, resolveFlowInstantDate, resolveFlowTicker, sessionTape, tapeIndexAt, tapeTrades } from "./tape";
 
 type BaseQuery = z.output<typeof ContractTradesQuerySchema>;
 
@@ -25,11 +24,17 @@ type BaseQuery = z.output<typeof ContractTradesQuerySchema>;
  */
 async function tradesWindow(state: FlowState, ticker: string, q: BaseQuery, nowMs: number, endMs?: number) {
   const anchor = q.start ?? q.end;
-  const date = resolveFlowDate(anchor === undefined ? undefined : etDateOf(anchor), nowMs, q.start !== undefined ? "start" : "end");
+  const date = anchor === undefined ? resolveFlowDate(undefined, nowMs) : resolveFlowInstantDate(anchor, nowMs, q.start !== undefined ? "start" : "end");
   const tape = await sessionTape(state, ticker, date, nowMs);
   const fromMs = Math.max(tape.openMs, q.start ?? tape.openMs);
   const toMs = Math.max(fromMs, Math.min(tape.uptoMs, endMs ?? q.end ?? tape.uptoMs));
   return { date, tape, fromMs, toMs };
+}
+
+/** The window's session resolves (a trading day from the first session to today), before any debit. */
+function checkWindowSession(q: BaseQuery, nowMs: number): void {
+  const anchor = q.start ?? q.end;
+  if (anchor !== undefined) resolveFlowInstantDate(anchor, nowMs, q.start !== undefined ? "start" : "end");
 }
 
 /** The print-kind and premium filters both feeds share. */
@@ -55,8 +60,9 @@ export const underlyingTradesRoute = flowRoute({
   query: UnderlyingTradesQuerySchema,
   params: FlowRefTickerParamsSchema,
   symbolsOf: (_q, p) => [p.ticker.trim().toUpperCase()],
-  check: (q) => {
+  check: (q, { nowMs }) => {
     checkBounds(q, [["start", "end"], ["min_dte", "max_dte"], ["min_strike", "max_strike"], ["min_moneyness_pct", "max_moneyness_pct"]]);
+    checkWindowSession(q, nowMs);
     if (q.only_multi_leg && q.exclude_multi_leg) throw apiErrors.invalidParameter("only_multi_leg", "cannot be combined with `exclude_multi_leg=true`.");
   },
   data: OptionTradeListDataSchema,
@@ -120,8 +126,9 @@ export const contractTradesRoute = flowRoute({
   query: ContractTradesQuerySchema,
   params: FlowRefContractParamsSchema,
   symbolsOf: (_q, p) => [rootOfSymbol(decodedPathParam(p.symbol))],
-  check: (q) => {
+  check: (q, { nowMs }) => {
     checkBounds(q, [["start", "end"]]);
+    checkWindowSession(q, nowMs);
     if (q.only_multi_leg && q.exclude_multi_leg) throw apiErrors.invalidParameter("only_multi_leg", "cannot be combined with `exclude_multi_leg=true`.");
   },
   data: OptionTradeListDataSchema,

@@ -18,6 +18,7 @@ import { directionSign } from "../../../lib/flow";
 import { previousTradingDay, sessionBounds } from "../../../lib/time";
 import { planDefinition } from "../../accounts/plans";
 import type { Principal } from "../../accounts/types";
+import { computeOffLoop } from "../../daily-store/compute-pool";
 import { FLOW_SUMMARY } from "../../daily-store/kinds";
 import type { FlowState } from "./flow-route";
 import { FLOW_FIRST_DATE, flowUniverse, openingBoard, sessionTape, sessionUptoMs, tapeTrades, type SessionTape } from "./tape";
@@ -125,7 +126,7 @@ export async function sessionSummary(state: FlowState, ticker: string, date: str
     const stored = finished ? storedSummary(state, ticker, date) : undefined;
     p = stored
       ? Promise.resolve(stored)
-      : computeSessionSummary(state, ticker, date, nowMs).then((summary) => {
+      : computeOffLoop(state.services.computePool, { kind: FLOW_SUMMARY, symbol: ticker, session: date, nowMs }, () => computeSessionSummary(state, ticker, date, nowMs)).then((summary) => {
           if (finished) state.services.dailyStore?.put(FLOW_SUMMARY, ticker, date, summary);
           return summary;
         });
@@ -169,6 +170,7 @@ export async function summariesOf(
   nowMs: number,
   signal?: AbortSignal,
 ): Promise<SessionSummary[]> {
+  if (state.services.computePool) return pooledInOrder(tickers, signal, (t) => sessionSummary(state, t, date, nowMs));
   const out: SessionSummary[] = [];
   for (const t of tickers) {
     await yieldToTimers();
@@ -176,6 +178,23 @@ export async function summariesOf(
     out.push(await sessionSummary(state, t, date, nowMs));
   }
   return out;
+}
+
+/**
+ * With a compute pool every missing summary is asked for at once (the pool's workers share them
+ * out; the loop only awaits); in input order. A caller gone meanwhile stops waiting, and the rows
+ * still computed are kept for the next caller.
+ */
+async function pooledInOrder<K>(keys: readonly K[], signal: AbortSignal | undefined, one: (k: K) => Promise<SessionSummary>): Promise<SessionSummary[]> {
+  const all = Promise.all(keys.map(one));
+  if (!signal) return all;
+  if (signal.aborted) throw signal.reason;
+  all.catch(() => {});
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    all.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }
 
 /** Summaries of one ticker over several sessions, in date order. */
@@ -186,6 +205,7 @@ export async function summariesByDate(
   nowMs: number,
   signal?: AbortSignal,
 ): Promise<SessionSummary[]> {
+  if (state.services.computePool) return pooledInOrder(dates, signal, (d) => sessionSummary(state, ticker, d, nowMs));
   const out: SessionSummary[] = [];
   for (const d of dates) {
     await yieldToTimers();

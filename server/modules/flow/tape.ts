@@ -23,6 +23,7 @@
  * - `currentFlowDate(nowMs)` -> the current trading date (today once the session opened, else the
  *   previous session).
  * - `resolveFlowDate(raw, nowMs, param)` -> a session date in `[FLOW_FIRST_DATE, today]`, 400 otherwise.
+ * - `resolveFlowInstantDate(ms, nowMs, param)` -> the same for an instant's ET date (400 for any instant without one).
  * - `sessionUptoMs(date, nowMs)` -> the end of the part of the session that has happened.
  * @see docs/methodology.md#flow-session-tape
  */
@@ -38,6 +39,7 @@ import {
   type ScoredTrade,
   type SweepGrouping,
 } from "../../../lib/flow";
+import { boardInstantMs } from "../../../lib/market/board-instant";
 import type { ChainSnapshot, OptionPrint, SymbolInfo } from "../../../lib/market/market-data";
 import { OptionSymbolError, formatOptionSymbol, parseOptionSymbol, type OptionContractId } from "../../../lib/symbols";
 import { CalendarError, etDateOf, isTradingDay, previousTradingDay, sessionBounds, sessionDateAt } from "../../../lib/time";
@@ -182,10 +184,29 @@ export function resolveFlowDate(raw: string | undefined, nowMs: number, param = 
   return raw;
 }
 
-/** The end of the part of `date`'s regular session that has happened by `nowMs`. */
+/**
+ * The session date of an instant a caller gave (`start`, `end`): `resolveFlowDate` of its ET date.
+ * An instant outside the ET calendar's years (`0`, `1.5` as Unix seconds, a trade id of nanosecond 60) has no
+ * date: 400 too.
+ * @throws ApiError 400 `invalid_parameter` naming `param`
+ */
+export function resolveFlowInstantDate(ms: number, nowMs: number, param: string): string {
+  let date: string;
+  try {
+    date = etDateOf(ms);
+  } catch (e) {
+    if (e instanceof CalendarError) throw apiErrors.invalidParameter(param, `must be a time from ${FLOW_FIRST_DATE} to now (this one is outside the calendar).`);
+    throw e;
+  }
+  return resolveFlowDate(date, nowMs, param);
+}
+
+/**
+ * The end of the part of `date`'s regular session that has happened by `nowMs`: the instant of
+ * the board a reading at `nowMs` uses too. @see docs/methodology.md#the-board-at-an-instant
+ */
 export function sessionUptoMs(date: string, nowMs: number): number {
-  const { openMs, closeMs } = sessionBounds(date);
-  return Math.max(openMs, Math.min(closeMs, nowMs));
+  return boardInstantMs(date, nowMs);
 }
 
 // ---------------------------------------------------------------------------------------------

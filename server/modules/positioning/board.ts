@@ -3,6 +3,7 @@
 import { BoardDataSchema, BoardMetaSchema, BoardQuerySchema } from "../../../lib/api/board";
 import { SLOT_HISTORICAL } from "../../accounts/types";
 import { apiErrors } from "../../errors";
+import { cacheShareBytes } from "../../cache/cache-budget";
 import { memoBoardColumns } from "../../web/heatmap/board-memo";
 import { attribution, FIRST_HISTORY_DATE, FIRST_HISTORY_MS } from "./grid-route";
 import { HISTORICAL_RETRY_AFTER_S } from "./historical";
@@ -46,7 +47,7 @@ export const boardRoute = positioningRoute({
     const at = query.at ?? nowMs;
     const chain = await state.services.market.chain(symbol, at);
     if (!chain) throw noData(symbol, at);
-    const data = memoBoardColumns(state.services.market, chain);
+    const data = memoBoardColumns(state.services.market, chain, cacheShareBytes(state.services.cacheBytes, "heatmapBoards"));
     return {
       data,
       meta: { simulated: chain.simulated, contracts: data.contracts.oi.length, attribution: attribution(chain.simulated) },

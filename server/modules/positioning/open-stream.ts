@@ -17,7 +17,15 @@ export async function openConnection(
   const conn = await openOnHub(
     hub,
     ctx.state.services,
-    { principal: ctx.principal, symbols, query: boardQueryOf(ctx.query), request: ctx.request, requestId: ctx.requestId, cursor: ctx.query.lastEventId },
+    {
+      principal: ctx.principal,
+      symbols,
+      query: boardQueryOf(ctx.query),
+      request: ctx.request,
+      requestId: ctx.requestId,
+      cursor: ctx.query.lastEventId,
+      access: { entitlement: "positioning", symbols },
+    },
     transport,
   );
   return { hub, conn };

@@ -5,7 +5,9 @@
  */
 import type { ChainSnapshot, SymbolInfo } from "../../../lib/market/market-data";
 import { exposureGrid, type DailyStat, type ExposureGrid, type KeyLevels } from "../../../lib/positioning";
+import { cacheShareBytes } from "../../cache/cache-budget";
 import { LruCache } from "../../cache/lru-cache";
+import { workerPoolCollector } from "../../metrics/pool-gauges";
 import { ApiError, apiErrors, toApiError } from "../../errors";
 import type { AppServices } from "../../services";
 import type { StreamHub } from "../../streams/stream-hub";
@@ -23,6 +25,9 @@ export interface PositioningOptions {
   /** Finished daily-statistics sessions kept in memory; default 20000. */
   statsCacheEntries?: number;
 }
+
+/** Parts of the budget's `positioning` share: live heatmap entries, key levels, daily statistics. */
+const POSITIONING_SPLIT = { live: 0.5, levels: 0.1, stats: 0.4 } as const;
 
 /** Default lifetime of a live entry: one market minute at clock speed 1 (docs/api.md#caching). */
 export const LIVE_CACHE_TTL_MS = 60_000;
@@ -65,14 +70,17 @@ export interface PositioningState {
  */
 export function createPositioningState(services: AppServices, options: PositioningOptions = {}): PositioningState {
   const ttlMs = options.heatmapCacheTtlMs ?? LIVE_CACHE_TTL_MS;
+  const share = cacheShareBytes(services.cacheBytes, "positioning");
   let catalog: Promise<Map<string, SymbolInfo>> | null = null;
   let pool: StatsPool | null | undefined;
+  // The pool's queue and load on the metrics endpoint (nothing before its first task): docs/operations.md#metrics.
+  const unregisterPool = services.metrics?.register(workerPoolCollector(() => [pool ? pool.stats() : null]));
   const state: PositioningState = {
     services,
-    live: new LruCache(4096, ttlMs),
+    live: new LruCache({ maxEntries: 4096, ttlMs, maxBytes: share * POSITIONING_SPLIT.live }),
     liveBuilding: new Map(),
-    levels: new LruCache(4096, ttlMs),
-    stats: new LruCache(options.statsCacheEntries ?? 20_000),
+    levels: new LruCache({ maxEntries: 4096, ttlMs, maxBytes: share * POSITIONING_SPLIT.levels }),
+    stats: new LruCache({ maxEntries: options.statsCacheEntries ?? 20_000, maxBytes: share * POSITIONING_SPLIT.stats }),
     async catalog() {
       catalog ??= services.market.universe().then((infos) => {
         const out = new Map<string, SymbolInfo>();
@@ -99,6 +107,7 @@ export function createPositioningState(services: AppServices, options: Positioni
     hub: null,
     async shutdown(graceMs) {
       await state.hub?.shutdown(graceMs);
+      unregisterPool?.();
       await pool?.close();
     },
   };

@@ -7,6 +7,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { loadKernelsSync, type KernelEngineName } from "../../../lib/kernels";
 import { createSimulatedMarket } from "../../../lib/market";
+import { servePoolTasks } from "../../workers/worker-pool";
 import { replayStatsSession, type StatsSessionTask } from "./stats-replay";
 
 /** What the pool passes at start. */
@@ -15,22 +16,13 @@ export interface StatsWorkerInit {
   engine: KernelEngineName;
 }
 
-/** A request to the worker and its answer. */
-export type StatsWorkerRequest = { id: number; task: StatsSessionTask };
-export type StatsWorkerReply = { id: number; ok: true; stat: unknown } | { id: number; ok: false; message: string };
-
 const init = workerData as StatsWorkerInit;
 // The clock only caps "now"; every replayed minute is at or before the task's nowMs.
 let nowMs = 0;
 const market = createSimulatedMarket({ seed: init.seed, clock: { now: () => nowMs } });
 const engine = loadKernelsSync({ engine: init.engine });
 
-parentPort!.on("message", async ({ id, task }: StatsWorkerRequest) => {
-  try {
-    nowMs = task.nowMs;
-    const stat = await replayStatsSession(market, engine, task);
-    parentPort!.postMessage({ id, ok: true, stat } satisfies StatsWorkerReply);
-  } catch (error) {
-    parentPort!.postMessage({ id, ok: false, message: String((error as Error)?.message ?? error) } satisfies StatsWorkerReply);
-  }
+servePoolTasks(parentPort!, async (task: StatsSessionTask) => {
+  nowMs = task.nowMs;
+  return replayStatsSession(market, engine, task);
 });

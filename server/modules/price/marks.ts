@@ -5,8 +5,9 @@
 import { BarMarksSchema, MarksQuerySchema, TimescaleMarksSchema } from "../../../lib/api/marks";
 import type { SymbolInfo } from "../../../lib/market/market-data";
 import { earningsMarks, kingChangeMarks, MARK_RULES, mergeBarMarks } from "../../../lib/price/marks";
-import { etDateOf, sessionBounds, tradingDaysBetween, type IsoDate } from "../../../lib/time";
-import { priceRoute } from "./price-route";
+import { CALENDAR_FIRST_YEAR, CALENDAR_LAST_YEAR, etDateOf, etInstant, sessionBounds, tradingDaysBetween, type IsoDate } from "../../../lib/time";
+import { cacheShareBytes } from "../../cache/cache-budget";
+import { PRICE_SPLIT, priceRoute } from "./price-route";
 import { resolveSymbol } from "./resolve-symbol";
 import { sessionMarkParts } from "./session-marks";
 
@@ -15,11 +16,24 @@ export const MARKS_COST = 1;
 
 const SECOND = 1000;
 
+/** The instants of the years the NYSE calendar covers, `[from, to)`: no session lies outside them. */
+const CALENDAR_FROM_MS = etInstant(`${CALENDAR_FIRST_YEAR}-01-01`, "00:00");
+const CALENDAR_TO_MS = etInstant(`${CALENDAR_LAST_YEAR + 1}-01-01`, "00:00");
+
+/**
+ * The ET dates of the first and last instant of `[fromS, toS)` clipped to the calendar and to
+ * `uptoMs`, or null when nothing is left (a UDF client may ask from 0 or far ahead: no marks, no error).
+ */
+function calendarDates(fromS: number, toS: number, uptoMs = Number.POSITIVE_INFINITY): [IsoDate, IsoDate] | null {
+  const fromMs = Math.max(fromS * SECOND, CALENDAR_FROM_MS);
+  const lastMs = Math.min(toS * SECOND, uptoMs, CALENDAR_TO_MS) - 1;
+  return lastMs >= fromMs ? [etDateOf(fromMs), etDateOf(lastMs)] : null;
+}
+
 /** The ET session dates of `[fromS, toS)`, not after `nowMs`. */
 function sessionsOf(fromS: number, toS: number, nowMs: number): IsoDate[] {
-  const endMs = Math.min(toS * SECOND, nowMs) - 1;
-  if (!(endMs >= fromS * SECOND)) return [];
-  return tradingDaysBetween(etDateOf(fromS * SECOND), etDateOf(endMs));
+  const dates = calendarDates(fromS, toS, nowMs);
+  return dates ? tradingDaysBetween(dates[0], dates[1]) : [];
 }
 
 /** The positioning board charted for a ticker: its first option root (SPX -> SPXW). */
@@ -57,7 +71,7 @@ export const marksRoute = priceRoute({
     const inWindow = (ms: number) => ms >= fromMs && ms < toMs;
     const parts = [];
     for (const date of dates) {
-      parts.push(await sessionMarkParts({ market: services.market, kernels: services.kernels, ticker: info.ticker, root, date, nowMs, signal: ctx.signal }));
+      parts.push(await sessionMarkParts({ market: services.market, kernels: services.kernels, ticker: info.ticker, root, date, nowMs, signal: ctx.signal, cacheBytes: cacheShareBytes(services.cacheBytes, "price") * PRICE_SPLIT.marks }));
     }
     const kings = parts.flatMap((p) => p.kings).filter((k) => inWindow(k.tsMs));
     const events = parts.flatMap((p) => p.events).filter((e) => inWindow(e.tsMs));
@@ -86,8 +100,9 @@ export const timescaleMarksRoute = priceRoute({
   tags: ["History"],
   handler: async ({ query, services }) => {
     const info = await resolveSymbol(services, query.symbol, false);
-    if (!(query.to > query.from)) return { data: [] };
-    const events = await services.market.earnings(info.ticker, etDateOf(query.from * SECOND), etDateOf(query.to * SECOND - 1));
+    const dates = calendarDates(query.from, query.to);
+    if (!dates) return { data: [] };
+    const events = await services.market.earnings(info.ticker, dates[0], dates[1]);
     const marks = earningsMarks(heatmapSymbolOf(info), events).filter((m) => m.time >= query.from && m.time < query.to);
     return { data: marks };
   },

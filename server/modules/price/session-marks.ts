@@ -9,7 +9,10 @@ import type { MarketData } from "../../../lib/market/market-data";
 import { exposureGrid, heatmapFrame, kingIndex, POSITIONING_DEFAULTS } from "../../../lib/positioning";
 import { blockMarks, kingSampleInstants, MARK_RULES, sweepMarks, type BarMark } from "../../../lib/price/marks";
 import { sessionBounds, type IsoDate } from "../../../lib/time";
+import { cacheShareBytes } from "../../cache/cache-budget";
+import { LruCache } from "../../cache/lru-cache";
 import { windowedSource } from "../positioning/windowed-boards";
+import { PRICE_SPLIT } from "./price-route";
 
 /** The king strike at a sample instant (null: no king on that board). */
 export interface KingSample {
@@ -29,47 +32,27 @@ export interface SessionMarkParts {
   events: TimedMark[];
 }
 
-/** Finished sessions kept per market, and past king samples. */
+/** Finished sessions kept per market, and past king samples (at most; bytes bound them too). */
 export const MARKS_CACHE_LIMITS = Object.freeze({ sessions: 256, kingSamples: 20_000 });
 
-/** A Map used as a least-recently-used cache of at most `max` entries. */
-class Lru<K, V> {
-  private readonly map = new Map<K, V>();
-  constructor(private readonly max: number) {}
-  get(key: K): V | undefined {
-    const v = this.map.get(key);
-    if (v !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, v);
-    }
-    return v;
-  }
-  set(key: K, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value as K);
-  }
-  delete(key: K): void {
-    this.map.delete(key);
-  }
-  get size(): number {
-    return this.map.size;
-  }
-}
-
 interface MarksCache {
-  sessions: Lru<string, Promise<SessionMarkParts>>;
-  kings: Lru<string, number | null>;
+  sessions: LruCache<string, Promise<SessionMarkParts>>;
+  kings: LruCache<string, number | null>;
   /** Sessions computed (not served from the cache): for tests and the bench. */
   computed: number;
 }
 
 const caches = new WeakMap<MarketData, MarksCache>();
 
-function cacheOf(market: MarketData): MarksCache {
+/** The market's marks cache, made by the first caller within `maxBytes` (default: the budget's `price` share of the default total, in part). */
+function cacheOf(market: MarketData, maxBytes = cacheShareBytes(undefined, "price") * PRICE_SPLIT.marks): MarksCache {
   let c = caches.get(market);
   if (!c) {
-    c = { sessions: new Lru(MARKS_CACHE_LIMITS.sessions), kings: new Lru(MARKS_CACHE_LIMITS.kingSamples), computed: 0 };
+    c = {
+      sessions: new LruCache({ maxEntries: MARKS_CACHE_LIMITS.sessions, maxBytes: maxBytes * 0.9 }),
+      kings: new LruCache({ maxEntries: MARKS_CACHE_LIMITS.kingSamples, maxBytes: maxBytes * 0.1 }),
+      computed: 0,
+    };
     caches.set(market, c);
   }
   return c;
@@ -90,6 +73,8 @@ export interface SessionMarksInput {
   date: IsoDate;
   nowMs: number;
   signal?: AbortSignal;
+  /** Bytes the market's marks cache may hold (its share of the app's cache budget). */
+  cacheBytes?: number;
 }
 
 // The king is the default window's (docs/methodology.md#chart-marks): the simulator generates just
@@ -138,7 +123,7 @@ async function computeParts(i: SessionMarksInput, cache: MarksCache): Promise<Se
  * before `nowMs`) and was computed before; computed (and, when finished, kept) otherwise.
  */
 export function sessionMarkParts(i: SessionMarksInput): Promise<SessionMarkParts> {
-  const cache = cacheOf(i.market);
+  const cache = cacheOf(i.market, i.cacheBytes);
   if (sessionBounds(i.date, { extended: true }).closeMs > i.nowMs) return computeParts(i, cache);
   const key = `${i.ticker}|${i.root}|${i.date}`;
   const hit = cache.sessions.get(key);

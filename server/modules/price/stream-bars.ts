@@ -24,7 +24,7 @@ async function openBarStream(ctx: RouteContext<BarStreamQuery, unknown, PriceSta
   const conn = await openOnHub(
     hub,
     state.services,
-    { principal: principal!, symbols: known, query: { resolution: query.resolution }, request, requestId, cursor: query.lastEventId },
+    { principal: principal!, symbols: known, query: { resolution: query.resolution }, request, requestId, cursor: query.lastEventId, access: { entitlement: "price", symbols: known } },
     "sse",
   );
   return sseResponse(conn, hub, request);
@@ -51,7 +51,8 @@ export const streamBarsRoute = priceRoute({
     "Server-Sent Events of live bars at one resolution: `connected` first, then a `bar` per symbol whenever its latest bar " +
     "changes (each completed minute while it trades; the extended session, 04:00-20:00 ET, for ETFs and stocks), " +
     "`symbol_unavailable` before the session's first bar, `credits` after each per-minute debit, `: ping` every 15 s, " +
-    "`reconnect` after 60 minutes or on shutdown, `closed` when credits, caps, the key or the account stop the stream. Resume " +
+    "`reconnect` after 60 minutes or on shutdown, `closed` when credits, caps, the key or the account stop the stream (`access_withdrawn` once the plan no longer " +
+    "includes price data, re-checked every second). Resume " +
     "with Last-Event-ID (or lastEventId). 1 credit per symbol to open, then 1 per symbol per minute.",
   tags: ["Streaming"],
   handler: openBarStream,

@@ -4,6 +4,7 @@ import { EmptyQuerySchema } from "../../../lib/api/common";
 import { VolIndexDataSchema, VolMetaSchema, VolStatusDataSchema, VolSymbolsDataSchema } from "../../../lib/api/vol";
 import { isoUtc } from "../../../lib/positioning/iso-utc";
 import { previousTradingDay } from "../../../lib/time";
+import type { DailyDataStore } from "../../daily-store";
 import { liveReading } from "./live-reading";
 import { volMeta } from "./vol-meta";
 import { REFERENCE_SYMBOL, volRoute, type VolState } from "./vol-route";
@@ -49,6 +50,13 @@ export const volSymbolsRoute = volRoute({
   },
 });
 
+/** The background fill as `/v1/vol/status` shows it (docs/operations.md#daily-fill-retries). */
+function dailyFillStatus(store: DailyDataStore | undefined) {
+  if (!store) return null;
+  const { running, retry } = store.fill.snapshot();
+  return { running, retry: retry && { attempt: retry.attempt, nextAt: isoUtc(retry.nextAtMs), reason: retry.reason } };
+}
+
 /** `GET /v1/vol/status`: freshness, market state, coverage counts. Free. */
 export const volStatusRoute = volRoute({
   ...base,
@@ -74,7 +82,7 @@ export const volStatusRoute = volRoute({
         marketState: meta.marketState,
         frozen: meta.frozen,
         published: asOfMs === null ? 0 : covered.size,
-        coverage: { covered: covered.size, historySessions: state.historySessions, historyWarm: state.warmProgress() },
+        coverage: { covered: covered.size, historySessions: state.historySessions, historyWarm: state.warmProgress(), dailyFill: dailyFillStatus(services.dailyStore) },
       },
       meta,
     };

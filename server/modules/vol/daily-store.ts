@@ -9,14 +9,16 @@
 import type { IsoDate, MarketData } from "../../../lib/market/market-data";
 import { previousTradingDay, sessionBounds } from "../../../lib/time";
 import { sessionCloseReading, type SessionCloseReading } from "../../../lib/vol";
+import { cacheShareBytes } from "../../cache/cache-budget";
 import { LruCache } from "../../cache/lru-cache";
+import { computeOffLoop, type ComputePool } from "../../daily-store/compute-pool";
 import { VOL_READING } from "../../daily-store/kinds";
 import type { DailyDataStore } from "../../daily-store/store";
 
 /** Sessions of history kept behind each symbol by default: one year (the IV-rank window). */
 export const DEFAULT_HISTORY_SESSIONS = 252;
 
-/** Readings kept in memory: the whole universe's year (146 x 252) with room to spare. */
+/** Readings kept in memory by default: the whole universe's year (146 x 252) with room to spare. */
 const STORE_ENTRIES = 100_000;
 
 /** Daily closing readings per symbol and session. */
@@ -51,11 +53,24 @@ export interface DailyStoreOptions {
   persisted?: DailyDataStore;
   /** The market clock: a session is finished (and persisted) once its close is at or before now. */
   nowMs?: () => number;
+  /** Worker threads that build closing readings (absent: built on this thread). */
+  compute?: ComputePool;
+  /** Bytes the in-memory readings may hold (default: the budget's `vol` share of the default total, in part). */
+  maxBytes?: number;
 }
+
+/**
+ * Parts of the budget's `vol` share: live readings and screener rows, premium lows, daily closing
+ * readings. @see docs/operations.md#cache-budget
+ */
+export const VOL_SPLIT = { memo: 0.4, premiumLows: 0.2, daily: 0.4 } as const;
 
 /** A store over one market. */
 export function createDailyStore(market: MarketData, options: DailyStoreOptions = {}): DailyStore {
-  const cache = new LruCache<string, Promise<SessionCloseReading | null>>(STORE_ENTRIES);
+  const cache = new LruCache<string, Promise<SessionCloseReading | null>>({
+    maxEntries: STORE_ENTRIES,
+    maxBytes: options.maxBytes ?? cacheShareBytes(undefined, "vol") * VOL_SPLIT.daily,
+  });
   const { persisted } = options;
   const now = options.nowMs ?? (() => market.clock.now());
   const finished = (date: IsoDate) => sessionBounds(date).closeMs <= now();
@@ -74,7 +89,8 @@ export function createDailyStore(market: MarketData, options: DailyStoreOptions 
       const stored = fromDisk(symbol, date);
       if (stored !== undefined) return Promise.resolve(stored);
       const done = finished(date);
-      p = sessionCloseReading(market, symbol, date).then((r) => {
+      const task = { kind: VOL_READING, symbol, session: date, nowMs: now() } as const;
+      p = computeOffLoop(options.compute, task, () => sessionCloseReading(market, symbol, date)).then((r) => {
         if (done) persisted?.put(VOL_READING, symbol, date, r);
         return r;
       });
@@ -94,7 +110,9 @@ export function createDailyStore(market: MarketData, options: DailyStoreOptions 
         const stored = persisted.range<SessionCloseReading | null>(VOL_READING, symbol, dates[0], dates[dates.length - 1]);
         for (const d of dates) if (stored.has(d) && finished(d) && !cache.has(`${symbol}|${d}`)) remember(symbol, d, stored.get(d)!);
       }
-      // In order, one board at a time: boards are CPU work, so parallel reads would only interleave.
+      // With workers, every missing reading is asked for at once and the loop only awaits them.
+      if (options.compute) return (await Promise.all(dates.map((d) => reading(symbol, d)))).filter((r): r is SessionCloseReading => r !== null);
+      // Else in order, one board at a time: boards are CPU work, so parallel reads would only interleave.
       for (const d of dates) {
         const fresh = !cache.has(`${symbol}|${d}`);
         const r = await reading(symbol, d);

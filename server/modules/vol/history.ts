@@ -2,7 +2,7 @@
 // array per field), from the daily store. Cost per request: docs/api.md#volatility-costs.
 import { HISTORY_ADJ_COLUMNS, HISTORY_COLUMNS, VolHistoryDataSchema, VolHistoryQuerySchema, VolMetaSchema, type VolMissing } from "../../../lib/api/vol";
 import type { IsoDate } from "../../../lib/market/market-data";
-import { etDateOf, sessionBounds, tradingDaysBetween } from "../../../lib/time";
+import { CALENDAR_FIRST_YEAR, CALENDAR_LAST_YEAR, etDateOf, sessionBounds, tradingDaysBetween } from "../../../lib/time";
 import { weekendAdjusted, type SessionCloseReading } from "../../../lib/vol";
 import { apiErrors } from "../../errors";
 import { volMeta } from "./vol-meta";
@@ -15,6 +15,17 @@ export const HISTORY_MAX_DAYS = 800;
 const DAY_MS = 86_400_000;
 const dayNumber = (d: IsoDate) => Math.floor(Date.parse(`${d}T00:00:00Z`) / DAY_MS);
 const isoOfDay = (n: number) => new Date(n * DAY_MS).toISOString().slice(0, 10);
+
+/** The window's dates lie in the years the NYSE calendar covers (sessions are known only there). */
+const CALENDAR_FIRST_DATE = `${CALENDAR_FIRST_YEAR}-01-01`;
+const CALENDAR_LAST_DATE = `${CALENDAR_LAST_YEAR}-12-31`;
+const maxDate = (a: IsoDate, b: IsoDate) => (a > b ? a : b);
+
+function checkCalendarDate(param: "from" | "to", date: IsoDate): void {
+  if (date < CALENDAR_FIRST_DATE || date > CALENDAR_LAST_DATE) {
+    throw apiErrors.invalidParameter(param, `must be a date from ${CALENDAR_FIRST_DATE} to ${CALENDAR_LAST_DATE} (the years the NYSE calendar covers; got ${date}).`);
+  }
+}
 
 /** Weekdays (Monday to Friday) in `[from, to]`: holidays are not discounted (reference). */
 export function weekdaysBetween(from: IsoDate, to: IsoDate): number {
@@ -73,7 +84,9 @@ export const volHistoryRoute = volRoute({
   symbolsOf: (q) => q.symbols,
   check: (q, { nowMs }) => {
     const to = q.to ?? etDateOf(nowMs);
-    const from = q.from ?? isoOfDay(dayNumber(to) - 30);
+    checkCalendarDate("to", to);
+    const from = q.from ?? maxDate(isoOfDay(dayNumber(to) - 30), CALENDAR_FIRST_DATE);
+    checkCalendarDate("from", from);
     if (from > to) throw apiErrors.invalidParameter("from", "must not be after `to`.");
     if (dayNumber(to) - dayNumber(from) > HISTORY_MAX_DAYS) {
       throw apiErrors.rangeTooLarge(`The window from ${from} to ${to} is longer than ${HISTORY_MAX_DAYS} calendar days.`, { max_days: HISTORY_MAX_DAYS });

@@ -93,7 +93,8 @@ async function buildRow(state: VolState, x: SymbolInputs, info: { sector: string
     running_sigma: sg?.running_sigma ?? null,
     sigma_odds_pct: sg?.sigma_odds_pct ?? null,
     expected_vrp: vrp(closes, svx30s).expected_vrp,
-    event_move_pct: ev ? (ev.implied_move_pct ?? ev.estimate_move_pct) : null,
+    // The report's own move only: the straddle estimate spans the whole expiry (docs/methodology.md#screener-fields).
+    event_move_pct: ev?.implied_move_pct ?? null,
     days_to_event: ev?.days_to_event ?? null,
     opt_vol: optionVolume(board),
     spot: board.spot,

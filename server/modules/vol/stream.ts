@@ -26,9 +26,9 @@ async function openVolConnection(ctx: RouteContext<VolStreamQueryParams, unknown
   // `market=true`: the S&P complex is one more topic, billed and limited as a symbol.
   const topics = query.market ? [...symbols, VOL_MARKET_TOPIC] : symbols;
   const q = { modules: query.modules, market: query.market, symbols };
-  const conn = await openOnHub(hub, state.services, { principal: principal!, symbols: topics, query: q, request, requestId, cursor: query.lastEventId }, transport);
-  // Access is re-checked every minute: a plan that drops volatility data closes `access_withdrawn`.
-  conn.requireEntitlement("volatility");
+  // Access is re-checked while the stream lives: a plan that drops volatility data closes `access_withdrawn`.
+  const access = { entitlement: "volatility", symbols } as const;
+  const conn = await openOnHub(hub, state.services, { principal: principal!, symbols: topics, query: q, request, requestId, cursor: query.lastEventId, access }, transport);
   return { hub, conn, request };
 }
 
@@ -71,7 +71,7 @@ export const volStreamRoute = volRoute({
     "with the requested modules) each time its board minute changes, `symbol_unavailable` when a symbol has no board, " +
     "a `market` event (the /v1/vol/market object) each time SPXW's board minute changes with market=true (billed as one more symbol), " +
     "`credits` after each per-minute debit, `: ping` every 15 s, `reconnect` after 60 minutes or on shutdown, `closed` when " +
-    "credits, caps, the key or the account stop the stream, or `access_withdrawn` when the plan stops including volatility data (re-checked every minute). Resume with Last-Event-ID (or lastEventId). 1 credit per " +
+    "credits, caps, the key or the account stop the stream, or `access_withdrawn` when the plan stops including volatility data (re-checked every second). Resume with Last-Event-ID (or lastEventId). 1 credit per " +
     "symbol to open, then 1 per symbol per minute.",
   tags: ["Streaming"],
   handler: openVolStream,

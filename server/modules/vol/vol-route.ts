@@ -1,3 +1,4 @@
+import { cacheShareBytes } from "../../cache/cache-budget";
 import { LruCache } from "../../cache/lru-cache";
 import type { MemoLow } from "./premium-low";
 import type { AppServices } from "../../services";
@@ -10,7 +11,7 @@ import { VOL_READING } from "../../daily-store/kinds";
 import { warmRecordCloses } from "./event-record";
 import { liveReading } from "./live-reading";
 import { optionVolume } from "../../../lib/vol/screener-fields";
-import { createDailyStore, DEFAULT_HISTORY_SESSIONS, type DailyStore } from "./daily-store";
+import { createDailyStore, DEFAULT_HISTORY_SESSIONS, VOL_SPLIT, type DailyStore } from "./daily-store";
 
 /** The S&P reference of `ratio_vix` (spec: the volatility module keys the S&P complex on SPXW). */
 export const REFERENCE_SYMBOL = "SPXW";
@@ -68,8 +69,9 @@ export interface VolState {
 /** The volatility module's state for one app (nothing is computed until a route asks). */
 export function createVolState(services: AppServices, options: VolOptions = {}): VolState {
   const coverage = createCoverage(services.market, options.symbols);
+  const volShare = cacheShareBytes(services.cacheBytes, "vol");
   const persisted = services.dailyStore;
-  const daily = createDailyStore(services.market, { persisted, nowMs: () => services.clock.now() });
+  const daily = createDailyStore(services.market, { persisted, nowMs: () => services.clock.now(), compute: services.computePool, maxBytes: volShare * VOL_SPLIT.daily });
   const historySessions = options.historySessions ?? DEFAULT_HISTORY_SESSIONS;
   let warming: Promise<void> | null = null;
   let progress: { done: number; total: number; finished: boolean } | null = null;
@@ -78,8 +80,8 @@ export function createVolState(services: AppServices, options: VolOptions = {}):
   let waitingForFill = false;
   const state: VolState = {
     services,
-    memo: new LruCache<string, unknown>(MEMO_ENTRIES),
-    premiumLows: new LruCache<string, MemoLow>(PREMIUM_LOW_ENTRIES),
+    memo: new LruCache<string, unknown>({ maxEntries: MEMO_ENTRIES, maxBytes: volShare * VOL_SPLIT.memo }),
+    premiumLows: new LruCache<string, MemoLow>({ maxEntries: PREMIUM_LOW_ENTRIES, maxBytes: volShare * VOL_SPLIT.premiumLows }),
     coverage,
     daily,
     historySessions,

@@ -3,30 +3,31 @@
 // are kept per market for the latest few boards and shared by every caller that asks for them
 // (a reload, a second viewer, the replay of a minute). docs/api.md#heatmap-page-first-paint.
 import type { ChainSnapshot, MarketData } from "../../../lib/market/market-data";
+import { cacheShareBytes } from "../../cache/cache-budget";
+import { LruCache } from "../../cache/lru-cache";
 import { memoizeJson } from "../../http/json-body";
 import { boardColumns, type BoardJson } from "../../modules/positioning/board-columns";
 
-/** Boards kept per market (least recently used out first). */
+/** Boards kept per market at most (least recently used out first); bytes bound them too. */
 export const BOARD_MEMO_SIZE = 32;
 
-const memos = new WeakMap<MarketData, Map<string, BoardJson>>();
+const memos = new WeakMap<MarketData, LruCache<string, BoardJson>>();
 
-/** `boardColumns(chain)`, memoised by symbol and minute; the result must not be mutated. */
-export function memoBoardColumns(market: MarketData, chain: ChainSnapshot): BoardJson {
+/**
+ * `boardColumns(chain)`, memoised by symbol and minute; the result must not be mutated.
+ * @param maxBytes what the market's memo may hold (made by the first caller; default: the budget's
+ *   `heatmapBoards` share of the default total)
+ */
+export function memoBoardColumns(market: MarketData, chain: ChainSnapshot, maxBytes = cacheShareBytes(undefined, "heatmapBoards")): BoardJson {
   let memo = memos.get(market);
   if (!memo) {
-    memo = new Map();
+    memo = new LruCache<string, BoardJson>({ maxEntries: BOARD_MEMO_SIZE, maxBytes });
     memos.set(market, memo);
   }
   const key = `${chain.symbol}|${chain.asOfMs}`;
   const hit = memo.get(key);
-  if (hit) {
-    memo.delete(key);
-    memo.set(key, hit);
-    return hit;
-  }
+  if (hit) return hit;
   const data = memoizeJson(boardColumns(chain));
   memo.set(key, data);
-  if (memo.size > BOARD_MEMO_SIZE) memo.delete(memo.keys().next().value as string);
   return data;
 }

@@ -4,14 +4,21 @@
 import { describe, expect, it } from "vitest";
 import { moduleStateOf } from "../../../../server/modules";
 import { flowModule } from "../../../../server/modules/flow";
-import { SUMMARY_ENTRIES, type FlowState } from "../../../../server/modules/flow/flow-route";
+import { cacheShareBytes, DEFAULT_CACHE_MB, mebibytes } from "../../../../server/cache/cache-budget";
+import type { FlowState } from "../../../../server/modules/flow/flow-route";
 import { summariesOf } from "../../../../server/modules/flow/session-summary";
 import { flowHarness, NOW_MS, simMarket, TODAY } from "./_spec-harness";
 
 describe("session summary cache", () => {
-  it("holds a market-wide scan of 6 sessions of the whole universe", async () => {
+  it("the default budget's summary share holds a market-wide scan of 6 sessions of the whole universe", async () => {
     const universe = await simMarket.universe();
-    expect(SUMMARY_ENTRIES).toBeGreaterThanOrEqual(universe.length * 6);
+    const h = flowHarness({ universe: ["TXN", "XLRE", "XLU", "LMT"] });
+    const state = moduleStateOf(h.app.services, flowModule) as FlowState;
+    await summariesOf(state, ["TXN", "XLRE", "XLU", "LMT"], TODAY, NOW_MS);
+    await new Promise((r) => setTimeout(r, 0)); // each summary sized once settled
+    const perSummary = state.summaries.bytes / state.summaries.size;
+    expect(state.summaries.maxBytes).toBe(cacheShareBytes(mebibytes(DEFAULT_CACHE_MB), "flowSummaries"));
+    expect(perSummary * universe.length * 6).toBeLessThanOrEqual(state.summaries.maxBytes);
   });
 
   it("a scan fills the summary cache, not the small-value memo; a resumed scan computes only what is left", async () => {

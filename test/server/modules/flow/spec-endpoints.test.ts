@@ -1,8 +1,9 @@
 // The flow module's analytics endpoints, each checked against sums recomputed from the raw prints
 // of the simulated market (AAPL, first half hour of 2024-03-06).
 import { describe, expect, it } from "vitest";
+import { openInterestBySymbol } from "../../../../lib/flow/board-open-interest";
 import { sessionBounds } from "../../../../lib/time";
-import { body, flowHarness, NOW_MS, TODAY } from "./_spec-harness";
+import { body, flowHarness, NOW_MS, PRIOR, TODAY } from "./_spec-harness";
 
 const h = flowHarness({ universe: ["AAPL", "SPY", "AMZN"] });
 const OPEN = sessionBounds(TODAY).openMs;
@@ -119,6 +120,51 @@ describe("per-ticker endpoints", () => {
     const bad = await h.get("/v1/underlying/AAPL/rvol?interval=0D");
     expect(bad.status).toBe(400);
     expect((await body(bad)).error.message).toContain("interval");
+  });
+
+  it("/v1/underlying/{ticker}/chain reads the board at the request instant, as the volatility module does; an expired 0DTE its last board", async () => {
+    // NOW_MS is a minute boundary: the board at it is that minute's (the volatility module's
+    // `chain(symbol, now)`), not the minute before.
+    const board = (await h.sim.chain("AAPL", NOW_MS))!;
+    expect(board.asOfMs).toBe(NOW_MS);
+    const expiration = board.expirations[0];
+    const d = (await body(await h.get(`/v1/underlying/AAPL/chain?expiration=${expiration}`))).data;
+    expect(d.underlyingPrice).toBe(board.spot);
+    const ivs = new Map<number, number>();
+    for (let i = 0; i < board.right.length; i++) if (board.expIndex[i] === 0 && board.right[i] === 1 && board.iv[i] > 0) ivs.set(board.strikes[board.strikeIndex[i]], board.iv[i]);
+    // A strike that traded shows its last trade's IV: compare the others.
+    const rows = d.strikes.filter((r: any) => ivs.has(r.strike) && r.callVolume === 0);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) expect(r.callIv).toBe(ivs.get(r.strike));
+    // A finished session: the closing board's price; its 0DTE (gone from the closing board) keeps
+    // the open interest of the last board that listed it.
+    const { closeMs } = sessionBounds(PRIOR);
+    const closing = (await h.sim.chain("SPY", closeMs))!;
+    const past = (await body(await h.get(`/v1/underlying/SPY/chain?date=${PRIOR}&expiration=${PRIOR}`))).data;
+    expect(past.underlyingPrice).toBe(closing.spot);
+    const last = (await h.sim.chain("SPY", closeMs - 1))!;
+    expect(last.expirations).toContain(PRIOR);
+    expect(past.callOiTotal + past.putOiTotal).toBeGreaterThan(0);
+  });
+
+  it("/v1/contract/{symbol}/rvol: a strike never listed is 404 SYMBOL_NOT_FOUND, uncharged; a listed one without trades is 200", async () => {
+    const prints = await todayPrints();
+    const expiry = prints[0].expiry.replaceAll("-", "").slice(2);
+    const balance = () => h.accounts.balance(h.accountId);
+    const before = balance();
+    const res = await h.get(`/v1/contract/AAPL__${expiry}C09999000/rvol?avg_period=2d`);
+    expect(res.status).toBe(404);
+    const err = (await body(res)).error;
+    expect(err.code).toBe("SYMBOL_NOT_FOUND");
+    expect(err.message).toContain("AAPL__");
+    expect(balance()).toBe(before);
+    // A listed contract that did not trade today is known: 200 with empty volume.
+    const board = (await h.sim.chain("AAPL", sessionBounds(TODAY).openMs))!;
+    const traded = new Set(prints.map((p) => p.symbol));
+    const listed = [...openInterestBySymbol(board).keys()].find((sym) => !traded.has(sym))!;
+    const quiet = await h.get(`/v1/contract/${listed}/rvol?avg_period=2d&format=summary`);
+    expect(quiet.status).toBe(200);
+    expect((await body(quiet)).data.stats.todayVolume).toBe(0);
   });
 });
 

@@ -97,6 +97,20 @@ describe("/v1/vol/screener", () => {
     expect((await screener("quality=nonesuch")).total).toBe(0);
   });
 
+  it("event_move_pct is the events module's implied_move_pct: null when only the straddle estimate exists", async () => {
+    const rows = (await screener("")).rows;
+    const events = (await json(await h.get(`/v1/vol/events?symbols=${COVERED.join(",")}`))).data.symbols;
+    const bySymbol = new Map(events.map((e: any) => [e.symbol, e.events]));
+    let estimates = 0;
+    for (const r of rows) {
+      const ev: any = bySymbol.get(r.symbol);
+      expect(r.event_move_pct).toBe(ev ? ev.implied_move_pct : null);
+      if (ev?.estimate) estimates++;
+    }
+    // The rule is exercised: at least one stock's report has only the estimate in this market.
+    expect(estimates).toBeGreaterThan(0);
+  });
+
   it("limit and offset page through the same order", async () => {
     const all = (await screener("sort=spot")).rows.map((r: any) => r.symbol);
     const page = await screener("sort=spot&limit=2&offset=2");

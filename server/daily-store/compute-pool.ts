@@ -1,0 +1,79 @@
+/**
+ * The compute pool: worker threads that build the request path's cold per-(symbol, session) rows,
+ * the flow session summary and the volatility closing reading (tens of ms to seconds each, and a
+ * year of them per history request), so the event loop only routes, checks, charges and awaits.
+ * `serve` starts one (`--compute-workers`); an app without one computes in its own thread, as do
+ * callers when the workers cannot start. See docs/architecture.md#worker-pools.
+ */
+import { availableParallelism } from "node:os";
+import type { IsoDate } from "../../lib/market/market-data";
+import { spawnSiblingWorker } from "../spawn-sibling-worker";
+import { createWorkerPool, WorkerPoolUnavailable, type WorkerPool, type WorkerPoolStats } from "../workers/worker-pool";
+import type { MarketSource } from "./fingerprint";
+import type { RvolQuery, RvolTarget } from "../modules/flow/rvol-routes";
+import { FLOW_SUMMARY, VOL_READING } from "./kinds";
+
+/** What a compute worker is started with. */
+export interface ComputeWorkerInit {
+  source: MarketSource;
+}
+
+/** A flow RVOL answer (`/v1/underlying/{ticker}/rvol`, `/v1/contract/{symbol}/rvol`): a year and more of raw prints. */
+export const FLOW_RVOL = "flow-rvol";
+
+/**
+ * One piece of cold work at the request's market instant: a daily row (its kind, symbol and
+ * session), or a whole RVOL answer (its resolved target and validated query).
+ */
+export type ComputeTask =
+  | { kind: typeof FLOW_SUMMARY | typeof VOL_READING; symbol: string; session: IsoDate; nowMs: number }
+  | { kind: typeof FLOW_RVOL; target: RvolTarget; query: RvolQuery; nowMs: number };
+
+/** The pool as the modules see it (`services.computePool`). */
+export interface ComputePool {
+  /**
+   * The task's value, computed in a worker; rejects with `WorkerPoolUnavailable` when there are
+   * none, and with `signal`'s reason when it aborts before the task starts.
+   */
+  run<T>(task: ComputeTask, signal?: AbortSignal): Promise<T>;
+  stats(): WorkerPoolStats;
+  close(): Promise<void>;
+}
+
+/** Default worker count: the cores less the one the event loop needs, at least 1, at most 4. */
+export const DEFAULT_COMPUTE_WORKERS = Math.min(4, Math.max(1, availableParallelism() - 1));
+
+/**
+ * Start `size` compute workers over the market of `source` (they load on the first task).
+ * @example const pool = createComputePool({ source: { kind: "simulated", seed: 42 } }); await pool.run({ kind: "vol-reading", symbol: "SPY", session: "2025-06-12", nowMs });
+ */
+export function createComputePool(init: ComputeWorkerInit, size = DEFAULT_COMPUTE_WORKERS): ComputePool {
+  const pool: WorkerPool<ComputeTask, unknown> = createWorkerPool({
+    name: "compute",
+    size,
+    // One task at a time per worker: a task sets the worker's market clock to its own instant.
+    pipelineDepth: 1,
+    spawn: () => spawnSiblingWorker(import.meta.url, { source: "./compute-worker.ts", built: "./compute-worker.js" }, init),
+  });
+  return {
+    // Tasks are queued round-robin by symbol: one symbol's year of sessions does not hold back
+    // another symbol's first row.
+    run: <T>(task: ComputeTask, signal?: AbortSignal) => pool.run(task, signal, "symbol" in task ? task.symbol : task.target.ticker) as Promise<T>,
+    stats: () => pool.stats(),
+    close: () => pool.close(),
+  };
+}
+
+/**
+ * `task` in the pool when there is one that works, else `inline()` in this thread.
+ * @example const reading = await computeOffLoop(services.computePool, task, () => sessionCloseReading(market, s, d));
+ */
+export async function computeOffLoop<T>(pool: ComputePool | undefined, task: ComputeTask, inline: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!pool) return inline();
+  try {
+    return await pool.run<T>(task, signal);
+  } catch (error) {
+    if (error instanceof WorkerPoolUnavailable) return inline();
+    throw error;
+  }
+}

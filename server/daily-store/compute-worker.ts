@@ -1,0 +1,38 @@
+// Worker thread of the compute pool: the request path's cold work (a flow session summary, a
+// volatility closing reading, a whole RVOL answer) over a market of its own, rebuilt from the
+// server's source (the same seed or data folder), so the event loop that answers requests only
+// awaits it. It runs at normal priority: a caller is waiting. The caller writes finished sessions'
+// rows to the daily store. See docs/architecture.md#worker-pools.
+import { parentPort, workerData } from "node:worker_threads";
+import { createSimulatedMarket } from "../../lib/market";
+import type { MarketData } from "../../lib/market/market-data";
+import { sessionCloseReading } from "../../lib/vol";
+import { loadFileMarket } from "../data";
+import { createFlowState } from "../modules/flow/flow-route";
+import { rvolAnswer } from "../modules/flow/rvol-routes";
+import { computeSessionSummary } from "../modules/flow/session-summary";
+import type { AppServices } from "../services";
+import { servePoolTasks } from "../workers/worker-pool";
+import { FLOW_RVOL, type ComputeTask, type ComputeWorkerInit } from "./compute-pool";
+import { FLOW_SUMMARY } from "./kinds";
+
+const init = workerData as ComputeWorkerInit;
+let nowMs = 0;
+const clock = { now: () => nowMs };
+
+async function marketOf(): Promise<MarketData> {
+  if (init.source.kind === "simulated") return createSimulatedMarket({ seed: init.source.seed, clock });
+  return loadFileMarket(init.source.dir, { clock });
+}
+
+// One flow state for every task: its tapes, prints and boards serve the next task too.
+const ready = marketOf().then((market) => ({ market, flow: createFlowState({ market } as unknown as AppServices) }));
+
+servePoolTasks(parentPort!, async (task: ComputeTask) => {
+  const { market, flow } = await ready;
+  // Each task carries the request's market instant (a session in progress is read up to it).
+  nowMs = task.nowMs;
+  if (task.kind === FLOW_RVOL) return rvolAnswer(flow, task.target, task.query, task.nowMs);
+  if (task.kind === FLOW_SUMMARY) return computeSessionSummary(flow, task.symbol, task.session, task.nowMs);
+  return sessionCloseReading(market, task.symbol, task.session);
+});

@@ -1,0 +1,72 @@
+// The compute pool builds the request path's cold rows in worker threads: each row equals the one
+// built on the event loop over the same market, the modules' read paths use it when the app has one,
+// and a pool whose workers cannot start falls back to the loop.
+import { afterAll, describe, expect, it } from "vitest";
+import { createSimulatedMarket, fixedClock } from "../../../lib/market";
+import { previousTradingDay } from "../../../lib/time";
+import { sessionCloseReading } from "../../../lib/vol";
+import { RvolQuerySchema } from "../../../lib/api/flow";
+import { computeOffLoop, createComputePool, FLOW_RVOL, type ComputePool } from "../../../server/daily-store/compute-pool";
+import { rvolAnswer } from "../../../server/modules/flow/rvol-routes";
+import { FLOW_SUMMARY, VOL_READING } from "../../../server/daily-store/kinds";
+import { createFlowState } from "../../../server/modules/flow/flow-route";
+import { computeSessionSummary, summariesByDate } from "../../../server/modules/flow/session-summary";
+import { createDailyStore } from "../../../server/modules/vol/daily-store";
+import type { AppServices } from "../../../server/services";
+import { WorkerPoolUnavailable } from "../../../server/workers/worker-pool";
+
+const SEED = 11;
+const NOW_MS = Date.parse("2024-03-06T16:00:00Z");
+const market = createSimulatedMarket({ seed: SEED, clock: fixedClock(NOW_MS) });
+const pool = createComputePool({ source: { kind: "simulated", seed: SEED } }, 2);
+afterAll(() => pool.close());
+
+/** Three finished sessions before 2024-03-06, oldest first. */
+const DATES = ["2024-03-01", "2024-03-04", "2024-03-05"];
+
+describe("compute pool", () => {
+  it("a closing reading and a session summary from a worker equal the ones built on this thread", async () => {
+    const reading = await pool.run({ kind: VOL_READING, symbol: "XOM", session: "2024-03-05", nowMs: NOW_MS });
+    expect(reading).toEqual(await sessionCloseReading(market, "XOM", "2024-03-05"));
+    const flow = createFlowState({ market } as unknown as AppServices);
+    const summary = await pool.run({ kind: FLOW_SUMMARY, symbol: "XOM", session: "2024-03-05", nowMs: NOW_MS });
+    expect(summary).toEqual(await computeSessionSummary(flow, "XOM", "2024-03-05", NOW_MS));
+    // A session in progress is summarised up to the task's instant, as on the loop.
+    const today = await pool.run({ kind: FLOW_SUMMARY, symbol: "XOM", session: "2024-03-06", nowMs: NOW_MS });
+    expect(today).toEqual(await computeSessionSummary(flow, "XOM", "2024-03-06", NOW_MS));
+  });
+
+  it("the volatility history and the flow summaries read through the pool: same rows, each computed in a worker", async () => {
+    const before = pool.stats().completed;
+    const pooled = createDailyStore(market, { compute: pool, nowMs: () => NOW_MS });
+    const inline = createDailyStore(market, { nowMs: () => NOW_MS });
+    expect(await pooled.before("IBM", "2024-03-06", 3)).toEqual(await inline.before("IBM", "2024-03-06", 3));
+    expect(pool.stats().completed - before).toBe(3);
+
+    const flowPooled = createFlowState({ market, computePool: pool } as unknown as AppServices);
+    const flowInline = createFlowState({ market } as unknown as AppServices);
+    const a = await summariesByDate(flowPooled, "IBM", DATES, NOW_MS);
+    expect(a).toEqual(await summariesByDate(flowInline, "IBM", DATES, NOW_MS));
+    expect(pool.stats().completed - before).toBe(3 + DATES.length);
+    expect(pool.stats()).toMatchObject({ name: "compute", workers: 2, queued: 0, running: 0 });
+    expect(previousTradingDay("2024-03-06")).toBe(DATES[2]);
+  });
+
+  it("an RVOL answer from a worker equals the one built here; a contract never listed is null", async () => {
+    const flow = createFlowState({ market } as unknown as AppServices);
+    const query = RvolQuerySchema.parse({ interval: "1D", avg_period: "5d" });
+    const target = { kind: "ticker", ticker: "IBM" } as const;
+    const pooled = await pool.run({ kind: FLOW_RVOL, target, query, nowMs: NOW_MS });
+    expect(pooled).toEqual(await rvolAnswer(flow, target, query, NOW_MS));
+    const never = { kind: "contract", ticker: "IBM", symbol: "IBM___240315C09999000", expiry: "2024-03-15" } as const;
+    expect(await pool.run({ kind: FLOW_RVOL, target: never, query, nowMs: NOW_MS })).toBeNull();
+  });
+
+  it("falls back to this thread when the workers cannot start; other task errors propagate", async () => {
+    const dead: ComputePool = { run: () => Promise.reject(new WorkerPoolUnavailable("none")), stats: pool.stats, close: async () => {} };
+    const task = { kind: VOL_READING, symbol: "XOM", session: "2024-03-05", nowMs: NOW_MS } as const;
+    expect(await computeOffLoop(dead, task, async () => "inline")).toBe("inline");
+    const failing: ComputePool = { ...dead, run: () => Promise.reject(new Error("boom")) };
+    await expect(computeOffLoop(failing, task, async () => "inline")).rejects.toThrow("boom");
+  });
+});
