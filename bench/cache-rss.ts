@@ -119,6 +119,8 @@ async function main(): Promise<void> {
   );
   const first = await ready;
   const statuses = new Map<number, number>();
+  /** Requests that got no answer (-1), by the client's reason. */
+  const failures = new Map<string, number>();
   const startMs = performance.now();
   let done = 0;
   const worker = async () => {
@@ -128,8 +130,11 @@ async function main(): Promise<void> {
         const res = await fetch(`http://127.0.0.1:${first.port}${path}`, { headers: { Authorization: `Bearer ${key}` } });
         status = res.status;
         await res.arrayBuffer();
-      } catch {
+      } catch (e) {
         status = -1;
+        const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+        const why = cause?.code ?? cause?.message ?? (e as Error).message;
+        failures.set(why, (failures.get(why) ?? 0) + 1);
       }
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
       if (++done % 10 === 0) process.stderr.write(`  ${done}/${total} requests, peak RSS ${(peak.rss / 2 ** 20).toFixed(0)} MB\n`);
@@ -149,7 +154,7 @@ async function main(): Promise<void> {
   const mb = (n: number) => (n / 2 ** 20).toFixed(0);
   const limitMb = cacheMb + CACHE_RSS_SLACK_MB;
   console.log(`${done} cold one-credit flow requests (${tickers.length} tickers x ${dates.length} sessions, ${concurrency} at a time) in ${elapsedS.toFixed(0)} s, budget --cache-mb ${cacheMb}, heap cap ${heapMb > 0 ? `${heapMb} MB` : "V8 default"}`);
-  console.log(`  answers: ${[...statuses].map(([s, n]) => `${s} x${n}`).join(", ")}`);
+  console.log(`  answers: ${[...statuses].map(([s, n]) => `${s} x${n}`).join(", ")}${failures.size ? ` (no answer: ${[...failures].map(([w, n]) => `${w} x${n}`).join(", ")})` : ""}`);
   console.log(`  server RSS: ${mb(first.rss)} MB at start, ${mb(peak.rss)} MB peak (then heap ${mb(peak.heapUsed)} MB used of ${mb(peak.heapTotal)} MB, array buffers ${mb(peak.arrayBuffers)} MB); flow caches' tracked peak ${mb(peakCache)} MB`);
   const kept = live as Sample | null;
   if (kept) console.log(`  after a full GC at the end: heap ${mb(kept.heapUsed)} MB used, RSS ${mb(kept.rss)} MB; flow caches' tracked ${mb(kept.cacheBytes)} MB`);

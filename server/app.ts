@@ -10,6 +10,7 @@ import { createCeilingRefusalLog, REFUSAL_LOG_WINDOW_MS } from "./limits/ceiling
 import { ApiError } from "./errors";
 import { ALWAYS_OPEN } from "./control/service-state";
 import { builtinModules } from "./modules";
+import { DEFAULT_COLD_ANSWER_MS } from "./modules/cold-answer";
 import { CONSOLE_PREFIX } from "./console/console-app";
 import type { MountedModule } from "./modules/define-module";
 import { DEFAULT_STREAM_TIMINGS, type AppOptions, type AppServices, type FetchLike } from "./services";
@@ -82,6 +83,7 @@ export function createApp(
     wallNowMs: options.wallNowMs ?? (() => Date.now()),
     logger: options.logger ?? (() => {}),
     requestTimeoutMs: options.requestTimeoutMs ?? 25_000,
+    coldAnswerMs: options.coldAnswerMs ?? DEFAULT_COLD_ANSWER_MS,
     anonymousRequestsPerMinute: options.anonymousRequestsPerMinute ?? 120,
     publicBaseUrl: options.publicBaseUrl,
     streams: { ...DEFAULT_STREAM_TIMINGS, ...options.streams },

@@ -43,6 +43,12 @@ export interface AppOptions {
   logger?: Logger;
   /** Request time limit, ms (then 504 `gateway_timeout`); default 25000. */
   requestTimeoutMs?: number;
+  /**
+   * With a compute pool: a flow or volatility call still computing after this long answers
+   * `503 warming_up` while its rows go on computing in the workers; default 8000.
+   * See docs/operations.md#compute-workers.
+   */
+  coldAnswerMs?: number;
   /** Per-IP requests per minute for requests without a valid key; default 120. */
   anonymousRequestsPerMinute?: number;
   /** The tool server mounted at {mcp_url}; absent -> 404 there. */
@@ -105,6 +111,8 @@ export interface AppServices {
   wallNowMs: () => number;
   logger: Logger;
   requestTimeoutMs: number;
+  /** See `AppOptions.coldAnswerMs`. */
+  coldAnswerMs: number;
   anonymousRequestsPerMinute: number;
   publicBaseUrl?: string;
   streams: StreamTimings;

@@ -126,9 +126,9 @@ export function createConsoleApp(options: ConsoleAppOptions): (request: Request)
     { method: "GET", pattern: /^\/api\/usage$/, signedIn: true, run: (ctx) => service.usage(signedInAs(ctx), ctx.url.searchParams.get("days") ?? undefined) },
     { method: "GET", pattern: /^\/api\/keys$/, signedIn: true, run: (ctx) => service.keys(signedInAs(ctx)) },
     { method: "POST", pattern: /^\/api\/keys$/, signedIn: true, creates: true, run: (ctx) => service.createKey(signedInAs(ctx)) },
-    { method: "POST", pattern: /^\/api\/keys\/([^/]+)\/revoke$/, signedIn: true, run: (ctx, m) => service.revokeKey(signedInAs(ctx), decodeURIComponent(m[1]!)) },
+    { method: "POST", pattern: /^\/api\/keys\/([^/]+)\/revoke$/, signedIn: true, run: (ctx, m) => service.revokeKey(signedInAs(ctx), pathId(m[1]!)) },
     { method: "GET", pattern: /^\/api\/apps$/, signedIn: true, run: async (ctx) => ({ apps: await service.apps(signedInAs(ctx)) }) },
-    { method: "POST", pattern: /^\/api\/apps\/([^/]+)\/revoke$/, signedIn: true, run: (ctx, m) => service.revokeApp(signedInAs(ctx), decodeURIComponent(m[1]!)) },
+    { method: "POST", pattern: /^\/api\/apps\/([^/]+)\/revoke$/, signedIn: true, run: (ctx, m) => service.revokeApp(signedInAs(ctx), pathId(m[1]!)) },
     { method: "POST", pattern: /^\/api\/invite$/, signedIn: true, run: (ctx) => service.redeemInvite(signedInAs(ctx), ctx.body.inviteCode, ctx.ip) },
     { method: "POST", pattern: /^\/api\/monthly-cap$/, signedIn: true, run: (ctx) => service.setMonthlyCap(signedInAs(ctx), ctx.body.monthlyCapCredits) },
   ];
@@ -142,6 +142,15 @@ export function createConsoleApp(options: ConsoleAppOptions): (request: Request)
     const origin = request.headers.get("origin");
     const own = publicOrigin ?? `${secure ? "https:" : url.protocol}//${url.host}`;
     if (origin !== null && origin !== own) throw csrfFailed("the request did not come from the console's own origin.");
+  }
+
+  /** A percent-encoded id from the path; broken encoding (`%E2%82`) is the gateway's 400, not a fault. */
+  function pathId(raw: string): string {
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      throw new ApiError(400, "invalid_request", "The path's id is not valid percent-encoding.");
+    }
   }
 
   async function readJson(request: Request): Promise<Record<string, unknown>> {

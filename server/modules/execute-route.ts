@@ -12,6 +12,7 @@ import type { CallerSignal } from "../http/caller-signal";
 import { validateParams } from "../http/validate";
 import { logLine } from "../log-line";
 import type { AppServices } from "../services";
+import { coldAnswerBudgetMs, stillComputing } from "./cold-answer";
 import { routeCost, type AnyRoute, type RouteResult } from "./define-route";
 
 /** One call of one route by an authenticated caller (or none, on `auth: "none"` routes). */
@@ -68,6 +69,7 @@ async function runWithLimits(
   run: (signal: AbortSignal) => RouteResult | Promise<RouteResult>,
   callerSignal: CallerSignal | undefined,
   limitMs: number,
+  cold: { budgetMs: number; error: () => Error } | null = null,
 ): Promise<RouteResult> {
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -90,10 +92,27 @@ async function runWithLimits(
   else callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
   timeout.catch(() => {});
   aborted.catch(() => {});
+  // Past the cold budget the caller is answered 503 while the work goes on (its rows are kept for
+  // the retry), still bounded by the time limit's abort.
+  let coldTimer: ReturnType<typeof setTimeout> | undefined;
+  let answeredCold = false;
+  const coldAnswer = cold
+    ? new Promise<never>((_, reject) => {
+        coldTimer = setTimeout(() => {
+          answeredCold = true;
+          reject(cold.error());
+        }, cold.budgetMs);
+      })
+    : null;
+  coldAnswer?.catch(() => {});
+  const work = Promise.resolve().then(() => run(controller.signal));
+  work.catch(() => {});
   try {
-    return await Promise.race([Promise.resolve().then(() => run(controller.signal)), timeout, aborted]);
+    return await Promise.race([work, timeout, aborted, ...(coldAnswer ? [coldAnswer] : [])]);
   } finally {
-    clearTimeout(timer);
+    clearTimeout(coldTimer);
+    if (answeredCold) void work.finally(() => clearTimeout(timer)).catch(() => {});
+    else clearTimeout(timer);
     callerSignal?.removeEventListener("abort", onCallerAbort);
   }
 }
@@ -180,12 +199,14 @@ export async function executeRoute(services: AppServices, call: RouteCall): Prom
       }
     }
     await call.admitted;
+    const coldBudget = coldAnswerBudgetMs(services, route);
     const handlerStartMs = performance.now();
     const result = await runWithLimits(
       (signal) =>
         route.handler({ query, params, principal, requestId: call.requestId, signal, nowMs, services, state: call.state, request: call.request ?? null }),
       call.signal,
       Math.min(services.requestTimeoutMs, route.timeoutMs ?? Number.POSITIVE_INFINITY),
+      coldBudget === null ? null : { budgetMs: coldBudget, error: () => stillComputing(services) },
     );
     // A synchronous handler cannot be interrupted: a caller gone meanwhile is not charged either.
     // Only a handler that held the loop long enough for a disconnect to hide behind it pays the

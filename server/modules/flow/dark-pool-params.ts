@@ -19,7 +19,9 @@ export function addCalendarDays(date: string, days: number): string {
 /** Every calendar date from `start` to `end`, both included. */
 export function calendarDates(start: string, end: string): string[] {
   const out: string[] = [];
-  for (let d = start; d <= end; d = addCalendarDays(d, 1)) out.push(d);
+  // By count, not by comparing text: the day after 9999-12-31 is "+010000-01-01", which sorts
+  // before it (a loop on `d <= end` never ended and filled the heap).
+  for (let i = 0, n = countCalendarDays(start, end); i < n; i++) out.push(addCalendarDays(start, i));
   return out;
 }
 

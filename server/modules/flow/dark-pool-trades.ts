@@ -96,6 +96,8 @@ async function matchingRows(state: FlowState, q: Query, tickers: string[] | null
     const out: DarkPoolRow[] = [];
     const byAvgVol = q.min_avg_vol !== undefined || q.max_avg_vol !== undefined;
     for (const [date, rows] of days) {
+      // A day without prints has nothing to filter, and may have no ET instants (2200-01-01 with `time_start`).
+      if (rows.length === 0) continue;
       const f = filterFor(q, date);
       for (const row of rows) {
         if (!matchesDarkPoolFilter(row, f)) continue;

@@ -15,8 +15,11 @@ import type { SessionTape } from "./tape";
 export const TAPE_ROW_BYTES = Object.freeze({
   /** One `OptionPrint` object with its strings and the array slot (~530 measured). */
   print: 560,
-  /** Sweep grouping and the other per-print parts of the tape besides typed columns (~100). */
-  tapeParts: 120,
+  /**
+   * Sweep grouping and the other per-print parts of the tape besides its typed columns (~100), and
+   * the reference rows' per-tape context (`trade-row-context.ts`: strategies, columns, IV changes; ~105).
+   */
+  tapeParts: 230,
   /** One `ScoredTrade` (`tapeTrades`, built on first use and kept with the tape; ~1,750). */
   scoredTrade: 1_800,
   /** One feed item with its memoized JSON (`flow-feed.ts`, built when paged; ~1,980). */

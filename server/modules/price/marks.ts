@@ -24,7 +24,7 @@ const CALENDAR_TO_MS = etInstant(`${CALENDAR_LAST_YEAR + 1}-01-01`, "00:00");
  * The ET dates of the first and last instant of `[fromS, toS)` clipped to the calendar and to
  * `uptoMs`, or null when nothing is left (a UDF client may ask from 0 or far ahead: no marks, no error).
  */
-function calendarDates(fromS: number, toS: number, uptoMs = Number.POSITIVE_INFINITY): [IsoDate, IsoDate] | null {
+function calendarWindow(fromS: number, toS: number, uptoMs = Number.POSITIVE_INFINITY): [IsoDate, IsoDate] | null {
   const fromMs = Math.max(fromS * SECOND, CALENDAR_FROM_MS);
   const lastMs = Math.min(toS * SECOND, uptoMs, CALENDAR_TO_MS) - 1;
   return lastMs >= fromMs ? [etDateOf(fromMs), etDateOf(lastMs)] : null;
@@ -32,7 +32,7 @@ function calendarDates(fromS: number, toS: number, uptoMs = Number.POSITIVE_INFI
 
 /** The ET session dates of `[fromS, toS)`, not after `nowMs`. */
 function sessionsOf(fromS: number, toS: number, nowMs: number): IsoDate[] {
-  const dates = calendarDates(fromS, toS, nowMs);
+  const dates = calendarWindow(fromS, toS, nowMs);
   return dates ? tradingDaysBetween(dates[0], dates[1]) : [];
 }
 
@@ -100,7 +100,7 @@ export const timescaleMarksRoute = priceRoute({
   tags: ["History"],
   handler: async ({ query, services }) => {
     const info = await resolveSymbol(services, query.symbol, false);
-    const dates = calendarDates(query.from, query.to);
+    const dates = calendarWindow(query.from, query.to);
     if (!dates) return { data: [] };
     const events = await services.market.earnings(info.ticker, dates[0], dates[1]);
     const marks = earningsMarks(heatmapSymbolOf(info), events).filter((m) => m.time >= query.from && m.time < query.to);

@@ -162,7 +162,9 @@ export const screenerRoute = volRoute({
     if (!state.warmProgress()?.finished) {
       const p = state.warmProgress();
       void warm.catch(() => undefined);
-      throw new ApiError(503, "warming_up", `Volatility history is loading${p ? ` (${p.done} of ${p.total} steps)` : ""}; retry after Retry-After.`, {
+      // Never "0 of 0": before the warm-up (or the background fill it waits for) has planned its steps, say it is starting.
+      const where = p && p.total > 0 ? `${p.done} of ${p.total} steps done` : "starting";
+      throw new ApiError(503, "warming_up", `Volatility history is loading (${where}); retry after Retry-After.`, {
         headers: { "Retry-After": String(WARMING_RETRY_AFTER_S) },
         details: { retry_after: WARMING_RETRY_AFTER_S },
       });

@@ -34,6 +34,14 @@ describe("vol warm-up with a background fill", () => {
       // The screener answers 503 warming_up meanwhile, naming the progress.
       const busy = await h.get("/v1/vol/screener");
       expect(busy.status).toBe(503);
+      expect(busy.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
+      expect((await busy.json()).error.message).toContain("(1 of 3 steps done)");
+      // Before the fill has planned its rows the message says it is starting, never "0 of 0".
+      store.fill.update(VOL_READING, { done: 0, total: 0, finished: false });
+      const starting = (await (await h.get("/v1/vol/screener")).json()).error.message;
+      expect(starting).toContain("(starting)");
+      expect(starting).not.toContain("0 of 0");
+      store.fill.update(VOL_READING, { done: 1, total: 3, finished: false });
       // Nothing was computed by the warm-up itself (a computed finished session would be stored).
       expect(store.count(VOL_READING)).toBe(0);
       // Status reads the live board; from here on no board of the history window is built (the
