@@ -16,6 +16,7 @@ import { createConsoleApp, createConsoleService, createKeyUseTracker } from "./c
 import { sharedLimits } from "./limits/shared-limits";
 import type { FetchLike } from "./services";
 import { createComputePool, DEFAULT_COMPUTE_WORKERS } from "./daily-store/compute-pool";
+import { withPooledChains } from "./daily-store/pooled-chains";
 import { dailyDbPath, marketIdentity, openDailyStore, startRebuildingFill, type DailyFiller, type MarketSource } from "./daily-store";
 import { FLOW_FIRST_DATE } from "./modules/flow/tape";
 import { DEFAULT_HISTORY_SESSIONS } from "./modules/vol/daily-store";
@@ -135,7 +136,8 @@ export async function startServer(
   const cacheTooLarge = cacheMb > heapLimitMb * CACHE_HEAP_WARN_FRACTION;
   io.log({ ts: new Date().toISOString(), level: cacheTooLarge ? "warn" : "info", msg: "cache_budget", cacheMb, heapLimitMb, ...(cacheTooLarge ? { hint: "raise the heap (NODE_OPTIONS=--max-old-space-size=N) or lower --cache-mb" } : {}) });
   const app = createApp({
-    market,
+    // Simulated boards are built in the compute workers too (docs/architecture.md#worker-pools).
+    market: computePool ? withPooledChains(market, computePool) : market,
     accounts: keyUses.wrap(accounts),
     console: consoleApp,
     rateLimiter: limits.rateLimiter,

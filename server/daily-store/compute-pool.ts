@@ -6,7 +6,7 @@
  * callers when the workers cannot start. See docs/architecture.md#worker-pools.
  */
 import { availableParallelism } from "node:os";
-import type { IsoDate } from "../../lib/market/market-data";
+import type { ChainOptions, IsoDate } from "../../lib/market/market-data";
 import { spawnSiblingWorker } from "../spawn-sibling-worker";
 import { createWorkerPool, WorkerPoolUnavailable, type WorkerPool, type WorkerPoolStats } from "../workers/worker-pool";
 import type { MarketSource } from "./fingerprint";
@@ -21,13 +21,17 @@ export interface ComputeWorkerInit {
 /** A flow RVOL answer (`/v1/underlying/{ticker}/rvol`, `/v1/contract/{symbol}/rvol`): a year and more of raw prints. */
 export const FLOW_RVOL = "flow-rvol";
 
+/** A simulated board (`MarketData.chain`): pooled-chains.ts. */
+export const SIM_CHAIN = "sim-chain";
+
 /**
  * One piece of cold work at the request's market instant: a daily row (its kind, symbol and
- * session), or a whole RVOL answer (its resolved target and validated query).
+ * session), a whole RVOL answer (its resolved target and validated query), or a simulated board.
  */
 export type ComputeTask =
   | { kind: typeof FLOW_SUMMARY | typeof VOL_READING; symbol: string; session: IsoDate; nowMs: number }
-  | { kind: typeof FLOW_RVOL; target: RvolTarget; query: RvolQuery; nowMs: number };
+  | { kind: typeof FLOW_RVOL; target: RvolTarget; query: RvolQuery; nowMs: number }
+  | { kind: typeof SIM_CHAIN; symbol: string; atMs: number; options: ChainOptions; nowMs: number };
 
 /** The pool as the modules see it (`services.computePool`). */
 export interface ComputePool {

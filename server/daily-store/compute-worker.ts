@@ -12,8 +12,10 @@ import { createFlowState } from "../modules/flow/flow-route";
 import { rvolAnswer } from "../modules/flow/rvol-routes";
 import { computeSessionSummary } from "../modules/flow/session-summary";
 import type { AppServices } from "../services";
+import { mebibytes } from "../cache/cache-budget";
 import { servePoolTasks } from "../workers/worker-pool";
-import { FLOW_RVOL, type ComputeTask, type ComputeWorkerInit } from "./compute-pool";
+import { WORKER_CACHE_MB } from "./compute";
+import { FLOW_RVOL, SIM_CHAIN, type ComputeTask, type ComputeWorkerInit } from "./compute-pool";
 import { FLOW_SUMMARY } from "./kinds";
 
 const init = workerData as ComputeWorkerInit;
@@ -26,12 +28,14 @@ async function marketOf(): Promise<MarketData> {
 }
 
 // One flow state for every task: its tapes, prints and boards serve the next task too.
-const ready = marketOf().then((market) => ({ market, flow: createFlowState({ market } as unknown as AppServices) }));
+// Its caches take the workers' share of the budget, not the default (docs/operations.md#cache-budget).
+const ready = marketOf().then((market) => ({ market, flow: createFlowState({ market, cacheBytes: mebibytes(WORKER_CACHE_MB) } as unknown as AppServices) }));
 
 servePoolTasks(parentPort!, async (task: ComputeTask) => {
   const { market, flow } = await ready;
   // Each task carries the request's market instant (a session in progress is read up to it).
   nowMs = task.nowMs;
+  if (task.kind === SIM_CHAIN) return market.chain(task.symbol, task.atMs, task.options);
   if (task.kind === FLOW_RVOL) return rvolAnswer(flow, task.target, task.query, task.nowMs);
   if (task.kind === FLOW_SUMMARY) return computeSessionSummary(flow, task.symbol, task.session, task.nowMs);
   return sessionCloseReading(market, task.symbol, task.session);

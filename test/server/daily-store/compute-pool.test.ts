@@ -8,6 +8,7 @@ import { sessionCloseReading } from "../../../lib/vol";
 import { RvolQuerySchema } from "../../../lib/api/flow";
 import { computeOffLoop, createComputePool, FLOW_RVOL, type ComputePool } from "../../../server/daily-store/compute-pool";
 import { rvolAnswer } from "../../../server/modules/flow/rvol-routes";
+import { withPooledChains } from "../../../server/daily-store/pooled-chains";
 import { FLOW_SUMMARY, VOL_READING } from "../../../server/daily-store/kinds";
 import { createFlowState } from "../../../server/modules/flow/flow-route";
 import { computeSessionSummary, summariesByDate } from "../../../server/modules/flow/session-summary";
@@ -60,6 +61,20 @@ describe("compute pool", () => {
     expect(pooled).toEqual(await rvolAnswer(flow, target, query, NOW_MS));
     const never = { kind: "contract", ticker: "IBM", symbol: "IBM___240315C09999000", expiry: "2024-03-15" } as const;
     expect(await pool.run({ kind: FLOW_RVOL, target: never, query, nowMs: NOW_MS })).toBeNull();
+  });
+
+  it("a simulated board from a worker equals this thread's; concurrent asks for one board share a task; file markets stay as they are", async () => {
+    const pooled = withPooledChains(market, pool);
+    const before = pool.stats().completed;
+    const at = Date.parse("2024-03-05T15:30:00Z");
+    const [a, b] = await Promise.all([pooled.chain("SPY", at), pooled.chain("SPY", at)]);
+    expect(a).toEqual(await market.chain("SPY", at));
+    expect(b).toBe(a);
+    expect(pool.stats().completed - before).toBe(1);
+    expect(await pooled.chain("SPY", at, { extended: true })).toEqual(await market.chain("SPY", at, { extended: true }));
+    expect(pooled.seed).toBe(market.seed);
+    const files = { ...market, simulated: false } as typeof market;
+    expect(withPooledChains(files, pool)).toBe(files);
   });
 
   it("falls back to this thread when the workers cannot start; other task errors propagate", async () => {

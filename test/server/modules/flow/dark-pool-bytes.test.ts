@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { makeHarness, type Harness } from "../../_harness";
 import { DP_NOW_MS, movableMarket, qs, referenceAdv, referencePrints, type MovableMarket } from "./_dark-pool-market";
+import { decimalNotional } from "../../../_helpers/decimal-notional";
 
 const TODAY = "2024-03-06";
 let h: Harness;
@@ -20,7 +21,7 @@ describe("/v1/dark-pool/trades bytes", () => {
   it("rows are exactly JSON.stringify of the reference rows; a repeated page is the same bytes", async () => {
     const path = qs("/v1/dark-pool/trades", { tickers: "AAPL", min_notional: 50_000, limit: 300 });
     const text = await (await h.get(path)).text();
-    const ref = (await referencePrints(m.market, ["AAPL"], TODAY, m.clock.ms)).filter((p) => Math.round(p.price * p.size * 100) / 100 >= 50_000).slice(0, 300);
+    const ref = (await referencePrints(m.market, ["AAPL"], TODAY, m.clock.ms)).filter((p) => decimalNotional(p) >= 50_000).slice(0, 300);
     expect(ref.length).toBeGreaterThan(10);
     const adv = await referenceAdv(m.market, "AAPL", TODAY);
     const info = (await m.market.symbolInfo("AAPL"))!;
@@ -30,7 +31,7 @@ describe("/v1/dark-pool/trades bytes", () => {
       ticker: "AAPL",
       price: p.price,
       size: p.size,
-      notional: Math.round(p.price * p.size * 100) / 100,
+      notional: decimalNotional(p),
       venue: p.venue,
       sector: info.sector,
       industry: info.industry,

@@ -4,11 +4,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { OffExchangePrint } from "../../../../lib/market";
 import { makeHarness, type Harness } from "../../_harness";
 import { DP_NOW_MS, json, movableMarket, qs, referenceAdv, type MovableMarket } from "./_dark-pool-market";
+import { decimalNotional } from "../../../_helpers/decimal-notional";
 
 let h: Harness;
 let m: MovableMarket;
 const balance = () => h.accounts.balance(h.accountId);
-const notional = (p: { price: number; size: number }) => Math.round(p.price * p.size * 100) / 100;
+const notional = decimalNotional;
 const etDay = (iso: string, plusDays = 0) => Date.parse(`${iso}T05:00:00Z`) + plusDays * 86_400_000; // ~ET midnight (EST)
 
 beforeAll(() => {

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { makeHarness, type Harness } from "../../_harness";
 import { DP_NOW_MS, json, movableMarket, qs, referenceAdv, referencePrints, type MovableMarket } from "./_dark-pool-market";
 import { etMinutesOfDay } from "../../../../lib/time";
+import { decimalNotional } from "../../../_helpers/decimal-notional";
 
 const TODAY = "2024-03-06";
 const PATH = "/v1/dark-pool/trades";
@@ -39,7 +40,7 @@ describe("rows against the raw prints", () => {
         ticker: "AAPL",
         price: p.price,
         size: p.size,
-        notional: Math.round(p.price * p.size * 100) / 100,
+        notional: decimalNotional(p),
         venue: p.venue,
         sector: info!.sector,
         industry: info!.industry,
@@ -53,7 +54,7 @@ describe("rows against the raw prints", () => {
 
   it("the default min_notional is 1,000,000 and filters combine as documented", async () => {
     const ref = await referencePrints(m.market, ["AAPL", "MSFT"], TODAY, m.clock.ms);
-    const notional = (p: { price: number; size: number }) => Math.round(p.price * p.size * 100) / 100;
+    const notional = decimalNotional;
     const def = await json(await get({ tickers: "AAPL,MSFT", limit: 5000 }));
     expect(def.data.map((r: any) => r.notional)).toEqual(ref.filter((p) => notional(p) >= 1e6).map(notional));
 
@@ -128,7 +129,7 @@ describe("paging rules", () => {
 
   it("rule 3 and 4: sort=notional pages by offset (no cursor) until a short page", async () => {
     const ref = await referencePrints(m.market, ["AAPL"], TODAY, m.clock.ms);
-    const expected = ref.map((p) => Math.round(p.price * p.size * 100) / 100).filter((n) => n >= 50_000).sort((a, b) => b - a);
+    const expected = ref.map((p) => decimalNotional(p)).filter((n) => n >= 50_000).sort((a, b) => b - a);
     const got: number[] = [];
     for (let offset = 0; ; offset += 100) {
       const body = await json(await get({ tickers: "AAPL", min_notional: 50_000, sort: "notional", limit: 100, offset }));
@@ -151,7 +152,7 @@ describe("paging rules", () => {
     expect(balance()).toBe(before);
     const body = await json(await get({ min_notional: 100_000, limit: 5000 }));
     const ref = await referencePrints(m.market, ["AAPL", "MSFT", "SPY", "XOM"], TODAY, m.clock.ms);
-    const expected = ref.filter((p) => Math.round(p.price * p.size * 100) / 100 >= 100_000);
+    const expected = ref.filter((p) => decimalNotional(p) >= 100_000);
     expect(new Set(body.data.map((r: any) => r.ticker)).size).toBeGreaterThan(1);
     expect(body.data.map((r: any) => `${r.timestamp}|${r.ticker}|${r.size}`)).toEqual(expected.map((p) => `${new Date(p.tsMs).toISOString()}|${p.ticker}|${p.size}`));
   });
