@@ -109,6 +109,8 @@ export async function startServer(
   // Cold rows the request path needs are built in worker threads (docs/operations.md#compute-workers).
   const computeWorkers = config.computeWorkers ?? DEFAULT_COMPUTE_WORKERS;
   const computePool = computeWorkers > 0 ? createComputePool({ source }, computeWorkers) : undefined;
+  // Their modules load while the server starts, not during the first cold request.
+  computePool?.prestart();
   // The console, its key-use tracking and OAuth grants live in the accounts store (either kind);
   // on PostgreSQL the pause flag is read from there too.
   const sqlite = isSqliteStore(accounts) ? accounts : null;

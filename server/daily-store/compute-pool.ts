@@ -40,6 +40,8 @@ export interface ComputePool {
    * none, and with `signal`'s reason when it aborts before the task starts.
    */
   run<T>(task: ComputeTask, signal?: AbortSignal): Promise<T>;
+  /** Start the workers now (they load the market and their modules before the first task). */
+  prestart(): void;
   stats(): WorkerPoolStats;
   close(): Promise<void>;
 }
@@ -63,6 +65,7 @@ export function createComputePool(init: ComputeWorkerInit, size = DEFAULT_COMPUT
     // Tasks are queued round-robin by symbol: one symbol's year of sessions does not hold back
     // another symbol's first row.
     run: <T>(task: ComputeTask, signal?: AbortSignal) => pool.run(task, signal, "symbol" in task ? task.symbol : task.target.ticker) as Promise<T>,
+    prestart: () => pool.prestart(),
     stats: () => pool.stats(),
     close: () => pool.close(),
   };

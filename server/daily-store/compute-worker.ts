@@ -29,6 +29,7 @@ async function marketOf(): Promise<MarketData> {
 
 // One flow state for every task: its tapes, prints and boards serve the next task too.
 // Its caches take the workers' share of the budget, not the default (docs/operations.md#cache-budget).
+// Started at once: the market and the flow state are ready before the first task arrives.
 const ready = marketOf().then((market) => ({ market, flow: createFlowState({ market, cacheBytes: mebibytes(WORKER_CACHE_MB) } as unknown as AppServices) }));
 
 servePoolTasks(parentPort!, async (task: ComputeTask) => {

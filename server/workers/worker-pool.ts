@@ -33,6 +33,8 @@ export interface WorkerPool<Task, Result> {
   run(task: Task, signal?: AbortSignal, tenant?: string): Promise<Result>;
   /** Workers the pool runs when healthy (0 once it failed). */
   readonly size: number;
+  /** Start the workers now rather than on the first task (a server warms them while it starts). */
+  prestart(): void;
   stats(): WorkerPoolStats;
   close(): Promise<void>;
 }
@@ -142,6 +144,7 @@ export function createWorkerPool<Task, Result>(options: WorkerPoolOptions): Work
     get size() {
       return broken ? 0 : size;
     },
+    prestart: () => start(),
     stats: () => ({
       name,
       workers: slots.length,

@@ -39,6 +39,10 @@ export const flowMomentumRoute = flowRoute({
   check: (q, { nowMs }) => {
     checkBounds(q, [["min_dte", "max_dte"]]);
     if (q.as_of !== undefined && q.as_of > nowMs) throw apiErrors.invalidParameter("as_of", "must not be in the future.");
+    // Before the first session there is no flow (and `0` has no session date at all: once a 500).
+    if (q.as_of !== undefined && q.as_of < sessionBounds(FLOW_FIRST_DATE).openMs) {
+      throw apiErrors.invalidParameter("as_of", `must not be before the open of the first session (${FLOW_FIRST_DATE}).`);
+    }
   },
   data: FlowMomentumDataSchema,
   summary: "Flow momentum against the time-of-day baseline",

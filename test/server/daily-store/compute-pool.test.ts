@@ -78,7 +78,7 @@ describe("compute pool", () => {
   });
 
   it("falls back to this thread when the workers cannot start; other task errors propagate", async () => {
-    const dead: ComputePool = { run: () => Promise.reject(new WorkerPoolUnavailable("none")), stats: pool.stats, close: async () => {} };
+    const dead: ComputePool = { run: () => Promise.reject(new WorkerPoolUnavailable("none")), prestart: () => {}, stats: pool.stats, close: async () => {} };
     const task = { kind: VOL_READING, symbol: "XOM", session: "2024-03-05", nowMs: NOW_MS } as const;
     expect(await computeOffLoop(dead, task, async () => "inline")).toBe("inline");
     const failing: ComputePool = { ...dead, run: () => Promise.reject(new Error("boom")) };

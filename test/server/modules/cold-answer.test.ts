@@ -23,6 +23,7 @@ function gatedPool(flow: () => FlowState) {
       done.push(task);
       return value as T;
     },
+    prestart: () => {},
     stats: () => ({ name: "compute", workers: 1, queued: 0, running: done.length === 0 ? 1 : 0, completed: done.length }),
     close: async () => {},
   };
