@@ -39,7 +39,7 @@ const ROUTES = [
   "/v1/flow/SPY?limit=20",
   "/v1/vol/term?symbols=QQQ",
   "/v1/vol/iv?symbols=MSFT",
-  "/v1/darkpool/SPY",
+  "/v1/dark-pool/levels/SPY",
   "/atlas/v1/history?symbol=SPY&resolution=5&from=1749475800&to=1749821400",
 ];
 

@@ -21,6 +21,9 @@ export interface ComputeWorkerInit {
 /** A flow RVOL answer (`/v1/underlying/{ticker}/rvol`, `/v1/contract/{symbol}/rvol`): a year and more of raw prints. */
 export const FLOW_RVOL = "flow-rvol";
 
+/** A ticker's premium norm for a session (`premiumNormFor`: the prior session's whole tape for one number). */
+export const FLOW_NORM = "flow-norm";
+
 /** A simulated board (`MarketData.chain`): pooled-chains.ts. */
 export const SIM_CHAIN = "sim-chain";
 
@@ -31,6 +34,7 @@ export const SIM_CHAIN = "sim-chain";
 export type ComputeTask =
   | { kind: typeof FLOW_SUMMARY | typeof VOL_READING; symbol: string; session: IsoDate; nowMs: number }
   | { kind: typeof FLOW_RVOL; target: RvolTarget; query: RvolQuery; nowMs: number }
+  | { kind: typeof FLOW_NORM; ticker: string; session: IsoDate; nowMs: number }
   | { kind: typeof SIM_CHAIN; symbol: string; atMs: number; options: ChainOptions; nowMs: number };
 
 /** The pool as the modules see it (`services.computePool`). */
@@ -64,7 +68,7 @@ export function createComputePool(init: ComputeWorkerInit, size = DEFAULT_COMPUT
   return {
     // Tasks are queued round-robin by symbol: one symbol's year of sessions does not hold back
     // another symbol's first row.
-    run: <T>(task: ComputeTask, signal?: AbortSignal) => pool.run(task, signal, "symbol" in task ? task.symbol : task.target.ticker) as Promise<T>,
+    run: <T>(task: ComputeTask, signal?: AbortSignal) => pool.run(task, signal, "symbol" in task ? task.symbol : "ticker" in task ? task.ticker : task.target.ticker) as Promise<T>,
     prestart: () => pool.prestart(),
     stats: () => pool.stats(),
     close: () => pool.close(),

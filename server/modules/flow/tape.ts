@@ -27,6 +27,7 @@
  * - `sessionUptoMs(date, nowMs)` -> the end of the part of the session that has happened.
  * @see docs/methodology.md#flow-session-tape
  */
+import { computeOffLoop, FLOW_NORM } from "../../daily-store/compute-pool";
 import {
   flowColumns,
   groupSweeps,
@@ -243,7 +244,9 @@ export async function premiumNormFor(state: FlowState, ticker: string, date: str
   if (!p) {
     const prior = previousTradingDay(date);
     if (prior < FLOW_FIRST_DATE) return 0;
-    p = sessionPrints(state, ticker, prior, sessionBounds(prior).closeMs).then(premiumNorm);
+    // The prior session's whole tape is read for one number: with a compute pool, in a worker.
+    const task = { kind: FLOW_NORM, ticker, session: date, nowMs: sessionBounds(prior).closeMs } as const;
+    p = computeOffLoop(state.services.computePool, task, () => sessionPrints(state, ticker, prior, sessionBounds(prior).closeMs).then(premiumNorm));
     state.memo.set(key, p);
     p.catch(() => state.memo.delete(key));
   }

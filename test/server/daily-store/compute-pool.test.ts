@@ -6,7 +6,8 @@ import { createSimulatedMarket, fixedClock } from "../../../lib/market";
 import { previousTradingDay } from "../../../lib/time";
 import { sessionCloseReading } from "../../../lib/vol";
 import { RvolQuerySchema } from "../../../lib/api/flow";
-import { computeOffLoop, createComputePool, FLOW_RVOL, type ComputePool } from "../../../server/daily-store/compute-pool";
+import { computeOffLoop, createComputePool, FLOW_NORM, FLOW_RVOL, type ComputePool } from "../../../server/daily-store/compute-pool";
+import { premiumNormFor } from "../../../server/modules/flow/tape";
 import { rvolAnswer } from "../../../server/modules/flow/rvol-routes";
 import { withPooledChains } from "../../../server/daily-store/pooled-chains";
 import { FLOW_SUMMARY, VOL_READING } from "../../../server/daily-store/kinds";
@@ -35,6 +36,10 @@ describe("compute pool", () => {
     // A session in progress is summarised up to the task's instant, as on the loop.
     const today = await pool.run({ kind: FLOW_SUMMARY, symbol: "XOM", session: "2024-03-06", nowMs: NOW_MS });
     expect(today).toEqual(await computeSessionSummary(flow, "XOM", "2024-03-06", NOW_MS));
+    // The premium norm a tape is scored with (the prior session's prints).
+    const norm = await pool.run({ kind: FLOW_NORM, ticker: "XOM", session: "2024-03-06", nowMs: NOW_MS });
+    expect(norm).toBe(await premiumNormFor(flow, "XOM", "2024-03-06"));
+    expect(norm).toBeGreaterThan(0);
   });
 
   it("the volatility history and the flow summaries read through the pool: same rows, each computed in a worker", async () => {
