@@ -109,6 +109,9 @@ export async function startServer(
   // Cold rows the request path needs are built in worker threads (docs/operations.md#compute-workers).
   const computeWorkers = config.computeWorkers ?? DEFAULT_COMPUTE_WORKERS;
   const computePool = computeWorkers > 0 ? createComputePool({ source }, computeWorkers) : undefined;
+  // Boards get a worker of their own: a live heatmap must not queue behind a year of history.
+  const boardPool = computeWorkers > 0 ? createComputePool({ source }, 1, "boards") : undefined;
+  boardPool?.prestart();
   // Their modules load while the server starts, not during the first cold request.
   computePool?.prestart();
   // The console, its key-use tracking and OAuth grants live in the accounts store (either kind);
@@ -130,7 +133,7 @@ export async function startServer(
   const metrics = createMetricsRegistry();
   const loopLogMs = config.loopLogIntervalMs ?? LOOP_LOG_INTERVAL_MS;
   const loop = monitorEventLoop({ registry: metrics, log: loopLogMs > 0 ? io.log : undefined, logIntervalMs: loopLogMs });
-  metrics.register(workerPoolCollector(() => [computePool?.stats() ?? null]));
+  metrics.register(workerPoolCollector(() => [computePool?.stats() ?? null, boardPool?.stats() ?? null]));
   metrics.register(dailyFillCollector(() => dailyStore.fill.snapshot()));
   // The caches' byte budget: the flag, else a default that fits the V8 heap (docs/operations.md#cache-budget).
   const heapLimitMb = Math.round(getHeapStatistics().heap_size_limit / 2 ** 20);
@@ -139,7 +142,7 @@ export async function startServer(
   io.log({ ts: new Date().toISOString(), level: cacheTooLarge ? "warn" : "info", msg: "cache_budget", cacheMb, heapLimitMb, ...(cacheTooLarge ? { hint: "raise the heap (NODE_OPTIONS=--max-old-space-size=N) or lower --cache-mb" } : {}) });
   const app = createApp({
     // Simulated boards are built in the compute workers too (docs/architecture.md#worker-pools).
-    market: computePool ? withPooledChains(market, computePool) : market,
+    market: boardPool ? withPooledChains(market, boardPool) : market,
     accounts: keyUses.wrap(accounts),
     console: consoleApp,
     rateLimiter: limits.rateLimiter,
@@ -201,6 +204,7 @@ export async function startServer(
         loop.stop();
         await filler?.close();
         await computePool?.close();
+        await boardPool?.close();
         dailyStore.close();
         // The last last-used times, waiting at most 2 s (an unreachable store must not hold the exit).
         await Promise.race([keyUses.stop(), new Promise((r) => setTimeout(r, 2000).unref())]);

@@ -54,12 +54,13 @@ export interface ComputePool {
 export const DEFAULT_COMPUTE_WORKERS = Math.min(4, Math.max(1, availableParallelism() - 1));
 
 /**
- * Start `size` compute workers over the market of `source` (they load on the first task).
+ * Start `size` compute workers over the market of `source` (they load on the first task, or on
+ * `prestart`); `name` labels the pool in errors and metrics (`serve` runs "compute" and "boards").
  * @example const pool = createComputePool({ source: { kind: "simulated", seed: 42 } }); await pool.run({ kind: "vol-reading", symbol: "SPY", session: "2025-06-12", nowMs });
  */
-export function createComputePool(init: ComputeWorkerInit, size = DEFAULT_COMPUTE_WORKERS): ComputePool {
+export function createComputePool(init: ComputeWorkerInit, size = DEFAULT_COMPUTE_WORKERS, name = "compute"): ComputePool {
   const pool: WorkerPool<ComputeTask, unknown> = createWorkerPool({
-    name: "compute",
+    name,
     size,
     // One task at a time per worker: a task sets the worker's market clock to its own instant.
     pipelineDepth: 1,
