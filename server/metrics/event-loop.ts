@@ -88,24 +88,28 @@ export function monitorEventLoop(o: EventLoopMonitorOptions = {}): EventLoopMoni
   const scrape = o.registry ? loopWindow(resolution) : null;
   const unregister = scrape && o.registry ? o.registry.register(() => loopFamilies(scrape.read())) : () => {};
   const logWindow = loopWindow(resolution);
-  const timer = o.log
-    ? setInterval(() => {
-        const r = logWindow.read();
-        o.log!({
-          ts: new Date().toISOString(),
-          level: "info",
-          msg: "event_loop",
-          delayP50Ms: round3(r.delayP50Ms),
-          delayP99Ms: round3(r.delayP99Ms),
-          delayMaxMs: round3(r.delayMaxMs),
-          utilization: round3(r.utilization),
-        });
-      }, o.logIntervalMs ?? LOOP_LOG_INTERVAL_MS)
-    : null;
+  let stopped = false;
+  const logLine = () => {
+    if (stopped) return;
+    const r = logWindow.read();
+    o.log!({
+      ts: new Date().toISOString(),
+      level: "info",
+      msg: "event_loop",
+      delayP50Ms: round3(r.delayP50Ms),
+      delayP99Ms: round3(r.delayP99Ms),
+      delayMaxMs: round3(r.delayMaxMs),
+      utilization: round3(r.utilization),
+    });
+  };
+  // The line is read after this turn's timers phase: a stall that made this timer late also made
+  // the histogram's own sampling timer late, and that one may be ordered after ours.
+  const timer = o.log ? setInterval(() => setImmediate(logLine), o.logIntervalMs ?? LOOP_LOG_INTERVAL_MS) : null;
   timer?.unref?.();
   return {
     readLogWindow: () => logWindow.read(),
     stop() {
+      stopped = true;
       if (timer) clearInterval(timer);
       unregister();
       scrape?.stop();
