@@ -3,7 +3,19 @@ import { defineConfig } from "vitest/config";
 
 const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
-// The JSON report is what .ci/run counts; the default reporter is for people.
+/**
+ * The test layers (docs/architecture.md#test-layers). A file's layer follows from where it lives
+ * and its name, so a new test lands in the right one without touching this file:
+ * - integration: real PostgreSQL/Redis (`*.services.test.ts`), Chromium (`*.browser.test.ts`),
+ *   child processes (`*.process.test.ts`) and the package build (test/package/);
+ * - server: everything else under test/server/, test/client/ and test/stream-client/ (an app or
+ *   server in process, loopback sockets at most);
+ * - unit: the rest (the library and pure helpers: no server, no network, no child process).
+ */
+const PACKAGE = ["test/package/**/*.test.ts"];
+const INTEGRATION = ["test/**/*.services.test.ts", "test/**/*.browser.test.ts", "test/**/*.process.test.ts", ...PACKAGE];
+const SERVER = ["test/server/**/*.test.ts", "test/client/**/*.test.ts", "test/stream-client/**/*.test.ts"];
+
 export default defineConfig({
   resolve: {
     // Tests (and the README's examples) import the package by name, served from source.
@@ -13,9 +25,25 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["test/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 180_000,
+    // Vitest's default is one worker per core less one: a single worker on a 2-core machine.
+    // Most files wait on sockets, child processes or a browser as much as they compute.
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS) || 3,
+    // The JSON report is what .ci/run counts (scripts/ci-summary.mjs); the default reporter is for people.
     reporters: ["default", ["json", { outputFile: ".vitest/report.json" }]],
+    projects: [
+      {
+        extends: true,
+        // Library tests share one module graph per worker: nothing in lib/ keeps per-test state
+        // that a later file could see (the suite checks it by passing in any order).
+        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [...INTEGRATION, ...SERVER], isolate: false },
+      },
+      { extends: true, test: { name: "server", include: SERVER, exclude: INTEGRATION } },
+      { extends: true, test: { name: "integration", include: INTEGRATION, exclude: PACKAGE } },
+      // Part of the integration layer, a project of its own so that its global setup (the package
+      // build, started once in the background as the run begins) runs only when its tests do.
+      { extends: true, test: { name: "package", include: PACKAGE, globalSetup: ["test/package/_build-once.ts"] } },
+    ],
   },
 });

@@ -14,7 +14,5 @@ declare module "black-scholes" {
 
 declare module "implied-volatility" {
   /** Bisection (to the cent) implied vol without dividend yield. */
-  export function getImpliedVolatility(
-    expectedCost: number, s: number, k: number, t: number, r: number, callPut: "call" | "put", estimate?: number,
-  ): number;
+  export function getImpliedVolatility(expectedCost: number, s: number, k: number, t: number, r: number, callPut: "call" | "put", estimate?: number): number;
 }

@@ -53,16 +53,28 @@ export const peers: Peer[] = [
     name: "@uqee/black-scholes",
     note: "gamma via option() (allocates an object per contract; no vanna, no dividend yield); IV by bisection to 1e-3",
     exposure: (c, g) =>
-      void accumulate(c, c.spot, g, (i) =>
-        uqee.option({ rate: c.rate, sigma: c.iv[i], strike: c.strike[i], time: c.tYears[i], type: c.right[i] === 1 ? "call" : "put", underlying: c.spot }).gamma,
+      void accumulate(
+        c,
+        c.spot,
+        g,
+        (i) => uqee.option({ rate: c.rate, sigma: c.iv[i], strike: c.strike[i], time: c.tYears[i], type: c.right[i] === 1 ? "call" : "put", underlying: c.spot }).gamma,
       ),
     gammaTotalAt: (c, s) =>
-      gammaTotal(c, s, (i, sp) =>
-        uqee.option({ rate: c.rate, sigma: c.iv[i], strike: c.strike[i], time: c.tYears[i], type: c.right[i] === 1 ? "call" : "put", underlying: sp }).gamma,
+      gammaTotal(
+        c,
+        s,
+        (i, sp) => uqee.option({ rate: c.rate, sigma: c.iv[i], strike: c.strike[i], time: c.tYears[i], type: c.right[i] === 1 ? "call" : "put", underlying: sp }).gamma,
       ),
     impliedVols: (x, out) => {
       for (let i = 0; i < x.prices.length; i++) {
-        out[i] = uqee.sigma({ price: x.prices[i], rate: x.rate ?? 0, strike: x.strike[i], time: x.tYears[i], type: x.right[i] === 1 ? "call" : "put", underlying: x.spot });
+        out[i] = uqee.sigma({
+          price: x.prices[i],
+          rate: x.rate ?? 0,
+          strike: x.strike[i],
+          time: x.tYears[i],
+          type: x.right[i] === 1 ? "call" : "put",
+          underlying: x.spot,
+        });
       }
     },
   },
@@ -75,8 +87,13 @@ export const peers: Peer[] = [
       for (let i = 0; i < c.strike.length; i++) {
         if (!(c.oi[i] > 0)) continue;
         const r = calculateGreeks({
-          spot: c.spot, strike: c.strike[i], timeToExpiry: c.tYears[i], volatility: c.iv[i], riskFreeRate: c.rate,
-          dividendYield: c.dividendYield, optionType: c.right[i] === 1 ? "call" : "put",
+          spot: c.spot,
+          strike: c.strike[i],
+          timeToExpiry: c.tYears[i],
+          volatility: c.iv[i],
+          riskFreeRate: c.rate,
+          dividendYield: c.dividendYield,
+          optionType: c.right[i] === 1 ? "call" : "put",
         });
         const w = (c.right[i] === 1 ? 1 : -1) * c.oi[i];
         const cell = c.strikeIndex[i] * c.nExp + c.expIndex[i];
@@ -85,11 +102,19 @@ export const peers: Peer[] = [
       }
     },
     gammaTotalAt: (c, s) =>
-      gammaTotal(c, s, (i, sp) =>
-        calculateGreeks({
-          spot: sp, strike: c.strike[i], timeToExpiry: c.tYears[i], volatility: c.iv[i], riskFreeRate: c.rate,
-          dividendYield: c.dividendYield, optionType: c.right[i] === 1 ? "call" : "put",
-        }).gamma,
+      gammaTotal(
+        c,
+        s,
+        (i, sp) =>
+          calculateGreeks({
+            spot: sp,
+            strike: c.strike[i],
+            timeToExpiry: c.tYears[i],
+            volatility: c.iv[i],
+            riskFreeRate: c.rate,
+            dividendYield: c.dividendYield,
+            optionType: c.right[i] === 1 ? "call" : "put",
+          }).gamma,
       ),
     impliedVols: (x, out) => {
       for (let i = 0; i < x.prices.length; i++) {

@@ -19,8 +19,7 @@ export interface SpxChain extends ChainColumns {
 
 /** Calendar days to each expiration: dailies, weeklies, monthlies, quarterlies and LEAPS. */
 const EXP_DAYS = [
-  0.25, 1, 2, 3, 4, 7, 8, 9, 10, 11, 14, 15, 16, 17, 18, 21, 22, 23, 24, 25, 28, 35, 42, 49, 56, 63, 77, 91, 119, 147,
-  182, 210, 245, 273, 364, 455, 546, 728, 910, 1092,
+  0.25, 1, 2, 3, 4, 7, 8, 9, 10, 11, 14, 15, 16, 17, 18, 21, 22, 23, 24, 25, 28, 35, 42, 49, 56, 63, 77, 91, 119, 147, 182, 210, 245, 273, 364, 455, 546, 728, 910, 1092,
 ];
 
 /** Strikes: 5-point steps within +-300 of spot (120 strikes), 25-point steps beyond (130). */

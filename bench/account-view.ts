@@ -95,7 +95,18 @@ async function measure(rows: number, durationS: number, connections: number) {
     const headers = { Authorization: `Bearer ${key}` };
     await autocannon({ url: url + PATH, headers, connections, duration: 2 }); // warm-up
     const r = await autocannon({ url: url + PATH, headers, connections, duration: durationS });
-    return { rows, rps: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, maxMs: r.latency.max, non2xx: r.non2xx, errors: r.errors, oldSumMs: Number(sumMs.toFixed(1)), viewP50Us, viewP99Us };
+    return {
+      rows,
+      rps: Math.round(r.requests.average),
+      p50Ms: r.latency.p50,
+      p99Ms: r.latency.p99,
+      maxMs: r.latency.max,
+      non2xx: r.non2xx,
+      errors: r.errors,
+      oldSumMs: Number(sumMs.toFixed(1)),
+      viewP50Us,
+      viewP99Us,
+    };
   } finally {
     child?.disconnect();
     await new Promise((r) => setTimeout(r, 300));
@@ -129,7 +140,9 @@ async function main(): Promise<void> {
   const big = best.get(rows)!;
   const pass = big.p99Ms <= Math.max(empty.p99Ms + 1, empty.p99Ms * 1.25);
   console.log(`${pass ? "PASS" : "FAIL"} /v1/account p99 ${empty.p99Ms} ms (empty ledger) vs ${big.p99Ms} ms (${rows} rows); p50 ${empty.p50Ms} vs ${big.p50Ms} ms`);
-  console.log(`     accountView in-process p50/p99 ${empty.viewP50Us}/${empty.viewP99Us} us vs ${big.viewP50Us}/${big.viewP99Us} us; the old per-call ledger sum: ${big.oldSumMs} ms`);
+  console.log(
+    `     accountView in-process p50/p99 ${empty.viewP50Us}/${empty.viewP99Us} us vs ${big.viewP50Us}/${big.viewP99Us} us; the old per-call ledger sum: ${big.oldSumMs} ms`,
+  );
 }
 
 await main();

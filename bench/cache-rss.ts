@@ -153,9 +153,15 @@ async function main(): Promise<void> {
 
   const mb = (n: number) => (n / 2 ** 20).toFixed(0);
   const limitMb = cacheMb + CACHE_RSS_SLACK_MB;
-  console.log(`${done} cold one-credit flow requests (${tickers.length} tickers x ${dates.length} sessions, ${concurrency} at a time) in ${elapsedS.toFixed(0)} s, budget --cache-mb ${cacheMb}, heap cap ${heapMb > 0 ? `${heapMb} MB` : "V8 default"}`);
-  console.log(`  answers: ${[...statuses].map(([s, n]) => `${s} x${n}`).join(", ")}${failures.size ? ` (no answer: ${[...failures].map(([w, n]) => `${w} x${n}`).join(", ")})` : ""}`);
-  console.log(`  server RSS: ${mb(first.rss)} MB at start, ${mb(peak.rss)} MB peak (then heap ${mb(peak.heapUsed)} MB used of ${mb(peak.heapTotal)} MB, array buffers ${mb(peak.arrayBuffers)} MB); flow caches' tracked peak ${mb(peakCache)} MB`);
+  console.log(
+    `${done} cold one-credit flow requests (${tickers.length} tickers x ${dates.length} sessions, ${concurrency} at a time) in ${elapsedS.toFixed(0)} s, budget --cache-mb ${cacheMb}, heap cap ${heapMb > 0 ? `${heapMb} MB` : "V8 default"}`,
+  );
+  console.log(
+    `  answers: ${[...statuses].map(([s, n]) => `${s} x${n}`).join(", ")}${failures.size ? ` (no answer: ${[...failures].map(([w, n]) => `${w} x${n}`).join(", ")})` : ""}`,
+  );
+  console.log(
+    `  server RSS: ${mb(first.rss)} MB at start, ${mb(peak.rss)} MB peak (then heap ${mb(peak.heapUsed)} MB used of ${mb(peak.heapTotal)} MB, array buffers ${mb(peak.arrayBuffers)} MB); flow caches' tracked peak ${mb(peakCache)} MB`,
+  );
   const kept = live as Sample | null;
   if (kept) console.log(`  after a full GC at the end: heap ${mb(kept.heapUsed)} MB used, RSS ${mb(kept.rss)} MB; flow caches' tracked ${mb(kept.cacheBytes)} MB`);
   const ok = peak.rss / 2 ** 20 <= limitMb;

@@ -69,8 +69,24 @@ async function clientKeys(dataDir: string, n: number): Promise<string[]> {
 
 /** Start the server; resolves once it listens. */
 function startServer(port: number, dataDir: string, computeWorkers: string | undefined): Promise<{ child: ChildProcess }> {
-  const args = ["--import", "tsx", "server/main.ts", "serve", "--port", String(port), "--hostname", "127.0.0.1", "--data-dir", dataDir,
-    "--now", "2025-06-13T15:00:00Z", "--metrics", "--ip-ceiling", "off", "--no-access-log"];
+  const args = [
+    "--import",
+    "tsx",
+    "server/main.ts",
+    "serve",
+    "--port",
+    String(port),
+    "--hostname",
+    "127.0.0.1",
+    "--data-dir",
+    dataDir,
+    "--now",
+    "2025-06-13T15:00:00Z",
+    "--metrics",
+    "--ip-ceiling",
+    "off",
+    "--no-access-log",
+  ];
   if (computeWorkers !== undefined) args.push("--compute-workers", computeWorkers);
   const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"] });
   return new Promise((resolve, reject) => {
@@ -144,7 +160,14 @@ async function main(): Promise<void> {
     // 1. Idle baseline of the cheap calls (after their first, cold answers).
     await timedGet(`${base}/v1/heatmap?symbols=SPY`, key);
     let stopIdle!: () => void;
-    const idle = pinger(base, key, new Promise((r) => setTimeout((stopIdle = r as () => void), 5000)));
+    const idle = pinger(
+      base,
+      key,
+      new Promise((r) => {
+        stopIdle = r as () => void;
+        setTimeout(r, 5000);
+      }),
+    );
     const idleMs = (await idle).ms;
     void stopIdle;
 
@@ -185,7 +208,9 @@ async function main(): Promise<void> {
     }
 
     const limitS = values.load ? TARGETS.firstAnswerLoadedS : TARGETS.firstAnswerQuietS;
-    console.log(`machine ${values.load ? "loaded (one CPU burner per core)" : "quiet"}; ${clients} clients for ${stormMs / 1000} s; ${answers} answers, ${dropped + storm.dropped} dropped`);
+    console.log(
+      `machine ${values.load ? "loaded (one CPU burner per core)" : "quiet"}; ${clients} clients for ${stormMs / 1000} s; ${answers} answers, ${dropped + storm.dropped} dropped`,
+    );
     console.table(ROUTES.map((p) => ({ route: p, status: first.get(p)?.status ?? "-", firstAnswerS: first.get(p)?.s.toFixed(2) ?? "-" })));
     const idleP99 = pct(idleMs, 99);
     const stormP99 = pct(storm.ms, 99);
@@ -199,7 +224,15 @@ async function main(): Promise<void> {
       }),
       { name: "no dropped connection", pass: dropped + storm.dropped === 0, detail: `${dropped + storm.dropped}` },
       { name: "cheap call p99 <= 2x idle", pass: stormP99 <= TARGETS.cheapP99Ratio * idleP99, detail: `${stormP99.toFixed(1)} ms against idle ${idleP99.toFixed(1)} ms` },
-      ...(values.load ? [] : [{ name: "screener warm after start", pass: screenerS <= TARGETS.screenerWarmQuietS, detail: `${Number.isNaN(screenerS) ? "not within the wait" : `${screenerS.toFixed(0)} s`} (<= ${TARGETS.screenerWarmQuietS} s)` }]),
+      ...(values.load
+        ? []
+        : [
+            {
+              name: "screener warm after start",
+              pass: screenerS <= TARGETS.screenerWarmQuietS,
+              detail: `${Number.isNaN(screenerS) ? "not within the wait" : `${screenerS.toFixed(0)} s`} (<= ${TARGETS.screenerWarmQuietS} s)`,
+            },
+          ]),
     ];
     for (const c of checks) console.log(`${c.pass ? "PASS" : "FAIL"} ${c.name}: ${c.detail}`);
     if (checks.some((c) => !c.pass)) process.exitCode = 1;

@@ -35,12 +35,18 @@ export async function runConsoleBench(): Promise<SuiteReport> {
     stores.push(s);
     const t0 = performance.now();
     usageReport(s.svc.db, s.accountId, NOW_MS, 30);
-    table.push({ task: `first usage report (catch-up), ${rows.toLocaleString("en-US")} ledger rows`, "mean ms": Number((performance.now() - t0).toFixed(2)), "p99 ms": "one run" });
+    table.push({
+      task: `first usage report (catch-up), ${rows.toLocaleString("en-US")} ledger rows`,
+      "mean ms": Number((performance.now() - t0).toFixed(2)),
+      "p99 ms": "one run",
+    });
     // Each later report folds in 100 new debits, as a busy account writes between two page views.
     let n = 0;
     const add = s.svc.db.prepare(`INSERT INTO ledger (account_id, ts_ms, delta, kind, request_id, route, balance_after) VALUES (?, ?, -1, 'debit', ?, '/v1/heatmap', 1)`);
     bench.add(`usage report after 100 new rows, ${rows.toLocaleString("en-US")} ledger rows`, () => {
-      s.svc.db.transaction(() => { for (let i = 0; i < 100; i++) add.run(s.accountId, NOW_MS - 1000, `new${n++}`); })();
+      s.svc.db.transaction(() => {
+        for (let i = 0; i < 100; i++) add.run(s.accountId, NOW_MS - 1000, `new${n++}`);
+      })();
       usageReport(s.svc.db, s.accountId, NOW_MS, 30);
     });
   }

@@ -40,7 +40,13 @@ export async function runExtendedStatsBench(): Promise<SuiteReport> {
     const lat = "latency" in t.result ? t.result.latency : null;
     const n = frames.get(t.name)!;
     const mean = lat ? lat.mean : Number.NaN;
-    return { workload: t.name, frames: n, "mean ms": Number(mean.toFixed(1)), "p99 ms": Number((lat?.p99 ?? Number.NaN).toFixed(1)), "us per frame": Number(((1000 * mean) / n).toFixed(1)) };
+    return {
+      workload: t.name,
+      frames: n,
+      "mean ms": Number(mean.toFixed(1)),
+      "p99 ms": Number((lat?.p99 ?? Number.NaN).toFixed(1)),
+      "us per frame": Number(((1000 * mean) / n).toFixed(1)),
+    };
   });
   const notes = [`${engine.name} engine, seed 42, ${DATE}; load average ${loadavg()[0].toFixed(2)} at the end`];
   return { table, checks: [], notes };

@@ -12,15 +12,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { Bench } from "tinybench";
-import {
-  foldTideMinutes,
-  marketTideBars,
-  unusualVolume,
-  weeklyContractRows,
-  type TideFoldTrade,
-  type TideMinuteFold,
-  type TopContractRow,
-} from "../lib/flow";
+import { foldTideMinutes, marketTideBars, unusualVolume, weeklyContractRows, type TideFoldTrade, type TideMinuteFold, type TopContractRow } from "../lib/flow";
 import { createSimulatedMarket, fixedClock, type MarketData } from "../lib/market";
 import { sessionBounds, tradingDaysBetween } from "../lib/time";
 import { openAccountService } from "../server/accounts";
@@ -61,10 +53,29 @@ function syntheticRows(n: number, r: () => number): TopContractRow[] {
   for (let i = 0; i < n; i++) {
     const v = 1 + Math.floor(r() * 500);
     out.push({
-      symbol: `T${i % TICKERS}__240315C${String(i).padStart(8, "0")}`, ticker: `T${i % TICKERS}`, expiration: "2024-03-15", strike: 100, right: "C", dte: 10,
-      totalPremium: v * 150, totalVolume: v, openInterest: Math.floor(r() * 5_000), oiChange: Math.floor(r() * 400) - 200, volumeOiRatio: 0,
-      bidVolume: Math.floor(v / 3), askVolume: Math.floor(v / 3), midVolume: v - 2 * Math.floor(v / 3), vwap: 1.5, lastPrice: 1.5,
-      underlyingPrice: 95 + r() * 10, iv: 0.3, tradeCount: 1 + Math.floor(v / 10), sweepVolume: 0, sweepPremium: 0, multiLegVolume: 0, multiLegPremium: 0,
+      symbol: `T${i % TICKERS}__240315C${String(i).padStart(8, "0")}`,
+      ticker: `T${i % TICKERS}`,
+      expiration: "2024-03-15",
+      strike: 100,
+      right: "C",
+      dte: 10,
+      totalPremium: v * 150,
+      totalVolume: v,
+      openInterest: Math.floor(r() * 5_000),
+      oiChange: Math.floor(r() * 400) - 200,
+      volumeOiRatio: 0,
+      bidVolume: Math.floor(v / 3),
+      askVolume: Math.floor(v / 3),
+      midVolume: v - 2 * Math.floor(v / 3),
+      vwap: 1.5,
+      lastPrice: 1.5,
+      underlyingPrice: 95 + r() * 10,
+      iv: 0.3,
+      tradeCount: 1 + Math.floor(v / 10),
+      sweepVolume: 0,
+      sweepPremium: 0,
+      multiLegVolume: 0,
+      multiLegPremium: 0,
     });
   }
   return out;
@@ -88,7 +99,11 @@ async function runFlowMarketBench(): Promise<SuiteReport> {
     [`foldTideMinutes (${TRADES.toLocaleString("en-US")} trades)`, () => foldTideMinutes(trades, openMs), "one SPXW-sized session into its summary"],
     [`marketTideBars 1D 5min (${TICKERS} tickers)`, () => marketTideBars(oneDay, "5min"), "the default /v1/market/tide"],
     [`marketTideBars 30D 1min (${TICKERS} tickers)`, () => marketTideBars(month, "1min"), "the widest intraday tide"],
-    [`unusualVolume (${CONTRACTS.toLocaleString("en-US")} rows, 10 baseline sessions)`, () => unusualVolume("2024-03-06", today, baseline, { limit: 50, minRvol: 2, minAvgVolume: 100, orderBy: "rvol" }), "default avg_period"],
+    [
+      `unusualVolume (${CONTRACTS.toLocaleString("en-US")} rows, 10 baseline sessions)`,
+      () => unusualVolume("2024-03-06", today, baseline, { limit: 50, minRvol: 2, minAvgVolume: 100, orderBy: "rvol" }),
+      "default avg_period",
+    ],
     [`weeklyContractRows (5 x ${CONTRACTS.toLocaleString("en-US")} rows)`, () => weeklyContractRows("2024-03-08", week), "/v1/contract/top/weekly before ranking"],
   ];
   const bench = new Bench({ name: "flow-market", time: 1000, warmupTime: 200 });
@@ -175,11 +190,21 @@ async function runServerBench(n: number): Promise<void> {
     const market = await smallMarket(n);
     const flowTickers = (await market.universe()).map((s) => s.ticker);
     const t0 = performance.now();
-    await runFill({ store, produce: dailyProducer(market, store), scope: { flowTickers, marketSessions: true, volSymbols: [], volSessions: 0, flowFrom: "2024-02-28", flowSessions: 5 }, nowMs: SERVER_NOW_MS });
-    console.log(`filled ${store.count("flow-summary")} summaries and ${store.count(MARKET_SESSION)} market-session tables (${n} tickers) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    await runFill({
+      store,
+      produce: dailyProducer(market, store),
+      scope: { flowTickers, marketSessions: true, volSymbols: [], volSessions: 0, flowFrom: "2024-02-28", flowSessions: 5 },
+      nowMs: SERVER_NOW_MS,
+    });
+    console.log(
+      `filled ${store.count("flow-summary")} summaries and ${store.count(MARKET_SESSION)} market-session tables (${n} tickers) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
     store.close();
     const rows: Record<string, string | number>[] = [];
-    for (const [label, wrap] of [["summaries only (before)", withoutTables], ["market-session table (after)", (s: DailyDataStore) => s]] as const) {
+    for (const [label, wrap] of [
+      ["summaries only (before)", withoutTables],
+      ["market-session table (after)", (s: DailyDataStore) => s],
+    ] as const) {
       for (const path of SERVER_PATHS) {
         const colds: number[] = [];
         const cpu: number[] = [];
@@ -206,8 +231,13 @@ async function runServerBench(n: number): Promise<void> {
         colds.sort((a, b) => a - b);
         cpu.sort((a, b) => a - b);
         rows.push({
-          path: path.split("?")[0], from: label, "cold median ms": Number(colds[1].toFixed(1)), "cold CPU ms": Number(cpu[1].toFixed(1)),
-          "warm mean ms": Number((r.latency?.mean ?? r.mean ?? NaN).toFixed(2)), "warm p99 ms": Number((r.latency?.p99 ?? r.p99 ?? NaN).toFixed(2)), "body bytes": body.length,
+          path: path.split("?")[0],
+          from: label,
+          "cold median ms": Number(colds[1].toFixed(1)),
+          "cold CPU ms": Number(cpu[1].toFixed(1)),
+          "warm mean ms": Number((r.latency?.mean ?? r.mean ?? NaN).toFixed(2)),
+          "warm p99 ms": Number((r.latency?.p99 ?? r.p99 ?? NaN).toFixed(2)),
+          "body bytes": body.length,
         });
       }
     }

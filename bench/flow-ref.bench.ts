@@ -11,7 +11,7 @@ import { fixedClock } from "../lib/market/clock";
 import { simulatedQuoteSizes } from "../lib/market/quote-sizes";
 import { createSimulatedMarket } from "../lib/market/simulated";
 import { addTradingDays, sessionBounds, tradingDaysBetween } from "../lib/time";
-import { cachedChartBaselines } from "../server/modules/flow/chart-baseline-cache";
+import { cachedChartBaselines } from "../server/modules/flow/shared/chart-baseline-cache";
 import { createFlowState } from "../server/modules/flow/flow-route";
 import type { AppServices } from "../server/services";
 import type { Suite, SuiteReport } from "./suites";
@@ -44,18 +44,37 @@ async function runFlowRefBench(): Promise<SuiteReport> {
   const tasks: Array<[string, () => unknown, string]> = [
     [`strategiesOf (SPY session, ${today.length.toLocaleString("en-US")} prints)`, () => strategiesOf(today, DATE, "SPY"), "strategy* of every row of a tape"],
     ["chart baseline 1D 5min (SPY, 30 sessions)", () => rvol({ kind: "ticker" }, sessions, options), "avgVolume/avgPremium of a ticker chart"],
-    ["cached chart baseline 1D 5min, inside a bar (SPY)", () => cachedChartBaselines(state, "SPY", { kind: "ticker" }, [DATE], "5min", atMs, signal), "per chart request after the first: the partial bar only"],
-    ["cached chart baseline 1D 5min, at a bar end (SPY)", () => cachedChartBaselines(state, "SPY", { kind: "ticker" }, [DATE], "5min", atBarEnd, signal), "per chart request after the first: every bar cached"],
-    ["quote sizes x 1000 rows", () => { for (let k = 0; k < 1000; k++) simulatedQuoteSizes(p.symbol, p.tsMs + k, p.nbboBid, p.nbboAsk || 1); }, "bidSz/askSz of a 1000-row page"],
-    ["parseTradeRef x 3 forms", () => [parseTradeRef("SPY-28491200-4"), parseTradeRef(`flow_${BigInt(p.tsNs).toString(16)}_0`), parseTradeRef(p.tsNs)], "per /v1/score call"],
+    [
+      "cached chart baseline 1D 5min, inside a bar (SPY)",
+      () => cachedChartBaselines(state, "SPY", { kind: "ticker" }, [DATE], "5min", atMs, signal),
+      "per chart request after the first: the partial bar only",
+    ],
+    [
+      "cached chart baseline 1D 5min, at a bar end (SPY)",
+      () => cachedChartBaselines(state, "SPY", { kind: "ticker" }, [DATE], "5min", atBarEnd, signal),
+      "per chart request after the first: every bar cached",
+    ],
+    [
+      "quote sizes x 1000 rows",
+      () => {
+        for (let k = 0; k < 1000; k++) simulatedQuoteSizes(p.symbol, p.tsMs + k, p.nbboBid, p.nbboAsk || 1);
+      },
+      "bidSz/askSz of a 1000-row page",
+    ],
+    [
+      "parseTradeRef x 3 forms",
+      () => [parseTradeRef("SPY-28491200-4"), parseTradeRef(`flow_${BigInt(p.tsNs).toString(16)}_0`), parseTradeRef(p.tsNs)],
+      "per /v1/score call",
+    ],
     ["noteWindow (16 kept)", () => noteWindow(windows, { fromMs: 2500, toMs: 4000, atMs: 16 }), "per contract-trades call"],
   ];
   const bench = new Bench({ name: "flow-ref", time: 1000, warmupTime: 200 });
   // The cached baselines are async (they may read the market); the library tasks stay synchronous.
-  for (const [name, fn] of tasks) bench.add(name, () => {
-    const r = fn();
-    return r instanceof Promise ? r.then(() => undefined) : undefined;
-  });
+  for (const [name, fn] of tasks)
+    bench.add(name, () => {
+      const r = fn();
+      return r instanceof Promise ? r.then(() => undefined) : undefined;
+    });
   await bench.run();
 
   const table: SuiteReport["table"] = [];
@@ -72,7 +91,11 @@ async function runFlowRefBench(): Promise<SuiteReport> {
   return {
     table,
     checks: [],
-    notes: [`simulated market seed 7, SPY ${dates[0]}..${DATE}`, `first cached chart baseline call (computes the window): ${firstCachedMs.toFixed(0)} ms`, `load average ${loadavg()[0].toFixed(2)} on ${cpus().length} cores`],
+    notes: [
+      `simulated market seed 7, SPY ${dates[0]}..${DATE}`,
+      `first cached chart baseline call (computes the window): ${firstCachedMs.toFixed(0)} ms`,
+      `load average ${loadavg()[0].toFixed(2)} on ${cpus().length} cores`,
+    ],
   };
 }
 

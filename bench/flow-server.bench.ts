@@ -125,21 +125,37 @@ async function topDailyStoreCold(dir: string) {
   return colds;
 }
 
-const { values } = parseArgs({ options: { "skip-market-wide": { type: "boolean", default: false }, store: { type: "string", default: "bench/.results/daily-store" }, "store-only": { type: "boolean", default: false } } });
+const { values } = parseArgs({
+  options: {
+    "skip-market-wide": { type: "boolean", default: false },
+    store: { type: "string", default: "bench/.results/daily-store" },
+    "store-only": { type: "boolean", default: false },
+  },
+});
 console.log(`# flow server bench ${new Date().toISOString()} node ${process.version} ${cpus()[0]?.model ?? "cpu"} x${cpus().length} load ${loadavg()[0].toFixed(2)}`);
 if (values["store-only"] || !values["skip-market-wide"]) {
   const colds = await topDailyStoreCold(values.store!);
   const sorted = [...colds].sort((a, b) => a - b);
-  console.log(`top/daily market-wide ${PAST_DATE} over the filled daily store, fresh app each: ${colds.map((x) => x.toFixed(0)).join(", ")} ms (median ${sorted[2].toFixed(0)})`);
-  console.log(`${sorted[2] <= FLOW_SERVER_TARGETS.topDailyColdMs ? "PASS" : "FAIL"} top/daily cold over the store <= ${FLOW_SERVER_TARGETS.topDailyColdMs} ms: median ${sorted[2].toFixed(0)} ms`);
+  console.log(
+    `top/daily market-wide ${PAST_DATE} over the filled daily store, fresh app each: ${colds.map((x) => x.toFixed(0)).join(", ")} ms (median ${sorted[2].toFixed(0)})`,
+  );
+  console.log(
+    `${sorted[2] <= FLOW_SERVER_TARGETS.topDailyColdMs ? "PASS" : "FAIL"} top/daily cold over the store <= ${FLOW_SERVER_TARGETS.topDailyColdMs} ms: median ${sorted[2].toFixed(0)} ms`,
+  );
   if (values["store-only"]) process.exit(0);
 }
 const feed = await feedWarm();
-console.log(`feed /v1/flow/SPXW?limit=500: first call ${feed.coldMs.toFixed(0)} ms (${feed.tradeCount} trades in the window); warm mean ${feed.meanMs.toFixed(2)} ms, p99 ${feed.p99Ms.toFixed(2)} ms, CPU ${feed.cpuMs.toFixed(2)} ms per request`);
+console.log(
+  `feed /v1/flow/SPXW?limit=500: first call ${feed.coldMs.toFixed(0)} ms (${feed.tradeCount} trades in the window); warm mean ${feed.meanMs.toFixed(2)} ms, p99 ${feed.p99Ms.toFixed(2)} ms, CPU ${feed.cpuMs.toFixed(2)} ms per request`,
+);
 console.log(`${feed.p99Ms <= FLOW_SERVER_TARGETS.feedWarmP99Ms ? "PASS" : "FAIL"} feed warm p99 <= ${FLOW_SERVER_TARGETS.feedWarmP99Ms} ms: ${feed.p99Ms.toFixed(2)} ms`);
 if (!values["skip-market-wide"]) {
   const top = await topDailyCold();
-  console.log(`top/daily market-wide ${PAST_DATE}: cold ${(top.coldMs / 1000).toFixed(1)} s over ${top.attempts.length} attempt(s) [${top.attempts.join(", ")}]; warm median ${top.warmMedianMs.toFixed(1)} ms`);
-  console.log(`${top.coldMs <= FLOW_SERVER_TARGETS.topDailyColdMs ? "PASS" : "FAIL"} top/daily cold <= ${FLOW_SERVER_TARGETS.topDailyColdMs} ms: ${top.coldMs.toFixed(0)} ms`);
+  console.log(
+    `top/daily market-wide ${PAST_DATE}: cold ${(top.coldMs / 1000).toFixed(1)} s over ${top.attempts.length} attempt(s) [${top.attempts.join(", ")}]; warm median ${top.warmMedianMs.toFixed(1)} ms`,
+  );
+  console.log(
+    `${top.coldMs <= FLOW_SERVER_TARGETS.topDailyColdMs ? "PASS" : "FAIL"} top/daily cold <= ${FLOW_SERVER_TARGETS.topDailyColdMs} ms: ${top.coldMs.toFixed(0)} ms`,
+  );
 }
 console.log(`load average after: ${loadavg()[0].toFixed(2)}`);

@@ -21,7 +21,13 @@ async function coldRange(date: string, hhmm: string): Promise<{ ms: number; fram
   const clock = fixedClock(toMs + 3_600_000);
   const accounts = openAccountService({ dbPath: ":memory:" });
   const { key } = accounts.createAccount({ plan: "top", credits: 1_000_000, requestsPerMinute: 1_000_000 });
-  const app = createApp({ market: createSimulatedMarket({ seed: 42, clock }), accounts, rateLimiter: createRateLimiter(), concurrency: createConcurrencyLimiter(), clock });
+  const app = createApp({
+    market: createSimulatedMarket({ seed: 42, clock }),
+    accounts,
+    rateLimiter: createRateLimiter(),
+    concurrency: createConcurrencyLimiter(),
+    clock,
+  });
   const path = `/v1/historical/range?symbols=${SYMBOLS}&from=${new Date(toMs - 15 * 60_000).toISOString()}&to=${new Date(toMs).toISOString()}`;
   const t0 = performance.now();
   const res = await app.request(path, { headers: { Authorization: `Bearer ${key}` } });
@@ -34,7 +40,13 @@ async function coldRange(date: string, hhmm: string): Promise<{ ms: number; fram
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { runs: { type: "string", default: "5" } } });
-  const windows: [string, string][] = [["2024-03-06", "11:00"], ["2024-03-15", "10:00"], ["2024-05-01", "15:30"], ["2025-02-03", "12:15"], ["2023-11-24", "12:45"]];
+  const windows: [string, string][] = [
+    ["2024-03-06", "11:00"],
+    ["2024-03-15", "10:00"],
+    ["2024-05-01", "15:30"],
+    ["2025-02-03", "12:15"],
+    ["2023-11-24", "12:45"],
+  ];
   const rows = [];
   for (const [date, hhmm] of windows.slice(0, Number(values.runs))) rows.push({ date, hhmm, ...(await coldRange(date, hhmm)) });
   const worst = Math.max(...rows.map((r) => r.ms));

@@ -90,20 +90,27 @@ export const kernelsSuite: Suite = {
     fast.add("W3 wasm", () => void wasm.profile(chain, params, spots, "gamma"));
     fast.add("W3 js", () => void jsKernels.profile(chain, params, spots, "gamma"));
     for (const p of peers) {
-      if (p.exposure) fast.add(`W1 ${p.name}`, () => { peerGrid.fill(0); peerVanna.fill(0); p.exposure?.(chain, peerGrid, peerVanna); });
+      if (p.exposure)
+        fast.add(`W1 ${p.name}`, () => {
+          peerGrid.fill(0);
+          peerVanna.fill(0);
+          p.exposure?.(chain, peerGrid, peerVanna);
+        });
     }
     // Peers are 10-1000x slower: fewer, longer samples.
     const slow = new Bench({ name: "kernels (peers)", time: 1500, iterations: 3, warmupTime: 0, warmupIterations: 1 });
     for (const p of peers) {
       if (p.impliedVols) slow.add(`W2 ${p.name}`, () => p.impliedVols?.(peerIvInput, peerVols));
-      if (p.gammaTotalAt) slow.add(`W3 ${p.name}`, () => { for (let j = 0; j < spots.length; j++) p.gammaTotalAt?.(chain, spots[j]); });
+      if (p.gammaTotalAt)
+        slow.add(`W3 ${p.name}`, () => {
+          for (let j = 0; j < spots.length; j++) p.gammaTotalAt?.(chain, spots[j]);
+        });
     }
     await fast.run();
     await slow.run();
 
     const rows: Row[] = [];
-    const time = (name: string) =>
-      fast.getTask(name) ? p50(fast, name) : p50(slow, name) * (name.startsWith("W2") ? n / subRows.length : 1);
+    const time = (name: string) => (fast.getTask(name) ? p50(fast, name) : p50(slow, name) * (name.startsWith("W2") ? n / subRows.length : 1));
     for (const w of ["W1", "W2", "W3"]) {
       rows.push({ workload: w, engine: "wasm", msPerChain: time(`${w} wasm`) });
       rows.push({ workload: w, engine: "js", msPerChain: time(`${w} js`) });
@@ -120,7 +127,7 @@ export const kernelsSuite: Suite = {
       return {
         workload: r.workload,
         engine: r.engine,
-        "ns/contract": +((r.msPerChain * 1e6) / perContract).toFixed(r.msPerChain * 1e6 / perContract < 10 ? 2 : 1),
+        "ns/contract": +((r.msPerChain * 1e6) / perContract).toFixed((r.msPerChain * 1e6) / perContract < 10 ? 2 : 1),
         "ms/chain": +r.msPerChain.toFixed(3),
         "vs js": `${(js / r.msPerChain).toFixed(2)}x`,
         "vs fastest peer": peerTimes.length ? `${(fastestPeer / r.msPerChain).toFixed(2)}x` : "n/a",
@@ -164,7 +171,15 @@ export const kernelsSuite: Suite = {
       else if (!(ivW.vols[i] > 0)) identifiableFailures++;
     }
     // Far-OTM prices from 1e-10 down to 1e-100: solve, reprice, compare.
-    const far = { prices: new Float64Array(10), spot: 5800, rate: 0.043, dividendYield: 0, strike: new Float64Array(10), tYears: new Float64Array(10), right: new Uint8Array(10) };
+    const far = {
+      prices: new Float64Array(10),
+      spot: 5800,
+      rate: 0.043,
+      dividendYield: 0,
+      strike: new Float64Array(10),
+      tYears: new Float64Array(10),
+      right: new Uint8Array(10),
+    };
     for (let j = 0; j < 10; j++) {
       far.prices[j] = 10 ** (-10 - 10 * j);
       far.strike[j] = 5800 * (1.3 + 0.2 * j);
@@ -176,15 +191,20 @@ export const kernelsSuite: Suite = {
     let farFail = 0;
     for (let j = 0; j < 10; j++) {
       const v = farW.vols[j];
-      if (!(v > 0)) { farFail++; continue; }
+      if (!(v > 0)) {
+        farFail++;
+        continue;
+      }
       const back = bsmPrice({ spot: 5800, strike: far.strike[j], tYears: 0.1, vol: v, rate: 0.043, dividendYield: 0, right: "C" });
       farWorst = Math.max(farWorst, Math.abs(back - far.prices[j]) / far.prices[j]);
     }
-    const peerIvErrors = peers.filter((p) => p.impliedVols).map((p) => {
-      p.impliedVols?.(peerIvInput, peerVols);
-      const e = maxVolError(peerVols, subTrueVol, accuracyRows(peerIvInput));
-      return `${p.name}: W2 max vol error ${e.max.toExponential(2)}, ${e.failures} failures (on every ${stride}th price; time scaled to the chain)`;
-    });
+    const peerIvErrors = peers
+      .filter((p) => p.impliedVols)
+      .map((p) => {
+        p.impliedVols?.(peerIvInput, peerVols);
+        const e = maxVolError(peerVols, subTrueVol, accuracyRows(peerIvInput));
+        return `${p.name}: W2 max vol error ${e.max.toExponential(2)}, ${e.failures} failures (on every ${stride}th price; time scaled to the chain)`;
+      });
 
     const w1w = time("W1 wasm");
     const w1j = time("W1 js");
@@ -195,7 +215,11 @@ export const kernelsSuite: Suite = {
     const checks = [
       { name: "W1 wasm >= 1.9x js engine", pass: w1j / w1w >= 1.9, detail: `${(w1j / w1w).toFixed(2)}x` },
       { name: "W1 wasm >= 6x fastest npm peer", pass: w1Peer / w1w >= 6, detail: `${(w1Peer / w1w).toFixed(2)}x` },
-      { name: "W2 max vol error <= 1e-12 (OTM rows, price >= 1e-100)", pass: wErr.max <= 1e-12 && jErr.max <= 1e-12, detail: `wasm ${wErr.max.toExponential(2)}, js ${jErr.max.toExponential(2)} over ${accRows.length} rows` },
+      {
+        name: "W2 max vol error <= 1e-12 (OTM rows, price >= 1e-100)",
+        pass: wErr.max <= 1e-12 && jErr.max <= 1e-12,
+        detail: `wasm ${wErr.max.toExponential(2)}, js ${jErr.max.toExponential(2)} over ${accRows.length} rows`,
+      },
       {
         name: "W2 no failures (rows with a vol to find, and far-OTM prices 1e-10..1e-100)",
         pass: identifiableFailures === 0 && wErr.failures === 0 && farFail === 0,

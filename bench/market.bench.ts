@@ -35,7 +35,7 @@ export async function marketSuite(): Promise<MarketBenchRow[]> {
       minute = (minute + 1) % 390;
       market.chainSync("SPXW", openMs + minute * 60_000);
     })
-    .add("SPXW session board (expirations, strikes, OI, volume plan)", () => {
+    .add("SPXW session board (expirations, strikes, OI)", () => {
       // Cycling over more sessions than the board cache holds, so each board is really rebuilt.
       sessionAt = (sessionAt + 1) % days.length;
       market.chainSync("SPXW", sessionBounds(days[sessionAt]).openMs + 7 * 60_000);
@@ -69,7 +69,7 @@ export async function marketSuite(): Promise<MarketBenchRow[]> {
   await coldBench.run();
   const targets: Record<string, number | null> = {
     "SPXW chain, one minute (board built)": 5,
-    "SPXW session board (expirations, strikes, OI, volume plan)": null,
+    "SPXW session board (expirations, strikes, OI)": null,
     "one day of one-minute bars, one symbol (extended, not cached)": 5,
     "SPXW chain with volume, one minute (board built, day's tape made)": null,
     "SPXW closing board volume, cold session (a full day of tape)": null,

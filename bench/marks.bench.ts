@@ -71,7 +71,11 @@ async function main() {
     const r = t.result as { latency?: { mean: number } } | undefined;
     rows.push({ case: t.name, marks: "-", "cold ms": "-", "warm mean ms": r?.latency?.mean.toFixed(3) ?? "?" });
   }
-  console.log(`node ${process.version}, ${cpus().length} x ${cpus()[0]?.model}, load ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+  console.log(
+    `node ${process.version}, ${cpus().length} x ${cpus()[0]?.model}, load ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(" ")}`,
+  );
   console.table(rows);
 }
 

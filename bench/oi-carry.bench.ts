@@ -15,7 +15,10 @@ type MarketFactory = (o: { seed: number; clock: { now(): number } }) => { chainS
 function addWorkloads(bench: Bench, label: string, create: MarketFactory): void {
   const clock = { now: () => Date.parse("2025-06-02T20:30:00Z") };
   const days = tradingDaysBetween("2024-01-02", "2024-12-31");
-  for (const [symbol, step] of [["SPXW", 7], ["AAPL", 5]] as const) {
+  for (const [symbol, step] of [
+    ["SPXW", 7],
+    ["AAPL", 5],
+  ] as const) {
     const market = create({ seed: 42, clock });
     let at = 0;
     bench.add(`${label}: ${symbol} board of a new session`, () => {
@@ -39,7 +42,9 @@ export async function oiCarrySuite(before?: string) {
 }
 
 if (process.argv[1]?.endsWith("oi-carry.bench.ts")) {
-  console.log(`# oi-carry bench ${new Date().toISOString()} node ${process.version} ${os.cpus()[0]?.model ?? "cpu"} x${os.cpus().length} load ${os.loadavg()[0].toFixed(2)}`);
+  console.log(
+    `# oi-carry bench ${new Date().toISOString()} node ${process.version} ${os.cpus()[0]?.model ?? "cpu"} x${os.cpus().length} load ${os.loadavg()[0].toFixed(2)}`,
+  );
   for (const row of await oiCarrySuite(process.argv[2])) console.log(`${row.name}: mean ${row.meanMs.toFixed(1)} ms, p99 ${row.p99Ms.toFixed(1)} ms`);
   console.log(`# load at the end ${os.loadavg()[0].toFixed(2)}`);
 }

@@ -14,7 +14,9 @@ import { usagePeriods } from "../server/accounts/sqlite-ledger";
 import { startPostgres } from "../test/_services/postgres-server";
 import { findPid, treeCpuMs } from "./_proc-cpu";
 
-const { values } = parseArgs({ options: { ops: { type: "string", default: "3000" }, sizes: { type: "string", default: "1,4,16,64" }, fns: { type: "string", default: "os_apply,os_apply_set" } } });
+const { values } = parseArgs({
+  options: { ops: { type: "string", default: "3000" }, sizes: { type: "string", default: "1,4,16,64" }, fns: { type: "string", default: "os_apply,os_apply_set" } },
+});
 const totalOps = Number(values.ops);
 const CALLERS = 3;
 
@@ -25,7 +27,11 @@ try {
   if (!postmaster) throw new Error("postmaster not found");
   const accounts = await Promise.all(Array.from({ length: CALLERS }, () => svc.createAccount({ plan: "top", credits: 10_000_000 })));
   const [sc] = await svc.sql<{ synchronous_commit: string }[]>`SHOW synchronous_commit`;
-  console.log(`pg-apply: ${totalOps} debits per row, ${CALLERS} callers (one account each), synchronous_commit=${sc?.synchronous_commit}, load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  console.log(
+    `pg-apply: ${totalOps} debits per row, ${CALLERS} callers (one account each), synchronous_commit=${sc?.synchronous_commit}, load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}`,
+  );
   let seq = 0;
   for (const batchSize of values.sizes.split(",").map(Number)) {
     for (const fn of values.fns.split(",")) {
@@ -38,7 +44,19 @@ try {
             const ts = Date.now();
             const { day, month } = usagePeriods(ts);
             const g = grantDue("top", ts);
-            const ops: PgOp[] = Array.from({ length: batchSize }, () => ({ op: "debit", a: accountId, n: 1, rq: `b${++seq}`, rt: "/v1/heatmap", ts, d: day, m: month, gp: g.period, gc: g.credits, gm: g.monthly }));
+            const ops: PgOp[] = Array.from({ length: batchSize }, () => ({
+              op: "debit",
+              a: accountId,
+              n: 1,
+              rq: `b${++seq}`,
+              rt: "/v1/heatmap",
+              ts,
+              d: day,
+              m: month,
+              gp: g.period,
+              gc: g.credits,
+              gm: g.monthly,
+            }));
             if (fn === "os_apply") await svc.sql`SELECT * FROM os_apply(${svc.sql.json(ops as never)})`;
             else if (fn === "os_apply_set") await svc.sql`SELECT * FROM os_apply_set(${svc.sql.json(ops as never)})`;
             else throw new Error(`unknown function ${fn}`);
@@ -48,7 +66,9 @@ try {
       const ms = performance.now() - t0;
       const done = perCaller * batchSize * CALLERS;
       const cpu = treeCpuMs(postmaster) - cpu0;
-      console.log(`batch ${String(batchSize).padStart(2)} ${fn.padEnd(12)} PostgreSQL CPU ${(cpu / done).toFixed(3)} ms/debit, ${Math.round((done / ms) * 1000)} debits/s`);
+      console.log(
+        `batch ${String(batchSize).padStart(2)} ${fn.padEnd(12)} PostgreSQL CPU ${(cpu / done).toFixed(3)} ms/debit, ${Math.round((done / ms) * 1000)} debits/s`,
+      );
     }
   }
   if ((await svc.verifyLedger()).length > 0) throw new Error("ledger does not balance");

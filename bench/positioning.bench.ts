@@ -191,7 +191,13 @@ export const positioningSuite: Suite = {
   async run(): Promise<SuiteReport> {
     const { rows, notes } = await runPositioningBench({ print: false });
     return {
-      table: rows.map((r) => ({ workload: r.name, engine: r.engine, "mean ms": Number(r.meanMs.toFixed(3)), "p99 ms": Number(r.p99Ms.toFixed(3)), "target ms": r.targetMs })),
+      table: rows.map((r) => ({
+        workload: r.name,
+        engine: r.engine,
+        "mean ms": Number(r.meanMs.toFixed(3)),
+        "p99 ms": Number(r.p99Ms.toFixed(3)),
+        "target ms": r.targetMs,
+      })),
       checks: rows.map((r) => ({ name: r.name, pass: r.pass, detail: `mean ${r.meanMs.toFixed(3)} ms (target <= ${r.targetMs} ms)` })),
       notes,
     };

@@ -35,9 +35,18 @@ function longHistoryMarket(simulated: MarketData): MarketData {
       const col = (f: (i: number) => number) => Float64Array.from({ length: n }, (_, i) => f(i));
       const px = (i: number) => Math.round((400 + 50 * Math.sin(t[i] / 8.64e9) + Math.sin(t[i] / 3.6e6)) * 100) / 100;
       return {
-        ticker, extended: options.extended === true, simulated: true, t: Float64Array.from(t),
-        o: col(px), h: col((i) => px(i) + 0.05), l: col((i) => px(i) - 0.05), c: col(px),
-        v: col(() => 1000), bv: col(() => 400), sv: col(() => 400), uv: col(() => 200),
+        ticker,
+        extended: options.extended === true,
+        simulated: true,
+        t: Float64Array.from(t),
+        o: col(px),
+        h: col((i) => px(i) + 0.05),
+        l: col((i) => px(i) - 0.05),
+        c: col(px),
+        v: col(() => 1000),
+        bv: col(() => 400),
+        sv: col(() => 400),
+        uv: col(() => 200),
       };
     },
   };
@@ -137,7 +146,11 @@ export async function runPriceBench(): Promise<SuiteReport> {
     });
     const target = targets[t.name];
     if (target !== null) {
-      checks.push({ name: t.name, pass: mean <= target, detail: `mean ${mean.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, cpu ${cpuMs[t.name].toFixed(2)} ms/call (target <= ${target} ms), ${bars[t.name]} bars` });
+      checks.push({
+        name: t.name,
+        pass: mean <= target,
+        detail: `mean ${mean.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, cpu ${cpuMs[t.name].toFixed(2)} ms/call (target <= ${target} ms), ${bars[t.name]} bars`,
+      });
     }
   }
   const notes = [

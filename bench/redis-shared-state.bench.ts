@@ -24,7 +24,11 @@ export async function runRedisSharedStateBench(): Promise<SuiteReport> {
   // As `sharedLimits` does: the resume store on its own auto-pipelined connection.
   const streams = await openRedis(server.url, { autoPipelining: true });
   try {
-    const board = JSON.stringify({ symbol: "SPY", asOf: "2024-03-06T15:00:00.000Z", strikes: Array.from({ length: 120 }, (_, i) => ({ strike: 400 + i, value: i * 1.5e6, nodeType: "none" })) });
+    const board = JSON.stringify({
+      symbol: "SPY",
+      asOf: "2024-03-06T15:00:00.000Z",
+      strikes: Array.from({ length: 120 }, (_, i) => ({ strike: 400 + i, value: i * 1.5e6, nodeType: "none" })),
+    });
     const credits = '{"remaining":9940,"charged":2,"interval":7}';
     const local = createReplayStore(OPTIONS);
     const shared = createRedisReplayStore(streams, OPTIONS);
@@ -72,7 +76,15 @@ export async function runRedisSharedStateBench(): Promise<SuiteReport> {
       return { task: task.name, "mean ms": Number((r?.latency?.mean ?? NaN).toFixed(4)), "p99 ms": Number((r?.latency?.p99 ?? NaN).toFixed(4)) };
     });
     const memory = String(await redis.info("memory")).match(/used_memory_human:(\S+)/)?.[1] ?? "?";
-    return { table, checks: [], notes: [`event-loop time of 1,000 Redis appends (median of 20 batches): ${syncMs[10]!.toFixed(1)} ms`, `redis used_memory after the run: ${memory}`, `load average ${loadavg()[0].toFixed(2)} on ${cpus().length} cores (shared)`] };
+    return {
+      table,
+      checks: [],
+      notes: [
+        `event-loop time of 1,000 Redis appends (median of 20 batches): ${syncMs[10]!.toFixed(1)} ms`,
+        `redis used_memory after the run: ${memory}`,
+        `load average ${loadavg()[0].toFixed(2)} on ${cpus().length} cores (shared)`,
+      ],
+    };
   } finally {
     redis.disconnect();
     streams.disconnect();

@@ -62,7 +62,16 @@ function wrkMs(text: string): number {
  * servers get back (bench/README.md#scale-out-load-generator).
  */
 function wrk(opts: { url: string; headers: Record<string, string>; connections: number; duration: number }): Promise<AutocannonResult> {
-  const args = ["-t1", `-c${opts.connections}`, `-d${opts.duration}s`, "--latency", "-s", WRK_QUANTILES_SCRIPT, ...Object.entries(opts.headers).flatMap(([k, v]) => ["-H", `${k}: ${v}`]), opts.url];
+  const args = [
+    "-t1",
+    `-c${opts.connections}`,
+    `-d${opts.duration}s`,
+    "--latency",
+    "-s",
+    WRK_QUANTILES_SCRIPT,
+    ...Object.entries(opts.headers).flatMap(([k, v]) => ["-H", `${k}: ${v}`]),
+    opts.url,
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn("wrk", args, { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
@@ -79,7 +88,15 @@ function wrk(opts: { url: string; headers: Record<string, string>; connections: 
       if (code !== 0 || !total || !rate || !p50 || !p90 || !p99) return reject(new Error(`wrk failed (${code}): ${out.slice(-500)}`));
       const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
       const q = /QUANTILES (\d+) ([\d ]+)/.exec(out);
-      const quantiles = q ? { count: Number(q[1]), quantilesMs: q[2]!.trim().split(" ").map((us) => Number(us) / 1000) } : undefined;
+      const quantiles = q
+        ? {
+            count: Number(q[1]),
+            quantilesMs: q[2]!
+              .trim()
+              .split(" ")
+              .map((us) => Number(us) / 1000),
+          }
+        : undefined;
       const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
       const errors = sock ? Number(sock[1]) + Number(sock[2]) + Number(sock[3]) : 0;
       resolve({
@@ -116,10 +133,34 @@ let instanceNodeArgs: string[] = [];
 async function serveChild(args: string[], nodeArgs: string[] = []): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
   const fill = dailyFill ? [] : ["--no-daily-fill"];
-  const child = spawn(process.execPath, [...instanceNodeArgs, ...nodeArgs, "--import", "tsx", "server/main.ts", "serve", "--port", String(port), "--hostname", "127.0.0.1", "--seed", "42", "--now", NOW, "--ip-ceiling", "off", "--no-access-log", ...fill, ...args], {
-    cwd: ROOT,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...instanceNodeArgs,
+      ...nodeArgs,
+      "--import",
+      "tsx",
+      "server/main.ts",
+      "serve",
+      "--port",
+      String(port),
+      "--hostname",
+      "127.0.0.1",
+      "--seed",
+      "42",
+      "--now",
+      NOW,
+      "--ip-ceiling",
+      "off",
+      "--no-access-log",
+      ...fill,
+      ...args,
+    ],
+    {
+      cwd: ROOT,
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     let err = "";
     child.stderr!.on("data", (c: Buffer) => {
@@ -160,7 +201,14 @@ interface Row {
 }
 
 async function measure(name: string, urls: string[], store: AccountStore, durationS: number, connections: number, probes: CpuProbe[], warmupS: number): Promise<Row> {
-  const { accountId, key } = await store.createAccount({ plan: "top", credits: 1_000_000_000, dailyCapCredits: null, monthlyCapCredits: null, label: "bench", requestsPerMinute: 100_000_000 });
+  const { accountId, key } = await store.createAccount({
+    plan: "top",
+    credits: 1_000_000_000,
+    dailyCapCredits: null,
+    monthlyCapCredits: null,
+    label: "bench",
+    requestsPerMinute: 100_000_000,
+  });
   const headers = { authorization: `Bearer ${key}` };
   for (const url of urls) {
     const first = await fetch(url + PATH, { headers });
@@ -215,7 +263,19 @@ async function measure(name: string, urls: string[], store: AccountStore, durati
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { duration: { type: "string", default: "20" }, connections: { type: "string", default: "30" }, only: { type: "string" }, "cpu-prof": { type: "string" }, "daily-fill": { type: "string", default: "off" }, loadgen: { type: "string", default: "auto" }, rounds: { type: "string", default: "1" }, warmup: { type: "string", default: "20" }, "node-args": { type: "string", default: "" } } });
+  const { values } = parseArgs({
+    options: {
+      duration: { type: "string", default: "20" },
+      connections: { type: "string", default: "30" },
+      only: { type: "string" },
+      "cpu-prof": { type: "string" },
+      "daily-fill": { type: "string", default: "off" },
+      loadgen: { type: "string", default: "auto" },
+      rounds: { type: "string", default: "1" },
+      warmup: { type: "string", default: "20" },
+      "node-args": { type: "string", default: "" },
+    },
+  });
   // --rounds N: N measurements on the same instances (a shared host's noise moves single runs 2x).
   const rounds = Math.max(1, Math.floor(Number(values.rounds)));
   // auto: wrk when installed (scripts/ensure-bench-tools.sh), else autocannon.
@@ -237,7 +297,11 @@ async function main(): Promise<void> {
   const warmupOf = (round: number) => (round === 1 ? warmup : 2);
   const duration = seconds("duration", values.duration, 1);
   const connections = seconds("connections", values.connections, 1);
-  console.log(`scale-out: GET ${PATH} (cached, 1 credit, durable debit), ${connections} connections in all, ${duration} s after a ${warmupOf(1)} s warm-up, load generator ${values.loadgen}, daily fill ${dailyFill ? "on" : "off"}, node ${process.version}${instanceNodeArgs.length ? ` ${instanceNodeArgs.join(" ")}` : ""}, load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  console.log(
+    `scale-out: GET ${PATH} (cached, 1 credit, durable debit), ${connections} connections in all, ${duration} s after a ${warmupOf(1)} s warm-up, load generator ${values.loadgen}, daily fill ${dailyFill ? "on" : "off"}, node ${process.version}${instanceNodeArgs.length ? ` ${instanceNodeArgs.join(" ")}` : ""}, load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}`,
+  );
   const rows: Row[] = [];
   if (values.only !== "sqlite") {
     const [pg, redis] = await Promise.all([startPostgres(), startRedis()]);
@@ -257,9 +321,18 @@ async function main(): Promise<void> {
         { name: "postgres", ms: () => (postmaster ? treeCpuMs(postmaster) : Number.NaN) },
         { name: "redis", ms: () => (redisPid ? cpuMsOf(redisPid) : Number.NaN) },
       ];
-      for (let r = 1; r <= rounds; r++) rows.push(await measure(rounds > 1 ? `postgres+redis #${r}` : "postgres+redis", urls, store, duration, connections, probes, warmupOf(r)));
+      for (let r = 1; r <= rounds; r++)
+        rows.push(await measure(rounds > 1 ? `postgres+redis #${r}` : "postgres+redis", urls, store, duration, connections, probes, warmupOf(r)));
     } finally {
-      await Promise.all(children.map((c) => new Promise((r) => { c.once("exit", r); c.kill("SIGTERM"); })));
+      await Promise.all(
+        children.map(
+          (c) =>
+            new Promise((r) => {
+              c.once("exit", r);
+              c.kill("SIGTERM");
+            }),
+        ),
+      );
       await store.close();
       await Promise.all([pg.stop(), redis.stop()]);
     }
@@ -270,7 +343,17 @@ async function main(): Promise<void> {
     const store = await openAccountStore({ storeUrl: undefined, dataDir: dir });
     try {
       for (let r = 1; r <= rounds; r++) {
-        rows.push(await measure(rounds > 1 ? `sqlite (one) #${r}` : "sqlite (one instance)", [s.url], store, duration, connections, [{ name: "instances", ms: () => cpuMsOf(s.child.pid!) }], warmupOf(r)));
+        rows.push(
+          await measure(
+            rounds > 1 ? `sqlite (one) #${r}` : "sqlite (one instance)",
+            [s.url],
+            store,
+            duration,
+            connections,
+            [{ name: "instances", ms: () => cpuMsOf(s.child.pid!) }],
+            warmupOf(r),
+          ),
+        );
       }
     } finally {
       s.child.kill("SIGTERM");
@@ -284,10 +367,22 @@ async function main(): Promise<void> {
         `p50 ${r.p50Ms} ms, p90 ${r.p90Ms} ms, p99 ${r.p99Ms} ms (target <= ${SCALE_TARGETS.p99Ms}; ${r.merged ? `all requests; slowest instance's own ${r.worstP99Ms} ms` : "slowest instance's"}), non-2xx/errors ${r.bad}; ledger ${r.debits} debits for ${r.ok} measured 2xx, balanced=${r.balanced}`,
     );
     const cpu = Object.entries(r.cpuPerRequestMs).map(([k, v]) => `${k} ${v.toFixed(3)}`);
-    console.log(`     CPU ms per request: ${cpu.join(", ")}; total ${Object.values(r.cpuPerRequestMs).reduce((s, v) => s + v, 0).toFixed(3)}`);
-    console.log(`     idle CPU ms per s (no load): ${Object.entries(r.idleCpuMsPerS).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(", ")}`);
+    console.log(
+      `     CPU ms per request: ${cpu.join(", ")}; total ${Object.values(r.cpuPerRequestMs)
+        .reduce((s, v) => s + v, 0)
+        .toFixed(3)}`,
+    );
+    console.log(
+      `     idle CPU ms per s (no load): ${Object.entries(r.idleCpuMsPerS)
+        .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+        .join(", ")}`,
+    );
   }
-  console.log(`load average after: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  console.log(
+    `load average after: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}`,
+  );
 }
 
 await main();

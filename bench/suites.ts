@@ -23,4 +23,15 @@ export interface Suite {
   run(): Promise<SuiteReport>;
 }
 
-export const suites: Suite[] = [kernelsSuite, positioningSuite, priceSuite, flowSuite, flowMarketSuite, flowRefSuite, darkPoolSuite, volSuite, extendedStatsSuite, consoleSuite];
+export const suites: Suite[] = [
+  kernelsSuite,
+  positioningSuite,
+  priceSuite,
+  flowSuite,
+  flowMarketSuite,
+  flowRefSuite,
+  darkPoolSuite,
+  volSuite,
+  extendedStatsSuite,
+  consoleSuite,
+];

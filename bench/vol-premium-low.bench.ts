@@ -11,7 +11,9 @@ import { etInstant } from "../lib/time";
 import { chainTerms, tilt } from "../lib/vol";
 
 async function main(): Promise<void> {
-  console.log(`# vol premium-low bench ${new Date().toISOString()} node ${process.version} ${os.cpus()[0]?.model ?? "cpu"} (${os.cpus().length} cpus) load ${os.loadavg()[0].toFixed(2)}`);
+  console.log(
+    `# vol premium-low bench ${new Date().toISOString()} node ${process.version} ${os.cpus()[0]?.model ?? "cpu"} (${os.cpus().length} cpus) load ${os.loadavg()[0].toFixed(2)}`,
+  );
   const market = createSimulatedMarket({ seed: 42, clock: fixedClock(etInstant("2024-05-01", "16:00")) });
   const roots = market.universeSync().flatMap((s) => s.optionRoots.slice(0, 1));
   const bench = new Bench({ iterations: 3, warmupIterations: 1, time: 0 });
@@ -23,10 +25,13 @@ async function main(): Promise<void> {
       if (!board) continue;
       const t = tilt(board, chainTerms(board));
       const rows = t.headline ? [...t.rows, t.headline] : t.rows;
-      contracts.set(r, rows.flatMap((x) => [
-        { expiration: x.expiration, strike: x.call_strike, right: "C" as const },
-        { expiration: x.expiration, strike: x.put_strike, right: "P" as const },
-      ]));
+      contracts.set(
+        r,
+        rows.flatMap((x) => [
+          { expiration: x.expiration, strike: x.call_strike, right: "C" as const },
+          { expiration: x.expiration, strike: x.put_strike, right: "P" as const },
+        ]),
+      );
     }
     const n = [...contracts.values()].reduce((a, c) => a + c.length, 0);
     bench.add(`lows cold from the open to ${hhmm}, ${contracts.size} roots, ${n} contracts`, async () => {

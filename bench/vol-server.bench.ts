@@ -25,16 +25,31 @@ const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length -
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main(): Promise<void> {
-  console.log(`# vol server bench ${new Date().toISOString()} node ${process.version} ${os.cpus()[0]?.model ?? "cpu"} (${os.cpus().length} cpus) load ${os.loadavg()[0].toFixed(2)}; history ${HISTORY} sessions; start ${process.env.VOL_BENCH_TIME ?? "10:00"} ET`);
+  console.log(
+    `# vol server bench ${new Date().toISOString()} node ${process.version} ${os.cpus()[0]?.model ?? "cpu"} (${os.cpus().length} cpus) load ${os.loadavg()[0].toFixed(2)}; history ${HISTORY} sessions; start ${process.env.VOL_BENCH_TIME ?? "10:00"} ET`,
+  );
   // VOL_BENCH_TIME moves the start later in the session (premium lows then fold more minutes cold).
   const start = etInstant("2024-05-01", process.env.VOL_BENCH_TIME ?? "10:00");
-  const clock = { ms: start, now() { return this.ms; } };
+  const clock = {
+    ms: start,
+    now() {
+      return this.ms;
+    },
+  };
   // The market follows the bench clock: each new minute is a new board for every symbol.
   const market = createSimulatedMarket({ seed: 42, clock });
   const accounts = openAccountService({ dbPath: ":memory:" });
   const { key } = accounts.createAccount({ plan: "top", credits: 100_000_000, dailyCapCredits: null, requestsPerMinute: 1_000_000 });
   const vol = createVolModule({ historySessions: HISTORY });
-  const app = createApp({ market, accounts, rateLimiter: createRateLimiter(), concurrency: createConcurrencyLimiter(), clock, requestTimeoutMs: 600_000, modules: [metaModule, vol] });
+  const app = createApp({
+    market,
+    accounts,
+    rateLimiter: createRateLimiter(),
+    concurrency: createConcurrencyLimiter(),
+    clock,
+    requestTimeoutMs: 600_000,
+    modules: [metaModule, vol],
+  });
   const state = moduleStateOf(app.services, vol);
   const get = async (path: string) => {
     const t0 = performance.now();
@@ -43,7 +58,7 @@ async function main(): Promise<void> {
     if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
     return performance.now() - t0;
   };
-  let t0 = performance.now();
+  const t0 = performance.now();
   await state.warmUp();
   const covered = (await state.coverage.all()).size;
   console.log(`daily store filled: ${covered} symbols x ${HISTORY} sessions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
@@ -70,8 +85,18 @@ async function main(): Promise<void> {
     for (let i = 0; i < 100; i++) snap.push(await get(`/v1/vol/snapshot?symbols=${SNAPSHOT_SYMBOLS}`));
   }
   const line = (ok: boolean, name: string, value: string, target: string) => console.log(`${ok ? "PASS" : "FAIL"} ${name}: ${value} (target ${target})`);
-  line(median(cold) <= 500, `screener cold for a new minute, ${covered} symbols`, `median ${median(cold).toFixed(0)} ms of ${cold.map((x) => x.toFixed(0)).join(", ")}`, "<= 500 ms");
-  line(median(refreshed) <= 500, "screener first request of a new minute after the background refresh", `median ${median(refreshed).toFixed(0)} ms of ${refreshed.map((x) => x.toFixed(0)).join(", ")} (refresh took ${refreshMs.map((x) => x.toFixed(0)).join(", ")} ms in the background)`, "<= 500 ms");
+  line(
+    median(cold) <= 500,
+    `screener cold for a new minute, ${covered} symbols`,
+    `median ${median(cold).toFixed(0)} ms of ${cold.map((x) => x.toFixed(0)).join(", ")}`,
+    "<= 500 ms",
+  );
+  line(
+    median(refreshed) <= 500,
+    "screener first request of a new minute after the background refresh",
+    `median ${median(refreshed).toFixed(0)} ms of ${refreshed.map((x) => x.toFixed(0)).join(", ")} (refresh took ${refreshMs.map((x) => x.toFixed(0)).join(", ")} ms in the background)`,
+    "<= 500 ms",
+  );
   line(p99(warm) <= 25, "screener warm", `p99 ${p99(warm).toFixed(1)} ms, median ${median(warm).toFixed(1)} ms`, "p99 <= 25 ms");
   line(p99(snap) <= 30, "snapshot 10 symbols warm", `p99 ${p99(snap).toFixed(1)} ms, median ${median(snap).toFixed(1)} ms`, "p99 <= 30 ms");
   console.log(`load average after: ${os.loadavg()[0].toFixed(2)}`);

@@ -52,13 +52,13 @@ export async function runVolBench(): Promise<VolBenchRow[]> {
     });
   }
   bench.add("one VIX term (quotes gathered + strip), SPXW 30-day expiration", () => {
-      at = (at + 1) % boards.length;
-      const b = boards[at];
-      const terms = chainTerms(b);
-      const k = terms.expirations.findIndex((e) => e.tMinutes >= 43_200);
-      const e = terms.expirations[k];
-      vixTermVariance(expirationQuotes(b, e.expIndex), { tMinutes: e.tMinutes, rateAnnual: b.rate });
-    });
+    at = (at + 1) % boards.length;
+    const b = boards[at];
+    const terms = chainTerms(b);
+    const k = terms.expirations.findIndex((e) => e.tMinutes >= 43_200);
+    const e = terms.expirations[k];
+    vixTermVariance(expirationQuotes(b, e.expIndex), { tMinutes: e.tMinutes, rateAnnual: b.rate });
+  });
   await bench.run();
   const targets: Record<string, number | null> = {
     "SVX, five tenors, SPXW board at one minute (wasm)": 5,
@@ -76,16 +76,22 @@ export const volSuite: Suite = {
     const rows = await runVolBench();
     return {
       table: rows.map((r) => ({ workload: r.name, "mean ms": Number(r.meanMs.toFixed(3)), "p99 ms": Number(r.p99Ms.toFixed(3)), "target ms": r.targetMs ?? "" })),
-      checks: rows.filter((r) => r.targetMs !== null).map((r) => ({ name: r.name, pass: r.pass === true, detail: `mean ${r.meanMs.toFixed(3)} ms (target <= ${r.targetMs} ms)` })),
+      checks: rows
+        .filter((r) => r.targetMs !== null)
+        .map((r) => ({ name: r.name, pass: r.pass === true, detail: `mean ${r.meanMs.toFixed(3)} ms (target <= ${r.targetMs} ms)` })),
       notes: rows.filter((r) => r.detail).map((r) => `${r.name}: ${r.detail}`),
     };
   },
 };
 
 if (process.argv[1]?.endsWith("vol.bench.ts")) {
-  console.log(`# vol bench ${new Date().toISOString()} node ${process.version} ${os.cpus()[0]?.model ?? "cpu"} (${os.cpus().length} cpus) load ${os.loadavg()[0].toFixed(2)}`);
+  console.log(
+    `# vol bench ${new Date().toISOString()} node ${process.version} ${os.cpus()[0]?.model ?? "cpu"} (${os.cpus().length} cpus) load ${os.loadavg()[0].toFixed(2)}`,
+  );
   for (const row of await runVolBench()) {
     const verdict = row.pass === null ? "info" : row.pass ? "PASS" : "FAIL";
-    console.log(`${verdict} ${row.name}: mean ${row.meanMs.toFixed(3)} ms, p99 ${row.p99Ms.toFixed(3)} ms${row.targetMs === null ? "" : ` (target <= ${row.targetMs} ms)`} ${row.detail}`);
+    console.log(
+      `${verdict} ${row.name}: mean ${row.meanMs.toFixed(3)} ms, p99 ${row.p99Ms.toFixed(3)} ms${row.targetMs === null ? "" : ` (target <= ${row.targetMs} ms)`} ${row.detail}`,
+    );
   }
 }

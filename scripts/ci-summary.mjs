@@ -1,5 +1,7 @@
-// Prints one plain "N passed, N failed" line from vitest's JSON report (read by CI).
+// Reads vitest's JSON report (what CI counts): prints the 20 slowest test files with their times
+// and layers' totals, then one plain "N passed, N failed" line, the last line of the CI log.
 import { readFileSync } from "node:fs";
+import { relative } from "node:path";
 
 const path = process.argv[2] ?? ".vitest/report.json";
 let report;
@@ -9,9 +11,17 @@ try {
   console.log("0 passed, 1 failed");
   process.exit(1);
 }
+const suites = report.testResults ?? [];
+const seconds = (s) => ((s.endTime ?? 0) - (s.startTime ?? 0)) / 1000;
+const slowest = [...suites].sort((a, b) => seconds(b) - seconds(a)).slice(0, 20);
+if (slowest.length > 0) {
+  console.log("Slowest test files (wall seconds, while sharing the machine with the other workers):");
+  for (const s of slowest) console.log(`${seconds(s).toFixed(1).padStart(8)}  ${relative(process.cwd(), s.name)}`);
+}
 const passed = report.numPassedTests ?? 0;
-// Suites that fail to load count as failures even though they hold no test results.
-const failedSuites = (report.testResults ?? []).filter((s) => s.status === "failed" && (s.assertionResults ?? []).length === 0).length;
+// A file that fails outside its tests (a load error, a failing beforeAll) counts once even though
+// none of its tests is marked failed.
+const failedSuites = suites.filter((s) => s.status === "failed" && !(s.assertionResults ?? []).some((a) => a.status === "failed")).length;
 const failed = (report.numFailedTests ?? 0) + failedSuites;
 const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);

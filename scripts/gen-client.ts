@@ -92,7 +92,10 @@ export function renderOperations(routes: readonly AnyRoute[], index: SchemaIndex
         return null;
       }
       let set = imports.get(home.from);
-      if (!set) imports.set(home.from, (set = new Set()));
+      if (!set) {
+        set = new Set();
+        imports.set(home.from, set);
+      }
       set.add(home.name);
       return home.name;
     };

@@ -73,7 +73,13 @@ export function createApp(
   const services: AppServices = {
     // A failed market read is 503 `data_unavailable`, never a 500 (server/market-guard.ts).
     market: guardMarket(options.market, (error, method) =>
-      (options.logger ?? (() => {}))({ ts: new Date().toISOString(), level: "error", msg: "market_read_failed", method, error: String((error as Error)?.message ?? error).slice(0, 500) }),
+      (options.logger ?? (() => {}))({
+        ts: new Date().toISOString(),
+        level: "error",
+        msg: "market_read_failed",
+        method,
+        error: String((error as Error)?.message ?? error).slice(0, 500),
+      }),
     ),
     accounts: options.accounts,
     rateLimiter: options.rateLimiter,
@@ -113,8 +119,7 @@ export function createApp(
   if (hosts.flowAlias) byName.set(hosts.flowAlias.toLowerCase(), buildHostApp("flowAlias", "", services));
   if (hosts.atlas) byName.set(hosts.atlas.toLowerCase(), buildHostApp("atlas", "", services));
   // The tool server (server/mcp) is built from this app's route table unless one is injected.
-  const mcp: FetchLike | undefined =
-    options.mcp ?? (options.toolServer === false ? undefined : createToolServer(services, options.toolServer).fetch);
+  const mcp: FetchLike | undefined = options.mcp ?? (options.toolServer === false ? undefined : createToolServer(services, options.toolServer).fetch);
   if (hosts.mcp) byName.set(hosts.mcp.toLowerCase(), mcp ?? null);
 
   const mcpOrNotFound = (request: Request): Response | Promise<Response> =>

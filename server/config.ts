@@ -138,7 +138,8 @@ function num(name: string, raw: string | undefined, check: (n: number) => boolea
 function redisUrlOf(raw: string | undefined): string | undefined {
   if (raw === undefined || raw.trim() === "") return undefined;
   const url = raw.trim();
-  if (!/^rediss?:\/\/[^\s]+$/.test(url)) throw new UsageError(`Invalid --redis / OPTIONSCOPE_REDIS: expected redis://host:port[/db] (got ${JSON.stringify(url.slice(0, 80))})`);
+  if (!/^rediss?:\/\/[^\s]+$/.test(url))
+    throw new UsageError(`Invalid --redis / OPTIONSCOPE_REDIS: expected redis://host:port[/db] (got ${JSON.stringify(url.slice(0, 80))})`);
   return url;
 }
 
@@ -166,14 +167,18 @@ export function parseFillSessions(raw: string | undefined, name: string): number
   if (raw === undefined || raw.trim() === "") return undefined;
   const v = raw.trim();
   if (v === "all") return Number.POSITIVE_INFINITY;
-  if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) throw new UsageError(`Invalid ${name}: expected a whole number of sessions (0 or more) or \`all\` (got ${JSON.stringify(v.slice(0, 40))})`);
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v)))
+    throw new UsageError(`Invalid ${name}: expected a whole number of sessions (0 or more) or \`all\` (got ${JSON.stringify(v.slice(0, 40))})`);
   return Number(v);
 }
 
 function ipCeilingOf(raw: string | undefined, proxies: string | undefined): ServeConfig["ipCeiling"] {
   if (raw === "off") return null;
   const maxRequests = num("ip ceiling", raw, (n) => Number.isInteger(n) && n > 0) ?? 6000;
-  const trustedProxies = (proxies ?? "").split(",").map((p) => p.trim()).filter((p) => p !== "");
+  const trustedProxies = (proxies ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p !== "");
   return { maxRequests, trustedProxies };
 }
 
@@ -244,10 +249,30 @@ export function resolveServeConfig(argv: string[], env: Record<string, string | 
     redisUrl: redisUrlOf(values.redis ?? env.OPTIONSCOPE_REDIS),
     storeUrl: resolveStoreUrl(values.store, env),
     dailyFill: !values["no-daily-fill"] && env.OPTIONSCOPE_DAILY_FILL !== "off",
-    cacheMb: num("--cache-mb / OPTIONSCOPE_CACHE_MB", values["cache-mb"] ?? env.OPTIONSCOPE_CACHE_MB, (n) => n >= MIN_CACHE_MB && n <= MAX_CACHE_MB, `a number of MiB from ${MIN_CACHE_MB} to ${MAX_CACHE_MB}`),
-    groupCommitMs: num("--group-commit-ms / OPTIONSCOPE_GROUP_COMMIT_MS", values["group-commit-ms"] ?? env.OPTIONSCOPE_GROUP_COMMIT_MS, (n) => n >= 0 && n <= 1000, "a number of milliseconds from 0 to 1000"),
-    storeTimeoutMs: num("--store-timeout-ms / OPTIONSCOPE_STORE_TIMEOUT_MS", values["store-timeout-ms"] ?? env.OPTIONSCOPE_STORE_TIMEOUT_MS, (n) => Number.isInteger(n) && n >= 100 && n <= 60_000, "an integer number of milliseconds from 100 to 60000"),
-    computeWorkers: num("--compute-workers / OPTIONSCOPE_COMPUTE_WORKERS", values["compute-workers"] ?? env.OPTIONSCOPE_COMPUTE_WORKERS, (n) => Number.isInteger(n) && n >= 0 && n <= 64, "an integer from 0 to 64"),
+    cacheMb: num(
+      "--cache-mb / OPTIONSCOPE_CACHE_MB",
+      values["cache-mb"] ?? env.OPTIONSCOPE_CACHE_MB,
+      (n) => n >= MIN_CACHE_MB && n <= MAX_CACHE_MB,
+      `a number of MiB from ${MIN_CACHE_MB} to ${MAX_CACHE_MB}`,
+    ),
+    groupCommitMs: num(
+      "--group-commit-ms / OPTIONSCOPE_GROUP_COMMIT_MS",
+      values["group-commit-ms"] ?? env.OPTIONSCOPE_GROUP_COMMIT_MS,
+      (n) => n >= 0 && n <= 1000,
+      "a number of milliseconds from 0 to 1000",
+    ),
+    storeTimeoutMs: num(
+      "--store-timeout-ms / OPTIONSCOPE_STORE_TIMEOUT_MS",
+      values["store-timeout-ms"] ?? env.OPTIONSCOPE_STORE_TIMEOUT_MS,
+      (n) => Number.isInteger(n) && n >= 100 && n <= 60_000,
+      "an integer number of milliseconds from 100 to 60000",
+    ),
+    computeWorkers: num(
+      "--compute-workers / OPTIONSCOPE_COMPUTE_WORKERS",
+      values["compute-workers"] ?? env.OPTIONSCOPE_COMPUTE_WORKERS,
+      (n) => Number.isInteger(n) && n >= 0 && n <= 64,
+      "an integer from 0 to 64",
+    ),
     metrics: values.metrics === true || env.OPTIONSCOPE_METRICS === "on",
     loopLogIntervalMs: secondsToMs(num("OPTIONSCOPE_LOOP_LOG_S", env.OPTIONSCOPE_LOOP_LOG_S, (n) => n >= 0 && n <= 86_400, "a number of seconds from 0 to 86400")),
     dailyFillSessions: parseFillSessions(values["daily-fill-sessions"] ?? env.OPTIONSCOPE_DAILY_FILL_SESSIONS, "--daily-fill-sessions / OPTIONSCOPE_DAILY_FILL_SESSIONS"),

@@ -21,12 +21,7 @@ export class ApiError extends Error {
    */
   creditsRemaining: number | null = null;
 
-  constructor(
-    status: number,
-    code: string,
-    message: string,
-    options: { headers?: Record<string, string>; details?: Record<string, unknown> } = {},
-  ) {
+  constructor(status: number, code: string, message: string, options: { headers?: Record<string, string>; details?: Record<string, unknown> } = {}) {
     super(message);
     this.name = "ApiError";
     this.status = status;
@@ -45,7 +40,7 @@ export function isApiError(error: unknown): error is ApiError {
 export const STORE_RETRY_AFTER_S = 1;
 
 /** Where the flow module's in-flight cap is explained (the `docs_url` of its 429). */
-export const FLOW_CONCURRENCY_DOCS_URL = "/docs/api.md#flow-in-flight-cap";
+const FLOW_CONCURRENCY_DOCS_URL = "/docs/api.md#flow-in-flight-cap";
 
 /** Constructors for the codes the server raises itself, so messages read the same everywhere. */
 export const apiErrors = {
@@ -78,35 +73,24 @@ export const apiErrors = {
   },
   /** 429 `rate_limited`: no `Retry-After` (the spec's gateway form); wait for `X-RateLimit-Reset`. */
   rateLimited(limitPerMinute: number): ApiError {
-    return new ApiError(
-      429,
-      "rate_limited",
-      `Rate limit of ${limitPerMinute} requests per minute exceeded; retry after X-RateLimit-Reset.`,
-    );
+    return new ApiError(429, "rate_limited", `Rate limit of ${limitPerMinute} requests per minute exceeded; retry after X-RateLimit-Reset.`);
   },
   /** 429 `too_many_concurrent_requests` with `Retry-After` (seconds). */
   tooManyConcurrent(kind: string, max: number, retryAfterS: number): ApiError {
-    return new ApiError(
-      429,
-      "too_many_concurrent_requests",
-      `Too many ${kind} requests in flight (at most ${max} per account).`,
-      { headers: { "Retry-After": String(retryAfterS) }, details: { retry_after: retryAfterS } },
-    );
+    return new ApiError(429, "too_many_concurrent_requests", `Too many ${kind} requests in flight (at most ${max} per account).`, {
+      headers: { "Retry-After": String(retryAfterS) },
+      details: { retry_after: retryAfterS },
+    });
   },
   /**
    * 429 `too_many_concurrent_queries`: the flow module's per-account in-flight cap, with
    * `Retry-After`, `retry_after` and `docs_url` (spec, Errors).
    */
   tooManyConcurrentQueries(max: number, retryAfterS: number): ApiError {
-    return new ApiError(
-      429,
-      "too_many_concurrent_queries",
-      `Too many flow queries in flight (at most ${max} per account); retry after ${retryAfterS} s.`,
-      {
-        headers: { "Retry-After": String(retryAfterS) },
-        details: { retry_after: retryAfterS, docs_url: FLOW_CONCURRENCY_DOCS_URL },
-      },
-    );
+    return new ApiError(429, "too_many_concurrent_queries", `Too many flow queries in flight (at most ${max} per account); retry after ${retryAfterS} s.`, {
+      headers: { "Retry-After": String(retryAfterS) },
+      details: { retry_after: retryAfterS, docs_url: FLOW_CONCURRENCY_DOCS_URL },
+    });
   },
   /**
    * 503 `store_unavailable` with `Retry-After` and `retry_after`: a backing store could not be

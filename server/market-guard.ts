@@ -15,7 +15,7 @@ export const MARKET_RETRY_AFTER_S = 5;
 const READS = ["universe", "symbolInfo", "chain", "spot", "minuteBars", "optionPrints", "offExchangePrints", "earnings", "contractMinuteQuotes"] as const;
 
 /** 503 `data_unavailable` with `Retry-After` and `retry_after`. */
-export function marketUnavailable(): ApiError {
+function marketUnavailable(): ApiError {
   return new ApiError(503, "data_unavailable", `Market data could not be read; retry after ${MARKET_RETRY_AFTER_S} s.`, {
     headers: { "Retry-After": String(MARKET_RETRY_AFTER_S) },
     details: { retry_after: MARKET_RETRY_AFTER_S },

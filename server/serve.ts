@@ -18,7 +18,7 @@ import type { FetchLike } from "./services";
 import { createComputePool, DEFAULT_COMPUTE_WORKERS } from "./daily-store/compute-pool";
 import { withPooledChains } from "./daily-store/pooled-chains";
 import { dailyDbPath, marketIdentity, openDailyStore, startRebuildingFill, type DailyFiller, type MarketSource } from "./daily-store";
-import { FLOW_FIRST_DATE } from "./modules/flow/tape";
+import { FLOW_FIRST_DATE } from "./modules/flow/sessions/tape";
 import { DEFAULT_HISTORY_SESSIONS } from "./modules/vol/daily-store";
 import { createMetricsRegistry } from "./metrics/registry";
 import { LOOP_LOG_INTERVAL_MS, monitorEventLoop } from "./metrics/event-loop";
@@ -42,9 +42,7 @@ export interface RunningServer {
 /** The market clock from `OPTIONSCOPE_NOW` / `OPTIONSCOPE_CLOCK_SPEED` (DESIGN section 7). */
 export function clockFor(config: Pick<ServeConfig, "nowMs" | "clockSpeed">): Clock {
   if (config.nowMs !== undefined) {
-    return config.clockSpeed === undefined || config.clockSpeed === 0
-      ? fixedClock(config.nowMs)
-      : scaledClock({ startMs: config.nowMs, speed: config.clockSpeed });
+    return config.clockSpeed === undefined || config.clockSpeed === 0 ? fixedClock(config.nowMs) : scaledClock({ startMs: config.nowMs, speed: config.clockSpeed });
   }
   if (config.clockSpeed !== undefined && config.clockSpeed !== 1) return scaledClock({ startMs: Date.now(), speed: config.clockSpeed });
   return systemClock;
@@ -71,7 +69,11 @@ export async function startServer(
   const warming = config.marketDataDir
     ? warmingMarket(clock, (onProgress) => {
         const bar = progressBar(process.stderr);
-        return loadFileMarket(config.marketDataDir!, { clock, onProgress: (p) => (onProgress(p), bar(p)) });
+        const both = (p: Parameters<typeof bar>[0]) => {
+          onProgress(p);
+          bar(p);
+        };
+        return loadFileMarket(config.marketDataDir!, { clock, onProgress: both });
       })
     : null;
   const market: MarketData = warming?.market ?? createSimulatedMarket({ seed: config.seed, clock });
@@ -122,7 +124,14 @@ export async function startServer(
     signInLimiter: limits.signInLimiter,
     // A revoked key whose OAuth grants could not be revoked yet: the operator sees each retry fail.
     onGrantRevocationFailure: (e) =>
-      io.log({ ts: new Date().toISOString(), level: "error", msg: e.gaveUp ? "grant_revocation_gave_up" : "grant_revocation_failed", keyId: e.keyId, attempt: e.attempt, error: String((e.error as Error)?.message ?? e.error).slice(0, 300) }),
+      io.log({
+        ts: new Date().toISOString(),
+        level: "error",
+        msg: e.gaveUp ? "grant_revocation_gave_up" : "grant_revocation_failed",
+        keyId: e.keyId,
+        attempt: e.attempt,
+        error: String((e.error as Error)?.message ?? e.error).slice(0, 300),
+      }),
   });
   const consoleApp = createConsoleApp({ service: consoleService, trustedProxies: config.ipCeiling?.trustedProxies });
   // The console's key list shows "last used": accepted keys are noted and written in batches.
@@ -139,7 +148,14 @@ export async function startServer(
   const heapLimitMb = Math.round(getHeapStatistics().heap_size_limit / 2 ** 20);
   const cacheMb = config.cacheMb ?? defaultCacheMb(getHeapStatistics().heap_size_limit);
   const cacheTooLarge = cacheMb > heapLimitMb * CACHE_HEAP_WARN_FRACTION;
-  io.log({ ts: new Date().toISOString(), level: cacheTooLarge ? "warn" : "info", msg: "cache_budget", cacheMb, heapLimitMb, ...(cacheTooLarge ? { hint: "raise the heap (NODE_OPTIONS=--max-old-space-size=N) or lower --cache-mb" } : {}) });
+  io.log({
+    ts: new Date().toISOString(),
+    level: cacheTooLarge ? "warn" : "info",
+    msg: "cache_budget",
+    cacheMb,
+    heapLimitMb,
+    ...(cacheTooLarge ? { hint: "raise the heap (NODE_OPTIONS=--max-old-space-size=N) or lower --cache-mb" } : {}),
+  });
   const app = createApp({
     // Simulated boards are built in the compute workers too (docs/architecture.md#worker-pools).
     market: boardPool ? withPooledChains(market, boardPool) : market,
@@ -175,7 +191,15 @@ export async function startServer(
     ready.then(
       () => {
         if (closed) return;
-        filler = startRebuildingFill({ store: dailyStore, source, clock, volSessions: DEFAULT_HISTORY_SESSIONS, flowFrom: FLOW_FIRST_DATE, flowSessions: config.dailyFillSessions, log: io.log });
+        filler = startRebuildingFill({
+          store: dailyStore,
+          source,
+          clock,
+          volSessions: DEFAULT_HISTORY_SESSIONS,
+          flowFrom: FLOW_FIRST_DATE,
+          flowSessions: config.dailyFillSessions,
+          log: io.log,
+        });
       },
       () => {},
     );

@@ -32,6 +32,7 @@ export interface AppOptions {
   rateLimiter: RateLimiter;
   concurrency: ConcurrencyLimiter;
   /** The API modules served, in order (their routes' order is the OpenAPI and tool order); default `builtinModules`. */
+  // biome-ignore lint/suspicious/noExplicitAny: modules of different services types in one list
   modules?: readonly ModuleDef<any>[];
   /** The per-contract kernels; default WASM when it loads, else the JS engine. */
   kernels?: KernelEngine;

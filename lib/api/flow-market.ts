@@ -58,8 +58,7 @@ export const TopContractsWeeklyDataSchema = z.array(TopContractRowSchema);
 // --- unusual volume and OI ----------------------------------------------------------------------
 
 const discoveryLimit = () => intParam({ min: 1, max: 200, default: 50, description: "Rows returned." });
-const targetDate = () =>
-  dateParam("Target session YYYY-MM-DD; default the last session that closed before today (baselines need a settled session).");
+const targetDate = () => dateParam("Target session YYYY-MM-DD; default the last session that closed before today (baselines need a settled session).");
 
 /** `avg_period` as `{N}d`, N sessions within `UNUSUAL_AVG_PERIOD`, output as N. */
 const avgPeriodParam = () => {
@@ -84,7 +83,15 @@ const tickerSetParam = (description: string) =>
   z
     .string()
     .max(2000)
-    .transform((raw) => new Set(raw.split(",").map((s) => s.trim().toUpperCase()).filter((s) => s !== "")))
+    .transform(
+      (raw) =>
+        new Set(
+          raw
+            .split(",")
+            .map((s) => s.trim().toUpperCase())
+            .filter((s) => s !== ""),
+        ),
+    )
     .optional()
     .meta({ description });
 
@@ -157,7 +164,11 @@ export const UnusualOiDataSchema = z.array(UnusualOiRowSchema);
 
 /** `{sector}` of `/v1/flow/sector/{sector}`: a sector ETF or a sector name. */
 export const SectorFlowParamsSchema = z.object({
-  sector: z.string().min(1).max(40).meta({ description: "Sector ETF (XLK, XLF, XLE, XLV, XLY, XLP, XLU, XLI, XLB, XLRE, XLC) or sector name (Technology, Financials, Health Care, ...)." }),
+  sector: z
+    .string()
+    .min(1)
+    .max(40)
+    .meta({ description: "Sector ETF (XLK, XLF, XLE, XLV, XLY, XLP, XLU, XLI, XLB, XLRE, XLC) or sector name (Technology, Financials, Health Care, ...)." }),
 });
 /** Query of `/v1/flow/sector/{sector}` (reference `getSectorFlow`). */
 export const SectorFlowQuerySchema = z.object({
@@ -184,7 +195,7 @@ export const MarketBreadthQuerySchema = z.object({
 export const MarketBreadthDataSchema = MarketBreadthSchema;
 
 /** `interval` values of the market tide: N trading sessions ending on `date`. */
-export const MARKET_TIDE_INTERVALS = ["1D", "2D", "3D", "5D", "7D", "14D", "30D", "45D", "60D", "90D", "120D", "180D", "360D"] as const;
+const MARKET_TIDE_INTERVALS = ["1D", "2D", "3D", "5D", "7D", "14D", "30D", "45D", "60D", "90D", "120D", "180D", "360D"] as const;
 
 /** Query of `/v1/market/tide` (reference `getMarketTide`). */
 export const MarketTideQuerySchema = z.object({

@@ -3,7 +3,7 @@
  * our bounds and messages. The schemas built from them live in `./flow`.
  */
 import { z } from "zod";
-import { FlowScoreWeightsSchema, MONEYNESS_CATEGORIES, RATIO_TIMEFRAMES, type FlowScoreWeights } from "../flow";
+import { FlowScoreWeightsSchema, type MONEYNESS_CATEGORIES, RATIO_TIMEFRAMES, type FlowScoreWeights } from "../flow";
 import { parseIsoInstantNs, tsNsToMs } from "../market/prints/ts-ns";
 import { dateParam, enumParam, numberParam, optionalIntParam } from "./params";
 
@@ -47,7 +47,7 @@ function tokenListParam<const T extends readonly string[]>(tokens: T, descriptio
 }
 
 /** `moneyness`: comma-separated categories; output as the library's upper-case names, or null. */
-export const moneynessParam = () =>
+const moneynessParam = () =>
   tokenListParam(MONEYNESS_TOKENS, "Comma-separated moneyness categories (deep_itm, itm, atm, otm, deep_otm) or all.").transform((s) =>
     s === null ? null : new Set([...s].map((t) => t.toUpperCase() as (typeof MONEYNESS_CATEGORIES)[number])),
   );
@@ -93,7 +93,7 @@ export const convictionWeightsParam = () =>
       try {
         json = JSON.parse(raw);
       } catch {
-        ctx.addIssue({ code: "custom", message: "must be a JSON object of weights, for example {\"size\":0.3,\"sweep\":0.2,...}." });
+        ctx.addIssue({ code: "custom", message: 'must be a JSON object of weights, for example {"size":0.3,"sweep":0.2,...}.' });
         return z.NEVER;
       }
       const r = FlowScoreWeightsSchema.safeParse(json);
@@ -125,7 +125,10 @@ export function nameSetParam(description: string) {
   return z
     .string()
     .transform((raw, ctx) => {
-      const names = raw.split(",").map((s) => s.trim().toLowerCase()).filter((s) => s !== "");
+      const names = raw
+        .split(",")
+        .map((s) => s.trim().toLowerCase())
+        .filter((s) => s !== "");
       if (names.length === 0) {
         ctx.addIssue({ code: "custom", message: "give at least one name." });
         return z.NEVER;

@@ -9,7 +9,7 @@ import { boolParam, numberParam, optionalIntParam, symbolsParam } from "./params
 import { lastEventIdParam } from "./streams";
 
 /** Premium percentile bands of `min_percentile` (reference enum). */
-export const FLOW_STREAM_PERCENTILES = [0, 50, 75, 90, 95, 99] as const;
+const FLOW_STREAM_PERCENTILES = [0, 50, 75, 90, 95, 99] as const;
 
 /** Concurrent flow streams per account (reference: "5 concurrent streams per account"). */
 export const FLOW_STREAMS_PER_ACCOUNT = 5;
@@ -79,6 +79,4 @@ export const FlowStreamEventsSchema = z
   .meta({ description: "text/event-stream: connected, trade, lagged, credits, resumed, reconnect, closed; `: ping` comments." });
 
 /** Body of `/v1/flow/stream/ws`: a WebSocket upgrade. */
-export const FlowStreamWebSocketSchema = z
-  .string()
-  .meta({ description: "WebSocket upgrade; then one JSON message {id, event, data} per event, as on /v1/flow/stream." });
+export const FlowStreamWebSocketSchema = z.string().meta({ description: "WebSocket upgrade; then one JSON message {id, event, data} per event, as on /v1/flow/stream." });

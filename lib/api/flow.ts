@@ -34,28 +34,18 @@ import {
   timeframeParam,
   tradeTypeParam,
 } from "./flow-params";
-import {
-  boolParam,
-  dateParam,
-  enumParam,
-  intParam,
-  numberParam,
-  optionalEnumParam,
-  optionalIntParam,
-  requiredDateParam,
-  symbolsParam,
-} from "./params";
+import { boolParam, dateParam, enumParam, intParam, numberParam, optionalEnumParam, optionalIntParam, requiredDateParam, symbolsParam } from "./params";
 
 const int = z.number().int();
 
 // --- limits the schemas state ---
 
 /** Page size bounds of `/v1/flow/{ticker}` (spec: `limit`; reference: default 100, at most 500). */
-export const FLOW_FEED_LIMIT = { default: 100, max: 500 } as const;
+const FLOW_FEED_LIMIT = { default: 100, max: 500 } as const;
 /** Symbols per flow list parameter (spec, Limits). */
 export const FLOW_LIST_MAX = 50;
 /** Bounds of `q` and `limit` of `/v1/underlying/search` (spec). */
-export const SEARCH_LIMITS = { qMaxChars: 10, defaultLimit: 20, maxLimit: 50 } as const;
+const SEARCH_LIMITS = { qMaxChars: 10, defaultLimit: 20, maxLimit: 50 } as const;
 /** Spec defaults and limits of `/v1/dark-pool/trades`. */
 export const DARK_POOL_TRADES = {
   defaultMinNotionalUsd: 1_000_000,
@@ -258,7 +248,14 @@ export const ContractBulkStatsQuerySchema = z.object({
   symbols: z
     .string()
     .transform((raw, ctx) => {
-      const list = [...new Set(raw.split(",").map((s) => s.trim().toUpperCase()).filter((s) => s !== ""))];
+      const list = [
+        ...new Set(
+          raw
+            .split(",")
+            .map((s) => s.trim().toUpperCase())
+            .filter((s) => s !== ""),
+        ),
+      ];
       if (list.length === 0 || list.length > 50) {
         ctx.addIssue({ code: "custom", message: `give 1 to 50 contract symbols (got ${list.length}).` });
         return z.NEVER;
@@ -277,7 +274,10 @@ export const DarkPoolTradesQuerySchema = z.object({
   date_end: dateParam("Inclusive end of an ET trade-date range; default today when only `date_start` is given."),
   time_start: clockTimeParam("Inclusive start of the ET time-of-day window, HH:MM."),
   time_end: clockTimeParam("Inclusive end of the ET time-of-day window, HH:MM (the whole minute counts)."),
-  min_notional: numberParam({ min: 0, description: "Minimum notional, USD; default 1000000; 0 returns every print of the requested tickers; at least 100000 without `tickers`." }),
+  min_notional: numberParam({
+    min: 0,
+    description: "Minimum notional, USD; default 1000000; 0 returns every print of the requested tickers; at least 100000 without `tickers`.",
+  }),
   max_notional: numberParam({ min: 0, description: "Maximum notional, USD." }),
   min_price: numberParam({ min: 0, description: "Minimum price, USD per share." }),
   max_price: numberParam({ min: 0, description: "Maximum price, USD per share." }),
@@ -377,7 +377,7 @@ export const ContractBullBearSchema = z.object({
 export const TopContractsDailyDataSchema = z.array(TopContractRowSchema);
 
 /** `/v1/underlying/search`: one row per matching ticker. */
-export const UnderlyingSearchRowSchema = z.object({ ticker: z.string(), totalPremium: z.number(), totalVolume: z.number() });
+const UnderlyingSearchRowSchema = z.object({ ticker: z.string(), totalPremium: z.number(), totalVolume: z.number() });
 export const UnderlyingSearchDataSchema = z.array(UnderlyingSearchRowSchema);
 
 /** `/v1/underlying/{ticker}/history`. */
@@ -387,7 +387,14 @@ export const UnderlyingHistoryDataSchema = z.array(TickerDailyRowSchema);
 export const SweepsDataSchema = z.object({ ticker: z.string(), date: z.string(), sweeps: z.array(SweepItemSchema), summary: SweepSummarySchema });
 
 /** `/v1/flow/{ticker}/tide`. */
-export const FlowTideDataSchema = z.object({ ticker: z.string(), date: z.string(), bucket: z.string(), startTime: z.string(), endTime: z.string(), bars: z.array(TideBarSchema) });
+export const FlowTideDataSchema = z.object({
+  ticker: z.string(),
+  date: z.string(),
+  bucket: z.string(),
+  startTime: z.string(),
+  endTime: z.string(),
+  bars: z.array(TideBarSchema),
+});
 
 /** `/v1/flow/{ticker}/momentum`. */
 export const FlowMomentumDataSchema = FlowMomentumSchema.extend({ ticker: z.string() });
@@ -460,7 +467,7 @@ export const UnderlyingExpirationsDataSchema = z.array(
 );
 
 /** One off-exchange print as `/v1/dark-pool/trades` serves it. */
-export const DarkPoolPrintSchema = z.object({
+const DarkPoolPrintSchema = z.object({
   timestamp: z.string().meta({ description: "Trade time, ISO-8601 UTC (milliseconds)." }),
   ticker: z.string(),
   price: z.number(),
@@ -474,7 +481,7 @@ export const DarkPoolPrintSchema = z.object({
 export const DarkPoolTradesDataSchema = z.array(DarkPoolPrintSchema);
 
 /** One of the largest prints (`/v1/dark-pool/top-prints/{ticker}`, also `flow_context`). */
-export const DarkPoolTopPrintSchema = z.object({
+const DarkPoolTopPrintSchema = z.object({
   timestamp: z.string().meta({ description: "Trade time, ISO-8601 UTC." }),
   price: z.number(),
   notional: z.number().meta({ description: "price x size, USD." }),
@@ -483,7 +490,7 @@ export const DarkPoolTopPrintSchema = z.object({
 export const DarkPoolTopPrintsDataSchema = z.array(DarkPoolTopPrintSchema);
 
 /** One price bucket of `/v1/dark-pool/levels/{ticker}`. */
-export const DarkPoolLevelSchema = z.object({
+const DarkPoolLevelSchema = z.object({
   price: z.number().meta({ description: "Lower edge of the bucket, USD." }),
   prints: z.number().int(),
   shares: z.number().int(),
@@ -495,7 +502,7 @@ export const DarkPoolLevelSchema = z.object({
 export const DarkPoolLevelsDataSchema = z.array(DarkPoolLevelSchema);
 
 /** One row of `/v1/dark-pool/daily`. */
-export const DarkPoolDailyRowSchema = z.object({
+const DarkPoolDailyRowSchema = z.object({
   date: z.string().nullable().meta({ description: "Trade date; null with group_by=ticker." }),
   ticker: z.string(),
   sector: z.string(),

@@ -73,9 +73,7 @@ export function boolParam(def: boolean, description?: string) {
 /** An integer in `[min, max]` or the word `all` (reference `maxStrikes`, `maxExpirations`). */
 export function intOrAllParam(o: { min: number; max: number; default: number; description?: string }) {
   const error = `must be an integer from ${o.min} to ${o.max}, or all.`;
-  const s = z
-    .union([z.literal("all"), z.preprocess(toInt, z.number().int().min(o.min).max(o.max))], { error })
-    .default(o.default);
+  const s = z.union([z.literal("all"), z.preprocess(toInt, z.number().int().min(o.min).max(o.max))], { error }).default(o.default);
   return o.description ? s.meta({ description: o.description }) : s;
 }
 
@@ -93,9 +91,7 @@ export function requiredDateParam(description?: string) {
 
 /** An RFC 3339 instant with `Z` or an offset, output as epoch milliseconds. */
 export function instantParam(description?: string) {
-  const s = z.iso
-    .datetime({ offset: true, error: "must be an RFC 3339 instant such as 2024-03-05T15:01:00Z." })
-    .transform((v) => Date.parse(v));
+  const s = z.iso.datetime({ offset: true, error: "must be an RFC 3339 instant such as 2024-03-05T15:01:00Z." }).transform((v) => Date.parse(v));
   return description ? s.meta({ description }) : s;
 }
 

@@ -5,14 +5,7 @@
  */
 import { z } from "zod";
 import { POSITIONING_DEFAULTS as D } from "../positioning/defaults";
-import {
-  DailyStatSchema,
-  HeatmapCellSchema,
-  HeatmapFrameSchema,
-  KeyLevelsEntrySchema,
-  LevelSchema,
-  LevelsSummarySchema,
-} from "../positioning";
+import { DailyStatSchema, HeatmapCellSchema, HeatmapFrameSchema, KeyLevelsEntrySchema, LevelSchema, LevelsSummarySchema } from "../positioning";
 import { etInstant } from "../time";
 import { boolParam, dateListParam, dateParam, enumParam, instantParam, intOrAllParam, requiredDateParam, symbolsParam } from "./params";
 import { lastEventIdParam } from "./streams";
@@ -24,7 +17,7 @@ export const FIRST_HISTORY_MS = etInstant(FIRST_HISTORY_DATE, "00:00");
 /** Hard ceiling of symbols per positioning call (spec: at most 10). */
 export const MAX_POSITIONING_SYMBOLS = 10;
 /** Hard ceiling of symbols per stream connection (spec: up to 10). */
-export const MAX_STREAM_SYMBOLS = MAX_POSITIONING_SYMBOLS;
+export const MAX_STREAM_SYMBOLS = 10;
 /** Reference limits of `/v1/historical/range`: a 15-minute window, 5 symbols. */
 export const RANGE_LIMITS = Object.freeze({ windowMs: 15 * 60_000, symbols: 5 });
 /** Spec limits of `/v1/stats/daily`. */
@@ -67,7 +60,7 @@ export const GridQuerySchema = z.object(gridQueryShape);
  * The reference takes it on `/v1/stats/daily` only; the board routes accept it so every
  * extended statistics frame can be replayed on its own (docs/api.md#extended-hours).
  */
-export const boardExtendedParam = boolParam(
+const boardExtendedParam = boolParam(
   false,
   "Serve extended-session boards too (04:00-20:00 ET; 17:00 on early closes): option quotes carried from the session's board, repriced at the extended-hours spot. Default false: regular-session boards only (09:30-16:00 ET), the last close outside it.",
 );
@@ -120,7 +113,7 @@ export const StreamQuerySchema = z.object({
 // --- responses ---
 
 /** A heatmap strike as the API documents it: the library's cell. */
-export const StrikeNodeSchema = HeatmapCellSchema.extend({
+const StrikeNodeSchema = HeatmapCellSchema.extend({
   value: HeatmapCellSchema.shape.value.meta({ description: "Net dealer exposure at this strike over the returned expirations, dollars." }),
   velocityPct: HeatmapCellSchema.shape.velocityPct.meta({
     description: "Live heatmap only: percent change against the same strike 5 frames earlier.",
@@ -195,7 +188,7 @@ const LevelDocSchema = LevelSchema.extend({
 });
 
 /** A `/v1/gex/levels` entry: the library's, with the documented level in every place one stands. */
-export const LevelsEntrySchema = KeyLevelsEntrySchema.extend({
+const LevelsEntrySchema = KeyLevelsEntrySchema.extend({
   kingNode: LevelDocSchema.nullable(),
   levels: z.array(LevelDocSchema),
   summary: LevelsSummarySchema.extend({ positiveWall: LevelDocSchema.nullable(), negativeWall: LevelDocSchema.nullable() }),
@@ -251,6 +244,4 @@ export const HeatmapEventStreamSchema = z
   .meta({ description: "text/event-stream: connected, resumed, snapshot, velocity, credits, symbol_unavailable, reconnect, closed; `: ping` comments." });
 
 /** Body of `/v1/stream/ws`: a WebSocket upgrade. */
-export const HeatmapWebSocketSchema = z
-  .string()
-  .meta({ description: "WebSocket upgrade; then one JSON message {id, event, data} per event, as on /v1/stream." });
+export const HeatmapWebSocketSchema = z.string().meta({ description: "WebSocket upgrade; then one JSON message {id, event, data} per event, as on /v1/stream." });

@@ -6,15 +6,7 @@
  */
 import { z } from "zod";
 import { EarningsContextSchema } from "../vol/earnings-context";
-import {
-  ConesModuleSchema,
-  IvModuleSchema,
-  SigmaModuleSchema,
-  SurfaceModuleSchema,
-  TermModuleSchema,
-  type SessionCloseReading,
-  type SvxTenor,
-} from "../vol";
+import { ConesModuleSchema, IvModuleSchema, SigmaModuleSchema, SurfaceModuleSchema, TermModuleSchema, type SessionCloseReading, type SvxTenor } from "../vol";
 import { boolParam, dateParam, enumParam, intParam, NUM_RE, numberParam, symbolsParam } from "./params";
 import { lastEventIdParam } from "./streams";
 
@@ -36,7 +28,7 @@ export const VolMetaSchema = z.object({
 export type VolMeta = z.output<typeof VolMetaSchema>;
 
 /** Why a requested symbol has no entry: not a covered symbol, or covered without a board yet. */
-export const VolMissingSchema = z.object({ symbol: z.string(), reason: z.enum(["not_covered", "no_history"]) });
+const VolMissingSchema = z.object({ symbol: z.string(), reason: z.enum(["not_covered", "no_history"]) });
 export type VolMissing = z.output<typeof VolMissingSchema>;
 
 // --- the symbols parameter ---
@@ -45,7 +37,7 @@ export type VolMissing = z.output<typeof VolMissingSchema>;
 export const VOL_SYMBOLS_PER_CALL = 10;
 
 /** The `symbols` parameter of every per-symbol volatility route. */
-export const volSymbolsParam = () =>
+const volSymbolsParam = () =>
   symbolsParam(
     VOL_SYMBOLS_PER_CALL,
     "Comma-separated symbols, up to 10. The S&P complex is keyed on the option root SPXW and the Nasdaq-100 on NDXP (see /v1/vol/symbols).",
@@ -128,7 +120,7 @@ export const EventsModuleSchema = z
   .nullable();
 
 /** Schemas of the module objects, by name (the OpenAPI response and the tool output). */
-export const VOL_MODULE_SCHEMAS = {
+const VOL_MODULE_SCHEMAS = {
   iv: IvModuleSchema.nullable(),
   term: TermWithContextSchema.nullable(),
   cones: ConesModuleSchema.nullable(),
@@ -276,7 +268,10 @@ const filtersParam = z
   .transform((raw, ctx) => {
     const out: Record<string, number> = {};
     if (raw === undefined) return out;
-    for (const part of raw.split(",").map((p) => p.trim()).filter(Boolean)) {
+    for (const part of raw
+      .split(",")
+      .map((p) => p.trim())
+      .filter(Boolean)) {
       const m = /^([a-z0-9_]+)\s*[:=]\s*(.+)$/.exec(part);
       if (!m || !BOUND_NAMES.has(m[1]) || !NUM_RE.test(m[2])) {
         ctx.addIssue({ code: "custom", message: `"${part.slice(0, 40)}" is not min_<field>:<number> or max_<field>:<number> with a sortable field.` });
@@ -303,7 +298,7 @@ export const VolScreenerQuerySchema = z.object({
 export type VolScreenerQuery = z.output<typeof VolScreenerQuerySchema>;
 
 /** One screener row as served (with its rank). */
-export const VolScreenerRowSchema = z
+const VolScreenerRowSchema = z
   .object({
     symbol: z.string(),
     asOf: z.string(),
@@ -351,8 +346,8 @@ export const HISTORY_ADJ_COLUMNS = {
   svx3m_adj: "svx3m",
   svx6m_adj: "svx6m",
 } as const satisfies Record<string, SvxTenor>;
-export type HistoryAdjColumn = keyof typeof HISTORY_ADJ_COLUMNS;
-export type HistoryColumn = keyof typeof HISTORY_COLUMNS | HistoryAdjColumn;
+type HistoryAdjColumn = keyof typeof HISTORY_ADJ_COLUMNS;
+type HistoryColumn = keyof typeof HISTORY_COLUMNS | HistoryAdjColumn;
 const COLUMN_NAMES = [...Object.keys(HISTORY_COLUMNS), ...Object.keys(HISTORY_ADJ_COLUMNS)] as HistoryColumn[];
 
 /** Query of `/v1/vol/history` (the route resolves the default window and checks its width). */
@@ -365,7 +360,10 @@ export const VolHistoryQuerySchema = z.object({
     .optional()
     .transform((raw, ctx) => {
       if (raw === undefined) return COLUMN_NAMES;
-      const out = raw.split(",").map((s) => s.trim()).filter(Boolean);
+      const out = raw
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
       const bad = out.find((f) => !(COLUMN_NAMES as string[]).includes(f));
       if (bad !== undefined || out.length === 0) {
         ctx.addIssue({ code: "custom", message: `must be a comma-separated list of ${COLUMN_NAMES.join(", ")}.` });
@@ -456,7 +454,14 @@ export const VolStreamQuerySchema = z.object({
     .optional()
     .transform((raw, ctx) => {
       if (raw === undefined) return [...VOL_MODULES];
-      const out = [...new Set(raw.split(",").map((s) => s.trim()).filter(Boolean))];
+      const out = [
+        ...new Set(
+          raw
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean),
+        ),
+      ];
       if (out.length === 0 || out.some((m) => !(VOL_MODULES as readonly string[]).includes(m))) {
         ctx.addIssue({ code: "custom", message: `must be a comma-separated subset of ${VOL_MODULES.join(", ")}.` });
         return z.NEVER;
@@ -474,6 +479,4 @@ export const VolEventStreamSchema = z
   .meta({ description: "text/event-stream: connected, vol, symbol_unavailable, credits, reconnect, closed; `: ping` comments." });
 
 /** Body of `/v1/vol/stream/ws`: a WebSocket upgrade. */
-export const VolStreamWebSocketSchema = z
-  .string()
-  .meta({ description: "WebSocket upgrade; then one JSON message {id, event, data} per event, as on /v1/vol/stream." });
+export const VolStreamWebSocketSchema = z.string().meta({ description: "WebSocket upgrade; then one JSON message {id, event, data} per event, as on /v1/vol/stream." });

@@ -75,7 +75,11 @@ export function marketBrief(
   } else parts.push("No market flow reading.");
   const briefs = levels.map((l) => levelsBrief(l));
   for (const b of briefs) parts.push(b.summary);
-  const asOf = [vol?.asOf, ...briefs.map((b) => b.data.asOf)].filter((s): s is string => typeof s === "string").sort().at(-1) ?? "";
+  const asOf =
+    [vol?.asOf, ...briefs.map((b) => b.data.asOf)]
+      .filter((s): s is string => typeof s === "string")
+      .sort()
+      .at(-1) ?? "";
   return {
     summary: parts.join(" "),
     data: {

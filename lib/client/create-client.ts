@@ -50,7 +50,7 @@ function wireValue(value: unknown): string {
 }
 
 /** Split a request into path parameters (filled into `:name` segments) and the query string. */
-export function buildUrl(root: string, spec: OperationSpec, request: Record<string, unknown> = {}): string {
+function buildUrl(root: string, spec: OperationSpec, request: Record<string, unknown> = {}): string {
   const pathKeys = new Set(spec.params ? Object.keys(spec.params.shape) : []);
   const path = spec.path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => {
     const v = request[name];

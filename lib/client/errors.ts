@@ -39,7 +39,11 @@ export class ApiResponseError extends OptionscopeClientError {
 /** No answer: the connection failed on every attempt. */
 export class NetworkError extends OptionscopeClientError {
   override name = "NetworkError";
-  constructor(message: string, attempts: number, override readonly cause: unknown) {
+  constructor(
+    message: string,
+    attempts: number,
+    override readonly cause: unknown,
+  ) {
     super(message, "network_error", attempts);
   }
 }

@@ -35,11 +35,7 @@ const field = (o: unknown, name: string): unknown => (o && typeof o === "object"
  * Yield every page of a paged call.
  * @example for await (const page of pages(fetchPage, "cursor", { tickers: "SPY" })) use(page.data);
  */
-export async function* pages<P extends Page>(
-  fetchPage: (request: Request) => Promise<P>,
-  paging: OperationSpec["paging"],
-  request: Request,
-): AsyncIterableIterator<P> {
+export async function* pages<P extends Page>(fetchPage: (request: Request) => Promise<P>, paging: OperationSpec["paging"], request: Request): AsyncIterableIterator<P> {
   const mode = pagingModeOf(paging, request);
   let current: Request = { ...request };
   for (;;) {

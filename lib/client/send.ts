@@ -7,7 +7,7 @@
  * headers say no request is left (pacing.ts). See docs/api.md#typed-client.
  */
 import { isRetryableStatus, RETRY_DEFAULTS, retryDelayMs } from "../stream-client/backoff";
-import { ApiResponseError, DeadlineExceededError, NetworkError, OptionscopeClientError } from "./errors";
+import { ApiResponseError, DeadlineExceededError, NetworkError, type OptionscopeClientError } from "./errors";
 import type { RateLimitPacer } from "./pacing";
 import { rateLimitOf, responseFacts, type ResponseFacts } from "./response-headers";
 
@@ -120,8 +120,7 @@ export async function send(t: Transport, url: string, headers: Record<string, st
   const deadlineTimer = setTimeout(() => deadline.abort(), Math.max(0, deadlineAt - t.nowMs()));
   const outer = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
   let lastError: OptionscopeClientError | null = null;
-  const expired = (attempts: number) =>
-    new DeadlineExceededError(`Call deadline passed after ${attempts} attempt(s).`, attempts, lastError);
+  const expired = (attempts: number) => new DeadlineExceededError(`Call deadline passed after ${attempts} attempt(s).`, attempts, lastError);
   try {
     for (let attempt = 1; ; attempt++) {
       if (t.pacer) {

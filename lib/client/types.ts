@@ -48,8 +48,10 @@ export interface ApiResponse<D, M> {
 export type ResponseOf<Op extends OperationSpec> = ApiResponse<z.output<Op["data"]>, MetaOf<Op>>;
 
 /** True when every parameter is optional (the argument may be left out). */
+// biome-ignore lint/complexity/noBannedTypes: `{}` is the empty object type on purpose: it extends T exactly when every key of T is optional
 type AllOptional<T> = {} extends T ? true : false;
-type Args<Op extends OperationSpec> = AllOptional<RequestOf<Op>> extends true ? [request?: RequestOf<Op>, options?: CallOptions] : [request: RequestOf<Op>, options?: CallOptions];
+type Args<Op extends OperationSpec> =
+  AllOptional<RequestOf<Op>> extends true ? [request?: RequestOf<Op>, options?: CallOptions] : [request: RequestOf<Op>, options?: CallOptions];
 
 /** Stream options the caller may set (everything but what the client fills in). */
 export type StreamOptions = Omit<StreamClientOptions, "baseUrl" | "apiKey" | "symbols" | "params" | "path" | "fetch">;
@@ -58,16 +60,12 @@ type RestMethod<Op extends OperationSpec> = (...args: Args<Op>) => Promise<Respo
 type SseMethod<Op extends OperationSpec> = (request: RequestOf<Op>, options?: StreamOptions) => StreamClient;
 type WsMethod<Op extends OperationSpec> = (request: RequestOf<Op>) => WebSocket;
 
-type MethodOf<Op extends OperationSpec> = Op extends { kind: "stream" }
-  ? Op extends { transport: "ws" }
-    ? WsMethod<Op>
-    : SseMethod<Op>
-  : RestMethod<Op>;
+type MethodOf<Op extends OperationSpec> = Op extends { kind: "stream" } ? (Op extends { transport: "ws" } ? WsMethod<Op> : SseMethod<Op>) : RestMethod<Op>;
 
 type PagedName = { [K in OperationName]: Operations[K] extends { paging: "cursor" | "offset" | "cursor+offset" } ? K : never }[OperationName];
 
 /** Page iterators of the paged routes: `<method>Pages(request)` yields each page's response. */
-export type PageMethods = {
+type PageMethods = {
   [K in PagedName as `${K & string}Pages`]: (request: RequestOf<Operations[K]>, options?: CallOptions) => AsyncIterableIterator<ResponseOf<Operations[K]>>;
 };
 

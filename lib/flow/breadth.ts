@@ -96,12 +96,23 @@ export function marketBreadth(date: IsoDate, tickers: readonly BreadthTicker[], 
     const t = traded.find((x) => x.ticker === sym);
     if (!t) return [];
     const fir = firOf(t.bullishPremium, t.bearishPremium);
-    return [{ ticker: sym, bullishPremium: t.bullishPremium, bearishPremium: t.bearishPremium, netPremium: t.bullishPremium - t.bearishPremium, fir, sentiment: sentimentOf(fir) }];
+    return [
+      {
+        ticker: sym,
+        bullishPremium: t.bullishPremium,
+        bearishPremium: t.bearishPremium,
+        netPremium: t.bullishPremium - t.bearishPremium,
+        fir,
+        sentiment: sentimentOf(fir),
+      },
+    ];
   });
   const combinedBullish = majorIndices.reduce((s, x) => s + x.bullishPremium, 0);
   const combinedBearish = majorIndices.reduce((s, x) => s + x.bearishPremium, 0);
   const combinedFir = firOf(combinedBullish, combinedBearish);
-  let advancing = 0, declining = 0, firSum = 0;
+  let advancing = 0,
+    declining = 0,
+    firSum = 0;
   for (const t of traded) {
     const fir = firOf(t.bullishPremium, t.bearishPremium);
     firSum += fir;
@@ -110,7 +121,8 @@ export function marketBreadth(date: IsoDate, tickers: readonly BreadthTicker[], 
   }
   const total = traded.length;
   const sectorRotation = SECTOR_ETFS.map(({ sector, etf }) => {
-    let bull = 0, bear = 0;
+    let bull = 0,
+      bear = 0;
     for (const t of traded) {
       if (t.sector !== sector) continue;
       bull += t.bullishPremium;

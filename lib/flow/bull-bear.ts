@@ -53,7 +53,13 @@ export function bullBear(trades: ReadonlyArray<Pick<ScoredTrade, "aggression" | 
   metrics: BullBearMetrics;
   interpretation: BullBearInterpretation;
 } {
-  let bull = 0, bear = 0, total = 0, calls = 0, callBull = 0, puts = 0, putBull = 0;
+  let bull = 0,
+    bear = 0,
+    total = 0,
+    calls = 0,
+    callBull = 0,
+    puts = 0,
+    putBull = 0;
   for (const t of trades) {
     const d = directionSign(t);
     total += t.size;
@@ -79,19 +85,21 @@ export function bullBear(trades: ReadonlyArray<Pick<ScoredTrade, "aggression" | 
   const P = BULL_BEAR_PARAMS;
   const net = metrics.bullPct - metrics.bearPct;
   const bias =
-    total === 0 ? "NEUTRAL"
-    : net >= P.biasPct ? "BULLISH"
-    : net <= -P.biasPct ? "BEARISH"
-    : metrics.bullPct + metrics.bearPct >= P.mixedDirectionalPct ? "MIXED"
-    : "NEUTRAL";
+    total === 0
+      ? "NEUTRAL"
+      : net >= P.biasPct
+        ? "BULLISH"
+        : net <= -P.biasPct
+          ? "BEARISH"
+          : metrics.bullPct + metrics.bearPct >= P.mixedDirectionalPct
+            ? "MIXED"
+            : "NEUTRAL";
   const a = Math.abs(net);
   const strength = a >= P.strongPct ? "strong" : a >= P.moderatePct ? "moderate" : "weak";
   const n = trades.length;
   const confidence = n >= RATIO_PARAMS.highConfidenceTrades ? "HIGH" : n >= RATIO_PARAMS.mediumConfidenceTrades ? "MEDIUM" : "LOW";
   const description =
-    n === 0
-      ? "No trades in the window."
-      : `${bias}: ${Math.round(metrics.bullPct)}% of volume bullish, ${Math.round(metrics.bearPct)}% bearish over ${n} trades.`;
+    n === 0 ? "No trades in the window." : `${bias}: ${Math.round(metrics.bullPct)}% of volume bullish, ${Math.round(metrics.bearPct)}% bearish over ${n} trades.`;
   return { metrics, interpretation: { bias, strength, confidence, description } };
 }
 
@@ -144,7 +152,10 @@ export function flowBaseline(
       const from = openMs + (m - 570) * 60_000; // 570 = 09:30 in minutes
       if (from < openMs || from >= closeMs) continue;
       const to = Math.min(from + stepMs, closeMs);
-      let count = 0, prem = 0, bull = 0, bear = 0;
+      let count = 0,
+        prem = 0,
+        bull = 0,
+        bear = 0;
       for (const t of s.trades) {
         if (t.tsMs < from || t.tsMs >= to) continue;
         count++;
@@ -163,7 +174,12 @@ export function flowBaseline(
     out.push({
       timeOfDay: `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`,
       daysCount: counts.length,
-      avgTradeCount: ac, stddevTradeCount: sc, avgPremium: ap, stddevPremium: sp, avgFir: af, stddevFir: sf,
+      avgTradeCount: ac,
+      stddevTradeCount: sc,
+      avgPremium: ap,
+      stddevPremium: sp,
+      avgFir: af,
+      stddevFir: sf,
     });
   }
   return out;

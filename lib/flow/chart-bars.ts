@@ -90,15 +90,27 @@ export const CHART_BASELINE_SESSIONS = 30;
 
 /** The 30-session time-of-day baseline fields (omitted when no baseline session has data). */
 const baselineShape = {
-  avgVolume: num.optional().meta({ description: `Average volume over the ${CHART_BASELINE_SESSIONS} sessions before the window at the bar's time of day (omitted without history).` }),
+  avgVolume: num
+    .optional()
+    .meta({ description: `Average volume over the ${CHART_BASELINE_SESSIONS} sessions before the window at the bar's time of day (omitted without history).` }),
   avgPremium: num.optional().meta({ description: `Average premium (USD) over the same sessions and time of day.` }),
 };
 
 /** The reference's `UnderlyingChartBar`. */
 export const UnderlyingChartBarSchema = z.object({
-  timestamp: z.string(), timestampEnd: z.string(),
-  callVolume: int, putVolume: int, candleVolume: int, callPremium: num, putPremium: num, candlePremium: num,
-  stockPrice: num, pcRatio: num, ...baselineShape, chainBidPct: num, chainAskPct: num,
+  timestamp: z.string(),
+  timestampEnd: z.string(),
+  callVolume: int,
+  putVolume: int,
+  candleVolume: int,
+  callPremium: num,
+  putPremium: num,
+  candlePremium: num,
+  stockPrice: num,
+  pcRatio: num,
+  ...baselineShape,
+  chainBidPct: num,
+  chainAskPct: num,
 });
 export type UnderlyingChartBar = z.output<typeof UnderlyingChartBarSchema>;
 
@@ -106,11 +118,18 @@ const SIDE_FIELDS: Record<TradeSide, string> = { BB: "belowBid", B: "bid", AB: "
 
 /** The reference's `ContractChartBar`. */
 export const ContractChartBarSchema = z.object({
-  timestamp: z.string(), timestampEnd: z.string(),
-  ...Object.fromEntries(TRADE_SIDES.map((s) => [`${SIDE_FIELDS[s]}Volume`, int])) as Record<`${string}Volume`, typeof int>,
-  ...Object.fromEntries(TRADE_SIDES.map((s) => [`${SIDE_FIELDS[s]}Premium`, num])) as Record<`${string}Premium`, typeof num>,
-  candleVolume: int, candleVolumeNoMl: int, candlePremium: num,
-  dailyVolume: int, dailyPremium: num, vwap: num, iv: num.nullable(), ...baselineShape,
+  timestamp: z.string(),
+  timestampEnd: z.string(),
+  ...(Object.fromEntries(TRADE_SIDES.map((s) => [`${SIDE_FIELDS[s]}Volume`, int])) as Record<`${string}Volume`, typeof int>),
+  ...(Object.fromEntries(TRADE_SIDES.map((s) => [`${SIDE_FIELDS[s]}Premium`, num])) as Record<`${string}Premium`, typeof num>),
+  candleVolume: int,
+  candleVolumeNoMl: int,
+  candlePremium: num,
+  dailyVolume: int,
+  dailyPremium: num,
+  vwap: num,
+  iv: num.nullable(),
+  ...baselineShape,
 });
 export type ContractChartBar = z.output<typeof ContractChartBarSchema>;
 
@@ -135,21 +154,39 @@ function firstAtOrAfter(trades: readonly { tsMs: number }[], tsMs: number): numb
  */
 export function underlyingBars(trades: readonly ChartTrade[], bars: readonly BarInterval[], stockPrice: (endMs: number) => number): UnderlyingChartBar[] {
   return bars.map((b) => {
-    let cv = 0, pv = 0, cp = 0, pp = 0, bid = 0, ask = 0;
+    let cv = 0,
+      pv = 0,
+      cp = 0,
+      pp = 0,
+      bid = 0,
+      ask = 0;
     for (let i = firstAtOrAfter(trades, b.startMs); i < trades.length && trades[i].tsMs < b.endMs; i++) {
       const t = trades[i];
-      if (t.right === "C") (cv += t.size), (cp += t.premiumUsd);
-      else (pv += t.size), (pp += t.premiumUsd);
+      if (t.right === "C") {
+        cv += t.size;
+        cp += t.premiumUsd;
+      } else {
+        pv += t.size;
+        pp += t.premiumUsd;
+      }
       const bucket = SIDE_BUCKET[SIDE_CODE[t.side]];
       if (bucket < 0) bid += t.size;
       else if (bucket > 0) ask += t.size;
     }
     const v = cv + pv;
     return {
-      timestamp: secs(b.startMs), timestampEnd: secs(b.endMs),
-      callVolume: cv, putVolume: pv, candleVolume: v, callPremium: cp, putPremium: pp, candlePremium: cp + pp,
-      stockPrice: stockPrice(b.endMs), pcRatio: cv > 0 ? pv / cv : 0,
-      chainBidPct: v > 0 ? (100 * bid) / v : 0, chainAskPct: v > 0 ? (100 * ask) / v : 0,
+      timestamp: secs(b.startMs),
+      timestampEnd: secs(b.endMs),
+      callVolume: cv,
+      putVolume: pv,
+      candleVolume: v,
+      callPremium: cp,
+      putPremium: pp,
+      candlePremium: cp + pp,
+      stockPrice: stockPrice(b.endMs),
+      pcRatio: cv > 0 ? pv / cv : 0,
+      chainBidPct: v > 0 ? (100 * bid) / v : 0,
+      chainAskPct: v > 0 ? (100 * ask) / v : 0,
     };
   });
 }
@@ -164,10 +201,19 @@ export function contractBars(trades: readonly ChartTrade[], bars: readonly BarIn
   return bars.map((b) => {
     const vol = new Array<number>(TRADE_SIDES.length).fill(0);
     const prem = new Array<number>(TRADE_SIDES.length).fill(0);
-    let v = 0, noMl = 0, p = 0, px = 0, iv: number | null = null, dv = 0, dp = 0;
+    let v = 0,
+      noMl = 0,
+      p = 0,
+      px = 0,
+      iv: number | null = null,
+      dv = 0,
+      dp = 0;
     for (let i = firstAtOrAfter(trades, Math.min(b.startMs, b.sessionStartMs)); i < trades.length && trades[i].tsMs < b.endMs; i++) {
       const t = trades[i];
-      if (t.tsMs >= b.sessionStartMs) (dv += t.size), (dp += t.premiumUsd);
+      if (t.tsMs >= b.sessionStartMs) {
+        dv += t.size;
+        dp += t.premiumUsd;
+      }
       if (t.tsMs < b.startMs) continue;
       const s = SIDE_CODE[t.side];
       vol[s] += t.size;

@@ -9,13 +9,13 @@ import { parseTopContractFilters, type TopContractFiltersInput, type TopContract
 import { topKIndices } from "./top-k";
 
 /** A string column: the distinct values joined by "\n" (symbols never hold one) and each row's index into them. */
-export interface StringColumn {
+interface StringColumn {
   dict: string;
   idx: Uint16Array | Uint32Array;
 }
 
 /** A number column: Int32Array when every value is an int32 (volumes, counts, DTE: half the bytes to inflate), else Float64Array. */
-export type NumberColumn = Float64Array | Int32Array;
+type NumberColumn = Float64Array | Int32Array;
 
 /** The stored table: plain data (typed arrays and strings) that structured clone copies fast. */
 export interface ContractTable {
@@ -109,8 +109,12 @@ export function rankContractTable(t: OpenContractTable, input: TopContractFilter
   const tickerOk = tickers ? Uint8Array.from(t.dicts.ticker, (x) => (tickers.has(x) ? 1 : 0)) : null;
   const ranges: [NumberColumn, number | undefined, number | undefined][] = (
     [
-      [num.totalPremium, f.minPremium, f.maxPremium], [num.totalVolume, f.minVolume, f.maxVolume], [num.openInterest, f.minOi, f.maxOi],
-      [num.dte, f.minDte, f.maxDte], [num.strike, f.minStrike, f.maxStrike], [num.iv, f.minIv, f.maxIv],
+      [num.totalPremium, f.minPremium, f.maxPremium],
+      [num.totalVolume, f.minVolume, f.maxVolume],
+      [num.openInterest, f.minOi, f.maxOi],
+      [num.dte, f.minDte, f.maxDte],
+      [num.strike, f.minStrike, f.maxStrike],
+      [num.iv, f.minIv, f.maxIv],
     ] as [NumberColumn, number | undefined, number | undefined][]
   ).filter(([, lo, hi]) => lo !== undefined || hi !== undefined);
   const tickerIdx = str.ticker.idx;

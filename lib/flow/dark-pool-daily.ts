@@ -56,9 +56,20 @@ export function darkPoolDailyRows(
       if (!r) {
         const d = describe(p.ticker);
         r = {
-          date: groupBy === "day" ? date : null, ticker: p.ticker, sector: d.sector, industry: d.industry,
-          prints: 0, shares: 0, notional: 0, vwap: 0, blockPrints: 0, blockNotional: 0, largestPrint: 0, days: 0,
-          pctAvgVol: null, dayList: new Set(),
+          date: groupBy === "day" ? date : null,
+          ticker: p.ticker,
+          sector: d.sector,
+          industry: d.industry,
+          prints: 0,
+          shares: 0,
+          notional: 0,
+          vwap: 0,
+          blockPrints: 0,
+          blockNotional: 0,
+          largestPrint: 0,
+          days: 0,
+          pctAvgVol: null,
+          dayList: new Set(),
         };
         rows.set(key, r);
       }

@@ -12,7 +12,7 @@ export interface LevelPrint {
 }
 
 /** One price bucket. `price` is its lower edge, USD. */
-export interface DarkPoolLevel {
+interface DarkPoolLevel {
   price: number;
   prints: number;
   shares: number;
@@ -25,7 +25,7 @@ export interface DarkPoolLevel {
 }
 
 /** Smallest bucket width, USD (one cent). */
-export const MIN_LEVEL_BUCKET_USD = 0.01;
+const MIN_LEVEL_BUCKET_USD = 0.01;
 
 /**
  * The automatic bucket width: the power of ten nearest (in log terms) to 0.1% of the VWAP, at least a cent.

@@ -198,10 +198,7 @@ export function pageByTime(
  * One page of prints ranked by notional or size (ties by time, newest first under `desc`), paged by offset.
  * @see docs/methodology.md#dark-pool-trades-filters-and-paging
  */
-export function pageByRank(
-  rows: readonly DarkPoolRow[],
-  o: { sort: "notional" | "size"; order: "asc" | "desc"; limit: number; offset: number },
-): DarkPoolRow[] {
+export function pageByRank(rows: readonly DarkPoolRow[], o: { sort: "notional" | "size"; order: "asc" | "desc"; limit: number; offset: number }): DarkPoolRow[] {
   const sign = o.order === "asc" ? 1 : -1;
   const key = o.sort === "notional" ? (r: DarkPoolRow) => r.notionalUsd : (r: DarkPoolRow) => r.size;
   const sorted = [...rows].sort((a, b) => sign * (key(a) - key(b) || compareDarkPoolRows(a, b)));

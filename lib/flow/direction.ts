@@ -21,12 +21,11 @@ export type DirectionalTrade = Pick<ScoredTrade, "aggression" | "right">;
  */
 export function directionSign(t: DirectionalTrade): -1 | 0 | 1 {
   if (t.aggression === 0) return 0;
-  return (t.aggression > 0) === (t.right === "C") ? 1 : -1;
+  return t.aggression > 0 === (t.right === "C") ? 1 : -1;
 }
 
 /** Trades the window scores read. */
 export type WindowTrade = Pick<ScoredTrade, "aggression" | "right" | "premiumUsd" | "size" | "isSweep" | "flowScore">;
-
 
 /** Weights of the composite. @see docs/methodology.md#flow-window-scores */
 export const COMPOSITE_WEIGHTS = { vwf: 0.4, sdf: 0.35, fir: 0.25 } as const;
@@ -40,9 +39,24 @@ export const COMPOSITE_WEIGHTS = { vwf: 0.4, sdf: 0.35, fir: 0.25 } as const;
  */
 export function windowScores(trades: readonly WindowTrade[]): WindowScores {
   const w: WindowScores = {
-    tradeCount: 0, sweepCount: 0, totalPremium: 0, totalVolume: 0, bullishPremium: 0, bearishPremium: 0,
-    neutralPremium: 0, netPremium: 0, bullishCount: 0, bearishCount: 0, neutralCount: 0, bullishVolume: 0,
-    bearishVolume: 0, sweepPremium: 0, vwf: 0, sdf: 0, fir: 0, composite: 0,
+    tradeCount: 0,
+    sweepCount: 0,
+    totalPremium: 0,
+    totalVolume: 0,
+    bullishPremium: 0,
+    bearishPremium: 0,
+    neutralPremium: 0,
+    netPremium: 0,
+    bullishCount: 0,
+    bearishCount: 0,
+    neutralCount: 0,
+    bullishVolume: 0,
+    bearishVolume: 0,
+    sweepPremium: 0,
+    vwf: 0,
+    sdf: 0,
+    fir: 0,
+    composite: 0,
   };
   let scoreWeighted = 0;
   let sweepNet = 0;

@@ -208,9 +208,12 @@ export type SweepSummary = z.output<typeof SweepSummarySchema>;
  * @see docs/methodology.md#flow-feed-items
  */
 export function sweepSummary(groups: readonly SweepGroup[], returnedCount: number): SweepSummary {
-  let bull = 0, bear = 0, bullPrem = 0, bearPrem = 0;
+  let bull = 0,
+    bear = 0,
+    bullPrem = 0,
+    bearPrem = 0;
   for (const g of groups) {
-    if ((g.sideSign > 0) === (g.right === "C")) {
+    if (g.sideSign > 0 === (g.right === "C")) {
       bull++;
       bullPrem += g.totalPremiumUsd;
     } else {

@@ -117,7 +117,10 @@ export function flowColumns(prints: readonly OptionPrint[], openInterest: Readon
       c.symbols.push(p.symbol);
     }
     let ed = expiryDay.get(p.expiry);
-    if (ed === undefined) expiryDay.set(p.expiry, (ed = Math.round(Date.parse(`${p.expiry}T00:00:00Z`) / DAY_MS)));
+    if (ed === undefined) {
+      ed = Math.round(Date.parse(`${p.expiry}T00:00:00Z`) / DAY_MS);
+      expiryDay.set(p.expiry, ed);
+    }
     const minute = Math.floor(p.tsMs / 60_000);
     if (minute !== lastMinute) {
       lastMinute = minute;
@@ -128,7 +131,8 @@ export function flowColumns(prints: readonly OptionPrint[], openInterest: Readon
     for (const cond of p.conditions) {
       let f = flagsOfCondition.get(cond);
       if (f === undefined) {
-        f = (SWEEP_CONDITIONS.has(cond as OptionCondition) ? FLOW_FLAGS.sweepCondition : 0) |
+        f =
+          (SWEEP_CONDITIONS.has(cond as OptionCondition) ? FLOW_FLAGS.sweepCondition : 0) |
           (MULTI_LEG_CONDITIONS.has(cond as OptionCondition) ? FLOW_FLAGS.multiLeg : 0) |
           (CROSS_CONDITIONS.has(cond as OptionCondition) ? FLOW_FLAGS.cross : 0);
         flagsOfCondition.set(cond, f);
@@ -144,6 +148,7 @@ export function flowColumns(prints: readonly OptionPrint[], openInterest: Readon
     c.askUsd[i] = p.nbboAsk;
     c.strike[i] = p.strike;
     c.underlyingPrice[i] = p.underlyingPrice;
+    // biome-ignore lint/complexity/useMathMinMax: a NaN day count gives 0 here; Math.max would keep NaN
     c.dte[i] = d > 0 ? d : 0;
     c.flags[i] = flags;
     c.exchange[i] = EXCHANGE_INDEX.get(p.exchange) ?? 0;
@@ -278,7 +283,7 @@ export function scoreFlowColumns(
     out.dailyVolume[i] = vol;
     const oi = contractOi[k];
     let volOi: number;
-    if (oi !== oi) {
+    if (Number.isNaN(oi)) {
       out.volOiRatio[i] = Number.NaN;
       volOi = 0;
     } else if (oi > 0) {
@@ -327,8 +332,7 @@ export function scoreFlowColumns(
     out.dteC[i] = cDte;
     out.volOi[i] = volOi;
     out.repeat[i] = cRep;
-    const conviction =
-      w.size * cSize + w.sweep * cSweep + w.moneyness * cMon + w.dte * cDte + w.volOi * volOi + w.repeat * cRep;
+    const conviction = w.size * cSize + w.sweep * cSweep + w.moneyness * cMon + w.dte * cDte + w.volOi * volOi + w.repeat * cRep;
     const multiplier = P.convictionFloor + (1 - P.convictionFloor) * conviction;
     const multiLeg = (flags[i] & FLOW_FLAGS.multiLeg) !== 0;
     const baseDirection = 100 * a * (right[i] === 1 ? 1 : -1) * (multiLeg ? P.multiLegDirectionFactor : 1) + 0;

@@ -10,16 +10,8 @@ import { etDateOf } from "../time";
 import { DTE_CONVICTION, FLOW_LABELS, FLOW_SCORE_PARAMS, MONEYNESS_CONVICTION } from "./params";
 import { DEFAULT_FLOW_SCORE_WEIGHTS, type FlowScoreWeights } from "./score-weights";
 import { groupSweeps } from "./sweeps";
-import {
-  dteCategoryOf,
-  dteDays,
-  moneynessOf,
-  moneynessPct as moneynessPctOf,
-  premiumUsd as premiumUsdOf,
-  type DteCategory,
-  type Moneyness,
-} from "./trade-facts";
-import { classifySide, aggressionOf, type TradeSide } from "./trade-side";
+import { dteCategoryOf, dteDays, moneynessOf, moneynessPct as moneynessPctOf, premiumUsd as premiumUsdOf } from "./trade-facts";
+import { classifySide, aggressionOf } from "./trade-side";
 import type { z } from "zod";
 import type { FlowScoreComponentsSchema, ScoredTradeSchema } from "./schemas";
 
@@ -32,8 +24,6 @@ export type ScoredTrade = z.output<typeof ScoredTradeSchema>;
 export type FlowScoreLabel = "strong_bullish" | "bullish" | "neutral" | "bearish" | "strong_bearish";
 /** Labels of a FlowBonus. */
 export type FlowBonusLabel = "high_conviction" | "moderate_conviction" | "low_conviction";
-
-
 
 /** What scoring needs besides the prints. */
 export interface FlowScoreContext {
@@ -132,7 +122,10 @@ export function scoreFlow(prints: readonly OptionPrint[], context: FlowScoreCont
     if (aggression !== 0) {
       const key = `${p.symbol}|${aggression > 0 ? 1 : 0}`;
       let o = orderTimes.get(key);
-      if (!o) orderTimes.set(key, (o = { times: [], start: 0, lastGroup: -1 }));
+      if (!o) {
+        o = { times: [], start: 0, lastGroup: -1 };
+        orderTimes.set(key, o);
+      }
       const cutoff = p.tsMs - P.repeatWindowMs;
       while (o.start < o.times.length && o.times[o.start] < cutoff) o.start++;
       const continuation = group >= 0 && group === o.lastGroup;

@@ -13,7 +13,14 @@ const int = z.number().int().nonnegative();
 
 /** The reference's `CurrentMetrics`. */
 export const DayMetricsSchema = z.object({
-  totalPremium: num, totalVolume: int, callPremium: num, putPremium: num, netPremium: num, callPutRatio: num, callVolume: int, putVolume: int,
+  totalPremium: num,
+  totalVolume: int,
+  callPremium: num,
+  putPremium: num,
+  netPremium: num,
+  callPutRatio: num,
+  callVolume: int,
+  putVolume: int,
 });
 export type DayMetrics = z.output<typeof DayMetricsSchema>;
 
@@ -21,7 +28,13 @@ export type DayMetrics = z.output<typeof DayMetricsSchema>;
 export const HistoricalCompareSchema = z.object({
   current: DayMetricsSchema,
   historical: z.object({
-    avgPremium: num, avgVolume: num, avgNetPremium: num, avgCallPutRatio: num, avgCallPremium: num, avgPutPremium: num, daysAnalyzed: int,
+    avgPremium: num,
+    avgVolume: num,
+    avgNetPremium: num,
+    avgCallPutRatio: num,
+    avgCallPremium: num,
+    avgPutPremium: num,
+    daysAnalyzed: int,
   }),
   vsAverage: z.object({ premiumVsAvg: num, volumeVsAvg: num, netPremiumVsAvg: num }),
   percentileRankings: z.object({ premiumPercentile: int.max(100), volumePercentile: int.max(100), netPremiumPercentile: int.max(100) }),

@@ -109,7 +109,13 @@ export type { MarketOverview, TopTickerSummary, OverviewTrade } from "./overview
 
 // Daily rollups and the top-contract screener
 export {
-  tickerDailyRollup, contractDailyRollups, rankTopContracts, parseTopContractFilters, topContractFilter, topContractOrder, TOP_CONTRACT_KEYS,
+  tickerDailyRollup,
+  contractDailyRollups,
+  rankTopContracts,
+  parseTopContractFilters,
+  topContractFilter,
+  topContractOrder,
+  TOP_CONTRACT_KEYS,
   TopContractFiltersSchema,
 } from "./rollups";
 export { topK, topKIndices } from "./top-k";
@@ -203,7 +209,16 @@ export { HINT_MAX_KEPT, HINT_MIN_OVERLAPS, HINT_RECENT_MS, noteWindow } from "./
 export type { SentWindow } from "./window-hint";
 export { parseTradeRef, referenceTradeId, RAW_NANOS_MIN_DIGITS } from "./trade-id";
 export type { TradeRef } from "./trade-id";
-export { addCalendarDays, aggregationOf, earningsFields, EARNINGS_LOOKAHEAD_DAYS, PREV_CLOSE_LOOKBACK, previousCloses, strategiesOf, tapeRowColumns } from "./trade-row-extras";
+export {
+  addCalendarDays,
+  aggregationOf,
+  earningsFields,
+  EARNINGS_LOOKAHEAD_DAYS,
+  PREV_CLOSE_LOOKBACK,
+  previousCloses,
+  strategiesOf,
+  tapeRowColumns,
+} from "./trade-row-extras";
 export type { TapeRowColumns, TradeAggregation, TradeStrategy } from "./trade-row-extras";
 export { VOL_OI_PARAMS, VOL_OI_BANDS, volOiBand, volOiSignal, volOiAnalysis, VolOiResultSchema } from "./vol-oi";
 export type { VolOiBand, VolOiSignal, VolOiResult, VolOiContract } from "./vol-oi";
@@ -213,5 +228,15 @@ export { TRADE_SCORE_PARAMS, parseTradeId, tradeIntent, tradeScore, TradeScoreSc
 export type { TradeScore } from "./trade-score";
 export { HISTORICAL_COMPARE_PARAMS, dayMetrics, percentileRank, historicalCompare, DayMetricsSchema, HistoricalCompareSchema } from "./historical-compare";
 export type { DayMetrics, HistoricalCompare } from "./historical-compare";
-export { CHART_BASELINE_SESSIONS, CHART_BUCKETS, CHART_MAX_DAYS, barIntervals, underlyingBars, contractBars, withBaselines, UnderlyingChartBarSchema, ContractChartBarSchema } from "./chart-bars";
+export {
+  CHART_BASELINE_SESSIONS,
+  CHART_BUCKETS,
+  CHART_MAX_DAYS,
+  barIntervals,
+  underlyingBars,
+  contractBars,
+  withBaselines,
+  UnderlyingChartBarSchema,
+  ContractChartBarSchema,
+} from "./chart-bars";
 export type { BarBaseline, ChartBucket, ChartSession, BarInterval, ChartTrade, UnderlyingChartBar, ContractChartBar } from "./chart-bars";

@@ -138,8 +138,12 @@ function minuteSeries(s: TideSession, f: TideFilters): MinuteSeries {
   if (s.series) return s.series;
   const n = s.minutes;
   const out: MinuteSeries = {
-    ncp: new Float64Array(n), npp: new Float64Array(n), mNcp: new Float64Array(n), mNpp: new Float64Array(n),
-    callVol: new Float64Array(n), putVol: new Float64Array(n),
+    ncp: new Float64Array(n),
+    npp: new Float64Array(n),
+    mNcp: new Float64Array(n),
+    mNpp: new Float64Array(n),
+    callVol: new Float64Array(n),
+    putVol: new Float64Array(n),
   };
   for (const fold of s.folds) {
     for (let i = 0; i < fold.minute.length; i++) {
@@ -201,10 +205,21 @@ export function marketTideBars(sessions: readonly TideSession[], bucket: MarketT
     cum.mNcp += b.mNcp;
     cum.mNpp += b.mNpp;
     bars.push({
-      timestamp: Math.floor(startMs / 1000), timestampEnd: Math.floor(endMs / 1000),
-      ncp: b.ncp, npp: b.npp, ncpCumulative: cum.ncp, nppCumulative: cum.npp,
-      manualNcp: b.mNcp, manualNpp: b.mNpp, manualNcpCumulative: cum.mNcp, manualNppCumulative: cum.mNpp,
-      callVolume: b.call, putVolume: b.put, totalVolume: b.call + b.put, spyPrice: spy, isGap,
+      timestamp: Math.floor(startMs / 1000),
+      timestampEnd: Math.floor(endMs / 1000),
+      ncp: b.ncp,
+      npp: b.npp,
+      ncpCumulative: cum.ncp,
+      nppCumulative: cum.npp,
+      manualNcp: b.mNcp,
+      manualNpp: b.mNpp,
+      manualNcpCumulative: cum.mNcp,
+      manualNppCumulative: cum.mNpp,
+      callVolume: b.call,
+      putVolume: b.put,
+      totalVolume: b.call + b.put,
+      spyPrice: spy,
+      isGap,
     });
   };
   const series = sessions.map((s) => minuteSeries(s, f));

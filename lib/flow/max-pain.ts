@@ -40,8 +40,6 @@ export function maxPain(rows: ReadonlyArray<{ strike: number; callOi: number; pu
   return best;
 }
 
-
-
 /** Trades the chain snapshot reads. */
 export type ChainTrade = Pick<ScoredTrade, "expiry" | "strike" | "right" | "size" | "premiumUsd" | "priceUsd" | "underlyingPrice" | "iv" | "root">;
 
@@ -66,8 +64,17 @@ export function expirationChain(
     let r = rows.get(strike);
     if (!r) {
       r = {
-        strike, callVolume: 0, callPremium: 0, callOi: 0, callIv: null, callLastPrice: 0,
-        putVolume: 0, putPremium: 0, putOi: 0, putIv: null, putLastPrice: 0,
+        strike,
+        callVolume: 0,
+        callPremium: 0,
+        callOi: 0,
+        callIv: null,
+        callLastPrice: 0,
+        putVolume: 0,
+        putPremium: 0,
+        putOi: 0,
+        putIv: null,
+        putLastPrice: 0,
       };
       rows.set(strike, r);
     }
@@ -118,7 +125,7 @@ export function expirationChain(
   return {
     ticker: o.ticker,
     expiration: o.expiration,
-    underlyingPrice: board ? board.spot : lastUnderlying === lastUnderlying ? lastUnderlying : 0,
+    underlyingPrice: board ? board.spot : !Number.isNaN(lastUnderlying) ? lastUnderlying : 0,
     strikes,
     maxPain: maxPain(strikes),
     callOiTotal,

@@ -38,10 +38,23 @@ const int = z.number().int();
 
 const CategorySchema = z.object({ premium: num, sentiment: int.min(-100).max(100), pctOfTotal: num, tradeCount: int, weightedPremium: num });
 const TypeSchema = z.object({
-  deepItm: CategorySchema, itm: CategorySchema, atm: CategorySchema, otm: CategorySchema, deepOtm: CategorySchema,
-  totalPremium: num, totalTrades: int,
+  deepItm: CategorySchema,
+  itm: CategorySchema,
+  atm: CategorySchema,
+  otm: CategorySchema,
+  deepOtm: CategorySchema,
+  totalPremium: num,
+  totalTrades: int,
 });
-const PATTERNS = ["otm_call_accumulation", "otm_put_accumulation", "atm_concentration", "lottery_ticket_calls", "itm_stock_replacement", "heavy_put_skew", "heavy_call_skew"] as const;
+const PATTERNS = [
+  "otm_call_accumulation",
+  "otm_put_accumulation",
+  "atm_concentration",
+  "lottery_ticket_calls",
+  "itm_stock_replacement",
+  "heavy_put_skew",
+  "heavy_call_skew",
+] as const;
 
 /** The reference's `MoneynessNotablePattern`. */
 export const MoneynessPatternSchema = z.object({
@@ -57,7 +70,16 @@ export const MoneynessBreakdownSchema = z.object({
   notablePatterns: z.array(MoneynessPatternSchema),
   interpretation: z.object({
     convictionFocus: z.enum(["otm_calls", "otm_puts", "atm", "distributed", "none"]),
-    dominantStrategy: z.enum(["speculative_bullish", "call_selling", "bearish_speculation", "put_selling", "directional_bullish", "directional_bearish", "mixed", "no_activity"]),
+    dominantStrategy: z.enum([
+      "speculative_bullish",
+      "call_selling",
+      "bearish_speculation",
+      "put_selling",
+      "directional_bullish",
+      "directional_bearish",
+      "mixed",
+      "no_activity",
+    ]),
     signal: z.enum(["bullish", "moderately_bullish", "neutral", "moderately_bearish", "bearish"]),
   }),
 });
@@ -66,7 +88,11 @@ export type MoneynessBreakdown = z.output<typeof MoneynessBreakdownSchema>;
 /** Trades the breakdown reads. */
 export type MoneynessTrade = Pick<ScoredTrade, "right" | "aggression" | "premiumUsd" | "moneyness">;
 
-interface Acc { premium: number; net: number; n: number }
+interface Acc {
+  premium: number;
+  net: number;
+  n: number;
+}
 const sentimentOf = (a: Acc) => (a.premium > 0 ? roundHalfAway((100 * a.net) / a.premium) : 0);
 
 /**
@@ -139,8 +165,13 @@ export function moneynessBreakdown(trades: Iterable<MoneynessTrade>): MoneynessB
   if (calls.premium > 0 && calls.premium >= P.skewMultiple * puts.premium) add("heavy_call_skew", calls, `Call premium is at least ${P.skewMultiple}x put premium.`);
 
   const s = total > 0 ? (100 * net) / total : 0;
-  const signal = s >= P.strongSignal ? "bullish" : s >= P.signal ? "moderately_bullish" : s <= -P.strongSignal ? "bearish" : s <= -P.signal ? "moderately_bearish" : "neutral";
-  const focusGroups = [["otm_calls", otmCalls.premium], ["otm_puts", otmPuts.premium], ["atm", atm.premium]] as const;
+  const signal =
+    s >= P.strongSignal ? "bullish" : s >= P.signal ? "moderately_bullish" : s <= -P.strongSignal ? "bearish" : s <= -P.signal ? "moderately_bearish" : "neutral";
+  const focusGroups = [
+    ["otm_calls", otmCalls.premium],
+    ["otm_puts", otmPuts.premium],
+    ["atm", atm.premium],
+  ] as const;
   const top = [...focusGroups].sort((a, b) => b[1] - a[1])[0];
   const convictionFocus = total === 0 ? "none" : pct(top[1]) >= P.focusPct ? top[0] : "distributed";
   const directional = flows.CB + flows.CS + flows.PB + flows.PS;

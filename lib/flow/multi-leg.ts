@@ -9,8 +9,17 @@ import { premiumUsd } from "./trade-facts";
 
 /** Strategy names of a detected package. */
 export const PACKAGE_STRATEGIES = [
-  "vertical", "ratio_spread", "straddle", "strangle", "calendar", "diagonal", "butterfly",
-  "iron_condor", "iron_butterfly", "custom", "unpaired",
+  "vertical",
+  "ratio_spread",
+  "straddle",
+  "strangle",
+  "calendar",
+  "diagonal",
+  "butterfly",
+  "iron_condor",
+  "iron_butterfly",
+  "custom",
+  "unpaired",
 ] as const;
 /** One strategy name. */
 export type PackageStrategy = (typeof PACKAGE_STRATEGIES)[number];
@@ -63,8 +72,14 @@ export function packageStrategy(legs: readonly Leg[]): PackageStrategy {
   }
   if (legs.length === 3 && oneExpiry && oneRight) return "butterfly";
   if (legs.length === 4 && oneExpiry) {
-    const calls = legs.filter((l) => l.right === "C").map((l) => l.strike).sort((x, y) => x - y);
-    const puts = legs.filter((l) => l.right === "P").map((l) => l.strike).sort((x, y) => x - y);
+    const calls = legs
+      .filter((l) => l.right === "C")
+      .map((l) => l.strike)
+      .sort((x, y) => x - y);
+    const puts = legs
+      .filter((l) => l.right === "P")
+      .map((l) => l.strike)
+      .sort((x, y) => x - y);
     if (calls.length === 2 && puts.length === 2) return calls[0] === puts[1] ? "iron_butterfly" : "iron_condor";
   }
   return "custom";
@@ -78,10 +93,7 @@ export function packageStrategy(legs: readonly Leg[]): PackageStrategy {
  * const { packages } = detectMultiLeg(prints);
  * @see docs/methodology.md#flow-multi-leg-packages
  */
-export function detectMultiLeg(
-  prints: readonly OptionPrint[],
-  window: { maxSpanMs: number } = MULTI_LEG_WINDOW,
-): MultiLegDetection {
+export function detectMultiLeg(prints: readonly OptionPrint[], window: { maxSpanMs: number } = MULTI_LEG_WINDOW): MultiLegDetection {
   const open = new Map<string, { members: number[]; symbols: Set<string>; firstTsMs: number }>();
   const drafts: { members: number[]; firstTsMs: number }[] = [];
   for (let i = 0; i < prints.length; i++) {

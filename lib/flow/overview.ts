@@ -19,8 +19,6 @@ export type MarketOverview = z.output<typeof MarketOverviewSchema>;
 /** Trades the overview reads (a cheap view: no score needed). */
 export type OverviewTrade = Pick<ScoredTrade, "right" | "premiumUsd" | "size" | "aggression">;
 
-
-
 /**
  * Premium of a session's prints through a time of day: prints with `open <= tsMs < open + elapsedMs`,
  * the baseline value of {@link marketOverview}'s `premiumRvol` for one prior session.
@@ -28,11 +26,7 @@ export type OverviewTrade = Pick<ScoredTrade, "right" | "premiumUsd" | "size" | 
  * premiumThroughTimeOfDay(prints, "2024-03-14", 3_600_000); // premium of the first hour
  * @see docs/methodology.md#flow-market-overview
  */
-export function premiumThroughTimeOfDay(
-  prints: ReadonlyArray<{ tsMs: number; price: number; size: number }>,
-  date: IsoDate,
-  elapsedMs: number,
-): number {
+export function premiumThroughTimeOfDay(prints: ReadonlyArray<{ tsMs: number; price: number; size: number }>, date: IsoDate, elapsedMs: number): number {
   const { openMs, closeMs } = sessionBounds(date);
   const end = Math.min(closeMs, openMs + elapsedMs);
   let sum = 0;
@@ -56,9 +50,22 @@ export function marketOverview(
   topN = 10,
 ): MarketOverview {
   const o: MarketOverview = {
-    date, totalPremium: 0, totalVolume: 0, callPremium: 0, putPremium: 0, netPremium: 0, callVolume: 0,
-    putVolume: 0, callPutRatio: 0, activeTickers: 0, bullishPremium: 0, bearishPremium: 0, directionalNet: 0,
-    fir: 0, premiumRvol: null, topTickers: [],
+    date,
+    totalPremium: 0,
+    totalVolume: 0,
+    callPremium: 0,
+    putPremium: 0,
+    netPremium: 0,
+    callVolume: 0,
+    putVolume: 0,
+    callPutRatio: 0,
+    activeTickers: 0,
+    bullishPremium: 0,
+    bearishPremium: 0,
+    directionalNet: 0,
+    fir: 0,
+    premiumRvol: null,
+    topTickers: [],
   };
   const tops: TopTickerSummary[] = [];
   for (const { ticker, trades } of tickers) {

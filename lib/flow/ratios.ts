@@ -27,7 +27,11 @@ export const RATIO_TIMEFRAMES = ["5m", "15m", "1h", "4h", "1d"] as const;
 /** One timeframe. */
 export type RatioTimeframe = (typeof RATIO_TIMEFRAMES)[number];
 const TIMEFRAME_MS: Readonly<Record<RatioTimeframe, number>> = {
-  "5m": 300_000, "15m": 900_000, "1h": 3_600_000, "4h": 14_400_000, "1d": Number.POSITIVE_INFINITY,
+  "5m": 300_000,
+  "15m": 900_000,
+  "1h": 3_600_000,
+  "4h": 14_400_000,
+  "1d": Number.POSITIVE_INFINITY,
 };
 
 /**
@@ -44,19 +48,21 @@ export function timeframeWindow(date: IsoDate, timeframe: RatioTimeframe, nowMs 
   return { fromMs: Math.max(openMs, toMs - TIMEFRAME_MS[timeframe]), toMs };
 }
 
-
 /** Trades the ratios read. */
-export type RatioTrade = Pick<
-  ScoredTrade,
-  "side" | "aggression" | "right" | "premiumUsd" | "size" | "moneynessPct" | "dte"
->;
+export type RatioTrade = Pick<ScoredTrade, "side" | "aggression" | "right" | "premiumUsd" | "size" | "moneynessPct" | "dte">;
 
 const cap = (num: number, den: number) => (den > 0 ? Math.min(RATIO_PARAMS.cap, num / den) : num > 0 ? RATIO_PARAMS.cap : 0);
 const pct = (x: number) => `${Math.round(100 * x)}%`;
 
 /** Counts by ratio bucket and the directional premium split. */
 function tally(trades: readonly RatioTrade[]) {
-  let ask = 0, bid = 0, mid = 0, premium = 0, volume = 0, bull = 0, bear = 0;
+  let ask = 0,
+    bid = 0,
+    mid = 0,
+    premium = 0,
+    volume = 0,
+    bull = 0,
+    bear = 0;
   for (const t of trades) {
     const b = SIDE_BUCKET[SIDE_CODE[t.side]];
     if (b > 0) ask++;
@@ -85,11 +91,7 @@ export function ratioInterpretation(t: { count: number; ask: number; bid: number
   const directionalShare = t.premium > 0 ? directional / t.premium : 0;
   const sideShare = t.count > 0 ? (t.ask + t.bid) / t.count : 0;
   const bias: RatioInterpretation["bias"] =
-    t.count === 0 ? "NEUTRAL"
-    : fir >= P.biasFirPct ? "BULLISH"
-    : fir <= -P.biasFirPct ? "BEARISH"
-    : directionalShare >= P.mixedDirectionalShare ? "MIXED"
-    : "NEUTRAL";
+    t.count === 0 ? "NEUTRAL" : fir >= P.biasFirPct ? "BULLISH" : fir <= -P.biasFirPct ? "BEARISH" : directionalShare >= P.mixedDirectionalShare ? "MIXED" : "NEUTRAL";
   const aggression = sideShare >= P.highAggressionShare ? "HIGH" : sideShare >= P.mediumAggressionShare ? "MEDIUM" : "LOW";
   const confidence = t.count >= P.highConfidenceTrades ? "HIGH" : t.count >= P.mediumConfidenceTrades ? "MEDIUM" : "LOW";
   const description =
@@ -99,8 +101,6 @@ export function ratioInterpretation(t: { count: number; ask: number; bid: number
         `${pct(sideShare)} of ${t.count} trades at or beyond the bid or ask.`;
   return { bias, aggression, confidence, description };
 }
-
-
 
 function shares(t: ReturnType<typeof tally>): ContractRatios {
   const n = t.count;
@@ -139,8 +139,6 @@ export function contractRatio(
   };
 }
 
-
-
 /**
  * Ratios of a ticker's trades (already limited to the timeframe's window), filtered by
  * `optionType`, `minPremiumUsd`, `minDte`, `maxDte`.
@@ -161,7 +159,14 @@ export function chainRatio(
       t.dte <= (o.maxDte ?? Number.POSITIVE_INFINITY),
   );
   const t = tally(kept);
-  let callPremium = 0, putPremium = 0, volume = 0, atm = 0, callVol = 0, putVol = 0, otmCall = 0, otmPut = 0;
+  let callPremium = 0,
+    putPremium = 0,
+    volume = 0,
+    atm = 0,
+    callVol = 0,
+    putVol = 0,
+    otmCall = 0,
+    otmPut = 0;
   for (const x of kept) {
     volume += x.size;
     if (Math.abs(x.moneynessPct) <= MONEYNESS_BANDS.atmPct) atm += x.size;

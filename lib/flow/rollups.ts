@@ -17,7 +17,6 @@ export type TickerDailyRow = z.output<typeof TickerDailyRowSchema>;
 /** One contract's day (the spec's top contract row). */
 export type TopContractRow = z.output<typeof TopContractRowSchema>;
 
-
 /**
  * One session's history row of a ticker, or null when it had no trades (the history lists only
  * days with activity).
@@ -43,7 +42,6 @@ export function tickerDailyRollup(date: IsoDate, trades: ReadonlyArray<Pick<Scor
   return r;
 }
 
-
 /** Trades the contract rollup reads. */
 export type RollupTrade = Pick<
   ScoredTrade,
@@ -68,11 +66,30 @@ export function contractDailyRollups(
     let r = rows.get(t.symbol);
     if (!r) {
       r = {
-        symbol: t.symbol, ticker: t.root, expiration: t.expiry, strike: t.strike, right: t.right,
-        dte: dteDays(date, t.expiry), totalPremium: 0, totalVolume: 0, openInterest: 0, oiChange: 0,
-        volumeOiRatio: 0, bidVolume: 0, askVolume: 0, midVolume: 0, vwap: 0, lastPrice: 0,
-        underlyingPrice: 0, iv: 0, tradeCount: 0, sweepVolume: 0, sweepPremium: 0, multiLegVolume: 0,
-        multiLegPremium: 0, notional: 0,
+        symbol: t.symbol,
+        ticker: t.root,
+        expiration: t.expiry,
+        strike: t.strike,
+        right: t.right,
+        dte: dteDays(date, t.expiry),
+        totalPremium: 0,
+        totalVolume: 0,
+        openInterest: 0,
+        oiChange: 0,
+        volumeOiRatio: 0,
+        bidVolume: 0,
+        askVolume: 0,
+        midVolume: 0,
+        vwap: 0,
+        lastPrice: 0,
+        underlyingPrice: 0,
+        iv: 0,
+        tradeCount: 0,
+        sweepVolume: 0,
+        sweepPremium: 0,
+        multiLegVolume: 0,
+        multiLegPremium: 0,
+        notional: 0,
       };
       rows.set(t.symbol, r);
     }

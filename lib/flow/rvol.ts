@@ -28,7 +28,11 @@ export const RVOL_BUCKETS = ["1min", "5min", "10min", "15min", "30min", "1d", "1
 export type RvolBucket = (typeof RVOL_BUCKETS)[number];
 
 const INTRADAY_MS: Readonly<Record<string, number>> = {
-  "1min": 60_000, "5min": 300_000, "10min": 600_000, "15min": 900_000, "30min": 1_800_000,
+  "1min": 60_000,
+  "5min": 300_000,
+  "10min": 600_000,
+  "15min": 900_000,
+  "30min": 1_800_000,
 };
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date YYYY-MM-DD");
@@ -59,11 +63,6 @@ export const RvolOptionsSchema = z.object({
 export type RvolOptions = z.output<typeof RvolOptionsSchema>;
 /** RVOL options as a caller gives them. */
 export type RvolOptionsInput = z.input<typeof RvolOptionsSchema>;
-
-
-
-
-
 
 /** Prints RVOL reads. */
 export type RvolPrint = Pick<OptionPrint, "tsMs" | "symbol" | "right" | "price" | "size" | "underlyingPrice">;
@@ -220,7 +219,10 @@ export function rvol(
   const opens = new Map<IsoDate, { openMs: number; closeMs: number }>();
   const boundsOf = (d: IsoDate) => {
     let b = opens.get(d);
-    if (!b) opens.set(d, (b = sessionBounds(d)));
+    if (!b) {
+      b = sessionBounds(d);
+      opens.set(d, b);
+    }
     return b;
   };
 
@@ -238,7 +240,7 @@ export function rvol(
       today.premium += s.premium;
       today.call += s.call;
       today.put += s.put;
-      if (s.lastPrice === s.lastPrice) today.lastPrice = s.lastPrice;
+      if (!Number.isNaN(s.lastPrice)) today.lastPrice = s.lastPrice;
       // Baseline: the same offsets in every available baseline session that has them (daily bars: the whole day so far).
       let n = 0;
       const sum = { volume: 0, premium: 0, call: 0, put: 0 };
@@ -260,7 +262,7 @@ export function rvol(
       }
       days = Math.max(days, n);
     }
-    if (today.lastPrice === today.lastPrice) lastPrice = today.lastPrice;
+    if (!Number.isNaN(today.lastPrice)) lastPrice = today.lastPrice;
     const has = days > 0;
     bars.push({
       timestamp: new Date(span.startMs).toISOString(),
@@ -278,10 +280,17 @@ export function rvol(
     });
   }
   // Stock price: carried forward; leading bars without a print take the first known price (0 if none).
-  const firstKnown = bars.find((b) => b.stockPrice === b.stockPrice)?.stockPrice ?? 0;
-  for (const b of bars) if (b.stockPrice !== b.stockPrice) b.stockPrice = firstKnown;
+  const firstKnown = bars.find((b) => !Number.isNaN(b.stockPrice))?.stockPrice ?? 0;
+  for (const b of bars) if (Number.isNaN(b.stockPrice)) b.stockPrice = firstKnown;
 
-  let tv = 0, tp = 0, av = 0, ap = 0, tc = 0, tpu = 0, ac = 0, apu = 0;
+  let tv = 0,
+    tp = 0,
+    av = 0,
+    ap = 0,
+    tc = 0,
+    tpu = 0,
+    ac = 0,
+    apu = 0;
   for (const b of bars) {
     tv += b.volume;
     tp += b.premium;
@@ -316,8 +325,13 @@ export function rvol(
     const out: ContractRvol = { stats };
     if (o.format === "full") {
       out.bars = shown.map((b) => ({
-        timestamp: b.timestamp, timestampEnd: b.timestampEnd, volume: b.volume, premium: b.premium,
-        avgVolume: b.avgVolume, avgPremium: b.avgPremium, avgDaysCount: b.avgDaysCount,
+        timestamp: b.timestamp,
+        timestampEnd: b.timestampEnd,
+        volume: b.volume,
+        premium: b.premium,
+        avgVolume: b.avgVolume,
+        avgPremium: b.avgPremium,
+        avgDaysCount: b.avgDaysCount,
       }));
     }
     return out;

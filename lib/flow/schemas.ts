@@ -18,7 +18,12 @@ const right = z.enum(["C", "P"]);
 
 /** The six conviction components, each 0..1. */
 export const FlowScoreComponentsSchema = z.object({
-  size: num, sweep: num, moneyness: num, dte: num, volOi: num, repeat: num,
+  size: num,
+  sweep: num,
+  moneyness: num,
+  dte: num,
+  volOi: num,
+  repeat: num,
 });
 
 /** One scored print (see `scoreFlow`). */
@@ -81,29 +86,57 @@ export const ScoredTradeSchema = z.object({
 
 /** Window-level scores and the premium split (see `windowScores`). */
 export const WindowScoresSchema = z.object({
-  tradeCount: int, sweepCount: int, totalPremium: num, totalVolume: num,
-  bullishPremium: num, bearishPremium: num, neutralPremium: num, netPremium: num,
-  bullishCount: int, bearishCount: int, neutralCount: int, bullishVolume: num, bearishVolume: num,
-  sweepPremium: num, vwf: num, sdf: num, fir: num, composite: num,
+  tradeCount: int,
+  sweepCount: int,
+  totalPremium: num,
+  totalVolume: num,
+  bullishPremium: num,
+  bearishPremium: num,
+  neutralPremium: num,
+  netPremium: num,
+  bullishCount: int,
+  bearishCount: int,
+  neutralCount: int,
+  bullishVolume: num,
+  bearishVolume: num,
+  sweepPremium: num,
+  vwf: num,
+  sdf: num,
+  fir: num,
+  composite: num,
 });
 
 // --- RVOL ---
 
 /** Aggregate RVOL statistics (the spec's `stats`). */
 export const RvolStatsSchema = z.object({
-  todayVolume: num, todayPremium: num, avgVolume: num, avgPremium: num,
-  rvolVolume: num, rvolPremium: num, avgDaysCount: int,
+  todayVolume: num,
+  todayPremium: num,
+  avgVolume: num,
+  avgPremium: num,
+  rvolVolume: num,
+  rvolPremium: num,
+  avgDaysCount: int,
 });
 
 /** One bar of the contract RVOL response. */
 export const ContractRvolBarSchema = z.object({
-  timestamp: z.string(), timestampEnd: z.string(), volume: num, premium: num,
-  avgVolume: nullableNum, avgPremium: nullableNum, avgDaysCount: int.nullable(),
+  timestamp: z.string(),
+  timestampEnd: z.string(),
+  volume: num,
+  premium: num,
+  avgVolume: nullableNum,
+  avgPremium: nullableNum,
+  avgDaysCount: int.nullable(),
 });
 
 /** One bar of the ticker RVOL response. */
 export const TickerRvolBarSchema = ContractRvolBarSchema.extend({
-  callVolume: num, putVolume: num, stockPrice: num, avgCallVolume: nullableNum, avgPutVolume: nullableNum,
+  callVolume: num,
+  putVolume: num,
+  stockPrice: num,
+  avgCallVolume: nullableNum,
+  avgPutVolume: nullableNum,
 });
 
 /** Contract RVOL response (`bars` only with `format: "full"`). */
@@ -111,7 +144,10 @@ export const ContractRvolSchema = z.object({ bars: z.array(ContractRvolBarSchema
 
 /** Ticker RVOL response (`bars` only with `format: "full"`). */
 export const TickerRvolSchema = z.object({
-  bars: z.array(TickerRvolBarSchema).optional(), stats: RvolStatsSchema, callRvol: num, putRvol: num,
+  bars: z.array(TickerRvolBarSchema).optional(),
+  stats: RvolStatsSchema,
+  callRvol: num,
+  putRvol: num,
 });
 
 // --- ratios ---
@@ -131,43 +167,74 @@ export const ContractRatiosSchema = z.object({ askRatio: num, bidRatio: num, mid
 
 /** The contract-ratio record (`data` of `/v1/contract-ratio/{symbol}`). */
 export const ContractRatioResultSchema = z.object({
-  symbol: z.string(), ticker: z.string(), optionType: z.enum(["CALL", "PUT", "UNKNOWN"]), date: isoDate,
-  timeframe, tradeCount: int, totalVolume: num, totalPremium: num,
-  contractRatios: ContractRatiosSchema, interpretation: RatioInterpretationSchema,
+  symbol: z.string(),
+  ticker: z.string(),
+  optionType: z.enum(["CALL", "PUT", "UNKNOWN"]),
+  date: isoDate,
+  timeframe,
+  tradeCount: int,
+  totalVolume: num,
+  totalPremium: num,
+  contractRatios: ContractRatiosSchema,
+  interpretation: RatioInterpretationSchema,
 });
 
 /** Chain-level ratios. */
 export const ChainRatiosSchema = ContractRatiosSchema.extend({
   /** Call premium / put premium (999 when puts are 0); null when `optionType` leaves one side out. */
   callPutRatio: nullableNum,
-  atmConcentration: num, otmCallConcentration: num, otmPutConcentration: num,
+  atmConcentration: num,
+  otmCallConcentration: num,
+  otmPutConcentration: num,
 });
 
 /** The chain-ratio record (`data` of `/v1/chain-ratio/{ticker}`). */
 export const ChainRatioResultSchema = z.object({
-  ticker: z.string(), date: isoDate, timeframe, tradeCount: int, totalPremium: num,
-  chainRatios: ChainRatiosSchema, interpretation: RatioInterpretationSchema,
+  ticker: z.string(),
+  date: isoDate,
+  timeframe,
+  tradeCount: int,
+  totalPremium: num,
+  chainRatios: ChainRatiosSchema,
+  interpretation: RatioInterpretationSchema,
 });
 
 // --- chain snapshot ---
 
 /** One strike of the chain snapshot. */
 export const ChainStrikeRowSchema = z.object({
-  strike: num, callVolume: num, callPremium: num, callOi: num, callIv: nullableNum, callLastPrice: num,
-  putVolume: num, putPremium: num, putOi: num, putIv: nullableNum, putLastPrice: num,
+  strike: num,
+  callVolume: num,
+  callPremium: num,
+  callOi: num,
+  callIv: nullableNum,
+  callLastPrice: num,
+  putVolume: num,
+  putPremium: num,
+  putOi: num,
+  putIv: nullableNum,
+  putLastPrice: num,
 });
 
 /** The chain snapshot record (`data` of `/v1/underlying/{ticker}/chain`). */
 export const ExpirationChainSchema = z.object({
-  ticker: z.string(), expiration: isoDate, underlyingPrice: num, strikes: z.array(ChainStrikeRowSchema),
-  maxPain: nullableNum, callOiTotal: num, putOiTotal: num,
+  ticker: z.string(),
+  expiration: isoDate,
+  underlyingPrice: num,
+  strikes: z.array(ChainStrikeRowSchema),
+  maxPain: nullableNum,
+  callOiTotal: num,
+  putOiTotal: num,
 });
 
 // --- tide and momentum ---
 
 /** One tide bar (timestamps in Unix seconds). */
 export const TideBarSchema = z.object({
-  timestamp: int, timestampEnd: int, callPremium: num, putPremium: num,
+  timestamp: int,
+  timestampEnd: int,
+  callPremium: num,
+  putPremium: num,
   /** `callPremium - putPremium` of the bar. */
   netCallPutPremium: num,
   /** Running sum of `netCallPutPremium` from the first bar: the tide. */
@@ -176,19 +243,39 @@ export const TideBarSchema = z.object({
   ncp: num,
   /** Net put premium: puts bought minus puts sold. */
   npp: num,
-  bullishPremium: num, bearishPremium: num, neutralPremium: num, netPremium: num, netPremiumCumulative: num,
-  bullishVolume: num, bearishVolume: num, vwf: num, sdf: num, fir: num, tradeCount: int, sweepCount: int,
+  bullishPremium: num,
+  bearishPremium: num,
+  neutralPremium: num,
+  netPremium: num,
+  netPremiumCumulative: num,
+  bullishVolume: num,
+  bearishVolume: num,
+  vwf: num,
+  sdf: num,
+  fir: num,
+  tradeCount: int,
+  sweepCount: int,
 });
 
 /** Metrics of one momentum window. */
 export const MomentumWindowSchema = z.object({
-  tradeCount: int, premium: num, bullishPremium: num, bearishPremium: num, netPremium: num, fir: num,
+  tradeCount: int,
+  premium: num,
+  bullishPremium: num,
+  bearishPremium: num,
+  netPremium: num,
+  fir: num,
 });
 
 /** The momentum baseline. */
 export const MomentumBaselineSchema = z.object({
-  timeOfDay: z.string(), lookbackDays: int, daysInBaseline: int,
-  avg5mPremium: num, stddev5mPremium: num, avg5mFir: num, stddev5mFir: num,
+  timeOfDay: z.string(),
+  lookbackDays: int,
+  daysInBaseline: int,
+  avg5mPremium: num,
+  stddev5mPremium: num,
+  avg5mFir: num,
+  stddev5mFir: num,
 });
 
 /** Momentum trend labels. */
@@ -208,18 +295,30 @@ export const FlowMomentumSchema = z.object({
 
 /** One of the overview's top tickers. */
 export const TopTickerSummarySchema = z.object({
-  ticker: z.string(), totalPremium: num, totalVolume: num, callPremium: num, putPremium: num, netPremium: num,
+  ticker: z.string(),
+  totalPremium: num,
+  totalVolume: num,
+  callPremium: num,
+  putPremium: num,
+  netPremium: num,
 });
 
 /** The market overview record (`data` of `/v1/market/overview`). */
 export const MarketOverviewSchema = z.object({
-  date: isoDate, totalPremium: num, totalVolume: num, callPremium: num, putPremium: num,
+  date: isoDate,
+  totalPremium: num,
+  totalVolume: num,
+  callPremium: num,
+  putPremium: num,
   /** `callPremium - putPremium`. */
   netPremium: num,
-  callVolume: num, putVolume: num,
+  callVolume: num,
+  putVolume: num,
   /** `callPremium / putPremium`, 999 when puts are 0 (0 when both are). */
   callPutRatio: num,
-  activeTickers: int, bullishPremium: num, bearishPremium: num,
+  activeTickers: int,
+  bullishPremium: num,
+  bearishPremium: num,
   /** `bullishPremium - bearishPremium`. */
   directionalNet: num,
   /** `100 * directionalNet / (bullishPremium + bearishPremium)`, 0 when nothing is directional. */
@@ -231,16 +330,40 @@ export const MarketOverviewSchema = z.object({
 
 /** One row of the ticker daily history. */
 export const TickerDailyRowSchema = z.object({
-  date: isoDate, totalPremium: num, totalVolume: num, callPremium: num, putPremium: num,
-  callVolume: num, putVolume: num,
+  date: isoDate,
+  totalPremium: num,
+  totalVolume: num,
+  callPremium: num,
+  putPremium: num,
+  callVolume: num,
+  putVolume: num,
   /** `callPremium - putPremium`. */
   netPremium: num,
 });
 
 /** One contract's day (the spec's top contract row). */
 export const TopContractRowSchema = z.object({
-  symbol: z.string(), ticker: z.string(), expiration: isoDate, strike: num, right, dte: int,
-  totalPremium: num, totalVolume: num, openInterest: num, oiChange: num, volumeOiRatio: num,
-  bidVolume: num, askVolume: num, midVolume: num, vwap: num, lastPrice: num, underlyingPrice: num, iv: num,
-  tradeCount: int, sweepVolume: num, sweepPremium: num, multiLegVolume: num, multiLegPremium: num,
+  symbol: z.string(),
+  ticker: z.string(),
+  expiration: isoDate,
+  strike: num,
+  right,
+  dte: int,
+  totalPremium: num,
+  totalVolume: num,
+  openInterest: num,
+  oiChange: num,
+  volumeOiRatio: num,
+  bidVolume: num,
+  askVolume: num,
+  midVolume: num,
+  vwap: num,
+  lastPrice: num,
+  underlyingPrice: num,
+  iv: num,
+  tradeCount: int,
+  sweepVolume: num,
+  sweepPremium: num,
+  multiLegVolume: num,
+  multiLegPremium: num,
 });

@@ -21,10 +21,13 @@ export const FlowScoreWeightsSchema = z
     repeat: weight.default(FLOW_SCORE_WEIGHTS.repeat),
   })
   .strict()
-  .refine((w) => {
-    const sum = w.size + w.sweep + w.moneyness + w.dte + w.volOi + w.repeat;
-    return sum >= 0.95 && sum <= 1.05;
-  }, { message: "conviction weights must sum to between 0.95 and 1.05" });
+  .refine(
+    (w) => {
+      const sum = w.size + w.sweep + w.moneyness + w.dte + w.volOi + w.repeat;
+      return sum >= 0.95 && sum <= 1.05;
+    },
+    { message: "conviction weights must sum to between 0.95 and 1.05" },
+  );
 
 /** Conviction weights (all six present). */
 export type FlowScoreWeights = z.output<typeof FlowScoreWeightsSchema>;

@@ -18,13 +18,7 @@ import { TRADE_SIDES } from "./trade-side";
  * const page = scoredTradesFromColumns(prints, cols, scores, prints.length - 500, prints.length);
  * @see docs/methodology.md#flow-score-batch-path
  */
-export function scoredTradesFromColumns(
-  prints: readonly OptionPrint[],
-  cols: FlowColumns,
-  s: FlowScoreColumns,
-  from = 0,
-  to = cols.n,
-): ScoredTrade[] {
+export function scoredTradesFromColumns(prints: readonly OptionPrint[], cols: FlowColumns, s: FlowScoreColumns, from = 0, to = cols.n): ScoredTrade[] {
   const out: ScoredTrade[] = [];
   for (let i = Math.max(0, from); i < Math.min(to, cols.n); i++) {
     const p = prints[i];
@@ -45,9 +39,9 @@ export function scoredTradesFromColumns(
       sweepGroup: s.sweepGroup[i],
       isMultiLeg: (flags & FLOW_FLAGS.multiLeg) !== 0,
       isCross: (flags & FLOW_FLAGS.cross) !== 0,
-      openInterest: oi === oi ? oi : null,
+      openInterest: Number.isNaN(oi) ? null : oi,
       dailyVolume: s.dailyVolume[i],
-      volOiRatio: s.volOiRatio[i] === s.volOiRatio[i] ? s.volOiRatio[i] : null,
+      volOiRatio: Number.isNaN(s.volOiRatio[i]) ? null : s.volOiRatio[i],
       sizeRatio: s.sizeRatio[i],
       repeatCount: s.repeatCount[i],
       components: {

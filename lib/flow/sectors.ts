@@ -173,7 +173,13 @@ export function sectorFlow(members: readonly SectorMember[], topN: number): Sect
   const topContributors = traded
     .map((x) => {
       const netPremium = x.totals.callPremium - x.totals.putPremium;
-      return { ticker: x.ticker, netPremium, callPremium: x.totals.callPremium, putPremium: x.totals.putPremium, pctOfSector: absNet > 0 ? (100 * Math.abs(netPremium)) / absNet : 0 };
+      return {
+        ticker: x.ticker,
+        netPremium,
+        callPremium: x.totals.callPremium,
+        putPremium: x.totals.putPremium,
+        pctOfSector: absNet > 0 ? (100 * Math.abs(netPremium)) / absNet : 0,
+      };
     })
     .sort((a, b) => Math.abs(b.netPremium) - Math.abs(a.netPremium) || (a.ticker < b.ticker ? -1 : 1))
     .slice(0, topN);

@@ -15,11 +15,16 @@ export type DteFilter = (typeof DTE_FILTERS)[number];
 /** True when `dte` falls in the bucket. */
 export function inDteFilter(dte: number, filter: DteFilter): boolean {
   switch (filter) {
-    case "all": return true;
-    case "0-7": return dte >= 0 && dte <= 7;
-    case "8-30": return dte >= 8 && dte <= 30;
-    case "31-90": return dte >= 31 && dte <= 90;
-    case "90+": return dte > 90;
+    case "all":
+      return true;
+    case "0-7":
+      return dte >= 0 && dte <= 7;
+    case "8-30":
+      return dte >= 8 && dte <= 30;
+    case "31-90":
+      return dte >= 31 && dte <= 90;
+    case "90+":
+      return dte > 90;
   }
 }
 
@@ -59,7 +64,10 @@ export function strikeDistribution(trades: readonly DistributionTrade[], oi: Rea
     }
   }
   const list = [...bars.values()].sort((a, b) => a.strike - b.strike);
-  let callP = 0, putP = 0, callV = 0, putV = 0;
+  let callP = 0,
+    putP = 0,
+    callV = 0,
+    putV = 0;
   let top: StrikeBar | null = null;
   for (const b of list) {
     callP += b.callPremium;

@@ -61,9 +61,23 @@ export function strikeBreakdown(
     let r = rows.get(key);
     if (!r) {
       r = {
-        strike: t.strike, right: t.right, dominantExpiration: t.expiry, tradeCount: 0, volume: 0, totalPremium: 0,
-        bullishPremium: 0, bearishPremium: 0, netPremium: 0, askPct: 0, bidPct: 0, openInterest: 0, volOiRatio: 0,
-        askPrem: 0, bidPrem: 0, byExp: new Map(), symbols: new Set(),
+        strike: t.strike,
+        right: t.right,
+        dominantExpiration: t.expiry,
+        tradeCount: 0,
+        volume: 0,
+        totalPremium: 0,
+        bullishPremium: 0,
+        bearishPremium: 0,
+        netPremium: 0,
+        askPct: 0,
+        bidPct: 0,
+        openInterest: 0,
+        volOiRatio: 0,
+        askPrem: 0,
+        bidPrem: 0,
+        byExp: new Map(),
+        symbols: new Set(),
       };
       rows.set(key, r);
     }
@@ -86,7 +100,11 @@ export function strikeBreakdown(
     r.askPct = r.totalPremium > 0 ? askPrem / r.totalPremium : 0;
     r.bidPct = r.totalPremium > 0 ? bidPrem / r.totalPremium : 0;
     let best = -1;
-    for (const [exp, p] of byExp) if (p > best || (p === best && exp < r.dominantExpiration)) { best = p; r.dominantExpiration = exp; }
+    for (const [exp, p] of byExp)
+      if (p > best || (p === best && exp < r.dominantExpiration)) {
+        best = p;
+        r.dominantExpiration = exp;
+      }
     for (const s of symbols) r.openInterest += o.openInterest?.get(s) ?? 0;
     r.volOiRatio = r.openInterest > 0 ? r.volume / r.openInterest : 0;
     all.push(r);

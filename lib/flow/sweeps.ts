@@ -51,7 +51,14 @@ export interface SweepGrouping {
 }
 
 const POSITION_OF_SIDE: Readonly<Record<TradeSide, SpreadPosition>> = {
-  AA: "AT_ASK", A: "AT_ASK", BA: "ABOVE_MID", M: "AT_MID", AB: "BELOW_MID", B: "AT_BID", BB: "AT_BID", N: "UNKNOWN",
+  AA: "AT_ASK",
+  A: "AT_ASK",
+  BA: "ABOVE_MID",
+  M: "AT_MID",
+  AB: "BELOW_MID",
+  B: "AT_BID",
+  BB: "AT_BID",
+  N: "UNKNOWN",
 };
 
 /**
@@ -64,10 +71,7 @@ const POSITION_OF_SIDE: Readonly<Record<TradeSide, SpreadPosition>> = {
  * const { groups, groupOf } = groupSweeps(prints);
  * @see docs/methodology.md#flow-sweeps
  */
-export function groupSweeps(
-  prints: readonly OptionPrint[],
-  window: { maxGapMs: number; maxSpanMs: number } = SWEEP_WINDOW,
-): SweepGrouping {
+export function groupSweeps(prints: readonly OptionPrint[], window: { maxGapMs: number; maxSpanMs: number } = SWEEP_WINDOW): SweepGrouping {
   interface Candidate {
     members: number[];
     sign: 1 | -1;

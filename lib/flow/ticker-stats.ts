@@ -32,7 +32,10 @@ const cents = (x: number) => Math.round(x * 100) / 100;
  * @see docs/methodology.md#flow-ticker-stats-and-expirations
  */
 export function tickerStats(trades: readonly StatsTrade[]): TickerStats {
-  let callPremium = 0, putPremium = 0, callVolume = 0, putVolume = 0;
+  let callPremium = 0,
+    putPremium = 0,
+    callVolume = 0,
+    putVolume = 0;
   const strikes = new Set<number>();
   const expirations = new Set<string>();
   for (const t of trades) {

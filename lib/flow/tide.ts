@@ -27,12 +27,15 @@ export const TIDE_BUCKETS = ["1min", "5min", "15min", "30min", "1h"] as const;
 /** One tide bucket size. */
 export type TideBucket = (typeof TIDE_BUCKETS)[number];
 const BUCKET_MS: Readonly<Record<TideBucket, number>> = {
-  "1min": 60_000, "5min": 300_000, "15min": 900_000, "30min": 1_800_000, "1h": 3_600_000,
+  "1min": 60_000,
+  "5min": 300_000,
+  "15min": 900_000,
+  "30min": 1_800_000,
+  "1h": 3_600_000,
 };
 
 /** Trades the tide reads. */
 export type TideTrade = WindowTrade & Pick<ScoredTrade, "tsMs">;
-
 
 /**
  * Tide bars of one session from `fromMs` (default the open) to `toMs` (default the close), one per
@@ -58,7 +61,10 @@ export function flowTide(trades: readonly TideTrade[], o: { date: IsoDate; bucke
   let cumNet = 0;
   groups.forEach((g, j) => {
     const start = openMs + (first + j) * step;
-    let callPremium = 0, putPremium = 0, ncp = 0, npp = 0;
+    let callPremium = 0,
+      putPremium = 0,
+      ncp = 0,
+      npp = 0;
     for (const t of g) {
       const a = Math.sign(t.aggression);
       if (t.right === "C") {
@@ -98,12 +104,11 @@ export function flowTide(trades: readonly TideTrade[], o: { date: IsoDate; bucke
   return bars;
 }
 
-
-
-
-
 function windowMetrics(trades: readonly TideTrade[], fromMs: number, toMs: number): MomentumWindow {
-  let count = 0, premium = 0, bull = 0, bear = 0;
+  let count = 0,
+    premium = 0,
+    bull = 0,
+    bear = 0;
   for (const t of trades) {
     if (t.tsMs < fromMs || t.tsMs >= toMs) continue;
     count++;
@@ -163,7 +168,15 @@ export function flowMomentum(
   if (baseline.length >= P.minBaselineDays) {
     const [ap, sp] = meanSd(prem);
     const [af, sf] = meanSd(firs);
-    base = { timeOfDay, lookbackDays: o.lookbackDays ?? baseline.length, daysInBaseline: baseline.length, avg5mPremium: ap, stddev5mPremium: sp, avg5mFir: af, stddev5mFir: sf };
+    base = {
+      timeOfDay,
+      lookbackDays: o.lookbackDays ?? baseline.length,
+      daysInBaseline: baseline.length,
+      avg5mPremium: ap,
+      stddev5mPremium: sp,
+      avg5mFir: af,
+      stddev5mFir: sf,
+    };
     firZ = sf > 0 ? (m5.fir - af) / sf : 0;
     premZ = sp > 0 ? (m5.premium - ap) / sp : 0;
   }

@@ -50,8 +50,16 @@ export type SumTrade = Pick<ScoredTrade, "aggression" | "right" | "premiumUsd" |
 /** Empty sums. */
 export function emptySums(): FlowSums {
   return {
-    tradeCount: 0, sweepCount: 0, totalPremium: 0, flowScoreSum: 0, weightedPremium: 0, scoreWeighted: 0,
-    bullishPremium: 0, bearishPremium: 0, sweepPremium: 0, sweepNet: 0,
+    tradeCount: 0,
+    sweepCount: 0,
+    totalPremium: 0,
+    flowScoreSum: 0,
+    weightedPremium: 0,
+    scoreWeighted: 0,
+    bullishPremium: 0,
+    bearishPremium: 0,
+    sweepPremium: 0,
+    sweepNet: 0,
   };
 }
 
@@ -110,7 +118,12 @@ const int = z.number().int();
 
 /** The reference's `ScoreComponents`. */
 export const ScoreComponentsSchema = z.object({
-  vwf: num, sdf: num, fir: num, bullishPremium: num, bearishPremium: num, sweepPremium: num,
+  vwf: num,
+  sdf: num,
+  fir: num,
+  bullishPremium: num,
+  bearishPremium: num,
+  sweepPremium: num,
 });
 
 /** The reference's `TimeframeAggregate`. */
@@ -195,8 +208,7 @@ export function trendAnalysis(composites: readonly number[]): TrendAnalysis {
   if (composites.length < 2 || Math.abs(d) < T) {
     return { shortVsLong: "stable", momentum: "stable", description: `Short- and long-horizon composites are within ${T} points (${short} vs ${long}).` };
   }
-  const shortVsLong =
-    short > 0 && long < 0 ? "bullish_divergence" : short < 0 && long > 0 ? "bearish_divergence" : d > 0 ? "improving" : "deteriorating";
+  const shortVsLong = short > 0 && long < 0 ? "bullish_divergence" : short < 0 && long > 0 ? "bearish_divergence" : d > 0 ? "improving" : "deteriorating";
   let rising = true;
   let falling = true;
   for (let i = 0; i + 1 < composites.length; i++) {

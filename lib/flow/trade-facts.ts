@@ -68,6 +68,7 @@ export function moneynessOf(pct: number): Moneyness {
  */
 export function dteDays(sessionDate: string, expiry: string): number {
   const d = Math.round((Date.parse(`${expiry}T00:00:00Z`) - Date.parse(`${sessionDate}T00:00:00Z`)) / DAY_MS);
+  // biome-ignore lint/complexity/useMathMinMax: an unparsable date gives 0 here; Math.max would keep NaN
   return d > 0 ? d : 0;
 }
 

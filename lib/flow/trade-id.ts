@@ -7,9 +7,7 @@
 import { parseTradeId } from "./trade-score";
 
 /** A parsed trade id: ours (root and minute locate the tape) or by time (nanoseconds and rank). */
-export type TradeRef =
-  | { kind: "feed"; id: string; root: string; minuteMs: number }
-  | { kind: "time"; tsNs: string; index: number };
+export type TradeRef = { kind: "feed"; id: string; root: string; minuteMs: number } | { kind: "time"; tsNs: string; index: number };
 
 /** Shortest decimal string read as nanoseconds rather than hex (2001-09-09 onwards has 19 digits). */
 export const RAW_NANOS_MIN_DIGITS = 18;

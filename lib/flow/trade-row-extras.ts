@@ -67,7 +67,10 @@ export function addCalendarDays(date: string, days: number): string {
  * @see docs/methodology.md#flow-trade-row-extras
  */
 export function earningsFields(sessionDate: string, events: readonly { date: string }[]): { nextEarningsDate: number | null; earningsDte?: number } {
-  const next = events.filter((e) => e.date >= sessionDate).map((e) => e.date).sort()[0];
+  const next = events
+    .filter((e) => e.date >= sessionDate)
+    .map((e) => e.date)
+    .sort()[0];
   if (next === undefined) return { nextEarningsDate: null };
   const day = epochDay(next);
   return { nextEarningsDate: day, earningsDte: day - epochDay(sessionDate) };
@@ -99,17 +102,27 @@ export function tapeRowColumns(trades: readonly Pick<ScoredTrade, "symbol" | "iv
     following.set(t.symbol, t.iv);
   }
   const out = { nextIv, chainBidPct: new Float64Array(n), chainAskPct: new Float64Array(n), contractBidPct: new Float64Array(n), contractAskPct: new Float64Array(n) };
-  let vol = 0, bid = 0, ask = 0;
+  let vol = 0,
+    bid = 0,
+    ask = 0;
   const perContract = new Map<string, { vol: number; bid: number; ask: number }>();
   for (let i = 0; i < n; i++) {
     const t = trades[i];
     const bucket = SIDE_BUCKET[SIDE_CODE[t.side]];
     let c = perContract.get(t.symbol);
-    if (!c) perContract.set(t.symbol, (c = { vol: 0, bid: 0, ask: 0 }));
+    if (!c) {
+      c = { vol: 0, bid: 0, ask: 0 };
+      perContract.set(t.symbol, c);
+    }
     vol += t.size;
     c.vol += t.size;
-    if (bucket < 0) (bid += t.size), (c.bid += t.size);
-    else if (bucket > 0) (ask += t.size), (c.ask += t.size);
+    if (bucket < 0) {
+      bid += t.size;
+      c.bid += t.size;
+    } else if (bucket > 0) {
+      ask += t.size;
+      c.ask += t.size;
+    }
     out.chainBidPct[i] = vol > 0 ? (100 * bid) / vol : 0;
     out.chainAskPct[i] = vol > 0 ? (100 * ask) / vol : 0;
     out.contractBidPct[i] = c.vol > 0 ? (100 * c.bid) / c.vol : 0;

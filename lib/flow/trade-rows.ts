@@ -76,7 +76,9 @@ export const OptionTradeRowSchema = z.object({
   publisherId: int.meta({ description: "1-based index of the exchange in the OPRA exchange list." }),
   bidPx: num.nullable(),
   askPx: num.nullable(),
-  bidSz: int.nullable().meta({ description: "NBBO bid size, contracts: simulated for simulated symbols (docs/methodology.md#simulated-quote-sizes), null otherwise or without a quote." }),
+  bidSz: int
+    .nullable()
+    .meta({ description: "NBBO bid size, contracts: simulated for simulated symbols (docs/methodology.md#simulated-quote-sizes), null otherwise or without a quote." }),
   askSz: int.nullable().meta({ description: "NBBO ask size, contracts (as bidSz)." }),
   neutralSz: int.meta({ description: "Contracts with no side (mid or no NBBO)." }),
   totalPremium: num,
@@ -105,18 +107,31 @@ export const OptionTradeRowSchema = z.object({
   chainAskPct: num.optional().meta({ description: "Percent of the ticker's volume from the open through this print at or above the ask." }),
   contractBidPct: num.optional().meta({ description: "As chainBidPct, for the print's contract." }),
   contractAskPct: num.optional().meta({ description: "As chainAskPct, for the print's contract." }),
-  premiumPercentile: z.union([z.literal(0), z.literal(50), z.literal(75), z.literal(90), z.literal(95), z.literal(99)]).optional()
-    .meta({ description: "Premium band against the ticker's previous session (0 below its median, 99 from its 99th percentile); omitted when that session has no prints." }),
+  premiumPercentile: z
+    .union([z.literal(0), z.literal(50), z.literal(75), z.literal(90), z.literal(95), z.literal(99)])
+    .optional()
+    .meta({
+      description: "Premium band against the ticker's previous session (0 below its median, 99 from its 99th percentile); omitted when that session has no prints.",
+    }),
   aggCount: int.nonnegative().optional().meta({ description: "Prints of the order this print belongs to (its sweep, else 1)." }),
   aggTotalPremium: num.optional().meta({ description: "Premium of that order, USD." }),
   aggTotalSize: int.nonnegative().optional().meta({ description: "Contracts of that order." }),
   strategyGroupId: z.string().optional().meta({ description: "Id of the multi-leg package the print is a leg of." }),
   strategyType: z.string().optional().meta({ description: "Strategy of that package (vertical, straddle, iron_condor, ...)." }),
   strategyLegCount: int.min(1).optional().meta({ description: "Legs of that package." }),
-  mlSibling: z.boolean().optional().meta({ description: "True when the leg came along with a matching leg of its package rather than on its own filter match; always false here, every row matches the filters itself." }),
-  cacheMiss: z.boolean().optional().meta({ description: "True when this request computed the row's enrichment (per-tape columns, session facts) instead of reading it from the server's caches." }),
+  mlSibling: z.boolean().optional().meta({
+    description:
+      "True when the leg came along with a matching leg of its package rather than on its own filter match; always false here, every row matches the filters itself.",
+  }),
+  cacheMiss: z
+    .boolean()
+    .optional()
+    .meta({ description: "True when this request computed the row's enrichment (per-tape columns, session facts) instead of reading it from the server's caches." }),
   earningsDte: int.optional().meta({ description: "Calendar days from the session to the next earnings release." }),
-  nextEarningsDate: int.nullable().optional().meta({ description: "Next earnings release on or after the session, days since 1970-01-01 (null: none scheduled; omitted for funds and indices)." }),
+  nextEarningsDate: int
+    .nullable()
+    .optional()
+    .meta({ description: "Next earnings release on or after the session, days since 1970-01-01 (null: none scheduled; omitted for funds and indices)." }),
   sector: z.string().optional().meta({ description: "GICS sector of the ticker (funds: the sector tracked; indices: Index)." }),
   industry: z.string().optional().meta({ description: "GICS industry of the ticker." }),
 });
@@ -124,9 +139,34 @@ export const OptionTradeRowSchema = z.object({
 export type OptionTradeRow = z.output<typeof OptionTradeRowSchema>;
 
 /** The optional fields a route adds to a row (docs/methodology.md#flow-trade-row-extras). */
-export type TradeRowExtras = Partial<Pick<OptionTradeRow,
-  "bidSz" | "askSz" | "prevClose" | "prevCloseAge" | "priceChange" | "nextIv" | "chainBidPct" | "chainAskPct" | "contractBidPct" | "contractAskPct" | "premiumPercentile" | "aggCount" | "aggTotalPremium" | "aggTotalSize" | "strategyGroupId" | "strategyType" | "strategyLegCount" | "mlSibling" | "cacheMiss" |
-  "earningsDte" | "nextEarningsDate" | "sector" | "industry">>;
+export type TradeRowExtras = Partial<
+  Pick<
+    OptionTradeRow,
+    | "bidSz"
+    | "askSz"
+    | "prevClose"
+    | "prevCloseAge"
+    | "priceChange"
+    | "nextIv"
+    | "chainBidPct"
+    | "chainAskPct"
+    | "contractBidPct"
+    | "contractAskPct"
+    | "premiumPercentile"
+    | "aggCount"
+    | "aggTotalPremium"
+    | "aggTotalSize"
+    | "strategyGroupId"
+    | "strategyType"
+    | "strategyLegCount"
+    | "mlSibling"
+    | "cacheMiss"
+    | "earningsDte"
+    | "nextEarningsDate"
+    | "sector"
+    | "industry"
+  >
+>;
 
 /**
  * A scored trade as an `OptionTradeRow`. `openInterest` and `prevOi` are both the open interest at

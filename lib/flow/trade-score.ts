@@ -29,7 +29,14 @@ export function parseTradeId(id: string): { root: string; minuteMs: number } | n
 }
 
 const POSITION: Record<string, string> = {
-  AA: "above_ask", A: "at_ask", BA: "below_ask", M: "mid", AB: "above_bid", B: "at_bid", BB: "below_bid", N: "unknown",
+  AA: "above_ask",
+  A: "at_ask",
+  BA: "below_ask",
+  M: "mid",
+  AB: "above_bid",
+  B: "at_bid",
+  BB: "below_bid",
+  N: "unknown",
 };
 
 /** The reference's `TradeScoreResponse`. */
@@ -42,14 +49,27 @@ export const TradeScoreSchema = z.object({
     description: z.string(),
   }),
   spreadAnalysis: z.object({
-    bid: z.number(), ask: z.number(), mid: z.number(), tradePrice: z.number(),
+    bid: z.number(),
+    ask: z.number(),
+    mid: z.number(),
+    tradePrice: z.number(),
     positionInSpread: z.enum(["above_ask", "at_ask", "below_ask", "mid", "above_bid", "at_bid", "below_bid", "unknown"]),
-    spreadWidth: z.number(), spreadPct: z.number(),
+    spreadWidth: z.number(),
+    spreadPct: z.number(),
   }),
   tradeContext: z.object({
-    ticker: z.string(), timestamp: z.string(), optionType: z.enum(["call", "put"]), strike: z.number(), expiration: z.string(),
-    premium: z.number(), size: z.number().int(), underlyingPrice: z.number(), tradeType: z.enum(["sweep", "block", "regular"]),
-    dte: z.number().int(), moneyness: z.enum(["deep_itm", "itm", "atm", "otm", "deep_otm"]), moneynessPct: z.number(),
+    ticker: z.string(),
+    timestamp: z.string(),
+    optionType: z.enum(["call", "put"]),
+    strike: z.number(),
+    expiration: z.string(),
+    premium: z.number(),
+    size: z.number().int(),
+    underlyingPrice: z.number(),
+    tradeType: z.enum(["sweep", "block", "regular"]),
+    dte: z.number().int(),
+    moneyness: z.enum(["deep_itm", "itm", "atm", "otm", "deep_otm"]),
+    moneynessPct: z.number(),
   }),
 });
 export type TradeScore = z.output<typeof TradeScoreSchema>;
@@ -95,18 +115,32 @@ export function tradeScore(t: ScoredTrade, ticker: string): TradeScore {
     interpretation: {
       direction,
       intent,
-      description: `${t.size} ${ticker} ${t.strike} ${kind}s expiring ${t.expiry} for $${Math.round(t.premiumUsd).toLocaleString("en-US")} ` +
+      description:
+        `${t.size} ${ticker} ${t.strike} ${kind}s expiring ${t.expiry} for $${Math.round(t.premiumUsd).toLocaleString("en-US")} ` +
         `(${POSITION[t.side].replace("_", " ")}, ${tradeType}): ${intent.replace(/_/g, " ")}, Flow Score ${s}.`,
     },
     spreadAnalysis: {
-      bid: t.bidUsd, ask: t.askUsd, mid, tradePrice: t.priceUsd,
+      bid: t.bidUsd,
+      ask: t.askUsd,
+      mid,
+      tradePrice: t.priceUsd,
       positionInSpread: POSITION[t.side] as TradeScore["spreadAnalysis"]["positionInSpread"],
-      spreadWidth: width, spreadPct: mid > 0 ? (100 * width) / mid : 0,
+      spreadWidth: width,
+      spreadPct: mid > 0 ? (100 * width) / mid : 0,
     },
     tradeContext: {
-      ticker, timestamp: formatTsNsIso(t.tsNs), optionType: kind, strike: t.strike, expiration: t.expiry, premium: t.premiumUsd,
-      size: t.size, underlyingPrice: t.underlyingPrice, tradeType, dte: t.dte,
-      moneyness: t.moneyness.toLowerCase() as TradeScore["tradeContext"]["moneyness"], moneynessPct: t.moneynessPct,
+      ticker,
+      timestamp: formatTsNsIso(t.tsNs),
+      optionType: kind,
+      strike: t.strike,
+      expiration: t.expiry,
+      premium: t.premiumUsd,
+      size: t.size,
+      underlyingPrice: t.underlyingPrice,
+      tradeType,
+      dte: t.dte,
+      moneyness: t.moneyness.toLowerCase() as TradeScore["tradeContext"]["moneyness"],
+      moneynessPct: t.moneynessPct,
     },
   };
 }

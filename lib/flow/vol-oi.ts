@@ -85,7 +85,11 @@ export function volOiAnalysis(
   spot: number,
   f: { optionType?: "call" | "put" | "all"; band?: VolOiBand | "all"; minOi?: number },
 ): VolOiResult {
-  const make = () => ({ v: 0, oi: 0, bands: Object.fromEntries(VOL_OI_BANDS.map((b) => [b, { volume: 0, oi: 0 }])) as Record<VolOiBand, { volume: number; oi: number }> });
+  const make = () => ({
+    v: 0,
+    oi: 0,
+    bands: Object.fromEntries(VOL_OI_BANDS.map((b) => [b, { volume: 0, oi: 0 }])) as Record<VolOiBand, { volume: number; oi: number }>,
+  });
   const acc = { C: make(), P: make() };
   let excess = 0;
   let otmVolume = 0;

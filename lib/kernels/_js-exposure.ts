@@ -14,13 +14,7 @@ const SCALE_PER_PCT = 100 * 0.01;
  * Throws KernelError("invalid_index") for an index outside the grid.
  * @see docs/methodology.md#exposure-kernel
  */
-export function jsExposureInto(
-  c: ChainColumns,
-  p: ResolvedParams,
-  nStrikes: number,
-  nExp: number,
-  out: ExposureResult,
-): number {
+export function jsExposureInto(c: ChainColumns, p: ResolvedParams, nStrikes: number, nExp: number, out: ExposureResult): number {
   const { strike, tYears, iv: ivs, oi: ois, right, expIndex, strikeIndex } = c;
   const { spot, callSign, putSign } = p;
   const gammaGrid = out.gammaGrid;

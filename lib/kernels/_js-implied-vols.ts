@@ -14,8 +14,6 @@ export function impliedVolsJs(input: ImpliedVolInput, out?: ImpliedVolResult): I
       ? out
       : { vols: new Float64Array(n), iterations: new Int32Array(n), evaluations: new Int32Array(n), failures: 0 };
   if (target.evaluations?.length !== n) target.evaluations = new Int32Array(n);
-  target.failures = impliedVolsInto(
-    input.prices, spot, input.strike, input.tYears, rate, q, input.right, target.vols, target.iterations, target.evaluations,
-  );
+  target.failures = impliedVolsInto(input.prices, spot, input.strike, input.tYears, rate, q, input.right, target.vols, target.iterations, target.evaluations);
   return target;
 }

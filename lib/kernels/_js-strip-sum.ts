@@ -7,18 +7,11 @@
  *
  * @see docs/methodology.md#variance-per-term
  */
-export function vixStripSumInto(
-  strike: Float64Array,
-  dK: Float64Array,
-  q: Float64Array,
-  growth: number,
-  contribution: Float64Array,
-  n: number,
-): number {
+export function vixStripSumInto(strike: Float64Array, dK: Float64Array, q: Float64Array, growth: number, contribution: Float64Array, n: number): number {
   let sum = 0;
   for (let i = 0; i < n; i++) {
     const k = strike[i];
-    const c = ((dK[i] / (k * k)) * growth) * q[i];
+    const c = (dK[i] / (k * k)) * growth * q[i];
     contribution[i] = c;
     sum += c;
   }

@@ -2,15 +2,7 @@
 import { impliedVolsJs } from "./_js-implied-vols";
 import { vixStripSumInto } from "./_js-strip-sum";
 import { KernelError } from "./errors";
-import {
-  checkChainColumns,
-  checkImpliedVolInput,
-  checkProfileColumns,
-  checkSpots,
-  checkVixStrip,
-  fitsExposure,
-  resolveParams,
-} from "./_validate";
+import { checkChainColumns, checkImpliedVolInput, checkProfileColumns, checkSpots, checkVixStrip, fitsExposure, resolveParams } from "./_validate";
 import type { KernelExports } from "./_wasm-exports";
 import { aligned, WasmRegion } from "./_wasm-region";
 import type {
@@ -46,9 +38,7 @@ export function createWasmEngine(exports: KernelExports): KernelEngine {
     const { nStrikes, nExp } = params;
     const cells = nStrikes * nExp;
     const scratchBytes = exports.exposureScratchBytes(n);
-    region.reserve(
-      aligned(n * 8) * 4 + aligned(n * 4) * 2 + aligned(n) + aligned(cells * 8) * 2 + aligned(nStrikes * 8) * 2 + 16 + aligned(scratchBytes),
-    );
+    region.reserve(aligned(n * 8) * 4 + aligned(n * 4) * 2 + aligned(n) + aligned(cells * 8) * 2 + aligned(nStrikes * 8) * 2 + 16 + aligned(scratchBytes));
     const strikePtr = region.alloc(n * 8);
     const tPtr = region.alloc(n * 8);
     const ivPtr = region.alloc(n * 8);
@@ -71,16 +61,31 @@ export function createWasmEngine(exports: KernelExports): KernelEngine {
     put(buffer, strikeIdxPtr, input.strikeIndex);
     put(buffer, rightPtr, input.right);
     const used = exports.exposure(
-      n, strikePtr, tPtr, ivPtr, oiPtr, rightPtr, expPtr, strikeIdxPtr,
-      p.spot, p.rate, p.q, p.callSign, p.putSign, nStrikes, nExp,
-      gammaGridPtr, vannaGridPtr, gammaByStrikePtr, vannaByStrikePtr, totalsPtr, scratchPtr,
+      n,
+      strikePtr,
+      tPtr,
+      ivPtr,
+      oiPtr,
+      rightPtr,
+      expPtr,
+      strikeIdxPtr,
+      p.spot,
+      p.rate,
+      p.q,
+      p.callSign,
+      p.putSign,
+      nStrikes,
+      nExp,
+      gammaGridPtr,
+      vannaGridPtr,
+      gammaByStrikePtr,
+      vannaByStrikePtr,
+      totalsPtr,
+      scratchPtr,
     );
     if (used < 0) {
       const i = -used - 1;
-      throw new KernelError(
-        "invalid_index",
-        `contract ${i}: (strikeIndex ${input.strikeIndex[i]}, expIndex ${input.expIndex[i]}) outside a ${nStrikes} x ${nExp} grid`,
-      );
+      throw new KernelError("invalid_index", `contract ${i}: (strikeIndex ${input.strikeIndex[i]}, expIndex ${input.expIndex[i]}) outside a ${nStrikes} x ${nExp} grid`);
     }
     // The kernel never allocates, so `buffer` is still attached here.
     const gammaGrid = new Float64Array(buffer, gammaGridPtr, cells);
@@ -136,9 +141,22 @@ export function createWasmEngine(exports: KernelExports): KernelEngine {
     put(buffer, rightPtr, input.right);
     put(buffer, spotsPtr, spots);
     exports.profile(
-      n, strikePtr, tPtr, ivPtr, oiPtr, rightPtr,
-      p.spot, p.rate, p.q, p.callSign, p.putSign,
-      metric === "vanna" ? 1 : 0, nSpots, spotsPtr, outPtr, scratchPtr,
+      n,
+      strikePtr,
+      tPtr,
+      ivPtr,
+      oiPtr,
+      rightPtr,
+      p.spot,
+      p.rate,
+      p.q,
+      p.callSign,
+      p.putSign,
+      metric === "vanna" ? 1 : 0,
+      nSpots,
+      spotsPtr,
+      outPtr,
+      scratchPtr,
     );
     return new Float64Array(buffer, outPtr, nSpots).slice();
   }

@@ -217,25 +217,10 @@ export type PrintGrid = Pick<
  * read it for earnings gaps). Exported by `lib/market/prints` as `simulatedEarnings`.
  * Called only for `type: "stock"` symbols; returns events with `fromDate <= date <= toDate`.
  */
-export type SimulatedEarningsFn = (
-  seed: number,
-  ticker: string,
-  fromDate: IsoDate,
-  toDate: IsoDate,
-) => EarningsEvent[];
+export type SimulatedEarningsFn = (seed: number, ticker: string, fromDate: IsoDate, toDate: IsoDate) => EarningsEvent[];
 
 /** Simulated option prints; exported by `lib/market/prints` as `simulatedOptionPrints`. */
-export type SimulatedOptionPrintsFn = (
-  ctx: SimulatedMarketContext,
-  ticker: string,
-  fromMs: number,
-  toMs: number,
-) => OptionPrint[];
+export type SimulatedOptionPrintsFn = (ctx: SimulatedMarketContext, ticker: string, fromMs: number, toMs: number) => OptionPrint[];
 
 /** Simulated off-exchange prints; exported by `lib/market/prints` as `simulatedOffExchangePrints`. */
-export type SimulatedOffExchangePrintsFn = (
-  ctx: SimulatedMarketContext,
-  tickers: readonly string[] | null,
-  fromMs: number,
-  toMs: number,
-) => OffExchangePrint[];
+export type SimulatedOffExchangePrintsFn = (ctx: SimulatedMarketContext, tickers: readonly string[] | null, fromMs: number, toMs: number) => OffExchangePrint[];

@@ -10,7 +10,7 @@ import { z } from "zod";
 // --- shared scalars ---
 
 /** ET session date `YYYY-MM-DD`. */
-export const IsoDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DD");
+const IsoDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DD");
 
 /** Ticker or option root: upper-case letters, digits and dots, 1-10 characters. */
 export const TickerSchema = z.string().regex(/^[A-Z][A-Z0-9.]{0,9}$/, "expected an upper-case ticker");
@@ -114,4 +114,3 @@ export type MinuteBarRow = z.output<typeof MinuteBarRowSchema>;
 // --- earnings ---
 
 // The earnings record is owned by the prints engineer (it carries `fiscalQuarter` too); one schema.
-export { EarningsEventSchema, type EarningsEvent } from "./prints/schemas";

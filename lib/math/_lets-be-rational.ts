@@ -41,16 +41,16 @@ export interface LbrScratch {
 }
 
 const SQRT_DBL_MAX = Math.sqrt(DBL_MAX);
-const TWO_PI = 6.283185307179586476925286766559005768394338798750;
-const SQRT_TWO_PI = 2.506628274631000502415765284811045253006986740610;
-const SQRT_THREE = 1.732050807568877293527446341505872366942805253810;
-const SQRT_ONE_OVER_THREE = 0.577350269189625764509148780501957455647601751270;
-const TWO_PI_OVER_SQRT_TWENTY_SEVEN = 1.209199576156145233729385505094770488189377498728;
-const SQRT_THREE_OVER_THIRD_ROOT_TWO_PI = 0.938643487427383566075051356115075878414688769574;
-const PI_OVER_SIX = 0.523598775598298873077107230546583814032861566563;
-const SQRT_HALF = 0.7071067811865475244008443621048490392848359376887;
-const SQRT_PI_OVER_TWO = 1.253314137315500251207882642405522626503493370305;
-const ONE_OVER_SQRT_TWO_PI = 0.3989422804014326779399460599343818684758586311649;
+const TWO_PI = 6.283185307179586;
+const SQRT_TWO_PI = 2.5066282746310007;
+const SQRT_THREE = 1.7320508075688772;
+const SQRT_ONE_OVER_THREE = 0.5773502691896257;
+const TWO_PI_OVER_SQRT_TWENTY_SEVEN = 1.2091995761561452;
+const SQRT_THREE_OVER_THIRD_ROOT_TWO_PI = 0.9386434874273836;
+const PI_OVER_SIX = 0.5235987755982989;
+const SQRT_HALF = Math.SQRT1_2;
+const SQRT_PI_OVER_TWO = 1.2533141373155003;
+const ONE_OVER_SQRT_TWO_PI = 0.3989422804014327;
 
 /**
  * Two Householder steps reach machine precision from the rational guess (Jäckel 2015, section 5);
@@ -95,10 +95,7 @@ function householder3Factor(nu: number, hh2: number, hh3: number): number {
 }
 
 function householder4Factor(nu: number, hh2: number, hh3: number, hh4: number): number {
-  return (
-    (1 + nu * (hh2 + (nu * hh3) / 6)) /
-    (1 + nu * (1.5 * hh2 + nu * ((hh2 * hh2) / 4 + hh3 / 3 + (nu * hh4) / 24)))
-  );
+  return (1 + nu * (hh2 + (nu * hh3) / 6)) / (1 + nu * (1.5 * hh2 + nu * ((hh2 * hh2) / 4 + hh3 / 3 + (nu * hh4) / 24)));
 }
 
 function clamp(lo: number, hi: number, v: number): number {
@@ -154,9 +151,7 @@ export function lbrNormalisedImpliedVol(beta: number, x: number, theta: number, 
       const s2 = sL * sL;
       const Phi = normCdf(-z);
       const phi = normPdf(z);
-      const fpp =
-        ((PI_OVER_SIX * y) / (s2 * sL)) * Phi * (8 * SQRT_THREE * sL * ax + ((3 * s2 * (s2 - 8) - 8 * x * x) * Phi) / phi) *
-        Math.exp(2 * y + 0.25 * s2);
+      const fpp = ((PI_OVER_SIX * y) / (s2 * sL)) * Phi * (8 * SQRT_THREE * sL * ax + ((3 * s2 * (s2 - 8) - 8 * x * x) * Phi) / phi) * Math.exp(2 * y + 0.25 * s2);
       const Phi2 = Phi * Phi;
       const fp = TWO_PI * y * Phi2 * Math.exp(y + 0.125 * s2);
       const fL = TWO_PI_OVER_SQRT_TWENTY_SEVEN * ax * (Phi2 * Phi);
@@ -249,7 +244,7 @@ export function lbrNormalisedImpliedVol(beta: number, x: number, theta: number, 
         while (!done && keepIterating(iterations, ds, s)) {
           const h = x / s;
           const t = s / 2;
-          const gp = (2 / SQRT_TWO_PI) / (erfcx((t + h) * SQRT_HALF) + erfcx((t - h) * SQRT_HALF));
+          const gp = 2 / SQRT_TWO_PI / (erfcx((t + h) * SQRT_HALF) + erfcx((t - h) * SQRT_HALF));
           const bBar = normalisedVega(x, s) / gp;
           const g = Math.log(betaBar / bBar);
           const bHh2 = (h * h) / s - s / 4;
@@ -306,14 +301,7 @@ export function lbrNormalisedImpliedVol(beta: number, x: number, theta: number, 
  * with F, K, T > 0 (the public wrappers check). In-the-money prices are reduced to their
  * out-of-the-money counterparts in price space, before normalisation, to keep digits.
  */
-export function lbrBlackImpliedVol(
-  price: number,
-  forward: number,
-  strike: number,
-  tYears: number,
-  theta: number,
-  scratch: LbrScratch,
-): number {
+export function lbrBlackImpliedVol(price: number, forward: number, strike: number, tYears: number, theta: number, scratch: LbrScratch): number {
   scratch.iterations = 0;
   scratch.evaluations = 0;
   const intrinsic = Math.max(theta * (forward - strike), 0);

@@ -17,16 +17,7 @@ function isZero(x: number): boolean {
 }
 
 /** Interpolate at x between (xl, yl) and (xr, yr) with end slopes dl, dr and control r > -1. */
-export function rationalCubicInterpolation(
-  x: number,
-  xl: number,
-  xr: number,
-  yl: number,
-  yr: number,
-  dl: number,
-  dr: number,
-  r: number,
-): number {
+export function rationalCubicInterpolation(x: number, xl: number, xr: number, yl: number, yr: number, dl: number, dr: number, r: number): number {
   const h = xr - xl;
   if (Math.abs(h) <= 0) return 0.5 * (yl + yr);
   const t = (x - xl) / h;
@@ -34,23 +25,12 @@ export function rationalCubicInterpolation(
     const omt = 1 - t;
     const t2 = t * t;
     const omt2 = omt * omt;
-    return (
-      (yr * t2 * t + (r * yr - h * dr) * t2 * omt + (r * yl + h * dl) * t * omt2 + yl * omt2 * omt) /
-      (1 + (r - 3) * t * omt)
-    );
+    return (yr * t2 * t + (r * yr - h * dr) * t2 * omt + (r * yl + h * dl) * t * omt2 + yl * omt2 * omt) / (1 + (r - 3) * t * omt);
   }
   return yr * t + yl * (1 - t); // linear interpolation without over- or underflow
 }
 
-function controlToFitSecondDerivativeLeft(
-  xl: number,
-  xr: number,
-  yl: number,
-  yr: number,
-  dl: number,
-  dr: number,
-  secondDerivativeL: number,
-): number {
+function controlToFitSecondDerivativeLeft(xl: number, xr: number, yl: number, yr: number, dl: number, dr: number, secondDerivativeL: number): number {
   const h = xr - xl;
   const numerator = 0.5 * h * secondDerivativeL + (dr - dl);
   if (isZero(numerator)) return 0;
@@ -59,15 +39,7 @@ function controlToFitSecondDerivativeLeft(
   return numerator / denominator;
 }
 
-function controlToFitSecondDerivativeRight(
-  xl: number,
-  xr: number,
-  yl: number,
-  yr: number,
-  dl: number,
-  dr: number,
-  secondDerivativeR: number,
-): number {
+function controlToFitSecondDerivativeRight(xl: number, xr: number, yl: number, yr: number, dl: number, dr: number, secondDerivativeR: number): number {
   const h = xr - xl;
   const numerator = 0.5 * h * secondDerivativeR + (dr - dl);
   if (isZero(numerator)) return 0;

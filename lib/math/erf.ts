@@ -7,23 +7,47 @@
  * @see docs/methodology.md#normal-distribution
  */
 
-// Coefficients from Cody (1969), as published in netlib specfun/erf.
-const A0 = 3.1611237438705656, A1 = 113.864154151050156, A2 = 377.485237685302021;
-const A3 = 3209.37758913846947, A4 = 0.185777706184603153;
-const B0 = 23.6012909523441209, B1 = 244.024637934444173, B2 = 1282.61652607737228;
-const B3 = 2844.23683343917062;
-const C0 = 0.564188496988670089, C1 = 8.88314979438837594, C2 = 66.1191906371416295;
-const C3 = 298.635138197400131, C4 = 881.95222124176909, C5 = 1712.04761263407058;
-const C6 = 2051.07837782607147, C7 = 1230.33935479799725, C8 = 2.15311535474403846e-8;
-const D0 = 15.7449261107098347, D1 = 117.693950891312499, D2 = 537.181101862009858;
-const D3 = 1621.38957456669019, D4 = 3290.79923573345963, D5 = 4362.61909014324716;
-const D6 = 3439.36767414372164, D7 = 1230.33935480374942;
-const P0 = 0.305326634961232344, P1 = 0.360344899949804439, P2 = 0.125781726111229246;
-const P3 = 0.0160837851487422766, P4 = 6.58749161529837803e-4, P5 = 0.0163153871373020978;
-const Q0 = 2.56852019228982242, Q1 = 1.87295284992346047, Q2 = 0.527905102951428412;
-const Q3 = 0.0605183413124413191, Q4 = 0.00233520497626869185;
+// Coefficients from Cody (1969), as published in netlib specfun/erf, each written as the shortest
+// decimal that reads back as the same double.
+const A0 = 3.1611237438705655,
+  A1 = 113.86415415105016,
+  A2 = 377.485237685302;
+const A3 = 3209.3775891384694,
+  A4 = 0.18577770618460315;
+const B0 = 23.601290952344122,
+  B1 = 244.02463793444417,
+  B2 = 1282.6165260773723;
+const B3 = 2844.236833439171;
+const C0 = 0.5641884969886701,
+  C1 = 8.883149794388377,
+  C2 = 66.11919063714163;
+const C3 = 298.6351381974001,
+  C4 = 881.952221241769,
+  C5 = 1712.0476126340707;
+const C6 = 2051.0783778260716,
+  C7 = 1230.3393547979972,
+  C8 = 2.1531153547440383e-8;
+const D0 = 15.744926110709835,
+  D1 = 117.6939508913125,
+  D2 = 537.1811018620099;
+const D3 = 1621.3895745666903,
+  D4 = 3290.7992357334597,
+  D5 = 4362.619090143247;
+const D6 = 3439.3676741437216,
+  D7 = 1230.3393548037495;
+const P0 = 0.30532663496123236,
+  P1 = 0.36034489994980445,
+  P2 = 0.12578172611122926;
+const P3 = 0.016083785148742275,
+  P4 = 6.587491615298378e-4,
+  P5 = 0.016315387137302097;
+const Q0 = 2.568520192289822,
+  Q1 = 1.8729528499234604,
+  Q2 = 0.5279051029514285;
+const Q3 = 0.06051834131244132,
+  Q4 = 0.0023352049762686918;
 
-const ONE_OVER_SQRT_PI = 0.56418958354775628695;
+const ONE_OVER_SQRT_PI = 0.5641895835477563;
 const THRESHOLD = 0.46875;
 const X_SMALL = 1.11e-16;
 const X_BIG = 26.543; // erfc(x) underflows beyond this
@@ -47,8 +71,8 @@ function erfOverXSmall(y: number): number {
 
 /** erfcx(y) = exp(y^2) erfc(y) on 0.46875 < y <= 4. */
 function erfcxMiddle(y: number): number {
-  const num = ((((((((C8 * y + C0) * y + C1) * y + C2) * y + C3) * y + C4) * y + C5) * y + C6) * y) + C7;
-  const den = ((((((((y + D0) * y + D1) * y + D2) * y + D3) * y + D4) * y + D5) * y + D6) * y) + D7;
+  const num = (((((((C8 * y + C0) * y + C1) * y + C2) * y + C3) * y + C4) * y + C5) * y + C6) * y + C7;
+  const den = (((((((y + D0) * y + D1) * y + D2) * y + D3) * y + D4) * y + D5) * y + D6) * y + D7;
   return num / den;
 }
 
@@ -56,8 +80,8 @@ function erfcxMiddle(y: number): number {
 function erfcxLarge(y: number): number {
   if (y >= X_HUGE) return y >= X_MAX ? 0 : ONE_OVER_SQRT_PI / y;
   const ysq = 1 / (y * y);
-  const num = (((((P5 * ysq + P0) * ysq + P1) * ysq + P2) * ysq + P3) * ysq) + P4;
-  const den = (((((ysq + Q0) * ysq + Q1) * ysq + Q2) * ysq + Q3) * ysq) + Q4;
+  const num = ((((P5 * ysq + P0) * ysq + P1) * ysq + P2) * ysq + P3) * ysq + P4;
+  const den = ((((ysq + Q0) * ysq + Q1) * ysq + Q2) * ysq + Q3) * ysq + Q4;
   return (ONE_OVER_SQRT_PI - (ysq * num) / den) / y;
 }
 
@@ -65,7 +89,7 @@ function erfcxLarge(y: number): number {
  * exp(-y^2) for y >= 0 without losing digits to the rounding of y^2: y is split into a part
  * with at most 4 fractional bits (whose square is exact) and a small remainder (Cody's device).
  */
-export function expMinusSquare(y: number): number {
+function expMinusSquare(y: number): number {
   const yh = Math.trunc(y * 16) / 16;
   const del = (y - yh) * (y + yh);
   return Math.exp(-yh * yh) * Math.exp(-del);

@@ -1,10 +1,4 @@
-import {
-  LBR_ABOVE_MAXIMUM,
-  LBR_BELOW_INTRINSIC,
-  LBR_INVALID_INPUT,
-  type LbrScratch,
-  lbrBlackImpliedVol,
-} from "./_lets-be-rational";
+import { LBR_ABOVE_MAXIMUM, LBR_BELOW_INTRINSIC, LBR_INVALID_INPUT, type LbrScratch, lbrBlackImpliedVol } from "./_lets-be-rational";
 
 /**
  * Codes written to the iterations column when no volatility exists (the vol column gets NaN).
@@ -68,8 +62,7 @@ export function impliedVolsInto(
       failures++;
       if (evaluations) evaluations[i] = 0;
       if (iterations) {
-        iterations[i] =
-          vol === LBR_BELOW_INTRINSIC ? IV_CODE_BELOW_INTRINSIC : vol === LBR_ABOVE_MAXIMUM ? IV_CODE_ABOVE_UPPER_BOUND : IV_CODE_INVALID_INPUT;
+        iterations[i] = vol === LBR_BELOW_INTRINSIC ? IV_CODE_BELOW_INTRINSIC : vol === LBR_ABOVE_MAXIMUM ? IV_CODE_ABOVE_UPPER_BOUND : IV_CODE_INVALID_INPUT;
       }
     }
   }

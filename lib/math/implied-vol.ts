@@ -1,11 +1,5 @@
 import type { OptionRight } from "./black-scholes";
-import {
-  LBR_ABOVE_MAXIMUM,
-  LBR_BELOW_INTRINSIC,
-  type LbrScratch,
-  lbrBlackImpliedVol,
-  lbrNormalisedImpliedVol,
-} from "./_lets-be-rational";
+import { LBR_ABOVE_MAXIMUM, LBR_BELOW_INTRINSIC, type LbrScratch, lbrBlackImpliedVol, lbrNormalisedImpliedVol } from "./_lets-be-rational";
 
 /**
  * Implied volatility to machine precision by Jäckel's "Let's Be Rational": a rational initial
@@ -22,9 +16,7 @@ export type ImpliedVolFailure = "below_intrinsic" | "above_upper_bound" | "inval
  * A volatility (decimal per sqrt(year)), the Householder steps taken and the price evaluations
  * spent (normalised Black function or its complement, guess included), or the reason there is none.
  */
-export type ImpliedVolResult =
-  | { ok: true; vol: number; iterations: number; evaluations: number }
-  | { ok: false; reason: ImpliedVolFailure };
+export type ImpliedVolResult = { ok: true; vol: number; iterations: number; evaluations: number } | { ok: false; reason: ImpliedVolFailure };
 
 /** Inputs of impliedVol; the same conventions as BsmInput with the option price instead of vol. */
 export interface ImpliedVolInput {
@@ -67,13 +59,7 @@ function positiveFinite(v: number): boolean {
  * @example impliedBlackVolatility(7.965567455405804, 100, 100, 1, 1) // { ok: true, vol: 0.20000000000000018, iterations: 1, evaluations: 2 }
  * @see docs/methodology.md#implied-volatility
  */
-export function impliedBlackVolatility(
-  price: number,
-  forward: number,
-  strike: number,
-  tYears: number,
-  theta: 1 | -1,
-): ImpliedVolResult {
+export function impliedBlackVolatility(price: number, forward: number, strike: number, tYears: number, theta: 1 | -1): ImpliedVolResult {
   if (!(price >= 0 && price < Infinity) || !positiveFinite(forward) || !positiveFinite(strike) || !positiveFinite(tYears)) {
     return INVALID;
   }

@@ -20,13 +20,7 @@ export interface SelectedColumns {
  * Contracts with zero open interest are skipped (they add nothing). Missing IVs (NaN or <= 0)
  * are solved from the mid with the engine's batch implied-vol kernel.
  */
-export function selectColumns(
-  chain: PositioningChain,
-  expCols: readonly number[],
-  lo: number,
-  hi: number,
-  engine: KernelEngine,
-): SelectedColumns {
+export function selectColumns(chain: PositioningChain, expCols: readonly number[], lo: number, hi: number, engine: KernelEngine): SelectedColumns {
   const nAll = chain.expirations.length;
   const colOf = new Int32Array(nAll).fill(-1);
   const tOf = new Float64Array(nAll);
@@ -101,14 +95,7 @@ export function selectColumns(
 }
 
 /** Implied vols from bid/ask mids for the picked contracts whose IV is missing (NaN where none). */
-function solveMissing(
-  chain: PositioningChain,
-  pick: Int32Array,
-  m: number,
-  count: number,
-  tOf: Float64Array,
-  engine: KernelEngine,
-): Float64Array {
+function solveMissing(chain: PositioningChain, pick: Int32Array, m: number, count: number, tOf: Float64Array, engine: KernelEngine): Float64Array {
   const prices = new Float64Array(count);
   const strike = new Float64Array(count);
   const tYears = new Float64Array(count);

@@ -99,7 +99,10 @@ function kingOf(frame: Pick<HeatmapFrame, "strikes">): { strike: number; value: 
  * other; ties by strike).
  * @see docs/methodology.md#briefs-explain-levels-and-whats-changed
  */
-export function changeBrief(before: Pick<HeatmapFrame, "symbol" | "asOf" | "spot" | "strikes">, after: Pick<HeatmapFrame, "symbol" | "asOf" | "spot" | "strikes">): ChangeBrief {
+export function changeBrief(
+  before: Pick<HeatmapFrame, "symbol" | "asOf" | "spot" | "strikes">,
+  after: Pick<HeatmapFrame, "symbol" | "asOf" | "spot" | "strikes">,
+): ChangeBrief {
   const then = new Map(before.strikes.map((s) => [s.strike, s.value]));
   const now = new Map(after.strikes.map((s) => [s.strike, s.value]));
   const strikes = [...new Set([...then.keys(), ...now.keys()])];

@@ -79,11 +79,7 @@ export interface ExposureGrid {
  * grid.net; // Float64Array, dollars of delta per 1% move per strike
  * @see docs/methodology.md#exposure
  */
-export function exposureGrid(
-  chain: PositioningChain,
-  options: ExposureGridOptionsInput | undefined,
-  engine: KernelEngine = loadKernelsSync(),
-): ExposureGrid {
+export function exposureGrid(chain: PositioningChain, options: ExposureGridOptionsInput | undefined, engine: KernelEngine = loadKernelsSync()): ExposureGrid {
   const opts = parseGridOptions(options);
   const expCols = selectExpirations(chain, opts);
   const { lo, hi } = strikeWindow(chain.strikes, chain.spot, opts.maxStrikes);

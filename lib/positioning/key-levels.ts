@@ -138,11 +138,7 @@ export function levelsFromFrame(frame: { spot: number; strikes: readonly Heatmap
  * lv.kingNode?.strike; lv.summary.flip?.level; lv.summary.zeroGamma.level;
  * @see docs/methodology.md#key-levels
  */
-export function keyLevels(
-  chain: PositioningChain,
-  options: ExposureGridOptionsInput | undefined,
-  engine: KernelEngine = loadKernelsSync(),
-): KeyLevels {
+export function keyLevels(chain: PositioningChain, options: ExposureGridOptionsInput | undefined, engine: KernelEngine = loadKernelsSync()): KeyLevels {
   const grid = exposureGrid(chain, options, engine);
   const frame = heatmapFrame(grid, { layout: "net" });
   const base = levelsFromFrame(frame);

@@ -21,14 +21,22 @@ export const DEFAULT_SIGN_MODEL = Object.freeze({ calls: 1, puts: -1 });
 export const ExposureGridOptionsSchema = z.object({
   metric: z.enum(["gamma", "vanna"]).default("gamma"),
   maxStrikes: z
-    .union([z.literal("all"), z.number().int().max(D.maxStrikesCap).transform((n) => Math.max(1, n))])
+    .union([
+      z.literal("all"),
+      z
+        .number()
+        .int()
+        .max(D.maxStrikesCap)
+        .transform((n) => Math.max(1, n)),
+    ])
     .default(D.maxStrikes),
-  maxExpirations: z
-    .union([z.literal("all"), z.number().int().min(1).max(D.maxExpirationsCap)])
-    .default(D.maxExpirations),
+  maxExpirations: z.union([z.literal("all"), z.number().int().min(1).max(D.maxExpirationsCap)]).default(D.maxExpirations),
   includeEmpty: z.boolean().default(false),
   /** Explicit expirations `YYYY-MM-DD`; supersedes `maxExpirations`. Unknown dates are ignored. */
-  expirations: z.array(z.string().regex(/^\d{4}-\d{2}-\d{2}$/)).min(1).optional(),
+  expirations: z
+    .array(z.string().regex(/^\d{4}-\d{2}-\d{2}$/))
+    .min(1)
+    .optional(),
   layout: z.enum(["net", "matrix"]).default("net"),
   signModel: SignModelSchema.default(DEFAULT_SIGN_MODEL),
 });

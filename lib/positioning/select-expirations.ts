@@ -24,10 +24,7 @@ export function selectExpirations(
     const picked = live.filter((j) => wanted.has(chain.expirations[j]));
     if (picked.length === 0) {
       const avail = live.map((j) => chain.expirations[j]).join(", ");
-      throw new PositioningError(
-        "expiration_not_found",
-        `None of the requested expirations are available for ${chain.symbol}. Available: ${avail || "none"}.`,
-      );
+      throw new PositioningError("expiration_not_found", `None of the requested expirations are available for ${chain.symbol}. Available: ${avail || "none"}.`);
     }
     return picked;
   }

@@ -30,10 +30,7 @@ export function sessionFrameInstants(date: string, options: { extended?: boolean
  * dailyStats(frames, { date: "2025-03-05", nowMs: Date.now() });
  * @see docs/methodology.md#daily-statistics
  */
-export function dailyStats(
-  frames: readonly StatFrame[],
-  options: { date: string; extended?: boolean; nowMs: number },
-): DailyStat | null {
+export function dailyStats(frames: readonly StatFrame[], options: { date: string; extended?: boolean; nowMs: number }): DailyStat | null {
   if (!isTradingDay(options.date)) return null;
   const { openMs, closeMs } = sessionBounds(options.date, { extended: options.extended ?? false });
   return dailyStatsInWindow(frames, { date: options.date, openMs, closeMs, nowMs: options.nowMs });

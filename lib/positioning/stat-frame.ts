@@ -14,9 +14,6 @@ import type { ExposureGrid } from "./exposure-grid";
  * @example dailyStats(stamps.map((t) => statFrame(exposureGrid(chainAt(t), {}, engine), { asOfMs: t })), { date, nowMs })
  * @see docs/methodology.md#daily-statistics
  */
-export function statFrame(
-  grid: Pick<ExposureGrid, "asOfMs" | "spot" | "matrix">,
-  at: { asOfMs?: number; spot?: number } = {},
-): StatFrame {
+export function statFrame(grid: Pick<ExposureGrid, "asOfMs" | "spot" | "matrix">, at: { asOfMs?: number; spot?: number } = {}): StatFrame {
   return { asOfMs: at.asOfMs ?? grid.asOfMs, spot: at.spot ?? grid.spot, values: grid.matrix };
 }

@@ -9,11 +9,7 @@
  * @example strikeWindow([90, 95, 100, 105, 110], 101, 3) // { lo: 1, hi: 4 } (95, 100, 105)
  * @see docs/methodology.md#window
  */
-export function strikeWindow(
-  strikes: ArrayLike<number>,
-  spot: number,
-  maxStrikes: number | "all",
-): { lo: number; hi: number } {
+export function strikeWindow(strikes: ArrayLike<number>, spot: number, maxStrikes: number | "all"): { lo: number; hi: number } {
   const n = strikes.length;
   if (maxStrikes === "all" || maxStrikes >= n) return { lo: 0, hi: n };
   const want = Math.max(1, Math.floor(maxStrikes));

@@ -46,11 +46,7 @@ export function velocityPct(
  * @example velocityReference(lastFrames, Date.parse(frame.asOf)) // the frame from 5 minutes before
  * @see docs/methodology.md#velocity
  */
-export function velocityReference<F extends { asOf: string }>(
-  history: readonly F[],
-  asOfMs: number,
-  lookbackMinutes: number = VELOCITY_LOOKBACK_MINUTES,
-): F | null {
+export function velocityReference<F extends { asOf: string }>(history: readonly F[], asOfMs: number, lookbackMinutes: number = VELOCITY_LOOKBACK_MINUTES): F | null {
   const cutoff = asOfMs - lookbackMinutes * 60_000;
   let best: F | null = null;
   let bestMs = -Infinity;

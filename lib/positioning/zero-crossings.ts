@@ -26,8 +26,7 @@ export function zeroCrossings(x: ArrayLike<number>, y: ArrayLike<number>): ZeroC
     if (yi === 0 || Number.isNaN(yi)) continue;
     if (prev >= 0 && Math.sign(yi) !== Math.sign(y[prev])) {
       const yp = y[prev];
-      const level =
-        i === prev + 1 ? x[prev] + ((x[i] - x[prev]) * yp) / (yp - yi) : x[prev + 1];
+      const level = i === prev + 1 ? x[prev] + ((x[i] - x[prev]) * yp) / (yp - yi) : x[prev + 1];
       out.push({ level, direction: yi > 0 ? "up" : "down" });
     }
     prev = i;

@@ -1,12 +1,6 @@
 // Every NYSE session of the covered years as sorted columns, so the window rules can binary-search
 // instants instead of walking dates. A memo of a pure, argument-free computation (lib/time's tables).
-import {
-  CALENDAR_FIRST_YEAR,
-  CALENDAR_LAST_YEAR,
-  sessionBounds,
-  tradingDaysBetween,
-  type IsoDate,
-} from "../time";
+import { CALENDAR_FIRST_YEAR, CALENDAR_LAST_YEAR, sessionBounds, tradingDaysBetween, type IsoDate } from "../time";
 
 export const DAY_MS = 86_400_000;
 export const MINUTE_MS = 60_000;
@@ -97,11 +91,4 @@ export function weekdaysBetween(a: number, b: number): number {
     if (wd < 5) count++;
   }
   return count;
-}
-
-/** Open and close of session i, regular or extended. */
-export function boundsAt(idx: SessionIndex, i: number, extended: boolean): { openMs: number; closeMs: number } {
-  return extended
-    ? { openMs: idx.extOpenMs[i], closeMs: idx.extCloseMs[i] }
-    : { openMs: idx.regOpenMs[i], closeMs: idx.regCloseMs[i] };
 }

@@ -20,9 +20,9 @@ export type PriceBars = OhlcvColumns & Partial<SidedVolumeColumns>;
 export type MinuteBarColumns = PriceBars;
 
 /** The value columns every bar set has. */
-export const OHLCV_COLUMNS = ["o", "h", "l", "c", "v"] as const;
+const OHLCV_COLUMNS = ["o", "h", "l", "c", "v"] as const;
 /** The sided-volume columns, present only when the source has them. */
-export const SIDED_COLUMNS = ["bv", "sv", "uv"] as const;
+const SIDED_COLUMNS = ["bv", "sv", "uv"] as const;
 
 /** True when all three sided-volume columns are present with the bars' length. */
 export function hasSidedVolume(bars: MinuteBarColumns): boolean {

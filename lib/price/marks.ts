@@ -20,7 +20,7 @@ export const MARK_RULES = Object.freeze({
   maxSessions: 2,
 });
 
-export type BarMarkKind = "king_node" | "sweep" | "dark_pool_block";
+type BarMarkKind = "king_node" | "sweep" | "dark_pool_block";
 
 /** One bar mark (UDF `marks` record, plus `kind` and the heatmap link `url`). */
 export interface BarMark {
@@ -57,7 +57,7 @@ const minuteMs = (tsMs: number) => Math.floor(tsMs / MINUTE_MS) * MINUTE_MS;
 const isoMinute = (tsMs: number) => new Date(minuteMs(tsMs)).toISOString().replace(".000Z", "Z");
 
 /** The heatmap page of `symbol` at the minute of `tsMs`. */
-export function heatmapUrl(symbol: string, tsMs: number): string {
+function heatmapUrl(symbol: string, tsMs: number): string {
   return `/heatmap?symbol=${encodeURIComponent(symbol)}&at=${isoMinute(tsMs)}`;
 }
 

@@ -69,10 +69,7 @@ export function searchSymbols(universe: readonly SymbolInfo[], query: string, op
   });
   hits.sort(
     (a, b) =>
-      a.rank - b.rank ||
-      a.info.ticker.length - b.info.ticker.length ||
-      a.order - b.order ||
-      (a.info.ticker < b.info.ticker ? -1 : a.info.ticker > b.info.ticker ? 1 : 0),
+      a.rank - b.rank || a.info.ticker.length - b.info.ticker.length || a.order - b.order || (a.info.ticker < b.info.ticker ? -1 : a.info.ticker > b.info.ticker ? 1 : 0),
   );
   return hits.slice(0, Math.max(0, limit)).map(({ info, exchange: ex }) => {
     const r: SearchResult = {

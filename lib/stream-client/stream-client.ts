@@ -16,10 +16,7 @@ export interface StreamEvent {
 }
 
 /** Why a client stopped. */
-export type StreamEnd =
-  | { kind: "closed"; reason: string }
-  | { kind: "stopped" }
-  | { kind: "failed"; error: StreamClientError };
+export type StreamEnd = { kind: "closed"; reason: string } | { kind: "stopped" } | { kind: "failed"; error: StreamClientError };
 
 /** What the client is doing (for `onStatus`). */
 export type StreamStatus =

@@ -1,7 +1,7 @@
 import { OptionSymbolError } from "./option-symbol-error";
 
 /** An option root: a letter then up to five letters or digits (OSI). */
-export const ROOT_PATTERN = /^[A-Z][A-Z0-9]{0,5}$/;
+const ROOT_PATTERN = /^[A-Z][A-Z0-9]{0,5}$/;
 
 /** Largest strike the 8-digit field holds, in thousandths. */
 export const MAX_STRIKE_THOUSANDTHS = 99_999_999;

@@ -14,10 +14,7 @@ function strikeThousandths(strike: unknown, root: string): number {
     const n = Math.round(scaled);
     if (Math.abs(scaled - n) <= 1e-6 && n > 0 && n <= MAX_STRIKE_THOUSANDTHS) return n;
   }
-  throw new OptionSymbolError(
-    "bad_strike",
-    `${root}: strike ${String(strike)} must be a multiple of 0.001 in (0, 99999.999]`,
-  );
+  throw new OptionSymbolError("bad_strike", `${root}: strike ${String(strike)} must be a multiple of 0.001 in (0, 99999.999]`);
 }
 
 /**

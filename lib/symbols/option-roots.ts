@@ -57,7 +57,7 @@ export const KNOWN_OPTION_ROOTS: readonly string[] = Object.freeze(Object.keys(R
  */
 export function optionRoot(root: string): OptionRootInfo {
   assertRoot(root, root);
-  const row = Object.prototype.hasOwnProperty.call(ROOTS, root) ? ROOTS[root] : undefined;
+  const row = Object.hasOwn(ROOTS, root) ? ROOTS[root] : undefined;
   if (row) return { root, ...row, known: true };
   return { root, underlying: root, settlement: "PM", cycle: "weekly", exercise: "american", known: false };
 }

@@ -51,10 +51,7 @@ export function parseOptionSymbol(symbol: string): OptionContractId & { format: 
   }
   const thousandths = readDigits(tail, 7, 8);
   if (thousandths <= 0) {
-    throw new OptionSymbolError(
-      "bad_strike",
-      `${JSON.stringify(symbol)}: strike ${JSON.stringify(tail.slice(7))} must be 8 digits of strike x 1000, above zero`,
-    );
+    throw new OptionSymbolError("bad_strike", `${JSON.stringify(symbol)}: strike ${JSON.stringify(tail.slice(7))} must be 8 digits of strike x 1000, above zero`);
   }
   return { root, expiry: formatCivil(2000 + yy, mm, dd), right, strike: thousandths / 1000, format };
 }

@@ -75,7 +75,8 @@ function build(): CalendarTable {
 
 /** The lazily built calendar table (built once, about a millisecond). */
 export function calendarTable(): CalendarTable {
-  return (table ??= build());
+  table ??= build();
+  return table;
 }
 
 /** Index of a date in the table; throws `invalid_date` or `out_of_range`. */
@@ -84,10 +85,7 @@ export function dayIndexOf(date: IsoDate): number {
   const i = t.indexByDate.get(date);
   if (i !== undefined) return i;
   const [y] = parseIsoDate(date); // throws invalid_date for anything malformed
-  throw new CalendarError(
-    "out_of_range",
-    `${date} (year ${y}) is outside the NYSE calendar (${CALENDAR_FIRST_YEAR}-${CALENDAR_LAST_YEAR})`,
-  );
+  throw new CalendarError("out_of_range", `${date} (year ${y}) is outside the NYSE calendar (${CALENDAR_FIRST_YEAR}-${CALENDAR_LAST_YEAR})`);
 }
 
 /** Index in the table of an epoch day; throws `out_of_range`. */
@@ -95,10 +93,7 @@ export function dayIndexOfEpochDay(epochDay: number): number {
   const t = calendarTable();
   const i = epochDay - t.firstEpochDay;
   if (i < 0 || i >= t.dates.length) {
-    throw new CalendarError(
-      "out_of_range",
-      `${formatEpochDay(epochDay)} is outside the NYSE calendar (${CALENDAR_FIRST_YEAR}-${CALENDAR_LAST_YEAR})`,
-    );
+    throw new CalendarError("out_of_range", `${formatEpochDay(epochDay)} is outside the NYSE calendar (${CALENDAR_FIRST_YEAR}-${CALENDAR_LAST_YEAR})`);
   }
   return i;
 }
@@ -107,10 +102,7 @@ export function dayIndexOfEpochDay(epochDay: number): number {
 export function tradingDayAt(position: number, what: string): IsoDate {
   const t = calendarTable();
   if (position < 0 || position >= t.tradingDays.length) {
-    throw new CalendarError(
-      "out_of_range",
-      `${what} falls outside the NYSE calendar (${CALENDAR_FIRST_YEAR}-${CALENDAR_LAST_YEAR})`,
-    );
+    throw new CalendarError("out_of_range", `${what} falls outside the NYSE calendar (${CALENDAR_FIRST_YEAR}-${CALENDAR_LAST_YEAR})`);
   }
   return t.tradingDays[position];
 }

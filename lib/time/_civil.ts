@@ -18,7 +18,7 @@ export function daysFromCivil(year: number, month: number, day: number): number 
 }
 
 /** Inverse of `daysFromCivil`: `[year, month 1-12, day 1-31]`. */
-export function civilFromDays(epochDay: number): [number, number, number] {
+function civilFromDays(epochDay: number): [number, number, number] {
   const z = epochDay + 719_468;
   const era = Math.floor(z / 146_097);
   const doe = z - era * 146_097;

@@ -6,8 +6,8 @@ import { CalendarError } from "./calendar-error";
 export const ET_ZONE = "America/New_York";
 
 /** Years the ET conversion accepts (the tz database and `Date` are exact far beyond this). */
-export const ET_FIRST_YEAR = 1971;
-export const ET_LAST_YEAR = 2199;
+const ET_FIRST_YEAR = 1971;
+const ET_LAST_YEAR = 2199;
 
 const MINUTE_MS = 60_000;
 
@@ -74,7 +74,9 @@ function yearDst(ms: number): YearDst {
   if (year < ET_FIRST_YEAR || year > ET_LAST_YEAR) {
     throw new CalendarError("out_of_range", `instant ${ms} (year ${year}) is outside ${ET_FIRST_YEAR}-${ET_LAST_YEAR}`);
   }
-  return (years[year - ET_FIRST_YEAR] ??= computeYear(year));
+  const i = year - ET_FIRST_YEAR;
+  years[i] ??= computeYear(year);
+  return years[i]!;
 }
 
 /**

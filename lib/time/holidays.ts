@@ -18,9 +18,7 @@ export interface Holiday {
  * Unscheduled full-day closures inside the covered years, with NYSE's own wording.
  * @see docs/methodology.md#nyse-holidays
  */
-const ONE_OFF_CLOSURES: readonly Holiday[] = [
-  { date: "2025-01-09", name: "National Day of Mourning for President Jimmy Carter" },
-];
+const ONE_OFF_CLOSURES: readonly Holiday[] = [{ date: "2025-01-09", name: "National Day of Mourning for President Jimmy Carter" }];
 
 const SATURDAY = 6;
 const SUNDAY = 0;
@@ -106,7 +104,10 @@ const earlyMemo = new Map<number, readonly IsoDate[]>();
 export function holidaysOfYear(year: number): readonly Holiday[] {
   assertCovered(year);
   let h = holidayMemo.get(year);
-  if (!h) holidayMemo.set(year, (h = computeHolidays(year)));
+  if (!h) {
+    h = computeHolidays(year);
+    holidayMemo.set(year, h);
+  }
   return h;
 }
 
@@ -120,6 +121,9 @@ export function holidaysOfYear(year: number): readonly Holiday[] {
 export function earlyClosesOfYear(year: number): readonly IsoDate[] {
   assertCovered(year);
   let e = earlyMemo.get(year);
-  if (!e) earlyMemo.set(year, (e = computeEarlyCloses(year)));
+  if (!e) {
+    e = computeEarlyCloses(year);
+    earlyMemo.set(year, e);
+  }
   return e;
 }

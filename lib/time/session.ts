@@ -23,9 +23,7 @@ function tradingPosition(date: IsoDate): number {
 export function sessionBounds(date: IsoDate, options: SessionOptions = {}): SessionBounds {
   const k = tradingPosition(date);
   const s = sessionRow(k);
-  return options.extended
-    ? { openMs: s.extendedOpenMs[k], closeMs: s.extendedCloseMs[k] }
-    : { openMs: s.regularOpenMs[k], closeMs: s.regularCloseMs[k] };
+  return options.extended ? { openMs: s.extendedOpenMs[k], closeMs: s.extendedCloseMs[k] } : { openMs: s.regularOpenMs[k], closeMs: s.regularCloseMs[k] };
 }
 
 /**

@@ -182,4 +182,3 @@ function horizonSides(chain: ChainSnapshot, terms: ChainTerms, settleMs: number,
     skew_expiry: e.expiration,
   };
 }
-

@@ -37,11 +37,7 @@ export interface ConstantMaturityVariance {
  *   { tMinutes: 46_394, varianceAnnual: 0.01882101 }, 43_200).varianceAnnual; // 0.13685821^2
  * @see docs/methodology.md#constant-maturity
  */
-export function constantMaturityVariance(
-  near: TermPoint | null,
-  next: TermPoint | null,
-  targetMinutes: number,
-): ConstantMaturityVariance | null {
+export function constantMaturityVariance(near: TermPoint | null, next: TermPoint | null, targetMinutes: number): ConstantMaturityVariance | null {
   const nt = targetMinutes;
   const single = (p: TermPoint, weightNear: number): ConstantMaturityVariance => ({
     targetMinutes: nt,
@@ -56,8 +52,7 @@ export function constantMaturityVariance(
     const n2 = next.tMinutes;
     const wNear = (n2 - nt) / (n2 - n1);
     const wNext = (nt - n1) / (n2 - n1);
-    const totalVariance =
-      ((n1 / MINUTES_PER_YEAR) * near.varianceAnnual * wNear) + ((n2 / MINUTES_PER_YEAR) * next.varianceAnnual * wNext);
+    const totalVariance = (n1 / MINUTES_PER_YEAR) * near.varianceAnnual * wNear + (n2 / MINUTES_PER_YEAR) * next.varianceAnnual * wNext;
     return {
       targetMinutes: nt,
       totalVariance,

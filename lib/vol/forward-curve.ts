@@ -5,7 +5,7 @@ import type { ChainTerms } from "./chain-terms";
 import { CURVE_FLAT_REL, MINUTE_MS, MINUTES_PER_YEAR, SVX_TENOR_MINUTES } from "./defaults";
 
 /** One point of the futures-style curve: forward 30-day SVX from a VX-style settlement. */
-export interface ForwardSvxPoint {
+interface ForwardSvxPoint {
   /** VX-style settlement date (the Wednesday 30 days before the next standard expiration). */
   settle: IsoDate;
   /** Minutes from the board to the settlement's 09:30 ET open. */

@@ -151,12 +151,7 @@ async function priorClose(
  * @example await readCones(market, "SPY", Date.now(), cachedReadings)
  * @see docs/methodology.md#cone-levels
  */
-export async function readCones(
-  market: MarketData,
-  symbol: string,
-  asOfMs: number,
-  readings: readonly SessionCloseReading[] = [],
-): Promise<ConesModule | null> {
+export async function readCones(market: MarketData, symbol: string, asOfMs: number, readings: readonly SessionCloseReading[] = []): Promise<ConesModule | null> {
   const board = await market.chain(symbol, asOfMs);
   if (!board) return null;
   const levels: ConeLevel[] = [];

@@ -37,7 +37,9 @@ export function meanReversion(values: ArrayLike<number>, h: number = REVERSION_H
   const n = values.length;
   const today = n > 0 ? values[n - 1] : Number.NaN;
   if (!Number.isFinite(today)) return null;
-  const sorted = Array.from(values).filter(Number.isFinite).sort((a, b) => a - b);
+  const sorted = Array.from(values)
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
   const q = quintileOf(sorted, today);

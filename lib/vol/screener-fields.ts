@@ -9,7 +9,10 @@ import { SPOT_VOL_CORR_SESSIONS } from "./defaults";
  */
 export function optionVolume(chain: ChainSnapshot): number {
   let v = 0;
-  for (let i = 0; i < chain.volume.length; i++) v += chain.volume[i] > 0 ? chain.volume[i] : 0;
+  for (let i = 0; i < chain.volume.length; i++) {
+    // biome-ignore lint/complexity/useMathMinMax: a NaN volume counts as 0 here; Math.max would propagate it
+    v += chain.volume[i] > 0 ? chain.volume[i] : 0;
+  }
   return v;
 }
 

@@ -128,8 +128,7 @@ export function sigma(input: SigmaInput): SigmaModule {
 
   const all = sigmaDays(x.history);
   const trailing = all.slice(-SIGMA_ODDS_SESSIONS);
-  const share = (pred: (d: SigmaDay) => boolean): number | null =>
-    trailing.length === 0 ? null : (100 * trailing.filter(pred).length) / trailing.length;
+  const share = (pred: (d: SigmaDay) => boolean): number | null => (trailing.length === 0 ? null : (100 * trailing.filter(pred).length) / trailing.length);
 
   const inSession = x.asOfMs >= x.sessionOpenMs && x.asOfMs < x.sessionCloseMs && x.sessionCloseMs > x.priorCloseMs;
   const f = inSession ? (x.asOfMs - x.priorCloseMs) / (x.sessionCloseMs - x.priorCloseMs) : null;

@@ -35,8 +35,7 @@ export function smileIv(s: Smile, k: number): number {
  */
 export function smileCdf(s: Smile, k: number): number {
   const h = 1e-4 * k;
-  const put = (x: number) =>
-    bsmPrice({ spot: s.forward, strike: x, tYears: s.tYears, vol: smileIv(s, x), rate: 0, dividendYield: 0, right: "P" });
+  const put = (x: number) => bsmPrice({ spot: s.forward, strike: x, tYears: s.tYears, vol: smileIv(s, x), rate: 0, dividendYield: 0, right: "P" });
   return (put(k + h) - put(k - h)) / (2 * h);
 }
 
@@ -86,4 +85,3 @@ export function smileSides(s: Smile, sd: number = smileIv(s, s.forward) * Math.s
   if (up1 === null || dn1 === null) return null;
   return { up1, dn1, up2: side(2), dn2: side(-2) };
 }
-

@@ -48,13 +48,28 @@ export function sviDurrlemanG(p: SviParams, k: number): number {
 
 /** Least squares of `w = a + d y + c sqrt(y^2 + 1)` for fixed `(m, sigma)` (3x3 normal equations). */
 function innerFit(k: Float64Array, w: Float64Array, m: number, sigma: number): { p: SviParams; sse: number } {
-  let s11 = 0, s12 = 0, s13 = 0, s22 = 0, s23 = 0, s33 = 0, r1 = 0, r2 = 0, r3 = 0;
+  let s11 = 0,
+    s12 = 0,
+    s13 = 0,
+    s22 = 0,
+    s23 = 0,
+    s33 = 0,
+    r1 = 0,
+    r2 = 0,
+    r3 = 0;
   const n = k.length;
   for (let i = 0; i < n; i++) {
     const y = (k[i] - m) / sigma;
     const z = Math.sqrt(y * y + 1);
-    s11 += 1; s12 += y; s13 += z; s22 += y * y; s23 += y * z; s33 += z * z;
-    r1 += w[i]; r2 += y * w[i]; r3 += z * w[i];
+    s11 += 1;
+    s12 += y;
+    s13 += z;
+    s22 += y * y;
+    s23 += y * z;
+    s33 += z * z;
+    r1 += w[i];
+    r2 += y * w[i];
+    r3 += z * w[i];
   }
   // Cramer's rule on the symmetric system.
   const det = s11 * (s22 * s33 - s23 * s23) - s12 * (s12 * s33 - s23 * s13) + s13 * (s12 * s23 - s22 * s13);
@@ -98,7 +113,12 @@ function nelderMead2(f: (x: number, y: number) => number, x0: number, y0: number
       const c: [number, number, number] = [(cx + w[0]) / 2, (cy + w[1]) / 2, 0];
       c[2] = f(c[0], c[1]);
       if (c[2] < w[2]) pts = [b, g, c];
-      else pts = [b, [(b[0] + g[0]) / 2, (b[1] + g[1]) / 2, f((b[0] + g[0]) / 2, (b[1] + g[1]) / 2)], [(b[0] + w[0]) / 2, (b[1] + w[1]) / 2, f((b[0] + w[0]) / 2, (b[1] + w[1]) / 2)]];
+      else
+        pts = [
+          b,
+          [(b[0] + g[0]) / 2, (b[1] + g[1]) / 2, f((b[0] + g[0]) / 2, (b[1] + g[1]) / 2)],
+          [(b[0] + w[0]) / 2, (b[1] + w[1]) / 2, f((b[0] + w[0]) / 2, (b[1] + w[1]) / 2)],
+        ];
     }
   }
   pts.sort((p, q) => p[2] - q[2]);

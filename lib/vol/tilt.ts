@@ -50,8 +50,7 @@ export function tiltRow(chain: ChainSnapshot, terms: ChainTerms, k: number): Til
   if (atm === null) return null;
   const cMid = (q.callBid[ic] + q.callAsk[ic]) / 2;
   const pMid = (q.putBid[ip] + q.putAsk[ip]) / 2;
-  const at = (strike: number, right: "C" | "P") =>
-    bsmPrice({ spot: chain.spot, strike, tYears, vol: atm, rate: chain.rate, dividendYield: chain.dividendYield, right });
+  const at = (strike: number, right: "C" | "P") => bsmPrice({ spot: chain.spot, strike, tYears, vol: atm, rate: chain.rate, dividendYield: chain.dividendYield, right });
   const ratioFwd = cMid / at(q.strike[ic], "C") / (pMid / at(q.strike[ip], "P"));
   const tilt = 100 * Math.log(ratioFwd);
   return {
@@ -111,7 +110,11 @@ export function tilt(chain: ChainSnapshot, terms: ChainTerms = chainTerms(chain)
 export function zScore(window: ArrayLike<number>, current: number): number | null {
   let n = 0;
   let sum = 0;
-  for (let i = 0; i < window.length; i++) if (Number.isFinite(window[i])) (n++, (sum += window[i]));
+  for (let i = 0; i < window.length; i++) {
+    if (!Number.isFinite(window[i])) continue;
+    n++;
+    sum += window[i];
+  }
   if (n < TILT_Z_MIN_READINGS) return null;
   const mean = sum / n;
   let ss = 0;
@@ -119,4 +122,3 @@ export function zScore(window: ArrayLike<number>, current: number): number | nul
   const sd = Math.sqrt(ss / (n - 1));
   return sd > 0 ? (current - mean) / sd : null;
 }
-

@@ -69,6 +69,7 @@ export const VixTermParamsSchema = z.object({
 });
 export type VixTermParams = z.output<typeof VixTermParamsSchema>;
 
+// biome-ignore lint/complexity/useMathMinMax: a NaN bid reads as 0; Math.max would propagate it
 const bidOf = (x: number): number => (x > 0 ? x : 0);
 
 /**

@@ -10,7 +10,7 @@ import { etPeriods } from "./et-periods";
 import { planDefinition } from "./plans";
 import type { AccountLimits, AccountStatus, ClockLike, LedgerRef, Plan } from "./types";
 
-export interface AccountRow {
+interface AccountRow {
   id: string;
   label: string | null;
   plan: Plan;
@@ -59,23 +59,18 @@ export function createSqliteStore(db: Database.Database, now: () => number): Sql
   const q = {
     account: db.prepare<[string], AccountRow>(`SELECT * FROM accounts WHERE id = ?`),
     balance: db.prepare<[string], { credits: number }>(`SELECT credits FROM balances WHERE account_id = ?`),
-    creditBalance: db.prepare<[number, string], { credits: number }>(
-      `UPDATE balances SET credits = credits + ? WHERE account_id = ? RETURNING credits`,
-    ),
+    creditBalance: db.prepare<[number, string], { credits: number }>(`UPDATE balances SET credits = credits + ? WHERE account_id = ? RETURNING credits`),
     insertLedger: db.prepare(
       `INSERT INTO ledger (account_id, ts_ms, delta, kind, request_id, route, balance_after)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ),
-    grantExists: db.prepare<[string, string], { one: number }>(
-      `SELECT 1 AS one FROM grants WHERE account_id = ? AND period = ?`,
-    ),
+    grantExists: db.prepare<[string, string], { one: number }>(`SELECT 1 AS one FROM grants WHERE account_id = ? AND period = ?`),
     insertGrant: db.prepare(`INSERT INTO grants (account_id, period, ledger_id) VALUES (?, ?, ?)`),
   };
 
   /** Grants already known to be applied (grants are never removed, so this cannot go stale). */
   const appliedGrants = new Set<string>();
-  const grantPeriod = (plan: Plan, tsMs: number) =>
-    planDefinition(plan).grantSchedule === "monthly" ? `m:${etPeriods(tsMs).month}` : "once";
+  const grantPeriod = (plan: Plan, tsMs: number) => (planDefinition(plan).grantSchedule === "monthly" ? `m:${etPeriods(tsMs).month}` : "once");
 
   const store: SqliteStore = {
     db,

@@ -18,7 +18,6 @@ import { createSqliteLedger } from "./sqlite-ledger";
 import { clockFn, createSqliteStore } from "./_sqlite-store";
 import type { AccountAuth, AccountService, BalanceResult, ClockLike, LedgerRef, Principal, SyncAuth, SyncLedger } from "./types";
 
-export type { AccountAdmin, AccountDetails, CreateAccountInput, KeyInfo, KeyState, LedgerEntry, UpdateAccountInput } from "./admin-types";
 export type { AccountPrincipal } from "./sqlite-auth";
 
 export interface OpenAccountServiceOptions {
@@ -107,7 +106,8 @@ export function openAccountService(options: OpenAccountServiceOptions): SqliteAc
     groupCommitStats: ledger.groupCommitStats,
     ...admin,
     openOAuthStore: (oauthOptions = {}) => openOAuthStore(db, { now: store.now, ...oauthOptions, grantStanding }),
-    openConsoleStore: (consoleOptions = {}) => openSqliteConsoleStore({ db, createAccount: admin.createAccount, updateAccount: admin.updateAccount }, { now: store.now, ...consoleOptions }),
+    openConsoleStore: (consoleOptions = {}) =>
+      openSqliteConsoleStore({ db, createAccount: admin.createAccount, updateAccount: admin.updateAccount }, { now: store.now, ...consoleOptions }),
     close() {
       ledger.close();
       if (db.open) db.close();

@@ -39,7 +39,7 @@ export interface UpdateAccountInput {
 
 export type KeyState = "active" | "revoked" | "expired";
 
-export interface KeyInfo {
+interface KeyInfo {
   keyId: string;
   accountId: string;
   /** Non-secret display prefix, e.g. `osk_live_a1B2c3`. */

@@ -23,7 +23,7 @@ export const DEFAULT_SETUP_LINK_TTL_MS = 24 * 3_600_000;
 
 export const sha256 = (text: string): Buffer => createHash("sha256").update(text, "utf8").digest();
 export const secret = (prefix: string, bytes: number): string => prefix + base62(randomBytes(bytes));
-export const iso = (ms: number | null): string | null => (ms == null ? null : new Date(ms).toISOString());
+const iso = (ms: number | null): string | null => (ms == null ? null : new Date(ms).toISOString());
 /** A session's last-seen time is written at most this often (reads stay reads). */
 export const TOUCH_EVERY_MS = 60_000;
 
@@ -84,8 +84,15 @@ export function consoleKeyOf(k: ConsoleKeyRow, tsMs: number): ConsoleKey {
 }
 
 export type InviteRow = {
-  id: string; prefix: string; plan: Plan; credits: number; label: string | null; created_ms: number;
-  expires_ms: number | null; redeemed_ms: number | null; redeemed_by: string | null;
+  id: string;
+  prefix: string;
+  plan: Plan;
+  credits: number;
+  label: string | null;
+  created_ms: number;
+  expires_ms: number | null;
+  redeemed_ms: number | null;
+  redeemed_by: string | null;
 };
 
 export function inviteOf(row: InviteRow, tsMs: number): InviteCode {
@@ -122,9 +129,7 @@ export function openConsoleStore(db: Database.Database, options: { now?: () => n
     useLink: db.prepare<[number, Buffer, number], { account_id: string }>(
       `UPDATE console_setup_links SET used_ms = ? WHERE token_hash = ? AND used_ms IS NULL AND expires_ms > ? RETURNING account_id`,
     ),
-    insertSession: db.prepare(
-      `INSERT INTO console_sessions (id_hash, account_id, csrf_token, created_ms, last_seen_ms, expires_ms) VALUES (?, ?, ?, ?, ?, ?)`,
-    ),
+    insertSession: db.prepare(`INSERT INTO console_sessions (id_hash, account_id, csrf_token, created_ms, last_seen_ms, expires_ms) VALUES (?, ?, ?, ?, ?, ?)`),
     session: db.prepare<[Buffer], { account_id: string; csrf_token: string; created_ms: number; last_seen_ms: number; expires_ms: number }>(
       `SELECT account_id, csrf_token, created_ms, last_seen_ms, expires_ms FROM console_sessions WHERE id_hash = ?`,
     ),
@@ -132,9 +137,7 @@ export function openConsoleStore(db: Database.Database, options: { now?: () => n
     deleteSession: db.prepare(`DELETE FROM console_sessions WHERE id_hash = ?`),
     deleteSessionsOf: db.prepare(`DELETE FROM console_sessions WHERE account_id = ?`),
     purgeSessions: db.prepare(`DELETE FROM console_sessions WHERE expires_ms <= ? OR last_seen_ms <= ?`),
-    insertInvite: db.prepare(
-      `INSERT INTO invite_codes (id, code_hash, prefix, plan, credits, label, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
+    insertInvite: db.prepare(`INSERT INTO invite_codes (id, code_hash, prefix, plan, credits, label, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
     invites: db.prepare<[], InviteRow>(`SELECT * FROM invite_codes ORDER BY created_ms, id`),
     redeemInvite: db.prepare<[number, string | null, Buffer, number], InviteRow>(
       `UPDATE invite_codes SET redeemed_ms = ?, redeemed_by = ?
@@ -146,9 +149,7 @@ export function openConsoleStore(db: Database.Database, options: { now?: () => n
        ON CONFLICT (key_id) DO UPDATE SET used_ms = max(used_ms, excluded.used_ms)`,
     ),
     keyExists: db.prepare<[string], { one: number }>(`SELECT 1 AS one FROM api_keys WHERE id = ?`),
-    setMonthlyCap: db.prepare<[number | null, string], { monthly_cap: number | null }>(
-      `UPDATE accounts SET monthly_cap = ? WHERE id = ? RETURNING monthly_cap`,
-    ),
+    setMonthlyCap: db.prepare<[number | null, string], { monthly_cap: number | null }>(`UPDATE accounts SET monthly_cap = ? WHERE id = ? RETURNING monthly_cap`),
     keysOf: db.prepare<[string], ConsoleKeyRow>(
       `SELECT k.id, k.prefix, k.created_ms, k.revoked_ms, k.expires_ms, u.used_ms FROM api_keys k
          LEFT JOIN api_key_last_used u ON u.key_id = k.id WHERE k.account_id = ? ORDER BY k.created_ms, k.id`,
@@ -229,7 +230,16 @@ export function openConsoleStore(db: Database.Database, options: { now?: () => n
       const code = secret(INVITE_CODE_PREFIX, 16);
       const id = `inv_${base62(randomBytes(9))}`;
       const tsMs = now();
-      q.insertInvite.run(id, sha256(code), code.slice(0, INVITE_CODE_PREFIX.length + 4), input.plan, input.credits ?? 0, input.label ?? null, tsMs, input.expiresAtMs ?? null);
+      q.insertInvite.run(
+        id,
+        sha256(code),
+        code.slice(0, INVITE_CODE_PREFIX.length + 4),
+        input.plan,
+        input.credits ?? 0,
+        input.label ?? null,
+        tsMs,
+        input.expiresAtMs ?? null,
+      );
       return { code, invite: store.listInvites().find((i) => i.inviteId === id)! };
     },
 
@@ -274,6 +284,3 @@ export function openConsoleStore(db: Database.Database, options: { now?: () => n
   };
   return store;
 }
-
-/** The SQLite console tables (with the in-transaction invite steps); the app uses `ConsoleStore` (`./sqlite-console.ts`). */
-export type SqliteConsoleTables = ReturnType<typeof openConsoleStore>;

@@ -5,7 +5,7 @@
 import type { AccountAdmin } from "./admin-types";
 
 /** Label that marks the demo account in the store. */
-export const DEMO_ACCOUNT_LABEL = "demo";
+const DEMO_ACCOUNT_LABEL = "demo";
 
 /**
  * Make sure a `top` demo account exists. The key is returned only when the account is created

@@ -8,7 +8,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 /** Recognisable prefix of every key (secret scanners can match `osk_live_[0-9A-Za-z]{43}`). */
 export const KEY_PREFIX = "osk_live_";
 /** Characters of the key shown in listings after the prefix (enough to tell keys apart). */
-export const KEY_DISPLAY_CHARS = 6;
+const KEY_DISPLAY_CHARS = 6;
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 

@@ -8,10 +8,10 @@ import Database from "better-sqlite3";
 import { migrate } from "./schema";
 
 /** File name of the accounts store inside the data directory. */
-export const ACCOUNTS_DB_FILE = "accounts.sqlite";
+const ACCOUNTS_DB_FILE = "accounts.sqlite";
 
 /** Default data directory (DESIGN section 7). */
-export const DEFAULT_DATA_DIR = "./.optionscope";
+const DEFAULT_DATA_DIR = "./.optionscope";
 
 /**
  * The data directory: an explicit flag, else `OPTIONSCOPE_DATA_DIR`, else `./.optionscope`.

@@ -27,7 +27,8 @@ export interface OpenAccountStoreOptions {
 /** Open the store (PostgreSQL: connect and migrate, rejecting when it cannot be reached). */
 export async function openAccountStore(o: OpenAccountStoreOptions): Promise<AccountStore> {
   const { groupCommitWindowMs } = o;
-  if (o.storeUrl) return openPostgresAccountService({ url: o.storeUrl, clock: o.clock, isKnownSymbol: o.isKnownSymbol, groupCommitWindowMs, timeoutMs: o.storeTimeoutMs });
+  if (o.storeUrl)
+    return openPostgresAccountService({ url: o.storeUrl, clock: o.clock, isKnownSymbol: o.isKnownSymbol, groupCommitWindowMs, timeoutMs: o.storeTimeoutMs });
   return openAccountService({ dbPath: accountsDbPath(o.dataDir), durability: o.durability, clock: o.clock, isKnownSymbol: o.isKnownSymbol, groupCommitWindowMs });
 }
 

@@ -11,14 +11,12 @@ const KEY_LEN = 32;
 const SALT_LEN = 16;
 
 /** Bounds of an acceptable password, in characters. */
-export const PASSWORD_MIN_CHARS = 12;
-export const PASSWORD_MAX_CHARS = 256;
+const PASSWORD_MIN_CHARS = 12;
+const PASSWORD_MAX_CHARS = 256;
 
 function scryptAsync(password: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> {
   const options: ScryptOptions = { ...cost, maxmem: 256 * cost.N * cost.r + 1024 * 1024 };
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize("NFC"), salt, KEY_LEN, options, (error, key) => (error ? reject(error) : resolve(key))),
-  );
+  return new Promise((resolve, reject) => scrypt(password.normalize("NFC"), salt, KEY_LEN, options, (error, key) => (error ? reject(error) : resolve(key))));
 }
 
 /**

@@ -7,7 +7,7 @@ import { INDEX_ETF_TIER_SYMBOLS } from "./_tier-symbols";
 import type { AccountLimits, Entitlement, Plan } from "./types";
 
 /** How a plan's credit grant recurs. */
-export type GrantSchedule =
+type GrantSchedule =
   /** Topped up to `grantCredits` on the 1st of every ET month (applied lazily). */
   | "monthly"
   /** Granted once, when the account is created. */
@@ -106,7 +106,7 @@ export const OPRA_ENTITLEMENTS: ReadonlySet<Entitlement> = new Set<Entitlement>(
 
 /** True when `value` names a plan. */
 export function isPlan(value: unknown): value is Plan {
-  return typeof value === "string" && Object.prototype.hasOwnProperty.call(PLAN_DEFINITIONS, value);
+  return typeof value === "string" && Object.hasOwn(PLAN_DEFINITIONS, value);
 }
 
 /**

@@ -5,7 +5,7 @@
 import type Database from "better-sqlite3";
 
 /** Migration `i` moves the store from `user_version = i` to `i + 1`. */
-export const MIGRATIONS: readonly string[] = [
+const MIGRATIONS: readonly string[] = [
   /* v1 */ `
   CREATE TABLE accounts (
     id             TEXT PRIMARY KEY,
@@ -82,9 +82,7 @@ export function migrate(db: Database.Database): void {
   db.transaction(() => {
     const current = db.pragma("user_version", { simple: true }) as number;
     if (current > SCHEMA_VERSION) {
-      throw new Error(
-        `accounts store has schema version ${current}, newer than this build (${SCHEMA_VERSION})`,
-      );
+      throw new Error(`accounts store has schema version ${current}, newer than this build (${SCHEMA_VERSION})`);
     }
     for (let v = current; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]);
     if (current !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);

@@ -3,29 +3,19 @@
  * CLI uses them while the server runs. See docs/operations.md#accounts-cli.
  */
 import { ApiError } from "../errors";
-import type { AccountDetails, SyncAdmin, CreateAccountInput, KeyState, UpdateAccountInput } from "./admin-types";
+import type { AccountDetails, SyncAdmin, CreateAccountInput, UpdateAccountInput } from "./admin-types";
 import { assertCap, assertCredits, assertRpm } from "./account-errors";
 import { displayPrefix, generateKey, hashesEqual, hashKey, KEY_PREFIX, newId } from "./keys";
 import { isPlan, planDefinition } from "./plans";
 import { usagePeriods } from "./sqlite-ledger";
 import { ledgerEntryOf, type LedgerRow } from "./ledger-rows";
+import { accountFieldsOf, keyInfoOf, type KeyRow } from "./account-rows";
 import type { SqliteStore } from "./_sqlite-store";
-
-
-const iso = (ms: number | null): string | null => (ms == null ? null : new Date(ms).toISOString());
-
-function keyState(revokedMs: number | null, expiresMs: number | null, tsMs: number): KeyState {
-  if (revokedMs != null) return "revoked";
-  if (expiresMs != null && expiresMs <= tsMs) return "expired";
-  return "active";
-}
 
 export function createSqliteAdmin(store: SqliteStore): SyncAdmin {
   const { db, now } = store;
   const q = {
-    keyById: db.prepare<[string], { id: string; account_id: string; revoked_ms: number | null }>(
-      `SELECT id, account_id, revoked_ms FROM api_keys WHERE id = ?`,
-    ),
+    keyById: db.prepare<[string], { id: string; account_id: string; revoked_ms: number | null }>(`SELECT id, account_id, revoked_ms FROM api_keys WHERE id = ?`),
     keyByHash: db.prepare<[Buffer], { id: string; account_id: string; revoked_ms: number | null; hash: Buffer }>(
       `SELECT id, account_id, revoked_ms, hash FROM api_keys WHERE hash = ?`,
     ),
@@ -45,7 +35,7 @@ export function createSqliteAdmin(store: SqliteStore): SyncAdmin {
       `SELECT count(*) AS n FROM api_keys
         WHERE account_id = ? AND revoked_ms IS NULL AND (expires_ms IS NULL OR expires_ms > ?)`,
     ),
-    keysOf: db.prepare<[string], { id: string; account_id: string; prefix: string; created_ms: number; revoked_ms: number | null; expires_ms: number | null }>(
+    keysOf: db.prepare<[string], KeyRow>(
       `SELECT id, account_id, prefix, created_ms, revoked_ms, expires_ms FROM api_keys
         WHERE account_id = ? ORDER BY created_ms, id`,
     ),
@@ -80,28 +70,12 @@ export function createSqliteAdmin(store: SqliteStore): SyncAdmin {
     store.ensureGrant(row.id, row.plan, tsMs);
     const { day, month } = usagePeriods(tsMs);
     return {
-      accountId: row.id,
-      label: row.label,
-      plan: row.plan,
-      status: row.status,
-      opraAgreement: row.opra_agreement === 1,
-      dailyCapCredits: row.daily_cap,
-      monthlyCapCredits: row.monthly_cap,
-      requestsPerMinuteOverride: row.requests_per_minute,
-      createdAt: iso(row.created_ms)!,
+      ...accountFieldsOf(row, row.opra_agreement === 1),
       creditsBalance: store.balanceOf(row.id),
       ledgerSumCredits: q.ledgerSum.get(row.id)!.s,
       usedTodayCredits: q.usage.get(row.id, day)?.credits ?? 0,
       usedThisMonthCredits: q.usage.get(row.id, month)?.credits ?? 0,
-      keys: q.keysOf.all(row.id).map((k) => ({
-        keyId: k.id,
-        accountId: k.account_id,
-        prefix: k.prefix,
-        state: keyState(k.revoked_ms, k.expires_ms, tsMs),
-        createdAt: iso(k.created_ms)!,
-        revokedAt: iso(k.revoked_ms),
-        expiresAt: iso(k.expires_ms),
-      })),
+      keys: q.keysOf.all(row.id).map((k) => keyInfoOf(k, tsMs)),
     };
   }
 
@@ -193,20 +167,22 @@ export function createSqliteAdmin(store: SqliteStore): SyncAdmin {
 
     revokeKey(keyOrId) {
       const tsMs = now();
-      return db.transaction(() => {
-        const trimmed = keyOrId.trim();
-        let found: { id: string; account_id: string; revoked_ms: number | null } | undefined;
-        if (trimmed.startsWith(KEY_PREFIX)) {
-          const hash = hashKey(trimmed);
-          const row = q.keyByHash.get(hash);
-          found = hashesEqual(hash, row?.hash) ? row : undefined;
-        } else {
-          found = q.keyById.get(trimmed);
-        }
-        if (!found) throw new ApiError(404, "key_not_found", "No key matches that key or key id.");
-        const changed = q.revokeKey.run(tsMs, found.id).changes;
-        return { keyId: found.id, accountId: found.account_id, alreadyRevoked: changed === 0 };
-      }).immediate();
+      return db
+        .transaction(() => {
+          const trimmed = keyOrId.trim();
+          let found: { id: string; account_id: string; revoked_ms: number | null } | undefined;
+          if (trimmed.startsWith(KEY_PREFIX)) {
+            const hash = hashKey(trimmed);
+            const row = q.keyByHash.get(hash);
+            found = hashesEqual(hash, row?.hash) ? row : undefined;
+          } else {
+            found = q.keyById.get(trimmed);
+          }
+          if (!found) throw new ApiError(404, "key_not_found", "No key matches that key or key id.");
+          const changed = q.revokeKey.run(tsMs, found.id).changes;
+          return { keyId: found.id, accountId: found.account_id, alreadyRevoked: changed === 0 };
+        })
+        .immediate();
     },
 
     ledger(accountId, opts = {}) {

@@ -5,10 +5,10 @@
  * See docs/api.md#accounts-and-keys.
  */
 import { ApiError } from "../errors";
-import { forbidden, statusError } from "./account-errors";
+import { checkAuthRow, principalOf } from "./account-rows";
 import { hashesEqual, hashKey, keyFromAuthorization } from "./keys";
 import { assertPlanEntitled } from "./entitlements";
-import { limitsOf, type SqliteStore } from "./_sqlite-store";
+import type { SqliteStore } from "./_sqlite-store";
 import type { AccountAuth, AccountStatus, Entitlement, Plan, Principal, SyncAuth } from "./types";
 
 /** A principal as this store issues it: the contract's fields plus the OPRA flag. */
@@ -37,39 +37,22 @@ export interface SqliteAuthOptions {
   isKnownSymbol?: (symbol: string) => boolean;
 }
 
-export function createSqliteAuth(store: SqliteStore, options: SqliteAuthOptions = {}): SyncAuth & {
+export function createSqliteAuth(
+  store: SqliteStore,
+  options: SqliteAuthOptions = {},
+): SyncAuth & {
   authenticate(header: string | null | undefined): AccountPrincipal;
   revalidate(p: Principal): AccountPrincipal;
   principalForGrant(grant: Parameters<AccountAuth["principalForGrant"]>[0]): AccountPrincipal;
 } {
   const { db, guarded, now } = store;
   const q = {
-    byHash: db.prepare<[Buffer], AuthRow>(
-      `SELECT ${AUTH_COLUMNS}, k.hash FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = ?`,
-    ),
-    byKeyId: db.prepare<[string], AuthRow>(
-      `SELECT ${AUTH_COLUMNS}, NULL AS hash FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = ?`,
-    ),
+    byHash: db.prepare<[Buffer], AuthRow>(`SELECT ${AUTH_COLUMNS}, k.hash FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = ?`),
+    byKeyId: db.prepare<[string], AuthRow>(`SELECT ${AUTH_COLUMNS}, NULL AS hash FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = ?`),
     opra: db.prepare<[string], { opra_agreement: number }>(`SELECT opra_agreement FROM accounts WHERE id = ?`),
   };
 
-  function principalFrom(row: AuthRow, keyId: string): AccountPrincipal {
-    return {
-      accountId: row.account_id,
-      keyId,
-      plan: row.plan,
-      limits: limitsOf(row.plan, row.requests_per_minute),
-      opraAgreement: row.opra_agreement === 1,
-    };
-  }
-
-  /** The key must be live (not revoked, not expired) and its account active. */
-  function checkAuthRow(row: AuthRow | undefined, tsMs: number): AuthRow {
-    if (!row || row.revoked_ms != null || (row.expires_ms != null && row.expires_ms <= tsMs)) throw forbidden();
-    const err = statusError(row.status);
-    if (err) throw err;
-    return row;
-  }
+  const principalFrom = (row: AuthRow, keyId: string): AccountPrincipal => principalOf(row, keyId, row.opra_agreement === 1);
 
   return {
     authenticate(header) {
@@ -86,7 +69,10 @@ export function createSqliteAuth(store: SqliteStore, options: SqliteAuthOptions 
     },
 
     revalidate(p) {
-      const live = checkAuthRow(guarded(() => q.byKeyId.get(p.keyId)), now());
+      const live = checkAuthRow(
+        guarded(() => q.byKeyId.get(p.keyId)),
+        now(),
+      );
       return principalFrom(live, live.key_id);
     },
 
@@ -98,8 +84,7 @@ export function createSqliteAuth(store: SqliteStore, options: SqliteAuthOptions 
     },
 
     assertEntitled(p, entitlement: Entitlement, symbols) {
-      const opra = () =>
-        (p as Partial<AccountPrincipal>).opraAgreement ?? guarded(() => q.opra.get(p.accountId)?.opra_agreement === 1);
+      const opra = () => (p as Partial<AccountPrincipal>).opraAgreement ?? guarded(() => q.opra.get(p.accountId)?.opra_agreement === 1);
       assertPlanEntitled(p, entitlement, symbols, opra, options.isKnownSymbol);
     },
   };

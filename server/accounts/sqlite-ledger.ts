@@ -10,8 +10,9 @@ import { ApiError } from "../errors";
 import { assertCredits, forbidden, storeFailure } from "./account-errors";
 import { etPeriods, secondsUntilEtMidnight } from "./et-periods";
 import { createGroupCommitter, type GroupCommitStats } from "./group-commit";
-import { limitsOf, type SqliteStore } from "./_sqlite-store";
-import type { AccountRecord, BalanceResult, LedgerRef, Principal, SyncLedger } from "./types";
+import type { SqliteStore } from "./_sqlite-store";
+import { accountRecordOf } from "./account-rows";
+import type { BalanceResult, LedgerRef, Principal, SyncLedger } from "./types";
 
 export interface SqliteLedgerOptions {
   /** Group-commit window of `debitAsync`/`refundAsync`, ms (see `OpenAccountServiceOptions`). */
@@ -73,9 +74,14 @@ export function createSqliteLedger(store: SqliteStore, options: SqliteLedgerOpti
       });
     }
     if (caps.monthly_cap != null && caps.used_m + credits > caps.monthly_cap) {
-      throw new ApiError(402, "monthly_cap_reached", `The account's monthly spend cap of ${caps.monthly_cap} credits is reached; it resets on the 1st (ET) or when the cap is raised.`, {
-        headers: { "X-Credits-Remaining": remaining() },
-      });
+      throw new ApiError(
+        402,
+        "monthly_cap_reached",
+        `The account's monthly spend cap of ${caps.monthly_cap} credits is reached; it resets on the 1st (ET) or when the cap is raised.`,
+        {
+          headers: { "X-Credits-Remaining": remaining() },
+        },
+      );
     }
     const updated = q.debitBalance.get(credits, p.accountId, credits);
     if (!updated) {
@@ -167,22 +173,12 @@ export function createSqliteLedger(store: SqliteStore, options: SqliteLedgerOpti
         const { day, month } = usagePeriods(tsMs);
         const usage = q.capsAndUsage.get({ id: row.id, day, month })!;
         const creditsBalance = store.balanceOf(row.id);
-        return {
-          customerId: row.id,
-          status: row.status,
-          plan: row.plan,
-          apiEligible: true,
-          unlimited: false,
-          creditsBalance,
-          balanceUsd: Math.round(creditsBalance) / 1000,
-          limits: limitsOf(row.plan, row.requests_per_minute),
-          caps: {
-            dailyCredits: usage.daily_cap,
-            monthlyCredits: usage.monthly_cap,
-            usedTodayCredits: usage.used_d,
-            usedThisMonthCredits: usage.used_m,
-          },
-        } satisfies AccountRecord;
+        return accountRecordOf(row, creditsBalance, {
+          dailyCredits: usage.daily_cap,
+          monthlyCredits: usage.monthly_cap,
+          usedTodayCredits: usage.used_d,
+          usedThisMonthCredits: usage.used_m,
+        });
       });
     },
 

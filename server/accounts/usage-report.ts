@@ -41,8 +41,10 @@ function migrateRollup(db: Database.Database): void {
 /** Fold the account's ledger rows written since the last report into the rollup. */
 function catchUp(db: Database.Database, accountId: string): void {
   db.transaction(() => {
-    const mark = db.prepare<[string], { last_ledger_id: number }>(`SELECT last_ledger_id FROM usage_rollup_mark WHERE account_id = ?`).get(accountId)?.last_ledger_id ?? 0;
-    const newest = db.prepare<[string, number], { id: number | null }>(`SELECT max(id) AS id FROM ledger WHERE account_id = ? AND id > ?`).get(accountId, mark)?.id ?? null;
+    const mark =
+      db.prepare<[string], { last_ledger_id: number }>(`SELECT last_ledger_id FROM usage_rollup_mark WHERE account_id = ?`).get(accountId)?.last_ledger_id ?? 0;
+    const newest =
+      db.prepare<[string, number], { id: number | null }>(`SELECT max(id) AS id FROM ledger WHERE account_id = ? AND id > ?`).get(accountId, mark)?.id ?? null;
     if (newest === null) return;
     db.prepare(
       `INSERT INTO usage_rollup (account_id, hour, route, credits)
@@ -101,9 +103,7 @@ export function usageReport(db: Database.Database, accountId: string, nowMs: num
   catchUp(db, accountId);
   const { fromHour, toHour } = usageWindow(nowMs, days);
   const rows = db
-    .prepare<[string, number, number], UsageBucket>(
-      `SELECT hour, route, credits FROM usage_rollup WHERE account_id = ? AND hour >= ? AND hour <= ? ORDER BY hour`,
-    )
+    .prepare<[string, number, number], UsageBucket>(`SELECT hour, route, credits FROM usage_rollup WHERE account_id = ? AND hour >= ? AND hour <= ? ORDER BY hour`)
     .all(accountId, fromHour, toHour);
   return foldUsage(rows, nowMs, days);
 }

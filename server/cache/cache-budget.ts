@@ -8,7 +8,7 @@
 /** Default total for a 2 GB host: the rest is the runtime, the market and requests in flight. */
 export const DEFAULT_CACHE_MB = 512;
 /** Most of the V8 heap limit the default total takes (the rest: the market, requests in flight, GC room). */
-export const DEFAULT_CACHE_HEAP_FRACTION = 0.4;
+const DEFAULT_CACHE_HEAP_FRACTION = 0.4;
 /** Above this part of the V8 heap limit a `--cache-mb` is logged as a warning (the heap may run out). */
 export const CACHE_HEAP_WARN_FRACTION = 0.6;
 /** Smallest accepted total (each cache keeps at least a few entries). */

@@ -81,9 +81,10 @@ function estimate(value: unknown, depth: number, seen: Set<object>, extra?: Extr
     for (const entry of obj instanceof Map ? obj.entries() : obj.values()) {
       if (i++ % every !== 0) continue;
       measured++;
-      sampled += obj instanceof Map
-        ? estimate((entry as [unknown, unknown])[0], depth + 1, seen, extra) + estimate((entry as [unknown, unknown])[1], depth + 1, seen, extra)
-        : estimate(entry, depth + 1, seen, extra);
+      sampled +=
+        obj instanceof Map
+          ? estimate((entry as [unknown, unknown])[0], depth + 1, seen, extra) + estimate((entry as [unknown, unknown])[1], depth + 1, seen, extra)
+          : estimate(entry, depth + 1, seen, extra);
       if (measured === sample) break;
     }
     bytes += HEAP_BYTES.object + obj.size * HEAP_BYTES.mapEntry + (measured ? (sampled / measured) * obj.size : 0);

@@ -47,7 +47,7 @@ function settledBytes(value: unknown): number {
 }
 
 /** `estimateBytes` of the value, or (a promise) of what it resolves to, with its memoized JSON texts. */
-export function defaultSizeOf(value: unknown): number | Promise<number> {
+function defaultSizeOf(value: unknown): number | Promise<number> {
   return isThenable(value) ? Promise.resolve(value).then(settledBytes) : settledBytes(value);
 }
 

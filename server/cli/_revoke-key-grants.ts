@@ -7,7 +7,7 @@
 import type { OAuthStore } from "../oauth/oauth-store";
 
 /** Waits before each retry after a failed attempt (ms): docs/methodology.md#store-outage-thresholds. */
-export const CLI_GRANT_RETRY_MS: readonly number[] = [500, 1_000, 2_000];
+const CLI_GRANT_RETRY_MS: readonly number[] = [500, 1_000, 2_000];
 
 /** The tokens revoked, or the last failure after every attempt failed. */
 export type KeyGrantsOutcome = { done: true; tokensRevoked: number; attempts: number } | { done: false; error: unknown; attempts: number };

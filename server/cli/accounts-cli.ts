@@ -14,7 +14,7 @@ import { resolveStoreUrl, UsageError } from "../config";
 import { cliOutput, EXIT_FAILED, EXIT_OK, EXIT_STORE, EXIT_USAGE, isUsageError, processIo, type CliIo } from "./_cli-io";
 import { revokeKeyGrants } from "./_revoke-key-grants";
 
-export { EXIT_FAILED, EXIT_OK, EXIT_STORE, EXIT_USAGE, type CliIo } from "./_cli-io";
+export type { CliIo } from "./_cli-io";
 
 /** What the CLI needs of the store: the admin operations, the balance, the OAuth grants beside it. */
 type CliStore = AccountStore;
@@ -40,7 +40,7 @@ function keyRevokeCommand(keyId: string, flags: { "data-dir"?: string; store?: s
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-export const ACCOUNTS_CLI_USAGE = `Usage:
+const ACCOUNTS_CLI_USAGE = `Usage:
   optionscope account create --plan ${PLANS.join("|")} [--credits N] [--label TEXT]
                              [--daily-cap N|none] [--monthly-cap N|none] [--opra-agreement signed|unsigned] [--json]
   optionscope account set ID [--status active|suspended|blocked] [--credits N] [--add-credits N]
@@ -140,12 +140,7 @@ function one(positionals: string[], what: string): string {
  * `key revoke` exits 3 when the key is revoked but its OAuth grants could not be marked revoked
  * after a few retries, naming the command to run again (docs/operations.md#key-revocation-and-its-oauth-grants).
  */
-export async function runAccountsCli(
-  argv: string[],
-  env: Record<string, string | undefined>,
-  io: CliIo = processIo,
-  options: AccountsCliOptions = {},
-): Promise<number> {
+export async function runAccountsCli(argv: string[], env: Record<string, string | undefined>, io: CliIo = processIo, options: AccountsCliOptions = {}): Promise<number> {
   const output = cliOutput(io, argv);
   const { out, fail } = output;
   let service: CliStore | null = null;
@@ -181,7 +176,15 @@ export async function runAccountsCli(
         if (rest.length) throw new UsageError(`Unexpected argument "${rest[0]}".`);
         if (!plan) throw new UsageError(`account create needs --plan (${PLANS.join(", ")}).`);
         const s = await open();
-        const created = await s.createAccount({ plan, credits, label: values.label, dailyCapCredits: dailyCap, monthlyCapCredits: monthlyCap, opraAgreement: opra, status });
+        const created = await s.createAccount({
+          plan,
+          credits,
+          label: values.label,
+          dailyCapCredits: dailyCap,
+          monthlyCapCredits: monthlyCap,
+          opraAgreement: opra,
+          status,
+        });
         const balance = await s.balance(created.accountId);
         out(
           { accountId: created.accountId, key: created.key, keyId: created.keyId },
@@ -194,7 +197,16 @@ export async function runAccountsCli(
         if ([status, credits, addCredits, dailyCap, monthlyCap, plan, opra, values.label].every((v) => v === undefined)) {
           throw new UsageError("account set needs at least one of --status, --credits, --add-credits, --daily-cap, --monthly-cap, --plan, --opra-agreement, --label.");
         }
-        const d = await (await open()).updateAccount(id, { status, credits, addCredits, dailyCapCredits: dailyCap, monthlyCapCredits: monthlyCap, plan, opraAgreement: opra, label: values.label });
+        const d = await (await open()).updateAccount(id, {
+          status,
+          credits,
+          addCredits,
+          dailyCapCredits: dailyCap,
+          monthlyCapCredits: monthlyCap,
+          plan,
+          opraAgreement: opra,
+          label: values.label,
+        });
         out(d, describe(d));
         return EXIT_OK;
       }
@@ -204,7 +216,13 @@ export async function runAccountsCli(
         const d = await s.getAccount(id);
         const ledger = ledgerRows > 0 ? await s.ledger(id, { limit: ledgerRows }) : undefined;
         const ledgerText = ledger
-          ? "  ledger (newest first):\n" + ledger.map((e) => `    #${e.id} ${new Date(e.tsMs).toISOString()} ${e.kind} ${e.delta > 0 ? "+" : ""}${e.delta} -> ${e.balanceAfter}${e.route ? ` ${e.route}` : ""}`).join("\n") + "\n"
+          ? "  ledger (newest first):\n" +
+            ledger
+              .map(
+                (e) => `    #${e.id} ${new Date(e.tsMs).toISOString()} ${e.kind} ${e.delta > 0 ? "+" : ""}${e.delta} -> ${e.balanceAfter}${e.route ? ` ${e.route}` : ""}`,
+              )
+              .join("\n") +
+            "\n"
           : "";
         out(ledger ? { ...d, ledger } : d, describe(d) + ledgerText);
         return EXIT_OK;
@@ -212,12 +230,23 @@ export async function runAccountsCli(
       case "account list": {
         if (rest.length) throw new UsageError(`Unexpected argument "${rest[0]}".`);
         const all = await (await open()).listAccounts();
-        out(all, all.length === 0 ? "No accounts.\n" : all.map((d) => `${d.accountId}  ${d.plan.padEnd(9)}  ${d.status.padEnd(9)}  ${d.creditsBalance} credits${d.label ? `  (${d.label})` : ""}`).join("\n") + "\n");
+        out(
+          all,
+          all.length === 0
+            ? "No accounts.\n"
+            : all.map((d) => `${d.accountId}  ${d.plan.padEnd(9)}  ${d.status.padEnd(9)}  ${d.creditsBalance} credits${d.label ? `  (${d.label})` : ""}`).join("\n") +
+                "\n",
+        );
         return EXIT_OK;
       }
       case "account verify": {
         const mismatches = await (await open()).verifyLedger();
-        out({ ok: mismatches.length === 0, mismatches }, mismatches.length === 0 ? "Every balance equals its ledger sum.\n" : mismatches.map((m) => `MISMATCH ${m.accountId}: balance ${m.balance}, ledger ${m.ledgerSum}`).join("\n") + "\n");
+        out(
+          { ok: mismatches.length === 0, mismatches },
+          mismatches.length === 0
+            ? "Every balance equals its ledger sum.\n"
+            : mismatches.map((m) => `MISMATCH ${m.accountId}: balance ${m.balance}, ledger ${m.ledgerSum}`).join("\n") + "\n",
+        );
         return mismatches.length === 0 ? EXIT_OK : EXIT_FAILED;
       }
       case "key create": {

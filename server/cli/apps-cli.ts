@@ -11,7 +11,7 @@ import type { ConnectedApp } from "../oauth/oauth-store";
 import { resolveStoreUrl, UsageError } from "../config";
 import { cliOutput, EXIT_FAILED, EXIT_OK, EXIT_STORE, EXIT_USAGE, isUsageError, processIo, type CliIo } from "./_cli-io";
 
-export const APPS_CLI_USAGE = `Usage:
+const APPS_CLI_USAGE = `Usage:
   optionscope apps list [--account ID] [--json]
   optionscope apps revoke APP_ID [--json]
 
@@ -31,7 +31,11 @@ function table(apps: ConnectedApp[]): string {
   const rows = apps.map((a) => [a.appId, a.accountId, state(a), a.clientName ?? "(unnamed)", a.createdAt, a.lastUsedAt ?? "-"]);
   const head = ["APP_ID", "ACCOUNT", "STATE", "CLIENT", "CREATED", "LAST_USED"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd() + "\n";
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd() + "\n";
   return line(head) + rows.map(line).join("");
 }
 
@@ -40,18 +44,20 @@ function table(apps: ConnectedApp[]): string {
  * 2 usage, 3 store error).
  * @example await runAppsCli(["apps", "revoke", "app_abc"], process.env) // 0
  */
-export async function runAppsCli(
-  argv: string[],
-  env: Record<string, string | undefined>,
-  io: CliIo = processIo,
-): Promise<number> {
+export async function runAppsCli(argv: string[], env: Record<string, string | undefined>, io: CliIo = processIo): Promise<number> {
   const output = cliOutput(io, argv);
   const { out, fail } = output;
   let accounts: AccountStore | null = null;
   try {
     const { values, positionals } = parseArgs({
       args: argv,
-      options: { "data-dir": { type: "string" }, store: { type: "string" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" }, account: { type: "string" } },
+      options: {
+        "data-dir": { type: "string" },
+        store: { type: "string" },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+        account: { type: "string" },
+      },
       allowPositionals: true,
       strict: true,
     });

@@ -14,7 +14,7 @@ import { PLANS } from "../accounts/types";
 import { resolveStoreUrl, UsageError } from "../config";
 import { cliOutput, EXIT_FAILED, EXIT_OK, EXIT_STORE, EXIT_USAGE, isUsageError, processIo, type CliIo } from "./_cli-io";
 
-export const CONSOLE_CLI_USAGE = `Usage:
+const CONSOLE_CLI_USAGE = `Usage:
   optionscope console link --account ID [--base-url URL] [--expires-in-hours N] [--json]
         one-time link that signs the customer in and lets them choose a console password
         (also the way to reset a forgotten password)
@@ -69,7 +69,11 @@ function inviteTable(invites: InviteCode[]): string {
   const rows = invites.map((i) => [i.inviteId, `${i.prefix}...`, i.plan, String(i.credits), i.state, i.redeemedBy ?? "-", i.expiresAt ?? "-", i.label ?? ""]);
   const head = ["INVITE_ID", "CODE", "PLAN", "CREDITS", "STATE", "REDEEMED_BY", "EXPIRES", "LABEL"];
   const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
-  const line = (r: string[]) => r.map((v, c) => v.padEnd(widths[c]!)).join("  ").trimEnd() + "\n";
+  const line = (r: string[]) =>
+    r
+      .map((v, c) => v.padEnd(widths[c]!))
+      .join("  ")
+      .trimEnd() + "\n";
   return line(head) + rows.map(line).join("");
 }
 

@@ -13,7 +13,7 @@ import { openPgPauseStore } from "../accounts/postgres/pg-pause";
 import { DEFAULT_PAUSE_MESSAGE, openPauseStore } from "../control/service-state";
 import { cliOutput, EXIT_OK, EXIT_STORE, EXIT_USAGE, isUsageError, processIo, type CliIo } from "./_cli-io";
 
-export const PAUSE_CLI_USAGE = `Usage:
+const PAUSE_CLI_USAGE = `Usage:
   optionscope pause --retry-after SECONDS [--message TEXT] [--data-dir DIR | --store URL] [--json]
   optionscope resume [--data-dir DIR | --store URL] [--json]
   --store URL: the PostgreSQL store several instances share (default $OPTIONSCOPE_STORE)

@@ -10,17 +10,27 @@ import type { MarketData } from "../../lib/market/market-data";
 import { resolveDataDir } from "../accounts/open-db";
 import { parseFillSessions, UsageError } from "../config";
 import { loadFileMarket } from "../data";
-import { dailyDbPath, DAILY_KINDS, DEFAULT_FLOW_FILL_SESSIONS, marketIdentity, openDailyStore, openFillLease, runFill, type DailyKind, type MarketSource } from "../daily-store";
+import {
+  dailyDbPath,
+  DAILY_KINDS,
+  DEFAULT_FLOW_FILL_SESSIONS,
+  marketIdentity,
+  openDailyStore,
+  openFillLease,
+  runFill,
+  type DailyKind,
+  type MarketSource,
+} from "../daily-store";
 import { dailyProducer } from "../daily-store/compute";
 import { FILL_LEASE_RENEW_MS, type LeaseHolder } from "../daily-store/lease";
 import { fillPlan, plannedRows } from "../daily-store/plan";
 import { lowerFillPriority } from "../daily-store/priority";
 import { fillScopeOf } from "../daily-store/scope";
-import { FLOW_FIRST_DATE } from "../modules/flow/tape";
+import { FLOW_FIRST_DATE } from "../modules/flow/sessions/tape";
 import { DEFAULT_HISTORY_SESSIONS } from "../modules/vol/daily-store";
 import { EXIT_FAILED, EXIT_OK, isUsageError, processIo, type CliIo } from "./_cli-io";
 
-export const PRECOMPUTE_USAGE = `Usage: optionscope precompute [options]
+const PRECOMPUTE_USAGE = `Usage: optionscope precompute [options]
   Fill the daily store (daily.sqlite in the data directory) in the foreground, newest sessions first.
   --sessions N|all     flow sessions back from the last finished one (default ${DEFAULT_FLOW_FILL_SESSIONS}; all: back to ${FLOW_FIRST_DATE})
   --kinds K,K          ${DAILY_KINDS.join(",")} (default all; the vol window is always ${DEFAULT_HISTORY_SESSIONS + 1} sessions)
@@ -47,24 +57,37 @@ export interface PrecomputeOptions {
 
 function kindsOf(raw: string | undefined): DailyKind[] | undefined {
   if (raw === undefined) return undefined;
-  const kinds = raw.split(",").map((k) => k.trim()).filter((k) => k !== "");
+  const kinds = raw
+    .split(",")
+    .map((k) => k.trim())
+    .filter((k) => k !== "");
   const bad = kinds.find((k) => !(DAILY_KINDS as readonly string[]).includes(k));
-  if (bad !== undefined || kinds.length === 0) throw new UsageError(`Invalid --kinds: expected one or more of ${DAILY_KINDS.join(", ")} separated by commas (got ${JSON.stringify(raw.slice(0, 60))})`);
+  if (bad !== undefined || kinds.length === 0)
+    throw new UsageError(`Invalid --kinds: expected one or more of ${DAILY_KINDS.join(", ")} separated by commas (got ${JSON.stringify(raw.slice(0, 60))})`);
   return kinds as DailyKind[];
 }
 
 function nowOf(raw: string | undefined): number {
   if (raw === undefined) return Date.now();
   const ms = Date.parse(raw);
-  if (!Number.isFinite(ms)) throw new UsageError(`Invalid --now / OPTIONSCOPE_NOW: expected an ISO instant such as 2024-03-06T15:00:00Z (got ${JSON.stringify(raw.slice(0, 40))})`);
+  if (!Number.isFinite(ms))
+    throw new UsageError(`Invalid --now / OPTIONSCOPE_NOW: expected an ISO instant such as 2024-03-06T15:00:00Z (got ${JSON.stringify(raw.slice(0, 40))})`);
   return ms;
 }
 
 const holderText = (h: LeaseHolder) => `pid ${h.pid} on ${h.host} (lease until ${new Date(h.expiresMs).toISOString()})`;
-const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve) => {
-  const t = setTimeout(resolve, ms);
-  signal?.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
-});
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(t);
+        resolve();
+      },
+      { once: true },
+    );
+  });
 
 /**
  * Run `precompute`; resolves to the exit code (0 done, 1 the store is being filled elsewhere or the
@@ -97,7 +120,10 @@ export async function runPrecomputeCli(argv: string[], env: NodeJS.ProcessEnv, i
     if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra[0]}".\n${PRECOMPUTE_USAGE}`);
     const flowSessions = parseFillSessions(values.sessions, "--sessions") ?? DEFAULT_FLOW_FILL_SESSIONS;
     const kinds = kindsOf(values.kinds);
-    const symbols = values.symbols?.split(",").map((s) => s.trim().toUpperCase()).filter((s) => s !== "");
+    const symbols = values.symbols
+      ?.split(",")
+      .map((s) => s.trim().toUpperCase())
+      .filter((s) => s !== "");
     const nowMs = nowOf(values.now ?? env.OPTIONSCOPE_NOW);
     const dataDir = resolveDataDir(values["data-dir"], env);
     const marketDir = values.data ?? env.OPTIONSCOPE_DATA;
@@ -146,7 +172,13 @@ async function precompute(r: PrecomputeRun, io: CliIo, options: PrecomputeOption
     }
     const clock = fixedClock(r.nowMs);
     const market: MarketData = r.source.kind === "simulated" ? createSimulatedMarket({ seed: r.source.seed, clock }) : await loadFileMarket(r.source.dir, { clock });
-    const scope = await fillScopeOf(market, { symbols: r.symbols, kinds: r.kinds, volSessions: DEFAULT_HISTORY_SESSIONS, flowFrom: FLOW_FIRST_DATE, flowSessions: r.flowSessions });
+    const scope = await fillScopeOf(market, {
+      symbols: r.symbols,
+      kinds: r.kinds,
+      volSessions: DEFAULT_HISTORY_SESSIONS,
+      flowFrom: FLOW_FIRST_DATE,
+      flowSessions: r.flowSessions,
+    });
     const steps = fillPlan(scope, r.nowMs);
     const totals = plannedRows(steps);
     const flowDates = steps.filter((s) => s.kind === "flow-summary").map((s) => s.session);

@@ -10,7 +10,8 @@ import { clientAddress } from "../limits/ip-ceiling";
 import { readBodyText } from "../http/read-body";
 import { errorBody } from "../http/render-error";
 import type { ConsoleSession } from "../accounts/console-types";
-import { CONSOLE_CLIENT_JS } from "./console-client";
+import { bundleUnavailable, servedAsset } from "../web/bundle";
+import { CONSOLE_SCRIPT } from "../web/page-scripts";
 import { consoleHtml } from "./console-html";
 import type { ConsoleService, OpenedSession } from "./console-service";
 import { sessionCookie, sessionIdFrom } from "./session-cookie";
@@ -104,24 +105,51 @@ export function createConsoleApp(options: ConsoleAppOptions): (request: Request)
   const signedInAs = (ctx: RouteContext) => ctx.session!.accountId;
 
   const routes: ConsoleRoute[] = [
-    { method: "GET", pattern: /^\/api\/session$/, signedIn: true, run: (ctx) => ({ accountId: signedInAs(ctx), csrfToken: ctx.session!.csrfToken, expiresAt: new Date(ctx.session!.expiresMs).toISOString() }) },
     {
-      method: "POST", pattern: /^\/api\/sign-in$/, signedIn: false,
-      run: async (ctx) => (ctx.opened = await service.signIn(ctx.body, ctx.ip), { accountId: ctx.opened.accountId, csrfToken: ctx.opened.csrfToken }),
+      method: "GET",
+      pattern: /^\/api\/session$/,
+      signedIn: true,
+      run: (ctx) => ({ accountId: signedInAs(ctx), csrfToken: ctx.session!.csrfToken, expiresAt: new Date(ctx.session!.expiresMs).toISOString() }),
     },
     {
-      method: "POST", pattern: /^\/api\/setup$/, signedIn: false,
-      run: async (ctx) => (ctx.opened = await service.setUp(ctx.body, ctx.ip), { accountId: ctx.opened.accountId, csrfToken: ctx.opened.csrfToken }),
+      method: "POST",
+      pattern: /^\/api\/sign-in$/,
+      signedIn: false,
+      run: async (ctx) => {
+        ctx.opened = await service.signIn(ctx.body, ctx.ip);
+        return { accountId: ctx.opened.accountId, csrfToken: ctx.opened.csrfToken };
+      },
     },
     {
-      method: "POST", pattern: /^\/api\/sign-up$/, signedIn: false, creates: true,
+      method: "POST",
+      pattern: /^\/api\/setup$/,
+      signedIn: false,
+      run: async (ctx) => {
+        ctx.opened = await service.setUp(ctx.body, ctx.ip);
+        return { accountId: ctx.opened.accountId, csrfToken: ctx.opened.csrfToken };
+      },
+    },
+    {
+      method: "POST",
+      pattern: /^\/api\/sign-up$/,
+      signedIn: false,
+      creates: true,
       run: async (ctx) => {
         const r = await service.signUp(ctx.body, ctx.ip);
         ctx.opened = r;
         return { accountId: r.accountId, csrfToken: r.csrfToken, key: r.key, keyId: r.keyId };
       },
     },
-    { method: "POST", pattern: /^\/api\/sign-out$/, signedIn: true, run: async (ctx) => (await service.endSession(ctx.sessionId!), (ctx.signedOut = true), { signedOut: true }) },
+    {
+      method: "POST",
+      pattern: /^\/api\/sign-out$/,
+      signedIn: true,
+      run: async (ctx) => {
+        await service.endSession(ctx.sessionId!);
+        ctx.signedOut = true;
+        return { signedOut: true };
+      },
+    },
     { method: "GET", pattern: /^\/api\/overview$/, signedIn: true, run: (ctx) => service.overview(signedInAs(ctx)) },
     { method: "GET", pattern: /^\/api\/usage$/, signedIn: true, run: (ctx) => service.usage(signedInAs(ctx), ctx.url.searchParams.get("days") ?? undefined) },
     { method: "GET", pattern: /^\/api\/keys$/, signedIn: true, run: (ctx) => service.keys(signedInAs(ctx)) },
@@ -166,13 +194,19 @@ export function createConsoleApp(options: ConsoleAppOptions): (request: Request)
     throw new ApiError(400, "invalid_request", "The body must be a JSON object.");
   }
 
-  function page(path: string, url: URL): Response | null {
+  /** The page, or its script (the bundle of app/main.ts: server/web/bundle.ts); null for any other path. */
+  function page(path: string, url: URL): Response | Promise<Response> | null {
     if (path === "" || path === "/") {
       return new Response(consoleHtml({ base: url.pathname.replace(/\/$/, "") }), {
         headers: { "Content-Type": "text/html; charset=utf-8", ...COMMON_HEADERS, "Content-Security-Policy": PAGE_CSP },
       });
     }
-    if (path === "/app.js") return new Response(CONSOLE_CLIENT_JS, { headers: { "Content-Type": "text/javascript; charset=utf-8", ...COMMON_HEADERS } });
+    if (path === "/app.js") {
+      return servedAsset(CONSOLE_SCRIPT).then(
+        (asset) => new Response(asset.js, { headers: { "Content-Type": "text/javascript; charset=utf-8", ...COMMON_HEADERS } }),
+        () => bundleUnavailable("console"),
+      );
+    }
     return null;
   }
 

@@ -1,5 +1,6 @@
 // The console page: the sign-in forms and the six tabs. Empty shells only: the script
-// (`console-client.ts`) fills them with text nodes from the JSON calls (never HTML from data).
+// (`app/main.ts`, served as /console/app.js) fills them with text nodes from the JSON calls
+// (never HTML from data).
 
 /**
  * The page. `base` is the path it is served at (`/console`); every URL in the page is built from it.

@@ -19,7 +19,7 @@ import { createGrantRevoker, type GrantRevocation, type GrantRevokerOptions } fr
 import { createSignInLimiter, type SignInLimiter, type SignInLimits } from "./sign-in-limiter";
 
 /** The accounts service parts the console uses (either store's service satisfies it). */
-export type ConsoleAccounts = Pick<AccountService, "accountView" | "openOAuthStore" | "openConsoleStore"> & Pick<AccountAdmin, "createKey" | "revokeKey">;
+type ConsoleAccounts = Pick<AccountService, "accountView" | "openOAuthStore" | "openConsoleStore"> & Pick<AccountAdmin, "createKey" | "revokeKey">;
 
 export interface ConsoleServiceOptions {
   accounts: ConsoleAccounts;
@@ -58,12 +58,11 @@ export interface OpenedSession {
 }
 
 /** Largest monthly cap a customer may set (credits); far above any plan's use, below float trouble. */
-export const MAX_MONTHLY_CAP_CREDITS = 1_000_000_000_000;
+const MAX_MONTHLY_CAP_CREDITS = 1_000_000_000_000;
 /** Days the usage tab covers at most. */
-export const MAX_USAGE_DAYS = 90;
+const MAX_USAGE_DAYS = 90;
 
-const badParameter = (name: string, message: string) =>
-  new ApiError(400, "invalid_parameter", `${name}: ${message}`, { details: { parameter: name } });
+const badParameter = (name: string, message: string) => new ApiError(400, "invalid_parameter", `${name}: ${message}`, { details: { parameter: name } });
 
 function requireString(value: unknown, name: string, maxChars = 512): string {
   if (typeof value !== "string" || value.trim() === "" || value.length > maxChars) {

@@ -6,7 +6,7 @@
 import type { OAuthStore } from "../oauth/oauth-store";
 
 /** Waits between attempts after a failed one (ms), then give up: docs/methodology.md#store-outage-thresholds. */
-export const GRANT_REVOCATION_RETRY_MS: readonly number[] = [1_000, 2_000, 5_000, 10_000, 30_000, 60_000, ...Array<number>(28).fill(60_000)];
+const GRANT_REVOCATION_RETRY_MS: readonly number[] = [1_000, 2_000, 5_000, 10_000, 30_000, 60_000, ...Array<number>(28).fill(60_000)];
 
 /** The outcome of one revocation: the tokens revoked now, or a failure that is being retried. */
 export type GrantRevocation = { done: true; tokensRevoked: number } | { done: false };
@@ -63,5 +63,3 @@ export function createGrantRevoker(oauth: OAuthStore, options: GrantRevokerOptio
     },
   };
 }
-
-export type GrantRevoker = ReturnType<typeof createGrantRevoker>;

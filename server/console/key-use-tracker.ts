@@ -32,7 +32,12 @@ export function createKeyUseTracker(
     try {
       const written = write(batch);
       // A networked store answers later; its failure is kept the same way.
-      return written instanceof Promise ? written.then(() => {}, () => keep(batch)) : Promise.resolve();
+      return written instanceof Promise
+        ? written.then(
+            () => {},
+            () => keep(batch),
+          )
+        : Promise.resolve();
     } catch {
       keep(batch);
       return Promise.resolve();
@@ -46,7 +51,12 @@ export function createKeyUseTracker(
         ...service,
         authenticate(header: string | null | undefined) {
           const principal = service.authenticate(header);
-          if (principal instanceof Promise) return principal.then((p) => (pending.set(p.keyId, now()), p));
+          if (principal instanceof Promise) {
+            return principal.then((p) => {
+              pending.set(p.keyId, now());
+              return p;
+            });
+          }
           pending.set(principal.keyId, now());
           return principal;
         },

@@ -8,7 +8,7 @@ const SECURE_NAME = "__Host-osc_session";
 const PLAIN_NAME = "osc_session";
 
 /** The cookie's name and path for a request served over TLS or not. */
-export function cookieSpec(secure: boolean): { name: string; path: string } {
+function cookieSpec(secure: boolean): { name: string; path: string } {
   return secure ? { name: SECURE_NAME, path: "/" } : { name: PLAIN_NAME, path: "/console" };
 }
 

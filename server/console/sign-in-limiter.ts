@@ -16,7 +16,7 @@ export interface SignInLimits {
   windowMs: number;
 }
 
-export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = Object.freeze({ perAccount: 5, perIp: 20, windowMs: 15 * 60_000 });
+const DEFAULT_SIGN_IN_LIMITS: SignInLimits = Object.freeze({ perAccount: 5, perIp: 20, windowMs: 15 * 60_000 });
 
 /** Keys tracked at most; the oldest entries go first (bounds memory under a spray of addresses). */
 const MAX_TRACKED = 50_000;
@@ -97,10 +97,7 @@ export function createRedisSignInLimiter(redis: Redis, limits: SignInLimits = DE
       return Math.max(byIp, byAccount);
     },
     async recordFailure(account, ip, nowMs) {
-      await Promise.all([
-        log.run(`ip:${ip}`, 4 * limits.perIp, nowMs, true),
-        account ? log.run(`acct:${account}`, 4 * limits.perAccount, nowMs, true) : null,
-      ]);
+      await Promise.all([log.run(`ip:${ip}`, 4 * limits.perIp, nowMs, true), account ? log.run(`acct:${account}`, 4 * limits.perAccount, nowMs, true) : null]);
     },
     recordSuccess: (account) => log.clear(`acct:${account}`),
   };

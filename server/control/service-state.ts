@@ -6,7 +6,7 @@
 import type Database from "better-sqlite3";
 
 /** What a data route answers now. */
-export type ServiceState =
+type ServiceState =
   | { mode: "open" }
   | { mode: "paused"; retryAfterS: number; message: string }
   | { mode: "warming_up"; retryAfterS: number; progress: { done: number; total: number } | null };

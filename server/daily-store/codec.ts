@@ -98,7 +98,10 @@ function rowBuilder(keys: readonly string[]): (cols: ArrayLike<unknown>[], n: nu
   if (!f) {
     const fields = keys.map((k, j) => `${JSON.stringify(k)}: c${j}[i]`).join(", ");
     const locals = keys.map((_, j) => `const c${j} = cols[${j}];`).join(" ");
-    f = new Function("cols", "n", `${locals} const out = new Array(n); for (let i = 0; i < n; i++) out[i] = { ${fields} }; return out;`) as (cols: ArrayLike<unknown>[], n: number) => Record<string, unknown>[];
+    f = new Function("cols", "n", `${locals} const out = new Array(n); for (let i = 0; i < n; i++) out[i] = { ${fields} }; return out;`) as (
+      cols: ArrayLike<unknown>[],
+      n: number,
+    ) => Record<string, unknown>[];
     ROW_BUILDERS.set(id, f);
   }
   return f;

@@ -10,8 +10,8 @@ import type { ChainOptions, IsoDate } from "../../lib/market/market-data";
 import { spawnSiblingWorker } from "../spawn-sibling-worker";
 import { createWorkerPool, WorkerPoolUnavailable, type WorkerPool, type WorkerPoolStats } from "../workers/worker-pool";
 import type { MarketSource } from "./fingerprint";
-import type { RvolQuery, RvolTarget } from "../modules/flow/rvol-routes";
-import { FLOW_SUMMARY, VOL_READING } from "./kinds";
+import type { RvolQuery, RvolTarget } from "../modules/flow/underlyings/rvol";
+import type { FLOW_SUMMARY, VOL_READING } from "./kinds";
 
 /** What a compute worker is started with. */
 export interface ComputeWorkerInit {
@@ -69,7 +69,8 @@ export function createComputePool(init: ComputeWorkerInit, size = DEFAULT_COMPUT
   return {
     // Tasks are queued round-robin by symbol: one symbol's year of sessions does not hold back
     // another symbol's first row.
-    run: <T>(task: ComputeTask, signal?: AbortSignal) => pool.run(task, signal, "symbol" in task ? task.symbol : "ticker" in task ? task.ticker : task.target.ticker) as Promise<T>,
+    run: <T>(task: ComputeTask, signal?: AbortSignal) =>
+      pool.run(task, signal, "symbol" in task ? task.symbol : "ticker" in task ? task.ticker : task.target.ticker) as Promise<T>,
     prestart: () => pool.prestart(),
     stats: () => pool.stats(),
     close: () => pool.close(),

@@ -9,13 +9,13 @@ import type { MarketData } from "../../lib/market/market-data";
 import { sessionCloseReading } from "../../lib/vol";
 import { loadFileMarket } from "../data";
 import { createFlowState } from "../modules/flow/flow-route";
-import { rvolAnswer } from "../modules/flow/rvol-routes";
-import { computeSessionSummary } from "../modules/flow/session-summary";
+import { rvolAnswer } from "../modules/flow/underlyings/rvol";
+import { computeSessionSummary } from "../modules/flow/sessions/session-summary";
 import type { AppServices } from "../services";
 import { mebibytes } from "../cache/cache-budget";
 import { servePoolTasks } from "../workers/worker-pool";
 import { WORKER_CACHE_MB } from "./compute";
-import { premiumNormFor } from "../modules/flow/tape";
+import { premiumNormFor } from "../modules/flow/sessions/tape";
 import { FLOW_NORM, FLOW_RVOL, SIM_CHAIN, type ComputeTask, type ComputeWorkerInit } from "./compute-pool";
 import { FLOW_SUMMARY } from "./kinds";
 

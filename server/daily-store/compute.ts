@@ -2,11 +2,11 @@
 // same functions the request path runs on demand (so a stored row equals a computed one).
 import type { IsoDate, MarketData } from "../../lib/market/market-data";
 import { sessionCloseReading } from "../../lib/vol";
-import { buildContractTable } from "../modules/flow/contract-top-table";
+import { buildContractTable } from "../modules/flow/sessions/contract-top-table";
 import { createFlowState } from "../modules/flow/flow-route";
-import { buildMarketSessionTable } from "../modules/flow/market-session-table";
-import { buildPrintTimeIndex } from "../modules/flow/print-time-index";
-import { computeSessionSummary } from "../modules/flow/session-summary";
+import { buildMarketSessionTable } from "../modules/flow/sessions/market-session-table";
+import { buildPrintTimeIndex } from "../modules/flow/sessions/print-time-index";
+import { computeSessionSummary } from "../modules/flow/sessions/session-summary";
 import { mebibytes } from "../cache/cache-budget";
 import type { AppServices } from "../services";
 import { CONTRACT_TOP, FLOW_SUMMARY, MARKET_SESSION, PRINT_INDEX, VOL_READING, type DailyKind } from "./kinds";

@@ -81,7 +81,14 @@ parentPort!.on("message", (m: FillWorkerRequest) => {
     try {
       const { store, produce, scope } = await ready;
       aborted = false;
-      const computed = await runFill({ store, produce, scope, nowMs, stopped: () => stopping || aborted, onProgress: (kind, p) => post({ type: "progress", kind, ...p }) });
+      const computed = await runFill({
+        store,
+        produce,
+        scope,
+        nowMs,
+        stopped: () => stopping || aborted,
+        onProgress: (kind, p) => post({ type: "progress", kind, ...p }),
+      });
       post({ type: "idle", computed });
     } catch (error) {
       post(failure(error));

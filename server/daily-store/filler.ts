@@ -23,9 +23,9 @@ import type { DailyDataStore } from "./store";
 import { surveyFill } from "./survey";
 
 /** How often the filler checks whether a new session has closed, ms of wall time. */
-export const FILL_POLL_MS = 60_000;
+const FILL_POLL_MS = 60_000;
 /** How often an instance without the lease looks at the store and tries to take the lease again. */
-export const FILL_STANDBY_RETRY_MS = 15_000;
+const FILL_STANDBY_RETRY_MS = 15_000;
 /**
  * Backoff after a failed pass (a full disk, a locked or unwritable store, a crashed worker): the
  * first retry after FILL_RETRY_MIN_MS, doubling per failure in a row up to FILL_RETRY_MAX_MS.
@@ -79,7 +79,8 @@ export interface DailyFiller {
 }
 
 /** The fill worker, niced from its first instruction (module loading included). */
-const spawnFillWorker = (init: FillWorkerInit): Worker => spawnSiblingWorker(import.meta.url, { source: "./fill-worker.ts", built: "./daily-fill-worker.js" }, init, { nice: FILL_NICE });
+const spawnFillWorker = (init: FillWorkerInit): Worker =>
+  spawnSiblingWorker(import.meta.url, { source: "./fill-worker.ts", built: "./daily-fill-worker.js" }, init, { nice: FILL_NICE });
 
 const holderLine = (h: LeaseHolder) => ({ pid: h.pid, host: h.host, expires: new Date(h.expiresMs).toISOString() });
 
@@ -225,7 +226,16 @@ export function startDailyFill(o: DailyFillOptions): DailyFiller {
   const startWorker = (): boolean => {
     let w: Worker;
     try {
-      w = spawnFillWorker({ dbPath: o.store.path, identity: o.store.identity, source: o.source, nowMs: o.clock.now(), symbols: o.symbols, volSessions: o.volSessions, flowFrom: o.flowFrom, flowSessions });
+      w = spawnFillWorker({
+        dbPath: o.store.path,
+        identity: o.store.identity,
+        source: o.source,
+        nowMs: o.clock.now(),
+        symbols: o.symbols,
+        volSessions: o.volSessions,
+        flowFrom: o.flowFrom,
+        flowSessions,
+      });
     } catch (error) {
       fail(String((error as Error)?.message ?? error), (error as { code?: string })?.code);
       return false;
@@ -275,7 +285,13 @@ export function startDailyFill(o: DailyFillOptions): DailyFiller {
     line("daily_fill_unavailable", { error: String((error as Error)?.message ?? error) });
   }
   if (lease) {
-    line("daily_fill_start", { store: o.store.path, through: planned, flowSessions: Number.isFinite(flowSessions) ? flowSessions : "all", volSessions: o.volSessions + 1, owner: lease.owner });
+    line("daily_fill_start", {
+      store: o.store.path,
+      through: planned,
+      flowSessions: Number.isFinite(flowSessions) ? flowSessions : "all",
+      volSessions: o.volSessions + 1,
+      owner: lease.owner,
+    });
     if (startWorker()) attempt();
   }
   // A new session closed: plan again (everything already stored is skipped).

@@ -3,7 +3,7 @@
 // threshold, a field), so rows written by an older build are recomputed instead of served.
 // See docs/architecture.md#persisted-daily-store.
 
-/** Flow: one ticker's `SessionSummary` (server/modules/flow/session-summary.ts). */
+/** Flow: one ticker's `SessionSummary` (server/modules/flow/sessions/session-summary.ts). */
 export const FLOW_SUMMARY = "flow-summary";
 /**
  * Flow: one session's market-wide contract table (`ContractTable`, lib/flow/contract-table.ts),
@@ -12,13 +12,13 @@ export const FLOW_SUMMARY = "flow-summary";
  */
 export const CONTRACT_TOP = "contract-top";
 /**
- * Flow: one session's market-wide table (`MarketSessionTable`, server/modules/flow/market-session-table.ts):
+ * Flow: one session's market-wide table (`MarketSessionTable`, server/modules/flow/sessions/market-session-table.ts):
  * every ticker's totals and the market tide per minute, stored under `MARKET_SYMBOL`; built from
  * that session's `FLOW_SUMMARY` rows. @see docs/methodology.md#flow-market-session-table
  */
 export const MARKET_SESSION = "market-session";
 /**
- * Flow: one session's print-time index (`PrintTimeIndex`, server/modules/flow/print-time-index.ts):
+ * Flow: one session's print-time index (`PrintTimeIndex`, server/modules/flow/sessions/print-time-index.ts):
  * the tickers printing at each millisecond, stored under `MARKET_SYMBOL`; built from the session's prints.
  * @see docs/methodology.md#flow-print-time-index
  */

@@ -24,7 +24,7 @@ export interface LeaseHolder {
 }
 
 /** Outcome of a take: won (with the stale holder it replaced, if any) or held by someone else. */
-export type LeaseTake = { held: true; replaced: LeaseHolder | null } | { held: false; holder: LeaseHolder };
+type LeaseTake = { held: true; replaced: LeaseHolder | null } | { held: false; holder: LeaseHolder };
 
 export interface FillLease {
   /** This taker's id (`host:pid:uuid`): two fillers of one process have different ones. */

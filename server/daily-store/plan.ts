@@ -60,7 +60,7 @@ export function lastFinishedSession(nowMs: number): IsoDate {
 }
 
 /** `count` trading sessions ending at `last`, most recent first. */
-export function sessionsBackFrom(last: IsoDate, count: number): IsoDate[] {
+function sessionsBackFrom(last: IsoDate, count: number): IsoDate[] {
   const out: IsoDate[] = [];
   for (let d = last; out.length < count; d = previousTradingDay(d)) out.push(d);
   return out;

@@ -46,7 +46,11 @@ export function createFillTracker(): FillTracker {
   let running = false;
   let retry: FillRetry | null = null;
   return {
-    snapshot: () => ({ running, retry: retry && { ...retry }, kinds: Object.fromEntries(DAILY_KINDS.map((k) => [k, { ...kinds[k] }])) as Record<DailyKind, KindProgress> }),
+    snapshot: () => ({
+      running,
+      retry: retry && { ...retry },
+      kinds: Object.fromEntries(DAILY_KINDS.map((k) => [k, { ...kinds[k] }])) as Record<DailyKind, KindProgress>,
+    }),
     update(kind, p) {
       kinds[kind] = { ...p };
       if (p.finished) {

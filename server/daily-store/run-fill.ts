@@ -9,9 +9,9 @@ import type { KindProgress } from "./progress";
 import type { DailyDataStore, DailyRow } from "./store";
 
 /** Rows written per transaction: small enough that a stop or crash loses little work. */
-export const FILL_BATCH_ROWS = 8;
+const FILL_BATCH_ROWS = 8;
 /** A batch is also written once it holds this much work (an index's summary is seconds of CPU). */
-export const FILL_BATCH_MS = 2_000;
+const FILL_BATCH_MS = 2_000;
 
 export interface RunFillOptions {
   store: DailyDataStore;

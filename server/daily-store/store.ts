@@ -31,7 +31,7 @@ export interface DailyRow<T = unknown> {
 }
 
 /** Reads and writes of one open store (tests count them; status pages show them). */
-export interface DailyStoreStats {
+interface DailyStoreStats {
   hits: number;
   misses: number;
   writes: number;
@@ -284,7 +284,10 @@ export function openDailyStore(path: string, identity: string, options: DailySto
     path,
     identity,
     get<T>(kind: DailyKind, symbol: string, session: string) {
-      const body = guarded((k) => k.get.get(kind, symbol, session, fp[kind]) as Buffer | undefined, () => undefined);
+      const body = guarded(
+        (k) => k.get.get(kind, symbol, session, fp[kind]) as Buffer | undefined,
+        () => undefined,
+      );
       const value = body === undefined ? undefined : decodeOrMiss<T>(body);
       if (value === undefined) {
         stats.misses++;
@@ -294,7 +297,10 @@ export function openDailyStore(path: string, identity: string, options: DailySto
       return value;
     },
     session<T>(kind: DailyKind, session: string) {
-      const rows = guarded((k) => k.session.all(kind, session, fp[kind]) as { symbol: string; body: Buffer }[], () => []);
+      const rows = guarded(
+        (k) => k.session.all(kind, session, fp[kind]) as { symbol: string; body: Buffer }[],
+        () => [],
+      );
       const out = new Map<string, T>();
       for (const r of rows) {
         const v = decodeOrMiss<T>(r.body);
@@ -304,7 +310,10 @@ export function openDailyStore(path: string, identity: string, options: DailySto
       return out;
     },
     range<T>(kind: DailyKind, symbol: string, from: string, to: string) {
-      const rows = guarded((k) => k.range.all(kind, symbol, from, to, fp[kind]) as { session: string; body: Buffer }[], () => []);
+      const rows = guarded(
+        (k) => k.range.all(kind, symbol, from, to, fp[kind]) as { session: string; body: Buffer }[],
+        () => [],
+      );
       const out = new Map<string, T>();
       for (const r of rows) {
         const v = decodeOrMiss<T>(r.body);
@@ -313,7 +322,13 @@ export function openDailyStore(path: string, identity: string, options: DailySto
       stats.hits += out.size;
       return out;
     },
-    symbolsAt: (kind, session) => new Set(guarded((k) => k.symbols.all(kind, session, fp[kind]) as string[], () => [])),
+    symbolsAt: (kind, session) =>
+      new Set(
+        guarded(
+          (k) => k.symbols.all(kind, session, fp[kind]) as string[],
+          () => [],
+        ),
+      ),
     put(kind, symbol, session, value) {
       const body = encodeDaily(value);
       const write = (k: Connection) => void k.put.run(kind, symbol, session, fp[kind], body);
@@ -321,10 +336,17 @@ export function openDailyStore(path: string, identity: string, options: DailySto
       stats.writes++;
     },
     putMany(kind, rows) {
-      guarded((k) => k.putAll(kind, rows), () => conn().putAll(kind, rows));
+      guarded(
+        (k) => k.putAll(kind, rows),
+        () => conn().putAll(kind, rows),
+      );
       stats.writes += rows.length;
     },
-    count: (kind) => guarded((k) => k.count.get(kind, fp[kind]) as number, () => 0),
+    count: (kind) =>
+      guarded(
+        (k) => k.count.get(kind, fp[kind]) as number,
+        () => 0,
+      ),
     stats: () => ({ ...stats }),
     fill: options.fill ?? createFillTracker(),
     onReset(listener) {

@@ -1,4 +1,4 @@
 // Loading real data from a folder of CSV files
-export { loadFileMarket, readFileMarketTables } from "./load-file-market";
-export type { LoadFileMarketOptions, LoadProgress, ReloadableFileMarket } from "./load-file-market";
+export { loadFileMarket } from "./load-file-market";
+export type { LoadProgress, ReloadableFileMarket } from "./load-file-market";
 export { progressBar } from "./progress-bar";

@@ -8,15 +8,7 @@ import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import type { Clock } from "../../lib/market/market-data";
-import {
-  createFileMarket,
-  DataFileError,
-  FILE_KINDS,
-  FileMarketBuilder,
-  fileKindOf,
-  type FileMarket,
-  type FileMarketTables,
-} from "../../lib/market/files";
+import { createFileMarket, DataFileError, FILE_KINDS, FileMarketBuilder, fileKindOf, type FileMarket, type FileMarketTables } from "../../lib/market/files";
 import { progressBar } from "./progress-bar";
 
 /** Progress of a load, reported per file as bytes are read. */
@@ -58,7 +50,7 @@ const PROGRESS_STEP_BYTES = 64 * 1024;
  * market in use).
  * @throws DataFileError naming file, line and field of the first bad row; `missing_file` without symbols.csv
  */
-export async function readFileMarketTables(dir: string, options: LoadFileMarketOptions = {}): Promise<FileMarketTables> {
+async function readFileMarketTables(dir: string, options: LoadFileMarketOptions = {}): Promise<FileMarketTables> {
   const onProgress = options.onProgress ?? progressBar();
   let names: string[];
   try {

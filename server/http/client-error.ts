@@ -30,7 +30,7 @@ function overflowStatus(rawPacket: Buffer | undefined, bytesParsed: number | und
 }
 
 /** The status Node's parser error maps to. */
-export function clientErrorStatus(code: string | undefined, rawPacket?: Buffer, bytesParsed?: number): number {
+function clientErrorStatus(code: string | undefined, rawPacket?: Buffer, bytesParsed?: number): number {
   if (code === "HPE_HEADER_OVERFLOW") return overflowStatus(rawPacket, bytesParsed);
   if (code === "HPE_URI_TOO_LONG") return 414;
   if (code === "ERR_HTTP_REQUEST_TIMEOUT" || code === "ERR_HTTP_HEADERS_TIMEOUT") return 408;
@@ -51,7 +51,7 @@ function errorHeaders(body: string, extra: Record<string, string>): Record<strin
 }
 
 /** A complete HTTP/1.1 answer carrying `error` in the envelope, as raw text for a bare socket. */
-export function rawErrorResponse(error: ApiError, extra: Record<string, string> = {}): string {
+function rawErrorResponse(error: ApiError, extra: Record<string, string> = {}): string {
   const body = JSON.stringify(errorBody(error, "lower"));
   const head = Object.entries(errorHeaders(body, extra)).map(([k, v]) => `${k}: ${v}`);
   return [`HTTP/1.1 ${error.status} ${REASONS[error.status] ?? "Error"}`, ...head].join("\r\n") + `\r\n\r\n${body}`;

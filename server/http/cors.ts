@@ -18,10 +18,10 @@ export const EXPOSED_HEADERS = [
 ] as const;
 
 /** Request headers a browser may send cross-origin. */
-export const ALLOWED_HEADERS = ["Authorization", "Content-Type", "Last-Event-ID", "Accept"] as const;
+const ALLOWED_HEADERS = ["Authorization", "Content-Type", "Last-Event-ID", "Accept"] as const;
 
 /** Seconds a browser may cache a preflight answer. */
-export const PREFLIGHT_MAX_AGE_S = 600;
+const PREFLIGHT_MAX_AGE_S = 600;
 
 /** Sets the headers every response carries (simple and actual requests). */
 export function applyCorsHeaders(headers: HeaderSink): void {

@@ -23,7 +23,7 @@ export function servedOn(route: AnyRoute, host: RestHost): boolean {
 }
 
 /** True when a path has percent-encoding that does not decode. */
-export function isMalformedPath(pathname: string): boolean {
+function isMalformedPath(pathname: string): boolean {
   if (!pathname.includes("%")) return false;
   try {
     decodeURIComponent(pathname);
@@ -56,7 +56,10 @@ export function buildHostApp(host: RestHost, prefix: string, services: AppServic
   // Prometheus metrics, only when the server was started with them (docs/operations.md#metrics).
   const metrics = services.metrics;
   if (host === "base" && services.serveMetrics && metrics) {
-    app.get(prefix + "/metrics", () => new Response(metrics.render(), { status: 200, headers: { "Content-Type": PROMETHEUS_CONTENT_TYPE, "Cache-Control": "no-store" } }));
+    app.get(
+      prefix + "/metrics",
+      () => new Response(metrics.render(), { status: 200, headers: { "Content-Type": PROMETHEUS_CONTENT_TYPE, "Cache-Control": "no-store" } }),
+    );
   }
   // Non-API pages (the price module's chart page): GET only, no key, no charge.
   for (const page of services.modules.flatMap((m) => m.def.pages ?? [])) {

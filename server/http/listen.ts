@@ -31,7 +31,7 @@ export interface ListenOptions {
 }
 
 /** Default `maxRequestBodyBytes`: above every endpoint's own limit. */
-export const MAX_REQUEST_BODY_BYTES = 8 * 1024 * 1024;
+const MAX_REQUEST_BODY_BYTES = 8 * 1024 * 1024;
 
 /**
  * The checking interval for a pair of timeouts (see `ListenOptions.connectionsCheckingIntervalMs`).
@@ -84,7 +84,11 @@ export async function listen(app: OptionscopeApp, options: ListenOptions): Promi
   node.removeAllListeners("request");
   // Requests received and not yet answered in full (open streams included): a metrics gauge.
   let inFlight = 0;
-  const unregister = app.services.metrics?.gauge("optionscope_http_requests_in_flight", "HTTP requests received and not yet answered in full (open streams included).", () => inFlight);
+  const unregister = app.services.metrics?.gauge(
+    "optionscope_http_requests_in_flight",
+    "HTTP requests received and not yet answered in full (open streams included).",
+    () => inFlight,
+  );
   node.on("request", (req: IncomingMessage, res: ServerResponse) => {
     inFlight++;
     res.once("close", () => inFlight--);

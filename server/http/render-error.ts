@@ -10,11 +10,7 @@ import { HeaderBag, type HeaderSink } from "./header-bag";
 export type ErrorStyle = "lower" | "flow" | "price";
 
 /** Codes that stay lower-case on every module (spec, Errors, rule 3). */
-export const BILLING_CODES: ReadonlySet<string> = new Set([
-  "insufficient_credits",
-  "account_suspended",
-  "credit_check_failed",
-]);
+export const BILLING_CODES: ReadonlySet<string> = new Set(["insufficient_credits", "account_suspended", "credit_check_failed"]);
 
 /**
  * A code as the given module renders it.
@@ -45,13 +41,12 @@ export function errorBody(error: ApiError, style: ErrorStyle): Record<string, un
  * headers (such as `Retry-After`) and whatever the pipeline collected (rate-limit, credits).
  * @example renderError(new ApiError(404, "not_found", "No such path."), { style: "lower" }).status // 404
  */
-export function renderError(
-  error: unknown,
-  options: { style: ErrorStyle; headers?: HeaderSink; method?: string },
-): Response {
+export function renderError(error: unknown, options: { style: ErrorStyle; headers?: HeaderSink; method?: string }): Response {
   const apiError = toApiError(error);
   const headers = new HeaderBag();
-  options.headers?.forEach((value, name) => headers.set(name, value));
+  options.headers?.forEach((value, name) => {
+    headers.set(name, value);
+  });
   headers.set("Content-Type", "application/json; charset=utf-8");
   headers.set("Cache-Control", "no-store");
   applyCorsHeaders(headers);

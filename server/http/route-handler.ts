@@ -17,7 +17,7 @@ import { renderError, type ErrorStyle } from "./render-error";
 const gzipAsync = promisify(gzip);
 
 /** Default `Cache-Control` of a keyed success: private to the caller, revalidate before reuse. */
-export const DEFAULT_CACHE_CONTROL = "private, no-cache";
+const DEFAULT_CACHE_CONTROL = "private, no-cache";
 
 /** The error style of a route (flow module upper-cases codes; price adds UDF fields). */
 export function routeStyle(route: AnyRoute): ErrorStyle {
@@ -39,12 +39,7 @@ export function newRequestId(): string {
  * rate; callers without a valid key count per IP at `anonymousRequestsPerMinute`.
  * @throws ApiError 429 `rate_limited` (no `Retry-After`, per the spec's gateway note)
  */
-export async function takeRateLimit(
-  services: AppServices,
-  headers: HeaderSink,
-  principal: Principal | null,
-  request: Request | null,
-): Promise<void> {
+export async function takeRateLimit(services: AppServices, headers: HeaderSink, principal: Principal | null, request: Request | null): Promise<void> {
   const bucket = principal ? principal.keyId : `anon:${request ? clientIp(request) : "local"}`;
   const limit = principal ? principal.limits.requestsPerMinute : services.anonymousRequestsPerMinute;
   const r = await services.rateLimiter.take(bucket, limit, services.wallNowMs());
@@ -64,7 +59,7 @@ export async function takeRateLimit(
  * `optional` caller without a valid key is counted per IP as anonymous.
  * See docs/architecture.md#admission-overlap.
  */
-export async function authenticateAndAdmit(
+async function authenticateAndAdmit(
   services: AppServices,
   headers: HeaderSink,
   request: Request,
@@ -111,7 +106,7 @@ export async function authenticateAndLimit(
 }
 
 /** Bodies at least this long are compressed when the client accepts gzip (smaller gain nothing). */
-export const GZIP_MIN_BYTES = 1024;
+const GZIP_MIN_BYTES = 1024;
 
 /** Whether `Accept-Encoding` admits gzip (a `q=0` refuses it). */
 export function acceptsGzip(request: Request): boolean {
@@ -137,7 +132,7 @@ async function maybeGzip(json: string | Buffer, request: Request, headers: Heade
 }
 
 /** Two event-loop turns: time for Node to process a disconnect that arrived while a handler ran. */
-export function settleTransportEvents(): Promise<void> {
+function settleTransportEvents(): Promise<void> {
   return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }
 

@@ -1,8 +1,8 @@
 import type { z } from "zod";
-import { ApiError, apiErrors } from "../errors";
+import { apiErrors } from "../errors";
 
 /** Longest raw parameter value accepted (longer is `invalid_parameter`, never parsed). */
-export const MAX_PARAM_CHARS = 4096;
+const MAX_PARAM_CHARS = 4096;
 
 /** Issue text for the client; zod's own wording is only the fallback. */
 function issueText(issue: z.core.$ZodIssue): string {
@@ -20,11 +20,7 @@ function issueText(issue: z.core.$ZodIssue): string {
  * `unknown` is `reject`. An empty value counts as absent.
  * @example validateParams(z.object({ metric: enumParam(["gamma", "vanna"], "gamma") }), new URLSearchParams("metric=vanna"))
  */
-export function validateParams<S extends z.ZodObject>(
-  schema: S,
-  search: URLSearchParams | Record<string, string>,
-  unknown: "ignore" | "reject" = "ignore",
-): z.output<S> {
+export function validateParams<S extends z.ZodObject>(schema: S, search: URLSearchParams | Record<string, string>, unknown: "ignore" | "reject" = "ignore"): z.output<S> {
   // Clients repeat the same query (a dashboard polling one heatmap): its answer is kept, and each
   // call gets its own shallow copy (a route's `check` may fill in defaults) over frozen values
   // (arrays of symbols, ...), so no call changes what the next receives. Failures are not kept.
@@ -32,7 +28,10 @@ export function validateParams<S extends z.ZodObject>(
   // Long queries are validated every time: the memo's memory stays bounded whatever callers send.
   if (key.length > MEMO_MAX_KEY_CHARS) return { ...deepFreeze(parseParams(schema, search, unknown)) };
   let memo = validated.get(schema);
-  if (!memo) validated.set(schema, (memo = new Map()));
+  if (!memo) {
+    memo = new Map();
+    validated.set(schema, memo);
+  }
   const hit = memo.get(key);
   if (hit) return { ...hit } as z.output<S>;
   const out = deepFreeze(parseParams(schema, search, unknown));
@@ -83,9 +82,4 @@ function parseParams<S extends z.ZodObject>(schema: S, search: URLSearchParams |
     throw apiErrors.invalidParameter(name, issueText(r.error.issues[0]));
   }
   return out as z.output<S>;
-}
-
-/** Re-throw anything but an `ApiError` as a 400 for `name` (defensive, for hand-written checks). */
-export function asParameterError(name: string, error: unknown): ApiError {
-  return error instanceof ApiError ? error : apiErrors.invalidParameter(name, "value not allowed.");
 }

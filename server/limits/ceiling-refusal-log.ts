@@ -12,10 +12,10 @@ import type { AppServices } from "../services";
 /** Window of the aggregation, ms (one summary per refused address per minute). */
 export const REFUSAL_LOG_WINDOW_MS = 60_000;
 /** Addresses counted in one window before it is closed early (bounds the memory of a spread flood). */
-export const REFUSAL_LOG_MAX_ADDRESSES = 10_000;
+const REFUSAL_LOG_MAX_ADDRESSES = 10_000;
 
 /** One refused request, as the access log shows it. */
-export interface CeilingRefusal {
+interface CeilingRefusal {
   ip: string;
   method: string;
   path: string;

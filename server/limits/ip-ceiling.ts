@@ -39,7 +39,10 @@ interface Counter {
  */
 export function clientAddress(socketIp: string, forwardedFor: string | null, trustedProxies: ReadonlySet<string>): string {
   if (!trustedProxies.has(socketIp) || !forwardedFor) return socketIp;
-  const hops = forwardedFor.split(",").map((h) => h.trim()).filter((h) => h !== "");
+  const hops = forwardedFor
+    .split(",")
+    .map((h) => h.trim())
+    .filter((h) => h !== "");
   for (let i = hops.length - 1; i >= 0; i--) if (!trustedProxies.has(hops[i])) return hops[i];
   return hops[0] ?? socketIp;
 }

@@ -12,7 +12,7 @@ import type { ConcurrencyLimiter, SlotRelease } from "../accounts/types";
 import { sharedLimitsUnavailable } from "./redis-connection";
 
 /** How long a held slot survives without renewal (an instance that died), ms. */
-export const SLOT_LEASE_MS = 15_000;
+const SLOT_LEASE_MS = 15_000;
 
 const NOW_MS = `local tm = redis.call('TIME') local now = tonumber(tm[1]) * 1000 + math.floor(tonumber(tm[2]) / 1000)`;
 
@@ -82,13 +82,16 @@ export function createRedisConcurrencyLimiter(redis: Redis, options: RedisConcur
   let counter = 0;
   /** Slots this instance holds: member -> key. */
   const held = new Map<string, string>();
-  const renewal = setInterval(() => {
-    if (held.size === 0) return;
-    const keys = [...held.values()];
-    const members = [...held.keys()];
-    // A failed renewal is retried on the next tick; a lease outlives two missed renewals.
-    client.optionscopeSlotRenew(keys.length, ...keys, leaseMs, ...members).catch(() => {});
-  }, Math.max(50, Math.floor(leaseMs / 3)));
+  const renewal = setInterval(
+    () => {
+      if (held.size === 0) return;
+      const keys = [...held.values()];
+      const members = [...held.keys()];
+      // A failed renewal is retried on the next tick; a lease outlives two missed renewals.
+      client.optionscopeSlotRenew(keys.length, ...keys, leaseMs, ...members).catch(() => {});
+    },
+    Math.max(50, Math.floor(leaseMs / 3)),
+  );
   renewal.unref?.();
 
   const slotKey = (accountId: string, kind: string) => `${prefix}${kind}:${accountId}`;

@@ -53,7 +53,7 @@ export async function openRedis(url: string, options: RedisOptions = {}): Promis
 }
 
 /** The URL without its password, for messages and logs. */
-export function redactedUrl(url: string): string {
+function redactedUrl(url: string): string {
   try {
     const u = new URL(url);
     if (u.password) u.password = "***";

@@ -101,7 +101,9 @@ function checkBatcher(client: RedisWithSlidingLog): (check: Omit<PendingCheck, "
       return fail();
     }
     reply.then((r) => {
-      batch.forEach((c, k) => c.resolve({ allowed: r[3 * k] === 1, used: Number(r[3 * k + 1]), oldestMs: Number(r[3 * k + 2]) }));
+      batch.forEach((c, k) => {
+        c.resolve({ allowed: r[3 * k] === 1, used: Number(r[3 * k + 1]), oldestMs: Number(r[3 * k + 2]) });
+      });
     }, fail);
   };
   const flush = () => {
@@ -136,7 +138,7 @@ export interface RedisRateLimiter extends RateLimiter {
 }
 
 /** One answer of the sliding log: admitted, entries in the window before it, the oldest one counted (ms). */
-export interface SlidingLogAnswer {
+interface SlidingLogAnswer {
   allowed: boolean;
   used: number;
   oldestMs: number;
@@ -162,7 +164,10 @@ export function createRedisSlidingLog(redis: Redis, options: RedisRateLimiterOpt
     client.defineCommand("optionscopeSlidingLogs", { lua: SLIDING_LOG });
   }
   let check = batchers.get(redis);
-  if (!check) batchers.set(redis, (check = checkBatcher(client)));
+  if (!check) {
+    check = checkBatcher(client);
+    batchers.set(redis, check);
+  }
   // Unique members: two requests in the same millisecond are two entries.
   const instance = crypto.randomUUID().slice(0, 8);
   let counter = 0;

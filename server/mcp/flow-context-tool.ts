@@ -11,6 +11,7 @@ const usd = (x: number) =>
 const pct = (x: number) => `${Math.round(x)}%`;
 
 /** The sweeps read, or null when this server has no sweeps route (the answer is then partial). */
+// biome-ignore lint/suspicious/noExplicitAny: the route's `data` is read field by field, as the brief builders do
 async function sweepsOrNull(calls: BriefCalls, ticker: string): Promise<{ data: any } | null> {
   try {
     return await calls.get("/v1/sweeps/:ticker", { timeframe: "1d" }, { ticker });

@@ -23,6 +23,7 @@ export interface BriefCalls {
    * Run a base- or flow-host route by its declared path (`/v1/sweeps/:ticker`) with path `params`;
    * returns its `{data, meta}`; throws the route's `ApiError`.
    */
+  // biome-ignore lint/suspicious/noExplicitAny: any route's body; each tool reads the fields of its own route
   get(path: string, query: Record<string, string>, params?: Record<string, string>): Promise<{ data: any; meta: any }>;
 }
 

@@ -10,7 +10,7 @@ import { ApiError } from "../errors";
 import type { BriefCalls, IntelligenceTool } from "./intelligence-tools";
 
 /** Symbols whose levels the brief lists (the reference's Trinity view: S&P dailies and weeklies, and QQQ). */
-export const MARKET_BRIEF_SYMBOLS = ["SPXW", "QQQ"] as const;
+const MARKET_BRIEF_SYMBOLS = ["SPXW", "QQQ"] as const;
 
 /** One part of the brief, or null when the caller's plan does not include it. */
 async function optional<T>(call: () => Promise<T>): Promise<T | null> {

@@ -51,7 +51,7 @@ const snake = (s: string) =>
  * `vol_iv`), with `price_` in front for the price host.
  * @example toolNameFor(heatmapRoute) // "heat_heatmap"
  */
-export function toolNameFor(route: AnyRoute): string {
+function toolNameFor(route: AnyRoute): string {
   if (route.host !== "atlas") {
     const known = REFERENCE_TOOL_NAMES[openApiPath(route.path)];
     if (known) return known;
@@ -61,7 +61,7 @@ export function toolNameFor(route: AnyRoute): string {
 }
 
 /** The JSON kinds a JSON Schema admits (through `type`, `anyOf`/`oneOf`, `const` and `enum`). */
-export function kindsOf(schema: Record<string, unknown>): Set<ArgKind> {
+function kindsOf(schema: Record<string, unknown>): Set<ArgKind> {
   const out = new Set<ArgKind>();
   const add = (v: unknown) => {
     if (v === null) out.add("null");
@@ -106,7 +106,7 @@ function describe(route: AnyRoute): string {
  * fields (spec, Versioning, item 4), and a client that cached `additionalProperties: false` would
  * reject the first answer carrying one.
  */
-export function openSchema(schema: unknown): unknown {
+function openSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(openSchema);
   if (schema === null || typeof schema !== "object") return schema;
   const out: Record<string, unknown> = {};
@@ -125,7 +125,7 @@ function objectRoot(schema: Record<string, unknown>): boolean {
  * Build one tool from a route.
  * @example routeTool(heatmapRoute).inputSchema.properties.symbols // { type: "string", ... }
  */
-export function routeTool(route: AnyRoute): RouteTool {
+function routeTool(route: AnyRoute): RouteTool {
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
   const args: RouteTool["args"] = new Map();

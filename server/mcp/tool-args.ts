@@ -44,7 +44,7 @@ export function toRouteInput(tool: RouteTool, args: unknown): { query: Record<st
     if (value === null || value === undefined) continue;
     if (!accepts(spec.kinds, value)) {
       const wanted = [...spec.kinds].join(" or ");
-      const hint = Array.isArray(value) && spec.kinds.has("string") ? " (lists are one comma-separated string, for example \"SPY,QQQ\")" : "";
+      const hint = Array.isArray(value) && spec.kinds.has("string") ? ' (lists are one comma-separated string, for example "SPY,QQQ")' : "";
       throw invalid(`Argument "${name}" of ${tool.name} must be a ${wanted}, not a${kindOfValue(value) === "array" ? "n" : ""} ${kindOfValue(value)}${hint}.`);
     }
     if (typeof value === "object") throw invalid(`Argument "${name}" of ${tool.name} must be a scalar.`);

@@ -17,7 +17,7 @@ export type ToolCaller =
   | { ok: false; status: number; body: Record<string, unknown>; headers: Record<string, string> };
 
 /** The RFC 6750 / RFC 9728 challenge; `error` only when a token was sent and refused. */
-export function bearerChallenge(resourceMetadataUrl: string, error?: { code: string; description: string }): string {
+function bearerChallenge(resourceMetadataUrl: string, error?: { code: string; description: string }): string {
   const q = (s: string) => s.replace(/["\\]/g, "");
   const parts = [`resource_metadata="${q(resourceMetadataUrl)}"`];
   if (error) parts.unshift(`error="${q(error.code)}"`, `error_description="${q(error.description)}"`);
@@ -31,7 +31,7 @@ export function bearerChallenge(resourceMetadataUrl: string, error?: { code: str
  * id, so the app has its own rate-limit bucket, as a key would.
  * @throws ApiError 403 `account_suspended` / `account_blocked`, 503 `credit_check_failed`
  */
-export async function principalForGrant(accounts: AccountAuth, grant: AccessGrant): Promise<Principal | null> {
+async function principalForGrant(accounts: AccountAuth, grant: AccessGrant): Promise<Principal | null> {
   if (grant.keyId === null) return null; // issued before keys were recorded: sign in again
   try {
     return await accounts.principalForGrant({ accountId: grant.accountId, keyId: grant.keyId, bucketId: grant.appId });

@@ -10,9 +10,7 @@ import type { ApiError } from "../errors";
 import { renderCode, type ErrorStyle } from "../http/render-error";
 
 /** What a tool call came to: the REST body of a success, or the one `ApiError` and its module's style. */
-export type ToolOutcome =
-  | { ok: true; body: unknown; requestId: string }
-  | { ok: false; error: ApiError; style: ErrorStyle; requestId: string };
+export type ToolOutcome = { ok: true; body: unknown; requestId: string } | { ok: false; error: ApiError; style: ErrorStyle; requestId: string };
 
 /**
  * Build the tool result.

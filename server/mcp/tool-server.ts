@@ -22,7 +22,7 @@ import { toToolResult, type ToolOutcome } from "./tool-result";
 import { callIntelligenceTool, INTELLIGENCE_TOOLS, listedIntelligenceTool } from "./intelligence-tools";
 
 /** Largest JSON-RPC body read, bytes (the SDK's own limit). */
-export const MCP_MAX_BODY_BYTES = 4 * 1024 * 1024;
+const MCP_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /** The `method` of a JSON-RPC message, or null when the text is not one. */
 function jsonRpcMethod(text: string): string | null {
@@ -35,8 +35,8 @@ function jsonRpcMethod(text: string): string | null {
 }
 
 /** Tool lists: `default` (one tool per REST endpoint) and `intelligence` (one-call answers). */
-export const TOOLSETS = ["default", "intelligence"] as const;
-export type Toolset = (typeof TOOLSETS)[number];
+const TOOLSETS = ["default", "intelligence"] as const;
+type Toolset = (typeof TOOLSETS)[number];
 
 /** The toolset a request asks for (`?toolset=`); null when it names none of them. */
 function toolsetOf(url: URL): Toolset | null {
@@ -48,13 +48,13 @@ function toolsetOf(url: URL): Toolset | null {
 const INTELLIGENCE_LISTED = INTELLIGENCE_TOOLS.map(listedIntelligenceTool);
 
 /** Name and version the server reports in `initialize`. */
-export const TOOL_SERVER_INFO = { name: "optionscope", title: "optionscope options analytics", version: "0.1.0" } as const;
+const TOOL_SERVER_INFO = { name: "optionscope", title: "optionscope options analytics", version: "0.1.0" } as const;
 
 /** What a client is told once, at initialize. */
-export const TOOL_SERVER_INSTRUCTIONS =
+const TOOL_SERVER_INSTRUCTIONS =
   "Read-only options analytics. Every tool wraps one REST endpoint 1:1 and costs the same credits, charged to the " +
   "account of the API key or OAuth sign-in; failed calls are free and say the API error code. Each result's _meta " +
-  "carries creditsRemaining. Several symbols go in one comma-separated string (\"SPXW,SPY,QQQ\"), never a list. " +
+  'carries creditsRemaining. Several symbols go in one comma-separated string ("SPXW,SPY,QQQ"), never a list. ' +
   "For the S&P 500 use SPXW (SPX holds only the AM-settled monthlies); likewise NDXP/NDX and RUTW/RUT. " +
   "account_usage (free) shows the balance and limits. meta.simulated says whether the market data is simulated.";
 
@@ -83,7 +83,9 @@ const MCP_EXPOSED_HEADERS =
 
 function withCors(response: Response, extra?: Headers): Response {
   const headers = new Headers(response.headers);
-  extra?.forEach((v, k) => headers.set(k, v));
+  extra?.forEach((v, k) => {
+    headers.set(k, v);
+  });
   headers.set("Access-Control-Allow-Origin", "*");
   headers.set("Access-Control-Expose-Headers", MCP_EXPOSED_HEADERS);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
@@ -133,8 +135,7 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
         ? createAuthorizationServer({
             store,
             accounts: services.accounts,
-            allowSignInAttempt: async (request) =>
-              (await services.rateLimiter.take(`signin:${clientIp(request)}`, signInLimit, services.wallNowMs())).allowed,
+            allowSignInAttempt: async (request) => (await services.rateLimiter.take(`signin:${clientIp(request)}`, signInLimit, services.wallNowMs())).allowed,
           })
         : null;
       oauthState = { store, as };
@@ -147,7 +148,13 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
    * caller's key, validated, entitled, charged, refunded on failure. The rate-limit headers and
    * the balance go on the HTTP response that carries the result.
    */
-  async function callTool(tool: RouteTool, args: unknown, principal: Principal, signal: AbortSignal | undefined, responseHeaders: Headers | undefined): Promise<CallToolResult> {
+  async function callTool(
+    tool: RouteTool,
+    args: unknown,
+    principal: Principal,
+    signal: AbortSignal | undefined,
+    responseHeaders: Headers | undefined,
+  ): Promise<CallToolResult> {
     const input = toRouteInput(tool, args);
     const requestId = newRequestId();
     const { route } = tool;

@@ -14,7 +14,7 @@ export const LOOP_DELAY_RESOLUTION_MS = 10;
 export const LOOP_LOG_INTERVAL_MS = 60_000;
 
 /** One window's reading: delays in ms, utilisation 0-1. */
-export interface LoopReading {
+interface LoopReading {
   delayP50Ms: number;
   delayP99Ms: number;
   delayMaxMs: number;

@@ -15,9 +15,24 @@ export function dailyFillCollector(read: () => FillProgress): MetricCollector {
     const p = read();
     const kinds = Object.entries(p.kinds);
     return [
-      { name: "optionscope_daily_fill_running", help: "1 while the background fill's worker is computing rows, else 0.", type: "gauge", samples: [{ value: p.running ? 1 : 0 }] },
-      { name: "optionscope_daily_fill_rows_done", help: "Rows of the fill plan computed or found stored, per kind.", type: "gauge", samples: kinds.map(([kind, k]) => ({ labels: { kind }, value: k.done })) },
-      { name: "optionscope_daily_fill_rows_planned", help: "Rows in the fill plan, per kind (planned - done is the fill's queue).", type: "gauge", samples: kinds.map(([kind, k]) => ({ labels: { kind }, value: k.total })) },
+      {
+        name: "optionscope_daily_fill_running",
+        help: "1 while the background fill's worker is computing rows, else 0.",
+        type: "gauge",
+        samples: [{ value: p.running ? 1 : 0 }],
+      },
+      {
+        name: "optionscope_daily_fill_rows_done",
+        help: "Rows of the fill plan computed or found stored, per kind.",
+        type: "gauge",
+        samples: kinds.map(([kind, k]) => ({ labels: { kind }, value: k.done })),
+      },
+      {
+        name: "optionscope_daily_fill_rows_planned",
+        help: "Rows in the fill plan, per kind (planned - done is the fill's queue).",
+        type: "gauge",
+        samples: kinds.map(([kind, k]) => ({ labels: { kind }, value: k.total })),
+      },
     ];
   };
 }

@@ -6,10 +6,10 @@
  */
 
 /** Prometheus metric types the registry writes (`# TYPE`). */
-export type MetricType = "gauge" | "counter";
+type MetricType = "gauge" | "counter";
 
 /** One sample of a family: its labels (none for a plain gauge) and value. */
-export interface MetricSample {
+interface MetricSample {
   labels?: Readonly<Record<string, string>>;
   value: number;
 }
@@ -52,7 +52,7 @@ const escapeHelp = (s: string) => s.replace(/\\/g, "\\\\").replace(/\n/g, "\\n")
 const escapeLabel = (s: string) => s.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"');
 
 /** A sample value as Prometheus writes it (`NaN`, `+Inf`, `-Inf` spelled out). */
-export function formatMetricValue(v: number): string {
+function formatMetricValue(v: number): string {
   if (Number.isNaN(v)) return "NaN";
   if (v === Number.POSITIVE_INFINITY) return "+Inf";
   if (v === Number.NEGATIVE_INFINITY) return "-Inf";
@@ -76,7 +76,8 @@ export function renderPrometheus(families: readonly MetricFamily[]): string {
 function checkFamily(f: MetricFamily): void {
   if (!NAME_RE.test(f.name)) throw new Error(`metric name ${JSON.stringify(f.name)} is not a Prometheus name`);
   if (f.type === "counter" && !f.name.endsWith("_total")) throw new Error(`counter ${f.name} must end in _total`);
-  for (const s of f.samples) for (const k of Object.keys(s.labels ?? {})) if (!LABEL_RE.test(k)) throw new Error(`label ${k} of ${f.name} is not a Prometheus label name`);
+  for (const s of f.samples)
+    for (const k of Object.keys(s.labels ?? {})) if (!LABEL_RE.test(k)) throw new Error(`label ${k} of ${f.name} is not a Prometheus label name`);
 }
 
 /**

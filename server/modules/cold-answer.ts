@@ -11,7 +11,7 @@ import type { AppServices } from "../services";
 /** Default `coldAnswerMs`: under the 10 s a first answer may take on a quiet machine. */
 export const DEFAULT_COLD_ANSWER_MS = 8000;
 /** `Retry-After` of a cold answer, seconds. */
-export const COLD_RETRY_AFTER_S = 10;
+const COLD_RETRY_AFTER_S = 10;
 
 /** The modules whose cold rows run in the compute pool. */
 const POOLED_MODULES: ReadonlySet<string> = new Set(["flow", "volatility"]);
@@ -25,10 +25,8 @@ export function coldAnswerBudgetMs(services: AppServices, route: AnyRoute): numb
 export function stillComputing(services: AppServices): ApiError {
   const s = services.computePool?.stats();
   const busy = s ? ` (${s.running} running and ${s.queued} queued in ${s.workers} compute worker${s.workers === 1 ? "" : "s"})` : "";
-  return new ApiError(
-    503,
-    "warming_up",
-    `This call's data is still being computed off the request loop${busy}; it goes on computing, so retry after Retry-After.`,
-    { headers: { "Retry-After": String(COLD_RETRY_AFTER_S) }, details: { retry_after: COLD_RETRY_AFTER_S } },
-  );
+  return new ApiError(503, "warming_up", `This call's data is still being computed off the request loop${busy}; it goes on computing, so retry after Retry-After.`, {
+    headers: { "Retry-After": String(COLD_RETRY_AFTER_S) },
+    details: { retry_after: COLD_RETRY_AFTER_S },
+  });
 }

@@ -12,6 +12,7 @@ export interface ModuleDef<S = unknown> {
   name: string;
   /** In the order they appear in the OpenAPI documents and the tool list. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: routes of different query and data types in one list; `unknown` would reject their handlers (parameters are contravariant)
   routes: readonly RouteDef<any, any, S>[];
   /** The module's state for one app (lazy inside: nothing heavy may start here). */
   createState?: (services: AppServices) => S;

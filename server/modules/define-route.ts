@@ -11,7 +11,10 @@ export type RouteHost = "base" | "flow" | "atlas";
 /** Group a route belongs to in the OpenAPI documents and docs. */
 export type RouteModule = "positioning" | "volatility" | "account" | "meta" | "flow" | "price";
 
-/** What a handler receives. `query` and `params` are the validated outputs of the schemas. */
+/**
+ * What a handler receives. `query` and `params` are the validated outputs of the schemas; path
+ * parameters are percent-decoded before validation (`executeRoute`).
+ */
 export interface RouteContext<Q, P, S = unknown> {
   query: Q;
   params: P;
@@ -78,7 +81,7 @@ export interface RouteDef<QS extends z.ZodObject = z.ZodObject, PS extends z.Zod
   credentials?: (request: Request) => string | null;
   /** Query parameters with the spec's bounds, defaults and enums. */
   query: QS;
-  /** Path parameters (flow routes such as `{ticker}`). */
+  /** Path parameters (flow routes such as `{ticker}`), validated after percent-decoding. */
   params?: PS;
   /** Unknown query parameters: ignored (default) or a 400 (`reject`, the volatility screener). */
   unknownQuery?: "ignore" | "reject";
@@ -120,6 +123,7 @@ export interface RouteDef<QS extends z.ZodObject = z.ZodObject, PS extends z.Zod
 
 /** A route of any query shape (the registry's element type). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: a route of any query, data and services type; `unknown` would reject their handlers (parameters are contravariant)
 export type AnyRoute = RouteDef<any, any, any>;
 
 /**
@@ -127,9 +131,7 @@ export type AnyRoute = RouteDef<any, any, any>;
  * type from the schema.
  * @example defineRoute({ host: "base", module: "account", method: "GET", path: "/v1/account", ... })
  */
-export function defineRoute<QS extends z.ZodObject, PS extends z.ZodObject = z.ZodObject, S = unknown>(
-  route: RouteDef<QS, PS, S>,
-): RouteDef<QS, PS, S> {
+export function defineRoute<QS extends z.ZodObject, PS extends z.ZodObject = z.ZodObject, S = unknown>(route: RouteDef<QS, PS, S>): RouteDef<QS, PS, S> {
   return route;
 }
 

@@ -30,7 +30,7 @@ export interface RouteCall {
   admitted?: Promise<void>;
   /** Raw query strings (URL search parameters or tool arguments, stringified). */
   query: URLSearchParams | Record<string, string>;
-  /** Raw path parameters. */
+  /** Raw path parameters (percent-decoded here, before validation). */
   params?: Record<string, string>;
   /** Also the ledger reference of any debit. */
   requestId: string;
@@ -57,10 +57,10 @@ export interface RouteExecution {
  * A charged handler that ran at least this long (ms) lets the transport deliver pending socket
  * events before the answer is settled, so a disconnect during it is seen and refunded.
  */
-export const SETTLE_AFTER_MS = 2;
+const SETTLE_AFTER_MS = 2;
 
 /** 499 `client_closed`: the caller went away; what it was charged is refunded. */
-export function clientClosed(): ApiError {
+function clientClosed(): ApiError {
   return new ApiError(499, "client_closed", "Client closed the request.");
 }
 
@@ -122,7 +122,7 @@ async function runWithLimits(
  * and `retry_after`, unless the service is open.
  * @see docs/operations.md#maintenance-and-warm-up
  */
-export function assertServing(services: AppServices): void {
+function assertServing(services: AppServices): void {
   const s = services.control.state();
   if (s.mode === "open") return;
   const retry = { headers: { "Retry-After": String(s.retryAfterS) }, details: { retry_after: s.retryAfterS } };
@@ -132,6 +132,28 @@ export function assertServing(services: AppServices): void {
     ...retry,
     details: { ...retry.details, ...(s.progress ? { progress: s.progress } : {}) },
   });
+}
+
+/**
+ * Path parameters percent-decoded, once for every route (the router hands them over raw, so the
+ * padded contract form arrives as `XOM%20%20%20...`; tool arguments are decoded alike). A value
+ * that is not valid percent-encoding stays as written: HTTP answers a malformed path 400 before any
+ * route runs, and a tool argument may hold a bare `%`.
+ */
+export function decodedPathParams(raw: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (!value.includes("%")) {
+      out[name] = value;
+      continue;
+    }
+    try {
+      out[name] = decodeURIComponent(value);
+    } catch {
+      out[name] = value;
+    }
+  }
+  return out;
 }
 
 /** The balance, or null when the store cannot be read (the figure is left out rather than guessed). */
@@ -162,7 +184,7 @@ export async function executeRoute(services: AppServices, call: RouteCall): Prom
     // and the API descriptions (modules `account` and `meta`) keep answering.
     if (route.module !== "meta" && route.module !== "account") assertServing(services);
     const query = validateParams(route.query, call.query, route.unknownQuery ?? "ignore");
-    const params = route.params ? validateParams(route.params, call.params ?? {}) : {};
+    const params = route.params ? validateParams(route.params, decodedPathParams(call.params ?? {})) : {};
     const nowMs = services.clock.now();
     route.check?.(query, { nowMs });
     const cost = routeCost(route, query);
@@ -181,9 +203,7 @@ export async function executeRoute(services: AppServices, call: RouteCall): Prom
         release = await services.concurrency.tryAcquire(principal.accountId, route.concurrency.kind, max);
         if (!release) {
           const { kind, retryAfterS, code } = route.concurrency;
-          throw code === "too_many_concurrent_queries"
-            ? apiErrors.tooManyConcurrentQueries(max, retryAfterS)
-            : apiErrors.tooManyConcurrent(kind, max, retryAfterS);
+          throw code === "too_many_concurrent_queries" ? apiErrors.tooManyConcurrentQueries(max, retryAfterS) : apiErrors.tooManyConcurrent(kind, max, retryAfterS);
         }
         // A caller that goes away frees its slot at once, even if the handler runs on.
         const r = release;
@@ -193,7 +213,8 @@ export async function executeRoute(services: AppServices, call: RouteCall): Prom
         // Group-committed: resolves only after the commit (fsync) that holds this debit.
         const a = services.accounts;
         // Queued now, written only once the rate limit admits the call (`call.admitted`).
-        const r = a.debitAsync ? await a.debitAsync(principal, cost, ref, call.admitted) : (await call.admitted, await a.debit(principal, cost, ref));
+        if (!a.debitAsync) await call.admitted;
+        const r = a.debitAsync ? await a.debitAsync(principal, cost, ref, call.admitted) : await a.debit(principal, cost, ref);
         charged = cost;
         creditsRemaining = r.balance;
       }
@@ -202,8 +223,7 @@ export async function executeRoute(services: AppServices, call: RouteCall): Prom
     const coldBudget = coldAnswerBudgetMs(services, route);
     const handlerStartMs = performance.now();
     const result = await runWithLimits(
-      (signal) =>
-        route.handler({ query, params, principal, requestId: call.requestId, signal, nowMs, services, state: call.state, request: call.request ?? null }),
+      (signal) => route.handler({ query, params, principal, requestId: call.requestId, signal, nowMs, services, state: call.state, request: call.request ?? null }),
       call.signal,
       Math.min(services.requestTimeoutMs, route.timeoutMs ?? Number.POSITIVE_INFINITY),
       coldBudget === null ? null : { budgetMs: coldBudget, error: () => stillComputing(services) },
@@ -218,7 +238,13 @@ export async function executeRoute(services: AppServices, call: RouteCall): Prom
   } catch (thrown) {
     // A refused rate limit answers first, whatever else failed meanwhile, and as it did when the
     // check came first: nothing was charged (the debit waits for the admission) and no balance is read.
-    const refusal = charged === 0 && call.admitted ? await call.admitted.then(() => null, (e: unknown) => e) : null;
+    const refusal =
+      charged === 0 && call.admitted
+        ? await call.admitted.then(
+            () => null,
+            (e: unknown) => e,
+          )
+        : null;
     if (refusal !== null) throw toApiError(refusal);
     const error = toApiError(thrown);
     if ((error.status === 500 || error.code === "store_unavailable") && !(thrown instanceof ApiError)) {

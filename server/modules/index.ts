@@ -1,5 +1,5 @@
-// The API modules. Adding a module is its folder plus one line in `builtinModules`
-// (docs/architecture.md#adding-a-module).
+// The API modules. Adding a module is its folder, one line in `builtinModules` and the names
+// docs/architecture.md#adding-a-module lists (its schemas in lib/api/, its `RouteModule`, ...).
 import type { AnyRoute } from "./define-route";
 import type { ModuleDef } from "./define-module";
 import { metaModule } from "./meta";
@@ -26,6 +26,7 @@ export type { VolState } from "./vol";
 
 /** Every module `createApp` mounts by default, in OpenAPI and tool-list order. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: modules of different services types in one list
 export const builtinModules: readonly ModuleDef<any>[] = [metaModule, positioningModule, volModule, flowModule, priceModule];
 
 /** Every built-in route, in module order. */

@@ -12,5 +12,3 @@ export const PER_SYMBOL_STREAM = {
   cost: (q: { symbols: string[] }) => q.symbols.length,
   symbolsOf: (q: { symbols: string[] }) => q.symbols,
 } as const;
-
-export { lastEventIdParam } from "../../lib/api/streams";

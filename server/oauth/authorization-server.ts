@@ -11,16 +11,16 @@ import { STORE_RETRY_AFTER_S, toApiError } from "../errors";
 import { BODY_TOO_LARGE_HEADERS, readBodyText } from "../http/read-body";
 import { createRateLimiter } from "../limits/rate-limiter";
 import { isOAuthError, jsonResponse, OAuthError, oauthErrorResponse, storeUnavailableOAuth } from "./oauth-error";
-import { CLIENT_AUTH_METHODS, sameResource, type OAuthStore, type RegisteredClient } from "./oauth-store";
+import { CLIENT_AUTH_METHODS, sameResource, type OAuthStore, type RegisteredClient, type TokenSet } from "./oauth-store";
 import { CODE_CHALLENGE_RE } from "./secrets";
 import { errorPage, PAGE_HEADERS, signInPage } from "./sign-in-page";
 
 /** Path of the MCP endpoint on its host; the resource identifier is `<origin>/mcp`. */
 export const MCP_PATH = "/mcp";
 /** Where the authorization server's endpoints live, under the MCP path so the prefix routes them. */
-export const OAUTH_BASE_PATH = "/mcp/oauth";
+const OAUTH_BASE_PATH = "/mcp/oauth";
 /** The scopes this server knows; `mcp` (call the tools) is granted when none is asked for. */
-export const SCOPES_SUPPORTED = ["mcp"] as const;
+const SCOPES_SUPPORTED = ["mcp"] as const;
 const DEFAULT_SCOPE = "mcp";
 
 /** Largest request body the OAuth endpoints read, bytes. */
@@ -56,7 +56,7 @@ export function oauthUrls(origin: string): OAuthUrls {
 }
 
 /** RFC 9728 protected-resource metadata of the tool endpoint. */
-export function protectedResourceMetadata(urls: OAuthUrls): Record<string, unknown> {
+function protectedResourceMetadata(urls: OAuthUrls): Record<string, unknown> {
   return {
     resource: urls.resource,
     authorization_servers: [urls.issuer],
@@ -67,7 +67,7 @@ export function protectedResourceMetadata(urls: OAuthUrls): Record<string, unkno
 }
 
 /** RFC 8414 authorization-server metadata. */
-export function authorizationServerMetadata(urls: OAuthUrls): Record<string, unknown> {
+function authorizationServerMetadata(urls: OAuthUrls): Record<string, unknown> {
   return {
     issuer: urls.issuer,
     authorization_endpoint: urls.authorize,
@@ -171,7 +171,10 @@ const RegistrationSchema = z.looseObject({
   redirect_uris: z.array(z.string().min(1).max(2000)).min(1).max(10),
   client_name: z.string().max(200).optional(),
   token_endpoint_auth_method: z.enum(CLIENT_AUTH_METHODS as unknown as [string, ...string[]]).optional(),
-  grant_types: z.array(z.enum(["authorization_code", "refresh_token"])).max(2).optional(),
+  grant_types: z
+    .array(z.enum(["authorization_code", "refresh_token"]))
+    .max(2)
+    .optional(),
   response_types: z.array(z.literal("code")).max(1).optional(),
   scope: z.string().max(500).optional(),
   client_uri: z.string().max(2000).optional(),
@@ -201,7 +204,11 @@ function scopeOf(raw: string | null): string {
   return asked.length > 0 ? [...new Set(asked)].join(" ") : DEFAULT_SCOPE;
 }
 
-async function readAuthorizeRequest(p: URLSearchParams, store: OAuthStore, urls: OAuthUrls): Promise<{ request: Partial<AuthorizeRequest> & { client: RegisteredClient; redirectUri: string; state: string | null }; error: OAuthError | null }> {
+async function readAuthorizeRequest(
+  p: URLSearchParams,
+  store: OAuthStore,
+  urls: OAuthUrls,
+): Promise<{ request: Partial<AuthorizeRequest> & { client: RegisteredClient; redirectUri: string; state: string | null }; error: OAuthError | null }> {
   const clientId = param(p, "client_id");
   const client = clientId ? await store.getClient(clientId) : null;
   if (!client) throw new UntrustedRedirect("Unknown client_id: the client must register first.");
@@ -337,13 +344,19 @@ export function createAuthorizationServer(options: AuthorizationServerOptions) {
     const creds = clientCredentials(request, form);
     const client = await store.authenticateClient(creds.clientId, creds.secret, creds.via);
     const grantType = param(form, "grant_type");
-    let set;
+    let set: TokenSet;
     if (grantType === "authorization_code") {
       const code = param(form, "code");
       const verifier = param(form, "code_verifier");
       if (code === null) throw new OAuthError("invalid_request", "code is required.");
       if (verifier === null) throw new OAuthError("invalid_request", "code_verifier is required (PKCE).");
-      set = await store.exchangeCode({ code, clientId: client.clientId, redirectUri: param(form, "redirect_uri"), codeVerifier: verifier, resource: param(form, "resource") });
+      set = await store.exchangeCode({
+        code,
+        clientId: client.clientId,
+        redirectUri: param(form, "redirect_uri"),
+        codeVerifier: verifier,
+        resource: param(form, "resource"),
+      });
     } else if (grantType === "refresh_token") {
       const refreshToken = param(form, "refresh_token");
       if (refreshToken === null) throw new OAuthError("invalid_request", "refresh_token is required.");
@@ -369,7 +382,9 @@ export function createAuthorizationServer(options: AuthorizationServerOptions) {
     if (!rate.allowed) {
       // The oldest counted registration is under 60 s old, so a slot frees within 60 s.
       const retryAfterS = Math.min(60, Math.max(1, Math.ceil((rate.resetSec * 1000 - nowMs) / 1000)));
-      throw new OAuthError("temporarily_unavailable", `Too many client registrations from this address; retry in ${retryAfterS} s.`, 429, { "Retry-After": String(retryAfterS) });
+      throw new OAuthError("temporarily_unavailable", `Too many client registrations from this address; retry in ${retryAfterS} s.`, 429, {
+        "Retry-After": String(retryAfterS),
+      });
     }
     const type = (request.headers.get("content-type") ?? "").toLowerCase();
     if (!type.startsWith("application/json")) throw new OAuthError("invalid_client_metadata", "Send the client metadata as application/json.");
@@ -441,8 +456,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions) {
       },
     });
 
-  const methodNotAllowed = (allow: string) =>
-    jsonResponse({ error: "invalid_request", error_description: `Use ${allow}.` }, 405, { Allow: allow });
+  const methodNotAllowed = (allow: string) => jsonResponse({ error: "invalid_request", error_description: `Use ${allow}.` }, 405, { Allow: allow });
 
   /**
    * Answer an OAuth path, or return null when `pathname` is not one.

@@ -67,7 +67,8 @@ export function jsonResponse(body: unknown, status = 200, headers: Record<string
     "Cache-Control": "no-store",
     Pragma: "no-cache",
     "Access-Control-Allow-Origin": "*",
-    "Access-Control-Expose-Headers": "WWW-Authenticate, X-Credits-Remaining, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id, Mcp-Session-Id",
+    "Access-Control-Expose-Headers":
+      "WWW-Authenticate, X-Credits-Remaining, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id, Mcp-Session-Id",
   });
   for (const [k, v] of Object.entries(headers)) h.set(k, v);
   return new Response(JSON.stringify(body), { status, headers: h });

@@ -49,7 +49,7 @@ export interface CodeRow {
   key_id: string | null;
 }
 
-export const isoOrNull = (ms: number | null): string | null => (ms == null ? null : new Date(ms).toISOString());
+const isoOrNull = (ms: number | null): string | null => (ms == null ? null : new Date(ms).toISOString());
 
 export const clientOf = (row: ClientRow): RegisteredClient => ({
   clientId: row.client_id,

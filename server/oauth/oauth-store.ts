@@ -46,7 +46,7 @@ export interface OAuthStoreOptions extends Partial<OAuthTtls> {
 }
 
 /** What a registration stores; `metadata` is echoed back to the client as registered. */
-export interface ClientRegistration {
+interface ClientRegistration {
   clientName: string | null;
   redirectUris: string[];
   authMethod: ClientAuthMethod;
@@ -206,9 +206,7 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
       `INSERT INTO oauth_codes (code_hash, app_id, client_id, redirect_uri, code_challenge, resource, scope, expires_ms, key_id)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    code: db.prepare<[string], CodeRow>(
-      `SELECT * FROM oauth_codes WHERE code_hash = ?`,
-    ),
+    code: db.prepare<[string], CodeRow>(`SELECT * FROM oauth_codes WHERE code_hash = ?`),
     useCode: db.prepare(`UPDATE oauth_codes SET used_ms = ? WHERE code_hash = ? AND used_ms IS NULL`),
     insertToken: db.prepare(
       `INSERT INTO oauth_tokens (token_hash, kind, app_id, client_id, resource, scope, created_ms, expires_ms, key_id)
@@ -217,9 +215,7 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
     token: db.prepare<[string], TokenRow>(`SELECT * FROM oauth_tokens WHERE token_hash = ?`),
     revokeToken: db.prepare(`UPDATE oauth_tokens SET revoked_ms = ? WHERE token_hash = ? AND revoked_ms IS NULL`),
     revokeAppTokens: db.prepare(`UPDATE oauth_tokens SET revoked_ms = ? WHERE app_id = ? AND revoked_ms IS NULL`),
-    revokeAppAccessTokens: db.prepare(
-      `UPDATE oauth_tokens SET revoked_ms = ? WHERE app_id = ? AND kind = 'access' AND revoked_ms IS NULL`,
-    ),
+    revokeAppAccessTokens: db.prepare(`UPDATE oauth_tokens SET revoked_ms = ? WHERE app_id = ? AND kind = 'access' AND revoked_ms IS NULL`),
     revokeKeyTokens: db.prepare(`UPDATE oauth_tokens SET revoked_ms = ? WHERE key_id = ? AND revoked_ms IS NULL`),
     useKeyCodes: db.prepare(`UPDATE oauth_codes SET used_ms = ? WHERE key_id = ? AND used_ms IS NULL`),
     purgeCodes: db.prepare(`DELETE FROM oauth_codes WHERE expires_ms < ?`),
@@ -286,7 +282,7 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
   const refreshTxn = db.transaction((input: Parameters<SyncOAuthStore["refresh"]>[0], tsMs: number): TokenSet | OAuthError => {
     const tokenHash = hashSecret(input.refreshToken);
     const row = q.token.get(tokenHash);
-    if (!row || row.kind !== "refresh" || row.client_id !== input.clientId) throw invalidGrant("The refresh token is not valid.");
+    if (row?.kind !== "refresh" || row.client_id !== input.clientId) throw invalidGrant("The refresh token is not valid.");
     if (row.revoked_ms != null) {
       // Revoked with the key that signed in: not a replay, so the app's other grants stay.
       const accountId = q.app.get(row.app_id)?.account_id;
@@ -358,14 +354,16 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
 
     connectApp(input) {
       const tsMs = now();
-      return db.transaction(() => {
-        const existing = q.activeApp.get(input.accountId, input.clientId, input.resource);
-        if (existing) return toApp(existing, tsMs);
-        const client = q.client.get(input.clientId);
-        const appId = SECRET_PREFIX.app + randomBytes(9).toString("base64url").replace(/[-_]/g, "0");
-        q.insertApp.run(appId, input.accountId, input.clientId, client?.client_name ?? null, input.resource, input.scope, tsMs);
-        return toApp(q.app.get(appId)!, tsMs);
-      }).immediate();
+      return db
+        .transaction(() => {
+          const existing = q.activeApp.get(input.accountId, input.clientId, input.resource);
+          if (existing) return toApp(existing, tsMs);
+          const client = q.client.get(input.clientId);
+          const appId = SECRET_PREFIX.app + randomBytes(9).toString("base64url").replace(/[-_]/g, "0");
+          q.insertApp.run(appId, input.accountId, input.clientId, client?.client_name ?? null, input.resource, input.scope, tsMs);
+          return toApp(q.app.get(appId)!, tsMs);
+        })
+        .immediate();
     },
 
     issueCode(input) {
@@ -412,7 +410,7 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
       if (!token.startsWith(SECRET_PREFIX.accessToken)) return null;
       const tsMs = now();
       const row = q.token.get(hashSecret(token));
-      if (!row || row.kind !== "access" || row.revoked_ms != null || row.expires_ms <= tsMs) return null;
+      if (row?.kind !== "access" || row.revoked_ms != null || row.expires_ms <= tsMs) return null;
       if (!sameResource(row.resource, expectedResource)) return null;
       const app = q.app.get(row.app_id);
       if (!app || app.revoked_ms != null) return null;
@@ -423,7 +421,15 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
           // Bookkeeping only: a busy store must not refuse a valid token.
         }
       }
-      return { appId: app.app_id, accountId: app.account_id, keyId: row.key_id, clientId: row.client_id, resource: row.resource, scope: row.scope, expiresMs: row.expires_ms };
+      return {
+        appId: app.app_id,
+        accountId: app.account_id,
+        keyId: row.key_id,
+        clientId: row.client_id,
+        resource: row.resource,
+        scope: row.scope,
+        expiresMs: row.expires_ms,
+      };
     },
 
     listApps(filter = {}) {
@@ -434,13 +440,15 @@ export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions
 
     revokeApp(appId) {
       const tsMs = now();
-      return db.transaction(() => {
-        const app = q.app.get(appId.trim());
-        if (!app) return null;
-        const changed = q.revokeApp.run(tsMs, app.app_id).changes;
-        const tokensRevoked = q.revokeAppTokens.run(tsMs, app.app_id).changes;
-        return { appId: app.app_id, accountId: app.account_id, alreadyRevoked: changed === 0, tokensRevoked };
-      }).immediate();
+      return db
+        .transaction(() => {
+          const app = q.app.get(appId.trim());
+          if (!app) return null;
+          const changed = q.revokeApp.run(tsMs, app.app_id).changes;
+          const tokensRevoked = q.revokeAppTokens.run(tsMs, app.app_id).changes;
+          return { appId: app.app_id, accountId: app.account_id, alreadyRevoked: changed === 0, tokensRevoked };
+        })
+        .immediate();
     },
 
     revokeGrantsOfKey(keyId) {

@@ -31,9 +31,7 @@ export function registrationLimits(db: Database.Database, options: Partial<Regis
   const q = {
     expire: db.prepare(`DELETE FROM oauth_clients WHERE created_ms <= ? AND ${UNUSED}`),
     countUnused: db.prepare<[], { n: number }>(`SELECT count(*) AS n FROM oauth_clients WHERE ${UNUSED}`),
-    evictOldest: db.prepare(
-      `DELETE FROM oauth_clients WHERE client_id IN (SELECT client_id FROM oauth_clients WHERE ${UNUSED} ORDER BY created_ms, client_id LIMIT ?)`,
-    ),
+    evictOldest: db.prepare(`DELETE FROM oauth_clients WHERE client_id IN (SELECT client_id FROM oauth_clients WHERE ${UNUSED} ORDER BY created_ms, client_id LIMIT ?)`),
     used: db.prepare<[string], { one: number }>(`SELECT 1 AS one FROM oauth_apps WHERE client_id = ? LIMIT 1`),
   };
   const ttlMs = limits.unusedClientTtlS * 1000;

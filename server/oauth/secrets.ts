@@ -37,7 +37,7 @@ export function secretMatches(secret: string, storedHex: string | null | undefin
 }
 
 /** RFC 7636 code verifier grammar: 43-128 characters of `[A-Za-z0-9-._~]`. */
-export const CODE_VERIFIER_RE = /^[A-Za-z0-9\-._~]{43,128}$/;
+const CODE_VERIFIER_RE = /^[A-Za-z0-9\-._~]{43,128}$/;
 
 /** RFC 7636 S256 challenge grammar: base64url of a SHA-256 digest (43 characters, no padding). */
 export const CODE_CHALLENGE_RE = /^[A-Za-z0-9_-]{43}$/;

@@ -141,14 +141,8 @@ function operation(route: AnyRoute): Record<string, unknown> {
  * module), `flow` (the flow module), `atlas` (the price module).
  * @example buildOpenApiDocument(allRoutes, "base", { serverUrl: "http://localhost:8080" }).openapi // "3.1.0"
  */
-export function buildOpenApiDocument(
-  routes: readonly AnyRoute[],
-  kind: DocumentKind,
-  options: { serverUrl?: string; version?: string } = {},
-): Record<string, unknown> {
-  const selected = routes.filter((r) =>
-    kind === "base" ? r.host === "base" : kind === "flow" ? servedOn(r, "flowAlias") : servedOn(r, "atlas"),
-  );
+export function buildOpenApiDocument(routes: readonly AnyRoute[], kind: DocumentKind, options: { serverUrl?: string; version?: string } = {}): Record<string, unknown> {
+  const selected = routes.filter((r) => (kind === "base" ? r.host === "base" : kind === "flow" ? servedOn(r, "flowAlias") : servedOn(r, "atlas")));
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of selected) {
     const p = openApiPath(route.path);

@@ -26,10 +26,10 @@ export type CloseReason =
 export type ReconnectReason = "max_duration" | "server_shutdown" | "api_paused";
 
 /** The SSE `retry` field sent with `connected`, ms. */
-export const RETRY_MS = 1000;
+const RETRY_MS = 1000;
 
 /** Ledger route of every stream debit. */
-export const STREAM_ROUTE = "/v1/stream";
+const STREAM_ROUTE = "/v1/stream";
 
 /**
  * Map an accounts error to a `closed` reason: 402 codes as they are, a revoked or expired key
@@ -58,7 +58,7 @@ export function closeReasonOf(error: unknown): CloseReason {
  * event-loop turn) when it has one, else the synchronous `debit`; always settles asynchronously.
  * @example await debitAsyncOf(accounts, principal, 2, { requestId: "req_1.m1", route: STREAM_ROUTE })
  */
-export function debitAsyncOf(accounts: AccountService, p: Principal, credits: number, ref: LedgerRef): Promise<BalanceResult> {
+function debitAsyncOf(accounts: AccountService, p: Principal, credits: number, ref: LedgerRef): Promise<BalanceResult> {
   if (accounts.debitAsync) return accounts.debitAsync(p, credits, ref);
   return new Promise((resolve) => resolve(accounts.debit(p, credits, ref)));
 }
@@ -129,7 +129,6 @@ export class StreamConnection {
   private writeSinceWallMs = 0;
   private finishing = false;
   disposed = false;
-  private startLifeMs = 0;
   private nextPingMs = 0;
   private nextBillMs = 0;
   private endMs = 0;
@@ -169,7 +168,6 @@ export class StreamConnection {
     }
     this.sink = sink;
     const s = this.hub.settings;
-    this.startLifeMs = lifeNowMs;
     this.nextPingMs = lifeNowMs + s.keepaliveS * 1000;
     this.nextBillMs = lifeNowMs + s.billingIntervalS * 1000;
     this.endMs = lifeNowMs + s.maxDurationS * 1000;

@@ -10,7 +10,7 @@ import type { StreamConnection } from "./connection";
 import type { StreamHub } from "./stream-hub";
 
 /** The resume cursor of a request: the `Last-Event-ID` header first, then `lastEventId`; empty counts as absent. */
-export function lastEventIdOf(request: Request, queryCursor: string | undefined): string | null {
+function lastEventIdOf(request: Request, queryCursor: string | undefined): string | null {
   const header = request.headers.get("last-event-id");
   if (header !== null && header.trim() !== "") return header.trim();
   return queryCursor && queryCursor.trim() !== "" ? queryCursor.trim() : null;

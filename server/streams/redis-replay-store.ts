@@ -249,7 +249,18 @@ export function createRedisReplayStore(redis: Redis, options: RedisReplayStoreOp
       let reply: LookupReply;
       let replay: LoggedEvent[] | null;
       try {
-        reply = await client.optionscopeReplayLookup(...keys, accountId, queryKey, parsed.seq, claim, ttlMs, options.maxEvents, Math.floor(nowMs - options.windowMs), channel, parsed.lineage);
+        reply = await client.optionscopeReplayLookup(
+          ...keys,
+          accountId,
+          queryKey,
+          parsed.seq,
+          claim,
+          ttlMs,
+          options.maxEvents,
+          Math.floor(nowMs - options.windowMs),
+          channel,
+          parsed.lineage,
+        );
         replay = reply[0] === "resume" ? await replayOf((reply as Resumable)[3]) : [];
       } catch {
         // No resume can be decided without Redis; the open is refused (and refunded), like the limits.
@@ -264,7 +275,18 @@ export function createRedisReplayStore(redis: Redis, options: RedisReplayStoreOp
         const previous = l.owner;
         if (previous) options.onTakenOver(previous);
       } else {
-        l = { id: parsed.lineage, accountId, queryKey, seq: 0, events: [], lastBoardMs: new Map(), lastVelocityMs: new Map(), unavailable: new Set(), owner: null, detachedAtMs: nowMs };
+        l = {
+          id: parsed.lineage,
+          accountId,
+          queryKey,
+          seq: 0,
+          events: [],
+          lastBoardMs: new Map(),
+          lastVelocityMs: new Map(),
+          unavailable: new Set(),
+          owner: null,
+          detachedAtMs: nowMs,
+        };
       }
       l.seq = Number(seq);
       applyState(l, state);

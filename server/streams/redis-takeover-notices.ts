@@ -11,7 +11,7 @@ import type { Redis } from "ioredis";
 import { openRedis } from "../limits/redis-connection";
 
 /** Receives `(lineageId, claim)` for every claim made by a resume anywhere. */
-export type TakeoverHandler = (lineageId: string, claim: string) => void;
+type TakeoverHandler = (lineageId: string, claim: string) => void;
 
 export interface TakeoverNotices {
   /** The channel the lookup script publishes on. */

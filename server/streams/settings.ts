@@ -42,7 +42,7 @@ export interface StreamTuning {
 /** Timings and tuning together, as the hub uses them. */
 export type StreamSettings = StreamTimings & StreamTuning;
 
-export const DEFAULT_STREAM_TUNING: StreamTuning = Object.freeze({
+const DEFAULT_STREAM_TUNING: StreamTuning = Object.freeze({
   tickMs: 50,
   revalidateMs: 1000,
   replayMaxEvents: 1000,

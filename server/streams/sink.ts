@@ -28,12 +28,14 @@ export class SharedEvent {
 
   /** The SSE frame after its `id:`/`retry:` lines: `event:` and `data:` lines and the blank line. */
   sseBytes(): Uint8Array {
-    return (this.sse ??= utf8.encode(sseEventLines(this.event, this.data)));
+    this.sse ??= utf8.encode(sseEventLines(this.event, this.data));
+    return this.sse;
   }
 
   /** The WebSocket message after its `{"id":...,` head: `"event":...,"data":...}`. */
   wsBytes(): Uint8Array {
-    return (this.ws ??= utf8.encode(wsEventTail(this.event, this.data)));
+    this.ws ??= utf8.encode(wsEventTail(this.event, this.data));
+    return this.ws;
   }
 }
 
@@ -80,7 +82,7 @@ export function sseHead(frame: Pick<OutFrame, "id" | "retry">): string {
  * The `event:` line, one `data:` line per line of `data`, and the blank line that ends the event.
  * @example sseEventLines("credits", '{"remaining":90}') // "event: credits\ndata: {\"remaining\":90}\n\n"
  */
-export function sseEventLines(event: string | undefined, data: string | undefined): string {
+function sseEventLines(event: string | undefined, data: string | undefined): string {
   let out = event ? `event: ${line(event)}\n` : "";
   for (const l of (data ?? "").split(/\r\n|\r|\n/)) out += `data: ${l}\n`;
   return out + "\n";
@@ -105,7 +107,7 @@ function wsEventTail(event: string | undefined, data: string | undefined): strin
  * The per-connection head of a WebSocket message: `{` and the `"id":...,` member when there is an id.
  * @example wsHead({ id: "k3v9x0q2m1c8b7a5.3" }) // '{"id":"k3v9x0q2m1c8b7a5.3",'
  */
-export function wsHead(frame: Pick<OutFrame, "id">): string {
+function wsHead(frame: Pick<OutFrame, "id">): string {
   return frame.id === undefined ? "{" : `{"id":${JSON.stringify(frame.id)},`;
 }
 

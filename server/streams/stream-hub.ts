@@ -59,12 +59,10 @@ function queryKeyOf(symbols: readonly string[], optionsKey: string): string {
 }
 
 function streamLimitReached(max: number, inUse: number, asked: number, retryAfterS: number): ApiError {
-  return new ApiError(
-    429,
-    "stream_limit_reached",
-    `This account may stream at most ${max} symbols at once (${inUse} in use, ${asked} asked).`,
-    { headers: { "Retry-After": String(retryAfterS) }, details: { retry_after: retryAfterS } },
-  );
+  return new ApiError(429, "stream_limit_reached", `This account may stream at most ${max} symbols at once (${inUse} in use, ${asked} asked).`, {
+    headers: { "Retry-After": String(retryAfterS) },
+    details: { retry_after: retryAfterS },
+  });
 }
 
 function capacity(code: "stream_capacity" | "stream_unavailable", message: string, retryAfterS: number): ApiError {
@@ -306,4 +304,5 @@ export function createStreamHub<Q, S extends TopicState = BoardState>(services: 
   };
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: a hub of any query type; `unknown` would reject its callbacks (parameters are contravariant)
 export type StreamHub<Q = any, S extends TopicState = BoardState> = ReturnType<typeof createStreamHub<Q, S>>;

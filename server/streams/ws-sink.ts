@@ -12,13 +12,14 @@ import { wsBytes, wsText, type StreamSink } from "./sink";
  * `binary: false` sends bytes as a text frame (they are valid UTF-8 JSON).
  */
 export interface WsPeerLike {
+  // biome-ignore lint/suspicious/noConfusingVoidType: crossws's peer types `send` as returning `number | void | undefined`
   send(data: string | Uint8Array, options?: { binary?: boolean }): number | void | undefined;
   close(code?: number, reason?: string): void;
   terminate?(): void;
 }
 
 /** Close codes: 1000 after `closed` / `reconnect`, 1001 ("going away") on shutdown. */
-export const WS_CLOSE_CODES = Object.freeze({ closed: 1000, reconnect: 1000, shutdown: 1001 });
+const WS_CLOSE_CODES = Object.freeze({ closed: 1000, reconnect: 1000, shutdown: 1001 });
 
 /**
  * A sink over a peer, and the `drain` callback to wire to the peer's `drain` hook.

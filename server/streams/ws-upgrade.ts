@@ -14,9 +14,9 @@ import type { StreamHub } from "./stream-hub";
 import { createWsSink } from "./ws-sink";
 
 /** The subprotocol the server speaks (echoed in the handshake). */
-export const WS_STREAM_SUBPROTOCOL = "optionscope.stream.v1";
+const WS_STREAM_SUBPROTOCOL = "optionscope.stream.v1";
 /** Prefix of the bearer subprotocol for clients that cannot set headers (browsers). */
-export const WS_BEARER_PREFIX = "bearer.";
+const WS_BEARER_PREFIX = "bearer.";
 
 /**
  * Credentials of an upgrade request: `Authorization`, else a `bearer.<key>` entry of
@@ -48,6 +48,7 @@ export function requireWebSocketUpgrade(request: Request, ssePath: string): void
  */
 export function webSocketResponse(o: {
   request: Request;
+  // biome-ignore lint/suspicious/noExplicitAny: a hub of any query type; the upgrade only forwards the parsed query
   hub: StreamHub<any>;
   conn: StreamConnection;
   services: AppServices;

@@ -1,9 +1,10 @@
 // The chart page on the atlas host: `{atlas_url}/chart?symbol=SPY&resolution=D`. Free and keyless
 // (the page asks for the key and sends it on its own API calls); not part of the /v1 API.
 import type { AppServices } from "../services";
+import { bundleUnavailable, servedAsset } from "./bundle";
 import { chartHtml } from "./chart-html";
-import { CHART_CLIENT_JS } from "./chart-client";
 import { lightweightChartsSource } from "./lightweight-charts-asset";
+import { CHART_SCRIPT } from "./page-scripts";
 
 /** A non-API page or asset served by a host app (registered by `buildHostApp`). */
 export interface WebPage {
@@ -30,7 +31,7 @@ function basePath(request: Request): string {
   return new URL(request.url).pathname.replace(/\/chart(\/.*)?$/, "");
 }
 
-/** The chart page, its script and the charting library. */
+/** The chart page, its script (the bundle of chart/app/main.ts: ./bundle.ts) and the charting library. */
 export const chartPages: WebPage[] = [
   {
     host: "atlas",
@@ -44,7 +45,11 @@ export const chartPages: WebPage[] = [
   {
     host: "atlas",
     path: "/chart/app.js",
-    handle: () => text(CHART_CLIENT_JS, "text/javascript; charset=utf-8", "no-cache"),
+    handle: () =>
+      servedAsset(CHART_SCRIPT).then(
+        (asset) => text(asset.js, "text/javascript; charset=utf-8", "no-cache"),
+        () => bundleUnavailable("chart"),
+      ),
   },
   {
     host: "atlas",

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 
 /** The file served: the standalone build that defines `window.LightweightCharts`. */
-export const LIGHTWEIGHT_CHARTS_FILE = "dist/lightweight-charts.standalone.production.js";
+const LIGHTWEIGHT_CHARTS_FILE = "dist/lightweight-charts.standalone.production.js";
 
 let cached: string | null | undefined; // the file never changes while the process runs
 

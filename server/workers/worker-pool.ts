@@ -167,7 +167,10 @@ export function createWorkerPool<Task, Result>(options: WorkerPoolOptions): Work
  * The worker side: answer each `{ id, task }` with `handle(task)`'s value, or its error's message.
  * @example servePoolTasks(parentPort!, (task: Req) => compute(task));
  */
-export function servePoolTasks<Task>(port: { on(e: "message", f: (m: { id: number; task: Task }) => void): unknown; postMessage(m: WorkerReply): void }, handle: (task: Task) => unknown): void {
+export function servePoolTasks<Task>(
+  port: { on(e: "message", f: (m: { id: number; task: Task }) => void): unknown; postMessage(m: WorkerReply): void },
+  handle: (task: Task) => unknown,
+): void {
   port.on("message", async ({ id, task }) => {
     try {
       port.postMessage({ id, ok: true, value: await handle(task) });

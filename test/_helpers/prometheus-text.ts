@@ -1,7 +1,7 @@
 // A small parser of the Prometheus text exposition format (0.0.4) for tests: families with their
 // HELP, TYPE and samples; throws on a line the format does not allow.
 
-export interface ParsedSample {
+interface ParsedSample {
   name: string;
   labels: Record<string, string>;
   value: number;
@@ -44,7 +44,10 @@ export function parsePrometheusText(text: string): Map<string, ParsedFamily> {
   const families = new Map<string, ParsedFamily>();
   const family = (name: string) => {
     let f = families.get(name);
-    if (!f) families.set(name, (f = { help: "", type: "untyped", samples: [] }));
+    if (!f) {
+      f = { help: "", type: "untyped", samples: [] };
+      families.set(name, f);
+    }
     return f;
   };
   if (text !== "" && !text.endsWith("\n")) throw new Error("text must end with a newline");

@@ -18,7 +18,7 @@ export interface RawExchange {
 }
 
 /** Parse the first HTTP response out of raw text. */
-export function parseResponse(text: string): Pick<RawExchange, "status" | "headers" | "body"> {
+function parseResponse(text: string): Pick<RawExchange, "status" | "headers" | "body"> {
   const end = text.indexOf("\r\n\r\n");
   if (end < 0) return { status: Number(/^HTTP\/1\.\d (\d{3})/.exec(text)?.[1] ?? 0), headers: {}, body: "" };
   const [statusLine, ...lines] = text.slice(0, end).split("\r\n");
@@ -81,7 +81,9 @@ export function rawExchange(
       // A complete Content-Length response: wait briefly to see whether the server hangs up, then stop.
       const got = parseResponse(Buffer.concat(chunks).toString("latin1"));
       const complete =
-        got.headers["content-length"] !== undefined ? got.body.length >= Number(got.headers["content-length"]) : /\r\n0\r\n\r\n$/.test(Buffer.concat(chunks).toString("latin1"));
+        got.headers["content-length"] !== undefined
+          ? got.body.length >= Number(got.headers["content-length"])
+          : /\r\n0\r\n\r\n$/.test(Buffer.concat(chunks).toString("latin1"));
       if (!graceSet && got.status > 0 && complete) {
         graceSet = true;
         setTimeout(finish, 500);
@@ -97,7 +99,10 @@ export function rawExchange(
     });
     socket.on("connect", () => {
       if (typeof payload === "function") {
-        void payload((chunk) => (finished || socket.destroyed ? false : socket.write(chunk)), () => finished || socket.destroyed);
+        void payload(
+          (chunk) => (finished || socket.destroyed ? false : socket.write(chunk)),
+          () => finished || socket.destroyed,
+        );
       } else {
         socket.write(payload);
       }

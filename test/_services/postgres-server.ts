@@ -34,11 +34,13 @@ export interface PostgresProcess {
 }
 
 /** The directory holding `initdb` and `postgres` (newest Debian version first), or null. */
-export function postgresBinDir(): string | null {
+function postgresBinDir(): string | null {
   if (process.env.PG_BIN_DIR) return process.env.PG_BIN_DIR;
   const root = "/usr/lib/postgresql";
   if (!existsSync(root)) return null;
-  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, "bin", "initdb"))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, "bin", "initdb")))
+    .sort((a, b) => Number(b) - Number(a));
   return versions.length > 0 ? join(root, versions[0]!, "bin") : null;
 }
 
@@ -134,7 +136,10 @@ export async function startPostgres(): Promise<PostgresProcess> {
     const proc = child;
     if (!proc || proc.exitCode !== null || proc.pid === undefined) return;
     // The backends, before the postmaster goes (a SIGKILLed postmaster cannot reap them).
-    const kids = spawnSync("pgrep", ["-P", String(proc.pid)], { encoding: "utf8" }).stdout.split("\n").filter(Boolean).map(Number);
+    const kids = spawnSync("pgrep", ["-P", String(proc.pid)], { encoding: "utf8" })
+      .stdout.split("\n")
+      .filter(Boolean)
+      .map(Number);
     const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
     proc.kill(signal);
     if (signal === "SIGKILL") for (const pid of kids) killQuietly(pid);
@@ -146,13 +151,18 @@ export async function startPostgres(): Promise<PostgresProcess> {
   const signalAll = (signal: "SIGSTOP" | "SIGCONT") => {
     const pid = child?.pid;
     if (pid === undefined) return;
-    const kids = spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).stdout.split("\n").filter(Boolean).map(Number);
+    const kids = spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
+      .stdout.split("\n")
+      .filter(Boolean)
+      .map(Number);
     for (const p of [pid, ...kids]) process.kill(p, signal);
   };
 
   await start();
   // The database `postgres` exists after initdb; tests get their own.
-  const create = spawnSync(join(bin, "psql"), ["-h", "127.0.0.1", "-p", String(port), "-U", "optionscope", "-d", "postgres", "-c", "CREATE DATABASE optionscope"], { encoding: "utf8" });
+  const create = spawnSync(join(bin, "psql"), ["-h", "127.0.0.1", "-p", String(port), "-U", "optionscope", "-d", "postgres", "-c", "CREATE DATABASE optionscope"], {
+    encoding: "utf8",
+  });
   if (create.status !== 0) throw new Error(`CREATE DATABASE failed: ${create.stderr}`);
   return {
     url: `postgres://optionscope@127.0.0.1:${port}/optionscope`,

@@ -40,7 +40,15 @@ describe("merged latency quantiles of several runs", () => {
   it("one run is its own quantiles; runs without requests weigh nothing", () => {
     const q = Array.from({ length: 1000 }, (_, k) => k + 1);
     expect(mergedQuantile([{ count: 500, quantilesMs: q }], 99)).toBe(990);
-    expect(mergedQuantile([{ count: 500, quantilesMs: q }, { count: 0, quantilesMs: q.map((x) => x * 100) }], 50)).toBe(500);
+    expect(
+      mergedQuantile(
+        [
+          { count: 500, quantilesMs: q },
+          { count: 0, quantilesMs: q.map((x) => x * 100) },
+        ],
+        50,
+      ),
+    ).toBe(500);
     expect(mergedQuantile([], 99)).toBeNaN();
   });
 });

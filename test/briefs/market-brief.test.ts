@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { marketBrief, MARKET_BRIEF_TOP_TICKERS } from "../../lib/briefs/market-brief";
 
-const lv = (strike: number, value: number, nodeType: string, spot: number) => ({ strike, value, nodeType: nodeType as "king", distancePct: (100 * (strike - spot)) / spot });
+const lv = (strike: number, value: number, nodeType: string, spot: number) => ({
+  strike,
+  value,
+  nodeType: nodeType as "king",
+  distancePct: (100 * (strike - spot)) / spot,
+});
 
 const levelsOf = (symbol: string, asOf: string, spot: number) => {
   const levels = [lv(spot + 10, 90e6, "king", spot), lv(spot - 10, -50e6, "barney", spot)];

@@ -10,12 +10,18 @@ import { build, type Metafile } from "esbuild";
 import { chromium, type Browser, type Page } from "playwright-core";
 
 /** Chromium binary (override with `CHROMIUM_PATH`). */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /** Flags that keep headless Chromium quiet and offline apart from our own server. */
 const CHROMIUM_ARGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync", "--no-first-run",
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
 ];
 
 /**
@@ -120,11 +126,7 @@ export interface PageRun<T, X = undefined> {
  *
  * @example const { result } = await runPage<{ ok: boolean }>(browser, served.url);
  */
-export async function runPage<T, X = undefined>(
-  browser: Browser,
-  url: string,
-  then?: (page: Page) => Promise<X>,
-): Promise<PageRun<T, X>> {
+export async function runPage<T, X = undefined>(browser: Browser, url: string, then?: (page: Page) => Promise<X>): Promise<PageRun<T, X>> {
   const page: Page = await browser.newPage();
   const pageErrors: string[] = [];
   page.on("pageerror", (e) => pageErrors.push(String(e)));

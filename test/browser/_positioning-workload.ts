@@ -37,7 +37,7 @@ export const WORKLOAD_DATE = "2024-03-06";
 export const WORKLOAD_SEED = 42;
 
 /** Typed arrays become plain arrays (and stay exact), recursively; everything else is copied as is. */
-export function plain(x: unknown): unknown {
+function plain(x: unknown): unknown {
   if (ArrayBuffer.isView(x) && !(x instanceof DataView)) return Array.from(x as unknown as ArrayLike<number>);
   if (Array.isArray(x)) return x.map(plain);
   if (x && typeof x === "object") return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, plain(v)]));
@@ -77,7 +77,7 @@ export interface WorkloadInputs {
 const FRAME_TIMES = ["09:30", "09:31", "10:15", "11:45", "13:00", "14:30", "15:30", "15:59"];
 
 /** The simulated market of the workload (seed 42, pinned clock). */
-export function workloadMarket(): SimulatedMarket {
+function workloadMarket(): SimulatedMarket {
   return createSimulatedMarket({ seed: WORKLOAD_SEED, clock: fixedClock(WORKLOAD_NOW_MS) });
 }
 
@@ -86,7 +86,7 @@ export function workloadMarket(): SimulatedMarket {
  *
  * @example const inputs = await workloadInputs(workloadMarket());
  */
-export async function workloadInputs(market: SimulatedMarket): Promise<WorkloadInputs> {
+async function workloadInputs(market: SimulatedMarket): Promise<WorkloadInputs> {
   const atMs = etInstant(WORKLOAD_DATE, "14:00");
   const window = (maxStrikes: number) => ({ maxExpirations: 5, strikeWindow: (k: Float64Array, spot: number) => strikeWindow(k, spot, maxStrikes) });
   return {
@@ -213,7 +213,7 @@ export function computeWorkload(inputs: WorkloadInputs, engine: KernelEngine): W
 }
 
 /** Which engine each step reported, plus loader state. */
-export interface WorkloadEnv {
+interface WorkloadEnv {
   wasmInstantiatedBefore: boolean;
   wasmInstantiatedAfter: boolean;
   loadedEngine: string;
@@ -257,6 +257,7 @@ export async function positioningWorkload(): Promise<WorkloadResult> {
  * {@link computeWorkload} on inputs made elsewhere (Node's, sent as JSON), with the WASM engine.
  *
  * @example await computeOnWire(JSON.parse(json));
+ * @public imported by the page script positioning.browser.test.ts bundles from a string, which knip cannot see.
  */
 export async function computeOnWire(wire: unknown): Promise<WorkloadNumbers & { engine: string }> {
   const engine = await loadKernels();

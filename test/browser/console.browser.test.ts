@@ -104,7 +104,12 @@ describe("developer console in headless Chromium", () => {
     expect(await page.locator("#usage-chart rect").count()).toBe(30);
     // The store runs on wall time: the last bar is today (ET), where all the spend is.
     const today = Number(await page.locator("#usage-chart rect").last().getAttribute("data-credits"));
-    expect(today).toBe(-accounts.ledger(created.accountId).filter((e) => e.kind === "debit" || e.kind === "refund").reduce((s, e) => s + e.delta, 0));
+    expect(today).toBe(
+      -accounts
+        .ledger(created.accountId)
+        .filter((e) => e.kind === "debit" || e.kind === "refund")
+        .reduce((s, e) => s + e.delta, 0),
+    );
     expect(await page.textContent("#usage-endpoints")).toContain("/v1/heatmap");
     await shot(page, "usage");
 

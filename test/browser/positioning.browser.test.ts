@@ -36,7 +36,10 @@ type Leaf = [path: string, value: unknown];
 
 /** Every leaf (number, string, boolean, null) of a JSON-like value, with its path. */
 function leaves(x: unknown, path = "", out: Leaf[] = []): Leaf[] {
-  if (Array.isArray(x)) x.forEach((v, i) => leaves(v, `${path}[${i}]`, out));
+  if (Array.isArray(x))
+    x.forEach((v, i) => {
+      leaves(v, `${path}[${i}]`, out);
+    });
   else if (x && typeof x === "object") for (const [k, v] of Object.entries(x)) leaves(v, path ? `${path}.${k}` : k, out);
   else out.push([path, x]);
   return out;
@@ -91,7 +94,10 @@ describe("positioning in headless Chromium", () => {
     expect(nodeBuiltinInputs(served!.metafile)).toEqual([]);
     const inputs = Object.keys(served!.metafile.inputs);
     for (const f of ["lib/positioning/exposure-grid.ts", "lib/positioning/key-levels.ts", "lib/market/simulated/create-simulated-market.ts", "lib/price/aggregate.ts"])
-      expect(inputs.some((i) => i.endsWith(f)), f).toBe(true);
+      expect(
+        inputs.some((i) => i.endsWith(f)),
+        f,
+      ).toBe(true);
   });
 
   it("loads the WASM engine in the page from the bundle: no fetch, no fs, no Buffer", () => {

@@ -145,15 +145,14 @@ describe("retries on the real server's 429 and 503", () => {
       rateLimiter: () => ({ take: (_k, limit, nowMs) => ({ allowed: false, limit, remaining: 0, resetSec: Math.ceil(nowMs / 1000) + 3600 }) }),
     });
     try {
-      const started = Date.now();
-      const api = createClient({ baseUrl: s.url, apiKey: s.key, deadlineMs: 2000 });
+      // A deadline longer than the test's time limit: waiting for it would fail the test.
+      const api = createClient({ baseUrl: s.url, apiKey: s.key, deadlineMs: 600_000 });
       const e = (await api.getAccount().catch((x: unknown) => x)) as DeadlineExceededError;
       expect(e).toBeInstanceOf(DeadlineExceededError);
       expect(e.lastError).toBeInstanceOf(ApiResponseError);
       expect((e.lastError as ApiResponseError).status).toBe(429);
       expect((e.lastError as ApiResponseError).code).toBe("rate_limited");
       expect((e.lastError as ApiResponseError).rateLimit?.remaining).toBe(0);
-      expect(Date.now() - started).toBeLessThan(1500);
     } finally {
       await s.close();
     }

@@ -44,12 +44,10 @@ function anchorsOf(markdown: string): Set<string> {
 describe("documentation links cited by the code", () => {
   const citations: { file: string; doc: string; anchor: string }[] = [];
   const files = [...SOURCE_DIRS.flatMap((dir) => sourceFiles(join(root, dir))), ...SOURCE_FILES.map((f) => join(root, f))];
-  {
-    for (const file of files) {
-      const text = readFileSync(file, "utf8");
-      for (const m of text.matchAll(/(docs\/[A-Za-z0-9_./-]+\.md)#([A-Za-z0-9_-]+)/g)) {
-        citations.push({ file: relative(root, file), doc: m[1], anchor: m[2] });
-      }
+  for (const file of files) {
+    const text = readFileSync(file, "utf8");
+    for (const m of text.matchAll(/(docs\/[A-Za-z0-9_./-]+\.md)#([A-Za-z0-9_-]+)/g)) {
+      citations.push({ file: relative(root, file), doc: m[1], anchor: m[2] });
     }
   }
 

@@ -37,11 +37,16 @@ describe("README examples", () => {
 
   it("the classifyNodes and impliedVol results shown in the README are what the library returns", async () => {
     const { classifyNodes, impliedVol } = await import("optionscope");
-    expect(classifyNodes([{ strike: 95, value: -30 }, { strike: 100, value: 50 }, { strike: 105, value: 100 }], 98)).toEqual([
-      "barney",
-      "gatekeeper",
-      "king",
-    ]);
+    expect(
+      classifyNodes(
+        [
+          { strike: 95, value: -30 },
+          { strike: 100, value: 50 },
+          { strike: 105, value: 100 },
+        ],
+        98,
+      ),
+    ).toEqual(["barney", "gatekeeper", "king"]);
     const iv = impliedVol({ price: 4.759422392871536, spot: 42, strike: 40, tYears: 0.5, rate: 0.1, dividendYield: 0, right: "C" });
     expect(iv.ok).toBe(true);
     if (iv.ok) {

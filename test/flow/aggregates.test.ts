@@ -27,15 +27,23 @@ const mid = { ...q, price: 1.05 };
 describe("window scores", () => {
   it("direction: calls bought and puts sold are bullish", () => {
     expect([
-      directionSign({ aggression: 1, right: "C" }), directionSign({ aggression: -1, right: "P" }),
-      directionSign({ aggression: 0.5, right: "P" }), directionSign({ aggression: -0.5, right: "C" }),
+      directionSign({ aggression: 1, right: "C" }),
+      directionSign({ aggression: -1, right: "P" }),
+      directionSign({ aggression: 0.5, right: "P" }),
+      directionSign({ aggression: -0.5, right: "C" }),
       directionSign({ aggression: 0, right: "C" }),
     ]).toEqual([1, 1, -1, -1, 0]);
   });
 
   it("VWF, SDF, FIR and the composite by hand", () => {
-    const t = (right: "C" | "P", aggression: number, premiumUsd: number, flowScore: number, isSweep: boolean) =>
-      ({ right, aggression, premiumUsd, flowScore, isSweep, size: 1 });
+    const t = (right: "C" | "P", aggression: number, premiumUsd: number, flowScore: number, isSweep: boolean) => ({
+      right,
+      aggression,
+      premiumUsd,
+      flowScore,
+      isSweep,
+      size: 1,
+    });
     const w = windowScores([t("C", 1, 1000, 50, true), t("P", 1, 500, -40, false), t("C", -1, 300, -30, true), t("C", 0, 200, 0, false)]);
     // bullish 1000; bearish 500 + 300 = 800; neutral 200
     expect([w.bullishPremium, w.bearishPremium, w.neutralPremium, w.netPremium]).toEqual([1000, 800, 200, 200]);
@@ -46,7 +54,10 @@ describe("window scores", () => {
     expect([w.tradeCount, w.sweepCount, w.sweepPremium]).toEqual([4, 2, 1300]);
     expect(compositeBias(w.composite)).toBe("BULLISH");
     expect([signalStrength(w.composite, 4), signalStrength(w.composite, 100), signalStrength(65, 100), signalStrength(10, 500)]).toEqual([
-      "weak", "moderate", "strong", "neutral",
+      "weak",
+      "moderate",
+      "strong",
+      "neutral",
     ]);
     expect(windowScores([])).toMatchObject({ vwf: 0, sdf: 0, fir: 0, composite: 0 });
   });
@@ -121,13 +132,22 @@ describe("max pain and the chain snapshot", () => {
     rows.reduce((a, r) => a + r.callOi * Math.max(0, s - r.strike) + r.putOi * Math.max(0, r.strike - s), 0);
 
   it("by hand: 90 / 100 / 110", () => {
-    const rows = [{ strike: 90, callOi: 0, putOi: 100 }, { strike: 100, callOi: 50, putOi: 50 }, { strike: 110, callOi: 100, putOi: 0 }];
+    const rows = [
+      { strike: 90, callOi: 0, putOi: 100 },
+      { strike: 100, callOi: 50, putOi: 50 },
+      { strike: 110, callOi: 100, putOi: 0 },
+    ];
     // at 90: put 100 owes 50 * 10 = 500; at 100: nothing; at 110: call 100 owes 50 * 10 = 500
     expect([pain(rows, 90), pain(rows, 100), pain(rows, 110)]).toEqual([500, 0, 500]);
     expect(maxPain(rows)).toBe(100);
     expect(maxPain([{ strike: 100, callOi: 0, putOi: 0 }])).toBeNull();
     // tie between 100 and 110 goes to the lower strike
-    expect(maxPain([{ strike: 100, callOi: 0, putOi: 10 }, { strike: 110, callOi: 10, putOi: 0 }])).toBe(100);
+    expect(
+      maxPain([
+        { strike: 100, callOi: 0, putOi: 10 },
+        { strike: 110, callOi: 10, putOi: 0 },
+      ]),
+    ).toBe(100);
   });
 
   it("property: no strike has less pain than max pain", () => {
@@ -152,7 +172,19 @@ describe("max pain and the chain snapshot", () => {
     ]);
     const c = expirationChain(trades, null, { ticker: "SPY", expiration: e, minVolume: 2 });
     expect(c.strikes).toEqual([
-      { strike: 500, callVolume: 8, callPremium: 1000 + 750, callOi: 0, callIv: 0.21, callLastPrice: 2.5, putVolume: 4, putPremium: 400, putOi: 0, putIv: null, putLastPrice: 1 },
+      {
+        strike: 500,
+        callVolume: 8,
+        callPremium: 1000 + 750,
+        callOi: 0,
+        callIv: 0.21,
+        callLastPrice: 2.5,
+        putVolume: 4,
+        putPremium: 400,
+        putOi: 0,
+        putIv: null,
+        putLastPrice: 1,
+      },
     ]);
     expect([c.maxPain, c.callOiTotal, c.underlyingPrice]).toEqual([null, 0, 500]);
   });
@@ -175,7 +207,13 @@ describe("max pain and the chain snapshot", () => {
       if (board.expIndex[i] !== e) continue;
       const k = board.strikes[board.strikeIndex[i]];
       const r = byStrike.get(k) ?? { strike: k, callOi: 0, putOi: 0 };
-      if (board.right[i] === 1) { calls += board.oi[i]; r.callOi = board.oi[i]; } else { puts += board.oi[i]; r.putOi = board.oi[i]; }
+      if (board.right[i] === 1) {
+        calls += board.oi[i];
+        r.callOi = board.oi[i];
+      } else {
+        puts += board.oi[i];
+        r.putOi = board.oi[i];
+      }
       byStrike.set(k, r);
     }
     expect([c.callOiTotal, c.putOiTotal]).toEqual([calls, puts]);
@@ -201,7 +239,11 @@ describe("tide and momentum", () => {
       [300, 0, 2000, -1450],
       [600, 0, 0, -1450],
     ]);
-    expect(bars.map((b) => [b.ncp, b.npp])).toEqual([[1100, 550], [0, -2000], [0, 0]]);
+    expect(bars.map((b) => [b.ncp, b.npp])).toEqual([
+      [1100, 550],
+      [0, -2000],
+      [0, 0],
+    ]);
     // bullish: call bought 1100 + put sold 2000; bearish: put bought 550
     expect(bars.map((b) => b.netPremiumCumulative)).toEqual([1100 - 550, 1100 - 550 + 2000, 2550]);
     expect(flowTide([], { date, bucket: "1h" })).toHaveLength(7); // 09:30 ... 15:30, last ends at 16:00
@@ -231,7 +273,11 @@ describe("tide and momentum", () => {
     expect(m.signals.trend).toBe("NEUTRAL"); // fir5m 100 but z 0 and fir1h -33
     expect(flowMomentum(today, [day("2024-03-14", 1)], { date, asOfMs: asOf }).baseline).toBeNull();
     expect([momentumTrend(50, 10, 2), momentumTrend(-50, -10, -2), momentumTrend(25, 30, 0), momentumTrend(-25, -30, 0), momentumTrend(50, 40, 3)]).toEqual([
-      "ACCELERATING_BULLISH", "ACCELERATING_BEARISH", "BULLISH", "BEARISH", "BULLISH",
+      "ACCELERATING_BULLISH",
+      "ACCELERATING_BEARISH",
+      "BULLISH",
+      "BEARISH",
+      "BULLISH",
     ]);
   });
 });
@@ -240,15 +286,35 @@ describe("market overview", () => {
   it("by hand over two tickers, fir and premiumRvol", () => {
     const spy = score([print({ ...ask, size: 10 }), print({ right: "P", ...bid, size: 5 })]); // call bought 1100, put sold 500
     const qqq = score([print({ root: "QQQ", right: "P", ...ask, size: 20 })]); // put bought 2200
-    const o = marketOverview("2024-03-15", [{ ticker: "SPY", trades: spy }, { ticker: "QQQ", trades: qqq }, { ticker: "IWM", trades: [] }], [1900, 2100]);
+    const o = marketOverview(
+      "2024-03-15",
+      [
+        { ticker: "SPY", trades: spy },
+        { ticker: "QQQ", trades: qqq },
+        { ticker: "IWM", trades: [] },
+      ],
+      [1900, 2100],
+    );
     expect(o).toMatchObject({
-      totalPremium: 3800, totalVolume: 35, callPremium: 1100, putPremium: 2700, netPremium: -1600,
-      callVolume: 10, putVolume: 25, activeTickers: 2, bullishPremium: 1600, bearishPremium: 2200, directionalNet: -600,
+      totalPremium: 3800,
+      totalVolume: 35,
+      callPremium: 1100,
+      putPremium: 2700,
+      netPremium: -1600,
+      callVolume: 10,
+      putVolume: 25,
+      activeTickers: 2,
+      bullishPremium: 1600,
+      bearishPremium: 2200,
+      directionalNet: -600,
     });
     expect(o.callPutRatio).toBeCloseTo(1100 / 2700, 12);
     expect(o.fir).toBeCloseTo((100 * -600) / 3800, 12);
     expect(o.premiumRvol).toBeCloseTo(3800 / 2000, 12);
-    expect(o.topTickers.map((t) => [t.ticker, t.totalPremium, t.netPremium])).toEqual([["QQQ", 2200, -2200], ["SPY", 1600, 600]]);
+    expect(o.topTickers.map((t) => [t.ticker, t.totalPremium, t.netPremium])).toEqual([
+      ["QQQ", 2200, -2200],
+      ["SPY", 1600, 600],
+    ]);
     // No baseline (or one of zero premium): null, not 0.
     expect(marketOverview("2024-03-15", [], []).premiumRvol).toBeNull();
     expect(marketOverview("2024-03-15", [{ ticker: "SPY", trades: spy }], [0, 0]).premiumRvol).toBeNull();
@@ -257,7 +323,12 @@ describe("market overview", () => {
   it("premium through a time of day counts [open, open + elapsed)", () => {
     const d = "2024-03-14";
     const open = etInstant(d, "09:30");
-    const prints = [print({ tsMs: open - 1, price: 1, size: 1 }), print({ tsMs: open, price: 1, size: 2 }), print({ tsMs: open + 59_999, price: 1, size: 3 }), print({ tsMs: open + 60_000, price: 1, size: 4 })];
+    const prints = [
+      print({ tsMs: open - 1, price: 1, size: 1 }),
+      print({ tsMs: open, price: 1, size: 2 }),
+      print({ tsMs: open + 59_999, price: 1, size: 3 }),
+      print({ tsMs: open + 60_000, price: 1, size: 4 }),
+    ];
     expect(premiumThroughTimeOfDay(prints, d, 60_000)).toBe(500); // (2 + 3) * 100
   });
 });
@@ -277,15 +348,41 @@ describe("daily rollups and the screener", () => {
     });
     const r = rows.find((x) => x.symbol === sym);
     expect(r).toEqual({
-      symbol: sym, ticker: "SPY", expiration: "2024-03-22", strike: 510, right: "C", dte: 7,
-      totalPremium: 1100 + 2000 + 1050, totalVolume: 40, openInterest: 400, oiChange: 100, volumeOiRatio: 0.1,
-      bidVolume: 20, askVolume: 10, midVolume: 10, vwap: (1.1 * 10 + 1.0 * 20 + 1.05 * 10) / 40, lastPrice: 1.05,
-      underlyingPrice: 502, iv: 0.25, tradeCount: 3, sweepVolume: 10, sweepPremium: 1100, multiLegVolume: 20, multiLegPremium: 2000,
+      symbol: sym,
+      ticker: "SPY",
+      expiration: "2024-03-22",
+      strike: 510,
+      right: "C",
+      dte: 7,
+      totalPremium: 1100 + 2000 + 1050,
+      totalVolume: 40,
+      openInterest: 400,
+      oiChange: 100,
+      volumeOiRatio: 0.1,
+      bidVolume: 20,
+      askVolume: 10,
+      midVolume: 10,
+      vwap: (1.1 * 10 + 1.0 * 20 + 1.05 * 10) / 40,
+      lastPrice: 1.05,
+      underlyingPrice: 502,
+      iv: 0.25,
+      tradeCount: 3,
+      sweepVolume: 10,
+      sweepPremium: 1100,
+      multiLegVolume: 20,
+      multiLegPremium: 2000,
     });
     const put = rows.find((x) => x.symbol !== sym);
     expect([put?.openInterest, put?.oiChange, put?.volumeOiRatio]).toEqual([0, 0, 0]);
     expect(tickerDailyRollup("2024-03-15", trades)).toEqual({
-      date: "2024-03-15", totalPremium: 4150 + 200, totalVolume: 41, callPremium: 4150, putPremium: 200, callVolume: 40, putVolume: 1, netPremium: 3950,
+      date: "2024-03-15",
+      totalPremium: 4150 + 200,
+      totalVolume: 41,
+      callPremium: 4150,
+      putPremium: 200,
+      callVolume: 40,
+      putVolume: 1,
+      netPremium: 3950,
     });
     expect(tickerDailyRollup("2024-03-15", [])).toBeNull();
   });
@@ -326,12 +423,15 @@ describe("scored trades from columns", () => {
 
 describe("tide: property", () => {
   it("the last bar's tide is total call minus put premium of the window; bars cover the session", () => {
-    const row = fc.record({ off: fc.integer({ min: 0, max: 390 * 60_000 - 1 }), put: fc.boolean(), size: fc.integer({ min: 1, max: 50 }), side: fc.constantFrom(1.0, 1.05, 1.1) });
+    const row = fc.record({
+      off: fc.integer({ min: 0, max: 390 * 60_000 - 1 }),
+      put: fc.boolean(),
+      size: fc.integer({ min: 1, max: 50 }),
+      side: fc.constantFrom(1.0, 1.05, 1.1),
+    });
     fc.assert(
       fc.property(fc.array(row, { maxLength: 80 }), fc.constantFrom("1min", "5min", "15min", "30min", "1h"), (rows, bucket) => {
-        const prints = rows
-          .map((r) => print({ tsMs: OPEN_MS + r.off, right: r.put ? "P" : "C", size: r.size, ...q, price: r.side }))
-          .sort((a, b) => a.tsMs - b.tsMs);
+        const prints = rows.map((r) => print({ tsMs: OPEN_MS + r.off, right: r.put ? "P" : "C", size: r.size, ...q, price: r.side })).sort((a, b) => a.tsMs - b.tsMs);
         const trades = score(prints);
         const bars = flowTide(trades, { date: "2024-03-15", bucket: bucket as "5min" });
         const call = trades.filter((t) => t.right === "C").reduce((a, t) => a + t.premiumUsd, 0);

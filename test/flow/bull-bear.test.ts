@@ -20,8 +20,12 @@ describe("bull/bear pressure", () => {
 
 describe("flow baseline", () => {
   it("mean and sample sd per bucket over the sessions that have it", () => {
-    const trade = (date: string, hhmm: string, premiumUsd: number, right: "C" | "P", aggression: number) =>
-      ({ tsMs: etInstant(date, hhmm), premiumUsd, right, aggression });
+    const trade = (date: string, hhmm: string, premiumUsd: number, right: "C" | "P", aggression: number) => ({
+      tsMs: etInstant(date, hhmm),
+      premiumUsd,
+      right,
+      aggression,
+    });
     const sessions = [
       { date: "2024-03-13", trades: [trade("2024-03-13", "09:31", 100, "C", 1), trade("2024-03-13", "09:32", 300, "P", 1)] },
       { date: "2024-03-14", trades: [trade("2024-03-14", "09:40", 500, "C", 1)] },
@@ -29,7 +33,14 @@ describe("flow baseline", () => {
     ];
     const b = flowBaseline(sessions, { bucketMinutes: 30, startTimeOfDay: "09:30", endTimeOfDay: "13:30" });
     expect(b.map((x) => [x.timeOfDay, x.daysCount])).toEqual([
-      ["09:30", 3], ["10:00", 3], ["10:30", 3], ["11:00", 3], ["11:30", 3], ["12:00", 3], ["12:30", 3], ["13:00", 2],
+      ["09:30", 3],
+      ["10:00", 3],
+      ["10:30", 3],
+      ["11:00", 3],
+      ["11:30", 3],
+      ["12:00", 3],
+      ["12:30", 3],
+      ["13:00", 2],
     ]);
     // 09:30 bucket: counts 2, 1, 0 (mean 1, sd 1); premium 400, 500, 0 (mean 300, sd sqrt((100^2 + 200^2 + 300^2) / 2))
     // fir: 100 * (100 - 300) / 400 = -50, 100, 0 -> mean 50/3

@@ -22,14 +22,35 @@ describe("market-wide contract table", () => {
         const rows = raw.map(row);
         const open = openContractTable(contractTable(["SPY", "QQQ", "IWM"], rows));
         const only = new Set(tickers);
-        expect(rankContractTable(open, f, only)).toEqual(rankTopContracts(rows.filter((r) => only.has(r.ticker)), f));
+        expect(rankContractTable(open, f, only)).toEqual(
+          rankTopContracts(
+            rows.filter((r) => only.has(r.ticker)),
+            f,
+          ),
+        );
       }),
       { numRuns: 200 },
     );
   });
 
   it("rows come back with every field and the rows' own key order; an empty table ranks to nothing", () => {
-    const rows = [row({ sym: "A", ticker: "SPY", right: "C", premium: 1.5, volume: 3, oi: 7, iv: 0.25, sweep: true, multi: false, tag: 9, expiration: "2024-03-22", strike: 485.5, dte: 4 })];
+    const rows = [
+      row({
+        sym: "A",
+        ticker: "SPY",
+        right: "C",
+        premium: 1.5,
+        volume: 3,
+        oi: 7,
+        iv: 0.25,
+        sweep: true,
+        multi: false,
+        tag: 9,
+        expiration: "2024-03-22",
+        strike: 485.5,
+        dte: 4,
+      }),
+    ];
     rows[0].oiChange = -0; // an int32 column keeps only true int32 values: -0 stays a double
     const table = contractTable(["SPY"], rows);
     expect(table.numbers.totalVolume).toBeInstanceOf(Int32Array);

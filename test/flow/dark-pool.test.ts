@@ -7,10 +7,18 @@ import { decodeDarkPoolCursor, encodeDarkPoolCursor, pageByRank, pageByTime, pct
 import { FlowError } from "../../lib/flow";
 
 const row = (i: number, price = 10, size = 100): DarkPoolRow => ({
-  id: `r${String(i).padStart(3, "0")}`, tsMs: 1_700_000_000_000 + Math.floor(i / 2), tsNs: String(1_700_000_000_000_000_000n + BigInt(Math.floor(i / 2)) * 1_000_000n),
-  ticker: "AAA", price, size, notionalUsd: price * size, venue: "FINN", sector: "Energy", industry: "Oil",
+  id: `r${String(i).padStart(3, "0")}`,
+  tsMs: 1_700_000_000_000 + Math.floor(i / 2),
+  tsNs: String(1_700_000_000_000_000_000n + BigInt(Math.floor(i / 2)) * 1_000_000n),
+  ticker: "AAA",
+  price,
+  size,
+  notionalUsd: price * size,
+  venue: "FINN",
+  sector: "Energy",
+  industry: "Oil",
 });
-const tape = Array.from({ length: 25 }, (_, i) => row(i, 10 + (i % 7), 100 * ((i * 3) % 11 + 1)));
+const tape = Array.from({ length: 25 }, (_, i) => row(i, 10 + (i % 7), 100 * (((i * 3) % 11) + 1)));
 
 describe("printNotionalUsd", () => {
   it("rounds the decimal notional to the cent, half a cent up, whatever the binary product reads", () => {
@@ -47,7 +55,7 @@ describe("pageByTime", () => {
   it("walks every row once, in order, either way (rows sharing a millisecond ordered by id)", () => {
     for (const order of ["asc", "desc"] as const) {
       const seen: string[] = [];
-      let cursor;
+      let cursor: ReturnType<typeof decodeDarkPoolCursor> | undefined;
       for (let n = 0; n < 10; n++) {
         const p = pageByTime(tape, { order, limit: 4, offset: 0, cursor });
         seen.push(...p.rows.map((r) => r.id));
@@ -84,13 +92,27 @@ describe("ranking, percent of ADV, levels, daily rows", () => {
     expect(autoLevelBucket(5)).toBe(0.01);
     expect(bucketFloor(12.3, 0.1)).toBe(12.3);
     expect(bucketFloor(12.39, 0.1)).toBe(12.3);
-    const lv = darkPoolLevels([{ price: 10.04, size: 100, notionalUsd: 1004 }, { price: 10.09, size: 200, notionalUsd: 2018 }, { price: 10.1, size: 1, notionalUsd: 10.1 }], 0.1, "notional");
-    expect(lv.levels.map((l) => [l.price, l.prints, l.shares])).toEqual([[10, 2, 300], [10.1, 1, 1]]);
+    const lv = darkPoolLevels(
+      [
+        { price: 10.04, size: 100, notionalUsd: 1004 },
+        { price: 10.09, size: 200, notionalUsd: 2018 },
+        { price: 10.1, size: 1, notionalUsd: 10.1 },
+      ],
+      0.1,
+      "notional",
+    );
+    expect(lv.levels.map((l) => [l.price, l.prints, l.shares])).toEqual([
+      [10, 2, 300],
+      [10.1, 1, 1],
+    ]);
     expect(lv.totalShares).toBe(301);
   });
   it("daily rows sum per ticker and day, or per ticker over the range", () => {
     const p = (ticker: string, price: number, size: number) => ({ ticker, price, size, notionalUsd: price * size });
-    const days = [["2024-03-04", [p("A", 10, 200_000), p("B", 5, 10)]], ["2024-03-05", [p("A", 20, 10)]]] as const;
+    const days = [
+      ["2024-03-04", [p("A", 10, 200_000), p("B", 5, 10)]],
+      ["2024-03-05", [p("A", 20, 10)]],
+    ] as const;
     const describe_ = () => ({ sector: "S", industry: "I" });
     const byDay = darkPoolDailyRows(days, "day", describe_);
     expect(byDay).toHaveLength(3);

@@ -25,9 +25,7 @@ describe("feed items", () => {
     expect(FlowTradeItemSchema.parse(item)).toEqual(item);
     const put = flowTradeItem(scored[2]);
     // spread 0.50 on a mid of 1.75: 28.6% -> LOW; unknown OI -> 0, not zero-OI
-    expect([put.liquidityGrade, put.exchangeCount, put.openInterest, put.oiIsZero, put.sizeOiRatio, put.optionType]).toEqual([
-      "LOW", 1, 0, false, null, "PUT",
-    ]);
+    expect([put.liquidityGrade, put.exchangeCount, put.openInterest, put.oiIsZero, put.sizeOiRatio, put.optionType]).toEqual(["LOW", 1, 0, false, null, "PUT"]);
   });
 
   it("a sweep: totals, venues, premium-weighted scores; the summary's SDF", () => {
@@ -35,8 +33,15 @@ describe("feed items", () => {
     const s = sweepItem(groups[0], scored);
     const w = (1050 * scored[0].flowScore + 3180 * scored[1].flowScore) / 4230;
     expect(s).toMatchObject({
-      optionType: "CALL", strike: 510, totalContracts: 40, exchangeCount: 2, exchanges: ["CBOE", "PHLX"],
-      executionTimeMs: 2, spreadPosition: "AT_ASK", moneyness: "ATM", dte: 7,
+      optionType: "CALL",
+      strike: 510,
+      totalContracts: 40,
+      exchangeCount: 2,
+      exchanges: ["CBOE", "PHLX"],
+      executionTimeMs: 2,
+      spreadPosition: "AT_ASK",
+      moneyness: "ATM",
+      dte: 7,
     });
     expect(s.totalPremium).toBeCloseTo(4230, 9);
     expect(s.scores.flowScore).toBe(Math.round(w));

@@ -10,27 +10,41 @@ import type { OptionPrint } from "../../lib/market/prints/schemas";
 import { createSimulatedMarket } from "../../lib/market/simulated";
 import { fixedClock } from "../../lib/market/clock";
 import { OPEN_MS, print } from "./_prints";
+import { violations } from "../_helpers/violations";
 
-/** Asserts the columnar row equals the object trade, field for field (exact). */
-function expectSame(o: ScoredTrade, c: FlowScoreColumns, i: number): void {
-  expect(TRADE_SIDES[c.side[i]]).toBe(o.side);
-  expect(c.aggression[i]).toBe(o.aggression);
-  expect(c.premiumUsd[i]).toBe(o.premiumUsd);
-  expect(c.moneynessPct[i]).toBe(o.moneynessPct);
-  expect(MONEYNESS_CATEGORIES[c.moneyness[i]]).toBe(o.moneyness);
-  expect(DTE_CATEGORIES[c.dteCategory[i]]).toBe(o.dteCategory);
-  expect(c.sweepGroup[i]).toBe(o.sweepGroup);
-  expect(c.dailyVolume[i]).toBe(o.dailyVolume);
-  expect(Number.isNaN(c.volOiRatio[i]) ? null : c.volOiRatio[i]).toBe(o.volOiRatio);
-  expect(c.sizeRatio[i]).toBe(o.sizeRatio);
-  expect(c.repeatCount[i]).toBe(o.repeatCount);
-  expect([c.size[i], c.sweep[i], c.moneynessC[i], c.dteC[i], c.volOi[i], c.repeat[i]]).toEqual([
-    o.components.size, o.components.sweep, o.components.moneyness, o.components.dte, o.components.volOi, o.components.repeat,
-  ]);
-  expect(c.baseDirection[i]).toBe(o.baseDirection);
-  expect(c.conviction[i]).toBe(o.conviction);
-  expect(c.flowScore[i]).toBe(o.flowScore);
-  expect(c.flowBonus[i]).toBe(o.flowBonus);
+/**
+ * Asserts each columnar row equals its object trade, field for field (exact: Object.is, as `toBe`
+ * and `toEqual` compare numbers). One assertion for all rows: an expect per field of every row
+ * costs more than scoring them (test/_helpers/violations.ts).
+ */
+function expectSame(o: readonly ScoredTrade[], c: FlowScoreColumns, n: number): void {
+  const v = violations();
+  for (let i = 0; i < n; i++) {
+    const t = o[i];
+    const same = (field: string, col: unknown, obj: unknown) => v.check(Object.is(col, obj), () => `row ${i} ${field}: columns ${String(col)}, object ${String(obj)}`);
+    same("side", TRADE_SIDES[c.side[i]], t.side);
+    same("aggression", c.aggression[i], t.aggression);
+    same("premiumUsd", c.premiumUsd[i], t.premiumUsd);
+    same("moneynessPct", c.moneynessPct[i], t.moneynessPct);
+    same("moneyness", MONEYNESS_CATEGORIES[c.moneyness[i]], t.moneyness);
+    same("dteCategory", DTE_CATEGORIES[c.dteCategory[i]], t.dteCategory);
+    same("sweepGroup", c.sweepGroup[i], t.sweepGroup);
+    same("dailyVolume", c.dailyVolume[i], t.dailyVolume);
+    same("volOiRatio", Number.isNaN(c.volOiRatio[i]) ? null : c.volOiRatio[i], t.volOiRatio);
+    same("sizeRatio", c.sizeRatio[i], t.sizeRatio);
+    same("repeatCount", c.repeatCount[i], t.repeatCount);
+    same("components.size", c.size[i], t.components.size);
+    same("components.sweep", c.sweep[i], t.components.sweep);
+    same("components.moneyness", c.moneynessC[i], t.components.moneyness);
+    same("components.dte", c.dteC[i], t.components.dte);
+    same("components.volOi", c.volOi[i], t.components.volOi);
+    same("components.repeat", c.repeat[i], t.components.repeat);
+    same("baseDirection", c.baseDirection[i], t.baseDirection);
+    same("conviction", c.conviction[i], t.conviction);
+    same("flowScore", c.flowScore[i], t.flowScore);
+    same("flowBonus", c.flowBonus[i], t.flowBonus);
+  }
+  v.expectNone("columnar rows vs object trades");
 }
 
 const W = { size: 0.25, sweep: 0.15, moneyness: 0.1, dte: 0.1, volOi: 0.2, repeat: 0.2 };
@@ -108,7 +122,14 @@ describe("Flow Score: hand-computed trades", () => {
     expect(sizeComponent(1)).toBe(0);
     expect(sizeComponent(10)).toBeCloseTo(0.5, 12); // ln 10 / ln 100
     expect(sizeComponent(1_000)).toBe(1);
-    expect(premiumNorm([{ price: 1, size: 1 }, { price: 3, size: 1 }, { price: 2, size: 2 }, { price: 10, size: 1 }])).toBe(350); // (300 + 400) / 2
+    expect(
+      premiumNorm([
+        { price: 1, size: 1 },
+        { price: 3, size: 1 },
+        { price: 2, size: 2 },
+        { price: 10, size: 1 },
+      ]),
+    ).toBe(350); // (300 + 400) / 2
     expect([roundHalfAway(2.5), roundHalfAway(-2.5), roundHalfAway(-0.4), Object.is(roundHalfAway(-0.4), 0)]).toEqual([3, -3, 0, true]);
     expect(FlowScoreWeightsSchema.safeParse({}).success).toBe(true);
     expect(FlowScoreWeightsSchema.safeParse({ size: 0.5 }).success).toBe(false); // sums to 1.25
@@ -127,12 +148,14 @@ describe("Flow Score: the columnar batch equals the per-object oracle", () => {
     const prints = await market.optionPrints(ticker, from, from + minutes * 60_000);
     const oi = new Map<string, number>();
     // every third traded contract's open interest is left unknown, every fifth is zero
-    prints.forEach((p, i) => { if (i % 3) oi.set(p.symbol, i % 5 ? 50 + (i % 7) * 40 : 0); });
+    prints.forEach((p, i) => {
+      if (i % 3) oi.set(p.symbol, i % 5 ? 50 + (i % 7) * 40 : 0);
+    });
     const ctx = { normPremiumUsd: premiumNorm(prints), openInterest: oi };
     const o = scoreFlow(prints, ctx);
     const c = scoreFlowColumns(flowColumns(prints, oi), ctx);
     expect(prints.length).toBeGreaterThan(300);
-    for (let i = 0; i < prints.length; i++) expectSame(o[i], c, i);
+    expectSame(o, c, prints.length);
     expect(new Set(o.map((t) => t.flowScoreInterpretation)).size).toBeGreaterThanOrEqual(4);
     if (ticker === "SPY") expect(o.filter((t) => t.isSweep).length).toBeGreaterThan(20);
     expect(o.filter((t) => t.repeatCount > 0).length).toBeGreaterThan(10);
@@ -171,7 +194,7 @@ describe("Flow Score: the columnar batch equals the per-object oracle", () => {
         const oi = new Map([[prints[0]?.symbol ?? "", 300]]);
         const o = scoreFlow(prints, { normPremiumUsd: norm, openInterest: oi });
         const c = scoreFlowColumns(flowColumns(prints, oi), { normPremiumUsd: norm });
-        for (let i = 0; i < prints.length; i++) expectSame(o[i], c, i);
+        expectSame(o, c, prints.length);
         return o.every((x) => x.flowScore >= -100 && x.flowScore <= 100 && x.flowBonus >= 0 && x.flowBonus <= 100);
       }),
       { numRuns: 150 },

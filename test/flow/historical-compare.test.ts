@@ -3,13 +3,21 @@ import { describe, expect, it } from "vitest";
 import { dayMetrics, historicalCompare, HistoricalCompareSchema, percentileRank } from "../../lib/flow/historical-compare";
 
 const day = (date: string, callPremium: number, putPremium: number, callVolume: number, putVolume: number) => ({
-  date, ...dayMetrics({ callPremium, putPremium, callVolume, putVolume }),
+  date,
+  ...dayMetrics({ callPremium, putPremium, callVolume, putVolume }),
 });
 
 describe("historical compare", () => {
   it("day metrics: net is calls minus puts, ratio is call over put volume (0 without puts)", () => {
     expect(dayMetrics({ callPremium: 300, putPremium: 100, callVolume: 30, putVolume: 10 })).toEqual({
-      totalPremium: 400, totalVolume: 40, callPremium: 300, putPremium: 100, netPremium: 200, callPutRatio: 3, callVolume: 30, putVolume: 10,
+      totalPremium: 400,
+      totalVolume: 40,
+      callPremium: 300,
+      putPremium: 100,
+      netPremium: 200,
+      callPutRatio: 3,
+      callVolume: 30,
+      putVolume: 10,
     });
     expect(dayMetrics({ callPremium: 1, putPremium: 0, callVolume: 1, putVolume: 0 }).callPutRatio).toBe(0);
     expect(dayMetrics(null).totalPremium).toBe(0);

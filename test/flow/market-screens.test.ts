@@ -12,13 +12,26 @@ import { weeklyContractRows } from "../../lib/flow/weekly-contracts";
 import { sessionBounds } from "../../lib/time";
 
 const session = (callPremium: number, putPremium: number, callVolume: number, putVolume: number) => ({
-  totalPremium: callPremium + putPremium, totalVolume: callVolume + putVolume, callPremium, putPremium, callVolume, putVolume,
+  totalPremium: callPremium + putPremium,
+  totalVolume: callVolume + putVolume,
+  callPremium,
+  putPremium,
+  callVolume,
+  putVolume,
 });
 
 describe("top underlyings", () => {
   it("sums sessions, skips untraded ones; net = call - put; ratio = call / put, 0 without puts; null when nothing traded", () => {
     expect(topUnderlyingRow("A", [session(300, 100, 3, 1), null, session(0, 200, 0, 2)])).toEqual({
-      ticker: "A", totalPremium: 600, totalVolume: 6, callPremium: 300, putPremium: 300, callVolume: 3, putVolume: 3, netPremium: 0, callPutRatio: 1,
+      ticker: "A",
+      totalPremium: 600,
+      totalVolume: 6,
+      callPremium: 300,
+      putPremium: 300,
+      callVolume: 3,
+      putVolume: 3,
+      netPremium: 0,
+      callPutRatio: 1,
     });
     expect(topUnderlyingRow("B", [session(50, 0, 1, 0)])?.callPutRatio).toBe(0);
     expect(topUnderlyingRow("C", [null, null])).toBeNull();
@@ -26,7 +39,15 @@ describe("top underlyings", () => {
 
   it("floors are inclusive; orders by the key with ties by ticker; cuts to the limit", () => {
     const row = (ticker: string, totalPremium: number, totalVolume: number, netPremium: number): TopUnderlyingRow => ({
-      ticker, totalPremium, totalVolume, netPremium, callPremium: 0, putPremium: 0, callVolume: 0, putVolume: 0, callPutRatio: 0,
+      ticker,
+      totalPremium,
+      totalVolume,
+      netPremium,
+      callPremium: 0,
+      putPremium: 0,
+      callVolume: 0,
+      putVolume: 0,
+      callPutRatio: 0,
     });
     const rows = [row("C", 100, 20, 30), row("B", 200, 5, 30), row("A", 100, 10, -50)];
     const tickers = (r: TopUnderlyingRow[]) => r.map((x) => x.ticker);
@@ -39,23 +60,67 @@ describe("top underlyings", () => {
 
 function contract(symbol: string, over: Partial<TopContractRow>): TopContractRow {
   return {
-    symbol, ticker: "XYZ", expiration: "2024-03-15", strike: 110, right: "C", dte: 10, totalPremium: 0, totalVolume: 0, openInterest: 0,
-    oiChange: 0, volumeOiRatio: 0, bidVolume: 0, askVolume: 0, midVolume: 0, vwap: 0, lastPrice: 0, underlyingPrice: 100, iv: 0,
-    tradeCount: 0, sweepVolume: 0, sweepPremium: 0, multiLegVolume: 0, multiLegPremium: 0, ...over,
+    symbol,
+    ticker: "XYZ",
+    expiration: "2024-03-15",
+    strike: 110,
+    right: "C",
+    dte: 10,
+    totalPremium: 0,
+    totalVolume: 0,
+    openInterest: 0,
+    oiChange: 0,
+    volumeOiRatio: 0,
+    bidVolume: 0,
+    askVolume: 0,
+    midVolume: 0,
+    vwap: 0,
+    lastPrice: 0,
+    underlyingPrice: 100,
+    iv: 0,
+    tradeCount: 0,
+    sweepVolume: 0,
+    sweepPremium: 0,
+    multiLegVolume: 0,
+    multiLegPremium: 0,
+    ...over,
   };
 }
 
 describe("weekly contract rows", () => {
   it("sums, volume-weights the VWAP, takes OI/price/IV of the last session and the OI change since before the first", () => {
-    const day1 = [contract("X", { totalVolume: 10, totalPremium: 1000, vwap: 1, openInterest: 100, oiChange: 20, tradeCount: 2, bidVolume: 4, askVolume: 6, lastPrice: 1.1, iv: 0.25 })];
+    const day1 = [
+      contract("X", {
+        totalVolume: 10,
+        totalPremium: 1000,
+        vwap: 1,
+        openInterest: 100,
+        oiChange: 20,
+        tradeCount: 2,
+        bidVolume: 4,
+        askVolume: 6,
+        lastPrice: 1.1,
+        iv: 0.25,
+      }),
+    ];
     const day2 = [
       contract("X", { totalVolume: 30, totalPremium: 6000, vwap: 2, openInterest: 130, oiChange: 30, tradeCount: 3, askVolume: 30, lastPrice: 2.1, iv: 0 }),
       contract("Y", { totalVolume: 5, totalPremium: 50, vwap: 0.1, openInterest: 0 }),
     ];
     const [x, y] = weeklyContractRows("2024-03-08", [day1, day2]);
     expect(x).toMatchObject({
-      symbol: "X", totalVolume: 40, totalPremium: 7000, vwap: 1.75, openInterest: 130, oiChange: 50, tradeCount: 5, bidVolume: 4, askVolume: 36,
-      lastPrice: 2.1, iv: 0.25, dte: 7,
+      symbol: "X",
+      totalVolume: 40,
+      totalPremium: 7000,
+      vwap: 1.75,
+      openInterest: 130,
+      oiChange: 50,
+      tradeCount: 5,
+      bidVolume: 4,
+      askVolume: 36,
+      lastPrice: 2.1,
+      iv: 0.25,
+      dte: 7,
     });
     expect(x.volumeOiRatio).toBeCloseTo(40 / 130, 12);
     expect(y).toMatchObject({ symbol: "Y", totalVolume: 5, volumeOiRatio: 0, oiChange: 0, dte: 7 });
@@ -141,8 +206,16 @@ describe("sectors", () => {
       2,
     );
     expect(f.metrics).toEqual({
-      totalPremium: 700, callPremium: 400, putPremium: 300, netPremium: 100, totalVolume: 10, callVolume: 5, putVolume: 5,
-      netVolume: 0, fir: (100 * (350 - 250)) / 600, putCallRatio: 1,
+      totalPremium: 700,
+      callPremium: 400,
+      putPremium: 300,
+      netPremium: 100,
+      totalVolume: 10,
+      callVolume: 5,
+      putVolume: 5,
+      netVolume: 0,
+      fir: (100 * (350 - 250)) / 600,
+      putCallRatio: 1,
     });
     expect(f.tickerCount).toBe(3);
     expect(f.topContributors).toEqual([
@@ -159,7 +232,15 @@ describe("sectors", () => {
 describe("breadth", () => {
   it("sentiment and rotation labels at their thresholds", () => {
     expect([50, 49.9, 25, 10, 9.99, 0, -10, -25, -50].map(sentimentOf)).toEqual([
-      "strong_bullish", "bullish", "bullish", "slightly_bullish", "neutral", "neutral", "slightly_bearish", "bearish", "strong_bearish",
+      "strong_bullish",
+      "bullish",
+      "bullish",
+      "slightly_bullish",
+      "neutral",
+      "neutral",
+      "slightly_bearish",
+      "bearish",
+      "strong_bearish",
     ]);
     expect([40, 15, 14.9, -15, -40].map(rotationSignal)).toEqual(["strong_inflow", "inflow", "neutral", "outflow", "strong_outflow"]);
   });
@@ -176,7 +257,10 @@ describe("breadth", () => {
       ],
       10,
     );
-    expect(b.majorIndices.map((i) => [i.ticker, i.fir, i.netPremium, i.sentiment])).toEqual([["SPY", 50, 200, "strong_bullish"], ["QQQ", 0, 0, "neutral"]]);
+    expect(b.majorIndices.map((i) => [i.ticker, i.fir, i.netPremium, i.sentiment])).toEqual([
+      ["SPY", 50, 200, "strong_bullish"],
+      ["QQQ", 0, 0, "neutral"],
+    ]);
     expect(b.aggregateSentiment).toEqual({ combinedBullish: 400, combinedBearish: 200, combinedNetPremium: 200, combinedFir: 100 / 3, sentiment: "bullish" });
     expect(b.advanceDecline).toEqual({ advancing: 2, declining: 1, unchanged: 1, total: 4, ratio: 2, breadthPct: 50, marketAvgFir: (50 + 0 - 100 + 10) / 4 });
     const energy = b.sectorRotation.find((s) => s.etf === "XLE")!;
@@ -191,7 +275,15 @@ describe("breadth", () => {
 describe("market tide", () => {
   const open = sessionBounds("2024-03-06").openMs;
   const t = (minute: number, over: Partial<TideFoldTrade>): TideFoldTrade => ({
-    tsMs: open + minute * 60_000 + 1, right: "C", premiumUsd: 0, size: 1, aggression: 0, side: "M", isMultiLeg: false, moneynessPct: 0, ...over,
+    tsMs: open + minute * 60_000 + 1,
+    right: "C",
+    premiumUsd: 0,
+    size: 1,
+    aggression: 0,
+    side: "M",
+    isMultiLeg: false,
+    moneynessPct: 0,
+    ...over,
   });
   const trades = [
     t(0, { premiumUsd: 100, aggression: 1, side: "A" }), // call bought
@@ -218,12 +310,38 @@ describe("market tide", () => {
     const bars = marketTideBars([{ date: "2024-03-06", minutes: 10, folds: [fold, fold], spyClose: spy }], "5min");
     expect(bars).toEqual([
       {
-        timestamp: open / 1000, timestampEnd: open / 1000 + 300, ncp: 260, npp: -100, ncpCumulative: 260, nppCumulative: -100,
-        manualNcp: 340, manualNpp: -100, manualNcpCumulative: 340, manualNppCumulative: -100, callVolume: 10, putVolume: 4, totalVolume: 14, spyPrice: 501, isGap: false,
+        timestamp: open / 1000,
+        timestampEnd: open / 1000 + 300,
+        ncp: 260,
+        npp: -100,
+        ncpCumulative: 260,
+        nppCumulative: -100,
+        manualNcp: 340,
+        manualNpp: -100,
+        manualNcpCumulative: 340,
+        manualNppCumulative: -100,
+        callVolume: 10,
+        putVolume: 4,
+        totalVolume: 14,
+        spyPrice: 501,
+        isGap: false,
       },
       {
-        timestamp: open / 1000 + 300, timestampEnd: open / 1000 + 600, ncp: 0, npp: 140, ncpCumulative: 260, nppCumulative: 40,
-        manualNcp: 0, manualNpp: 140, manualNcpCumulative: 340, manualNppCumulative: 40, callVolume: 0, putVolume: 2, totalVolume: 2, spyPrice: 502, isGap: false,
+        timestamp: open / 1000 + 300,
+        timestampEnd: open / 1000 + 600,
+        ncp: 0,
+        npp: 140,
+        ncpCumulative: 260,
+        nppCumulative: 40,
+        manualNcp: 0,
+        manualNpp: 140,
+        manualNcpCumulative: 340,
+        manualNppCumulative: 40,
+        callVolume: 0,
+        putVolume: 2,
+        totalVolume: 2,
+        spyPrice: 502,
+        isGap: false,
       },
     ]);
     const noMl = marketTideBars([{ date: "2024-03-06", minutes: 10, folds: [fold], spyClose: spy }], "5min", { excludeMultiLeg: true });
@@ -273,14 +391,33 @@ describe("properties", () => {
         const trades = raw.map((t) => {
           const priceUsd = t.cents / 100;
           const r: RollupTrade = {
-            symbol: `XYZ__240315C0000${t.contract}000`, root: "XYZ", expiry: "2024-03-15", strike: t.contract, right: "C", side: t.side, priceUsd,
-            size: t.size, premiumUsd: priceUsd * t.size * 100, underlyingPrice: 100, iv: 0.3, isSweep: t.isSweep, isMultiLeg: t.isMultiLeg,
+            symbol: `XYZ__240315C0000${t.contract}000`,
+            root: "XYZ",
+            expiry: "2024-03-15",
+            strike: t.contract,
+            right: "C",
+            side: t.side,
+            priceUsd,
+            size: t.size,
+            premiumUsd: priceUsd * t.size * 100,
+            underlyingPrice: 100,
+            iv: 0.3,
+            isSweep: t.isSweep,
+            isMultiLeg: t.isMultiLeg,
           };
           return { day: t.day, r };
         });
-        const daily = DAYS.map((d, i) => contractDailyRollups(d, trades.filter((t) => t.day === i).map((t) => t.r)));
+        const daily = DAYS.map((d, i) =>
+          contractDailyRollups(
+            d,
+            trades.filter((t) => t.day === i).map((t) => t.r),
+          ),
+        );
         const weekly = new Map(weeklyContractRows("2024-03-08", daily).map((r) => [r.symbol, r]));
-        const whole = contractDailyRollups("2024-03-08", [...trades].sort((a, b) => a.day - b.day).map((t) => t.r));
+        const whole = contractDailyRollups(
+          "2024-03-08",
+          [...trades].sort((a, b) => a.day - b.day).map((t) => t.r),
+        );
         expect(weekly.size).toBe(whole.length);
         for (const w of whole) {
           const g = weekly.get(w.symbol)!;
@@ -307,8 +444,14 @@ describe("properties", () => {
       fc.property(fc.array(tideTrade, { maxLength: 80 }), (raw) => {
         const trades: TideFoldTrade[] = raw
           .map((t) => ({
-            tsMs: open + t.minute * 60_000, right: t.put ? ("P" as const) : ("C" as const), premiumUsd: t.premium, size: t.size, aggression: t.aggression,
-            side: t.aggression > 0 ? ("A" as const) : t.aggression < 0 ? ("B" as const) : ("M" as const), isMultiLeg: t.multi, moneynessPct: t.mny,
+            tsMs: open + t.minute * 60_000,
+            right: t.put ? ("P" as const) : ("C" as const),
+            premiumUsd: t.premium,
+            size: t.size,
+            aggression: t.aggression,
+            side: t.aggression > 0 ? ("A" as const) : t.aggression < 0 ? ("B" as const) : ("M" as const),
+            isMultiLeg: t.multi,
+            moneynessPct: t.mny,
           }))
           .sort((a, b) => a.tsMs - b.tsMs);
         const s = [{ date: "2024-03-06", minutes: 390, folds: [foldTideMinutes(trades, open)], spyClose: [] }];

@@ -53,19 +53,42 @@ describe("rvol: hand-computed 15-minute bars", () => {
     //   baseline 09:45-09:52: 03-13 6 P (600 USD; the 09:55 print is later), 03-14 none -> avg 3, 300, 0 C, 3 P
     expect(r.bars).toEqual([
       {
-        timestamp: "2024-03-15T13:30:00.000Z", timestampEnd: "2024-03-15T13:45:00.000Z",
-        callVolume: 10, putVolume: 5, volume: 15, premium: 2000, stockPrice: 502,
-        avgCallVolume: 6, avgPutVolume: 0, avgVolume: 6, avgPremium: 600, avgDaysCount: 2,
+        timestamp: "2024-03-15T13:30:00.000Z",
+        timestampEnd: "2024-03-15T13:45:00.000Z",
+        callVolume: 10,
+        putVolume: 5,
+        volume: 15,
+        premium: 2000,
+        stockPrice: 502,
+        avgCallVolume: 6,
+        avgPutVolume: 0,
+        avgVolume: 6,
+        avgPremium: 600,
+        avgDaysCount: 2,
       },
       {
-        timestamp: "2024-03-15T13:45:00.000Z", timestampEnd: "2024-03-15T14:00:00.000Z",
-        callVolume: 20, putVolume: 0, volume: 20, premium: 1000, stockPrice: 503,
-        avgCallVolume: 0, avgPutVolume: 3, avgVolume: 3, avgPremium: 300, avgDaysCount: 2,
+        timestamp: "2024-03-15T13:45:00.000Z",
+        timestampEnd: "2024-03-15T14:00:00.000Z",
+        callVolume: 20,
+        putVolume: 0,
+        volume: 20,
+        premium: 1000,
+        stockPrice: 503,
+        avgCallVolume: 0,
+        avgPutVolume: 3,
+        avgVolume: 3,
+        avgPremium: 300,
+        avgDaysCount: 2,
       },
     ]);
     expect(r.stats).toEqual({
-      todayVolume: 35, todayPremium: 3000, avgVolume: 9, avgPremium: 900,
-      rvolVolume: 35 / 9, rvolPremium: 3000 / 900, avgDaysCount: 2,
+      todayVolume: 35,
+      todayPremium: 3000,
+      avgVolume: 9,
+      avgPremium: 900,
+      rvolVolume: 35 / 9,
+      rvolPremium: 3000 / 900,
+      avgDaysCount: 2,
     });
     expect(r.callRvol).toBe(30 / 6);
     expect(r.putRvol).toBe(5 / 3);
@@ -87,7 +110,10 @@ describe("rvol: hand-computed 15-minute bars", () => {
   it("a missing baseline session is unavailable, not zero", () => {
     const r = rvol({ kind: "ticker" }, sessions.slice(0, 2), options);
     // only 03-13 available: bar 1 avg 4, bar 2 avg 6
-    expect(r.bars?.map((b) => [b.avgVolume, b.avgDaysCount])).toEqual([[4, 1], [6, 1]]);
+    expect(r.bars?.map((b) => [b.avgVolume, b.avgDaysCount])).toEqual([
+      [4, 1],
+      [6, 1],
+    ]);
     expect(r.stats.avgDaysCount).toBe(1);
   });
 
@@ -101,11 +127,12 @@ describe("rvol: hand-computed 15-minute bars", () => {
   it("daily bars: one per session; weekly: sessions of one week together", () => {
     const daily = rvol({ kind: "ticker" }, sessions, { date: "2024-03-15", bucket: "1d", avgPeriod: "2d" });
     // today 35 contracts; baseline days: 03-13 110, 03-14 8 -> avg 59
-    expect(daily.bars?.map((b) => [b.timestamp, b.timestampEnd, b.volume, b.avgVolume])).toEqual([
-      ["2024-03-15T13:30:00.000Z", "2024-03-15T20:00:00.000Z", 35, 59],
-    ]);
+    expect(daily.bars?.map((b) => [b.timestamp, b.timestampEnd, b.volume, b.avgVolume])).toEqual([["2024-03-15T13:30:00.000Z", "2024-03-15T20:00:00.000Z", 35, 59]]);
     const weekly = rvol({ kind: "ticker" }, [...sessions, { date: "2024-03-18", prints: [] }], {
-      date: "2024-03-18", interval: "3D", bucket: "1w", avgPeriod: "1d",
+      date: "2024-03-18",
+      interval: "3D",
+      bucket: "1w",
+      avgPeriod: "1d",
     });
     // view 03-14, 03-15 (one week) and 03-18 (the next); baseline 03-13 (110 contracts a day)
     expect(weekly.bars?.map((b) => [b.timestamp.slice(0, 10), b.timestampEnd.slice(0, 10), b.volume, b.avgVolume])).toEqual([
@@ -115,9 +142,18 @@ describe("rvol: hand-computed 15-minute bars", () => {
   });
 
   it("early closes: the baseline day has no buckets after 13:00", () => {
-    const r = rvol({ kind: "ticker" }, [{ date: "2024-12-02", prints: [] }, { date: "2024-11-29", prints: [] }], {
-      date: "2024-12-02", bucket: "30min", avgPeriod: "1d",
-    });
+    const r = rvol(
+      { kind: "ticker" },
+      [
+        { date: "2024-12-02", prints: [] },
+        { date: "2024-11-29", prints: [] },
+      ],
+      {
+        date: "2024-12-02",
+        bucket: "30min",
+        avgPeriod: "1d",
+      },
+    );
     const days = r.bars?.map((b) => b.avgDaysCount) ?? [];
     expect(days).toHaveLength(13); // 09:30-16:00 in 30-minute buckets
     expect(days).toEqual([1, 1, 1, 1, 1, 1, 1, null, null, null, null, null, null]); // 09:30 ... 12:30 | 13:00 ...
@@ -144,9 +180,7 @@ describe("rvol: properties", () => {
       fc.property(fc.array(minute, { minLength: 1, maxLength: 40 }), fc.constantFrom("1min", "5min", "10min", "15min", "30min"), (rows, bucket) => {
         const day = (date: string) => ({
           date,
-          prints: rows
-            .map((r) => print({ tsMs: at(date, "09:30") + r.m * 60_000 + 1_000, size: r.size, right: r.put ? "P" : "C" }))
-            .sort((a, b) => a.tsMs - b.tsMs),
+          prints: rows.map((r) => print({ tsMs: at(date, "09:30") + r.m * 60_000 + 1_000, size: r.size, right: r.put ? "P" : "C" })).sort((a, b) => a.tsMs - b.tsMs),
         });
         const s = [day("2024-03-15"), day("2024-03-14"), day("2024-03-13")];
         const r = rvol({ kind: "ticker" }, s, { date: "2024-03-15", bucket: bucket as "1min", avgPeriod: "2d" });
@@ -165,11 +199,16 @@ describe("rvol: properties", () => {
 describe("rvol: against a slow independent reference", () => {
   it("random multi-day tapes, 15-minute and 30-minute buckets, cut at a random time of day", () => {
     const dates = ["2024-03-11", "2024-03-12", "2024-03-13", "2024-03-14", "2024-03-15"];
-    const row = fc.record({ day: fc.integer({ min: 0, max: 4 }), offMs: fc.integer({ min: -60_000, max: 390 * 60_000 + 60_000 }), size: fc.integer({ min: 1, max: 9 }), put: fc.boolean() });
+    const row = fc.record({
+      day: fc.integer({ min: 0, max: 4 }),
+      offMs: fc.integer({ min: -60_000, max: 390 * 60_000 + 60_000 }),
+      size: fc.integer({ min: 1, max: 9 }),
+      put: fc.boolean(),
+    });
     fc.assert(
       fc.property(fc.array(row, { maxLength: 60 }), fc.integer({ min: 1, max: 389 }), fc.constantFrom(15, 30), fc.boolean(), (rows, cutMin, stepMin, dropOne) => {
         const sessions = dates
-          .filter((d, i) => !(dropOne && i === 1)) // a missing baseline session
+          .filter((_d, i) => !(dropOne && i === 1)) // a missing baseline session
           .map((date) => ({
             date,
             prints: rows

@@ -53,17 +53,40 @@ describe("flow records match their schemas (simulated SPY, two sessions)", async
   });
 
   it("RVOL, ratios, chain, tide, momentum, overview, rollups", () => {
-    const sessions = [{ date: day, prints: today }, { date: prev, prints: before }];
+    const sessions = [
+      { date: day, prints: today },
+      { date: prev, prints: before },
+    ];
     const opts = { date: day, avgPeriod: "1d", asOfMs };
     same(TickerRvolSchema, rvol({ kind: "ticker" }, sessions, opts));
     same(ContractRvolSchema, rvol({ kind: "contract", symbol: today[0].symbol }, sessions, opts));
-    same(ContractRatioResultSchema, contractRatio(scored.filter((t) => t.symbol === today[0].symbol), {
-      symbol: today[0].symbol, ticker: "SPY", right: today[0].right, date: day, timeframe: "1d",
-    }));
+    same(
+      ContractRatioResultSchema,
+      contractRatio(
+        scored.filter((t) => t.symbol === today[0].symbol),
+        {
+          symbol: today[0].symbol,
+          ticker: "SPY",
+          right: today[0].right,
+          date: day,
+          timeframe: "1d",
+        },
+      ),
+    );
     same(ChainRatioResultSchema, chainRatio(scored, { ticker: "SPY", date: day, timeframe: "1h" }));
     same(ExpirationChainSchema, expirationChain(scored, board, { ticker: "SPY", expiration: today[0].expiry }));
     for (const b of flowTide(scored, { date: day, bucket: "15min", toMs: asOfMs })) same(TideBarSchema, b);
-    same(FlowMomentumSchema, flowMomentum(scored, [{ date: prev, trades: scoredBefore }, { date: prev, trades: scoredBefore }], { date: day, asOfMs }));
+    same(
+      FlowMomentumSchema,
+      flowMomentum(
+        scored,
+        [
+          { date: prev, trades: scoredBefore },
+          { date: prev, trades: scoredBefore },
+        ],
+        { date: day, asOfMs },
+      ),
+    );
     same(MarketOverviewSchema, marketOverview(day, [{ ticker: "SPY", trades: scored }], [1]));
     same(TickerDailyRowSchema, tickerDailyRollup(day, scored) ?? undefined);
     for (const r of contractDailyRollups(day, scored, { openInterest: oi }).slice(0, 100)) same(TopContractRowSchema, r);

@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { strikeBreakdown, StrikeBreakdownSchema } from "../../lib/flow/strikes";
 
 const t = (strike: number, right: "C" | "P", expiry: string, side: "A" | "B" | "M", premiumUsd: number, size = 1) => ({
-  symbol: `X${strike}${right}${expiry}`, strike, right, expiry, size, premiumUsd, side,
+  symbol: `X${strike}${right}${expiry}`,
+  strike,
+  right,
+  expiry,
+  size,
+  premiumUsd,
+  side,
   aggression: side === "A" ? 1 : side === "B" ? -1 : 0,
 });
 
@@ -15,14 +21,33 @@ describe("strike breakdown", () => {
       t(510, "C", "2024-03-22", "M", 500, 2), // neutral
       t(480, "P", "2024-03-22", "B", 100, 1), // bullish (put sold)
     ];
-    const oi = new Map([["X500C2024-03-22", 100], ["X500C2024-03-28", 50]]);
+    const oi = new Map([
+      ["X500C2024-03-22", 100],
+      ["X500C2024-03-28", 50],
+    ]);
     const r = strikeBreakdown(trades, { openInterest: oi });
     // |net|: 490P 5000, 500C 2000, 480P 100, 510C 0
-    expect(r.byStrike.map((x) => [x.strike, x.right, x.netPremium])).toEqual([[490, "P", -5000], [500, "C", 2000], [480, "P", 100], [510, "C", 0]]);
+    expect(r.byStrike.map((x) => [x.strike, x.right, x.netPremium])).toEqual([
+      [490, "P", -5000],
+      [500, "C", 2000],
+      [480, "P", 100],
+      [510, "C", 0],
+    ]);
     const c500 = r.byStrike[1];
     expect(c500).toEqual({
-      strike: 500, right: "C", dominantExpiration: "2024-03-22", tradeCount: 2, volume: 15, totalPremium: 4000,
-      bullishPremium: 3000, bearishPremium: 1000, netPremium: 2000, askPct: 0.75, bidPct: 0.25, openInterest: 150, volOiRatio: 0.1,
+      strike: 500,
+      right: "C",
+      dominantExpiration: "2024-03-22",
+      tradeCount: 2,
+      volume: 15,
+      totalPremium: 4000,
+      bullishPremium: 3000,
+      bearishPremium: 1000,
+      netPremium: 2000,
+      askPct: 0.75,
+      bidPct: 0.25,
+      openInterest: 150,
+      volOiRatio: 0.1,
     });
     expect(StrikeBreakdownSchema.parse(c500)).toEqual(c500);
     // top 3 premium 5000 + 4000 + 100 of 9600

@@ -52,7 +52,7 @@ describe("sweep grouping", () => {
     const market = createSimulatedMarket({ seed: 7, clock: fixedClock(Date.UTC(2024, 3, 1)) });
     const prints = await market.optionPrints("SPY", from, from + 20 * 60_000);
     const { groups, groupOf } = groupSweeps(prints);
-    const iso = prints.map((p, i) => i).filter((i) => isSweepPrint(prints[i]));
+    const iso = prints.map((_p, i) => i).filter((i) => isSweepPrint(prints[i]));
     expect(iso.length).toBeGreaterThan(20);
     for (const i of iso) {
       expect(groupOf[i]).toBeGreaterThanOrEqual(0);
@@ -113,7 +113,9 @@ describe("multi-leg packages", () => {
     const market = createSimulatedMarket({ seed: 7, clock: fixedClock(Date.UTC(2024, 3, 1)) });
     const prints = await market.optionPrints("SPY", from, from + 20 * 60_000);
     const { packages, packageOf } = detectMultiLeg(prints);
-    prints.forEach((p, i) => expect(packageOf[i] >= 0).toBe(isMultiLegPrint(p)));
+    prints.forEach((p, i) => {
+      expect(packageOf[i] >= 0).toBe(isMultiLegPrint(p));
+    });
     const paired = packages.filter((p) => p.legCount >= 2 && p.legCount <= 4).length;
     expect(packages.length).toBeGreaterThan(10);
     expect(paired / packages.length).toBeGreaterThan(0.9);

@@ -1,19 +1,16 @@
 // Multi-timeframe aggregate: sums, decay, merging, the timeframe record, trend and moneyness split
 // against hand-computed cases.
 import { describe, expect, it } from "vitest";
-import {
-  flowSums,
-  mergeSums,
-  moneynessAggregates,
-  timeframeAggregate,
-  TimeframeAggregateSchema,
-  trendAnalysis,
-  type SumTrade,
-} from "../../lib/flow/timeframe-aggregate";
-import { aggregateCost } from "../../lib/api/flow-reference-2";
+import { flowSums, mergeSums, moneynessAggregates, timeframeAggregate, TimeframeAggregateSchema, trendAnalysis, type SumTrade } from "../../lib/flow/timeframe-aggregate";
+import { aggregateCost } from "../../lib/api/flow-feed";
 
 const t = (right: "C" | "P", aggression: number, premiumUsd: number, flowScore: number, isSweep = false, tsMs = 0): SumTrade => ({
-  right, aggression, premiumUsd, flowScore, isSweep, tsMs,
+  right,
+  aggression,
+  premiumUsd,
+  flowScore,
+  isSweep,
+  tsMs,
 });
 
 describe("timeframe aggregate", () => {

@@ -16,8 +16,7 @@ function fullSortRank(rows: readonly TopContractRow[], f: Required<Pick<TopContr
       (!f.onlySweeps || r.sweepVolume > 0) &&
       (!f.excludeMultiLeg || r.multiLegVolume === 0),
   );
-  const key = (r: TopContractRow) =>
-    f.orderBy === "premium" ? r.totalPremium : f.orderBy === "volume" ? r.totalVolume : f.orderBy === "oi" ? r.openInterest : r.iv;
+  const key = (r: TopContractRow) => (f.orderBy === "premium" ? r.totalPremium : f.orderBy === "volume" ? r.totalVolume : f.orderBy === "oi" ? r.openInterest : r.iv);
   const sign = f.order === "asc" ? 1 : -1;
   kept.sort((a, b) => sign * (key(a) - key(b)) || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
   return kept.slice(0, f.limit);
@@ -29,7 +28,10 @@ describe("top-k selection", () => {
       fc.property(fc.array(fc.integer({ min: -5, max: 5 }), { maxLength: 200 }), fc.integer({ min: 0, max: 220 }), (xs, k) => {
         const tagged = xs.map((v, i) => ({ v, i }));
         const keep = (x: { v: number }) => x.v !== 0;
-        const expected = tagged.filter(keep).sort((a, b) => a.v - b.v).slice(0, k);
+        const expected = tagged
+          .filter(keep)
+          .sort((a, b) => a.v - b.v)
+          .slice(0, k);
         expect(topK(tagged, k, (a, b) => a.v - b.v, keep)).toEqual(expected);
       }),
       { numRuns: 300 },
@@ -48,7 +50,9 @@ describe("top-k selection", () => {
   });
 
   it("keeps exactly min(limit, matching rows) rows, best first", () => {
-    const rows = Array.from({ length: 1000 }, (_, i) => row({ sym: String(i), ticker: "SPY", right: "C", premium: (i * 7919) % 1000, volume: 1, oi: 0, iv: 0, sweep: false, multi: false, tag: i }));
+    const rows = Array.from({ length: 1000 }, (_, i) =>
+      row({ sym: String(i), ticker: "SPY", right: "C", premium: (i * 7919) % 1000, volume: 1, oi: 0, iv: 0, sweep: false, multi: false, tag: i }),
+    );
     const top = rankTopContracts(rows, { limit: 5 });
     expect(top.map((r) => r.totalPremium)).toEqual([999, 998, 997, 996, 995]);
     expect(rankTopContracts(rows.slice(0, 3), { limit: 5 })).toHaveLength(3);

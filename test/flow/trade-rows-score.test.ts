@@ -15,7 +15,12 @@ describe("trade rows", () => {
     expect(id).not.toBe(instrumentIdOf("SPY__240322P00510000"));
     expect(id >= 0 && id < 2 ** 31).toBe(true);
     const c = ivChanges([
-      { symbol: "A", iv: 0.2 }, { symbol: "B", iv: 0.3 }, { symbol: "A", iv: 0.25 }, { symbol: "A", iv: null }, { symbol: "A", iv: 0.1 }, { symbol: "B", iv: 0.3 },
+      { symbol: "A", iv: 0.2 },
+      { symbol: "B", iv: 0.3 },
+      { symbol: "A", iv: 0.25 },
+      { symbol: "A", iv: null },
+      { symbol: "A", iv: 0.1 },
+      { symbol: "B", iv: 0.3 },
     ]);
     expect(c.prevIv).toEqual([null, null, 0.2, 0.25, null, 0.3]);
     expect([...c.direction]).toEqual([0, 0, 1, 0, 0, 0]);
@@ -26,9 +31,27 @@ describe("trade rows", () => {
     const [t] = scoreFlow([p], { normPremiumUsd: 1000, openInterest: new Map([[p.symbol, 400]]) });
     const r = optionTradeRow(t, { prevIv: 0.19, ivDirection: 1, ticker: "SPY", micros: true });
     expect(r).toMatchObject({
-      date: epochDay("2024-03-15"), tsEvent: OPEN_MS, tsEventUs: OPEN_MS * 1000, rawSymbol: "SPY   240322C00510000", ticker: "SPY",
-      expiration: epochDay("2024-03-22"), strike: 510, right: "C", dte: 7, side: "A", publisherId: 1, bidPx: 1.0, askPx: 1.05,
-      neutralSz: 0, openInterest: 400, prevOi: 400, dailyVolume: 150, blockTrade: true, moneyness: "ATM", ivDirection: 1, prevIv: 0.19,
+      date: epochDay("2024-03-15"),
+      tsEvent: OPEN_MS,
+      tsEventUs: OPEN_MS * 1000,
+      rawSymbol: "SPY   240322C00510000",
+      ticker: "SPY",
+      expiration: epochDay("2024-03-22"),
+      strike: 510,
+      right: "C",
+      dte: 7,
+      side: "A",
+      publisherId: 1,
+      bidPx: 1.0,
+      askPx: 1.05,
+      neutralSz: 0,
+      openInterest: 400,
+      prevOi: 400,
+      dailyVolume: 150,
+      blockTrade: true,
+      moneyness: "ATM",
+      ivDirection: 1,
+      prevIv: 0.19,
     });
     expect(r.totalPremium).toBeCloseTo(15750, 9);
     expect(r.spread).toBeCloseTo(0.05, 12);

@@ -1,21 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  classifySide,
-  sideToleranceUsd,
-  aggressionOf,
-  TRADE_SIDES,
-  SIDE_AGGRESSION,
-  sideCode,
-} from "../../lib/flow/trade-side";
-import {
-  dteCategoryOf,
-  dteDays,
-  moneynessOf,
-  moneynessPct,
-  premiumUsd,
-  tradeFacts,
-} from "../../lib/flow/trade-facts";
+import { classifySide, sideToleranceUsd, aggressionOf, TRADE_SIDES, SIDE_AGGRESSION, sideCode } from "../../lib/flow/trade-side";
+import { dteCategoryOf, dteDays, moneynessOf, moneynessPct, premiumUsd, tradeFacts } from "../../lib/flow/trade-facts";
 import { print } from "./_prints";
 
 describe("trade side against the NBBO", () => {
@@ -96,9 +82,7 @@ describe("premium, moneyness, DTE", () => {
   });
 
   it("categories: ATM within +-3% inclusive, DEEP beyond +-10% inclusive", () => {
-    expect([-10, -9.99, -3.01, -3, 0, 3, 3.01, 9.99, 10].map(moneynessOf)).toEqual([
-      "DEEP_ITM", "ITM", "ITM", "ATM", "ATM", "ATM", "OTM", "OTM", "DEEP_OTM",
-    ]);
+    expect([-10, -9.99, -3.01, -3, 0, 3, 3.01, 9.99, 10].map(moneynessOf)).toEqual(["DEEP_ITM", "ITM", "ITM", "ATM", "ATM", "ATM", "OTM", "OTM", "DEEP_OTM"]);
   });
 
   it("DTE in calendar days from the ET session date, never negative, with the reference's categories", () => {
@@ -107,7 +91,16 @@ describe("premium, moneyness, DTE", () => {
     expect(dteDays("2024-03-08", "2024-03-15")).toBe(7); // across the DST change (2024-03-10)
     expect(dteDays("2024-03-15", "2024-03-14")).toBe(0);
     expect([0, 1, 7, 8, 30, 31, 90, 91, 180, 181].map(dteCategoryOf)).toEqual([
-      "0DTE", "WEEKLY", "WEEKLY", "SHORT_TERM", "SHORT_TERM", "MEDIUM_TERM", "MEDIUM_TERM", "LONG_TERM", "LONG_TERM", "LEAPS",
+      "0DTE",
+      "WEEKLY",
+      "WEEKLY",
+      "SHORT_TERM",
+      "SHORT_TERM",
+      "MEDIUM_TERM",
+      "MEDIUM_TERM",
+      "LONG_TERM",
+      "LONG_TERM",
+      "LEAPS",
     ]);
   });
 

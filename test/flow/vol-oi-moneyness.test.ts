@@ -26,10 +26,15 @@ describe("vol/OI", () => {
       {},
     );
     expect(r.volOiAnalysis.calls).toEqual({
-      totalVolume: 400, totalOi: 500, volOiRatio: 0.8, signal: "accumulation",
+      totalVolume: 400,
+      totalOi: 500,
+      volOiRatio: 0.8,
+      signal: "accumulation",
       byMoneyness: {
-        otm10plus: { volume: 300, oi: 100, ratio: 3 }, otm510: { volume: 0, oi: 0, ratio: 0 },
-        otm35: { volume: 0, oi: 0, ratio: 0 }, atmItm: { volume: 100, oi: 400, ratio: 0.25 },
+        otm10plus: { volume: 300, oi: 100, ratio: 3 },
+        otm510: { volume: 0, oi: 0, ratio: 0 },
+        otm35: { volume: 0, oi: 0, ratio: 0 },
+        atmItm: { volume: 100, oi: 400, ratio: 0.25 },
       },
     });
     expect(r.volOiAnalysis.puts.totalVolume).toBe(100);
@@ -58,7 +63,12 @@ describe("vol/OI", () => {
   });
 });
 
-const t = (right: "C" | "P", aggression: number, premiumUsd: number, moneyness: MoneynessTrade["moneyness"]): MoneynessTrade => ({ right, aggression, premiumUsd, moneyness });
+const t = (right: "C" | "P", aggression: number, premiumUsd: number, moneyness: MoneynessTrade["moneyness"]): MoneynessTrade => ({
+  right,
+  aggression,
+  premiumUsd,
+  moneyness,
+});
 
 describe("moneyness breakdown", () => {
   it("by hand: cells, shares, weights, patterns, focus, strategy and signal", () => {

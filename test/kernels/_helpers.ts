@@ -1,7 +1,7 @@
 // Shared helpers of the kernels tests: the engines under test, a slow readable reference, and
 // the "relative with a scale" comparison used for parity.
 import { bsmGreeks } from "../../lib/math";
-import type { ChainColumns, ExposureResult, GridParams, KernelEngine } from "../../lib/kernels";
+import type { ChainColumns, ExposureResult, GridParams } from "../../lib/kernels";
 
 /**
  * Largest |a - b| / max(|a|, |b|, scale) over two arrays: a relative error that stays meaningful
@@ -105,6 +105,3 @@ export function columns(rows: Row[]): ChainColumns {
     strikeIndex: Int32Array.from(rows, (r) => r.strikeIndex ?? 0),
   };
 }
-
-/** Engines by name, for describe.each. */
-export type EngineCase = { name: "wasm" | "js"; load: () => Promise<KernelEngine> };

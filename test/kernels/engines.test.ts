@@ -177,8 +177,13 @@ describe.each(engines)("%s engine", (name, load) => {
       let sum = 0;
       for (let k = 0; k < pick.length; k++) {
         const d = bsmGreeks({
-          spot: s, strike: sub.strike[k], tYears: sub.tYears[k], vol: sub.iv[k] + bumpVol,
-          rate: p.rate, dividendYield: p.dividendYield, right: sub.right[k] === 1 ? "C" : "P",
+          spot: s,
+          strike: sub.strike[k],
+          tYears: sub.tYears[k],
+          vol: sub.iv[k] + bumpVol,
+          rate: p.rate,
+          dividendYield: p.dividendYield,
+          right: sub.right[k] === 1 ? "C" : "P",
         }).delta;
         sum += (sub.right[k] === 1 ? 1 : -1) * sub.oi[k] * d;
       }
@@ -213,12 +218,16 @@ describe.each(engines)("%s engine", (name, load) => {
     const engine = await load();
     const spot = 100;
     const cases: Array<[number, number, number, "C" | "P"]> = [];
-    for (const k of [50, 80, 100, 125, 200]) for (const t of [1 / 525600, 1 / 365, 0.5, 3]) for (const v of [0.01, 0.2, 1, 3]) for (const r of ["C", "P"] as const) cases.push([k, t, v, r]);
+    for (const k of [50, 80, 100, 125, 200])
+      for (const t of [1 / 525600, 1 / 365, 0.5, 3]) for (const v of [0.01, 0.2, 1, 3]) for (const r of ["C", "P"] as const) cases.push([k, t, v, r]);
     const rate = 0.03;
     const q = 0.01;
     const prices = Float64Array.from(cases, ([k, t, v, r]) => bsmPrice({ spot, strike: k, tYears: t, vol: v, rate, dividendYield: q, right: r }));
     const res = engine.impliedVols({
-      prices, spot, rate, dividendYield: q,
+      prices,
+      spot,
+      rate,
+      dividendYield: q,
       strike: Float64Array.from(cases, (c) => c[0]),
       tYears: Float64Array.from(cases, (c) => c[1]),
       right: Uint8Array.from(cases, (c) => (c[3] === "C" ? 1 : 0)),
@@ -249,8 +258,11 @@ describe.each(engines)("%s engine", (name, load) => {
     }
     expect(solved).toBeGreaterThanOrEqual(30);
     const bad = engine.impliedVols({
-      prices: Float64Array.of(1, 200), spot: 100, strike: Float64Array.of(50, 100),
-      tYears: Float64Array.of(1, 1), right: Uint8Array.of(1, 1),
+      prices: Float64Array.of(1, 200),
+      spot: 100,
+      strike: Float64Array.of(50, 100),
+      tYears: Float64Array.of(1, 1),
+      right: Uint8Array.of(1, 1),
     });
     expect(Number.isNaN(bad.vols[0])).toBe(true); // below intrinsic (50)
     expect(bad.iterations[0]).toBe(-1);
@@ -271,12 +283,16 @@ describe.each(engines)("%s engine", (name, load) => {
     const engine = await load();
     const c = columns([{ strike: 100, tYears: 0.25, iv: 0.2, oi: 3, right: "C", strikeIndex: 2 }]);
     expect(codeOf(KernelError, () => engine.exposure(c, { spot: 100, nStrikes: 2, nExp: 1 }))).toBe("invalid_index");
-    expect(codeOf(KernelError, () => engine.exposure({ ...c, expIndex: Int32Array.of(-1), strikeIndex: Int32Array.of(0) }, { spot: 100, nStrikes: 2, nExp: 1 }))).toBe("invalid_index");
+    expect(codeOf(KernelError, () => engine.exposure({ ...c, expIndex: Int32Array.of(-1), strikeIndex: Int32Array.of(0) }, { spot: 100, nStrikes: 2, nExp: 1 }))).toBe(
+      "invalid_index",
+    );
     expect(codeOf(KernelError, () => engine.exposure(c, { spot: 0, nStrikes: 3, nExp: 1 }))).toBe("invalid_parameter");
     expect(codeOf(KernelError, () => engine.exposure(c, { spot: NaN, nStrikes: 3, nExp: 1 }))).toBe("invalid_parameter");
     expect(codeOf(KernelError, () => engine.exposure(c, { spot: 100, nStrikes: 1.5, nExp: 1 }))).toBe("invalid_parameter");
     expect(codeOf(KernelError, () => engine.exposure({ ...c, iv: new Float64Array(2) }, { spot: 100, nStrikes: 3, nExp: 1 }))).toBe("invalid_columns");
-    expect(codeOf(KernelError, () => engine.exposure({ ...c, right: new Float64Array(1) as unknown as Uint8Array }, { spot: 100, nStrikes: 3, nExp: 1 }))).toBe("invalid_columns");
+    expect(codeOf(KernelError, () => engine.exposure({ ...c, right: new Float64Array(1) as unknown as Uint8Array }, { spot: 100, nStrikes: 3, nExp: 1 }))).toBe(
+      "invalid_columns",
+    );
     expect(codeOf(KernelError, () => engine.profile(c, { spot: 100 }, Float64Array.of(100, -1), "gamma"))).toBe("invalid_parameter");
   });
 });

@@ -8,17 +8,17 @@ afterEach(() => {
 });
 
 function spyAll() {
-  return [
-    vi.spyOn(WebAssembly, "instantiate"),
-    vi.spyOn(WebAssembly, "compile"),
-    vi.spyOn(WebAssembly, "Module"),
-    vi.spyOn(WebAssembly, "Instance"),
-  ];
+  return [vi.spyOn(WebAssembly, "instantiate"), vi.spyOn(WebAssembly, "compile"), vi.spyOn(WebAssembly, "Module"), vi.spyOn(WebAssembly, "Instance")];
 }
 
 const chain = {
-  strike: Float64Array.of(100, 105), tYears: Float64Array.of(0.1, 0.1), iv: Float64Array.of(0.2, 0.2),
-  oi: Float64Array.of(10, 20), right: Uint8Array.of(1, 0), expIndex: Int32Array.of(0, 0), strikeIndex: Int32Array.of(0, 1),
+  strike: Float64Array.of(100, 105),
+  tYears: Float64Array.of(0.1, 0.1),
+  iv: Float64Array.of(0.2, 0.2),
+  oi: Float64Array.of(10, 20),
+  right: Uint8Array.of(1, 0),
+  expIndex: Int32Array.of(0, 0),
+  strikeIndex: Int32Array.of(0, 1),
 };
 
 describe("loading the kernels", () => {
@@ -91,8 +91,13 @@ describe("loading the kernels", () => {
     const before = engine.exposure(chain, p);
     const n = 300_000;
     const big = {
-      strike: new Float64Array(n).fill(100), tYears: new Float64Array(n).fill(0.1), iv: new Float64Array(n).fill(0.2),
-      oi: new Float64Array(n).fill(1), right: new Uint8Array(n).fill(1), expIndex: new Int32Array(n), strikeIndex: new Int32Array(n),
+      strike: new Float64Array(n).fill(100),
+      tYears: new Float64Array(n).fill(0.1),
+      iv: new Float64Array(n).fill(0.2),
+      oi: new Float64Array(n).fill(1),
+      right: new Uint8Array(n).fill(1),
+      expIndex: new Int32Array(n),
+      strikeIndex: new Int32Array(n),
     };
     const bigResult = engine.exposure(big, { spot: 102, nStrikes: 1, nExp: 1 });
     expect(bigResult.contributing).toBe(n);

@@ -15,13 +15,13 @@ const MONEYNESS = [0.5, 0.7, 0.9, 0.97, 0.995, 1, 1.005, 1.03, 1.1, 1.4, 2];
 /** Every (moneyness, expiry, vol, right) combination, one grid row per moneyness and column per expiry. */
 function extremeChain(spot: number): ChainColumns & { nStrikes: number; nExp: number } {
   const rows: Array<[number, number, number, number, number, number]> = [];
-  MONEYNESS.forEach((m, s) =>
-    T_GRID.forEach((t, e) =>
+  MONEYNESS.forEach((m, s) => {
+    T_GRID.forEach((t, e) => {
       VOL_GRID.forEach((v, k) => {
         for (const right of [0, 1]) rows.push([spot * m, t, v, 1 + ((s * 7 + e * 13 + k * 5 + right) % 17) * 100, right, s * 1000 + e]);
-      }),
-    ),
-  );
+      });
+    });
+  });
   return {
     nStrikes: MONEYNESS.length,
     nExp: T_GRID.length,
@@ -42,7 +42,11 @@ describe("WASM vs JS parity", async () => {
     expect(wasm.name).toBe("wasm");
   });
 
-  for (const [rate, q] of [[0, 0], [0.05, 0.02], [-0.01, 0.08]] as const) {
+  for (const [rate, q] of [
+    [0, 0],
+    [0.05, 0.02],
+    [-0.01, 0.08],
+  ] as const) {
     it(`exposure grids agree to 1e-12 on the extreme grid (r=${rate}, q=${q})`, () => {
       const chain = extremeChain(100);
       const p = { spot: 100, rate, dividendYield: q, nStrikes: chain.nStrikes, nExp: chain.nExp };
@@ -62,9 +66,13 @@ describe("WASM vs JS parity", async () => {
     const chain = extremeChain(100);
     for (let i = 0; i < chain.strike.length; i++) {
       const one = {
-        strike: chain.strike.subarray(i, i + 1), tYears: chain.tYears.subarray(i, i + 1), iv: chain.iv.subarray(i, i + 1),
-        oi: chain.oi.subarray(i, i + 1), right: chain.right.subarray(i, i + 1),
-        strikeIndex: new Int32Array(1), expIndex: new Int32Array(1),
+        strike: chain.strike.subarray(i, i + 1),
+        tYears: chain.tYears.subarray(i, i + 1),
+        iv: chain.iv.subarray(i, i + 1),
+        oi: chain.oi.subarray(i, i + 1),
+        right: chain.right.subarray(i, i + 1),
+        strikeIndex: new Int32Array(1),
+        expIndex: new Int32Array(1),
       };
       const p = { spot: 100, rate: 0.03, dividendYield: 0.01, nStrikes: 1, nExp: 1 };
       const a = wasm.exposure(one, p);
@@ -91,9 +99,12 @@ describe("WASM vs JS parity", async () => {
         ),
         (rows) => {
           const c = {
-            strike: Float64Array.from(rows, (r) => 5800 * r[0]), tYears: Float64Array.from(rows, (r) => r[1]),
-            iv: Float64Array.from(rows, (r) => r[2]), oi: Float64Array.from(rows, (r) => r[3]),
-            right: Uint8Array.from(rows, (r) => r[4]), strikeIndex: Int32Array.from(rows, (r) => r[5]),
+            strike: Float64Array.from(rows, (r) => 5800 * r[0]),
+            tYears: Float64Array.from(rows, (r) => r[1]),
+            iv: Float64Array.from(rows, (r) => r[2]),
+            oi: Float64Array.from(rows, (r) => r[3]),
+            right: Uint8Array.from(rows, (r) => r[4]),
+            strikeIndex: Int32Array.from(rows, (r) => r[5]),
             expIndex: Int32Array.from(rows, (r) => r[5] % 2),
           };
           const p = { spot: 5800, rate: 0.04, dividendYield: 0.012, nStrikes: 4, nExp: 2 };
@@ -111,7 +122,10 @@ describe("WASM vs JS parity", async () => {
   it("profiles agree to 1e-12 of the profile's largest magnitude (extreme grid and SPX-like chain)", () => {
     const extreme = extremeChain(100);
     const spx = spxChain(5);
-    for (const [c, spot] of [[extreme, 100], [spx, spx.spot]] as const) {
+    for (const [c, spot] of [
+      [extreme, 100],
+      [spx, spx.spot],
+    ] as const) {
       const spots = spotLevels(spot, 41, 0.3);
       for (const metric of ["gamma", "vanna"] as const) {
         const p = { spot, rate: 0.04, dividendYield: 0.01 };
@@ -130,7 +144,9 @@ describe("WASM vs JS parity", async () => {
     // Also a few with no vol: below intrinsic, above the bound, far-OTM 1e-100.
     const input = {
       prices: Float64Array.of(...prices, 0, 1e9, 1e-100),
-      spot, rate: 0.03, dividendYield: 0.01,
+      spot,
+      rate: 0.03,
+      dividendYield: 0.01,
       strike: Float64Array.of(...rows.map((r) => r[0]), 50, 100, 300),
       tYears: Float64Array.of(...rows.map((r) => r[1]), 1, 1, 0.25),
       right: Uint8Array.of(...rows.map((r) => r[3]), 1, 1, 1),

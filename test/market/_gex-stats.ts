@@ -16,7 +16,10 @@ const sample = Array.from({ length: nDays }, (_, i) => days[Math.round((i * (day
 function pcRatio(c: ChainSnapshot): number {
   let p = 0;
   let k = 0;
-  for (let i = 0; i < c.oi.length; i++) (c.right[i] === 0 ? (p += c.oi[i]) : (k += c.oi[i]));
+  for (let i = 0; i < c.oi.length; i++) {
+    if (c.right[i] === 0) p += c.oi[i];
+    else k += c.oi[i];
+  }
   return p / k;
 }
 
@@ -38,7 +41,9 @@ for (const sym of ["SPXW", "SPY"]) {
     const c = m.chainSync(sym, etInstant(d, "12:00"))!;
     const lv = keyLevels(c, {}, engine);
     const all = exposureGrid(c, { maxExpirations: "all", maxStrikes: "all", includeEmpty: true }, engine).total;
-    const closes = tradingDaysBetween("2023-03-28", d).slice(-21, -1).map((x) => m.spotSync(sym, etInstant(x, "15:59"))!);
+    const closes = tradingDaysBetween("2023-03-28", d)
+      .slice(-21, -1)
+      .map((x) => m.spotSync(sym, etInstant(x, "15:59"))!);
     const dd = c.spot / Math.max(c.spot, ...closes) - 1;
     rows.push({ net: lv.summary.netExposure, all, zg: lv.summary.zeroGamma.distancePct, pc: pcRatio(c), iv: atmIv30(c), dd });
   }
@@ -48,7 +53,9 @@ for (const sym of ["SPXW", "SPY"]) {
   const corr = (xs: number[], ys: number[]) => {
     const mx = xs.reduce((a, b) => a + b) / xs.length;
     const my = ys.reduce((a, b) => a + b) / ys.length;
-    let sxy = 0, sxx = 0, syy = 0;
+    let sxy = 0,
+      sxx = 0,
+      syy = 0;
     for (let i = 0; i < xs.length; i++) [sxy, sxx, syy] = [sxy + (xs[i] - mx) * (ys[i] - my), sxx + (xs[i] - mx) ** 2, syy + (ys[i] - my) ** 2];
     return sxy / Math.sqrt(sxx * syy);
   };
@@ -57,6 +64,12 @@ for (const sym of ["SPXW", "SPY"]) {
     `${sym} days ${rows.length}: net>0 (5 exp, 92 strikes) ${pos.length} (${((100 * pos.length) / rows.length).toFixed(0)}%), all-exp net>0 ${posAll.length}; ` +
       `median net ${(median(rows.map((r) => r.net)) / 1e9).toFixed(2)}B, all ${(median(rows.map((r) => r.all)) / 1e9).toFixed(2)}B; ` +
       `zero gamma median ${median(rows.filter((r) => r.zg !== null).map((r) => r.zg!)).toFixed(2)}% (positive days: ${median(zgPos.map((r) => r.zg!)).toFixed(2)}%, below spot on ${zgPos.filter((r) => r.zg! < 0).length}/${pos.length}); ` +
-      `P/C OI median ${median(rows.map((r) => r.pc)).toFixed(2)}; corr(sign, ATM IV) ${corr(sign, rows.map((r) => r.iv)).toFixed(2)}, corr(sign, drawdown) ${corr(sign, rows.map((r) => r.dd)).toFixed(2)}`,
+      `P/C OI median ${median(rows.map((r) => r.pc)).toFixed(2)}; corr(sign, ATM IV) ${corr(
+        sign,
+        rows.map((r) => r.iv),
+      ).toFixed(2)}, corr(sign, drawdown) ${corr(
+        sign,
+        rows.map((r) => r.dd),
+      ).toFixed(2)}`,
   );
 }

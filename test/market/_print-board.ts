@@ -2,7 +2,18 @@
 import { createSimulatedMarket, fixedClock, chainRows } from "../../lib/market";
 const m = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2025-06-02T20:30:00Z")) });
 const c = m.chainSync("SPXW", Date.parse("2024-05-15T18:00:00Z"))!; // 14:00 ET
-console.log(c.sessionDate, new Date(c.asOfMs).toISOString(), "spot", c.spot, "contracts", c.right.length, "expirations", c.expirations.length, c.expirations.slice(0,3), c.expirations.slice(-3));
+console.log(
+  c.sessionDate,
+  new Date(c.asOfMs).toISOString(),
+  "spot",
+  c.spot,
+  "contracts",
+  c.right.length,
+  "expirations",
+  c.expirations.length,
+  c.expirations.slice(0, 3),
+  c.expirations.slice(-3),
+);
 const rows = chainRows(c);
 const near = (k: number) => Math.abs(k - c.spot) <= 30;
 for (const exp of [c.expirations[0], "2024-06-21"]) {
@@ -14,6 +25,8 @@ for (const exp of [c.expirations[0], "2024-06-21"]) {
     const C = rows.find((r) => r.expiry === exp && r.strike === k && r.right === "C")!;
     const P = rows.find((r) => r.expiry === exp && r.strike === k && r.right === "P")!;
     const f = (x: number) => x.toFixed(2);
-    console.log(`| ${k} | ${f(C.bid)} | ${f(C.ask)} | ${(C.iv*100).toFixed(1)}% | ${C.oi} | ${C.volume} | ${f(P.bid)} | ${f(P.ask)} | ${(P.iv*100).toFixed(1)}% | ${P.oi} | ${P.volume} |`);
+    console.log(
+      `| ${k} | ${f(C.bid)} | ${f(C.ask)} | ${(C.iv * 100).toFixed(1)}% | ${C.oi} | ${C.volume} | ${f(P.bid)} | ${f(P.ask)} | ${(P.iv * 100).toFixed(1)}% | ${P.oi} | ${P.volume} |`,
+    );
   }
 }

@@ -7,8 +7,7 @@ import { sessionBounds, tradingDaysBetween } from "../../lib/time";
 
 /** The window the server shows (issue 20): seed 42, 2023-03-28 .. 2025-10-31. */
 export const WINDOW_DAYS = tradingDaysBetween("2023-03-28", "2025-10-31");
-export const windowMarket = (): SimulatedMarket =>
-  createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2025-11-01T00:00:00Z")) });
+export const windowMarket = (): SimulatedMarket => createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2025-11-01T00:00:00Z")) });
 
 export const mean = (x: number[]): number => x.reduce((a, b) => a + b, 0) / x.length;
 
@@ -21,7 +20,9 @@ export function excessKurtosis(r: number[]): number {
 export function correlation(a: number[], b: number[]): number {
   const ma = mean(a);
   const mb = mean(b);
-  let sab = 0, saa = 0, sbb = 0;
+  let sab = 0,
+    saa = 0,
+    sbb = 0;
   for (let i = 0; i < a.length; i++) {
     sab += (a[i] - ma) * (b[i] - mb);
     saa += (a[i] - ma) ** 2;
@@ -87,7 +88,8 @@ if (process.argv[1]?.endsWith("_realism-stats.ts")) {
   const dIv = iv30.slice(1).map((v, i) => v - iv30[i]);
   console.log("spot-vol corr", correlation(r, dIv).toFixed(3));
   console.log("contango share", (iv30.filter((v, i) => iv90[i] > v).length / iv30.length).toFixed(3));
-  let vrp = 0, nv = 0;
+  let vrp = 0,
+    nv = 0;
   for (let i = 0; i + 21 < c.length; i++) {
     const rr = r.slice(i, i + 21);
     const rv = Math.sqrt((rr.reduce((s, x) => s + x * x, 0) / 21) * 252);
@@ -102,9 +104,15 @@ if (process.argv[1]?.endsWith("_realism-stats.ts")) {
   const opens = WINDOW_DAYS.map((d) => m.spotSync("SPX", sessionBounds(d).openMs)!);
   const rises: number[] = [];
   for (let i = 1; i < c.length; i++) if (opens[i] / c[i - 1] - 1 < -0.01) rises.push(ivOpen30[i] - iv30[i - 1]);
-  console.log("gaps < -1%:", rises.length, "mean IV rise (vol pts)", (100 * rises.reduce((a, b) => a + b, 0) / rises.length).toFixed(2));
+  console.log("gaps < -1%:", rises.length, "mean IV rise (vol pts)", ((100 * rises.reduce((a, b) => a + b, 0)) / rises.length).toFixed(2));
   const i0 = WINDOW_DAYS.indexOf("2025-04-08");
-  console.log("iv30 around April 2025", iv30.slice(i0 - 5, i0 + 3).map((v) => v.toFixed(3)).join(" "));
+  console.log(
+    "iv30 around April 2025",
+    iv30
+      .slice(i0 - 5, i0 + 3)
+      .map((v) => v.toFixed(3))
+      .join(" "),
+  );
 }
 
 /**
@@ -146,7 +154,9 @@ if (process.argv[1]?.endsWith("_realism-stats.ts")) {
     const rr: number[] = [];
     for (let i = 5; i < WINDOW_DAYS.length; i += 13) rr.push(riskReversal25(m, sym, sessionBounds(WINDOW_DAYS[i]).openMs + 150 * 60_000));
     const s = [...rr].sort((a, b) => a - b);
-    console.log(`RR25 ${sym}: median ${s[Math.floor(s.length / 2)].toFixed(2)} min ${s[0].toFixed(2)} max ${s.at(-1)!.toFixed(2)} positive ${rr.filter((x) => x > 0).length}/${rr.length}`);
+    console.log(
+      `RR25 ${sym}: median ${s[Math.floor(s.length / 2)].toFixed(2)} min ${s[0].toFixed(2)} max ${s.at(-1)!.toFixed(2)} positive ${rr.filter((x) => x > 0).length}/${rr.length}`,
+    );
   }
 }
 
@@ -171,6 +181,8 @@ if (process.argv[1]?.endsWith("_realism-stats.ts")) {
     for (const d of WINDOW_DAYS.filter((_, i) => i % 41 === 3)) {
       sp.push(atmSpread30(m, sym, sessionBounds(d).openMs + 200 * 60_000).spread);
     }
-    console.log(`30d ATM call spread ${sym}: min ${Math.min(...sp).toFixed(2)} median ${[...sp].sort((a, b) => a - b)[sp.length >> 1].toFixed(2)} max ${Math.max(...sp).toFixed(2)}`);
+    console.log(
+      `30d ATM call spread ${sym}: min ${Math.min(...sp).toFixed(2)} median ${[...sp].sort((a, b) => a - b)[sp.length >> 1].toFixed(2)} max ${Math.max(...sp).toFixed(2)}`,
+    );
   }
 }

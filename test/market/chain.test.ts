@@ -6,6 +6,7 @@ import { fixedClock } from "../../lib/market/clock";
 import { createSimulatedMarket } from "../../lib/market/simulated";
 import { monthlyExpiration } from "../../lib/symbols";
 import { etInstant, sessionBounds, tradingDaysBetween } from "../../lib/time";
+import { violations } from "../_helpers/violations";
 
 const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2025-06-02T20:30:00Z")) });
 const YEAR_MS = 365 * 86_400_000;
@@ -16,7 +17,8 @@ const spxw = market.chainSync("SPXW", AT)!;
 function byExpiry(c: ChainSnapshot, e: number) {
   const rows: { k: number; right: number; bid: number; ask: number; iv: number; oi: number; vol: number; i: number }[] = [];
   for (let i = 0; i < c.right.length; i++)
-    if (c.expIndex[i] === e) rows.push({ k: c.strikes[c.strikeIndex[i]], right: c.right[i], bid: c.bid[i], ask: c.ask[i], iv: c.iv[i], oi: c.oi[i], vol: c.volume[i], i });
+    if (c.expIndex[i] === e)
+      rows.push({ k: c.strikes[c.strikeIndex[i]], right: c.right[i], bid: c.bid[i], ask: c.ask[i], iv: c.iv[i], oi: c.oi[i], vol: c.volume[i], i });
   return rows;
 }
 
@@ -27,7 +29,15 @@ function tYears(c: ChainSnapshot, e: number): number {
 /** Black-Scholes-Merton value of row i at its own IV (the surface's value the quotes are built around). */
 function modelPrice(c: ChainSnapshot, i: number): number {
   const t = tYears(c, c.expIndex[i]);
-  return bsmPrice({ spot: c.spot, strike: c.strikes[c.strikeIndex[i]], tYears: t, vol: c.iv[i], rate: c.rate, dividendYield: c.dividendYield, right: c.right[i] === 1 ? "C" : "P" });
+  return bsmPrice({
+    spot: c.spot,
+    strike: c.strikes[c.strikeIndex[i]],
+    tYears: t,
+    vol: c.iv[i],
+    rate: c.rate,
+    dividendYield: c.dividendYield,
+    right: c.right[i] === 1 ? "C" : "P",
+  });
 }
 
 describe("simulated chain snapshot shape", () => {
@@ -38,7 +48,10 @@ describe("simulated chain snapshot shape", () => {
     const n = spxw.right.length;
     expect(n).toBeGreaterThan(15_000);
     for (const col of [spxw.strikeIndex, spxw.expIndex, spxw.oi, spxw.bid, spxw.ask, spxw.last, spxw.iv, spxw.volume]) expect(col.length).toBe(n);
-    for (let i = 1; i < spxw.strikes.length; i++) expect(spxw.strikes[i]).toBeGreaterThan(spxw.strikes[i - 1]);
+    const v = violations();
+    for (let i = 1; i < spxw.strikes.length; i++)
+      v.check(spxw.strikes[i] > spxw.strikes[i - 1], () => `strike ${i}: ${spxw.strikes[i]} not above ${spxw.strikes[i - 1]}`);
+    v.expectNone("strikes ascending");
     expect([...spxw.expirations].sort()).toEqual(spxw.expirations);
     expect(spxw.asOfMs % 60_000).toBe(0);
     expect(spxw.asOfMs).toBeLessThanOrEqual(AT);
@@ -91,61 +104,71 @@ describe("no-arbitrage on the simulated quotes", () => {
   });
 
   it("respects put-call parity bounds: C_bid - P_ask <= S e^-qT - K e^-rT <= C_ask - P_bid", () => {
+    // One assertion over all pairs: an expect per row costs more than the row (test/_helpers/violations.ts).
+    const v = violations();
     for (const c of boards)
       for (let e = 0; e < c.expirations.length; e++) {
         const t = tYears(c, e);
         const rows = byExpiry(c, e);
         for (let j = 0; j + 1 < rows.length; j += 2) {
           const [put, call] = rows[j].right === 0 ? [rows[j], rows[j + 1]] : [rows[j + 1], rows[j]];
-          expect(put.k).toBe(call.k);
+          const at = () => `${c.symbol} ${c.expirations[e]} rows ${put.i}/${call.i}`;
+          v.check(Object.is(put.k, call.k), () => `${at()}: put strike ${put.k} vs call strike ${call.k}`);
           const parity = c.spot * Math.exp(-c.dividendYield * t) - put.k * Math.exp(-c.rate * t);
           const tol = 1e-9 * c.spot;
-          expect(call.bid - put.ask).toBeLessThanOrEqual(parity + tol);
-          expect(call.ask - put.bid).toBeGreaterThanOrEqual(parity - tol);
+          v.check(call.bid - put.ask <= parity + tol, () => `${at()} K ${put.k}: C_bid - P_ask ${call.bid - put.ask} above parity ${parity}`);
+          v.check(call.ask - put.bid >= parity - tol, () => `${at()} K ${put.k}: C_ask - P_bid ${call.ask - put.bid} below parity ${parity}`);
         }
       }
+    v.expectNone("put-call parity");
   });
 
   it("has model values decreasing and convex in strike, and no tradable vertical or butterfly arbitrage at the quotes", () => {
+    const v = violations();
     for (const c of boards)
       for (let e = 0; e < c.expirations.length; e++) {
         const calls = byExpiry(c, e).filter((r) => r.right === 1);
         const mid = calls.map((r) => modelPrice(c, r.i));
         const tol = 1e-9 * c.spot;
+        const at = (j: number) => `${c.symbol} ${c.expirations[e]} K ${calls[j].k}`;
         for (let j = 1; j < calls.length; j++) {
-          expect(mid[j]).toBeLessThanOrEqual(mid[j - 1] + tol);
+          v.check(mid[j] <= mid[j - 1] + tol, () => `${at(j)}: model ${mid[j]} above ${mid[j - 1]} at the lower strike`);
           // Buying the lower strike at the ask never costs less than selling the higher at the bid.
-          expect(calls[j - 1].ask).toBeGreaterThanOrEqual(calls[j].bid - tol);
+          v.check(calls[j - 1].ask >= calls[j].bid - tol, () => `${at(j)}: bid ${calls[j].bid} above the lower strike's ask ${calls[j - 1].ask}`);
         }
         for (let j = 1; j + 1 < calls.length; j++) {
           const [k0, k1, k2] = [calls[j - 1].k, calls[j].k, calls[j + 1].k];
           const interp = mid[j - 1] + ((mid[j + 1] - mid[j - 1]) * (k1 - k0)) / (k2 - k0);
-          expect(mid[j]).toBeLessThanOrEqual(interp + tol);
+          v.check(mid[j] <= interp + tol, () => `${at(j)}: model ${mid[j]} above the chord ${interp}`);
           // A butterfly bought at the asks and sold at the bid never pays a credit.
           const w0 = (k2 - k1) / (k2 - k0);
-          expect(w0 * calls[j - 1].ask + (1 - w0) * calls[j + 1].ask - calls[j].bid).toBeGreaterThanOrEqual(-tol);
+          const debit = w0 * calls[j - 1].ask + (1 - w0) * calls[j + 1].ask - calls[j].bid;
+          v.check(debit >= -tol, () => `${at(j)}: butterfly pays a credit ${-debit}`);
         }
       }
+    v.expectNone("monotone, convex, no vertical or butterfly arbitrage");
   });
 
   it("has IVs that the library's solver recovers from the model values inside the quotes (to 1e-8 where vega is material)", () => {
     let checked = 0;
+    const v = violations();
     for (const c of boards)
       for (let i = 0; i < c.bid.length; i += 7) {
         const e = c.expIndex[i];
         const t = tYears(c, e);
         const K = c.strikes[c.strikeIndex[i]];
         const value = modelPrice(c, i);
-        expect(c.bid[i]).toBeLessThanOrEqual(value + 1e-9 * c.spot);
-        expect(c.ask[i]).toBeGreaterThanOrEqual(value - 1e-9 * c.spot);
+        v.check(c.bid[i] <= value + 1e-9 * c.spot, () => `${c.symbol} row ${i}: bid ${c.bid[i]} above the model value ${value}`);
+        v.check(c.ask[i] >= value - 1e-9 * c.spot, () => `${c.symbol} row ${i}: ask ${c.ask[i]} below the model value ${value}`);
         // Skip where the price carries almost no vol information (deep ITM/OTM within doubles).
         const sd = c.iv[i] * Math.sqrt(t);
         if (Math.abs(Math.log(K / c.spot)) > 4 * sd || value < 1e-6 * c.spot) continue;
         const r = impliedVol({ price: value, spot: c.spot, strike: K, tYears: t, rate: c.rate, dividendYield: c.dividendYield, right: c.right[i] === 1 ? "C" : "P" });
-        expect(r.ok).toBe(true);
-        if (r.ok) expect(Math.abs(r.vol - c.iv[i])).toBeLessThan(1e-8);
+        v.check(r.ok === true, () => `${c.symbol} row ${i}: solver found no vol for IV ${c.iv[i]}`);
+        if (r.ok) v.check(Math.abs(r.vol - c.iv[i]) < 1e-8, () => `${c.symbol} row ${i}: solver gave ${r.vol} for IV ${c.iv[i]}`);
         checked++;
       }
+    v.expectNone("quotes around the model value, IV recovered");
     expect(checked).toBeGreaterThan(1000);
   });
 });
@@ -223,11 +246,13 @@ describe("strikes, open interest and volume", () => {
     expect(Array.from(late.oi)).toEqual(Array.from(early.oi));
     let zero = 0;
     let all = 0;
+    const v = violations();
     for (let i = 0; i < late.volume.length; i++) {
-      expect(late.volume[i]).toBeGreaterThanOrEqual(early.volume[i]);
+      v.check(late.volume[i] >= early.volume[i], () => `row ${i}: volume ${late.volume[i]} at 15:30 below ${early.volume[i]} at 10:00`);
       all += late.volume[i];
       if (late.expIndex[i] === 0) zero += late.volume[i];
     }
+    v.expectNone("volume non-decreasing");
     expect(zero / all).toBeGreaterThan(0.35);
     const open = market.chainSync("SPXW", Date.parse("2024-05-01T13:30:00Z"))!;
     expect(open.volume.reduce((a, b) => a + b, 0)).toBe(0);

@@ -29,7 +29,6 @@ function atmIv30(c: ChainSnapshot): number {
   return c.iv[best];
 }
 
-
 const median = (x: number[]) => [...x].sort((a, b) => a - b)[Math.floor(x.length / 2)];
 
 interface Day {
@@ -82,8 +81,18 @@ describe.each(["SPXW", "SPY"])(`%s dealer gamma over ${N_DAYS} sampled sessions`
 
   it("turns negative in high-vol regimes and after selloffs", () => {
     const sign = days.map((x) => Math.sign(x.net));
-    expect(correlation(sign, days.map((x) => x.iv))).toBeLessThan(-0.2);
-    expect(correlation(sign, days.map((x) => x.drawdown))).toBeGreaterThan(0.3);
+    expect(
+      correlation(
+        sign,
+        days.map((x) => x.iv),
+      ),
+    ).toBeLessThan(-0.2);
+    expect(
+      correlation(
+        sign,
+        days.map((x) => x.drawdown),
+      ),
+    ).toBeGreaterThan(0.3);
     // By implied-vol tercile: the calmest third is positive more often than the most volatile third.
     const byIv = [...days].sort((a, b) => a.iv - b.iv);
     const third = Math.floor(days.length / 3);

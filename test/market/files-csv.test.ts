@@ -3,8 +3,7 @@ import { describe, expect, it } from "vitest";
 import { CsvLineReader, fileKindOf, splitCsvRecord, type CsvRecord } from "../../lib/market/files";
 
 /** RFC 4180 encoding, written independently of the parser: quote when needed, double quotes. */
-const encode = (fields: string[]) =>
-  fields.map((f) => (/[",\n\r]/.test(f) || /^\s*$/.test(f) ? `"${f.replace(/"/g, '""')}"` : f)).join(",");
+const encode = (fields: string[]) => fields.map((f) => (/[",\n\r]/.test(f) || /^\s*$/.test(f) ? `"${f.replace(/"/g, '""')}"` : f)).join(",");
 
 function readAll(text: string): CsvRecord[] {
   const reader = new CsvLineReader();

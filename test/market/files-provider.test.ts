@@ -14,7 +14,9 @@ const ms = (iso: string) => Date.parse(iso);
 
 /** The fixture rows read with a plain split (these files have no quoted fields). */
 function rowsOf(file: string): Record<string, string>[] {
-  const lines = readFileSync(join(DATA, file), "utf8").split(/\r?\n/).filter((l) => l !== "");
+  const lines = readFileSync(join(DATA, file), "utf8")
+    .split(/\r?\n/)
+    .filter((l) => l !== "");
   const header = lines[0].split(",");
   return lines.slice(1).map((l) => Object.fromEntries(l.split(",").map((v, i) => [header[i], v])));
 }
@@ -50,9 +52,10 @@ describe("file provider: answers match the fixture rows", () => {
           board!.right[k] === (r.right === "C" ? 1 : 0),
       );
       expect(i).toBeDefined();
-      expect([board!.bid[i!], board!.ask[i!], board!.last[i!], board!.iv[i!], board!.oi[i!], board!.volume[i!]]).toEqual(
-        [...[r.bid, r.ask, r.last, r.iv, r.oi].map(Number), traded.get(`${r.expiry}|${Number(r.strike)}|${r.right}`) ?? 0],
-      );
+      expect([board!.bid[i!], board!.ask[i!], board!.last[i!], board!.iv[i!], board!.oi[i!], board!.volume[i!]]).toEqual([
+        ...[r.bid, r.ask, r.last, r.iv, r.oi].map(Number),
+        traded.get(`${r.expiry}|${Number(r.strike)}|${r.right}`) ?? 0,
+      ]);
     }
     // Rows sorted by expiration, then strike, then put before call.
     for (let k = 1; k < rows.length; k++) {
@@ -79,8 +82,15 @@ describe("file provider: answers match the fixture rows", () => {
     expect(all.t.length).toBe(rows.length);
     rows.forEach((r, i) => {
       expect([all.t[i], all.o[i], all.h[i], all.l[i], all.c[i], all.v[i], all.bv[i], all.sv[i], all.uv[i]]).toEqual([
-        ms(r.ts), Number(r.open), Number(r.high), Number(r.low), Number(r.close), Number(r.volume),
-        Number(r.buyVolume), Number(r.sellVolume), Number(r.unclassifiedVolume),
+        ms(r.ts),
+        Number(r.open),
+        Number(r.high),
+        Number(r.low),
+        Number(r.close),
+        Number(r.volume),
+        Number(r.buyVolume),
+        Number(r.sellVolume),
+        Number(r.unclassifiedVolume),
       ]);
     });
     const regular = await market.minuteBars("SPY", 0, AFTER);
@@ -89,9 +99,7 @@ describe("file provider: answers match the fixture rows", () => {
     const slice = await market.minuteBars("SPY", ms("2024-03-15T13:31:00Z"), ms("2024-03-15T13:34:00Z"));
     expect([...slice.t]).toEqual([ms("2024-03-15T13:31:00Z"), ms("2024-03-15T13:32:00Z"), ms("2024-03-15T13:33:00Z")]);
     const live = createFileMarket(market.tables, { clock: fixedClock(ms("2024-03-15T13:32:30Z")) });
-    expect([...(await live.minuteBars("SPY", ms("2024-03-15T13:30:00Z"), AFTER)).t]).toEqual([
-      ms("2024-03-15T13:30:00Z"), ms("2024-03-15T13:31:00Z"),
-    ]);
+    expect([...(await live.minuteBars("SPY", ms("2024-03-15T13:30:00Z"), AFTER)).t]).toEqual([ms("2024-03-15T13:30:00Z"), ms("2024-03-15T13:31:00Z")]);
     expect(await live.spot("SPY", AFTER)).toBe(Number(rows.find((r) => r.ts === "2024-03-15T13:31:00Z")!.close));
     expect((await market.minuteBars("AAPL", 0, AFTER)).t.length).toBe(0);
   });
@@ -138,7 +146,10 @@ describe("file provider: answers match the fixture rows", () => {
   it("returns earnings in a date range (inclusive), with timings normalised", async () => {
     const events = await market.earnings("AAPL", "2024-02-01", "2024-10-31");
     expect(events.map((e) => [e.date, e.timing, e.fiscalQuarter])).toEqual([
-      ["2024-02-01", "amc", "2023Q4"], ["2024-05-02", "amc", "2024Q1"], ["2024-08-01", "amc", "2024Q2"], ["2024-10-31", "amc", "2024Q3"],
+      ["2024-02-01", "amc", "2023Q4"],
+      ["2024-05-02", "amc", "2024Q1"],
+      ["2024-08-01", "amc", "2024Q2"],
+      ["2024-10-31", "amc", "2024Q3"],
     ]);
     expect(await market.earnings("AAPL", "2024-02-02", "2024-05-01")).toEqual([]);
     expect(await market.earnings("SPY", "2024-01-01", "2024-12-31")).toEqual([]);
@@ -183,7 +194,11 @@ describe("file provider: broken files", () => {
   ];
 
   it("covers every broken fixture folder", () => {
-    expect(cases.map((c) => c[0]).sort()).toEqual(readdirSync(BROKEN).filter((n) => !n.includes(".")).sort());
+    expect(cases.map((c) => c[0]).sort()).toEqual(
+      readdirSync(BROKEN)
+        .filter((n) => !n.includes("."))
+        .sort(),
+    );
   });
 
   for (const [name, file, line, field, reason] of cases) {
@@ -260,14 +275,25 @@ describe("file provider: streaming and progress", () => {
 
   it("draws a progress bar on a TTY and nothing elsewhere", () => {
     const out: string[] = [];
-    const tty = { isTTY: true, write: (s: string) => (out.push(s), true) } as unknown as NodeJS.WriteStream;
+    const tty = {
+      isTTY: true,
+      write: (s: string) => {
+        out.push(s);
+        return true;
+      },
+    } as unknown as NodeJS.WriteStream;
     const draw = progressBar(tty);
     draw({ file: "chains.csv", fileIndex: 0, fileCount: 1, bytesRead: 512, bytesTotal: 1024, lines: 10, done: false });
     draw({ file: "chains.csv", fileIndex: 0, fileCount: 1, bytesRead: 1024, bytesTotal: 1024, lines: 20, done: true });
     expect(out[0]).toContain("50% chains.csv");
     expect(out.join("")).toContain("100% chains.csv");
     expect(out[out.length - 1]).toBe("\n");
-    const pipe = { isTTY: false, write: () => { throw new Error("must not write"); } } as unknown as NodeJS.WriteStream;
+    const pipe = {
+      isTTY: false,
+      write: () => {
+        throw new Error("must not write");
+      },
+    } as unknown as NodeJS.WriteStream;
     progressBar(pipe)({ file: "x.csv", fileIndex: 0, fileCount: 1, bytesRead: 1, bytesTotal: 1, lines: 1, done: true });
   });
 });

@@ -10,7 +10,11 @@ import { createFileMarket, DataFileError, tablesFromTexts } from "../../lib/mark
 import { makeHarness } from "../server/_harness";
 
 const DATA = fileURLToPath(new URL("../fixtures/data/", import.meta.url));
-const FIXTURE: Record<string, string> = Object.fromEntries(readdirSync(DATA).filter((n) => n.endsWith(".csv")).map((n) => [n, readFileSync(join(DATA, n), "utf8")]));
+const FIXTURE: Record<string, string> = Object.fromEntries(
+  readdirSync(DATA)
+    .filter((n) => n.endsWith(".csv"))
+    .map((n) => [n, readFileSync(join(DATA, n), "utf8")]),
+);
 
 /** The fixture folder with `column` of the first data row of `file` set to `value` (plain CSV, no quotes in those rows). */
 function withValue(file: string, column: string, value: string): Record<string, string> {
@@ -98,15 +102,29 @@ describe("a folder at the ranges' edges", () => {
   const header = chains[0].split(",");
   const asOfs = [...new Set(chains.slice(1).map((l) => l.split(",")[0]))];
   const edgeRows = asOfs.map((asOf) => {
-    const like = chains.slice(1).find((l) => l.startsWith(asOf))!.split(",");
+    const like = chains
+      .slice(1)
+      .find((l) => l.startsWith(asOf))!
+      .split(",");
     const row: Record<string, string> = Object.fromEntries(header.map((h, i) => [h, like[i]]));
-    Object.assign(row, { expiry: "2024-03-22", strike: "99999.999", right: "P", bid: "999999", ask: "1000000", last: "1000000", iv: "20", oi: "100000000", volume: "100000000" });
+    Object.assign(row, {
+      expiry: "2024-03-22",
+      strike: "99999.999",
+      right: "P",
+      bid: "999999",
+      ask: "1000000",
+      last: "1000000",
+      iv: "20",
+      oi: "100000000",
+      volume: "100000000",
+    });
     return header.map((h) => row[h]).join(",");
   });
   const files = {
     ...FIXTURE,
     "chains.csv": [...chains, ...edgeRows].join("\n") + "\n",
-    "option-prints.csv": FIXTURE["option-prints.csv"].trimEnd() + "\n2024-03-15T19:59:30Z,SPY__240322P99999999,1000000,100000000,CBOE,999999,1000000,AUTO,1000000,20,edge\n",
+    "option-prints.csv":
+      FIXTURE["option-prints.csv"].trimEnd() + "\n2024-03-15T19:59:30Z,SPY__240322P99999999,1000000,100000000,CBOE,999999,1000000,AUTO,1000000,20,edge\n",
   };
   const AFTER = Date.parse("2024-03-15T21:00:00Z");
 

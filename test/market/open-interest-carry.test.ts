@@ -111,12 +111,13 @@ describe("open interest carry: shares and rounding (docs/methodology.md#open-int
     for (const d of [1, 3, 7, 14, 30]) expect(net(2 * d, 0.5)).toBeGreaterThan(net(d, 0.5));
     for (const x of [0, 0.5, 1, 1.5]) expect(net(10, x + 0.5)).toBeGreaterThan(net(10, x));
     // Shares stay probabilities that leave room for transfers.
-    for (const d of [0, 1, 5, 20, 400]) for (const x of [0, 1, 5]) {
-      const s = carryShares(d, x);
-      expect(s.opening).toBeGreaterThan(0);
-      expect(s.closing).toBeGreaterThan(0);
-      expect(s.opening + s.closing).toBeLessThanOrEqual(1);
-    }
+    for (const d of [0, 1, 5, 20, 400])
+      for (const x of [0, 1, 5]) {
+        const s = carryShares(d, x);
+        expect(s.opening).toBeGreaterThan(0);
+        expect(s.closing).toBeGreaterThan(0);
+        expect(s.opening + s.closing).toBeLessThanOrEqual(1);
+      }
   });
 
   it("rounds the change half away from zero, symmetric in sign", () => {
@@ -141,11 +142,15 @@ describe("open interest carry on the simulated market: the tape moves the next s
   cases.push(["XLF", "2024-05-03", "2024-05-06"], ["DIA", "2024-07-03", "2024-07-05"], ["SPXW", "2024-11-29", "2024-12-02"]);
   const totals: CarryCase[] = [];
 
-  it.each(cases)("%s: OI on the session after %s is shape + the documented change of that day's tape", async (symbol, prev, next) => {
-    const c = await checkCarry(symbol, prev, next);
-    expect(c.contracts).toBeGreaterThan(100);
-    totals.push(c);
-  }, 60_000);
+  it.each(cases)(
+    "%s: OI on the session after %s is shape + the documented change of that day's tape",
+    async (symbol, prev, next) => {
+      const c = await checkCarry(symbol, prev, next);
+      expect(c.contracts).toBeGreaterThan(100);
+      totals.push(c);
+    },
+    60_000,
+  );
 
   it("moves OI by a documented share of the surviving volume: short-dated closed, long-dated opened", () => {
     expect(totals.length).toBe(cases.length);

@@ -57,7 +57,15 @@ describe("order stream", () => {
       const root = chain.expiryRoot[0];
       // Quotes moved far from the board's: every bid zero, asks tripled, vols halved.
       const skewed: ChainSnapshot = { ...chain, bid: chain.bid.map(() => 0), ask: chain.ask.map((a) => 3 * a + 0.05), iv: chain.iv.map((v) => v / 2) };
-      const input = { seed: SEED, root, minuteMs, session, spotUsd, sessionOpenUsd: spotUsd * 0.99, profile: optionPrintProfile(root, ticker === "SPXW" ? "index" : "etf") };
+      const input = {
+        seed: SEED,
+        root,
+        minuteMs,
+        session,
+        spotUsd,
+        sessionOpenUsd: spotUsd * 0.99,
+        profile: optionPrintProfile(root, ticker === "SPXW" ? "index" : "etf"),
+      };
       const a = optionPrintsForMinute({ ...input, chain, grid: chain });
       const b = optionPrintsForMinute({ ...input, chain: skewed, grid: chain });
       expect(b.map((p) => [p.symbol, p.size])).toEqual(a.map((p) => [p.symbol, p.size]));

@@ -22,7 +22,6 @@ function kurtosis(r: number[]): number {
   return r.reduce((a, b) => a + (b - m) ** 4, 0) / r.length / (v * v);
 }
 
-
 describe("daily spot paths", () => {
   const spx = closes("SPX");
 
@@ -48,7 +47,11 @@ describe("daily spot paths", () => {
   });
 
   it("moves index/ETF pairs together at their real price ratios", () => {
-    for (const [index, etf, ratio] of [["SPX", "SPY", 10.03], ["NDX", "QQQ", 40.9], ["RUT", "IWM", 10.02]] as const) {
+    for (const [index, etf, ratio] of [
+      ["SPX", "SPY", 10.03],
+      ["NDX", "QQQ", 40.9],
+      ["RUT", "IWM", 10.02],
+    ] as const) {
       const a = closes(index);
       const b = closes(etf);
       expect(correlation(logReturns(a), logReturns(b))).toBeGreaterThan(0.999);
@@ -99,7 +102,9 @@ describe("minute bars", () => {
   });
 
   it("has a U-shaped intraday volume curve (averaged over sessions)", () => {
-    let open = 0, mid = 0, close = 0;
+    let open = 0,
+      mid = 0,
+      close = 0;
     for (const d of DAYS.slice(100, 140)) {
       const b = sessionBounds(d);
       if (b.closeMs - b.openMs !== 390 * 60_000) continue;

@@ -1,4 +1,4 @@
-// Run in a separate process by prints-simulated.test.ts: prints a digest of a fixed request.
+// Run in a separate process by prints-determinism.process.test.ts: prints a digest of a fixed request.
 import { createHash } from "node:crypto";
 import { simulatedOffExchangePrints, simulatedOptionPrints } from "../../lib/market/prints";
 import { sessionBounds } from "../../lib/time";

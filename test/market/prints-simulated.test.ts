@@ -1,6 +1,4 @@
-import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
   OffExchangePrintSchema,
@@ -16,6 +14,7 @@ import {
 import { parseOptionSymbol } from "../../lib/symbols/parse-option-symbol";
 import { sessionBounds } from "../../lib/time";
 import { SPXW_SPEC, syntheticBoard, syntheticContext } from "./prints-synthetic-board";
+import { violations } from "../_helpers/violations";
 
 const DAY = "2024-03-15"; // a Friday with a monthly expiration and a regular session
 const session = sessionBounds(DAY);
@@ -37,8 +36,7 @@ describe("simulated option prints: determinism", () => {
   it("gives the same bytes for the same minute, whatever was generated before", () => {
     const board = syntheticBoard(SPXW_SPEC, DAY, session.openMs);
     const profile = optionPrintProfile("SPXW", "index");
-    const at = (minuteMs: number) =>
-      optionPrintsForMinute({ seed: 3, root: "SPXW", minuteMs, session, chain: board, spotUsd: 5004, profile });
+    const at = (minuteMs: number) => optionPrintsForMinute({ seed: 3, root: "SPXW", minuteMs, session, chain: board, spotUsd: 5004, profile });
     const a = at(session.openMs + 60 * 60_000);
     at(session.openMs + 61 * 60_000);
     at(session.openMs);
@@ -47,8 +45,13 @@ describe("simulated option prints: determinism", () => {
     expect(digest(b)).toBe(digest(a));
     // A fresh board object (no memo) gives the same prints too.
     const fresh = optionPrintsForMinute({
-      seed: 3, root: "SPXW", minuteMs: session.openMs + 60 * 60_000, session,
-      chain: syntheticBoard(SPXW_SPEC, DAY, session.openMs), spotUsd: 5004, profile,
+      seed: 3,
+      root: "SPXW",
+      minuteMs: session.openMs + 60 * 60_000,
+      session,
+      chain: syntheticBoard(SPXW_SPEC, DAY, session.openMs),
+      spotUsd: 5004,
+      profile,
     });
     expect(digest(fresh)).toBe(digest(a));
   });
@@ -66,17 +69,6 @@ describe("simulated option prints: determinism", () => {
     expect(digest(dayOf("AAPL", 12))).not.toBe(digest(aapl));
   });
 
-  it("gives the same bytes in another process", () => {
-    const child = fileURLToPath(new URL("./prints-determinism-child.ts", import.meta.url));
-    const out = execFileSync(process.execPath, ["--import", "tsx", child], { encoding: "utf8" }).trim();
-    const { ctx } = syntheticContext(5, AFTER);
-    const here = {
-      options: simulatedOptionPrints(ctx, "SPY", session.openMs + 200 * 60_000, session.openMs + 205 * 60_000),
-      dark: simulatedOffExchangePrints(ctx, ["SPY"], session.openMs + 200 * 60_000, session.openMs + 205 * 60_000),
-    };
-    expect(out).toBe(digest(here));
-  });
-
   it("never returns prints at or after the clock's now", () => {
     const now = session.openMs + 30 * 60_000 + 17_500;
     const { ctx } = syntheticContext(11, now);
@@ -91,7 +83,11 @@ describe("simulated option prints: records", () => {
   it("validate against the schema, are time-ordered and inside the session", () => {
     for (const day of [spy, spxw, aapl]) {
       for (const p of day) OptionPrintSchema.parse(p);
-      for (let i = 1; i < day.length; i++) expect(BigInt(day[i].tsNs) >= BigInt(day[i - 1].tsNs)).toBe(true);
+      // One assertion per day: an expect per print costs more than the print (test/_helpers/violations.ts).
+      const v = violations();
+      for (let i = 1; i < day.length; i++)
+        v.check(BigInt(day[i].tsNs) >= BigInt(day[i - 1].tsNs), () => `${day[i].root} print ${i}: ${day[i].tsNs} before ${day[i - 1].tsNs}`);
+      v.expectNone("time order");
       expect(day[0].tsMs).toBeGreaterThanOrEqual(session.openMs);
       expect(day[day.length - 1].tsMs).toBeLessThan(session.closeMs);
     }
@@ -129,7 +125,10 @@ describe("simulated option prints: realism", () => {
 
   it("print at the ask, bid, mid and elsewhere in realistic shares", () => {
     const singles = [...spy, ...spxw, ...aapl].filter((p) => p.conditions[0] === "AUTO");
-    let ask = 0, bid = 0, mid = 0, other = 0;
+    let ask = 0,
+      bid = 0,
+      mid = 0,
+      other = 0;
     for (const p of singles) {
       const m = Math.round(((p.nbboBid + p.nbboAsk) / 2) * 100) / 100;
       if (p.price === p.nbboAsk) ask++;
@@ -222,7 +221,9 @@ describe("simulated off-exchange prints", () => {
   it("validate, stay in time order and skip indices", () => {
     expect(dark.length).toBeGreaterThan(1_000);
     for (const p of dark) OffExchangePrintSchema.parse(p);
-    for (let i = 1; i < dark.length; i++) expect(dark[i].tsMs).toBeGreaterThanOrEqual(dark[i - 1].tsMs);
+    const v = violations();
+    for (let i = 1; i < dark.length; i++) v.check(dark[i].tsMs >= dark[i - 1].tsMs, () => `print ${i}: ${dark[i].tsMs} before ${dark[i - 1].tsMs}`);
+    v.expectNone("time order");
     expect(new Set(dark.map((p) => p.ticker))).toEqual(new Set(["SPY", "AAPL"]));
   });
 
@@ -233,12 +234,16 @@ describe("simulated off-exchange prints", () => {
     expect(spyDark.some((p) => p.price * p.size > 10_000_000)).toBe(true);
     const sizes = spyDark.map((p) => p.size).sort((a, b) => a - b);
     expect(sizes[sizes.length - 1] / sizes[Math.floor(sizes.length / 2)]).toBeGreaterThan(50);
+    const v = violations();
     for (const p of spyDark.slice(0, 2_000)) {
       const i = bars.t.indexOf(Math.floor(p.tsMs / 60_000) * 60_000);
-      expect(i).toBeGreaterThanOrEqual(0);
-      expect(p.price).toBeGreaterThanOrEqual(Math.floor(bars.l[i] * 100) / 100 - 1e-9);
-      expect(p.price).toBeLessThanOrEqual(Math.ceil(bars.h[i] * 100) / 100 + 0.005 + 1e-9);
+      v.check(i >= 0, () => `print at ${p.tsMs}: no bar for its minute`);
+      const lo = Math.floor(bars.l[i] * 100) / 100 - 1e-9;
+      const hi = Math.ceil(bars.h[i] * 100) / 100 + 0.005 + 1e-9;
+      v.check(p.price >= lo, () => `print at ${p.tsMs}: price ${p.price} below the bar's low ${bars.l[i]}`);
+      v.check(p.price <= hi, () => `print at ${p.tsMs}: price ${p.price} above the bar's high ${bars.h[i]}`);
     }
+    v.expectNone("dark prints inside their minute's bar");
   });
 
   it("are the same per ticker whether asked alone or with others", () => {

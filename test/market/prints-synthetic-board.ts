@@ -28,18 +28,36 @@ export interface BoardSpec {
 }
 
 export const SPXW_SPEC: BoardSpec = {
-  symbol: "SPXW", root: "SPXW", underlying: "SPX", spot: 5000, strikeStep: 5, strikeSpanPct: 0.2,
-  expiryOffsets: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80], atmVol: 0.15,
+  symbol: "SPXW",
+  root: "SPXW",
+  underlying: "SPX",
+  spot: 5000,
+  strikeStep: 5,
+  strikeSpanPct: 0.2,
+  expiryOffsets: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80],
+  atmVol: 0.15,
 };
 
-export const SPY_SPEC: BoardSpec = {
-  symbol: "SPY", root: "SPY", underlying: "SPY", spot: 500, strikeStep: 1, strikeSpanPct: 0.15,
-  expiryOffsets: [0, 1, 2, 3, 4, 5, 10, 15, 20, 40, 60], atmVol: 0.16,
+const SPY_SPEC: BoardSpec = {
+  symbol: "SPY",
+  root: "SPY",
+  underlying: "SPY",
+  spot: 500,
+  strikeStep: 1,
+  strikeSpanPct: 0.15,
+  expiryOffsets: [0, 1, 2, 3, 4, 5, 10, 15, 20, 40, 60],
+  atmVol: 0.16,
 };
 
-export const AAPL_SPEC: BoardSpec = {
-  symbol: "AAPL", root: "AAPL", underlying: "AAPL", spot: 190, strikeStep: 2.5, strikeSpanPct: 0.3,
-  expiryOffsets: [3, 8, 13, 18, 40, 60, 120], atmVol: 0.28,
+const AAPL_SPEC: BoardSpec = {
+  symbol: "AAPL",
+  root: "AAPL",
+  underlying: "AAPL",
+  spot: 190,
+  strikeStep: 2.5,
+  strikeSpanPct: 0.3,
+  expiryOffsets: [3, 8, 13, 18, 40, 60, 120],
+  atmVol: 0.28,
 };
 
 /** A board at `asOfMs` of session `sessionDate`. */
@@ -52,9 +70,15 @@ export function syntheticBoard(spec: BoardSpec, sessionDate: string, asOfMs: num
   for (let k = lo; k <= hi + 1e-9; k += spec.strikeStep) strikes.push(Math.round(k * 1000) / 1000);
   const n = expirations.length * strikes.length * 2;
   const cols = {
-    strikeIndex: new Int32Array(n), expIndex: new Int32Array(n), right: new Uint8Array(n),
-    oi: new Float64Array(n), bid: new Float64Array(n), ask: new Float64Array(n), last: new Float64Array(n),
-    iv: new Float64Array(n), volume: new Float64Array(n),
+    strikeIndex: new Int32Array(n),
+    expIndex: new Int32Array(n),
+    right: new Uint8Array(n),
+    oi: new Float64Array(n),
+    bid: new Float64Array(n),
+    ask: new Float64Array(n),
+    last: new Float64Array(n),
+    iv: new Float64Array(n),
+    volume: new Float64Array(n),
   };
   let i = 0;
   for (let e = 0; e < expirations.length; e++) {
@@ -67,26 +91,72 @@ export function syntheticBoard(spec: BoardSpec, sessionDate: string, asOfMs: num
         const px = r === 1 ? call : call - spot + k;
         const fair = Math.max(px, 0.005);
         const half = Math.max(0.01, fair * 0.02);
-        cols.strikeIndex[i] = s; cols.expIndex[i] = e; cols.right[i] = r;
+        cols.strikeIndex[i] = s;
+        cols.expIndex[i] = e;
+        cols.right[i] = r;
         cols.bid[i] = Math.max(0, Math.round((fair - half) * 100) / 100);
         cols.ask[i] = Math.round((fair + half) * 100) / 100 + 0.01;
         cols.last[i] = Math.round(fair * 100) / 100;
-        cols.iv[i] = vol; cols.oi[i] = 1000;
+        cols.iv[i] = vol;
+        cols.oi[i] = 1000;
         i++;
       }
     }
   }
   return {
-    symbol: spec.symbol, underlying: spec.underlying, asOfMs, sessionDate, spot, rate: 0.05, dividendYield: 0,
-    simulated: true, expirations, expirySettleMs, expiryRoot: expirations.map(() => spec.root),
-    strikes: Float64Array.from(strikes), ...cols,
+    symbol: spec.symbol,
+    underlying: spec.underlying,
+    asOfMs,
+    sessionDate,
+    spot,
+    rate: 0.05,
+    dividendYield: 0,
+    simulated: true,
+    expirations,
+    expirySettleMs,
+    expiryRoot: expirations.map(() => spec.root),
+    strikes: Float64Array.from(strikes),
+    ...cols,
   };
 }
 
 const INFO: Record<string, SymbolInfo> = {
-  SPXW: { ticker: "SPXW", name: "S&P 500 weeklies", type: "index", underlying: "SPX", sector: "Index", industry: "Index", optionRoots: ["SPXW"], dividendYield: 0.013, tiers: ["index-etf", "full"], simulated: true },
-  SPY: { ticker: "SPY", name: "SPDR S&P 500", type: "etf", underlying: "SPY", sector: "Multi-Sector", industry: "Broad market", optionRoots: ["SPY"], dividendYield: 0.013, tiers: ["index-etf", "full"], simulated: true },
-  AAPL: { ticker: "AAPL", name: "Apple", type: "stock", underlying: "AAPL", sector: "Information Technology", industry: "Hardware", optionRoots: ["AAPL"], dividendYield: 0.005, tiers: ["full"], simulated: true },
+  SPXW: {
+    ticker: "SPXW",
+    name: "S&P 500 weeklies",
+    type: "index",
+    underlying: "SPX",
+    sector: "Index",
+    industry: "Index",
+    optionRoots: ["SPXW"],
+    dividendYield: 0.013,
+    tiers: ["index-etf", "full"],
+    simulated: true,
+  },
+  SPY: {
+    ticker: "SPY",
+    name: "SPDR S&P 500",
+    type: "etf",
+    underlying: "SPY",
+    sector: "Multi-Sector",
+    industry: "Broad market",
+    optionRoots: ["SPY"],
+    dividendYield: 0.013,
+    tiers: ["index-etf", "full"],
+    simulated: true,
+  },
+  AAPL: {
+    ticker: "AAPL",
+    name: "Apple",
+    type: "stock",
+    underlying: "AAPL",
+    sector: "Information Technology",
+    industry: "Hardware",
+    optionRoots: ["AAPL"],
+    dividendYield: 0.005,
+    tiers: ["full"],
+    simulated: true,
+  },
 };
 const SPECS: Record<string, BoardSpec> = { SPXW: SPXW_SPEC, SPY: SPY_SPEC, AAPL: AAPL_SPEC };
 
@@ -116,16 +186,26 @@ export function syntheticContext(seed: number, nowMs: number) {
     minuteBarsSync: (ticker, fromMs, toMs): MinuteBars => {
       const spec = SPECS[ticker];
       const t: number[] = [];
-      if (spec) for (let m = Math.ceil(fromMs / 60_000) * 60_000; m < Math.min(toMs, nowMs); m += 60_000) {
-        const etHour = new Date(m - 4 * 3_600_000).getUTCHours();
-        if (etHour >= 4 && etHour < 20) t.push(m);
-      }
+      if (spec)
+        for (let m = Math.ceil(fromMs / 60_000) * 60_000; m < Math.min(toMs, nowMs); m += 60_000) {
+          const etHour = new Date(m - 4 * 3_600_000).getUTCHours();
+          if (etHour >= 4 && etHour < 20) t.push(m);
+        }
       const f = (g: (m: number) => number) => Float64Array.from(t.map(g));
       const base = spec ? (ticker === "SPY" ? 150_000 : 40_000) : 0;
       return {
-        ticker, extended: true, simulated: true, t: Float64Array.from(t),
-        o: f((m) => spotAt(spec!, m)), h: f((m) => spotAt(spec!, m) * 1.0004), l: f((m) => spotAt(spec!, m) * 0.9996),
-        c: f((m) => spotAt(spec!, m)), v: f(() => base), bv: f(() => base / 2), sv: f(() => base / 2), uv: f(() => 0),
+        ticker,
+        extended: true,
+        simulated: true,
+        t: Float64Array.from(t),
+        o: f((m) => spotAt(spec!, m)),
+        h: f((m) => spotAt(spec!, m) * 1.0004),
+        l: f((m) => spotAt(spec!, m) * 0.9996),
+        c: f((m) => spotAt(spec!, m)),
+        v: f(() => base),
+        bv: f(() => base / 2),
+        sv: f(() => base / 2),
+        uv: f(() => 0),
       };
     },
     earningsSync: () => [],

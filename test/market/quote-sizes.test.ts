@@ -21,7 +21,12 @@ function byHand(symbol: string, tsMs: number, bid: number, ask: number) {
 
 describe("simulatedQuoteSizes", () => {
   it("matches the formula by hand and repeats within a minute; changes across minutes and contracts", () => {
-    for (const [bid, ask] of [[1, 1.02], [0.05, 0.1], [12.3, 12.9], [3, 3.001]]) {
+    for (const [bid, ask] of [
+      [1, 1.02],
+      [0.05, 0.1],
+      [12.3, 12.9],
+      [3, 3.001],
+    ]) {
       expect(simulatedQuoteSizes(SYM, T, bid, ask)).toEqual(byHand(SYM, T, bid, ask));
       expect(simulatedQuoteSizes(SYM, T + 59_999, bid, ask)).toEqual(simulatedQuoteSizes(SYM, T, bid, ask));
     }

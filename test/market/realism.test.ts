@@ -86,7 +86,8 @@ describe("implied volatility as its own state (docs/methodology.md#implied-volat
         const e = c.expirySettleMs.findIndex((s) => s - c.asOfMs > 25 * 86_400_000);
         const tY = (c.expirySettleMs[e] - c.asOfMs) / (365 * 86_400_000);
         const fwd = c.spot * Math.exp((c.rate - c.dividendYield) * tY);
-        let lo = -1, hi = -1;
+        let lo = -1,
+          hi = -1;
         for (let i = 0; i < c.iv.length; i++) {
           if (c.expIndex[i] !== e || c.right[i] !== 1) continue;
           const k = c.strikes[c.strikeIndex[i]];
@@ -273,7 +274,19 @@ describe("stock volume and earnings cadence (docs/methodology.md#minute-bars, #e
 
   it("reports AAPL around the turns of Jan/Feb, Apr/May, Jul/Aug, Oct/Nov, within 3 days of its real dates", async () => {
     // Apple's releases 2023-2025 (investor.apple.com press releases).
-    const real = ["2023-05-04", "2023-08-03", "2023-11-02", "2024-02-01", "2024-05-02", "2024-08-01", "2024-10-31", "2025-01-30", "2025-05-01", "2025-07-31", "2025-10-30"];
+    const real = [
+      "2023-05-04",
+      "2023-08-03",
+      "2023-11-02",
+      "2024-02-01",
+      "2024-05-02",
+      "2024-08-01",
+      "2024-10-31",
+      "2025-01-30",
+      "2025-05-01",
+      "2025-07-31",
+      "2025-10-30",
+    ];
     const events = await market.earnings("AAPL", WINDOW_DAYS[0], WINDOW_DAYS.at(-1)!);
     expect(events.length).toBe(real.length);
     events.forEach((e, i) => {

@@ -16,7 +16,9 @@ import { OVERNIGHT_VARIANCE_SHARE } from "../../lib/market/simulated/params";
 import { nextTradingDay, sessionBounds, tradingDaysBetween } from "../../lib/time";
 
 const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2026-11-20T21:30:00Z")) });
-const STOCKS = symbolSpecs().filter((s) => s.type === "stock").map((s) => s.ticker);
+const STOCKS = symbolSpecs()
+  .filter((s) => s.type === "stock")
+  .map((s) => s.ticker);
 
 /** Lowest and highest strike of the front expiration at the session's open, and the session's low and high. */
 function frontCoverage(symbol: string, date: string) {

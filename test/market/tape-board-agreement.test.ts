@@ -3,6 +3,7 @@ import { createSimulatedMarket, fixedClock, type ChainSnapshot, type OptionPrint
 import { formatOptionSymbol } from "../../lib/symbols";
 import { sessionBounds, tradingDaysBetween } from "../../lib/time";
 import { mulberry32 } from "../../bench/_mulberry32";
+import { violations } from "../_helpers/violations";
 
 // One tape is the truth (docs/methodology.md#one-tape-board-volume-from-the-prints): a board's
 // volume is, contract by contract, the summed size of the tape's prints from the open up to the
@@ -39,12 +40,16 @@ async function expectBoardMatchesTape(symbol: string, board: ChainSnapshot): Pro
   const prints = await market.optionPrints(symbol, openMs, board.asOfMs);
   const sums = sizesBySymbol(prints.filter((p) => board.expirations.includes(p.expiry)));
   let total = 0;
+  // One assertion for the board: an expect per contract costs more than the contract (test/_helpers/violations.ts).
+  const v = violations();
   for (let i = 0; i < board.right.length; i++) {
     const s = symbolOf(board, i);
-    expect(board.volume[i], `${symbol} ${s} at ${new Date(board.asOfMs).toISOString()}`).toBe(sums.get(s) ?? 0);
+    const tape = sums.get(s) ?? 0;
+    v.check(Object.is(board.volume[i], tape), () => `${s}: board volume ${board.volume[i]}, tape ${tape}`);
     sums.delete(s);
     total += board.volume[i];
   }
+  v.expectNone(`${symbol} at ${new Date(board.asOfMs).toISOString()}`);
   expect([...sums.keys()], "prints on contracts missing from the board").toEqual([]);
   return total;
 }
@@ -70,7 +75,10 @@ describe("one tape is the truth: board volume = the tape's print sizes so far", 
     // Cumulative: a later board carries at least as much on every contract listed on both.
     const later = (await market.chain(symbol, board.asOfMs + 7 * 60_000))!;
     expect(later.right.length).toBe(board.right.length);
-    for (let i = 0; i < board.right.length; i++) expect(later.volume[i]).toBeGreaterThanOrEqual(board.volume[i]);
+    const v = violations();
+    for (let i = 0; i < board.right.length; i++)
+      v.check(later.volume[i] >= board.volume[i], () => `row ${i}: volume ${later.volume[i]} 7 minutes later, ${board.volume[i]} before`);
+    v.expectNone("volume non-decreasing");
     await expectBoardMatchesTape(symbol, later);
   });
 
@@ -94,11 +102,13 @@ describe("one tape is the truth: board volume = the tape's print sizes so far", 
     const fullIndex = new Map<string, number>();
     for (let i = 0; i < full.right.length; i++) fullIndex.set(symbolOf(full, i), i);
     let traded = 0;
+    const v = violations();
     for (let j = 0; j < win.right.length; j++) {
       const i = fullIndex.get(symbolOf(win, j))!;
-      expect(win.volume[j]).toBe(full.volume[i]);
+      v.check(Object.is(win.volume[j], full.volume[i]), () => `${symbolOf(win, j)}: window volume ${win.volume[j]}, full board ${full.volume[i]}`);
       if (win.volume[j] > 0) traded++;
     }
+    v.expectNone("window volume = full board volume");
     expect(traded).toBeGreaterThan(0);
     const unpriced = market.chainWindowSync("QQQ", at, { maxExpirations: 3, strikeWindow: (k) => ({ lo: 0, hi: k.length }) })!;
     expect(unpriced.volume.every((v) => Number.isNaN(v))).toBe(true);

@@ -38,7 +38,9 @@ const mean = (x: number[]) => x.reduce((a, b) => a + b, 0) / x.length;
 function correlation(xs: number[], ys: number[]): number {
   const mx = mean(xs);
   const my = mean(ys);
-  let sxy = 0, sxx = 0, syy = 0;
+  let sxy = 0,
+    sxx = 0,
+    syy = 0;
   for (let i = 0; i < xs.length; i++) {
     sxy += (xs[i] - mx) * (ys[i] - my);
     sxx += (xs[i] - mx) ** 2;
@@ -55,7 +57,8 @@ function topPercentShare(prints: readonly OptionPrint[]): number {
 
 /** (bullish - bearish) / both among single-leg prints at the touch: calls bought or puts sold are bullish. */
 function sentiment(prints: readonly OptionPrint[]): number {
-  let bull = 0, bear = 0;
+  let bull = 0,
+    bear = 0;
   for (const p of prints) {
     if (isMultiLegPrint(p)) continue;
     const atAsk = p.price >= p.nbboAsk;
@@ -92,7 +95,11 @@ describe("tape realism over many sessions (docs/methodology.md#tape-realism)", a
   });
 
   it("has sweeps that the flow library groups: several exchanges within ms on SPY, the one book on SPXW", () => {
-    for (const [symbol, days, lo, hi] of [["SPY", spy, 0.08, 0.3], ["AAPL", aapl, 0.08, 0.35], ["SPXW", spxw, 0.03, 0.15]] as const) {
+    for (const [symbol, days, lo, hi] of [
+      ["SPY", spy, 0.08, 0.3],
+      ["AAPL", aapl, 0.08, 0.35],
+      ["SPXW", spxw, 0.03, 0.15],
+    ] as const) {
       const prints = days.flatMap((d) => d.prints);
       const s = share(prints, isSweepPrint);
       expect(s, symbol).toBeGreaterThan(lo);
@@ -111,8 +118,7 @@ describe("tape realism over many sessions (docs/methodology.md#tape-realism)", a
             expect(g.exchanges, symbol).toEqual(["CBOE"]);
             // Every level taken is on SPX's grid ($0.05 below $3, $0.10 above).
             for (const m of members) if (m.price > 0.01) expect(Math.round(m.price * 100) % (m.price < 3 ? 5 : 10), `${m.price}`).toBe(0);
-          }
-          else expect(g.exchangeCount, symbol).toBeGreaterThanOrEqual(Math.min(3, members.length));
+          } else expect(g.exchangeCount, symbol).toBeGreaterThanOrEqual(Math.min(3, members.length));
         }
       }
       expect(swept, symbol).toBeGreaterThan(20 * days.length * (symbol === "SPXW" ? 0.5 : 1));
@@ -120,8 +126,15 @@ describe("tape realism over many sessions (docs/methodology.md#tape-realism)", a
   });
 
   it("has multi-leg prints at plausible shares: index 15-40% of prints, ETF and stock 8-25%", () => {
-    for (const [symbol, days, lo, hi] of [["SPXW", spxw, 0.15, 0.4], ["SPY", spy, 0.08, 0.25], ["AAPL", aapl, 0.08, 0.25]] as const) {
-      const s = share(days.flatMap((d) => d.prints), isMultiLegPrint);
+    for (const [symbol, days, lo, hi] of [
+      ["SPXW", spxw, 0.15, 0.4],
+      ["SPY", spy, 0.08, 0.25],
+      ["AAPL", aapl, 0.08, 0.25],
+    ] as const) {
+      const s = share(
+        days.flatMap((d) => d.prints),
+        isMultiLegPrint,
+      );
       expect(s, symbol).toBeGreaterThan(lo);
       expect(s, symbol).toBeLessThan(hi);
     }
@@ -129,13 +142,25 @@ describe("tape realism over many sessions (docs/methodology.md#tape-realism)", a
 
   it("has sides that follow the day: bullish share correlates with the move since the open above 0.5", () => {
     for (const [symbol, days] of Object.entries(all)) {
-      const r = correlation(days.map((d) => d.move), days.map((d) => sentiment(d.prints)));
+      const r = correlation(
+        days.map((d) => d.move),
+        days.map((d) => sentiment(d.prints)),
+      );
       expect(r, symbol).toBeGreaterThan(0.5);
     }
   });
 
   it("is 0DTE-heavy on the index: 45-70% of SPXW contracts on the session's expiration, SPY 25-50%", () => {
-    const zero = (days: DayTape[]) => mean(days.map((d) => share(d.prints, (p) => p.expiry === d.day, (p) => p.size)));
+    const zero = (days: DayTape[]) =>
+      mean(
+        days.map((d) =>
+          share(
+            d.prints,
+            (p) => p.expiry === d.day,
+            (p) => p.size,
+          ),
+        ),
+      );
     expect(zero(spxw)).toBeGreaterThan(0.45);
     expect(zero(spxw)).toBeLessThan(0.7);
     expect(zero(spy)).toBeGreaterThan(0.25);
@@ -146,7 +171,10 @@ describe("tape realism over many sessions (docs/methodology.md#tape-realism)", a
   it("trades 0DTE strikes near the money beyond their open interest within the hour, back months far below it", () => {
     for (const day of DAYS.slice(0, 4)) {
       const board = market.chainSync("SPXW", sessionBounds(day).openMs + TO * 60_000)!;
-      let zeroVol = 0, zeroOi = 0, backVol = 0, backOi = 0;
+      let zeroVol = 0,
+        zeroOi = 0,
+        backVol = 0,
+        backOi = 0;
       for (let i = 0; i < board.right.length; i++) {
         if (Math.abs(board.strikes[board.strikeIndex[i]] / board.spot - 1) > 0.005) continue;
         const dte = (board.expirySettleMs[board.expIndex[i]] - board.asOfMs) / 86_400_000;

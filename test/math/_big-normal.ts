@@ -10,7 +10,7 @@ const P = 2600n;
 const ONE = 1n << P;
 
 /** Exact fixed-point value of a double. */
-export function fromDouble(x: number): bigint {
+function fromDouble(x: number): bigint {
   if (x === 0) return 0n;
   const neg = x < 0;
   const view = new DataView(new ArrayBuffer(8));
@@ -25,7 +25,7 @@ export function fromDouble(x: number): bigint {
 }
 
 /** Nearest double of a fixed-point value (relative error ~ 1.1e-16). */
-export function toDouble(v: bigint): number {
+function toDouble(v: bigint): number {
   if (v === 0n) return 0;
   const neg = v < 0n;
   let a = neg ? -v : v;
@@ -77,7 +77,7 @@ const PI = 16n * atanInv(5n) - 4n * atanInv(239n);
 const SQRT_TWO_PI = sqrtFixed(2n * PI);
 
 /** exp(y) for fixed-point y (any sign). */
-export function expFixed(y: bigint): bigint {
+function expFixed(y: bigint): bigint {
   if (y < 0n) return div(ONE, expFixed(-y));
   const halvings = 12n;
   const r = y >> halvings;
@@ -92,7 +92,7 @@ export function expFixed(y: bigint): bigint {
 }
 
 /** Phi(x) as a fixed-point number, x given in fixed point. */
-export function bigPhiFixed(x: bigint): bigint {
+function bigPhiFixed(x: bigint): bigint {
   const x2 = mul(x, x);
   let term = x;
   let s = 0n;

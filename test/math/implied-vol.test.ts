@@ -1,18 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { bsmGreeks, bsmPrice } from "../../lib/math/black-scholes";
-import {
-  impliedBlackVolatility,
-  impliedVol,
-  impliedVolFromNormalisedPrice,
-} from "../../lib/math/implied-vol";
-import {
-  IV_CODE_ABOVE_UPPER_BOUND,
-  IV_CODE_BELOW_INTRINSIC,
-  IV_CODE_INVALID_INPUT,
-  impliedVolsInto,
-} from "../../lib/math/implied-vol-batch";
+import { impliedBlackVolatility, impliedVol, impliedVolFromNormalisedPrice } from "../../lib/math/implied-vol";
+import { IV_CODE_ABOVE_UPPER_BOUND, IV_CODE_BELOW_INTRINSIC, IV_CODE_INVALID_INPUT, impliedVolsInto } from "../../lib/math/implied-vol-batch";
 import { normalisedBlack, normalisedVega } from "../../lib/math/normalised-black";
+import { violations } from "../_helpers/violations";
 
 const EPS = Number.EPSILON;
 const SPOT = 100;
@@ -47,19 +39,22 @@ describe("impliedVol round trips price -> vol -> price", () => {
     let steps = 0;
     let evaluations = 0;
     let oneStep = 0;
+    // One assertion for the grid: an expect per row costs more than the solve (test/_helpers/violations.ts).
+    const bad = violations();
     for (const { m, t, v } of rows) {
       const strike = m * forwardOf(t);
       const right = m >= 1 ? "C" : "P";
       const price = bsmPrice({ spot: SPOT, strike, tYears: t, vol: v, rate: RATE, dividendYield: DIV, right });
       if (!(price >= 1e-300)) continue; // true value below 1e-300: not a normal double, outside the domain
       const r = impliedVol({ price, spot: SPOT, strike, tYears: t, rate: RATE, dividendYield: DIV, right });
-      expect(r.ok, `m=${m} t=${t} v=${v} price=${price}`).toBe(true);
+      const at = `m=${m} t=${t} v=${v} price=${price}`;
+      bad.check(r.ok === true, () => `${at}: ${r.ok ? "" : r.reason}`);
       if (!r.ok) continue;
       const err = Math.abs(r.vol - v);
-      expect(err, `m=${m} t=${t} v=${v} price=${price}`).toBeLessThanOrEqual(1e-12);
-      expect(r.iterations).toBeLessThanOrEqual(2);
+      bad.check(err <= 1e-12, () => `${at}: vol error ${err}`);
+      bad.check(r.iterations <= 2, () => `${at}: ${r.iterations} iterations`);
       // One evaluation of b for the guess (b_c), one per Householder step.
-      expect(r.evaluations).toBe(1 + r.iterations);
+      bad.check(Object.is(r.evaluations, 1 + r.iterations), () => `${at}: ${r.evaluations} evaluations for ${r.iterations} iterations`);
       worst = Math.max(worst, err);
       steps += r.iterations;
       evaluations += r.evaluations;
@@ -67,6 +62,7 @@ describe("impliedVol round trips price -> vol -> price", () => {
       checked++;
       if (price < 1e-100) tiny++;
     }
+    bad.expectNone("out-of-the-money round trips");
     // The grid really covers the far wings and the whole body.
     expect(checked).toBeGreaterThan(0.45 * rows.length);
     expect(tiny).toBeGreaterThan(100);
@@ -82,6 +78,7 @@ describe("impliedVol round trips price -> vol -> price", () => {
     let identifiable = 0;
     let lost = 0;
     let evaluations = 0;
+    const bad = violations();
     for (const { m, t, v } of rows) {
       const strike = m * forwardOf(t);
       const right = m >= 1 ? "P" : "C";
@@ -91,26 +88,28 @@ describe("impliedVol round trips price -> vol -> price", () => {
       // Vol resolution of a double price: eps * price / vega (vega per 1.00 vol).
       const resolution = (EPS * price) / g.vega;
       const r = impliedVol({ ...inp, price });
+      const at = `m=${m} t=${t} v=${v} price=${price}`;
       if (resolution <= 1e-13) {
         identifiable++;
-        expect(r.ok).toBe(true);
+        bad.check(r.ok === true, () => `${at}: ${r.ok ? "" : r.reason}`);
         if (r.ok) {
-          expect(Math.abs(r.vol - v), `m=${m} t=${t} v=${v}`).toBeLessThanOrEqual(1e-12);
-          expect(r.iterations).toBeLessThanOrEqual(3);
-          expect(r.evaluations).toBe(1 + r.iterations);
+          bad.check(Math.abs(r.vol - v) <= 1e-12, () => `${at}: vol error ${Math.abs(r.vol - v)}`);
+          bad.check(r.iterations <= 3, () => `${at}: ${r.iterations} iterations`);
+          bad.check(Object.is(r.evaluations, 1 + r.iterations), () => `${at}: ${r.evaluations} evaluations for ${r.iterations} iterations`);
           evaluations += r.evaluations;
         }
       } else if (r.ok) {
         const back = bsmPrice({ ...inp, vol: r.vol });
-        expect(Math.abs(back - price), `m=${m} t=${t} v=${v}`).toBeLessThanOrEqual(4 * EPS * price);
+        bad.check(Math.abs(back - price) <= 4 * EPS * price, () => `${at}: price back ${back}`);
       } else {
         // The time value is below the price's rounding: the price is the intrinsic value.
         lost++;
-        expect(r.reason).toBe("below_intrinsic");
+        bad.check(Object.is(r.reason, "below_intrinsic"), () => `${at}: ${r.reason}`);
         const otm = bsmPrice({ ...inp, right: right === "C" ? "P" : "C" });
-        expect(otm).toBeLessThanOrEqual(4 * EPS * price);
+        bad.check(otm <= 4 * EPS * price, () => `${at}: time value ${otm}`);
       }
     }
+    bad.expectNone("in-the-money round trips");
     expect(identifiable).toBeGreaterThan(0.2 * rows.length);
     expect(lost).toBeGreaterThan(0);
     expect(evaluations / identifiable).toBeLessThanOrEqual(3); // measured 2.69
@@ -122,6 +121,7 @@ describe("impliedVol round trips price -> vol -> price", () => {
     // within the rounding noise of evaluating b, 16 eps (b/b' + s) (docs/methodology.md#normalised-black-function).
     const worst = [0, 0, 0, 0];
     const count = [0, 0, 0, 0];
+    const bad = violations();
     for (let i = 0; i < 60; i++)
       for (let j = 0; j < 60; j++) {
         const x = -Math.exp(-9 + (11 * i) / 59); // |x| from 1.2e-4 to 7.4
@@ -129,7 +129,7 @@ describe("impliedVol round trips price -> vol -> price", () => {
         const beta = normalisedBlack(x, s, 1);
         if (!(beta > 1e-290)) continue;
         const r = impliedVolFromNormalisedPrice(beta, x, 1);
-        expect(r.ok).toBe(true);
+        bad.check(r.ok === true, () => `x=${x} s=${s}: ${r.ok ? "" : r.reason}`);
         if (!r.ok) continue;
         const b = normalisedBlack(x, r.vol, 1);
         const vega = normalisedVega(x, r.vol);
@@ -137,6 +137,7 @@ describe("impliedVol round trips price -> vol -> price", () => {
         worst[r.iterations] = Math.max(worst[r.iterations], Math.abs((beta - b) / vega) / noise);
         count[r.iterations]++;
       }
+    bad.expectNone("solved");
     expect(count[1]).toBeGreaterThan(1000); // the exit is common (measured 1479 of 3051 rows) ...
     expect(worst[1]).toBeLessThanOrEqual(8); // ... and leaves no more than noise (measured 1.8)
     expect(worst[2]).toBeLessThanOrEqual(8); // measured 2.8 after two steps
@@ -190,16 +191,7 @@ describe("impliedVol: no volatility", () => {
 
   it("invalid_input: non-finite or negative numbers, zero time, unknown right", () => {
     const ok = { ...base, price: 12, right: "C" as const };
-    for (const bad of [
-      { price: NaN },
-      { price: -1 },
-      { spot: 0 },
-      { strike: Infinity },
-      { tYears: 0 },
-      { rate: NaN },
-      { dividendYield: -Infinity },
-      { right: "X" },
-    ]) {
+    for (const bad of [{ price: NaN }, { price: -1 }, { spot: 0 }, { strike: Infinity }, { tYears: 0 }, { rate: NaN }, { dividendYield: -Infinity }, { right: "X" }]) {
       expect(impliedVol({ ...ok, ...bad } as typeof ok)).toEqual({ ok: false, reason: "invalid_input" });
     }
   });
@@ -214,11 +206,9 @@ describe("impliedVol: no volatility", () => {
         fc.constantFrom<"C" | "P">("C", "P"),
         (price, strike, tYears, rate, right) => {
           const r = impliedVol({ price, spot: 100, strike, tYears, rate, dividendYield: 0, right });
-          if (r.ok) {
-            expect(r.vol).toBeGreaterThan(0);
-            expect(Number.isFinite(r.vol)).toBe(true);
-            expect(r.iterations).toBeLessThanOrEqual(3);
-          } else expect(["below_intrinsic", "above_upper_bound", "invalid_input"]).toContain(r.reason);
+          // One expect per run (three cost more than the solve): [vol > 0, finite, <= 3 iterations].
+          if (r.ok) expect([r.vol > 0, Number.isFinite(r.vol), r.iterations <= 3], `vol ${r.vol}, ${r.iterations} iterations`).toEqual([true, true, true]);
+          else expect(["below_intrinsic", "above_upper_bound", "invalid_input"]).toContain(r.reason);
         },
       ),
       { numRuns: 3000 },
@@ -251,6 +241,7 @@ describe("lower-level entry points", () => {
   it("impliedVolFromNormalisedPrice inverts normalisedBlack at extreme moneyness |x| 3 to 700 (all four branches, Householder(4) past 190)", () => {
     // Where beta <= bMax/2 the vol is well conditioned in the price; beyond, bMax - beta loses digits.
     let checked = 0;
+    const bad = violations();
     for (const x of [-3, -10, -30, -100, -200, -250, -400, -600, -700])
       for (let j = 0; j <= 60; j++) {
         const s = 0.05 * 1200 ** (j / 60); // 0.05 to 60
@@ -258,18 +249,19 @@ describe("lower-level entry points", () => {
           const beta = normalisedBlack(theta * x, s, theta);
           if (!(beta > 1e-300 && beta <= 0.5 * Math.exp(0.5 * x))) continue;
           const r = impliedVolFromNormalisedPrice(beta, theta * x, theta);
-          expect(r.ok, `x=${x} s=${s}`).toBe(true);
+          const at = `x=${x} s=${s} theta=${theta}`;
+          bad.check(r.ok === true, () => `${at}: ${r.ok ? "" : r.reason}`);
           if (!r.ok) continue;
-          expect(Math.abs(r.vol - s) / s, `x=${x} s=${s}`).toBeLessThanOrEqual(1e-14); // measured 9e-16
-          expect(r.evaluations).toBe(1 + r.iterations);
+          bad.check(Math.abs(r.vol - s) / s <= 1e-14, () => `${at}: relative error ${Math.abs(r.vol - s) / s}`); // measured 9e-16
+          bad.check(Object.is(r.evaluations, 1 + r.iterations), () => `${at}: ${r.evaluations} evaluations for ${r.iterations} iterations`);
           // A third step does occur out here (|x| >= 30), as it did before the early exit existed.
-          expect(r.iterations).toBeLessThanOrEqual(3);
+          bad.check(r.iterations <= 3, () => `${at}: ${r.iterations} iterations`);
           checked++;
         }
       }
+    bad.expectNone("extreme moneyness");
     expect(checked).toBeGreaterThan(200);
   });
-
 });
 
 describe("impliedVolsInto (JS batch kernel)", () => {
@@ -301,20 +293,23 @@ describe("impliedVolsInto (JS batch kernel)", () => {
     const evals = new Int32Array(n).fill(-7);
     const failures = impliedVolsInto(prices, SPOT, strikes, ts, RATE, DIV, rights, out, iters, evals);
     let expectedFailures = 0;
+    const bad = violations();
     for (let i = 0; i < n; i++) {
       const r = impliedVol({ price: prices[i], spot: SPOT, strike: strikes[i], tYears: ts[i], rate: RATE, dividendYield: DIV, right: rights[i] ? "C" : "P" });
+      const same = (what: string, got: unknown, want: unknown) => bad.check(Object.is(got, want), () => `row ${i} ${what}: batch ${got}, impliedVol ${want}`);
       if (r.ok) {
-        expect(out[i]).toBe(r.vol);
-        expect(iters[i]).toBe(r.iterations);
-        expect(evals[i]).toBe(r.evaluations);
+        same("vol", out[i], r.vol);
+        same("iterations", iters[i], r.iterations);
+        same("evaluations", evals[i], r.evaluations);
       } else {
         expectedFailures++;
-        expect(Number.isNaN(out[i])).toBe(true);
+        same("vol is NaN", Number.isNaN(out[i]), true);
         const code = { below_intrinsic: IV_CODE_BELOW_INTRINSIC, above_upper_bound: IV_CODE_ABOVE_UPPER_BOUND, invalid_input: IV_CODE_INVALID_INPUT }[r.reason];
-        expect(iters[i]).toBe(code);
-        expect(evals[i]).toBe(0);
+        same("code", iters[i], code);
+        same("evaluations", evals[i], 0);
       }
     }
+    bad.expectNone("batch vs impliedVol");
     expect(failures).toBe(expectedFailures);
     expect(Array.from(iters.subarray(k))).toEqual([-1, -2, -3, -3]);
     // The iterations column is optional.

@@ -14,15 +14,12 @@ import { inverseNormCdf, normCdf, normPdf } from "../../lib/math/normal";
 
 async function compile(entry: string): Promise<WebAssembly.Instance> {
   let binary: Uint8Array | undefined;
-  const { error, stderr } = await asc.main(
-    [entry, "-O3", "--runtime", "stub", "--noAssert", "--enable", "simd", "--outFile", "out.wasm"],
-    {
-      writeFile: (name, contents) => {
-        if (name.endsWith(".wasm") && typeof contents !== "string") binary = contents;
-      },
-      stdout: { write: () => true } as never,
+  const { error, stderr } = await asc.main([entry, "-O3", "--runtime", "stub", "--noAssert", "--enable", "simd", "--outFile", "out.wasm"], {
+    writeFile: (name, contents) => {
+      if (name.endsWith(".wasm") && typeof contents !== "string") binary = contents;
     },
-  );
+    stdout: { write: () => true } as never,
+  });
   if (error || !binary) throw new Error(`asc failed: ${error?.message}\n${stderr.toString()}`);
   const module = new WebAssembly.Module(new Uint8Array(binary));
   return new WebAssembly.Instance(module, {

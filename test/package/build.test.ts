@@ -1,9 +1,8 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 
 // The public surface is guarded (STYLE 11): the export names are a reviewed list, and the
 // published build (ESM + CJS + .d.ts) exposes exactly them without instantiating anything.
@@ -19,19 +18,14 @@ describe("public surface", () => {
 });
 
 describe("npm run build output", () => {
-  let outDir: string;
+  // Built once per run by the integration layer's global setup (test/package/_build-once.ts).
+  const { outDir, statusFile } = inject("packageBuild");
 
-  beforeAll(() => {
-    // Inside the repo so that the build's own imports (zod, h3, ...) resolve from node_modules.
-    mkdirSync(join(root, ".vitest"), { recursive: true });
-    outDir = mkdtempSync(join(root, ".vitest", "build-"));
-    execFileSync(process.execPath, [join(root, "node_modules/tsup/dist/cli-default.js"), "--out-dir", outDir], {
-      cwd: root,
-      stdio: "pipe",
-    });
-  }, 180_000);
-
-  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+  beforeAll(async () => {
+    while (!existsSync(statusFile)) await new Promise((r) => setTimeout(r, 200));
+    const { code, log } = JSON.parse(readFileSync(statusFile, "utf8"));
+    if (code !== 0) throw new Error(`tsup exited with ${code}:\n${log}`);
+  }, 600_000);
 
   it("has ESM, CJS and declaration files for both entry points", () => {
     for (const name of ["index", "server"]) {
@@ -49,7 +43,11 @@ describe("npm run build output", () => {
 
   it("the CJS build exports the same names", () => {
     const cjs = createRequire(import.meta.url)(join(outDir, "index.cjs"));
-    expect(Object.keys(cjs).filter((k) => k !== "__esModule").sort()).toEqual(expected);
+    expect(
+      Object.keys(cjs)
+        .filter((k) => k !== "__esModule")
+        .sort(),
+    ).toEqual(expected);
   });
 
   it("the server entry exports the app factory", async () => {

@@ -23,7 +23,10 @@ export interface Header {
 }
 
 /** Build a snapshot with sorted expirations and strikes from rows (any order). */
-export function buildChain(h: Header, rows: Row[]): PositioningChain & { expiryRoot: string[]; last: Float64Array; volume: Float64Array; underlying: string; sessionDate: string } {
+export function buildChain(
+  h: Header,
+  rows: Row[],
+): PositioningChain & { expiryRoot: string[]; last: Float64Array; volume: Float64Array; underlying: string; sessionDate: string } {
   const expirations = [...new Set(rows.map((r) => r.expiry).concat(Object.keys(h.settleMs)))].sort();
   const strikes = [...new Set(rows.map((r) => r.strike))].sort((a, b) => a - b);
   const n = rows.length;

@@ -5,11 +5,7 @@ import type { PositioningChain } from "../../lib/positioning/types";
 const MINUTES_PER_YEAR = 365 * 24 * 60;
 
 /** Exposure per (strike, expiry) cell, keyed `${strike}|${expiry}`, for contracts with an IV. */
-export function referenceCells(
-  chain: PositioningChain,
-  metric: "gamma" | "vanna",
-  sign = { calls: 1, puts: -1 },
-): Map<string, number> {
+export function referenceCells(chain: PositioningChain, metric: "gamma" | "vanna", sign = { calls: 1, puts: -1 }): Map<string, number> {
   const out = new Map<string, number>();
   for (let i = 0; i < chain.oi.length; i++) {
     const expiry = chain.expirations[chain.expIndex[i]];

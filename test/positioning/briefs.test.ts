@@ -55,7 +55,14 @@ describe("changeBrief", () => {
 describe("levelsBrief", () => {
   it("restates the levels: king, flip, walls, net, top five", () => {
     const lv = (strike: number, value: number, nodeType: string) => ({ strike, value, nodeType: nodeType as "king", distancePct: (100 * (strike - 500)) / 500 });
-    const levels = [lv(510, 90e6, "king"), lv(490, -50e6, "barney"), lv(505, 40e6, "pika"), lv(495, -30e6, "barney"), lv(515, 20e6, "significant"), lv(520, 12e6, "significant")];
+    const levels = [
+      lv(510, 90e6, "king"),
+      lv(490, -50e6, "barney"),
+      lv(505, 40e6, "pika"),
+      lv(495, -30e6, "barney"),
+      lv(515, 20e6, "significant"),
+      lv(520, 12e6, "significant"),
+    ];
     const b = levelsBrief({
       symbol: "SPY",
       asOf: "2024-03-06T15:00:00.000Z",

@@ -128,8 +128,17 @@ describe("dailyStats agrees with a naive recomputation from the frames", () => {
     const now = Date.UTC(2025, 6, 5);
     expect(dailyStats(frames, { date: "2025-07-01", nowMs: now })).toMatchObject({ frames: 1, minValue: 3, peakAbsMax: 3 });
     expect(dailyStats(frames, { date: "2025-07-01", extended: true, nowMs: now })).toMatchObject({
-      frames: 3, minValue: -7, maxValue: 4, peakAbsMax: 7, peakAbsMean: 14 / 3, spotOpen: 1, spotHigh: 3, spotLow: 1, spotClose: 3,
-      firstAt: "2025-07-01T08:00:00Z", lastAt: "2025-07-01T23:59:00Z",
+      frames: 3,
+      minValue: -7,
+      maxValue: 4,
+      peakAbsMax: 7,
+      peakAbsMean: 14 / 3,
+      spotOpen: 1,
+      spotHigh: 3,
+      spotLow: 1,
+      spotClose: 3,
+      firstAt: "2025-07-01T08:00:00Z",
+      lastAt: "2025-07-01T23:59:00Z",
     });
   });
 
@@ -140,7 +149,8 @@ describe("dailyStats agrees with a naive recomputation from the frames", () => {
     expect(dailyStats(frames, { date: "2025-03-05", nowMs: close + 30 * MIN })!.complete).toBe(true);
     // during the session only the frames up to now exist
     const during = dailyStats([...frames, { asOfMs: etInstant("2025-03-05", "10:00"), spot: 1, values: [1] }], {
-      date: "2025-03-05", nowMs: etInstant("2025-03-05", "12:00"),
+      date: "2025-03-05",
+      nowMs: etInstant("2025-03-05", "12:00"),
     })!;
     expect(during).toMatchObject({ complete: false, frames: 1, lastAt: "2025-03-05T15:00:00Z" });
   });
@@ -170,7 +180,10 @@ describe("statistics agree with replay frames (layout=matrix) of the same sessio
     const stamps = sessionFrameInstants(date).filter((_, i) => i % 30 === 0); // 13 frames keep the test fast
     const chains = stamps.map((t, i) => buildChain({ symbol: "SPY", asOfMs: t, spot: 580 + Math.sin(i) * 3, settleMs }, rows));
     const grids = chains.map((c) => exposureGrid(c, { layout: "matrix" }, jsKernels));
-    const stats = dailyStats(grids.map((g) => statFrame(g)), { date, nowMs: Date.UTC(2025, 2, 6) })!;
+    const stats = dailyStats(
+      grids.map((g) => statFrame(g)),
+      { date, nowMs: Date.UTC(2025, 2, 6) },
+    )!;
     const replay = grids.map((g) => heatmapFrame(g));
     const cells = replay.flatMap((f) => f.matrix!.flat());
     expect(stats.frames).toBe(13);

@@ -136,7 +136,9 @@ describe("window and filter semantics", () => {
     const callsOnly = exposureGrid(c, { maxStrikes: "all", signModel: { calls: 1, puts: 0 } }, engine);
     expect(allLong.meta.signModel).toEqual({ calls: 1, puts: 1 });
     // net(default) = calls - puts and net(all long) = calls + puts, so their mean is the calls-only grid
-    base.net.forEach((v, i) => expectClose((v + allLong.net[i]) / 2, callsOnly.net[i], 1e-12));
+    base.net.forEach((v, i) => {
+      expectClose((v + allLong.net[i]) / 2, callsOnly.net[i], 1e-12);
+    });
     // with dealers long both sides every gamma cell is non-negative
     expect(allLong.matrix.every((x) => x >= 0)).toBe(true);
   });
@@ -220,7 +222,9 @@ describe("implied vol from the bid/ask mid when the snapshot has none", () => {
     const b = exposureGrid(noIv, opts, engine);
     expect(b.meta.contracts.ivSolved).toBeGreaterThan(0);
     // bid/ask are +-0.1% around the model price, so the mid is the model price
-    a.net.forEach((v, i) => expectClose(b.net[i], v, 1e-6));
+    a.net.forEach((v, i) => {
+      expectClose(b.net[i], v, 1e-6);
+    });
     // a contract with no quote and no IV is left out and counted
     const broken = buildChain({ symbol: "SPXW", asOfMs, spot: SPOT, settleMs: settle }, [
       { expiry: EXPS[1], strike: 5800, right: "C", oi: 10 },

@@ -20,10 +20,22 @@ describe("levelsFromFrame (golden vectors, worked by hand)", () => {
     // M = 80 at 105 (king). 90: -0.625 M barney; 95: -0.25 M barney; 100: 0.375 M pika (100 = spot is
     // not strictly between); 110: 0.125 M significant. Running sum -50, -70, -40, 40, 50 crosses
     // between 100 and 105 at 100 + 5 * 40 / 80 = 102.5.
-    const lv = levelsFromFrame(frame(100, [[90, -50], [95, -20], [100, 30], [105, 80], [110, 10]]));
+    const lv = levelsFromFrame(
+      frame(100, [
+        [90, -50],
+        [95, -20],
+        [100, 30],
+        [105, 80],
+        [110, 10],
+      ]),
+    );
     expect(lv.kingNode).toEqual({ strike: 105, value: 80, nodeType: "king", distancePct: 5 });
     expect(lv.levels.map((l) => [l.strike, l.nodeType])).toEqual([
-      [105, "king"], [90, "barney"], [100, "pika"], [95, "barney"], [110, "significant"],
+      [105, "king"],
+      [90, "barney"],
+      [100, "pika"],
+      [95, "barney"],
+      [110, "significant"],
     ]);
     expect(lv.levels.map((l) => l.distancePct)).toEqual([5, -10, 0, -5, 10]);
     expect(lv.summary.netExposure).toBe(50);
@@ -36,7 +48,14 @@ describe("levelsFromFrame (golden vectors, worked by hand)", () => {
 
   it("several crossings: all reported, the flip is the one nearest spot", () => {
     // running sums 10, -20, 20, -10 -> crossings at 90 + 5*10/30, 95 + 5*20/40 = 97.5, 100 + 5*20/30
-    const lv = levelsFromFrame(frame(101, [[90, 10], [95, -30], [100, 40], [105, -30]]));
+    const lv = levelsFromFrame(
+      frame(101, [
+        [90, 10],
+        [95, -30],
+        [100, 40],
+        [105, -30],
+      ]),
+    );
     const lvls = lv.summary.zeroCrossings.map((c) => c.level);
     expect(lvls[0]).toBeCloseTo(91 + 2 / 3, 12);
     expect(lvls[1]).toBe(97.5);
@@ -46,12 +65,23 @@ describe("levelsFromFrame (golden vectors, worked by hand)", () => {
   });
 
   it("no sign change: flip null; no positive values: positiveWall null; all zero: no king, no levels", () => {
-    const neg = levelsFromFrame(frame(100, [[95, -3], [100, -1], [105, -2]]));
+    const neg = levelsFromFrame(
+      frame(100, [
+        [95, -3],
+        [100, -1],
+        [105, -2],
+      ]),
+    );
     expect(neg.summary.flip).toBeNull();
     expect(neg.summary.zeroCrossings).toEqual([]);
     expect(neg.summary.positiveWall).toBeNull();
     expect(neg.summary.negativeWall?.strike).toBe(95);
-    const zero = levelsFromFrame(frame(100, [[95, 0], [100, 0]]));
+    const zero = levelsFromFrame(
+      frame(100, [
+        [95, 0],
+        [100, 0],
+      ]),
+    );
     expect(zero.kingNode).toBeNull();
     expect(zero.levels).toEqual([]);
   });
@@ -79,7 +109,10 @@ describe("zero gamma by the spot profile", () => {
   /** Total gamma exposure with spot moved, from the slow reference (greeks from lib/math). */
   const refTotal = (spot: number) => [...referenceCells({ ...chain, spot }, "gamma").values()].reduce((a, b) => a + b, 0);
 
-  it.each([["js", jsKernels], ["wasm", loadKernelsSync()]] as const)("the root matches a bisection of the reference profile (%s)", (_n, engine) => {
+  it.each([
+    ["js", jsKernels],
+    ["wasm", loadKernelsSync()],
+  ] as const)("the root matches a bisection of the reference profile (%s)", (_n, engine) => {
     const zg = zeroGammaLevel(chain, { maxExpirations: "all" }, engine);
     expect(zg.method).toBe("spot_profile");
     expect([zg.rangePct, zg.stepPct]).toEqual([10, 0.1]);
@@ -111,7 +144,10 @@ describe("zero gamma by the spot profile", () => {
   });
 
   it("null when the profile never changes sign (calls only)", () => {
-    const calls = buildChain({ symbol: "SPXW", asOfMs, spot: 5790, settleMs }, rows.filter((r) => r.right === "C"));
+    const calls = buildChain(
+      { symbol: "SPXW", asOfMs, spot: 5790, settleMs },
+      rows.filter((r) => r.right === "C"),
+    );
     const zg = zeroGammaLevel(calls, {}, jsKernels);
     expect(zg).toMatchObject({ method: "spot_profile", level: null, distancePct: null, crossings: [] });
   });

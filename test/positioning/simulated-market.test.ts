@@ -18,7 +18,9 @@ describe("positioning on simulated boards", () => {
     const b = exposureGrid(spxw, {}, jsKernels);
     expect(a.meta.engine).toBe(wasm.name);
     expect(Array.from(a.strikes)).toEqual(Array.from(b.strikes));
-    a.net.forEach((v, i) => expect(Math.abs(v - b.net[i])).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(b.net[i]))));
+    a.net.forEach((v, i) => {
+      expect(Math.abs(v - b.net[i])).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(b.net[i])));
+    });
     const f = heatmapFrame(a);
     expect(f.strikes.filter((c) => c.nodeType === "king")).toHaveLength(1);
     expect(a.expirations[0]).toBe("2025-03-05"); // 0DTE is on the board before the close
@@ -50,6 +52,8 @@ describe("positioning on simulated boards", () => {
     const b = exposureGrid(noIv, { maxStrikes: 30 }, jsKernels);
     expect(b.meta.contracts.ivSolved).toBeGreaterThan(0.5 * b.meta.contracts.selected);
     const m = Math.max(...Array.from(a.net, Math.abs));
-    a.net.forEach((v, i) => expect(Math.abs(b.net[i] - v)).toBeLessThan(0.02 * m));
+    a.net.forEach((v, i) => {
+      expect(Math.abs(b.net[i] - v)).toBeLessThan(0.02 * m);
+    });
   });
 });

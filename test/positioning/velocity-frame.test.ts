@@ -19,17 +19,59 @@ describe("velocityPct", () => {
 
   it("is the percent change against the same strike", () => {
     // 100 -> 110 is +10%; -200 -> -100 is +50% of |old|; 50 -> 0 is -100%
-    expect(velocityPct(sv([[100, 110], [105, -100], [110, 0]]), sv([[110, 50], [100, 100], [105, -200]]))).toEqual([10, 50, -100]);
+    expect(
+      velocityPct(
+        sv([
+          [100, 110],
+          [105, -100],
+          [110, 0],
+        ]),
+        sv([
+          [110, 50],
+          [100, 100],
+          [105, -200],
+        ]),
+      ),
+    ).toEqual([10, 50, -100]);
   });
 
   it("guards small denominators with 1% of the frame's largest |value|", () => {
     // M = 1000 -> floor 10. old 0 -> now 5: 100*5/10 = 50. old 2 -> now 12: 100*10/10 = 100.
-    expect(velocityPct(sv([[1, 1000], [2, 5], [3, 12]]), sv([[1, 1000], [2, 0], [3, 2]]))).toEqual([0, 50, 100]);
+    expect(
+      velocityPct(
+        sv([
+          [1, 1000],
+          [2, 5],
+          [3, 12],
+        ]),
+        sv([
+          [1, 1000],
+          [2, 0],
+          [3, 2],
+        ]),
+      ),
+    ).toEqual([0, 50, 100]);
     // a strike missing from the earlier frame counts as 0
-    expect(velocityPct(sv([[1, 1000], [9, 20]]), sv([[1, 1000]]))).toEqual([0, 200]);
+    expect(
+      velocityPct(
+        sv([
+          [1, 1000],
+          [9, 20],
+        ]),
+        sv([[1, 1000]]),
+      ),
+    ).toEqual([0, 200]);
     // all-zero frames and no earlier frame read 0
     expect(velocityPct(sv([[1, 0]]), sv([[1, 0]]))).toEqual([0]);
-    expect(velocityPct(sv([[1, 5], [2, 6]]), null)).toEqual([0, 0]);
+    expect(
+      velocityPct(
+        sv([
+          [1, 5],
+          [2, 6],
+        ]),
+        null,
+      ),
+    ).toEqual([0, 0]);
   });
 
   it("property: finite, same sign as the change, exact where |old| is above the floor", () => {
@@ -102,7 +144,9 @@ describe("heatmapFrame", () => {
   it("layout=matrix attaches rows that sum to each value; net layout omits it", () => {
     const f = heatmapFrame(grid);
     expect(f.matrix!.length).toBe(f.strikes.length);
-    f.matrix!.forEach((row, i) => expect(row.reduce((a, b) => a + b, 0)).toBeCloseTo(f.strikes[i].value, 6));
+    f.matrix!.forEach((row, i) => {
+      expect(row.reduce((a, b) => a + b, 0)).toBeCloseTo(f.strikes[i].value, 6);
+    });
     expect(heatmapFrame(grid, { layout: "net" }).matrix).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 // Slow, readable references for the price module, written against lib/time's public calendar
 // functions only (no binary searches, no shared session table), to check lib/price against.
 import type { MinuteBarColumns, PriceBars } from "../../lib/price";
-import { etDateOf, isTradingDay, minutesOfSession, sessionBounds, tradingDaysBetween } from "../../lib/time";
+import { etDateOf, isTradingDay, minutesOfSession, sessionBounds } from "../../lib/time";
 import { mulberry32 } from "../../bench/_mulberry32";
 
 export interface RefBar {
@@ -23,7 +23,12 @@ function addTo(groups: Map<number, RefBar>, key: number, m: MinuteBarColumns, j:
   const g = groups.get(key);
   if (!g) {
     groups.set(key, {
-      t: key, o: m.o[j], h: m.h[j], l: m.l[j], c: m.c[j], v: m.v[j],
+      t: key,
+      o: m.o[j],
+      h: m.h[j],
+      l: m.l[j],
+      c: m.c[j],
+      v: m.v[j],
       ...(sided ? { bv: m.bv![j], sv: m.sv![j], uv: m.uv![j] } : {}),
     });
     return;
@@ -161,5 +166,3 @@ export function calendarDates(from: string, to: string): string[] {
   for (let ms = utcMidnight(from); ms <= utcMidnight(to); ms += 86_400_000) out.push(new Date(ms).toISOString().slice(0, 10));
   return out;
 }
-
-export { tradingDaysBetween };

@@ -4,14 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fixedClock } from "../../lib/market/clock";
 import { createSimulatedMarket } from "../../lib/market/simulated";
-import {
-  aggregateBars,
-  aggregateDaily,
-  aggregateIntraday,
-  aggregateWeekly,
-  RESOLUTIONS,
-  resolutionMinutes,
-} from "../../lib/price";
+import { aggregateBars, aggregateDaily, aggregateIntraday, aggregateWeekly, RESOLUTIONS, resolutionMinutes } from "../../lib/price";
 import { sessionBounds, sessionMinuteCount } from "../../lib/time";
 import { calendarDates, refDaily, refIntraday, refWeekly, rows, syntheticMinutes, utcMidnight } from "./_reference";
 
@@ -50,8 +43,14 @@ describe("intraday aggregation matches the slow reference", () => {
         (r, extended, a, b) => {
           const [lo, hi] = a <= b ? [a, b] : [b, a];
           const part = {
-            t: all.t.subarray(lo, hi), o: all.o.subarray(lo, hi), h: all.h.subarray(lo, hi), l: all.l.subarray(lo, hi),
-            c: all.c.subarray(lo, hi), v: all.v.subarray(lo, hi), bv: all.bv!.subarray(lo, hi), sv: all.sv!.subarray(lo, hi),
+            t: all.t.subarray(lo, hi),
+            o: all.o.subarray(lo, hi),
+            h: all.h.subarray(lo, hi),
+            l: all.l.subarray(lo, hi),
+            c: all.c.subarray(lo, hi),
+            v: all.v.subarray(lo, hi),
+            bv: all.bv!.subarray(lo, hi),
+            sv: all.sv!.subarray(lo, hi),
             uv: all.uv!.subarray(lo, hi),
           };
           const m = resolutionMinutes(r)!;
@@ -81,7 +80,8 @@ describe("session alignment", () => {
     // 2024-03-06 is EST (UTC-5).
     expect(Array.from(bars.t, hhmmUtc)).toEqual(["14:30", "15:30", "16:30", "17:30", "18:30", "19:30", "20:30"]);
     let lastVolume = 0;
-    for (let i = 0; i < full.t.length; i++) if (full.t[i] >= Date.parse("2024-03-06T20:30:00Z") && full.t[i] < Date.parse("2024-03-06T21:00:00Z")) lastVolume += full.v[i];
+    for (let i = 0; i < full.t.length; i++)
+      if (full.t[i] >= Date.parse("2024-03-06T20:30:00Z") && full.t[i] < Date.parse("2024-03-06T21:00:00Z")) lastVolume += full.v[i];
     expect(bars.v[bars.v.length - 1]).toBe(lastVolume);
   });
 

@@ -112,7 +112,12 @@ describe("trading days spanned by a [from, to) window", () => {
 describe("tier caps: exactly at the limit passes, one past is rejected", () => {
   const all = tradingDaysBetween("2020-01-01", "2030-12-31");
   const cases: [Resolution, number, boolean][] = [
-    ["1", 90, false], ["30", 90, true], ["60", 720, false], ["480", 720, true], ["D", 2600, false], ["W", 2600, false],
+    ["1", 90, false],
+    ["30", 90, true],
+    ["60", 720, false],
+    ["480", 720, true],
+    ["D", 2600, false],
+    ["W", 2600, false],
   ];
   for (const [resolution, cap, extended] of cases) {
     it(`resolution ${resolution}${extended ? " extended" : ""}: ${cap} trading days`, () => {

@@ -1,16 +1,7 @@
 // Resolutions and tiers (the spec's table), symbol info, the datafeed configuration and search ranking.
 import { describe, expect, it } from "vitest";
 import { symbolSpecs, toSymbolInfo } from "../../lib/market";
-import {
-  datafeedConfig,
-  matchRank,
-  maxFetchTradingDays,
-  normalizeResolution,
-  RESOLUTIONS,
-  resolutionTier,
-  searchSymbols,
-  udfSymbolInfo,
-} from "../../lib/price";
+import { datafeedConfig, matchRank, maxFetchTradingDays, normalizeResolution, RESOLUTIONS, resolutionTier, searchSymbols, udfSymbolInfo } from "../../lib/price";
 
 const universe = symbolSpecs().map(toSymbolInfo);
 
@@ -24,9 +15,17 @@ describe("resolutions", () => {
 
   it("tiers and caps are the spec's table (Price endpoints, rule 3)", () => {
     const spec: Record<string, [string, number]> = {
-      "1": ["1-minute", 90], "2": ["1-minute", 90], "3": ["1-minute", 90], "5": ["1-minute", 90],
-      "15": ["1-minute", 90], "30": ["1-minute", 90], "60": ["1-hour", 720], "240": ["1-hour", 720],
-      "480": ["1-hour", 720], D: ["1-day", 2600], W: ["1-day", 2600],
+      "1": ["1-minute", 90],
+      "2": ["1-minute", 90],
+      "3": ["1-minute", 90],
+      "5": ["1-minute", 90],
+      "15": ["1-minute", 90],
+      "30": ["1-minute", 90],
+      "60": ["1-hour", 720],
+      "240": ["1-hour", 720],
+      "480": ["1-hour", 720],
+      D: ["1-day", 2600],
+      W: ["1-day", 2600],
     };
     const caps = maxFetchTradingDays();
     for (const r of RESOLUTIONS) expect([resolutionTier(r), caps[r]]).toEqual(spec[r]);
@@ -38,10 +37,25 @@ describe("symbol info", () => {
   it("has every field of the spec's record and labels simulated data", () => {
     const spy = udfSymbolInfo(universe.find((u) => u.ticker === "SPY")!);
     for (const f of [
-      "ticker", "name", "description", "type", "session", "timezone", "exchange", "minmov", "pricescale", "has_intraday",
-      "has_daily", "has_weekly_and_monthly", "intraday_multipliers", "supported_resolutions", "volume_precision",
-      "data_status", "format",
-    ]) expect(spy).toHaveProperty(f);
+      "ticker",
+      "name",
+      "description",
+      "type",
+      "session",
+      "timezone",
+      "exchange",
+      "minmov",
+      "pricescale",
+      "has_intraday",
+      "has_daily",
+      "has_weekly_and_monthly",
+      "intraday_multipliers",
+      "supported_resolutions",
+      "volume_precision",
+      "data_status",
+      "format",
+    ])
+      expect(spy).toHaveProperty(f);
     expect(spy).toMatchObject({ ticker: "SPY", session: "0930-1600", timezone: "America/New_York", pricescale: 100, data_status: "simulated" });
     expect(spy.description).toMatch(/simulated/);
     expect(spy.supported_resolutions).toEqual([...RESOLUTIONS]);

@@ -7,9 +7,42 @@ import { etDateOf, isTradingDay, nextTradingDay, previousTradingDay, sessionBoun
 const MINUTE = 60_000;
 
 const UNIVERSE: SymbolInfo[] = [
-  { ticker: "SPX", name: "S&P 500 Index", type: "index", underlying: "SPX", sector: "Index", industry: "Index", optionRoots: ["SPXW", "SPX"], dividendYield: 0.013, tiers: ["index-etf", "full"], simulated: true },
-  { ticker: "SPY", name: "SPDR S&P 500 ETF", type: "etf", underlying: "SPY", sector: "Multi-Sector", industry: "ETF", optionRoots: ["SPY"], dividendYield: 0.013, tiers: ["index-etf", "full"], simulated: true },
-  { ticker: "AAPL", name: "Apple Inc.", type: "stock", underlying: "AAPL", sector: "Information Technology", industry: "Hardware", optionRoots: ["AAPL"], dividendYield: 0.005, tiers: ["full"], simulated: true },
+  {
+    ticker: "SPX",
+    name: "S&P 500 Index",
+    type: "index",
+    underlying: "SPX",
+    sector: "Index",
+    industry: "Index",
+    optionRoots: ["SPXW", "SPX"],
+    dividendYield: 0.013,
+    tiers: ["index-etf", "full"],
+    simulated: true,
+  },
+  {
+    ticker: "SPY",
+    name: "SPDR S&P 500 ETF",
+    type: "etf",
+    underlying: "SPY",
+    sector: "Multi-Sector",
+    industry: "ETF",
+    optionRoots: ["SPY"],
+    dividendYield: 0.013,
+    tiers: ["index-etf", "full"],
+    simulated: true,
+  },
+  {
+    ticker: "AAPL",
+    name: "Apple Inc.",
+    type: "stock",
+    underlying: "AAPL",
+    sector: "Information Technology",
+    industry: "Hardware",
+    optionRoots: ["AAPL"],
+    dividendYield: 0.005,
+    tiers: ["full"],
+    simulated: true,
+  },
 ];
 const BASE: Record<string, number> = { SPXW: 5000, SPX: 5000, SPY: 500, AAPL: 180 };
 const UNDERLYING: Record<string, string> = { SPXW: "SPX", SPX: "SPX", SPY: "SPY", AAPL: "AAPL" };
@@ -49,8 +82,15 @@ function buildChain(symbol: string, asOfMs: number): ChainSnapshot {
   const expirySettleMs = expirations.map((e) => sessionBounds(e).closeMs);
   const n = strikes.length * expirations.length * 2;
   const c = {
-    strikeIndex: new Int32Array(n), expIndex: new Int32Array(n), right: new Uint8Array(n), oi: new Float64Array(n),
-    bid: new Float64Array(n), ask: new Float64Array(n), last: new Float64Array(n), iv: new Float64Array(n), volume: new Float64Array(n),
+    strikeIndex: new Int32Array(n),
+    expIndex: new Int32Array(n),
+    right: new Uint8Array(n),
+    oi: new Float64Array(n),
+    bid: new Float64Array(n),
+    ask: new Float64Array(n),
+    last: new Float64Array(n),
+    iv: new Float64Array(n),
+    volume: new Float64Array(n),
   };
   let r = 0;
   for (let e = 0; e < expirations.length; e++) {
@@ -61,7 +101,7 @@ function buildChain(symbol: string, asOfMs: number): ChainSnapshot {
         c.right[r] = right;
         // Round strikes carry more open interest; calls above spot, puts below.
         c.oi[r] = 1000 + ((s * 7 + e * 13 + right * 5) % 11) * 300 + (s % 5 === 0 ? 4000 : 0);
-        c.iv[r] = 0.18 + 0.4 * Math.abs(strikes[s] - spot) / spot + 0.01 * e;
+        c.iv[r] = 0.18 + (0.4 * Math.abs(strikes[s] - spot)) / spot + 0.01 * e;
         c.bid[r] = 1;
         c.ask[r] = 1.1;
         c.last[r] = 1.05;
@@ -70,8 +110,19 @@ function buildChain(symbol: string, asOfMs: number): ChainSnapshot {
     }
   }
   return {
-    symbol, underlying: UNDERLYING[symbol], asOfMs, sessionDate, spot, rate: 0.04, dividendYield: 0.01, simulated: true,
-    expirations, expirySettleMs, expiryRoot: expirations.map(() => symbol), strikes, ...c,
+    symbol,
+    underlying: UNDERLYING[symbol],
+    asOfMs,
+    sessionDate,
+    spot,
+    rate: 0.04,
+    dividendYield: 0.01,
+    simulated: true,
+    expirations,
+    expirySettleMs,
+    expiryRoot: expirations.map(() => symbol),
+    strikes,
+    ...c,
   };
 }
 
@@ -97,7 +148,9 @@ export function fakeMarket(nowMs: number): MarketData & { chainCalls: number } {
       const t = boardInstant(Math.min(atMs, m.clock.now()));
       return t === null ? null : fakeSpot(symbol, t);
     },
-    minuteBars: async () => { throw new Error("not used"); },
+    minuteBars: async () => {
+      throw new Error("not used");
+    },
     optionPrints: async () => [],
     offExchangePrints: async () => [],
     earnings: async () => [],

@@ -21,9 +21,7 @@ export interface Harness {
   wall: { ms: number };
 }
 
-export function makeHarness(
-  overrides: Partial<AppOptions> & { credits?: number; plan?: "top" | "api" | "index-etf" | "flow" | "invite"; nowMs?: number } = {},
-): Harness {
+export function makeHarness(overrides: Partial<AppOptions> & { credits?: number; plan?: "top" | "api" | "index-etf" | "flow" | "invite"; nowMs?: number } = {}): Harness {
   const nowMs = overrides.nowMs ?? NOW_MS;
   const wall = { ms: Date.parse("2024-03-06T15:00:10Z") };
   const accounts = openAccountService({ dbPath: ":memory:", clock: () => wall.ms });

@@ -34,10 +34,14 @@ describe("the registry's text", () => {
     expect(() => r.counter("not_a_counter_name", "x", () => 1)).toThrow(/_total/);
     expect(() => r.gauge("bad-name", "x", () => 1)).toThrow(/Prometheus name/);
     const text = r.render();
-    expect(text).toBe('# HELP a_gauge A gauge.\\nTwo lines.\n# TYPE a_gauge gauge\na_gauge 1.5\n# HELP b_total A counter.\n# TYPE b_total counter\nb_total{pool="x\\"y\\\\z"} 3\n');
+    expect(text).toBe(
+      '# HELP a_gauge A gauge.\\nTwo lines.\n# TYPE a_gauge gauge\na_gauge 1.5\n# HELP b_total A counter.\n# TYPE b_total counter\nb_total{pool="x\\"y\\\\z"} 3\n',
+    );
     const parsed = parsePrometheusText(text);
     expect(parsed.get("b_total")).toEqual({ help: "A counter.", type: "counter", samples: [{ name: "b_total", labels: { pool: 'x"y\\z' }, value: 3 }] });
-    expect(renderPrometheus([{ name: "n", help: "h", type: "gauge", samples: [{ value: Number.NaN }, { value: Number.POSITIVE_INFINITY }] }])).toContain("n NaN\nn +Inf\n");
+    expect(renderPrometheus([{ name: "n", help: "h", type: "gauge", samples: [{ value: Number.NaN }, { value: Number.POSITIVE_INFINITY }] }])).toContain(
+      "n NaN\nn +Inf\n",
+    );
   });
 });
 

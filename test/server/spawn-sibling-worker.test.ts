@@ -9,7 +9,12 @@ describe("spawnSiblingWorker", () => {
   it("runs the .ts sibling of the caller with the data given", async () => {
     const w = spawnSiblingWorker(import.meta.url, { source: "./spawn-sibling-worker.fixture.ts", built: "./never-built.js" }, { n: 21 });
     try {
-      expect(await new Promise((resolve, reject) => (w.once("message", resolve), w.once("error", reject)))).toEqual({ echoed: 42, nice: getPriority() });
+      expect(
+        await new Promise((resolve, reject) => {
+          w.once("message", resolve);
+          w.once("error", reject);
+        }),
+      ).toEqual({ echoed: 42, nice: getPriority() });
     } finally {
       await w.terminate();
     }
@@ -19,7 +24,12 @@ describe("spawnSiblingWorker", () => {
     const before = getPriority();
     const w = spawnSiblingWorker(import.meta.url, { source: "./spawn-sibling-worker.fixture.ts", built: "./never-built.js" }, { n: 1 }, { nice: 17 });
     try {
-      expect(await new Promise((resolve, reject) => (w.once("message", resolve), w.once("error", reject)))).toEqual({ echoed: 2, nice: 17 });
+      expect(
+        await new Promise((resolve, reject) => {
+          w.once("message", resolve);
+          w.once("error", reject);
+        }),
+      ).toEqual({ echoed: 2, nice: 17 });
       expect(getPriority()).toBe(before);
     } finally {
       await w.terminate();

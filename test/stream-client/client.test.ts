@@ -59,18 +59,22 @@ function scripted(answers: (() => Response)[]) {
   };
   return { f, calls };
 }
-const json = (status: number, code: string, headers: Record<string, string> = {}) => () =>
-  new Response(JSON.stringify({ error: { code, message: code } }), { status, headers: { "Content-Type": "application/json", ...headers } });
-const sse = (text: string, keepOpen = false) => () =>
-  new Response(
-    new ReadableStream({
-      start(c) {
-        c.enqueue(new TextEncoder().encode(text));
-        if (!keepOpen) c.close();
-      },
-    }),
-    { status: 200, headers: { "Content-Type": "text/event-stream" } },
-  );
+const json =
+  (status: number, code: string, headers: Record<string, string> = {}) =>
+  () =>
+    new Response(JSON.stringify({ error: { code, message: code } }), { status, headers: { "Content-Type": "application/json", ...headers } });
+const sse =
+  (text: string, keepOpen = false) =>
+  () =>
+    new Response(
+      new ReadableStream({
+        start(c) {
+          c.enqueue(new TextEncoder().encode(text));
+          if (!keepOpen) c.close();
+        },
+      }),
+      { status: 200, headers: { "Content-Type": "text/event-stream" } },
+    );
 
 describe("retry guidance (scripted fetch)", () => {
   it("retries 503 with full-jitter backoff min(cap, base*2^attempt), gives up after 5 attempts", async () => {
@@ -90,7 +94,7 @@ describe("retry guidance (scripted fetch)", () => {
     const { f, calls } = scripted([
       sse("id: aaaaaaaaaaaaaaaa.0\nevent: connected\ndata: {}\n\nid: aaaaaaaaaaaaaaaa.1\nevent: snapshot\ndata: {}\n\n"),
       json(429, "stream_limit_reached", { "Retry-After": "1" }),
-      sse("id: aaaaaaaaaaaaaaaa.1\nevent: closed\ndata: {\"reason\":\"key_revoked\"}\n\n"),
+      sse('id: aaaaaaaaaaaaaaaa.1\nevent: closed\ndata: {"reason":"key_revoked"}\n\n'),
     ]);
     const statuses: StreamStatus[] = [];
     const client = openStream({ baseUrl: "http://x", apiKey: "k", symbols: "SPY", fetch: f, baseBackoffMs: 1, random: () => 0, onStatus: (s) => statuses.push(s) });
@@ -110,11 +114,20 @@ describe("retry guidance (scripted fetch)", () => {
   it("treats silence as a drop and reconnects; credit_check_failed is reconnectable", async () => {
     const { f, calls } = scripted([
       sse("event: connected\ndata: {}\n\n", true),
-      sse("id: bbbbbbbbbbbbbbbb.3\nevent: closed\ndata: {\"reason\":\"credit_check_failed\"}\n\n"),
-      sse("event: closed\ndata: {\"reason\":\"account_suspended\"}\n\n"),
+      sse('id: bbbbbbbbbbbbbbbb.3\nevent: closed\ndata: {"reason":"credit_check_failed"}\n\n'),
+      sse('event: closed\ndata: {"reason":"account_suspended"}\n\n'),
     ]);
     const statuses: StreamStatus[] = [];
-    const client = openStream({ baseUrl: "http://x", apiKey: "k", symbols: "SPY", fetch: f, silenceTimeoutMs: 60, baseBackoffMs: 1, random: () => 0, onStatus: (s) => statuses.push(s) });
+    const client = openStream({
+      baseUrl: "http://x",
+      apiKey: "k",
+      symbols: "SPY",
+      fetch: f,
+      silenceTimeoutMs: 60,
+      baseBackoffMs: 1,
+      random: () => 0,
+      onStatus: (s) => statuses.push(s),
+    });
     expect(await client.done).toEqual({ kind: "closed", reason: "account_suspended" });
     const causes = statuses.filter((s) => s.state === "retrying").map((s) => (s as { cause: string }).cause);
     expect(causes).toEqual(["no data for 60 ms", "credit_check_failed"]);

@@ -46,7 +46,7 @@ describe("WHATWG examples", () => {
 });
 
 describe("line endings and chunking", () => {
-  const doc = ": ping\n\nid: x.1\nevent: snapshot\ndata: {\"a\":1}\n\nid: x.2\nevent: credits\ndata: {\"remaining\":3}\ndata: more\n\n";
+  const doc = ': ping\n\nid: x.1\nevent: snapshot\ndata: {"a":1}\n\nid: x.2\nevent: credits\ndata: {"remaining":3}\ndata: more\n\n';
   const expected = parseAll([doc]);
 
   it("CRLF and CR mean the same as LF", () => {

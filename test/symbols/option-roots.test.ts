@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  isMonthlyExpiration,
-  KNOWN_OPTION_ROOTS,
-  monthlyExpiration,
-  optionRoot,
-  OptionSymbolError,
-  settlementInstantMs,
-} from "../../lib/symbols";
+import { isMonthlyExpiration, KNOWN_OPTION_ROOTS, monthlyExpiration, optionRoot, OptionSymbolError, settlementInstantMs } from "../../lib/symbols";
 import { CalendarError } from "../../lib/time";
 
 const utc = (y: number, mo: number, d: number, h = 0, mi = 0) => Date.UTC(y, mo - 1, d, h, mi);
@@ -76,8 +69,9 @@ describe("monthly expirations", () => {
   it("exactly one per month, always a Thursday or Friday trading day in days 14-21", () => {
     for (let y = 2020; y <= 2030; y++) {
       for (let m = 1; m <= 12; m++) {
-        const days = Array.from({ length: new Date(Date.UTC(y, m, 0)).getUTCDate() }, (_, i) =>
-          `${y}-${String(m).padStart(2, "0")}-${String(i + 1).padStart(2, "0")}`,
+        const days = Array.from(
+          { length: new Date(Date.UTC(y, m, 0)).getUTCDate() },
+          (_, i) => `${y}-${String(m).padStart(2, "0")}-${String(i + 1).padStart(2, "0")}`,
         ).filter(isMonthlyExpiration);
         expect(days).toEqual([monthlyExpiration(y, m)]);
         const d = new Date(`${days[0]}T00:00:00Z`);

@@ -125,7 +125,14 @@ describe("round trips", () => {
 
   it("parse -> format reproduces canonical strings", () => {
     const symbol = fc
-      .tuple(root, fc.integer({ min: 0, max: 99 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 28 }), fc.constantFrom("C", "P"), fc.integer({ min: 1, max: 99_999_999 }))
+      .tuple(
+        root,
+        fc.integer({ min: 0, max: 99 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 28 }),
+        fc.constantFrom("C", "P"),
+        fc.integer({ min: 1, max: 99_999_999 }),
+      )
       .map(([r, y, m, d, cp, k]) => `${r}__${String(y).padStart(2, "0")}${String(m).padStart(2, "0")}${String(d).padStart(2, "0")}${cp}${String(k).padStart(8, "0")}`);
     fc.assert(
       fc.property(symbol, (s) => {

@@ -1,13 +1,5 @@
-// Shared by tz-independence.test.ts (in process) and _tz-probe.ts (in a child process with another TZ).
-import {
-  addTradingDays,
-  etDateOf,
-  etInstant,
-  etMinutesOfDay,
-  marketStateAt,
-  sessionBounds,
-  sessionDateAt,
-} from "../../lib/time";
+// Shared by tz-independence.process.test.ts (in process) and _tz-probe.ts (in a child process with another TZ).
+import { addTradingDays, etDateOf, etInstant, etMinutesOfDay, marketStateAt, sessionBounds, sessionDateAt } from "../../lib/time";
 import { settlementInstantMs } from "../../lib/symbols";
 
 const DATES = ["2024-03-08", "2024-03-11", "2024-11-01", "2024-11-04", "2024-11-29", "2024-07-03", "2025-01-08", "2030-12-31"];

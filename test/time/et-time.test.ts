@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CalendarError, ET_ZONE, etDateOf, etInstant, etMinutesOfDay } from "../../lib/time";
 import { codeOf } from "../_helpers/thrown";
+import { violations } from "../_helpers/violations";
 
 const utc = (y: number, mo: number, d: number, h = 0, mi = 0) => Date.UTC(y, mo - 1, d, h, mi);
 const MINUTE = 60_000;
@@ -75,17 +76,24 @@ describe("etDateOf and etMinutesOfDay", () => {
 
   it("matches date-fns-tz every 7 minutes across ±5 days of every transition 2020-2030", () => {
     let checked = 0;
+    // One assertion for all instants, and one date-fns-tz call per instant for both fields: an
+    // expect each, and a second format, cost more than the code under test (test/_helpers/violations.ts).
+    const v = violations();
     for (let y = 2020; y <= 2030; y++) {
       for (const month of [3, 11]) {
         const mid = utc(y, month, month === 3 ? 11 : 4);
         for (let t = mid - 5 * 86_400_000; t <= mid + 5 * 86_400_000; t += 7 * MINUTE) {
-          expect(etDateOf(t)).toBe(formatInTimeZone(t, ET_ZONE, "yyyy-MM-dd"));
-          const [h, m] = formatInTimeZone(t, ET_ZONE, "HH:mm").split(":").map(Number);
-          expect(etMinutesOfDay(t)).toBe(h * 60 + m);
+          const [day, hm] = formatInTimeZone(t, ET_ZONE, "yyyy-MM-dd HH:mm").split(" ");
+          const date = etDateOf(t);
+          v.check(Object.is(date, day), () => `${new Date(t).toISOString()}: etDateOf ${date}, date-fns-tz ${day}`);
+          const [h, m] = hm.split(":").map(Number);
+          const mins = etMinutesOfDay(t);
+          v.check(Object.is(mins, h * 60 + m), () => `${new Date(t).toISOString()}: etMinutesOfDay ${mins}, date-fns-tz ${hm}`);
           checked++;
         }
       }
     }
+    v.expectNone("etDateOf and etMinutesOfDay vs date-fns-tz");
     expect(checked).toBeGreaterThan(40_000);
   });
 
@@ -94,8 +102,10 @@ describe("etDateOf and etMinutesOfDay", () => {
     const far = fc.integer({ min: utc(1971, 1, 2) / MINUTE, max: utc(2199, 12, 30) / MINUTE }).map((m) => m * MINUTE);
     fc.assert(
       fc.property(fc.oneof(near, near, far), (t) => {
-        expect(etDateOf(t)).toBe(formatInTimeZone(t, ET_ZONE, "yyyy-MM-dd"));
-        const [h, m] = formatInTimeZone(t, ET_ZONE, "HH:mm").split(":").map(Number);
+        // One date-fns-tz call gives both fields (the oracle costs more than the code under test).
+        const [day, hm] = formatInTimeZone(t, ET_ZONE, "yyyy-MM-dd HH:mm").split(" ");
+        expect(etDateOf(t)).toBe(day);
+        const [h, m] = hm.split(":").map(Number);
         expect(etMinutesOfDay(t)).toBe(h * 60 + m);
       }),
       { numRuns: 3000 },
@@ -126,12 +136,16 @@ describe("etInstant fast path against date-fns-tz fromZonedTime", () => {
   });
 
   it("agrees on every minute of the trading hours of DST-adjacent days", () => {
+    const v = violations();
     for (const d of ["2024-03-08", "2024-03-10", "2024-03-11", "2024-11-01", "2024-11-03", "2024-11-04"]) {
       for (let mins = 4 * 60; mins < 20 * 60; mins++) {
         const hhmm = `${String(Math.floor(mins / 60)).padStart(2, "0")}:${String(mins % 60).padStart(2, "0")}`;
-        expect(etInstant(d, hhmm)).toBe(fromZonedTime(`${d}T${hhmm}:00`, ET_ZONE).getTime());
+        const got = etInstant(d, hhmm);
+        const want = fromZonedTime(`${d}T${hhmm}:00`, ET_ZONE).getTime();
+        v.check(Object.is(got, want), () => `${d} ${hhmm}: etInstant ${got}, date-fns-tz ${want}`);
       }
     }
+    v.expectNone("etInstant vs date-fns-tz");
   });
 });
 

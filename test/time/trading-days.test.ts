@@ -1,14 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  addTradingDays,
-  CalendarError,
-  countTradingDays,
-  isTradingDay,
-  nextTradingDay,
-  previousTradingDay,
-  tradingDaysBetween,
-} from "../../lib/time";
+import { addTradingDays, CalendarError, countTradingDays, isTradingDay, nextTradingDay, previousTradingDay, tradingDaysBetween } from "../../lib/time";
 import { codeOf } from "../_helpers/thrown";
 
 const DAY_MS = 86_400_000;

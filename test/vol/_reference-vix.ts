@@ -43,8 +43,16 @@ export function referenceVixTerm(quotes: VixTermQuotes, tMinutes: number, rate: 
     }
     return out;
   };
-  const puts = side(rows.filter((r) => r.k < k0Row.k).reverse(), (r) => r.pb, (r) => r.pa).reverse();
-  const calls = side(rows.filter((r) => r.k > k0Row.k), (r) => r.cb, (r) => r.ca);
+  const puts = side(
+    rows.filter((r) => r.k < k0Row.k).reverse(),
+    (r) => r.pb,
+    (r) => r.pa,
+  ).reverse();
+  const calls = side(
+    rows.filter((r) => r.k > k0Row.k),
+    (r) => r.cb,
+    (r) => r.ca,
+  );
   const strip = [...puts, { k: k0Row.k, q: (mid(k0Row.cb, k0Row.ca) + mid(k0Row.pb, k0Row.pa)) / 2 }, ...calls];
   if (strip.length < 2) return null;
   let sum = 0;

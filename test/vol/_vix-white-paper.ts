@@ -326,7 +326,10 @@ export const NEXT_BOARD = `
 
 /** Parses a board (one `K cb ca pb pa` row per line) into term quotes. */
 export function parseBoard(text: string): VixTermQuotes {
-  const rows = text.trim().split("\n").map((l) => l.trim().split(/\s+/).map(Number));
+  const rows = text
+    .trim()
+    .split("\n")
+    .map((l) => l.trim().split(/\s+/).map(Number));
   const col = (j: number) => Float64Array.from(rows, (r) => r[j]);
   return { strike: col(0), callBid: col(1), callAsk: col(2), putBid: col(3), putAsk: col(4) };
 }

@@ -30,7 +30,7 @@ describe("smile quantiles", () => {
     const sd = 0.3 * Math.sqrt(0.25);
     for (const z of [-2, -1, 0, 1, 2]) {
       const k = smileQuantile(s, normCdf(z))!;
-      expect(Math.log(k / 100)).toBeCloseTo(-sd * sd / 2 + z * sd, 5);
+      expect(Math.log(k / 100)).toBeCloseTo((-sd * sd) / 2 + z * sd, 5);
     }
     const sides = smileSides(s)!;
     expect(sides.up1).toBeCloseTo(1 - sd / 2, 4);
@@ -44,7 +44,12 @@ describe("smile quantiles", () => {
     const week = r.horizons.find((h) => h?.name === "week")!;
     expect(week.tail_src).toBe("quantile");
     expect(week.dn2_pct!).toBeGreaterThan(week.up2_pct! * 1.2);
-    const s: Smile = { strike: Float64Array.from({ length: 60 }, (_, i) => 70 + i), ivDecimal: Float64Array.from({ length: 60 }, (_, i) => 0.35 - 0.004 * i), forward: 100, tYears: 0.1 };
+    const s: Smile = {
+      strike: Float64Array.from({ length: 60 }, (_, i) => 70 + i),
+      ivDecimal: Float64Array.from({ length: 60 }, (_, i) => 0.35 - 0.004 * i),
+      forward: 100,
+      tYears: 0.1,
+    };
     let prev = -1;
     for (let k = 71; k < 128; k += 0.5) {
       const p = smileCdf(s, k);
@@ -101,7 +106,7 @@ describe("cones on a simulated board", () => {
     for (const h of r.horizons) {
       const settle = Date.parse(h!.settle_at);
       expect(h!.em1_pct).toBeCloseTo(impliedMove(terms, settle)!.em1Pct, 12);
-      expect(h!.em1).toBeCloseTo(chain.spot * h!.em1_pct / 100, 9);
+      expect(h!.em1).toBeCloseTo((chain.spot * h!.em1_pct) / 100, 9);
       expect(h!.em2).toBeCloseTo(2 * h!.em1, 9);
       expect(h!.em1_pct).toBeGreaterThan(prev);
       prev = h!.em1_pct;

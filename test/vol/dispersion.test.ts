@@ -33,7 +33,13 @@ describe("dispersion", () => {
       expect(d.members_svx30).toBeCloseTo(mean, 10);
       expect(d.spread).toBeCloseTo(mean - index, 10);
       expect(d.ratio).toBeCloseTo(mean / index, 12);
-      expect(d.implied_corr).toBeCloseTo(rhoByBisection(index / 100, vols.map((v) => v / 100)), 9);
+      expect(d.implied_corr).toBeCloseTo(
+        rhoByBisection(
+          index / 100,
+          vols.map((v) => v / 100),
+        ),
+        9,
+      );
     }
   });
 

@@ -53,19 +53,28 @@ describe("forwardSvxCurve", () => {
   });
 
   it("a flat term structure has a flat curve at the spot reading; an inverted one is in backwardation", () => {
-    const flat = forwardSvxCurve(stubTerms(asOfMs, () => 0.2), 20);
+    const flat = forwardSvxCurve(
+      stubTerms(asOfMs, () => 0.2),
+      20,
+    );
     for (const p of flat.points) expect(p.forwardSvx).toBeCloseTo(20, 10);
     expect(flat.vx_curve_state).toBe("flat");
     expect(flat.vx_roll_pct).toBeCloseTo(0, 10);
     expect(flat.vx_m1_vs_vix_pct).toBeCloseTo(0, 10);
     // Stress: 40% now decaying toward 20% (the forward variances fall with the settlement).
-    const inverted = forwardSvxCurve(stubTerms(asOfMs, (n) => 0.2 + 0.2 * Math.exp(-n / 43_200)), 35);
+    const inverted = forwardSvxCurve(
+      stubTerms(asOfMs, (n) => 0.2 + 0.2 * Math.exp(-n / 43_200)),
+      35,
+    );
     expect(inverted.vx_curve_state).toBe("backwardation");
     expect(inverted.vx_roll_pct!).toBeLessThan(0);
   });
 
   it("stops where the board's terms end (no extrapolation)", () => {
-    const c = forwardSvxCurve(stubTerms(asOfMs, () => 0.2, 100), 20);
+    const c = forwardSvxCurve(
+      stubTerms(asOfMs, () => 0.2, 100),
+      20,
+    );
     // Terms to 2024-06-14 10:00: the May point would need them to 2024-06-21 09:30.
     expect(c.points.map((p) => p.settle)).toEqual(["2024-03-20", "2024-04-17"]);
   });

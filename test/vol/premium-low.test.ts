@@ -35,31 +35,35 @@ function someContracts(board: ChainSnapshot): ContractRef[] {
 }
 
 describe("contractMinuteQuotes (simulator)", () => {
-  it.each(["SPY", "NVDA", "SPXW"])("%s: every minute from the open equals that minute's whole board", async (symbol) => {
-    const board = (await market.chain(symbol, NOW))!;
-    const contracts = [...someContracts(board), { expiration: board.expirations[0], strike: 1e9, right: "C" as const }];
-    const q = (await market.contractMinuteQuotes!(symbol, contracts, 0, NOW))!;
-    expect(q.t.length).toBe(31); // 09:30 .. 10:00
-    expect(q.t[0]).toBe(etInstant("2024-03-06", "09:30"));
-    expect(q.t[30]).toBe(board.asOfMs);
-    for (let j = 0; j < q.t.length; j += 6) {
-      const b = (await market.chain(symbol, q.t[j]))!;
-      expect(b.asOfMs).toBe(q.t[j]);
-      contracts.forEach((c, i) => {
-        const r = rowOf(b, c);
-        if (r < 0) {
-          expect(q.bid[i][j]).toBeNaN();
-          return;
-        }
-        expect(q.bid[i][j]).toBe(b.bid[r]);
-        expect(q.ask[i][j]).toBe(b.ask[r]);
-      });
-    }
-    // A range starting later: only the minutes from it, same values.
-    const tail = (await market.contractMinuteQuotes!(symbol, contracts, etInstant("2024-03-06", "09:55"), NOW))!;
-    expect(Array.from(tail.t)).toEqual(Array.from(q.t.subarray(25)));
-    expect(Array.from(tail.ask[0])).toEqual(Array.from(q.ask[0].subarray(25)));
-  }, 60_000);
+  it.each(["SPY", "NVDA", "SPXW"])(
+    "%s: every minute from the open equals that minute's whole board",
+    async (symbol) => {
+      const board = (await market.chain(symbol, NOW))!;
+      const contracts = [...someContracts(board), { expiration: board.expirations[0], strike: 1e9, right: "C" as const }];
+      const q = (await market.contractMinuteQuotes!(symbol, contracts, 0, NOW))!;
+      expect(q.t.length).toBe(31); // 09:30 .. 10:00
+      expect(q.t[0]).toBe(etInstant("2024-03-06", "09:30"));
+      expect(q.t[30]).toBe(board.asOfMs);
+      for (let j = 0; j < q.t.length; j += 6) {
+        const b = (await market.chain(symbol, q.t[j]))!;
+        expect(b.asOfMs).toBe(q.t[j]);
+        contracts.forEach((c, i) => {
+          const r = rowOf(b, c);
+          if (r < 0) {
+            expect(q.bid[i][j]).toBeNaN();
+            return;
+          }
+          expect(q.bid[i][j]).toBe(b.bid[r]);
+          expect(q.ask[i][j]).toBe(b.ask[r]);
+        });
+      }
+      // A range starting later: only the minutes from it, same values.
+      const tail = (await market.contractMinuteQuotes!(symbol, contracts, etInstant("2024-03-06", "09:55"), NOW))!;
+      expect(Array.from(tail.t)).toEqual(Array.from(q.t.subarray(25)));
+      expect(Array.from(tail.ask[0])).toEqual(Array.from(q.ask[0].subarray(25)));
+    },
+    60_000,
+  );
 
   it("is null for an unknown symbol", async () => {
     expect(await market.contractMinuteQuotes!("NOPE", [], 0, NOW)).toBeNull();
@@ -69,7 +73,10 @@ describe("contractMinuteQuotes (simulator)", () => {
 describe("foldLow and fromLowPct", () => {
   it("the low is the smallest two-sided mid, folding in pieces equals folding at once", () => {
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rnd = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     for (let trial = 0; trial < 50; trial++) {
       const n = 1 + Math.floor(rnd() * 40);
       const bid = Array.from({ length: n }, () => (rnd() < 0.2 ? 0 : Math.round(rnd() * 500) / 100));

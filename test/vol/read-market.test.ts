@@ -44,7 +44,12 @@ describe("readSigma's prior close", () => {
     const asked: number[] = [];
     const counting = new Proxy(market, {
       get: (target, prop, receiver) =>
-        prop === "chain" ? (symbol: string, at: number) => (asked.push(at), target.chain(symbol, at)) : Reflect.get(target, prop, receiver),
+        prop === "chain"
+          ? (symbol: string, at: number) => {
+              asked.push(at);
+              return target.chain(symbol, at);
+            }
+          : Reflect.get(target, prop, receiver),
     });
     const fromReading = (await readSigma(counting, "SPY", asOf, readings))!;
     expect(asked).not.toContain(priorCloseMs);
@@ -63,7 +68,12 @@ describe("readSigma's prior close", () => {
     const asked: number[] = [];
     const counting = new Proxy(market, {
       get: (target, prop, receiver) =>
-        prop === "chain" ? (symbol: string, at: number) => (asked.push(at), target.chain(symbol, at)) : Reflect.get(target, prop, receiver),
+        prop === "chain"
+          ? (symbol: string, at: number) => {
+              asked.push(at);
+              return target.chain(symbol, at);
+            }
+          : Reflect.get(target, prop, receiver),
     });
     const given = (await readSigma(counting, "SPY", asOf, readings, { board, terms: chainTerms(board) }))!;
     expect(asked).toEqual([]);

@@ -53,6 +53,11 @@ describe("mean-reversion odds", () => {
     const r = meanReversion(x, 5)!;
     const finite = x.filter(Number.isFinite);
     expect(r.samples).toBeLessThanOrEqual(finite.length);
-    expect(r.samples).toBe(x.map((_, i) => i).filter((i) => i + 5 < x.length && Number.isFinite(x[i]) && Number.isFinite(x[i + 5]) && Math.min(5, 1 + Math.floor(ivPercentile(x, x[i])! / 20)) === r.quintile).length);
+    expect(r.samples).toBe(
+      x
+        .map((_, i) => i)
+        .filter((i) => i + 5 < x.length && Number.isFinite(x[i]) && Number.isFinite(x[i + 5]) && Math.min(5, 1 + Math.floor(ivPercentile(x, x[i])! / 20)) === r.quintile)
+        .length,
+    );
   });
 });

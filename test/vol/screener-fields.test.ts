@@ -28,7 +28,10 @@ describe("screener fields", () => {
     const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2026-01-01T00:00:00Z")) });
     const days = tradingDaysBetween("2024-02-01", "2024-05-01").slice(-61);
     const boards = days.map((d) => market.chainSync("SPY", sessionBounds(d).closeMs - 60_000)!);
-    const corr = spotVolCorrelation(boards.map((b) => b.spot), boards.map((b) => svx30(b)!.value))!;
+    const corr = spotVolCorrelation(
+      boards.map((b) => b.spot),
+      boards.map((b) => svx30(b)!.value),
+    )!;
     expect(corr).toBeLessThan(-0.3);
   });
 

@@ -11,7 +11,9 @@ const priorCloseMs = sessionBounds(previousTradingDay(day)).closeMs;
 /** A history whose session sigmas are exactly `sigmas` (priced move 1%). */
 function historyOf(sigmas: number[]): SigmaHistoryRow[] {
   const rows: SigmaHistoryRow[] = [{ date: "d0", close: 100, em1dPct: null }];
-  sigmas.forEach((s, i) => rows.push({ date: `d${i + 1}`, close: rows[i].close * (1 + s / 100), em1dPct: 1 }));
+  sigmas.forEach((s, i) => {
+    rows.push({ date: `d${i + 1}`, close: rows[i].close * (1 + s / 100), em1dPct: 1 });
+  });
   return rows;
 }
 
@@ -67,7 +69,9 @@ describe("sigma", () => {
     const sigmas = Array.from({ length: 80 }, (_, i) => Math.sin(i));
     const s = sigma(base({ history: historyOf(sigmas) }));
     expect(s.days).toHaveLength(60);
-    s.days.forEach((d, i) => expect(d.sigma).toBeCloseTo(sigmas[20 + i], 9));
+    s.days.forEach((d, i) => {
+      expect(d.sigma).toBeCloseTo(sigmas[20 + i], 9);
+    });
     expect(s.odds.sessions).toBe(80);
   });
 

@@ -20,7 +20,13 @@ function mixtureQuotes(components: { weight: number; vol: number }[]): VixTermQu
   const strikes: number[] = [];
   for (let k = 30; k <= 250 + 1e-9; k += 0.05) strikes.push(Math.round(k * 100) / 100);
   const n = strikes.length;
-  const q: VixTermQuotes = { strike: Float64Array.from(strikes), callBid: new Float64Array(n), callAsk: new Float64Array(n), putBid: new Float64Array(n), putAsk: new Float64Array(n) };
+  const q: VixTermQuotes = {
+    strike: Float64Array.from(strikes),
+    callBid: new Float64Array(n),
+    callAsk: new Float64Array(n),
+    putBid: new Float64Array(n),
+    putAsk: new Float64Array(n),
+  };
   strikes.forEach((strike, i) => {
     let c = 0;
     let p = 0;

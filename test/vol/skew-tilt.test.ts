@@ -15,7 +15,15 @@ function flatBoard(chain: ChainSnapshot, vol: number): ChainSnapshot {
   const ask = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const tYears = (chain.expirySettleMs[chain.expIndex[i]] - chain.asOfMs) / 60_000 / 525_600;
-    const p = bsmPrice({ spot: chain.spot, strike: chain.strikes[chain.strikeIndex[i]], tYears: Math.max(tYears, 1 / 525_600), vol, rate: chain.rate, dividendYield: chain.dividendYield, right: chain.right[i] === 1 ? "C" : "P" });
+    const p = bsmPrice({
+      spot: chain.spot,
+      strike: chain.strikes[chain.strikeIndex[i]],
+      tYears: Math.max(tYears, 1 / 525_600),
+      vol,
+      rate: chain.rate,
+      dividendYield: chain.dividendYield,
+      right: chain.right[i] === 1 ? "C" : "P",
+    });
     bid[i] = Math.max(p - 0.05, 0);
     ask[i] = p + 0.05;
   }

@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  STRIP_CALL,
-  STRIP_K0,
-  STRIP_PUT,
-  constantMaturityVariance,
-  varianceToIndex,
-  vixTermVariance,
-  type VixTerm,
-} from "../../lib/vol";
+import { STRIP_CALL, STRIP_K0, STRIP_PUT, constantMaturityVariance, varianceToIndex, vixTermVariance, type VixTerm } from "../../lib/vol";
 import { NEAR_BOARD, NEXT_BOARD, parseBoard } from "./_vix-white-paper";
 
 // Every printed intermediate value of the Cboe VIX white paper's worked example, at the printed
@@ -99,8 +91,23 @@ describe("VIX white paper, next term (SPX Weeklys, 32 days)", () => {
 
   it("uses the printed dK", () => {
     const special: Record<number, number> = {
-      1275: 50, 1325: 37.5, 1500: 17.5, 1510: 10, 1520: 7.5, 1525: 5, 1530: 7.5, 1540: 10, 1550: 7.5,
-      2050: 7.5, 2060: 10, 2070: 7.5, 2075: 15, 2100: 25, 2125: 25, 2150: 37.5, 2200: 50,
+      1275: 50,
+      1325: 37.5,
+      1500: 17.5,
+      1510: 10,
+      1520: 7.5,
+      1525: 5,
+      1530: 7.5,
+      1540: 10,
+      1550: 7.5,
+      2050: 7.5,
+      2060: 10,
+      2070: 7.5,
+      2075: 15,
+      2100: 25,
+      2125: 25,
+      2150: 37.5,
+      2200: 50,
     };
     for (const k of range(1350, 1475, 25)) special[k] = 25;
     for (const k of next.strip.strike) expect(dKOf(next, k), `dK at ${k}`).toBe(special[k] ?? 5);
@@ -126,11 +133,7 @@ describe("VIX white paper, the 30-day index", () => {
   });
 
   it("gives 13.69 from the printed, rounded sigma^2 of the final line", () => {
-    const read = constantMaturityVariance(
-      { tMinutes: 35_924, varianceAnnual: 0.0184629 },
-      { tMinutes: 46_394, varianceAnnual: 0.018821 },
-      43_200,
-    )!;
+    const read = constantMaturityVariance({ tMinutes: 35_924, varianceAnnual: 0.0184629 }, { tMinutes: 46_394, varianceAnnual: 0.018821 }, 43_200)!;
     expect(varianceToIndex(read.varianceAnnual).toFixed(2)).toBe("13.69");
   });
 });

@@ -51,11 +51,27 @@ describe("weekend-adjusted readings", () => {
     expect(weekendAdjusted(dates, flat, "2024-06-03", 18)).toBeCloseTo(18, 12);
     // 40 sessions: five centred ratios short of 8 per weekday for some days.
     const short = dates.slice(0, 40);
-    expect(weekdayFactors(short, short.map(() => 20))).toBeNull();
-    expect(weekendAdjusted(short, short.map(() => 20), "2023-03-01", 20)).toBeNull();
+    expect(
+      weekdayFactors(
+        short,
+        short.map(() => 20),
+      ),
+    ).toBeNull();
+    expect(
+      weekendAdjusted(
+        short,
+        short.map(() => 20),
+        "2023-03-01",
+        20,
+      ),
+    ).toBeNull();
     // A gap (NaN) leaves its five windows out instead of poisoning the factors.
     const gappy = flat.map((v, i) => (i % 37 === 0 ? Number.NaN : v));
-    expect(weekdayFactors(dates, gappy)!.slice(1, 6).every((v) => Math.abs(v - 1) < 1e-12)).toBe(true);
+    expect(
+      weekdayFactors(dates, gappy)!
+        .slice(1, 6)
+        .every((v) => Math.abs(v - 1) < 1e-12),
+    ).toBe(true);
     expect(weekendAdjusted(dates, flat, "2024-06-03", null)).toBeNull();
   });
 });

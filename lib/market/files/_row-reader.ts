@@ -79,10 +79,12 @@ export class RowReader {
   date(col: string): string {
     const v = this.str(col);
     const m = DATE.exec(v);
-    const ok = m !== null && (() => {
-      const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-      return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
-    })();
+    const ok =
+      m !== null &&
+      (() => {
+        const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+        return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
+      })();
     if (!ok) this.fail(col, `expected a date YYYY-MM-DD, got ${quote(v)}`);
     return v;
   }

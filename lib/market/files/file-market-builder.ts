@@ -10,28 +10,9 @@ import { OptionSymbolError } from "../../symbols/option-symbol-error";
 import { parseOptionSymbol } from "../../symbols/parse-option-symbol";
 import { settlementInstantMs } from "../../symbols/settlement";
 import type { ChainSnapshot, MinuteBars } from "../market-data";
-import {
-  ChainContractRowSchema,
-  ChainSnapshotHeaderSchema,
-  MinuteBarRowSchema,
-  SymbolInfoSchema,
-  type SymbolInfo,
-} from "../schemas";
-import {
-  CONDITION_ALIASES,
-  EXCHANGE_ALIASES,
-  OFF_EXCHANGE_VENUES,
-  OPTION_CONDITIONS,
-  OPTION_EXCHANGES,
-} from "../prints/conditions";
-import {
-  EarningsEventSchema,
-  OffExchangePrintSchema,
-  OptionPrintSchema,
-  type EarningsEvent,
-  type OffExchangePrint,
-  type OptionPrint,
-} from "../prints/schemas";
+import { ChainContractRowSchema, ChainSnapshotHeaderSchema, MinuteBarRowSchema, SymbolInfoSchema, type SymbolInfo } from "../schemas";
+import { CONDITION_ALIASES, EXCHANGE_ALIASES, OFF_EXCHANGE_VENUES, OPTION_CONDITIONS, OPTION_EXCHANGES } from "../prints/conditions";
+import { EarningsEventSchema, OffExchangePrintSchema, OptionPrintSchema, type EarningsEvent, type OffExchangePrint, type OptionPrint } from "../prints/schemas";
 import { compareTsNs } from "../prints/ts-ns";
 import { CsvLineReader, CsvSyntaxError, type CsvRecord } from "./csv";
 import { DataFileError } from "./data-file-error";
@@ -88,19 +69,40 @@ interface ChainRowDraft {
 }
 
 interface ChainGroup {
-  header: Omit<ChainSnapshot, "expirations" | "expirySettleMs" | "expiryRoot" | "strikes" | "strikeIndex" | "expIndex" | "right" | "oi" | "bid" | "ask" | "last" | "iv" | "volume">;
+  header: Omit<
+    ChainSnapshot,
+    "expirations" | "expirySettleMs" | "expiryRoot" | "strikes" | "strikeIndex" | "expIndex" | "right" | "oi" | "bid" | "ask" | "last" | "iv" | "volume"
+  >;
   firstLine: number;
   rows: ChainRowDraft[];
   seen: Map<string, number>;
 }
 
 interface BarDraft {
-  t: number[]; o: number[]; h: number[]; l: number[]; c: number[]; v: number[]; bv: number[]; sv: number[]; uv: number[];
+  t: number[];
+  o: number[];
+  h: number[];
+  l: number[];
+  c: number[];
+  v: number[];
+  bv: number[];
+  sv: number[];
+  uv: number[];
   lines: Map<number, number>;
 }
 
 const BAR_COLUMNS = { t: "ts", o: "open", h: "high", l: "low", c: "close", v: "volume", bv: "buyVolume", sv: "sellVolume", uv: "unclassifiedVolume" };
-const PRINT_COLUMNS = { tsMs: "ts", tsNs: "ts", nbboBid: "bid", nbboAsk: "ask", root: "symbol", expiry: "symbol", strike: "symbol", right: "symbol", underlying: "symbol" };
+const PRINT_COLUMNS = {
+  tsMs: "ts",
+  tsNs: "ts",
+  nbboBid: "bid",
+  nbboAsk: "ask",
+  root: "symbol",
+  expiry: "symbol",
+  strike: "symbol",
+  right: "symbol",
+  underlying: "symbol",
+};
 const OFF_COLUMNS = { tsMs: "ts", tsNs: "ts" };
 
 /**
@@ -123,7 +125,12 @@ export class FileMarketBuilder {
   private readonly earningsRows = new Map<string, { event: EarningsEvent; line: number; file: string }[]>();
   private readonly settleMemo = new Map<string, number>();
   private readonly rowCounts: Record<FileKind, number> = {
-    symbols: 0, chains: 0, bars: 0, optionPrints: 0, offExchangePrints: 0, earnings: 0,
+    symbols: 0,
+    chains: 0,
+    bars: 0,
+    optionPrints: 0,
+    offExchangePrints: 0,
+    earnings: 0,
   };
   private finished = false;
 
@@ -134,7 +141,13 @@ export class FileMarketBuilder {
   openFile(fileName: string, kind: FileKind | null = fileKindOf(fileName)): FileSink {
     if (this.finished) throw new Error("FileMarketBuilder: already finished");
     if (!kind) {
-      throw new DataFileError("bad_header", fileName, 0, null, "file name matches no layout (expected symbols, chains, bars, option-prints, off-exchange-prints or earnings .csv)");
+      throw new DataFileError(
+        "bad_header",
+        fileName,
+        0,
+        null,
+        "file name matches no layout (expected symbols, chains, bars, option-prints, off-exchange-prints or earnings .csv)",
+      );
     }
     if (kind !== "symbols" && this.rowCounts.symbols === 0) {
       throw new DataFileError("missing_file", "symbols.csv", 0, null, `load symbols.csv before ${fileName}: every row is checked against the universe`);
@@ -194,12 +207,24 @@ export class FileMarketBuilder {
 
   private addRow(kind: FileKind, r: RowReader): void {
     switch (kind) {
-      case "symbols": return this.addSymbol(r);
-      case "chains": return this.addChainRow(r);
-      case "bars": return this.addBar(r);
-      case "optionPrints": return this.addOptionPrint(r);
-      case "offExchangePrints": return this.addOffExchangePrint(r);
-      case "earnings": return this.addEarnings(r);
+      case "symbols":
+        this.addSymbol(r);
+        break;
+      case "chains":
+        this.addChainRow(r);
+        break;
+      case "bars":
+        this.addBar(r);
+        break;
+      case "optionPrints":
+        this.addOptionPrint(r);
+        break;
+      case "offExchangePrints":
+        this.addOffExchangePrint(r);
+        break;
+      case "earnings":
+        this.addEarnings(r);
+        break;
     }
   }
 
@@ -316,7 +341,17 @@ export class FileMarketBuilder {
     const uv = r.has("unclassifiedVolume") ? r.num("unclassifiedVolume", "nonNegative", BAR_SHARES) : v - bv - sv;
     const bar = r.check(
       MinuteBarRowSchema,
-      { t: tsMs, o: r.num("open", "positive", PRICE_USD), h: r.num("high", "positive", PRICE_USD), l: r.num("low", "positive", PRICE_USD), c: r.num("close", "positive", PRICE_USD), v, bv, sv, uv },
+      {
+        t: tsMs,
+        o: r.num("open", "positive", PRICE_USD),
+        h: r.num("high", "positive", PRICE_USD),
+        l: r.num("low", "positive", PRICE_USD),
+        c: r.num("close", "positive", PRICE_USD),
+        v,
+        bv,
+        sv,
+        uv,
+      },
       BAR_COLUMNS,
     );
     let d = this.barDrafts.get(info.ticker);
@@ -327,8 +362,15 @@ export class FileMarketBuilder {
     const first = d.lines.get(tsMs);
     if (first !== undefined) r.fail("ts", `a bar for ${info.ticker} at this minute already appears on line ${first}`);
     d.lines.set(tsMs, r.line);
-    d.t.push(bar.t); d.o.push(bar.o); d.h.push(bar.h); d.l.push(bar.l); d.c.push(bar.c);
-    d.v.push(bar.v); d.bv.push(bar.bv); d.sv.push(bar.sv); d.uv.push(bar.uv);
+    d.t.push(bar.t);
+    d.o.push(bar.o);
+    d.h.push(bar.h);
+    d.l.push(bar.l);
+    d.c.push(bar.c);
+    d.v.push(bar.v);
+    d.bv.push(bar.bv);
+    d.sv.push(bar.sv);
+    d.uv.push(bar.uv);
   }
 
   private addOptionPrint(r: RowReader): void {
@@ -417,9 +459,7 @@ export class FileMarketBuilder {
     const optionPrintsByRoot = groupByTime(this.optionPrints, (p) => p.root);
     const chains = new Map<string, TimeSeries<ChainSnapshot>>();
     // One tape is the truth: where prints exist, they give the boards' volume (docs/data.md).
-    const boards = [...this.chainGroups.values()]
-      .map((g) => boardVolumeFromPrints(packBoard(g), optionPrintsByRoot))
-      .sort((a, b) => a.asOfMs - b.asOfMs);
+    const boards = [...this.chainGroups.values()].map((g) => boardVolumeFromPrints(packBoard(g), optionPrintsByRoot)).sort((a, b) => a.asOfMs - b.asOfMs);
     for (const board of boards) {
       const list = chains.get(board.symbol) ?? { tsMs: new Float64Array(0), items: [] };
       list.items.push(board);
@@ -431,7 +471,11 @@ export class FileMarketBuilder {
     for (const [ticker, d] of this.barDrafts) bars.set(ticker, packBars(ticker, d));
 
     const earnings = new Map<string, EarningsEvent[]>();
-    for (const [t, list] of this.earningsRows) earnings.set(t, list.map((x) => x.event).sort((a, b) => (a.date < b.date ? -1 : 1)));
+    for (const [t, list] of this.earningsRows)
+      earnings.set(
+        t,
+        list.map((x) => x.event).sort((a, b) => (a.date < b.date ? -1 : 1)),
+      );
     return {
       symbols: new Map(this.symbols),
       chains,
@@ -463,17 +507,22 @@ function groupByTime<T extends { tsMs: number; tsNs: string }>(items: T[], keyOf
 
 /** Packs one snapshot's rows into the columnar board (rows by expiration, strike, put before call). */
 function packBoard(g: ChainGroup): ChainSnapshot {
-  const rows = g.rows.slice().sort(
-    (a, b) => a.settleMs - b.settleMs || (a.root < b.root ? -1 : a.root > b.root ? 1 : 0) || a.strike - b.strike || a.right - b.right,
-  );
+  const rows = g.rows.slice().sort((a, b) => a.settleMs - b.settleMs || (a.root < b.root ? -1 : a.root > b.root ? 1 : 0) || a.strike - b.strike || a.right - b.right);
   const expirations: string[] = [];
   const expirySettleMs: number[] = [];
   const expiryRoot: string[] = [];
   const strikes = Float64Array.from(new Set(rows.map((r) => r.strike))).sort();
   const n = rows.length;
   const cols = {
-    strikeIndex: new Int32Array(n), expIndex: new Int32Array(n), right: new Uint8Array(n), oi: new Float64Array(n),
-    bid: new Float64Array(n), ask: new Float64Array(n), last: new Float64Array(n), iv: new Float64Array(n), volume: new Float64Array(n),
+    strikeIndex: new Int32Array(n),
+    expIndex: new Int32Array(n),
+    right: new Uint8Array(n),
+    oi: new Float64Array(n),
+    bid: new Float64Array(n),
+    ask: new Float64Array(n),
+    last: new Float64Array(n),
+    iv: new Float64Array(n),
+    volume: new Float64Array(n),
   };
   for (let i = 0; i < n; i++) {
     const r = rows[i];
@@ -493,7 +542,12 @@ function packBoard(g: ChainGroup): ChainSnapshot {
     }
     cols.strikeIndex[i] = lo;
     cols.right[i] = r.right;
-    cols.oi[i] = r.oi; cols.bid[i] = r.bid; cols.ask[i] = r.ask; cols.last[i] = r.last; cols.iv[i] = r.iv; cols.volume[i] = r.volume;
+    cols.oi[i] = r.oi;
+    cols.bid[i] = r.bid;
+    cols.ask[i] = r.ask;
+    cols.last[i] = r.last;
+    cols.iv[i] = r.iv;
+    cols.volume[i] = r.volume;
   }
   return { ...g.header, expirations, expirySettleMs, expiryRoot, strikes, ...cols };
 }
@@ -502,7 +556,17 @@ function packBars(ticker: string, d: BarDraft): MinuteBars {
   const order = d.t.map((_, i) => i).sort((a, b) => d.t[a] - d.t[b]);
   const col = (xs: number[]) => Float64Array.from(order, (i) => xs[i]);
   return {
-    ticker, extended: true, simulated: false,
-    t: col(d.t), o: col(d.o), h: col(d.h), l: col(d.l), c: col(d.c), v: col(d.v), bv: col(d.bv), sv: col(d.sv), uv: col(d.uv),
+    ticker,
+    extended: true,
+    simulated: false,
+    t: col(d.t),
+    o: col(d.o),
+    h: col(d.h),
+    l: col(d.l),
+    c: col(d.c),
+    v: col(d.v),
+    bv: col(d.bv),
+    sv: col(d.sv),
+    uv: col(d.uv),
   };
 }

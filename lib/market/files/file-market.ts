@@ -125,9 +125,18 @@ export function createFileMarket(initial: FileMarketTables, options: FileMarketO
       }
       const col = (xs: Float64Array) => (idx ? Float64Array.from(idx, (i) => xs[i]) : xs.slice(lo, hi));
       return {
-        ticker, extended, simulated: false,
-        t: col(bars.t), o: col(bars.o), h: col(bars.h), l: col(bars.l), c: col(bars.c),
-        v: col(bars.v), bv: col(bars.bv), sv: col(bars.sv), uv: col(bars.uv),
+        ticker,
+        extended,
+        simulated: false,
+        t: col(bars.t),
+        o: col(bars.o),
+        h: col(bars.h),
+        l: col(bars.l),
+        c: col(bars.c),
+        v: col(bars.v),
+        bv: col(bars.bv),
+        sv: col(bars.sv),
+        uv: col(bars.uv),
       };
     },
     async optionPrints(ticker, fromMs, toMs): Promise<OptionPrint[]> {

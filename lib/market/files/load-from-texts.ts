@@ -16,7 +16,9 @@ import { FILE_KINDS, fileKindOf } from "./layouts";
 export function tablesFromTexts(files: Readonly<Record<string, string>>): FileMarketTables {
   const builder = new FileMarketBuilder();
   for (const kind of FILE_KINDS) {
-    const names = Object.keys(files).filter((n) => fileKindOf(n) === kind).sort();
+    const names = Object.keys(files)
+      .filter((n) => fileKindOf(n) === kind)
+      .sort();
     for (const name of names) {
       const sink = builder.openFile(name, kind);
       const text = files[name];

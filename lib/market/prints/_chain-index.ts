@@ -29,7 +29,7 @@ export type PrintChainView = Pick<
 export type PrintGridView = PrintGrid;
 
 /** Rows of one expiration and right, sorted by strike. */
-export interface RightBucket {
+interface RightBucket {
   rows: Int32Array;
   strikes: Float64Array;
 }

@@ -34,9 +34,7 @@ export type OptionCondition = (typeof OPTION_CONDITIONS)[number];
 export const SWEEP_CONDITIONS: ReadonlySet<OptionCondition> = new Set(["ISOI", "SLAI", "SLCI"]);
 
 /** Conditions that mark one leg of a multi-leg (spread, combo, stock-option) package. */
-export const MULTI_LEG_CONDITIONS: ReadonlySet<OptionCondition> = new Set([
-  "MLET", "MLAT", "MLCT", "MLFT", "MESL", "TLET", "TLAT", "TLCT", "TLFT", "TESL", "CBMO",
-]);
+export const MULTI_LEG_CONDITIONS: ReadonlySet<OptionCondition> = new Set(["MLET", "MLAT", "MLCT", "MLFT", "MESL", "TLET", "TLAT", "TLCT", "TLFT", "TESL", "CBMO"]);
 
 /** Pre-negotiated crosses: the execution side says nothing about who initiated the trade. */
 export const CROSS_CONDITIONS: ReadonlySet<OptionCondition> = new Set(["SLCN", "SLCI", "MLCT", "TLCT"]);
@@ -72,10 +70,7 @@ export function isCrossPrint(print: { conditions: readonly string[] }): boolean 
 }
 
 /** OPRA participants, by the short names used in records and files. */
-export const OPTION_EXCHANGES = [
-  "CBOE", "C2", "PHLX", "ISE", "GEMX", "MRX", "MIAX", "MPRL", "EMLD", "SPHR",
-  "ARCA", "AMEX", "BOX", "NOM", "BX", "EDGX", "MEMX",
-] as const;
+export const OPTION_EXCHANGES = ["CBOE", "C2", "PHLX", "ISE", "GEMX", "MRX", "MIAX", "MPRL", "EMLD", "SPHR", "ARCA", "AMEX", "BOX", "NOM", "BX", "EDGX", "MEMX"] as const;
 
 /** One exchange. */
 export type OptionExchange = (typeof OPTION_EXCHANGES)[number];

@@ -4,11 +4,11 @@
  */
 
 /** Baseline level of the curve (midday activity before normalisation). */
-export const U_CURVE_BASE = 0.5;
+const U_CURVE_BASE = 0.5;
 /** Extra activity at the open and its decay, as a fraction of the session. */
-export const U_CURVE_OPEN = { amplitude: 2.4, decay: 0.07 } as const;
+const U_CURVE_OPEN = { amplitude: 2.4, decay: 0.07 } as const;
 /** Extra activity into the close and its build-up, as a fraction of the session. */
-export const U_CURVE_CLOSE = { amplitude: 1.4, decay: 0.05 } as const;
+const U_CURVE_CLOSE = { amplitude: 1.4, decay: 0.05 } as const;
 
 const MEAN =
   U_CURVE_BASE +
@@ -24,10 +24,5 @@ const MEAN =
  */
 export function uCurve(sessionFraction: number): number {
   const x = Math.min(1, Math.max(0, sessionFraction));
-  return (
-    (U_CURVE_BASE +
-      U_CURVE_OPEN.amplitude * Math.exp(-x / U_CURVE_OPEN.decay) +
-      U_CURVE_CLOSE.amplitude * Math.exp(-(1 - x) / U_CURVE_CLOSE.decay)) /
-    MEAN
-  );
+  return (U_CURVE_BASE + U_CURVE_OPEN.amplitude * Math.exp(-x / U_CURVE_OPEN.decay) + U_CURVE_CLOSE.amplitude * Math.exp(-(1 - x) / U_CURVE_CLOSE.decay)) / MEAN;
 }

@@ -36,18 +36,39 @@ export interface OptionPrintProfile {
 export const DIRECTION_TILT_MAX = 0.25;
 
 /** Sweep share of orders on single-listed (proprietary) products: book sweeps on the home exchange. @see docs/methodology.md#order-types */
-export const HOME_SWEEP_SHARE = 0.03;
+const HOME_SWEEP_SHARE = 0.03;
 
 /** Approximate 2024 shares of multi-listed equity option volume by exchange. */
 export const MULTI_LISTED_EXCHANGES: ReadonlyArray<readonly [OptionExchange, number]> = [
-  ["CBOE", 12], ["PHLX", 11], ["ISE", 6], ["ARCA", 9], ["AMEX", 8], ["MIAX", 6], ["MPRL", 5],
-  ["EMLD", 3], ["SPHR", 2], ["NOM", 6], ["C2", 5], ["BOX", 4], ["EDGX", 6], ["GEMX", 3],
-  ["MRX", 2], ["MEMX", 7], ["BX", 1],
+  ["CBOE", 12],
+  ["PHLX", 11],
+  ["ISE", 6],
+  ["ARCA", 9],
+  ["AMEX", 8],
+  ["MIAX", 6],
+  ["MPRL", 5],
+  ["EMLD", 3],
+  ["SPHR", 2],
+  ["NOM", 6],
+  ["C2", 5],
+  ["BOX", 4],
+  ["EDGX", 6],
+  ["GEMX", 3],
+  ["MRX", 2],
+  ["MEMX", 7],
+  ["BX", 1],
 ];
 
 const PROPRIETARY_HOME: Readonly<Record<string, OptionExchange>> = {
-  SPX: "CBOE", SPXW: "CBOE", XSP: "CBOE", VIX: "CBOE", VIXW: "CBOE", RUT: "CBOE", RUTW: "CBOE",
-  NDX: "PHLX", NDXP: "PHLX",
+  SPX: "CBOE",
+  SPXW: "CBOE",
+  XSP: "CBOE",
+  VIX: "CBOE",
+  VIXW: "CBOE",
+  RUT: "CBOE",
+  RUTW: "CBOE",
+  NDX: "PHLX",
+  NDXP: "PHLX",
 };
 
 /** Roots with daily (0DTE) expirations get the large 0DTE share. */
@@ -55,11 +76,40 @@ const DAILY_EXPIRY_ROOTS = new Set(["SPXW", "XSP", "NDXP", "RUTW", "SPY", "QQQ",
 
 /** Orders per regular session for the busiest roots; everything else scales by type. */
 const ORDERS_PER_DAY: Readonly<Record<string, number>> = {
-  SPXW: 24_000, SPX: 2_500, SPY: 20_000, QQQ: 12_000, IWM: 6_000, NDXP: 2_500, NDX: 800,
-  RUTW: 1_200, RUT: 400, XSP: 1_500, VIX: 3_000, VIXW: 800,
-  TSLA: 14_000, NVDA: 14_000, AAPL: 10_000, AMZN: 7_000, META: 6_000, MSFT: 6_000, AMD: 6_000,
-  GOOGL: 4_500, GOOG: 2_500, NFLX: 3_000, PLTR: 5_000, SMCI: 3_000, MSTR: 4_000, COIN: 3_000,
-  HYG: 1_500, TLT: 3_000, GLD: 2_000, SLV: 2_000, XLF: 2_000, EEM: 1_500, FXI: 1_500, SMH: 1_500,
+  SPXW: 24_000,
+  SPX: 2_500,
+  SPY: 20_000,
+  QQQ: 12_000,
+  IWM: 6_000,
+  NDXP: 2_500,
+  NDX: 800,
+  RUTW: 1_200,
+  RUT: 400,
+  XSP: 1_500,
+  VIX: 3_000,
+  VIXW: 800,
+  TSLA: 14_000,
+  NVDA: 14_000,
+  AAPL: 10_000,
+  AMZN: 7_000,
+  META: 6_000,
+  MSFT: 6_000,
+  AMD: 6_000,
+  GOOGL: 4_500,
+  GOOG: 2_500,
+  NFLX: 3_000,
+  PLTR: 5_000,
+  SMCI: 3_000,
+  MSTR: 4_000,
+  COIN: 3_000,
+  HYG: 1_500,
+  TLT: 3_000,
+  GLD: 2_000,
+  SLV: 2_000,
+  XLF: 2_000,
+  EEM: 1_500,
+  FXI: 1_500,
+  SMH: 1_500,
 };
 
 /** Default orders per day by instrument type when the root is not in the table. */

@@ -75,7 +75,10 @@ export const EarningsEventSchema = z.object({
   ticker: z.string().min(1),
   date: isoDate,
   timing: z.enum(["bmo", "amc"]),
-  fiscalQuarter: z.string().regex(/^\d{4}Q[1-4]$/, "expected YYYYQn").nullable(),
+  fiscalQuarter: z
+    .string()
+    .regex(/^\d{4}Q[1-4]$/, "expected YYYYQn")
+    .nullable(),
 });
 
 /** One earnings event. */

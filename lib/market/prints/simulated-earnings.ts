@@ -24,12 +24,50 @@ export const EARNINGS_PARAMS = {
 
 /** Known report timings of widely followed names (as they have reported in 2023-2024). */
 const KNOWN_TIMING: Readonly<Record<string, "bmo" | "amc">> = {
-  AAPL: "amc", MSFT: "amc", NVDA: "amc", AMZN: "amc", GOOGL: "amc", GOOG: "amc", META: "amc",
-  TSLA: "amc", NFLX: "amc", AMD: "amc", INTC: "amc", CRM: "amc", ORCL: "amc", ADBE: "amc",
-  AVGO: "amc", COST: "amc", V: "amc", QCOM: "amc", PLTR: "amc", COIN: "amc", SMCI: "amc",
-  JPM: "bmo", BAC: "bmo", WFC: "bmo", C: "bmo", GS: "bmo", MS: "bmo", WMT: "bmo", JNJ: "bmo",
-  XOM: "bmo", CVX: "bmo", UNH: "bmo", PG: "bmo", KO: "bmo", PEP: "bmo", MCD: "bmo", MA: "bmo",
-  HD: "bmo", LLY: "bmo", PFE: "bmo", MRK: "bmo", CAT: "bmo", BA: "bmo", DIS: "bmo",
+  AAPL: "amc",
+  MSFT: "amc",
+  NVDA: "amc",
+  AMZN: "amc",
+  GOOGL: "amc",
+  GOOG: "amc",
+  META: "amc",
+  TSLA: "amc",
+  NFLX: "amc",
+  AMD: "amc",
+  INTC: "amc",
+  CRM: "amc",
+  ORCL: "amc",
+  ADBE: "amc",
+  AVGO: "amc",
+  COST: "amc",
+  V: "amc",
+  QCOM: "amc",
+  PLTR: "amc",
+  COIN: "amc",
+  SMCI: "amc",
+  JPM: "bmo",
+  BAC: "bmo",
+  WFC: "bmo",
+  C: "bmo",
+  GS: "bmo",
+  MS: "bmo",
+  WMT: "bmo",
+  JNJ: "bmo",
+  XOM: "bmo",
+  CVX: "bmo",
+  UNH: "bmo",
+  PG: "bmo",
+  KO: "bmo",
+  PEP: "bmo",
+  MCD: "bmo",
+  MA: "bmo",
+  HD: "bmo",
+  LLY: "bmo",
+  PFE: "bmo",
+  MRK: "bmo",
+  CAT: "bmo",
+  BA: "bmo",
+  DIS: "bmo",
 };
 
 /**
@@ -39,14 +77,29 @@ const KNOWN_TIMING: Readonly<Record<string, "bmo" | "amc">> = {
  * nearest such weekday to quarter end + `days`. @see docs/methodology.md#earnings-calendar
  */
 export const KNOWN_CADENCE: Readonly<Record<string, { weekday: number; days: number; q4?: number }>> = {
-  AAPL: { weekday: 4, days: 32 }, MSFT: { weekday: 3, days: 28 }, GOOGL: { weekday: 2, days: 29 },
-  AMZN: { weekday: 4, days: 31 }, META: { weekday: 3, days: 30 }, TSLA: { weekday: 3, days: 23 },
-  NFLX: { weekday: 4, days: 17 }, NVDA: { weekday: 3, days: 55 }, AMD: { weekday: 2, days: 30 },
-  INTC: { weekday: 4, days: 27 }, JPM: { weekday: 5, days: 13 }, BAC: { weekday: 2, days: 15 },
-  WFC: { weekday: 5, days: 13 }, C: { weekday: 5, days: 13 }, GS: { weekday: 2, days: 15 },
-  MS: { weekday: 2, days: 16 }, UNH: { weekday: 2, days: 15 }, JNJ: { weekday: 2, days: 16 },
-  KO: { weekday: 2, days: 24, q4: 20 }, PG: { weekday: 5, days: 20 }, XOM: { weekday: 5, days: 31 },
-  CVX: { weekday: 5, days: 31 }, WMT: { weekday: 4, days: 47 },
+  AAPL: { weekday: 4, days: 32 },
+  MSFT: { weekday: 3, days: 28 },
+  GOOGL: { weekday: 2, days: 29 },
+  AMZN: { weekday: 4, days: 31 },
+  META: { weekday: 3, days: 30 },
+  TSLA: { weekday: 3, days: 23 },
+  NFLX: { weekday: 4, days: 17 },
+  NVDA: { weekday: 3, days: 55 },
+  AMD: { weekday: 2, days: 30 },
+  INTC: { weekday: 4, days: 27 },
+  JPM: { weekday: 5, days: 13 },
+  BAC: { weekday: 2, days: 15 },
+  WFC: { weekday: 5, days: 13 },
+  C: { weekday: 5, days: 13 },
+  GS: { weekday: 2, days: 15 },
+  MS: { weekday: 2, days: 16 },
+  UNH: { weekday: 2, days: 15 },
+  JNJ: { weekday: 2, days: 16 },
+  KO: { weekday: 2, days: 24, q4: 20 },
+  PG: { weekday: 5, days: 20 },
+  XOM: { weekday: 5, days: 31 },
+  CVX: { weekday: 5, days: 31 },
+  WMT: { weekday: 4, days: 47 },
 };
 
 function addDays(date: IsoDate, days: number): IsoDate {
@@ -93,7 +146,7 @@ export function simulatedEarnings(seed: number, ticker: string, fromDate: IsoDat
       let date: IsoDate;
       if (known) {
         // The report weekday nearest quarter end + its usual lag.
-        const target = addDays(quarterEnd, known.days + (q === 4 ? known.q4 ?? 0 : 0));
+        const target = addDays(quarterEnd, known.days + (q === 4 ? (known.q4 ?? 0) : 0));
         const dow = new Date(`${target}T12:00:00Z`).getUTCDay();
         const shift = ((known.weekday - dow + 10) % 7) - 3; // in [-3, 3]
         date = onTradingDay(addDays(target, shift));

@@ -40,12 +40,7 @@ export interface OffExchangeBar {
  * offExchangePrintsForMinute(7, "SPY", Date.parse("2024-03-15T14:00:00Z"), { h: 512.3, l: 511.9, v: 180_000 });
  * @see docs/methodology.md#off-exchange-prints
  */
-export function offExchangePrintsForMinute(
-  seed: number,
-  ticker: string,
-  minuteMs: number,
-  bar: OffExchangeBar,
-): OffExchangePrint[] {
+export function offExchangePrintsForMinute(seed: number, ticker: string, minuteMs: number, bar: OffExchangeBar): OffExchangePrint[] {
   const P = OFF_EXCHANGE_PARAMS;
   if (!(bar.v > 0) || !(bar.l > 0) || !(bar.h >= bar.l)) return [];
   const minuteIndex = Math.floor(minuteMs / MINUTE_MS);
@@ -65,8 +60,7 @@ export function offExchangePrintsForMinute(
     const px = bar.l + (bar.h - bar.l) * rng.next();
     const u = rng.next();
     // Cents, half-cent midpoint crosses, or sub-penny (4 decimals) as TRF prints show.
-    const price =
-      u < 0.7 ? Math.round(px * 100) / 100 : u < 0.9 ? Math.floor(px * 100) / 100 + 0.005 : Math.round(px * 1e4) / 1e4;
+    const price = u < 0.7 ? Math.round(px * 100) / 100 : u < 0.9 ? Math.floor(px * 100) / 100 + 0.005 : Math.round(px * 1e4) / 1e4;
     const tsMs = minuteMs + Math.floor(offs[k] / 1e6);
     out.push({
       id: `${ticker}-d-${minuteIndex}-${k}`,
@@ -88,17 +82,15 @@ export function offExchangePrintsForMinute(
  * simulatedOffExchangePrints(ctx, ["SPY"], Date.parse("2024-03-15T13:30:00Z"), Date.parse("2024-03-15T20:00:00Z"));
  * @see docs/methodology.md#off-exchange-prints
  */
-export function simulatedOffExchangePrints(
-  ctx: SimulatedMarketContext,
-  tickers: readonly string[] | null,
-  fromMs: number,
-  toMs: number,
-): OffExchangePrint[] {
+export function simulatedOffExchangePrints(ctx: SimulatedMarketContext, tickers: readonly string[] | null, fromMs: number, toMs: number): OffExchangePrint[] {
   const endMs = Math.min(toMs, ctx.clock.now());
   if (!(endMs > fromMs)) return [];
   const list = tickers
     ? tickers.filter((t) => ctx.symbolInfoSync(t)?.type !== "index" && ctx.symbolInfoSync(t) !== undefined)
-    : ctx.universeSync().filter((s) => s.type !== "index").map((s) => s.ticker);
+    : ctx
+        .universeSync()
+        .filter((s) => s.type !== "index")
+        .map((s) => s.ticker);
   const firstMinute = Math.floor(fromMs / MINUTE_MS) * MINUTE_MS;
   const out: OffExchangePrint[] = [];
   for (const ticker of [...new Set(list)]) {
@@ -110,6 +102,7 @@ export function simulatedOffExchangePrints(
       for (const p of prints) if (!edge || (p.tsMs >= fromMs && p.tsMs < endMs)) out.push(p);
     }
   }
-  if (list.length > 1) out.sort((a, b) => a.tsMs - b.tsMs || (a.tsNs < b.tsNs ? -1 : a.tsNs > b.tsNs ? 1 : 0) || (a.ticker < b.ticker ? -1 : a.ticker > b.ticker ? 1 : 0));
+  if (list.length > 1)
+    out.sort((a, b) => a.tsMs - b.tsMs || (a.tsNs < b.tsNs ? -1 : a.tsNs > b.tsNs ? 1 : 0) || (a.ticker < b.ticker ? -1 : a.ticker > b.ticker ? 1 : 0));
   return out;
 }

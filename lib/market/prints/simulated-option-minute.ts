@@ -24,7 +24,7 @@ const DAY_MS = 86_400_000;
 export const PLACEMENT_SHARES = { ask: 0.35, bid: 0.35, mid: 0.22, between: 0.04, outside: 0.04 } as const;
 
 /** Share of sweeps that buy at the ask on a flat day (sweeps are mostly urgent buyers). */
-export const SWEEP_BUY_SHARE = 0.6;
+const SWEEP_BUY_SHARE = 0.6;
 
 /** Inputs of the order stream (`optionPrintSizesForMinute`): cheap state only, no quotes. */
 export interface OrderMinuteInput {
@@ -124,7 +124,10 @@ const rootGrids = new WeakMap<object, Map<string, RootGrid | null>>();
 
 function rootGridOf(grid: PrintGridView, root: string): RootGrid | null {
   let byRoot = rootGrids.get(grid);
-  if (!byRoot) rootGrids.set(grid, (byRoot = new Map()));
+  if (!byRoot) {
+    byRoot = new Map();
+    rootGrids.set(grid, byRoot);
+  }
   let rg = byRoot.get(root);
   if (rg === undefined) {
     const index = chainIndex(grid);
@@ -189,7 +192,6 @@ export function dayTilt(spotUsd: number, sessionOpenUsd: number | undefined, pro
   const z = Math.log(spotUsd / sessionOpenUsd!) / (profile.ivRef / Math.sqrt(252));
   return Math.max(-DIRECTION_TILT_MAX, Math.min(DIRECTION_TILT_MAX, profile.directionTilt * z));
 }
-
 
 /**
  * Whether a contract is worth less than one tick at the profile's reference vol (Black-Scholes,
@@ -345,7 +347,9 @@ function rowMapper(grid: PrintGridView, chain: PrintChainView): (row: number) =>
   // Boards of one session list the grid's rows from their first live expiration on: an offset.
   const offset = grid.right.length - chain.right.length;
   const same = (g: number, c: number) =>
-    c >= 0 && c < chain.right.length && chain.right[c] === grid.right[g] &&
+    c >= 0 &&
+    c < chain.right.length &&
+    chain.right[c] === grid.right[g] &&
     chain.strikes[chain.strikeIndex[c]] === grid.strikes[grid.strikeIndex[g]] &&
     chain.expirations[chain.expIndex[c]] === grid.expirations[grid.expIndex[g]];
   return (row) => {
@@ -372,17 +376,20 @@ export function optionPrintsForMinute(input: OptionMinuteInput): OptionPrint[] {
   const orders: Order[] = [];
   let rows: number[] = [];
   let sizes: number[] = [];
-  minuteOrders({ ...input, grid }, {
-    fill: (row, size) => {
-      rows.push(row);
-      sizes.push(size);
+  minuteOrders(
+    { ...input, grid },
+    {
+      fill: (row, size) => {
+        rows.push(row);
+        sizes.push(size);
+      },
+      order: (offNs, kind) => {
+        orders.push({ offNs, kind, rows, sizes });
+        rows = [];
+        sizes = [];
+      },
     },
-    order: (offNs, kind) => {
-      orders.push({ offNs, kind, rows, sizes });
-      rows = [];
-      sizes = [];
-    },
-  });
+  );
   if (orders.length === 0) return [];
   const drafts = priceOrders(input, grid, orders);
   const { root, minuteMs, chain, spotUsd } = input;
@@ -523,8 +530,22 @@ function priceOrders(input: OptionMinuteInput, grid: PrintGridView, orders: Orde
     const exchange = pickExchange();
     const v = rng.next();
     const condition: OptionCondition = profile.proprietary
-      ? v < 0.6 ? "MLET" : v < 0.75 ? "MLAT" : v < 0.9 ? "CBMO" : "MLFT"
-      : v < 0.7 ? "MLET" : v < 0.88 ? "MLAT" : v < 0.94 ? "MLCT" : v < 0.98 ? "MESL" : "TLET";
+      ? v < 0.6
+        ? "MLET"
+        : v < 0.75
+          ? "MLAT"
+          : v < 0.9
+            ? "CBMO"
+            : "MLFT"
+      : v < 0.7
+        ? "MLET"
+        : v < 0.88
+          ? "MLAT"
+          : v < 0.94
+            ? "MLCT"
+            : v < 0.98
+              ? "MESL"
+              : "TLET";
     for (let k = 0; k < o.rows.length; k++) {
       const u = rng.next();
       const c = chainRowOf(o.rows[k]);

@@ -27,12 +27,7 @@ export const CHAIN_REFRESH_MINUTES = 15;
  * const prints = simulatedOptionPrints(ctx, "SPXW", Date.parse("2024-03-15T13:30:00Z"), Date.parse("2024-03-15T13:31:00Z"));
  * @see docs/methodology.md#option-prints
  */
-export function simulatedOptionPrints(
-  ctx: SimulatedMarketContext,
-  ticker: string,
-  fromMs: number,
-  toMs: number,
-): OptionPrint[] {
+export function simulatedOptionPrints(ctx: SimulatedMarketContext, ticker: string, fromMs: number, toMs: number): OptionPrint[] {
   const info = ctx.symbolInfoSync(ticker);
   const endMs = Math.min(toMs, ctx.clock.now());
   if (!info || !(endMs > fromMs)) return [];
@@ -46,7 +41,10 @@ export function simulatedOptionPrints(
   const profiles = new Map<string, OptionPrintProfile>();
   const profileOf = (root: string) => {
     let p = profiles.get(root);
-    if (!p) profiles.set(root, (p = optionPrintProfile(root, info.type)));
+    if (!p) {
+      p = optionPrintProfile(root, info.type);
+      profiles.set(root, p);
+    }
     return p;
   };
   const out: OptionPrint[] = [];
@@ -74,7 +72,15 @@ export function simulatedOptionPrints(
       let minute: OptionPrint[] = [];
       for (const root of roots) {
         const prints = optionPrintsForMinute({
-          seed: ctx.seed, root, minuteMs: m, session, grid, chain, spotUsd, sessionOpenUsd, profile: profileOf(root),
+          seed: ctx.seed,
+          root,
+          minuteMs: m,
+          session,
+          grid,
+          chain,
+          spotUsd,
+          sessionOpenUsd,
+          profile: profileOf(root),
         });
         minute = minute.length === 0 ? prints : minute.concat(prints);
       }
@@ -102,12 +108,7 @@ function sessionGrid(ctx: SimulatedMarketContext, ticker: string, openMs: number
  * session's open interest reads.
  * @see docs/methodology.md#open-interest-carry-from-the-tape
  */
-export function simulatedOptionSessionSizes(
-  ctx: SimulatedMarketContext,
-  ticker: string,
-  day: string,
-  add: (grid: PrintGrid, row: number, size: number) => void,
-): void {
+export function simulatedOptionSessionSizes(ctx: SimulatedMarketContext, ticker: string, day: string, add: (grid: PrintGrid, row: number, size: number) => void): void {
   const info = ctx.symbolInfoSync(ticker);
   if (!info) return;
   const session = sessionBounds(day);

@@ -43,8 +43,7 @@ export function compareTsNs(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-const ISO_PATTERN =
-  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})$/;
+const ISO_PATTERN = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 /**
  * Parses an ISO-8601 instant with an explicit zone (`Z` or `±HH:MM`) and up to nine fraction

@@ -5,7 +5,7 @@
  */
 
 /** Mixes a word into a 32-bit state (murmur3-style multiply-xorshift). */
-export function mix(h: number, word: number): number {
+function mix(h: number, word: number): number {
   let k = Math.imul(word | 0, 0xcc9e2d51);
   k = (k << 15) | (k >>> 17);
   k = Math.imul(k, 0x1b873593);
@@ -16,7 +16,7 @@ export function mix(h: number, word: number): number {
 }
 
 /** Final avalanche of a 32-bit state (murmur3 fmix32); returns an unsigned 32-bit integer. */
-export function finish(h: number): number {
+function finish(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;

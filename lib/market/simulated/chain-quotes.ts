@@ -1,20 +1,20 @@
 /**
  * Quotes a session board at one minute: spot, the surface level moved by spot, SSVI implied
  * vols, Black-Scholes-Merton mids (inlined, with the library's `normCdf`), spreads around the
- * mid, last trade and volume so far.
+ * mid and last trade (the market reads volume from the option tape, tape-volume.ts).
  * @see docs/methodology.md#quotes-and-spreads
  */
 import { normCdf } from "../../math";
 import type { ChainSnapshot, PrintGrid } from "../market-data";
 import { strikeUnionFrom, type SessionBoard, type SessionGrid } from "./session-board";
-import { SPREAD, SURFACE, VOLUME } from "./params";
+import { SPREAD, SURFACE } from "./params";
 import { optionTickRule, type TickRule } from "../tick-size";
 import { eventVarianceBetween, surfaceLevel } from "./vol-state";
 
 const MINUTE_MS = 60_000;
 const YEAR_MS = 365 * 86_400_000;
 
-/** What one minute's quotes share across the board: spot, surface level, spread rule, volume clock. */
+/** What one minute's quotes share across the board: spot, surface level, spread rule. */
 interface MinuteContext {
   asOfMs: number;
   r: number;
@@ -31,20 +31,16 @@ interface MinuteContext {
   spread: { base: number; relative: number; vegaPerPoint: number };
   tick: TickRule;
   lnSpot: number;
-  lnU: number;
 }
 
 /** Output columns of a quote, written at `o` for board row `row`. */
 interface QuoteColumns {
-  /** Only `iv` and `expIndex` are written; bid, ask, last and volume stay NaN. */
+  /** Only `iv` and `expIndex` are written; bid, ask and last stay NaN. */
   ivOnly: boolean;
-  /** Quotes without `volume` (left as is): a caller following a few contracts' quotes only. */
-  noVolume?: boolean;
   bid: Float64Array;
   ask: Float64Array;
   last: Float64Array;
   iv: Float64Array;
-  volume: Float64Array;
   expIndex: Int32Array;
 }
 
@@ -60,7 +56,6 @@ function minuteContext(board: SessionBoard, asOfMs: number, spot: number, onlyEx
   const frac = Math.min(Math.max((asOfMs - board.regOpenMs) / (board.regCloseMs - board.regOpenMs), 0), 1);
   const lvl = surfaceLevel(board.volState, board.d, frac, Math.log(spot / board.refSpot));
   const rho = lvl.rho;
-  const m = Math.round((asOfMs - board.regOpenMs) / MINUTE_MS);
   const eventVar = new Float64Array(board.expirations.length);
   if (onlyExps) for (const e of onlyExps) eventVar[e] = eventVarianceBetween(board.volState, asOfMs, board.expirations[e].settleMs);
   else for (let e = 0; e < eventVar.length; e++) eventVar[e] = eventVarianceBetween(board.volState, asOfMs, board.expirations[e].settleMs);
@@ -79,7 +74,6 @@ function minuteContext(board: SessionBoard, asOfMs: number, spot: number, onlyEx
     spread: spreadClass(board),
     tick: optionTickRule(board.root),
     lnSpot: Math.log(spot),
-    lnU: board.lnCumVolume[Math.min(Math.max(m, 0), board.nReg)],
   };
 }
 
@@ -92,8 +86,8 @@ function quoteRows(board: SessionBoard, c: MinuteContext, e: number, col: number
     quoteIvRows(board, c, e, col, rowFrom, rowTo, oFrom, out);
     return;
   }
-  const { r, q, vShort, vLong, rho, eta, oneMinusRho2, tau, gamma, spread, tick, lnSpot, lnU } = c;
-  const { bid, ask, last, iv, volume, expIndex } = out;
+  const { r, q, vShort, vLong, rho, eta, oneMinusRho2, tau, gamma, spread, tick, lnSpot } = c;
+  const { bid, ask, last, iv, expIndex } = out;
   const tYears = Math.max(board.expirations[e].settleMs - c.asOfMs, MINUTE_MS) / YEAR_MS;
   const theta = vLong * tYears + (vShort - vLong) * tau * (1 - Math.exp(-tYears / tau)) + c.eventVar[e];
   const phi = eta / (Math.pow(theta, gamma) * Math.pow(1 + theta, 1 - gamma));
@@ -108,11 +102,7 @@ function quoteRows(board: SessionBoard, c: MinuteContext, e: number, col: number
   const sRel = spread.relative;
   const tb = tick.belowCents;
   const ta = tick.aboveCents;
-  const { lastPos, dailyVolume, warp } = board;
-  // U(m)^p for each exponent level p: one exp per level instead of one per contract.
-  const withVolume = out.noVolume !== true;
-  const powU = new Float64Array(withVolume ? VOLUME.warpLevels : 0);
-  for (let j = 0; j < powU.length; j++) powU[j] = Math.exp((VOLUME.warpMin + ((VOLUME.warpMax - VOLUME.warpMin) * (j + 0.5)) / VOLUME.warpLevels) * lnU);
+  const { lastPos } = board;
   // Rows come in (put, call) pairs per strike: price both from one d1/d2.
   for (let i = rowFrom; i < rowTo; i += 2) {
     const K = board.strike[i];
@@ -155,10 +145,6 @@ function quoteRows(board: SessionBoard, c: MinuteContext, e: number, col: number
       ask[o] = 0.5 * (sBase + sRel * price + vegaPart);
       iv[o] = vol;
       expIndex[o] = col;
-      if (withVolume) {
-        const dv = dailyVolume[row];
-        volume[o] = dv > 0 ? Math.floor(dv * powU[warp[row]] + 1e-9) : 0;
-      }
     }
   }
   toTickGrid(bid, ask, last, lastPos, rowFrom, rowTo, oFrom, tb, ta);
@@ -170,7 +156,17 @@ function quoteRows(board: SessionBoard, c: MinuteContext, e: number, col: number
  * ask and last are grid prices with bid <= value <= ask, a zero bid below half a width, at least
  * one tick wide, the last trade a grid price inside the quote.
  */
-function toTickGrid(bid: Float64Array, ask: Float64Array, last: Float64Array, lastPos: Float64Array, rowFrom: number, rowTo: number, oFrom: number, tb: number, ta: number): void {
+function toTickGrid(
+  bid: Float64Array,
+  ask: Float64Array,
+  last: Float64Array,
+  lastPos: Float64Array,
+  rowFrom: number,
+  rowTo: number,
+  oFrom: number,
+  tb: number,
+  ta: number,
+): void {
   const ib = 1 / tb;
   const ia = 1 / ta;
   const hb = 0.5 * tb;
@@ -234,7 +230,7 @@ function quoteIvRows(board: SessionBoard, c: MinuteContext, e: number, col: numb
 function newColumns(n: number, ivOnly = false): QuoteColumns {
   if (ivOnly) {
     const nan = () => new Float64Array(n).fill(Number.NaN);
-    return { ivOnly, bid: nan(), ask: nan(), last: nan(), iv: new Float64Array(n), volume: nan(), expIndex: new Int32Array(n) };
+    return { ivOnly, bid: nan(), ask: nan(), last: nan(), iv: new Float64Array(n), expIndex: new Int32Array(n) };
   }
   return {
     ivOnly,
@@ -242,7 +238,6 @@ function newColumns(n: number, ivOnly = false): QuoteColumns {
     ask: new Float64Array(n),
     last: new Float64Array(n),
     iv: new Float64Array(n),
-    volume: new Float64Array(n),
     expIndex: new Int32Array(n),
   };
 }
@@ -290,15 +285,16 @@ function snapshotOf(
     ask: out.ask,
     last: out.last,
     iv: out.iv,
-    volume: out.volume,
+    // Not quoted: the market reads volume from the option tape (tape-volume.ts) on first use.
+    volume: new Float64Array(rows.right.length).fill(Number.NaN),
   };
 }
 
 /**
  * The board at `asOfMs` (a minute boundary in [open, close]) with underlying `spot` and the
- * session's regular open `openSpot`. Expirations settled at or before `asOfMs` are left out.
+ * session's regular open `_openSpot` (not read by the quotes). Expirations settled at or before `asOfMs` are left out.
  */
-export function quoteBoard(board: SessionBoard, asOfMs: number, spot: number, openSpot: number): ChainSnapshot {
+export function quoteBoard(board: SessionBoard, asOfMs: number, spot: number, _openSpot: number): ChainSnapshot {
   const exps = board.expirations;
   const first = firstLive(board, asOfMs);
   const start = board.expStart[first];
@@ -322,7 +318,10 @@ const grids = new WeakMap<SessionGrid, Map<number, PrintGrid>>();
 export function boardGrid(board: SessionGrid, asOfMs: number): PrintGrid {
   const first = firstLive(board, asOfMs);
   let byFirst = grids.get(board);
-  if (!byFirst) grids.set(board, (byFirst = new Map()));
+  if (!byFirst) {
+    byFirst = new Map();
+    grids.set(board, byFirst);
+  }
   let grid = byFirst.get(first);
   if (!grid) {
     const start = board.expStart[first];
@@ -358,7 +357,7 @@ export interface ChainWindowSelect {
    */
   strikeWindow: (strikes: Float64Array, spot: number) => { lo: number; hi: number };
   /**
-   * Also price the contracts (bid, ask, last, volume). Default false: those columns are NaN and
+   * Also price the contracts (bid, ask, last; the market adds volume from the tape). Default false: those columns are NaN and
    * only `iv` is computed (exposure needs strike, expiry, right, OI and IV only).
    */
   prices?: boolean;
@@ -381,11 +380,11 @@ export function lowerBound(strike: Float64Array, from: number, to: number, k: nu
  * strike lies in the strike window: the same snapshot fields (`strikes` is still the full union,
  * so strike indices and the window agree with the full board), with only those contracts, in the
  * full board's order and with identical strike, right, OI, expiry and IV (and, with `prices`,
- * identical bid, ask, last and volume; without, those are NaN). A positioning grid of the same
+ * identical bid, ask and last; without, those are NaN; volume is NaN either way). A positioning grid of the same
  * window computed from it is identical to one computed from the full board, at a fraction of the
  * cost. @see docs/operations.md#daily-statistics-performance
  */
-export function quoteBoardWindow(board: SessionBoard, asOfMs: number, spot: number, openSpot: number, select: ChainWindowSelect): ChainSnapshot {
+export function quoteBoardWindow(board: SessionBoard, asOfMs: number, spot: number, _openSpot: number, select: ChainWindowSelect): ChainSnapshot {
   const exps = board.expirations;
   const first = firstLive(board, asOfMs);
   const start = board.expStart[first];
@@ -439,13 +438,15 @@ export function quoteBoardRows(board: SessionBoard, asOfMs: number, spot: number
     if (e < 0 || board.expirations[e].settleMs <= asOfMs) continue;
     const pair = r - ((r - board.expStart[e]) & 1);
     const s = span.get(e);
-    if (s) (s.lo = Math.min(s.lo, pair), s.hi = Math.max(s.hi, pair + 2));
-    else span.set(e, { lo: pair, hi: pair + 2 });
+    if (s) {
+      s.lo = Math.min(s.lo, pair);
+      s.hi = Math.max(s.hi, pair + 2);
+    } else span.set(e, { lo: pair, hi: pair + 2 });
   }
   const c = minuteContext(board, asOfMs, spot, [...span.keys()]);
   let width = 0;
   for (const s of span.values()) width = Math.max(width, s.hi - s.lo);
-  const out = { ...newColumns(width), noVolume: true };
+  const out = newColumns(width);
   const quoted = new Map<number, { lo: number; bid: Float64Array; ask: Float64Array }>();
   for (const [e, s] of span) {
     quoteRows(board, c, e, 0, s.lo, s.hi, 0, out);

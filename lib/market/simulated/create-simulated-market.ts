@@ -77,9 +77,9 @@ function seedOf(seed: number | string | undefined): number {
 }
 
 /** Session boards memoised per market. */
-export const SESSION_BOARDS_KEPT = 512;
+const SESSION_BOARDS_KEPT = 512;
 /** Symbol-session option tapes (board volume) memoised per market. */
-export const DAY_TAPES_KEPT = 256;
+const DAY_TAPES_KEPT = 256;
 
 /**
  * Creates the simulated market.
@@ -270,7 +270,13 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
   // the same object for the same instant so a minute's prints reuse the board and its index.
   const printBoards = new Lru<string, ChainSnapshot | null>(8);
   const printContext: SimulatedMarketContext = {
-    seed, clock, universeSync, symbolInfoSync, spotSync, minuteBarsSync, earningsSync,
+    seed,
+    clock,
+    universeSync,
+    symbolInfoSync,
+    spotSync,
+    minuteBarsSync,
+    earningsSync,
     chainSync: (symbol, atMs) => printBoards.get(`${symbol}|${Math.min(atMs, clock.now())}`, () => chainAt(symbol, atMs, null, {}, false)),
     // The structure of the open's board, never quoted: a session's sizes cost no board.
     printGridSync: (symbol, openMs) => {
@@ -300,8 +306,7 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
     spot: async (symbol, atMs) => spotSync(symbol, atMs),
     minuteBars: async (ticker, fromMs, toMs, opts) => minuteBarsSync(ticker, fromMs, toMs, opts),
     optionPrints: async (ticker, fromMs, toMs): Promise<OptionPrint[]> => simulatedOptionPrints(printContext, ticker, fromMs, toMs),
-    offExchangePrints: async (tickers, fromMs, toMs): Promise<OffExchangePrint[]> =>
-      simulatedOffExchangePrints(market, tickers, fromMs, toMs),
+    offExchangePrints: async (tickers, fromMs, toMs): Promise<OffExchangePrint[]> => simulatedOffExchangePrints(market, tickers, fromMs, toMs),
     earnings: async (ticker, fromDate, toDate) => earningsSync(ticker, fromDate, toDate),
     contractMinuteQuotes: async (symbol, contracts, fromMs, toMs) => contractMinuteQuotesSync(symbol, contracts, fromMs, toMs),
   };

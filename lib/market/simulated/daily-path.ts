@@ -11,8 +11,7 @@ import { macroEventsByDate } from "./macro-events";
 import { hashText, key, normal, uniform } from "./_hash";
 import { EARNINGS, EXTENDED, GARCH, JUMPS, OVERNIGHT_VARIANCE_SHARE, TREND } from "./params";
 
-/** Earnings flag of a session: none, released before this open, or after this close. */
-export const EARN_NONE = 0;
+/** Earnings flag of a session: 0 none, released before this open, or after this close. */
 export const EARN_BMO = 1;
 export const EARN_AMC = 2;
 
@@ -33,7 +32,7 @@ export interface DailyPath {
   hTotal: Float64Array;
   /** Conditional variance of the own (idiosyncratic) part, per day. */
   hOwn: Float64Array;
-  /** Earnings flag per session (EARN_*). */
+  /** Earnings flag per session (0 or EARN_*). */
   earn: Int8Array;
   /** Long-run daily variance of the total return. */
   longRunVar: number;
@@ -60,9 +59,22 @@ export function earningsGapSd(spec: Pick<SymbolSpec, "vol" | "earningsGapSd">): 
 
 /** Trend growth of a symbol's reference path per year (equities only). */
 function trendGrowth(spec: SymbolSpec): number {
-  const equity = spec.type !== "etf" || ["Multi-Sector", "Information Technology", "Financials", "Health Care",
-    "Industrials", "Consumer Discretionary", "Consumer Staples", "Utilities", "Materials", "Real Estate",
-    "Communication Services", "Energy"].includes(spec.sector);
+  const equity =
+    spec.type !== "etf" ||
+    [
+      "Multi-Sector",
+      "Information Technology",
+      "Financials",
+      "Health Care",
+      "Industrials",
+      "Consumer Discretionary",
+      "Consumer Staples",
+      "Utilities",
+      "Materials",
+      "Real Estate",
+      "Communication Services",
+      "Energy",
+    ].includes(spec.sector);
   return equity && spec.beta > 0 ? TREND.equityGrowth : 0;
 }
 
@@ -70,12 +82,7 @@ function trendGrowth(spec: SymbolSpec): number {
  * Builds the daily factors of a path owner (a symbol whose `family` is null).
  * @param earningsDays map session date -> "bmo" | "amc" (stocks; empty otherwise)
  */
-export function computeDailyPath(
-  seed: number,
-  spec: SymbolSpec,
-  factor: DailyPath | null,
-  earningsDays: ReadonlyMap<string, "bmo" | "amc">,
-): DailyPath {
+export function computeDailyPath(seed: number, spec: SymbolSpec, factor: DailyPath | null, earningsDays: ReadonlyMap<string, "bmo" | "amc">): DailyPath {
   const cal = simCalendar();
   const n = cal.days.length;
   const id = symbolId(spec.ticker);
@@ -192,9 +199,7 @@ export function computeDailyPath(
       // Mean reversion toward the trend: the whole log price for the market and non-equities,
       // the part not explained by the factor for equities (they follow the factor through beta).
       const target =
-        factor && growthPerDay > 0
-          ? trendBase + beta * ((d > 0 ? Math.log(factor.close[d - 1]) : lnFactorRef) - lnFactorRef)
-          : trendBase + growthPerDay * (d - trendDay);
+        factor && growthPerDay > 0 ? trendBase + beta * ((d > 0 ? Math.log(factor.close[d - 1]) : lnFactorRef) - lnFactorRef) : trendBase + growthPerDay * (d - trendDay);
       const drift = TREND.kappa * (target - lnPrev) - 0.5 * hTot;
       shock = ownOn + ownId - newsOn - newsId;
       on = (factor ? beta * factor.retOn[d] : 0) + ownOn + gap;

@@ -47,11 +47,7 @@ export class SimEngine {
     if (!m) {
       const spec = this.specs.get(ticker);
       const cal = simCalendar();
-      m = new Map(
-        spec?.type === "stock"
-          ? simulatedEarnings(this.seed, ticker, cal.days[0], cal.days[cal.days.length - 1]).map((e) => [e.date, e.timing])
-          : [],
-      );
+      m = new Map(spec?.type === "stock" ? simulatedEarnings(this.seed, ticker, cal.days[0], cal.days[cal.days.length - 1]).map((e) => [e.date, e.timing]) : []);
       this.earningsMemo.set(ticker, m);
     }
     return m;

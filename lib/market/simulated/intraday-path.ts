@@ -98,15 +98,22 @@ export function computeIntradayPath(seed: number, daily: DailyPath, d: number, f
   const regW = varianceWeights(nReg);
   const lnOpen = Math.log(daily.open[d]);
   bridge(
-    ln, minuteSd, nPre, regW, lnOpen, lnOpen + daily.retId[d], daily.hOwn[d] * (1 - phi),
-    key(seed, id, d, 0x1d01), regNoise, factorNoise, daily.beta, hTot * (1 - phi),
+    ln,
+    minuteSd,
+    nPre,
+    regW,
+    lnOpen,
+    lnOpen + daily.retId[d],
+    daily.hOwn[d] * (1 - phi),
+    key(seed, id, d, 0x1d01),
+    regNoise,
+    factorNoise,
+    daily.beta,
+    hTot * (1 - phi),
   );
 
   const postW = extendedWeights(nPost, daily.earn[d] === EARN_AMC ? AMC_NEWS_MINUTE : -1, EARNINGS.postMarketShare);
   const postVar = EXTENDED.postVarianceShare * hTot;
-  bridge(
-    ln, minuteSd, nPre + nReg, postW, Math.log(daily.close[d]), Math.log(daily.postEnd[d]), postVar,
-    key(seed, id, d, 0x1d03), null, null, 0, postVar,
-  );
+  bridge(ln, minuteSd, nPre + nReg, postW, Math.log(daily.close[d]), Math.log(daily.postEnd[d]), postVar, key(seed, id, d, 0x1d03), null, null, 0, postVar);
   return { nPre, nReg, nPost, ln, minuteSd, regNoise };
 }

@@ -77,7 +77,8 @@ export interface OiExpiryShape {
  * @see docs/methodology.md#open-interest-and-volume
  */
 export function oiExpiryShape(w: number, regime: OiRegime): OiExpiryShape {
-  if (!regime.indexLike) return { callMu: 0, callW: w, putMu: 0, putW: w, putMass: OI.stockPutMass, putFarW: w, tailW: 3 * w, itmBell: OI.itmFactor, itmTail: OI.itmFactor, putNear: 0 };
+  if (!regime.indexLike)
+    return { callMu: 0, callW: w, putMu: 0, putW: w, putMass: OI.stockPutMass, putFarW: w, tailW: 3 * w, itmBell: OI.itmFactor, itmTail: OI.itmFactor, putNear: 0 };
   const v = regime.volRatio;
   // Hedgers buy protection some way out of the money; in stress they buy it closer and more of it.
   const putDist = Math.min(OI.putDistanceMax, OI.putDistanceBase + OI.putDistanceInWidth * w) / Math.pow(v, OI.putDistanceVolPower);

@@ -194,7 +194,11 @@ export const OI_CARRY = {
   nearExpiryDays: 7,
 } as const;
 
-/** Daily option volume split. @see docs/methodology.md#open-interest-and-volume */
+/**
+ * Daily option volume split of the simulator's former per-contract volume plan. Nothing reads it
+ * since boards take their volume from the option tape; kept because the package exports it.
+ * @see docs/methodology.md#one-tape-board-volume-from-the-prints
+ */
 export const VOLUME = {
   /** Share of an index root's daily volume in the expiration settling today (0DTE). */
   zeroDteShareDaily: 0.55,

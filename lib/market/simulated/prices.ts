@@ -11,7 +11,7 @@ import type { SimEngine } from "./engine";
 const MINUTE_MS = 60_000;
 
 /** Rounds a price to cents. */
-export function toCents(x: number): number {
+function toCents(x: number): number {
   return Math.round(x * 100) / 100;
 }
 
@@ -31,7 +31,7 @@ export function priceAtBoundary(engine: SimEngine, spec: SymbolSpec, d: number, 
 }
 
 /** Regular close of session `d` (the path's value at the close boundary). */
-export function closeOf(engine: SimEngine, spec: SymbolSpec, d: number): number {
+function closeOf(engine: SimEngine, spec: SymbolSpec, d: number): number {
   const path = engine.intradayPath(engine.owner(spec).ticker, d);
   return priceAtBoundary(engine, spec, d, path.nPre + path.nReg);
 }

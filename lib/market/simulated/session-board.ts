@@ -1,20 +1,17 @@
 /**
  * What a chain keeps fixed through a session (computed once per root and session, memoized):
  * expirations, the strike grid around the previous close and the open, open interest as of the session's
- * start, each contract's volume for the day and its intraday timing, and the surface's
- * day-level inputs.
+ * start, where each contract's last trade sits in its spread, and the surface's day-level inputs.
+ * Volume is not planned here: boards read it from the option tape (tape-volume.ts).
  * @see docs/methodology.md#open-interest-and-volume
  */
-import { optionRoot } from "../../symbols";
 import type { SymbolSpec } from "../universe";
 import { simCalendar } from "./_calendar";
 import { hashText, key, normal, uniform } from "./_hash";
-import { EARN_AMC, EARN_BMO } from "./daily-path";
 import type { SimEngine } from "./engine";
 import { listedExpirations, type Expiration } from "./expirations";
-import { volumeWeights } from "./intraday-shapes";
 import { lnOiAnchor, oiExpiryShape, oiRegime, oiShapeWeight } from "./open-interest";
-import { OI, SIM_RATE, VOLUME } from "./params";
+import { OI, SIM_RATE } from "./params";
 import { sessionStrikes } from "./strike-grid";
 import type { VolState } from "./vol-state";
 
@@ -39,7 +36,7 @@ export interface SessionBoard {
   dividendYield: number;
   /** Previous close; the grid covers it and the session's open. */
   refSpot: number;
-  /** Regular open of the session; the grid and the day's volume are built around it too. */
+  /** Regular open of the session; the grid is built around it too. */
   openSpot: number;
   /** The level open interest was built around (EWMA of past closes). @see docs/methodology.md#open-interest-and-volume */
   oiAnchor: number;
@@ -56,15 +53,10 @@ export interface SessionBoard {
    * session's net opening volume to it (`open-interest-carry.ts`). @see docs/methodology.md#open-interest-carry-from-the-tape
    */
   oi: Float64Array;
-  dailyVolume: Float64Array;
-  /** Level (0..WARP_LEVELS-1) of the exponent p of the contract's cumulative volume curve U(m)^p. */
-  warp: Uint8Array;
   /** Where the last trade sits inside the spread, in (-0.45, 0.45). */
   lastPos: Float64Array;
   /** The owner's implied-vol state (short/long level, skew, scheduled events). @see docs/methodology.md#implied-volatility-state */
   volState: VolState;
-  /** ln of the cumulative share of the day's option volume done by minute boundary m (nReg + 1). */
-  lnCumVolume: Float64Array;
   /** Strike union and per-row strike index for boards whose first live expiration is `first`. */
   strikeUnion: Map<number, { strikes: Float64Array; strikeIndex: Int32Array }>;
 }
@@ -91,8 +83,27 @@ function roundness(strike: number, unit: number, a: number, b: number, c: number
  */
 export type SessionGrid = Pick<
   SessionBoard,
-  | "symbol" | "underlying" | "root" | "sessionDate" | "d" | "regOpenMs" | "regCloseMs" | "nReg" | "spec" | "ownerTicker"
-  | "ratio" | "refSpot" | "openSpot" | "expirations" | "expStart" | "n" | "strike" | "lnStrike" | "right" | "expIndex" | "strikeUnion"
+  | "symbol"
+  | "underlying"
+  | "root"
+  | "sessionDate"
+  | "d"
+  | "regOpenMs"
+  | "regCloseMs"
+  | "nReg"
+  | "spec"
+  | "ownerTicker"
+  | "ratio"
+  | "refSpot"
+  | "openSpot"
+  | "expirations"
+  | "expStart"
+  | "n"
+  | "strike"
+  | "lnStrike"
+  | "right"
+  | "expIndex"
+  | "strikeUnion"
 >;
 
 /** Builds the grid of `spec`'s first option root for session index `d`. */
@@ -139,16 +150,33 @@ export function buildSessionGrid(engine: SimEngine, spec: SymbolSpec, d: number)
   }
   expStart[nExp] = row;
   return {
-    symbol: spec.ticker, underlying: spec.underlying, root, sessionDate, d, regOpenMs, regCloseMs, nReg, spec,
-    ownerTicker: owner.ticker, ratio, refSpot, openSpot, expirations, expStart, n, strike, lnStrike, right, expIndex,
+    symbol: spec.ticker,
+    underlying: spec.underlying,
+    root,
+    sessionDate,
+    d,
+    regOpenMs,
+    regCloseMs,
+    nReg,
+    spec,
+    ownerTicker: owner.ticker,
+    ratio,
+    refSpot,
+    openSpot,
+    expirations,
+    expStart,
+    n,
+    strike,
+    lnStrike,
+    right,
+    expIndex,
     strikeUnion: new Map(),
   };
 }
 
 /** Builds the board of `spec`'s first option root for session index `d` (its grid, extended). */
 export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number, grid = buildSessionGrid(engine, spec, d)): SessionBoard {
-  const { sessionDate, root, ratio, refSpot, openSpot, regOpenMs, nReg, expirations, expStart, n, strike, lnStrike } = grid;
-  const rootInfo = optionRoot(root);
+  const { root, ratio, refSpot, regOpenMs, expirations, expStart, n, strike, lnStrike } = grid;
   const owner = engine.owner(spec);
   const daily = engine.dailyPath(owner.ticker);
   const lnAnchor = lnOiAnchor(daily.close, daily.refPrice, d) + Math.log(ratio);
@@ -158,8 +186,6 @@ export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number
   const rootId = hashText(root);
   const nExp = expirations.length;
   const oiW = new Float64Array(n);
-  const volW = new Float64Array(n);
-  const warp = new Uint8Array(n);
   const lastPos = new Float64Array(n);
   const dayKey = key(seed, rootId, d, 0x5e55);
   const regime = oiRegime(lnAnchor, isIndexLike, daily.hTotal[d], daily.longRunVar);
@@ -167,13 +193,7 @@ export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number
   const unit = Math.pow(10, Math.floor(Math.log10(refSpot)));
   const [roundA, roundB, roundC] = OI.roundMultipliers;
   const oiNoiseSd = OI.noiseSd;
-  const volNoiseSd = VOLUME.noiseSd;
-  const volWidthRatio = VOLUME.widthRatio;
-  const lnOpen = Math.log(openSpot);
-  const volPutTilt = isIndexLike ? VOLUME.putTiltIndex : 1;
-  const volCallTilt = isIndexLike ? 1 : VOLUME.callTiltStock;
   let oiSum = 0;
-  let volSum = 0;
   for (let e = 0; e < nExp; e++) {
     const exp = expirations[e];
     const t = Math.max(exp.settleMs - regOpenMs, MINUTE_MS) / YEAR_MS;
@@ -182,32 +202,21 @@ export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number
     const shape = oiExpiryShape(width, regime);
     const expMult = exp.quarterly ? OI.quarterly : exp.monthly ? OI.monthly : 1;
     const timeW = Math.min(1, (tDays + 3) / OI.buildUpDays) / (1 + tDays / OI.decayDays);
-    const zeroDte = exp.expiry === sessionDate;
-    const expVolW = zeroDte && rootInfo.cycle === "daily" ? -1 : (exp.monthly ? 1.5 : 1) / (1 + tDays / 7);
     const contractKey = key(seed, rootId, Math.round(Date.parse(`${exp.expiry}T00:00:00Z`) / DAY_MS), 0x0c0c);
     for (let row = expStart[e]; row < expStart[e + 1]; row += 2) {
       const K = strike[row];
       const lnK = lnStrike[row];
-      // Open interest around the anchor (where it was built); the day's volume around the open.
+      // Open interest around the anchor (where it was built).
       const m = lnK - lnAnchor;
-      const mv = lnK - lnOpen;
-      const vw = volWidthRatio * width;
-      const vbell = Math.exp(-0.5 * (mv / vw) * (mv / vw)) + 0.01 * OI.tail;
       const round = roundness(K, unit, roundA, roundB, roundC);
       const strikeKey = Math.round(K * 1000);
       for (let rt = 0; rt < 2; rt++) {
         const i = row + rt;
-        // Volume leans to out-of-the-money contracts at the open (ITM 0.4) and to index puts.
-        const sideW = ((rt === 0 ? mv <= 0 : mv >= 0) ? 1 : OI.itmFactor) * (rt === 0 ? volPutTilt : volCallTilt);
         const noise = Math.exp(oiNoiseSd * normal(contractKey, strikeKey * 2 + rt) - 0.5 * oiNoiseSd * oiNoiseSd);
         const roundW = rt === 0 ? Math.pow(round, putRoundPower) : round;
         const w = oiShapeWeight(m, rt, shape) * roundW * expMult * timeW * noise;
         oiW[i] = w;
         oiSum += w;
-        const vnoise = Math.exp(volNoiseSd * normal(dayKey, i) - 0.5 * volNoiseSd * volNoiseSd);
-        volW[i] = vbell * sideW * Math.sqrt(round) * vnoise * (expVolW < 0 ? 1 : expVolW);
-        if (expVolW < 0) volW[i] = -volW[i]; // marked 0DTE, normalised separately below
-        warp[i] = Math.min(VOLUME.warpLevels - 1, Math.floor(VOLUME.warpLevels * uniform(dayKey, 1_000_000 + i)));
         lastPos[i] = 0.9 * (uniform(dayKey, 2_000_000 + i) - 0.5);
       }
     }
@@ -218,43 +227,14 @@ export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number
   const oi = new Float64Array(n);
   for (let i = 0; i < n; i++) oi[i] = Math.round((oiTotal * oiW[i]) / oiSum);
 
-  // Daily volume: the day's total for the root (vol state, noise, earnings), 0DTE share apart.
-  const hRatio = daily.hTotal[d] / daily.longRunVar;
-  const earnDay = daily.earn[d] === EARN_BMO || (d > 0 && daily.earn[d - 1] === EARN_AMC);
-  const dayTotal =
-    spec.optionAdv *
-    Math.min(Math.max(Math.sqrt(hRatio), 0.6), 2.5) *
-    Math.exp(0.3 * normal(dayKey, 3_000_000) - 0.045) *
-    (earnDay ? 2.5 : 1);
-  let zeroSum = 0;
-  for (let i = 0; i < n; i++) if (volW[i] < 0) zeroSum -= volW[i];
-  for (let i = 0; i < n; i++) if (volW[i] > 0) volSum += volW[i];
-  const zeroShare = zeroSum > 0 ? (spec.type === "index" ? VOLUME.zeroDteShareDaily : VOLUME.nearestShare) : 0;
-  const dailyVolume = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const w = volW[i];
-    dailyVolume[i] = Math.round(w < 0 ? (dayTotal * zeroShare * -w) / zeroSum : (dayTotal * (1 - zeroShare) * w) / volSum);
-  }
-
-  // Cumulative intraday volume share at each minute boundary (U-shape with noise).
-  const vw = volumeWeights(nReg);
-  const cum = new Float64Array(nReg + 1);
-  for (let j = 0; j < nReg; j++) cum[j + 1] = cum[j] + vw[j] * Math.exp(0.3 * normal(dayKey, 4_000_000 + j));
-  const lnCumVolume = new Float64Array(nReg + 1);
-  for (let j = 0; j <= nReg; j++) lnCumVolume[j] = Math.log(cum[j] / cum[nReg]);
-  lnCumVolume[nReg] = 0;
-
   const board: SessionBoard = {
     ...grid,
     rate: SIM_RATE,
     dividendYield: spec.dividendYield,
     oiAnchor: Math.exp(lnAnchor),
     oi,
-    dailyVolume,
-    warp,
     lastPos,
     volState: engine.volState(owner.ticker),
-    lnCumVolume,
   };
   return board;
 }
@@ -268,7 +248,9 @@ export function strikeUnionFrom(board: SessionGrid, first: number): { strikes: F
   const uniq = [...new Set(board.strike.subarray(start))].sort((a, b) => a - b);
   const strikes = Float64Array.from(uniq);
   const pos = new Map<number, number>();
-  strikes.forEach((k, i) => pos.set(k, i));
+  strikes.forEach((k, i) => {
+    pos.set(k, i);
+  });
   const strikeIndex = new Int32Array(rows);
   for (let i = 0; i < rows; i++) strikeIndex[i] = pos.get(board.strike[start + i])!;
   u = { strikes, strikeIndex };

@@ -21,7 +21,7 @@ export function strikeSteps(price: number, type: "index" | "etf" | "stock"): [nu
 }
 
 /** Moneyness bands (fractions of spot) for an expiration with sd `s` = vol * sqrt(T). */
-export function strikeBands(s: number): { fine: number; mid: number; down: number; up: number } {
+function strikeBands(s: number): { fine: number; mid: number; down: number; up: number } {
   return {
     fine: Math.min(0.1, 0.03 + 2 * s),
     mid: Math.min(0.3, 0.08 + 3 * s),

@@ -16,10 +16,33 @@ import { macroEvents } from "./macro-events";
 import { IV_STATE, SKEW, SURFACE } from "./params";
 
 /** Base SSVI rho of single names with their own skew (others: `SKEW.stockDefault`). */
-export const STOCK_SKEW_RHO: Readonly<Record<string, number>> = {
-  AAPL: -0.12, MSFT: -0.15, GOOGL: -0.15, AMZN: -0.14, META: -0.12, NVDA: -0.07, AMD: -0.1, AVGO: -0.12,
-  TSLA: -0.07, PLTR: -0.08, MSTR: -0.06, COIN: -0.08, SMCI: -0.08, HOOD: -0.1, SOFI: -0.1, MARA: -0.06, RIVN: -0.12,
-  NIO: -0.1, SHOP: -0.12, NFLX: -0.12, JPM: -0.28, BAC: -0.28, KO: -0.3, PG: -0.3, JNJ: -0.3, XOM: -0.25,
+const STOCK_SKEW_RHO: Readonly<Record<string, number>> = {
+  AAPL: -0.12,
+  MSFT: -0.15,
+  GOOGL: -0.15,
+  AMZN: -0.14,
+  META: -0.12,
+  NVDA: -0.07,
+  AMD: -0.1,
+  AVGO: -0.12,
+  TSLA: -0.07,
+  PLTR: -0.08,
+  MSTR: -0.06,
+  COIN: -0.08,
+  SMCI: -0.08,
+  HOOD: -0.1,
+  SOFI: -0.1,
+  MARA: -0.06,
+  RIVN: -0.12,
+  NIO: -0.1,
+  SHOP: -0.12,
+  NFLX: -0.12,
+  JPM: -0.28,
+  BAC: -0.28,
+  KO: -0.3,
+  PG: -0.3,
+  JNJ: -0.3,
+  XOM: -0.25,
 };
 
 /** The implied-vol state of one path owner, by session. */
@@ -52,7 +75,7 @@ export interface VolState {
 /** Factor loading of an owner on the S&P 500 (through NDX or SOXX where that is its factor). */
 function marketBeta(daily: DailyPath): number {
   let b = 1;
-  for (let p: DailyPath | null = daily; p && p.factor; p = p.factor) b *= p.beta;
+  for (let p: DailyPath | null = daily; p?.factor; p = p.factor) b *= p.beta;
   return b;
 }
 
@@ -79,7 +102,7 @@ export function computeVolState(seed: number, spec: SymbolSpec, daily: DailyPath
   const y0 = target(0);
   let prev = y0;
   let prevClose = daily.refPrice;
-  const rhoBase = isIndexLike ? SURFACE.rhoIndex : STOCK_SKEW_RHO[spec.ticker] ?? SKEW.stockDefault;
+  const rhoBase = isIndexLike ? SURFACE.rhoIndex : (STOCK_SKEW_RHO[spec.ticker] ?? SKEW.stockDefault);
   let wander = normal(key(seed, id, 0, 0x5c3e), 0);
   const persist = SKEW.wanderPersistence;
   const shocks = new Map<number, number>();
@@ -117,11 +140,21 @@ export function computeVolState(seed: number, spec: SymbolSpec, daily: DailyPath
   for (let i = 0; i < ev.length; i++) eventCumVar[i + 1] = eventCumVar[i] + ev[i].v;
 
   return {
-    y, delta, y0, yBar, yMin, yMax, spotBetaDown, spotBetaUp,
+    y,
+    delta,
+    y0,
+    yBar,
+    yMin,
+    yMax,
+    spotBetaDown,
+    spotBetaUp,
     lnLong: Math.log(S.longLevel * spec.vol),
     rho,
     eta: isIndexLike ? SURFACE.etaIndex : SURFACE.etaStock,
-    eventMs, eventCumVar, seed, id,
+    eventMs,
+    eventCumVar,
+    seed,
+    id,
   };
 }
 

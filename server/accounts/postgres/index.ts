@@ -22,8 +22,7 @@ import { createPgLedger, type PgCreditLedger } from "./pg-ledger";
 import { createPgStore } from "./pg-store";
 import { migratePg } from "./migrate";
 
-export { loadMigrations, migratePg } from "./migrate";
-export { redactUrl } from "./pg-connection";
+export { loadMigrations } from "./migrate";
 
 export interface OpenPostgresOptions {
   /** `postgres://user[:password]@host[:port]/database` */
@@ -84,7 +83,11 @@ export async function openPostgresAccountService(options: OpenPostgresOptions): 
   // Admin writes from any process notify the account; a (re)connected listener may have missed
   // notices, so it starts from an empty cache. Without the listener the cache's TTL is the bound.
   await sql
-    .listen(AUTH_CHANNEL, (accountId) => auth.invalidate(accountId), () => auth.invalidate())
+    .listen(
+      AUTH_CHANNEL,
+      (accountId) => auth.invalidate(accountId),
+      () => auth.invalidate(),
+    )
     .catch(() => {});
   // Group commit has one batch at the server at a time: one connection of its own keeps one warm
   // backend on it, instead of the pool handing each batch to whichever of its connections is next

@@ -4,7 +4,7 @@
  * row so two instances cannot pass the active-key limit together. See docs/operations.md#accounts-cli.
  */
 import { ApiError } from "../../errors";
-import type { AccountAdmin, AccountDetails, CreateAccountInput, KeyState, LedgerEntry, UpdateAccountInput } from "../admin-types";
+import type { AccountAdmin, AccountDetails, CreateAccountInput, LedgerEntry, UpdateAccountInput } from "../admin-types";
 import { assertCap, assertCredits, assertRpm } from "../account-errors";
 import { displayPrefix, generateKey, hashesEqual, hashKey, KEY_PREFIX, newId } from "../keys";
 import { ledgerEntryOf, type LedgerRow } from "../ledger-rows";
@@ -13,17 +13,9 @@ import { usagePeriods } from "../sqlite-ledger";
 import { AUTH_CHANNEL } from "./pg-auth";
 import type { Sql } from "./pg-connection";
 import { grantDue, type PgAccountRow, type PgStore } from "./pg-store";
+import { accountFieldsOf, keyInfoOf, type KeyRow } from "../account-rows";
 
 type Tx = Sql;
-type KeyRow = { id: string; account_id: string; prefix: string; created_ms: number; revoked_ms: number | null; expires_ms: number | null };
-
-const iso = (ms: number | null): string | null => (ms == null ? null : new Date(ms).toISOString());
-
-function keyState(revokedMs: number | null, expiresMs: number | null, tsMs: number): KeyState {
-  if (revokedMs != null) return "revoked";
-  if (expiresMs != null && expiresMs <= tsMs) return "expired";
-  return "active";
-}
 
 /** Admin steps run inside a caller's transaction. */
 export interface PgAdminTxSteps {
@@ -119,28 +111,12 @@ export function createPgAdmin(store: PgStore): PgAdmin {
       SELECT id, account_id, prefix, created_ms, revoked_ms, expires_ms FROM api_keys
        WHERE account_id = ${row.id} ORDER BY created_ms, id`;
     return {
-      accountId: row.id,
-      label: row.label,
-      plan: row.plan,
-      status: row.status,
-      opraAgreement: row.opra_agreement,
-      dailyCapCredits: row.daily_cap,
-      monthlyCapCredits: row.monthly_cap,
-      requestsPerMinuteOverride: row.requests_per_minute,
-      createdAt: iso(row.created_ms)!,
+      ...accountFieldsOf(row, row.opra_agreement),
       creditsBalance: figures!.credits ?? 0,
       ledgerSumCredits: figures!.ledger_sum,
       usedTodayCredits: figures!.used_d,
       usedThisMonthCredits: figures!.used_m,
-      keys: keys.map((k) => ({
-        keyId: k.id,
-        accountId: k.account_id,
-        prefix: k.prefix,
-        state: keyState(k.revoked_ms, k.expires_ms, tsMs),
-        createdAt: iso(k.created_ms)!,
-        revokedAt: iso(k.revoked_ms),
-        expiresAt: iso(k.expires_ms),
-      })),
+      keys: keys.map((k) => keyInfoOf(k, tsMs)),
     };
   }
 

@@ -8,9 +8,8 @@
  * See docs/api.md#accounts-and-keys and docs/methodology.md#postgresql-group-commit-and-the-auth-cache.
  */
 import { ApiError } from "../../errors";
-import { forbidden, statusError } from "../account-errors";
+import { checkAuthRow, principalOf } from "../account-rows";
 import { hashesEqual, hashKey, keyFromAuthorization } from "../keys";
-import { limitsOf } from "../_sqlite-store";
 import type { AccountPrincipal } from "../sqlite-auth";
 import { assertPlanEntitled } from "../entitlements";
 import type { AccountAuth, AccountStatus, GrantRef, Plan, Principal } from "../types";
@@ -64,20 +63,7 @@ export function createPgAuth(store: PgStore, options: PgAuthOptions = {}): PgAut
    */
   const cache = new Map<string, { row: AuthRow; readAt: number }>();
 
-  const principalFrom = (row: AuthRow, keyId: string): AccountPrincipal => ({
-    accountId: row.account_id,
-    keyId,
-    plan: row.plan,
-    limits: limitsOf(row.plan, row.requests_per_minute),
-    opraAgreement: row.opra_agreement,
-  });
-
-  function checkAuthRow(row: AuthRow | undefined, tsMs: number): AuthRow {
-    if (!row || row.revoked_ms != null || (row.expires_ms != null && row.expires_ms <= tsMs)) throw forbidden();
-    const err = statusError(row.status);
-    if (err) throw err;
-    return row;
-  }
+  const principalFrom = (row: AuthRow, keyId: string): AccountPrincipal => principalOf(row, keyId, row.opra_agreement);
 
   const byKeyId = (keyId: string) =>
     guarded(async () => {

@@ -27,7 +27,7 @@ export interface PgConnectionOptions {
  */
 export const PG_RECONNECT_MAX_S = 0.5;
 /** TCP keepalive of idle connections, s: a dead peer's connection is found and dropped sooner. */
-export const PG_KEEPALIVE_S = 10;
+const PG_KEEPALIVE_S = 10;
 
 /** Reconnect delay after `failures` failed connections in a row, s: 50 ms doubling, capped. */
 export function pgReconnectDelayS(failures: number): number {

@@ -91,7 +91,9 @@ export function createPgConsoleStore(sql: Sql, accountSteps: PgAdminTxSteps, opt
     now,
 
     passwordHash: (accountId: string) =>
-      guarded(async () => (await sql<{ password_hash: string }[]>`SELECT password_hash FROM console_credentials WHERE account_id = ${accountId}`)[0]?.password_hash ?? null),
+      guarded(
+        async () => (await sql<{ password_hash: string }[]>`SELECT password_hash FROM console_credentials WHERE account_id = ${accountId}`)[0]?.password_hash ?? null,
+      ),
 
     setPasswordHash: (accountId: string, passwordHash: string) =>
       guarded(async () => {
@@ -202,8 +204,7 @@ export function createPgConsoleStore(sql: Sql, accountSteps: PgAdminTxSteps, opt
         return rows.map((k) => consoleKeyOf(k, tsMs));
       }),
 
-    accountPlan: (accountId: string) =>
-      guarded(async () => (await sql<{ plan: Plan }[]>`SELECT plan FROM accounts WHERE id = ${accountId}`)[0]?.plan ?? null),
+    accountPlan: (accountId: string) => guarded(async () => (await sql<{ plan: Plan }[]>`SELECT plan FROM accounts WHERE id = ${accountId}`)[0]?.plan ?? null),
 
     /**
      * Summed straight from the ledger by (UTC hour, route): PostgreSQL ledger ids are not in commit

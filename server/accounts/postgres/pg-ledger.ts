@@ -7,7 +7,7 @@
 import { ApiError } from "../../errors";
 import { assertCredits, forbidden, storeFailure } from "../account-errors";
 import { secondsUntilEtMidnight } from "../et-periods";
-import { limitsOf } from "../_sqlite-store";
+import { accountRecordOf } from "../account-rows";
 import { usagePeriods } from "../sqlite-ledger";
 import type { AccountRecord, BalanceResult, CreditLedger, LedgerRef, Principal } from "../types";
 import { createPgBatcher, DEFAULT_PG_GROUP_COMMIT_WINDOW_MS, type PgBatcher, type PgOpResult } from "./pg-batcher";
@@ -36,9 +36,14 @@ function refusal(r: PgOpResult, credits: number, tsMs: number): ApiError {
     });
   }
   if (r.code === "monthly_cap_reached") {
-    return new ApiError(402, "monthly_cap_reached", `The account's monthly spend cap of ${r.cap} credits is reached; it resets on the 1st (ET) or when the cap is raised.`, {
-      headers: { "X-Credits-Remaining": remaining },
-    });
+    return new ApiError(
+      402,
+      "monthly_cap_reached",
+      `The account's monthly spend cap of ${r.cap} credits is reached; it resets on the 1st (ET) or when the cap is raised.`,
+      {
+        headers: { "X-Credits-Remaining": remaining },
+      },
+    );
   }
   if (r.code === "insufficient_credits") {
     return new ApiError(402, "insufficient_credits", `This request costs ${credits} credits; the balance is ${remaining}.`, {
@@ -68,7 +73,10 @@ export function createPgLedger(store: PgStore, options: { groupCommitWindowMs?: 
     const tsMs = now();
     const { day, month } = usagePeriods(tsMs);
     const g = grantDue(p.plan, tsMs);
-    const r = await batcher.submit({ op: "debit", a: p.accountId, n: credits, rq: ref.requestId, rt: ref.route, ts: tsMs, d: day, m: month, gp: g.period, gc: g.credits, gm: g.monthly }, after);
+    const r = await batcher.submit(
+      { op: "debit", a: p.accountId, n: credits, rq: ref.requestId, rt: ref.route, ts: tsMs, d: day, m: month, gp: g.period, gc: g.credits, gm: g.monthly },
+      after,
+    );
     if (r.code !== "ok") throw refusal(r, credits, tsMs);
     return { balance: r.balance!, ledgerId: r.ledger_id };
   }
@@ -108,22 +116,12 @@ export function createPgLedger(store: PgStore, options: { groupCommitWindowMs?: 
                  coalesce((SELECT credits FROM usage WHERE account_id = b.account_id AND period = ${month}), 0) AS used_m
             FROM balances b WHERE b.account_id = ${row.id}`;
         const creditsBalance = u?.credits ?? 0;
-        return {
-          customerId: row.id,
-          status: row.status,
-          plan: row.plan,
-          apiEligible: true,
-          unlimited: false,
-          creditsBalance,
-          balanceUsd: Math.round(creditsBalance) / 1000,
-          limits: limitsOf(row.plan, row.requests_per_minute),
-          caps: {
-            dailyCredits: row.daily_cap,
-            monthlyCredits: row.monthly_cap,
-            usedTodayCredits: u?.used_d ?? 0,
-            usedThisMonthCredits: u?.used_m ?? 0,
-          },
-        } satisfies AccountRecord;
+        return accountRecordOf(row, creditsBalance, {
+          dailyCredits: row.daily_cap,
+          monthlyCredits: row.monthly_cap,
+          usedTodayCredits: u?.used_d ?? 0,
+          usedThisMonthCredits: u?.used_m ?? 0,
+        });
       }),
   };
   return ledger;

@@ -16,7 +16,6 @@ import {
   refreshedScope,
   sameResource,
   type AccessGrant,
-  type ClientAuthMethod,
   type ConnectedApp,
   type GrantStanding,
   type OAuthStore,
@@ -75,8 +74,7 @@ export function createPgOAuthStore(sql: Sql, options: PgOAuthOptions = {}): OAut
   const unusedTtlMs = limits.unusedClientTtlS * 1000;
   const batch = Math.max(1, Math.min(50, Math.floor(limits.maxUnusedClients / 10)));
   let sincePrune = Infinity;
-  const standing = async (accountId: string, keyId: string | null): Promise<GrantStanding> =>
-    (await options.grantStanding?.({ accountId, keyId })) ?? "live";
+  const standing = async (accountId: string, keyId: string | null): Promise<GrantStanding> => (await options.grantStanding?.({ accountId, keyId })) ?? "live";
 
   const toClient = clientOf;
 
@@ -148,7 +146,15 @@ export function createPgOAuthStore(sql: Sql, options: PgOAuthOptions = {}): OAut
                    VALUES (${clientId}, ${clientSecret ? hashSecret(clientSecret) : null}, ${reg.authMethod}, ${reg.clientName},
                            ${JSON.stringify(reg.redirectUris)}, ${JSON.stringify(reg.metadata)}, ${tsMs})`;
         });
-        return { clientId, clientSecret, clientName: reg.clientName, redirectUris: reg.redirectUris, authMethod: reg.authMethod, metadata: reg.metadata, createdMs: tsMs };
+        return {
+          clientId,
+          clientSecret,
+          clientName: reg.clientName,
+          redirectUris: reg.redirectUris,
+          authMethod: reg.authMethod,
+          metadata: reg.metadata,
+          createdMs: tsMs,
+        };
       }),
 
     getClient: (clientId) =>
@@ -238,7 +244,7 @@ export function createPgOAuthStore(sql: Sql, options: PgOAuthOptions = {}): OAut
         const r = await begin(async (tx): Promise<TokenSet | OAuthError> => {
           const tokenHash = hashSecret(input.refreshToken);
           const [row] = await tx<TokenRow[]>`SELECT * FROM oauth_tokens WHERE token_hash = ${tokenHash} FOR UPDATE`;
-          if (!row || row.kind !== "refresh" || row.client_id !== input.clientId) throw invalidGrant("The refresh token is not valid.");
+          if (row?.kind !== "refresh" || row.client_id !== input.clientId) throw invalidGrant("The refresh token is not valid.");
           if (row.revoked_ms != null) {
             const owner = (await appOf(tx, row.app_id))?.account_id;
             if (owner !== undefined && (await standing(owner, row.key_id)) === "gone") {
@@ -288,7 +294,7 @@ export function createPgOAuthStore(sql: Sql, options: PgOAuthOptions = {}): OAut
         const [row] = await sql<(TokenRow & { account_id: string; app_revoked_ms: number | null; last_used_ms: number | null })[]>`
           SELECT t.*, a.account_id, a.revoked_ms AS app_revoked_ms, a.last_used_ms
             FROM oauth_tokens t JOIN oauth_apps a ON a.app_id = t.app_id WHERE t.token_hash = ${hashSecret(token)}`;
-        if (!row || row.kind !== "access" || row.revoked_ms != null || row.expires_ms <= tsMs) return null;
+        if (row?.kind !== "access" || row.revoked_ms != null || row.expires_ms <= tsMs) return null;
         if (!sameResource(row.resource, expectedResource) || row.app_revoked_ms != null) return null;
         if (row.last_used_ms == null || tsMs - row.last_used_ms >= LAST_USED_RESOLUTION_MS) {
           // Bookkeeping only: a busy store must not refuse a valid token.
@@ -297,7 +303,15 @@ export function createPgOAuthStore(sql: Sql, options: PgOAuthOptions = {}): OAut
             () => {},
           );
         }
-        return { appId: row.app_id, accountId: row.account_id, keyId: row.key_id, clientId: row.client_id, resource: row.resource, scope: row.scope, expiresMs: row.expires_ms };
+        return {
+          appId: row.app_id,
+          accountId: row.account_id,
+          keyId: row.key_id,
+          clientId: row.client_id,
+          resource: row.resource,
+          scope: row.scope,
+          expiresMs: row.expires_ms,
+        };
       }),
 
     listApps: (filter = {}) =>

@@ -2,8 +2,8 @@ import { cacheShareBytes } from "../../cache/cache-budget";
 import { LruCache } from "../../cache/lru-cache";
 import type { AppServices } from "../../services";
 import { routeDefiner } from "../define-route";
-import { createPagingHints, type PagingHints } from "./paging-hints";
-import { tapeCacheEntryBytes } from "./tape-bytes";
+import { createPagingHints, type PagingHints } from "./shared/paging-hints";
+import { tapeCacheEntryBytes } from "./sessions/tape-bytes";
 
 /**
  * The flow module's state. `memo` caches small derived values under a string key; `tapes` holds

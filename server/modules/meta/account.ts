@@ -3,7 +3,7 @@ import { AccountRecordSchema } from "../../../lib/api/account";
 import { metaRoute } from "./meta-route";
 
 /** `data` of `GET /v1/account`: the spec's Account record (one schema, owned by the accounts contract). */
-export const AccountDataSchema = AccountRecordSchema;
+const AccountDataSchema = AccountRecordSchema;
 
 /** `GET /v1/account`: balance, status and limits of the calling key's account. Free. */
 export const accountRoute = metaRoute({

@@ -4,9 +4,6 @@ import { accountRoute } from "./account";
 import type { MetaState } from "./meta-route";
 import { openApiBaseRoute, openApiFlowRoute, openApiPriceRoute } from "./openapi";
 
-export { accountRoute, AccountDataSchema } from "./account";
-export { openApiBaseRoute, openApiFlowRoute, openApiPriceRoute } from "./openapi";
-
 /** Account and the three API descriptions. */
 export const metaModule = defineModule<MetaState>({
   name: "meta",

@@ -15,10 +15,10 @@ import { optionsKey, type BoardQuery } from "./grid-route";
 import type { PositioningState } from "./service";
 
 /** Strikes listed in `topRisers` / `topFallers` of a velocity event. */
-export const VELOCITY_TOP_N = 5;
+const VELOCITY_TOP_N = 5;
 
 /** Per-strike velocity of one board. */
-export interface VelocityPayload {
+interface VelocityPayload {
   symbol: string;
   metric: "gamma" | "vanna";
   asOf: string;
@@ -28,7 +28,10 @@ export interface VelocityPayload {
   topFallers: { strike: number; value: number; velocityPct: number }[];
 }
 
-function velocityOf(entry: { symbol: string; asOf: string; strikes: { strike: number; value: number; velocityPct?: number }[] }, metric: "gamma" | "vanna"): VelocityPayload {
+function velocityOf(
+  entry: { symbol: string; asOf: string; strikes: { strike: number; value: number; velocityPct?: number }[] },
+  metric: "gamma" | "vanna",
+): VelocityPayload {
   const strikes = entry.strikes.map((s) => ({ strike: s.strike, value: s.value, velocityPct: s.velocityPct ?? 0 }));
   const byVel = [...strikes].sort((a, b) => b.velocityPct - a.velocityPct || a.strike - b.strike);
   return {
@@ -38,7 +41,10 @@ function velocityOf(entry: { symbol: string; asOf: string; strikes: { strike: nu
     lookbackMinutes: VELOCITY_LOOKBACK_MINUTES,
     strikes,
     topRisers: byVel.filter((s) => s.velocityPct > 0).slice(0, VELOCITY_TOP_N),
-    topFallers: byVel.filter((s) => s.velocityPct < 0).reverse().slice(0, VELOCITY_TOP_N),
+    topFallers: byVel
+      .filter((s) => s.velocityPct < 0)
+      .reverse()
+      .slice(0, VELOCITY_TOP_N),
   };
 }
 
@@ -93,7 +99,7 @@ export async function buildBoardState(state: PositioningState, symbol: string, q
 }
 
 /** The positioning boards as a stream topic source. */
-export function boardTopicSource(state: PositioningState): TopicSource<BoardQuery> {
+function boardTopicSource(state: PositioningState): TopicSource<BoardQuery> {
   return {
     optionsKey,
     build: (symbol, query, nowMs) => buildBoardState(state, symbol, query, nowMs),

@@ -13,8 +13,6 @@ import { knownSymbols, noData } from "./service";
 /** Credits per call: a board feeds any number of heatmaps, so it is priced like one replay. */
 export const BOARD_COST = 5;
 
-export { BoardDataSchema };
-
 /** `GET /v1/board`: the board at or before `at` (default: now), one symbol. */
 export const boardRoute = positioningRoute({
   host: "base",

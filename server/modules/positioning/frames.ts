@@ -86,7 +86,7 @@ export async function replayEntry(state: PositioningState, symbol: string, q: Bo
 }
 
 /** `meta` of a heatmap-shaped response. */
-export function heatmapMeta(built: BuiltEntry[], q: BoardQuery, mode: "live" | "historical") {
+function heatmapMeta(built: BuiltEntry[], q: BoardQuery, mode: "live" | "historical") {
   const first = built[0].grid.meta;
   return {
     metric: q.metric,
@@ -105,12 +105,7 @@ export function heatmapMeta(built: BuiltEntry[], q: BoardQuery, mode: "live" | "
  * `data` and `meta` of a heatmap-shaped response: one entry per known symbol of `q`, built by
  * `entryOf` (unknown and board-less symbols dropped; 404 only when none is left).
  */
-export async function heatmapResponse(
-  state: PositioningState,
-  q: GridQuery,
-  mode: "live" | "historical",
-  entryOf: (symbol: string) => Promise<BuiltEntry>,
-) {
+export async function heatmapResponse(state: PositioningState, q: GridQuery, mode: "live" | "historical", entryOf: (symbol: string) => Promise<BuiltEntry>) {
   const symbols = await knownSymbols(state, q.symbols);
   const built = await perSymbol(symbols, entryOf);
   const data = mode === "live" && built.length === 1 ? liveData(built[0].entry) : { symbols: built.map((b) => b.entry) };
@@ -122,6 +117,9 @@ const liveDataOf = new WeakMap<HeatmapEntry, { symbols: HeatmapEntry[] }>();
 
 function liveData(entry: HeatmapEntry): { symbols: HeatmapEntry[] } {
   let data = liveDataOf.get(entry);
-  if (!data) liveDataOf.set(entry, (data = memoizeJson({ symbols: [entry] })));
+  if (!data) {
+    data = memoizeJson({ symbols: [entry] });
+    liveDataOf.set(entry, data);
+  }
   return data;
 }

@@ -1,7 +1,7 @@
 // The board query every positioning route shares (heatmap, replay, levels, stream), the route
 // helper that fills a board route's common fields; the schemas live in lib/api/positioning.ts.
 import type { z } from "zod";
-import { gridQueryShape, GridQuerySchema, HeatmapEntrySchema, MAX_POSITIONING_SYMBOLS, PositioningMetaSchema } from "../../../lib/api/positioning";
+import { type gridQueryShape, type GridQuerySchema, type HeatmapEntrySchema, MAX_POSITIONING_SYMBOLS, PositioningMetaSchema } from "../../../lib/api/positioning";
 import type { ExposureGridOptionsInput } from "../../../lib/positioning";
 import type { Principal } from "../../accounts/types";
 import type { RouteDef } from "../define-route";
@@ -12,12 +12,7 @@ export {
   FIRST_HISTORY_DATE,
   FIRST_HISTORY_MS,
   GridQuerySchema,
-  gridQueryShape,
   HeatmapDataSchema,
-  HeatmapEntrySchema,
-  MAX_POSITIONING_SYMBOLS,
-  PositioningMetaSchema,
-  StrikeNodeSchema,
 } from "../../../lib/api/positioning";
 
 /** The route fields every board route (heatmap, replay, levels) shares; `gridRoute` fills them. */

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { HistoricalRangeDataSchema, HistoricalRangeQuerySchema, RANGE_LIMITS, SymbolRangeSchema } from "../../../lib/api/positioning";
+import { HistoricalRangeDataSchema, HistoricalRangeQuerySchema, RANGE_LIMITS, type SymbolRangeSchema } from "../../../lib/api/positioning";
 import { heatmapFrame, exposureGrid } from "../../../lib/positioning";
 import { previousTradingDay, sessionBounds } from "../../../lib/time";
 import { SLOT_HISTORICAL } from "../../accounts/types";
@@ -8,8 +8,6 @@ import { attribution, FIRST_HISTORY_DATE, FIRST_HISTORY_MS, gridOptions, gridRou
 import { HISTORICAL_RETRY_AFTER_S } from "./historical";
 import { knownSymbols, noData, perSymbol, type PositioningState } from "./service";
 import { windowedSource } from "./windowed-boards";
-
-export { RANGE_LIMITS };
 
 const MINUTE_MS = 60_000;
 
@@ -69,7 +67,7 @@ export const historicalRangeRoute = gridRoute({
   cacheControl: "private, max-age=3600",
   summary: "Replay: every snapshot in a window (up to 15 minutes, 5 symbols)",
   description:
-    "Every one-minute board between from and to (inclusive) for up to 5 symbols (meta.resolution \"1m\": this market stores one " +
+    'Every one-minute board between from and to (inclusive) for up to 5 symbols (meta.resolution "1m": this market stores one ' +
     "board a minute). Each frame's values[i] is the net exposure at axes[frame.axis].strikes[i] over that axis's expirations, " +
     "the number /v1/historical reports as strikes[i].value for that instant. Axes are listed once and referenced by id; a new " +
     "axis appears when the visible strikes or expirations change. Gzip-compressed with Accept-Encoding: gzip. Counts against " +

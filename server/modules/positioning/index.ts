@@ -13,15 +13,10 @@ import { streamRoute } from "./stream";
 import { streamWsRoute } from "./stream-ws";
 import { symbolsRoute } from "./symbols";
 
-export { heatmapRoute, historicalRangeRoute, historicalRoute, levelsRoute, statsDailyRoute, streamRoute, streamWsRoute, symbolsRoute };
-export { statsGridQuery, STATS_LIMITS } from "./stats-daily";
-export { LEVELS_COST } from "./levels";
-export { boardRoute, BOARD_COST } from "./board";
-export { RANGE_LIMITS } from "./historical-range";
-export { credentialsOf, WS_BEARER_PREFIX, WS_SUBPROTOCOL } from "./stream-ws";
+export { BOARD_COST } from "./board";
 export { boardQueryOf, streamQuery } from "./stream-query";
 export { createPositioningBoardHub, positioningStreamHub } from "./board-source";
-export type { PositioningOptions, PositioningState } from "./service";
+export type { PositioningState } from "./service";
 
 /**
  * The positioning module with its tuning (cache lifetimes and sizes).

@@ -4,7 +4,7 @@ import { gridOptions, gridRoute } from "./grid-route";
 import { knownSymbols, liveKey, noData, perSymbol } from "./service";
 
 /** Credits per `/v1/gex/levels` call: the spec leaves it open; the reference and the heatmap charge 1. */
-export const LEVELS_COST = 1;
+const LEVELS_COST = 1;
 
 /** `GET /v1/gex/levels`: classified nodes strongest first, walls, flip and zero gamma. */
 export const levelsRoute = gridRoute({

@@ -8,8 +8,6 @@ import { knownSymbols, type PositioningState } from "./service";
 import { StatsPoolUnavailable } from "./stats-pool";
 import { replayStatsSession, type StatsSessionTask } from "./stats-replay";
 
-export { STATS_LIMITS };
-
 /**
  * Daily-statistics requests one account may have in flight (the spec leaves it open; a cold call
  * can replay 400 sessions). Over it: 429 `too_many_concurrent_requests`, `Retry-After: 2`.

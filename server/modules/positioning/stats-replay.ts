@@ -5,7 +5,7 @@
  * a statistics worker alike. See docs/operations.md#daily-statistics-performance.
  */
 import type { KernelEngine } from "../../../lib/kernels";
-import type { ChainSnapshot, MarketData } from "../../../lib/market/market-data";
+import type { MarketData } from "../../../lib/market/market-data";
 import {
   dailyStats,
   exposureGrid,

@@ -3,8 +3,6 @@ import { MAX_STREAM_SYMBOLS, StreamQuerySchema } from "../../../lib/api/position
 import type { Principal } from "../../accounts/types";
 import type { BoardQuery } from "./grid-route";
 
-export { MAX_STREAM_SYMBOLS };
-
 /** Query of `/v1/stream` and `/v1/stream/ws` (lib/api/positioning.ts). */
 export const streamQuery = StreamQuerySchema;
 

@@ -6,8 +6,6 @@ import { httpRequestOf } from "../http-request";
 import { openConnection } from "./open-stream";
 import { streamQuery, symbolsPerStream } from "./stream-query";
 
-export { credentialsOf, WS_BEARER_PREFIX, WS_STREAM_SUBPROTOCOL as WS_SUBPROTOCOL } from "../../streams/ws-upgrade";
-
 /**
  * `GET /v1/stream/ws`: the same stream over WebSocket (crossws). The upgrade request goes through
  * the same pipeline (auth, validation, entitlement, the opening debit), so a refused open is a
@@ -27,8 +25,8 @@ export const streamWsRoute = positioningRoute({
   data: HeatmapWebSocketSchema,
   summary: "Live stream over WebSocket",
   description:
-    "The /v1/stream events as WebSocket text messages {id, event, data}; keep-alives are {\"event\":\"ping\"}. Authenticate with " +
-    "the Authorization header or, from a browser, the subprotocols [\"optionscope.stream.v1\", \"bearer.<API_KEY>\"]. Resume " +
+    'The /v1/stream events as WebSocket text messages {id, event, data}; keep-alives are {"event":"ping"}. Authenticate with ' +
+    'the Authorization header or, from a browser, the subprotocols ["optionscope.stream.v1", "bearer.<API_KEY>"]. Resume ' +
     "with lastEventId. Same billing and limits as /v1/stream. A request without Upgrade gets 426 upgrade_required.",
   tags: ["Heatmap"],
   handler: async ({ query, principal, services, state, request: maybeRequest, requestId }) => {

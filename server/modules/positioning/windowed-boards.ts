@@ -23,4 +23,3 @@ export function windowedSource(
   const select: ChainWindowSelect = { maxExpirations, strikeWindow: (strikes, spot) => strikeWindow(strikes, spot, maxStrikes) };
   return (symbol, atMs) => fn.call(market, symbol, atMs, select, chainOptions);
 }
-

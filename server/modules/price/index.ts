@@ -11,10 +11,7 @@ import { streamBarsRoute } from "./stream-bars";
 import { priceSymbolsRoute } from "./symbols";
 import { priceTimeRoute } from "./time";
 
-export { marksRoute, timescaleMarksRoute } from "./marks";
-export { historyRoute, priceConfigRoute, priceSearchRoute, priceSymbolsRoute, priceTimeRoute, streamBarsRoute };
-export { priceStreamHub } from "./bar-source";
-export type { PriceState } from "./price-route";
+export { priceStreamHub } from "./bar-stream-source";
 
 /** The price module. */
 export const priceModule = defineModule({

@@ -12,7 +12,7 @@ import { resolveSymbol } from "./resolve-symbol";
 import { sessionMarkParts } from "./session-marks";
 
 /** Credits per call of each marks route. */
-export const MARKS_COST = 1;
+const MARKS_COST = 1;
 
 const SECOND = 1000;
 
@@ -71,11 +71,27 @@ export const marksRoute = priceRoute({
     const inWindow = (ms: number) => ms >= fromMs && ms < toMs;
     const parts = [];
     for (const date of dates) {
-      parts.push(await sessionMarkParts({ market: services.market, kernels: services.kernels, ticker: info.ticker, root, date, nowMs, signal: ctx.signal, cacheBytes: cacheShareBytes(services.cacheBytes, "price") * PRICE_SPLIT.marks }));
+      parts.push(
+        await sessionMarkParts({
+          market: services.market,
+          kernels: services.kernels,
+          ticker: info.ticker,
+          root,
+          date,
+          nowMs,
+          signal: ctx.signal,
+          cacheBytes: cacheShareBytes(services.cacheBytes, "price") * PRICE_SPLIT.marks,
+        }),
+      );
     }
     const kings = parts.flatMap((p) => p.kings).filter((k) => inWindow(k.tsMs));
     const events = parts.flatMap((p) => p.events).filter((e) => inWindow(e.tsMs));
-    return { data: mergeBarMarks(kingChangeMarks(root, kings), events.map((e) => e.mark)) };
+    return {
+      data: mergeBarMarks(
+        kingChangeMarks(root, kings),
+        events.map((e) => e.mark),
+      ),
+    };
   },
 });
 

@@ -2,7 +2,7 @@ import { cacheShareBytes } from "../../cache/cache-budget";
 import { LruCache } from "../../cache/lru-cache";
 import type { AppServices } from "../../services";
 import type { StreamHub } from "../../streams/stream-hub";
-import type { BarsQuery } from "./bar-source";
+import type { BarsQuery } from "./bar-stream-source";
 import { routeDefiner } from "../define-route";
 
 /** Complete sessions kept per app at most (hourly and daily entries together); bytes bound them too. */

@@ -9,7 +9,7 @@ import { TICKER_RE } from "../params";
  * writes that body (plus `s: "error"`, `errmsg`, `code`) for price errors whose details carry
  * `success: false` (server/http/render-error.ts).
  */
-export function udfSymbolError(status: 400 | 404, code: string, text: string): ApiError {
+function udfSymbolError(status: 400 | 404, code: string, text: string): ApiError {
   return new ApiError(status, code, text, { details: { success: false } });
 }
 

@@ -15,13 +15,13 @@ import { windowedSource } from "../positioning/windowed-boards";
 import { PRICE_SPLIT } from "./price-route";
 
 /** The king strike at a sample instant (null: no king on that board). */
-export interface KingSample {
+interface KingSample {
   tsMs: number;
   strike: number | null;
 }
 
 /** A sweep or block mark with the instant of its event (its `time` is the minute's). */
-export interface TimedMark {
+interface TimedMark {
   tsMs: number;
   mark: BarMark;
 }
@@ -33,7 +33,7 @@ export interface SessionMarkParts {
 }
 
 /** Finished sessions kept per market, and past king samples (at most; bytes bound them too). */
-export const MARKS_CACHE_LIMITS = Object.freeze({ sessions: 256, kingSamples: 20_000 });
+const MARKS_CACHE_LIMITS = Object.freeze({ sessions: 256, kingSamples: 20_000 });
 
 interface MarksCache {
   sessions: LruCache<string, Promise<SessionMarkParts>>;

@@ -5,11 +5,9 @@ import type { Principal } from "../../accounts/types";
 import { apiErrors } from "../../errors";
 import { openOnHub, sseResponse } from "../../streams/open-stream";
 import { httpRequestOf } from "../http-request";
-import { priceStreamHub } from "./bar-source";
+import { priceStreamHub } from "./bar-stream-source";
 import type { RouteContext } from "../define-route";
 import { priceRoute, type PriceState } from "./price-route";
-
-export { MAX_BAR_STREAM_SYMBOLS };
 
 type BarStreamQuery = z.output<typeof BarStreamQuerySchema>;
 
@@ -24,7 +22,15 @@ async function openBarStream(ctx: RouteContext<BarStreamQuery, unknown, PriceSta
   const conn = await openOnHub(
     hub,
     state.services,
-    { principal: principal!, symbols: known, query: { resolution: query.resolution }, request, requestId, cursor: query.lastEventId, access: { entitlement: "price", symbols: known } },
+    {
+      principal: principal!,
+      symbols: known,
+      query: { resolution: query.resolution },
+      request,
+      requestId,
+      cursor: query.lastEventId,
+      access: { entitlement: "price", symbols: known },
+    },
     "sse",
   );
   return sseResponse(conn, hub, request);

@@ -3,8 +3,6 @@ import { udfSymbolInfo } from "../../../lib/price";
 import { priceRoute } from "./price-route";
 import { resolveSymbol } from "./resolve-symbol";
 
-export { UdfSymbolInfoSchema };
-
 /** `GET /v1/symbols` on {atlas_url}: resolve one ticker to its UDF symbol info. */
 export const priceSymbolsRoute = priceRoute({
   host: "atlas",
@@ -23,7 +21,7 @@ export const priceSymbolsRoute = priceRoute({
   description:
     "The charting library's symbol info for one ticker: session 0930-1600 America/New_York, price scale, supported " +
     "resolutions. A malformed symbol is `400 {success: false, error}` and an unknown one `404 {success: false, error}` " +
-    "(both also carry `s: \"error\"` and `errmsg` for UDF clients; refunded). `data_status` is `simulated` when the " +
+    '(both also carry `s: "error"` and `errmsg` for UDF clients; refunded). `data_status` is `simulated` when the ' +
     "data comes from the embedded simulator.",
   tags: ["Symbols"],
   handler: async ({ query, services }) => {

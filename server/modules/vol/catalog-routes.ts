@@ -36,7 +36,7 @@ export const volSymbolsRoute = volRoute({
   handler: async ({ state, nowMs, services }) => {
     const covered = await state.coverage.all();
     const asOfMs = await newestBoardMs(state, nowMs);
-    const today = asOfMs === null ? null : (await liveReading(state, REFERENCE_SYMBOL, nowMs))?.board.sessionDate ?? null;
+    const today = asOfMs === null ? null : ((await liveReading(state, REFERENCE_SYMBOL, nowMs))?.board.sessionDate ?? null);
     const through = today === null ? null : previousTradingDay(today);
     const symbols = [...covered.values()].map(({ symbol, info }) => ({
       symbol,
@@ -105,6 +105,9 @@ export const volIndexRoute = volRoute({
     const endpoints = services.routes
       .filter((r) => r.module === "volatility" && r.path !== "/v1/vol")
       .map((r) => ({ path: r.path, operationId: r.operationId, cost: typeof r.cost === "number" ? String(r.cost) : "per request (see docs/api.md#volatility-costs)" }));
-    return { data: { module: "volatility" as const, endpoints }, meta: volMeta({ module: "vol", nowMs, asOfMs: null, cached: false, simulated: services.market.simulated }) };
+    return {
+      data: { module: "volatility" as const, endpoints },
+      meta: volMeta({ module: "vol", nowMs, asOfMs: null, cached: false, simulated: services.market.simulated }),
+    };
   },
 });

@@ -5,7 +5,7 @@
 import type { MarketData, SymbolInfo } from "../../../lib/market/market-data";
 
 /** One covered symbol: the name requested and the universe entry behind it. */
-export interface CoveredSymbol {
+interface CoveredSymbol {
   symbol: string;
   info: SymbolInfo;
 }

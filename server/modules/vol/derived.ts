@@ -2,17 +2,17 @@
 // SVX30/SVX1D, close, risk reversal, the point-in-time usual-range band of SVX30, realized against
 // implied (rv20, VRP), spot-vol correlation and earnings-eve sessions.
 // Formulas: docs/methodology.md#volatility-derived-series.
-import { z } from "zod";
+import type { z } from "zod";
 import { realizedVolPerSession, reactionSessions, spotVolCorrelation, vrp, type SessionCloseReading } from "../../../lib/vol";
 import { nextTradingDay, sessionBounds, sessionDateAt } from "../../../lib/time";
 import { apiErrors } from "../../errors";
-import { VolDerivedDataSchema, VolDerivedSeriesSchema, VolMetaSchema, VolSymbolsQuerySchema, type VolMissing } from "../../../lib/api/vol";
+import { VolDerivedDataSchema, type VolDerivedSeriesSchema, VolMetaSchema, VolSymbolsQuerySchema, type VolMissing } from "../../../lib/api/vol";
 import { volMeta } from "./vol-meta";
 import { volRoute, type VolState } from "./vol-route";
 
 /** Sessions behind each day's band, and the fewest that make one. */
-export const BAND_WINDOW = 252;
-export const BAND_MIN = 20;
+const BAND_WINDOW = 252;
+const BAND_MIN = 20;
 
 /** Quantile `p` (0-1) of finite `xs` with linear interpolation between order statistics (R type 7). */
 export function quantile(xs: readonly number[], p: number): number | null {

@@ -6,8 +6,8 @@ import { reactionSessions } from "../../../lib/vol";
 import type { VolState } from "./vol-route";
 
 /** Years back searched for past reports, and reports kept in the record (the last eight quarters). */
-export const PAST_EVENT_DAYS = 3 * 365;
-export const RECORD_REPORTS = 8;
+const PAST_EVENT_DAYS = 3 * 365;
+const RECORD_REPORTS = 8;
 
 export const shiftDays = (date: IsoDate, days: number): IsoDate => new Date(Date.parse(`${date}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 

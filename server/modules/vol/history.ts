@@ -10,7 +10,7 @@ import { sessionsBefore } from "./daily-store";
 import { volRoute, type VolState } from "./vol-route";
 
 /** Widest window, calendar days (reference). */
-export const HISTORY_MAX_DAYS = 800;
+const HISTORY_MAX_DAYS = 800;
 
 const DAY_MS = 86_400_000;
 const dayNumber = (d: IsoDate) => Math.floor(Date.parse(`${d}T00:00:00Z`) / DAY_MS);

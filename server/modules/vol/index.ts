@@ -8,15 +8,13 @@ import { volHistoryRoute } from "./history";
 import { volMarketRoute } from "./market";
 import { screenerRoute } from "./screener";
 import { volStreamRoute, volStreamWsRoute } from "./stream";
-import { conesRoute, eventsRoute, ivRoute, sigmaRoute, snapshotRoute, surfaceRoute, termRoute, tiltRoute } from "./symbol-routes";
+import { conesRoute, eventsRoute, ivRoute, sigmaRoute, snapshotRoute, surfaceRoute, termRoute, tiltRoute } from "./per-symbol-routes";
 import { createVolState, type VolOptions, type VolState } from "./vol-route";
 
 export type { VolOptions, VolState } from "./vol-route";
-export { volMarket } from "./market";
-export type { VolMarket } from "../../../lib/api/vol";
 
 /** Every volatility route, in OpenAPI and tool-list order. */
-export const volRoutes: readonly AnyRoute[] = [
+const volRoutes: readonly AnyRoute[] = [
   ivRoute,
   termRoute,
   conesRoute,

@@ -8,7 +8,7 @@ import { chainTerms, svxAll, type ChainTerms, type SvxReadings } from "../../../
 import type { VolState } from "./vol-route";
 
 /** A reading older than this during the regular session is `stale` (reference: 20 minutes). */
-export const STALE_AFTER_MS = 20 * 60_000;
+const STALE_AFTER_MS = 20 * 60_000;
 
 /** The board of a symbol at one minute, its VIX terms and SVX readings. */
 export interface LiveReading {

@@ -12,12 +12,12 @@ import { skewIndex } from "../../../lib/vol/skew-index";
 import { volOfVolPct } from "../../../lib/vol/vol-of-vol";
 import { ApiError } from "../../errors";
 import { liveReading } from "./live-reading";
-import { ivOf, symbolInputs } from "./symbol-modules";
+import { ivOf, symbolInputs } from "./module-objects";
 import { volMeta } from "./vol-meta";
 import { REFERENCE_SYMBOL, volRoute, type VolState } from "./vol-route";
 
 /** Sessions of history served with the complex (reference: 120). */
-export const MARKET_HISTORY_SESSIONS = 120;
+const MARKET_HISTORY_SESSIONS = 120;
 
 const ratio = (a: number | null, b: number | null): number | null => (a !== null && b !== null && b > 0 ? a / b : null);
 
@@ -82,7 +82,10 @@ async function dispersionOf(state: VolState, nowMs: number): Promise<VolMarket["
   const live = (s: string) => (covered.has(s) ? liveReading(state, s, nowMs) : Promise.resolve(null));
   const index = await live(DISPERSION_INDEX);
   const members = await Promise.all(DISPERSION_MEMBERS.map(live));
-  const now = dispersionReading(index?.svx.svx30?.value ?? null, members.map((m) => m?.svx.svx30?.value ?? null));
+  const now = dispersionReading(
+    index?.svx.svx30?.value ?? null,
+    members.map((m) => m?.svx.svx30?.value ?? null),
+  );
   const spreads: number[] = [];
   if (index) {
     const day = index.board.sessionDate;
@@ -90,7 +93,12 @@ async function dispersionOf(state: VolState, nowMs: number): Promise<VolMarket["
       DISPERSION_MEMBERS.map(async (s) => new Map(covered.has(s) ? (await state.daily.before(s, day, state.historySessions)).map((r) => [r.date, r.svx30]) : [])),
     );
     for (const r of await state.daily.before(DISPERSION_INDEX, day, state.historySessions)) {
-      spreads.push(dispersionReading(r.svx30, byDate.map((m) => m.get(r.date) ?? null)).spread ?? Number.NaN);
+      spreads.push(
+        dispersionReading(
+          r.svx30,
+          byDate.map((m) => m.get(r.date) ?? null),
+        ).spread ?? Number.NaN,
+      );
     }
   }
   spreads.push(now.spread ?? Number.NaN);

@@ -47,7 +47,12 @@ export async function runningLows(state: VolState, board: ChainSnapshot, contrac
     groups.set(from, list);
   });
   for (const [from, list] of groups) {
-    const q = await market.contractMinuteQuotes(board.symbol, list.map((x) => contracts[x.i]), from, board.asOfMs);
+    const q = await market.contractMinuteQuotes(
+      board.symbol,
+      list.map((x) => contracts[x.i]),
+      from,
+      board.asOfMs,
+    );
     if (!q || q.t.length === 0 || q.t[q.t.length - 1] !== board.asOfMs || (from > 0 && q.t[0] !== from)) continue;
     list.forEach(({ i, memo }, j) => {
       const next: MemoLow = memo ? { openMs: memo.openMs, mids: [...memo.mids], lows: [...memo.lows] } : { openMs: q.t[0], mids: [], lows: [] };

@@ -5,11 +5,11 @@ import type { IsoDate } from "../../../lib/market/market-data";
 import { isoUtc } from "../../../lib/positioning/iso-utc";
 import { coneHorizonTargets, impliedMove, ivRankPercentiles, optionVolume, reportInstantMs, skew30, spotVolCorrelation, vrp, type CurveState } from "../../../lib/vol";
 import { MINUTE_MS, SVX_TENOR_MINUTES } from "../../../lib/vol/defaults";
-import { eventsOf, ivOf, sigmaOf, symbolInputs, tiltOf, type SymbolInputs } from "./symbol-modules";
+import { eventsOf, ivOf, sigmaOf, symbolInputs, tiltOf, type SymbolInputs } from "./module-objects";
 import type { VolState } from "./vol-route";
 
 /** How much of an SVX reading's interpolation a scheduled report falls inside. */
-export type EarningsOverlap = "none" | "partial" | "full";
+type EarningsOverlap = "none" | "partial" | "full";
 
 /** One screener row. */
 export type ScreenerRow = Record<ScreenerSortField, number | null> & {
@@ -30,7 +30,7 @@ export type ScreenerRow = Record<ScreenerSortField, number | null> & {
  *
  * @see docs/methodology.md#screener-fields
  */
-export function earningsOverlap(x: SymbolInputs, reportMs: number, tenorMinutes: number): EarningsOverlap | null {
+function earningsOverlap(x: SymbolInputs, reportMs: number, tenorMinutes: number): EarningsOverlap | null {
   const read = x.live.terms.varianceTo(tenorMinutes);
   if (!read) return null;
   if (reportMs > x.live.board.asOfMs + tenorMinutes * MINUTE_MS) return "none";
@@ -66,8 +66,7 @@ async function buildRow(state: VolState, x: SymbolInputs, info: { sector: string
   const reportMs = ev ? reportInstantMs({ date: ev.date as IsoDate, timing: ev.timing }) : null;
   // No earnings calendar for an index: its overlaps are unknown (null), a stock without a
   // scheduled report has none.
-  const overlap = (tenor: number): EarningsOverlap | null =>
-    info.type === "index" ? null : reportMs === null ? "none" : earningsOverlap(x, reportMs, tenor);
+  const overlap = (tenor: number): EarningsOverlap | null => (info.type === "index" ? null : reportMs === null ? "none" : earningsOverlap(x, reportMs, tenor));
   return {
     symbol: x.live.symbol,
     asOf: isoUtc(board.asOfMs),

@@ -9,7 +9,7 @@ import { volMeta } from "./vol-meta";
 import { volRoute, type VolState } from "./vol-route";
 
 /** Seconds a client waits before retrying while the daily store warms up. */
-export const WARMING_RETRY_AFTER_S = 30;
+const WARMING_RETRY_AFTER_S = 30;
 
 /** The bounds of a query, resolved once: `[field, lo, hi]` for each bounded field. */
 type Bounds = [ScreenerSortField, number | undefined, number | undefined][];
@@ -100,7 +100,11 @@ function orderedRows(m: MinuteRows, q: VolScreenerQuery): RankedRow[] {
   const key = JSON.stringify([q.sort, q.order, q.curve, q.sector, q.quality, bounds]);
   let out = m.ordered.get(key);
   if (!out) {
-    out = rankRows(m.rows.filter((r) => passes(r, q, bounds)), q.sort, q.order).map(memoizeJsonOnce);
+    out = rankRows(
+      m.rows.filter((r) => passes(r, q, bounds)),
+      q.sort,
+      q.order,
+    ).map(memoizeJsonOnce);
     // Query shapes are few in practice; a client varying bounds freely cannot grow this past a cap.
     if (m.ordered.size >= ORDERED_PER_MINUTE) m.ordered.delete(m.ordered.keys().next().value!);
     m.ordered.set(key, out);
@@ -120,7 +124,7 @@ export const REFRESH_POLL_MS = 1_000;
  * symbols), so a request at a new minute finds them done or in progress. Started by the first
  * screener call; the timer never keeps the process alive.
  */
-export function startMinuteRefresh(state: VolState): void {
+function startMinuteRefresh(state: VolState): void {
   if (state.refreshTimer) return;
   let last = Math.floor(state.services.clock.now() / 60_000);
   const timer = setInterval(() => {

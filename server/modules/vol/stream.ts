@@ -28,7 +28,12 @@ async function openVolConnection(ctx: RouteContext<VolStreamQueryParams, unknown
   const q = { modules: query.modules, market: query.market, symbols };
   // Access is re-checked while the stream lives: a plan that drops volatility data closes `access_withdrawn`.
   const access = { entitlement: "volatility", symbols } as const;
-  const conn = await openOnHub(hub, state.services, { principal: principal!, symbols: topics, query: q, request, requestId, cursor: query.lastEventId, access }, transport);
+  const conn = await openOnHub(
+    hub,
+    state.services,
+    { principal: principal!, symbols: topics, query: q, request, requestId, cursor: query.lastEventId, access },
+    transport,
+  );
   return { hub, conn, request };
 }
 
@@ -45,7 +50,16 @@ async function openVolWebSocket(ctx: RouteContext<VolStreamQueryParams, unknown,
   // The opening debit (the route's cost: 1 per requested symbol, 1 more for the market topic) is
   // what a failed handshake gets back.
   const refundCredits = volStreamOpenCost(ctx.query);
-  return webSocketResponse({ request, hub, conn, services: ctx.services, principal: ctx.principal!, refundCredits, requestId: ctx.requestId, route: "/v1/vol/stream/ws" });
+  return webSocketResponse({
+    request,
+    hub,
+    conn,
+    services: ctx.services,
+    principal: ctx.principal!,
+    refundCredits,
+    requestId: ctx.requestId,
+    route: "/v1/vol/stream/ws",
+  });
 }
 
 /**
@@ -90,8 +104,8 @@ export const volStreamWsRoute = volRoute({
   data: VolStreamWebSocketSchema,
   summary: "Live volatility readings (WebSocket, up to 10 symbols per connection)",
   description:
-    "The /v1/vol/stream events as WebSocket text messages {id, event, data}; keep-alives are {\"event\":\"ping\"}. Authenticate with " +
-    "the Authorization header or, from a browser, the subprotocols [\"optionscope.stream.v1\", \"bearer.<API_KEY>\"]. Resume with " +
+    'The /v1/vol/stream events as WebSocket text messages {id, event, data}; keep-alives are {"event":"ping"}. Authenticate with ' +
+    'the Authorization header or, from a browser, the subprotocols ["optionscope.stream.v1", "bearer.<API_KEY>"]. Resume with ' +
     "lastEventId. Same billing (1 credit per symbol to open, then 1 per symbol per minute) and limits as /v1/vol/stream. A request " +
     "without Upgrade gets 426 upgrade_required (refunded).",
   handler: openVolWebSocket,

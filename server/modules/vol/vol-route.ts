@@ -87,7 +87,7 @@ export function createVolState(services: AppServices, options: VolOptions = {}):
     historySessions,
     warmUp() {
       warming ??= (async () => {
-        if (persisted && persisted.fill.snapshot().running && !persisted.fill.snapshot().kinds[VOL_READING].finished) {
+        if (persisted?.fill.snapshot().running && !persisted.fill.snapshot().kinds[VOL_READING].finished) {
           waitingForFill = true;
           await persisted.fill.ready(VOL_READING);
           waitingForFill = false;

@@ -9,7 +9,7 @@ import type { BoardState, TopicSource } from "../../streams/board-hub";
 import { wrapperFields } from "./live-reading";
 import type { VolModuleName } from "../../../lib/api/vol";
 import { volMarket } from "./market";
-import { moduleOf, symbolInputs } from "./symbol-modules";
+import { moduleOf, symbolInputs } from "./module-objects";
 import { REFERENCE_SYMBOL, type VolState } from "./vol-route";
 
 /** The stream's options: which modules each `vol` event carries. */
@@ -32,7 +32,7 @@ function unavailable(symbol: string, message: string): BoardState {
 }
 
 /** The `market` event at `nowMs`: the `/v1/vol/market` object, re-sent when SPXW's board minute changes. */
-export async function buildMarketState(state: VolState, nowMs: number): Promise<BoardState> {
+async function buildMarketState(state: VolState, nowMs: number): Promise<BoardState> {
   const m = await volMarket(state, nowMs);
   if (!m) return { kind: "unavailable", reason: "no_live_board", message: `${REFERENCE_SYMBOL}: no live board yet for the market complex.` };
   const json = JSON.stringify(m);
@@ -48,7 +48,7 @@ export async function buildMarketState(state: VolState, nowMs: number): Promise<
 }
 
 /** The `vol` event of `symbol` at `nowMs`. */
-export async function buildVolState(state: VolState, symbol: string, q: VolStreamQuery, nowMs: number): Promise<BoardState> {
+async function buildVolState(state: VolState, symbol: string, q: VolStreamQuery, nowMs: number): Promise<BoardState> {
   if (!(await state.coverage.all()).has(symbol)) return unavailable(symbol, "not covered by the volatility module.");
   const x = await symbolInputs(state, symbol, nowMs);
   if (!x) return unavailable(symbol, "no live board yet.");
@@ -67,7 +67,7 @@ export async function buildVolState(state: VolState, symbol: string, q: VolStrea
 }
 
 /** The volatility readings as a stream topic source. */
-export function volTopicSource(state: VolState): TopicSource<VolStreamQuery> {
+function volTopicSource(state: VolState): TopicSource<VolStreamQuery> {
   return {
     optionsKey: (q) => q.modules.join(","),
     build: (symbol, q, nowMs) => (symbol === VOL_MARKET_TOPIC ? buildMarketState(state, nowMs) : buildVolState(state, symbol, q, nowMs)),

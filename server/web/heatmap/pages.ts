@@ -1,11 +1,12 @@
 // The heatmap page on {base_url}: `/heatmap?symbol=SPY`, and its script `/heatmap/app.js`
-// (bundle.ts: prebuilt in the package, built on first use from source). Free and keyless like the
+// (../bundle.ts: prebuilt in the package, built on first use from source). Free and keyless like the
 // chart page: the page sends the key on its own API calls.
 import { acceptsGzip } from "../../http/route-handler";
 import type { AppServices } from "../../services";
 import type { WebPage } from "../chart-page";
+import { type BrowserAsset, buildBrowserBundle, bundleUnavailable, servedAsset } from "../bundle";
+import { HEATMAP_SCRIPT } from "../page-scripts";
 import { HEATMAP_BOOT_CSP_HASH } from "./boot-script";
-import { buildBrowserBundle, HEATMAP_SERVER_ENTRY, servedHeatmapAsset, type HeatmapAsset } from "./bundle";
 import { heatmapHtml } from "./heatmap-html";
 
 // WASM compiles need 'wasm-unsafe-eval'; the config block is JSON (never executed); the one inline
@@ -18,8 +19,8 @@ const PAGE_CSP =
  * An entry bundled for browsers (the static build's; by default the served page's).
  * @example await heatmapBundle(resolve("server/web/heatmap/app/static-entry.ts"))
  */
-export async function heatmapBundle(entry = HEATMAP_SERVER_ENTRY): Promise<string> {
-  return entry === HEATMAP_SERVER_ENTRY ? (await servedHeatmapAsset()).js : buildBrowserBundle(entry);
+export async function heatmapBundle(entry = HEATMAP_SCRIPT.entry): Promise<string> {
+  return entry === HEATMAP_SCRIPT.entry ? (await servedAsset(HEATMAP_SCRIPT)).js : buildBrowserBundle(entry);
 }
 
 /** The path prefix the page was reached under ("" when the host is matched by name). */
@@ -28,14 +29,14 @@ function basePath(request: Request): string {
 }
 
 /** The script's URL: content-addressed (`?v=hash`), so browsers keep it without asking again. */
-function scriptSrc(base: string, asset: HeatmapAsset | null): string {
+function scriptSrc(base: string, asset: BrowserAsset | null): string {
   return `${base}/heatmap/app.js${asset ? `?v=${asset.hash}` : ""}`;
 }
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
 /** `/heatmap/app.js`: gzip when accepted; immutable under its own hash, revalidated otherwise. */
-async function scriptResponse(request: Request, asset: HeatmapAsset): Promise<Response> {
+async function scriptResponse(request: Request, asset: BrowserAsset): Promise<Response> {
   const versioned = new URL(request.url).searchParams.get("v") === asset.hash;
   const headers: Record<string, string> = {
     "Content-Type": "text/javascript; charset=utf-8",
@@ -58,7 +59,7 @@ export const heatmapPages: WebPage[] = [
       const base = basePath(request).replace(/[^A-Za-z0-9/_-]/g, "");
       // The bundle is ready (or built) before the page names it; a failed build leaves the
       // unversioned URL, whose 503 says why.
-      const asset = await servedHeatmapAsset().catch(() => null);
+      const asset = await servedAsset(HEATMAP_SCRIPT).catch(() => null);
       const html = heatmapHtml({ base, mode: "api", nowMs: services.market.clock.now(), simulated: services.market.simulated }, { src: scriptSrc(base, asset) });
       return new Response(html, {
         headers: {
@@ -75,9 +76,9 @@ export const heatmapPages: WebPage[] = [
     host: "base",
     path: "/heatmap/app.js",
     handle: (request: Request) =>
-      servedHeatmapAsset().then(
+      servedAsset(HEATMAP_SCRIPT).then(
         (asset) => scriptResponse(request, asset),
-        () => new Response("// the heatmap bundle could not be built (is esbuild installed?)\n", { status: 503, headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-store" } }),
+        () => bundleUnavailable("heatmap"),
       ),
   },
 ];

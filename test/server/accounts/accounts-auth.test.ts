@@ -13,14 +13,7 @@ vi.mock("node:crypto", async (importOriginal) => {
 import { timingSafeEqual } from "node:crypto";
 import { ApiError } from "../../../server/errors";
 import { caught } from "../../_helpers/thrown";
-import {
-  accountsDbPath,
-  ensureDemoAccount,
-  openAccountService,
-  PLAN_DEFINITIONS,
-  SCHEMA_VERSION,
-  type SqliteAccountService,
-} from "../../../server/accounts";
+import { accountsDbPath, ensureDemoAccount, openAccountService, PLAN_DEFINITIONS, SCHEMA_VERSION, type SqliteAccountService } from "../../../server/accounts";
 import { INDEX_ETF_TIER_SYMBOLS as INDEX_ETF_TIER_SYMBOLS_FOR_TEST } from "../../../lib/market/universe";
 
 let dir: string;
@@ -148,7 +141,10 @@ describe("keys", () => {
   });
 
   it("active keys are limited per plan (5 listed plans, 2 invite); revoked and expired keys do not count", () => {
-    for (const [plan, max] of [["top", 5], ["invite", 2]] as const) {
+    for (const [plan, max] of [
+      ["top", 5],
+      ["invite", 2],
+    ] as const) {
       const { accountId } = svc.createAccount({ plan });
       for (let i = 1; i < max; i++) svc.createKey(accountId);
       const e = caught(ApiError, () => svc.createKey(accountId));
@@ -200,7 +196,11 @@ describe("entitlements by plan", () => {
     expect(e.message).toContain("AAPL");
     expect(caught(ApiError, () => svc.assertEntitled(p, "volatility", ["SPY"])).code).toBe("not_entitled");
     expect(() => svc.assertEntitled(p, "flow", ["SPXW", "QQQ"])).not.toThrow();
-    expect(visible(caught(ApiError, () => svc.assertEntitled(p, "flow", ["SPY", "AAPL"])))).toMatchObject({ status: 403, code: "not_entitled", details: { symbols: ["AAPL"] } });
+    expect(visible(caught(ApiError, () => svc.assertEntitled(p, "flow", ["SPY", "AAPL"])))).toMatchObject({
+      status: 403,
+      code: "not_entitled",
+      details: { symbols: ["AAPL"] },
+    });
     expect(() => svc.assertEntitled(p, "none")).not.toThrow();
   });
 

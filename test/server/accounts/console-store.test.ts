@@ -89,7 +89,12 @@ describe("invite codes", () => {
     const expiring = store.createInvite({ plan: "api", expiresAtMs: wall.ms + 1 });
     wall.ms += 1;
     const states = new Map(store.listInvites().map((i) => [i.inviteId, i.state]));
-    expect(states).toEqual(new Map([[invite.inviteId, "redeemed"], [expiring.invite.inviteId, "expired"]]));
+    expect(states).toEqual(
+      new Map([
+        [invite.inviteId, "redeemed"],
+        [expiring.invite.inviteId, "expired"],
+      ]),
+    );
     expect(accounts.db.transaction(() => store.redeemInviteTx(expiring.code, null))()).toBeNull();
   });
 });
@@ -98,10 +103,13 @@ describe("last used and the monthly cap", () => {
   it("keeps the latest use per key and lists keys with it", () => {
     const { store, acct, wall } = setup();
     store.recordKeyUses(new Map([[acct.keyId, wall.ms]]));
-    store.recordKeyUses(new Map([[acct.keyId, wall.ms - 5000], ["key_gone", wall.ms]]));
-    expect(store.keysOf(acct.accountId)).toEqual([
-      expect.objectContaining({ keyId: acct.keyId, state: "active", lastUsedAt: new Date(wall.ms).toISOString() }),
-    ]);
+    store.recordKeyUses(
+      new Map([
+        [acct.keyId, wall.ms - 5000],
+        ["key_gone", wall.ms],
+      ]),
+    );
+    expect(store.keysOf(acct.accountId)).toEqual([expect.objectContaining({ keyId: acct.keyId, state: "active", lastUsedAt: new Date(wall.ms).toISOString() })]);
   });
 
   it("sets and removes the cap the debit path reads", () => {
@@ -149,7 +157,10 @@ describe("usage report", () => {
     const p = accounts.authenticate(`Bearer ${acct.key}`);
     const etDay = new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York", year: "numeric", month: "2-digit", day: "2-digit" });
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     const routes = ["/v1/heatmap", "/v1/levels", "/v1/historical"];
     for (let step = 0; step < 60; step++) {
       wall.ms += Math.floor(rand() * 9 * 3_600_000);

@@ -151,8 +151,7 @@ describe("group commit", () => {
       await new Promise<void>((resolve, reject) => {
         child.stdout.on("data", (chunk: Buffer) => {
           buffer += chunk.toString();
-          let i: number;
-          while ((i = buffer.indexOf("\n")) >= 0) {
+          for (let i = buffer.indexOf("\n"); i >= 0; i = buffer.indexOf("\n")) {
             acked.push(Number(buffer.slice(0, i)));
             buffer = buffer.slice(i + 1);
             if (acked.length === target) child.kill("SIGKILL");

@@ -22,8 +22,7 @@ function lines(p: ChildProcessWithoutNullStreams, onLine: (line: string) => void
   let stderr = "";
   p.stdout.on("data", (chunk: Buffer) => {
     buffer += chunk.toString();
-    let i: number;
-    while ((i = buffer.indexOf("\n")) >= 0) {
+    for (let i = buffer.indexOf("\n"); i >= 0; i = buffer.indexOf("\n")) {
       onLine(buffer.slice(0, i));
       buffer = buffer.slice(i + 1);
     }
@@ -86,9 +85,11 @@ describe("64 concurrent clients against a small balance", () => {
       // Every client stopped on a 402, so what is left is below the largest cost (3).
       expect(final).toBeLessThan(3);
       expect(initial - final).toBe(ackedCredits);
-      const debits = check.db
-        .prepare("SELECT id, -delta AS credits, balance_after FROM ledger WHERE account_id = ? AND kind = 'debit'")
-        .all(accountId) as { id: number; credits: number; balance_after: number }[];
+      const debits = check.db.prepare("SELECT id, -delta AS credits, balance_after FROM ledger WHERE account_id = ? AND kind = 'debit'").all(accountId) as {
+        id: number;
+        credits: number;
+        balance_after: number;
+      }[];
       expect(debits).toHaveLength(acked.length);
       const byId = new Map(debits.map((d) => [d.id, d.credits]));
       for (const a of acked) expect(byId.get(a.ledgerId)).toBe(a.credits);
@@ -122,9 +123,7 @@ describe("kill -9 during load", () => {
 
       const check = openAccountService({ dbPath });
       try {
-        const ids = new Set(
-          (check.db.prepare("SELECT id FROM ledger WHERE account_id = ? AND kind = 'debit'").all(accountId) as { id: number }[]).map((r) => r.id),
-        );
+        const ids = new Set((check.db.prepare("SELECT id FROM ledger WHERE account_id = ? AND kind = 'debit'").all(accountId) as { id: number }[]).map((r) => r.id));
         for (const id of acked) expect(ids.has(id)).toBe(true);
         const debited = check.db.prepare("SELECT -sum(delta) AS s FROM ledger WHERE account_id = ? AND kind = 'debit'").get(accountId) as { s: number };
         expect(check.balance(accountId)).toBe(initial - debited.s);

@@ -102,9 +102,12 @@ describe("caps read running counters that equal an independent ledger sum", () =
 
   /** Net spend per ET period from the ledger rows: a refund counts against its request's debit's period. */
   function usageFromLedger(accountId: string, atMs: number): { today: number; month: number } {
-    const rows = svc.db
-      .prepare("SELECT ts_ms, delta, kind, request_id FROM ledger WHERE account_id = ? AND kind IN ('debit', 'refund') ORDER BY id")
-      .all(accountId) as { ts_ms: number; delta: number; kind: string; request_id: string }[];
+    const rows = svc.db.prepare("SELECT ts_ms, delta, kind, request_id FROM ledger WHERE account_id = ? AND kind IN ('debit', 'refund') ORDER BY id").all(accountId) as {
+      ts_ms: number;
+      delta: number;
+      kind: string;
+      request_id: string;
+    }[];
     const debitDay = new Map<string, string>();
     let today = 0;
     let month = 0;
@@ -129,27 +132,31 @@ describe("caps read running counters that equal an independent ledger sum", () =
 
   it("after random debits and refunds across ET day and month boundaries (DST end included)", () => {
     fc.assert(
-      fc.property(fc.constantFrom("2024-01-30T20:00:00-05:00", "2024-10-30T22:30:00-04:00", "2024-02-28T23:50:00-05:00"), fc.array(op, { maxLength: 40 }), (start, ops) => {
-        nowMs = Date.parse(start);
-        const { accountId, key } = svc.createAccount({ plan: "api", credits: 1_000_000, dailyCapCredits: null });
-        const p = svc.authenticate(key);
-        const charged: ReturnType<typeof ref>[] = [];
-        for (const o of ops) {
-          if (o.t === "debit") {
-            const r = ref();
-            svc.debit(p, o.credits, r);
-            charged.push(r);
-          } else if (o.t === "refund") {
-            const target = charged[charged.length - 1 - o.back];
-            if (target) svc.refund(p, o.credits, target);
-          } else {
-            nowMs += o.minutes * 60_000;
+      fc.property(
+        fc.constantFrom("2024-01-30T20:00:00-05:00", "2024-10-30T22:30:00-04:00", "2024-02-28T23:50:00-05:00"),
+        fc.array(op, { maxLength: 40 }),
+        (start, ops) => {
+          nowMs = Date.parse(start);
+          const { accountId, key } = svc.createAccount({ plan: "api", credits: 1_000_000, dailyCapCredits: null });
+          const p = svc.authenticate(key);
+          const charged: ReturnType<typeof ref>[] = [];
+          for (const o of ops) {
+            if (o.t === "debit") {
+              const r = ref();
+              svc.debit(p, o.credits, r);
+              charged.push(r);
+            } else if (o.t === "refund") {
+              const target = charged[charged.length - 1 - o.back];
+              if (target) svc.refund(p, o.credits, target);
+            } else {
+              nowMs += o.minutes * 60_000;
+            }
+            const view = svc.accountView(p).caps!;
+            const expected = usageFromLedger(accountId, nowMs);
+            expect({ today: view.usedTodayCredits, month: view.usedThisMonthCredits }).toEqual(expected);
           }
-          const view = svc.accountView(p).caps!;
-          const expected = usageFromLedger(accountId, nowMs);
-          expect({ today: view.usedTodayCredits, month: view.usedThisMonthCredits }).toEqual(expected);
-        }
-      }),
+        },
+      ),
       { numRuns: 30 },
     );
   });

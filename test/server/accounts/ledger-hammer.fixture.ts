@@ -44,7 +44,6 @@ if (mode === "hammer") {
         // busy handler lets one tight loop starve the other processes.
         if (cost() === 1) await new Promise((r) => setTimeout(r, 1));
       }
-
     }
     for (const c of clients) c.close();
     process.stdout.write(JSON.stringify({ acked, otherErrors }) + "\n");

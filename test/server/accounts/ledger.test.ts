@@ -6,13 +6,7 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApiError } from "../../../server/errors";
 import { caught } from "../../_helpers/thrown";
-import {
-  accountsDbPath,
-  openAccountService,
-  secondsUntilEtMidnight,
-  type AccountPrincipal,
-  type SqliteAccountService,
-} from "../../../server/accounts";
+import { accountsDbPath, openAccountService, secondsUntilEtMidnight, type AccountPrincipal, type SqliteAccountService } from "../../../server/accounts";
 
 let dir: string;
 let nowMs: number;
@@ -29,7 +23,10 @@ function grantRows(accountId: string): number {
   return (svc.db.prepare("SELECT count(*) AS n FROM ledger WHERE account_id = ? AND kind = 'grant'").get(accountId) as { n: number }).n;
 }
 
-function account(plan: "top" | "api" | "index-etf" | "flow" | "invite", init: Parameters<SqliteAccountService["createAccount"]>[0] extends infer T ? Partial<T> : never = {}): AccountPrincipal {
+function account(
+  plan: "top" | "api" | "index-etf" | "flow" | "invite",
+  init: Parameters<SqliteAccountService["createAccount"]>[0] extends infer T ? Partial<T> : never = {},
+): AccountPrincipal {
   const { key } = svc.createAccount({ plan, ...init });
   return svc.authenticate(key);
 }
@@ -245,7 +242,9 @@ describe("balance always equals the ledger's sum", () => {
             if (o.t === "debit") {
               const r = ref();
               if (model >= o.credits) {
-                expect(s.debit(p, o.credits, r).balance).toBe((model -= o.credits));
+                const balance = s.debit(p, o.credits, r).balance;
+                model -= o.credits;
+                expect(balance).toBe(model);
                 charged.push({ requestId: r.requestId, left: o.credits });
               } else {
                 expect(caught(ApiError, () => s.debit(p, o.credits, r)).code).toBe("insufficient_credits");
@@ -255,7 +254,9 @@ describe("balance always equals the ledger's sum", () => {
               if (target) {
                 const amount = Math.min(o.credits, target.left);
                 target.left -= amount;
-                expect(s.refund(p, o.credits, { requestId: target.requestId, route: "/v1/heatmap" }).balance).toBe((model += amount));
+                const balance = s.refund(p, o.credits, { requestId: target.requestId, route: "/v1/heatmap" }).balance;
+                model += amount;
+                expect(balance).toBe(model);
               }
             } else if (o.t === "set") {
               s.updateAccount(p.accountId, { credits: o.credits });

@@ -70,7 +70,9 @@ describe("PostgreSQL group commit batching", () => {
     const b = createPgBatcher(fake.sql, { storeFailure, maxBatch: 16 });
     const all = Array.from({ length: 50 }, (_, k) => b.submit(op("acct_a", `q${k}`)));
     const settled = new Set<number>();
-    all.forEach((p, k) => p.then(() => settled.add(k)));
+    all.forEach((p, k) => {
+      p.then(() => settled.add(k));
+    });
     const sizes: number[] = [];
     while (sizes.reduce((s, n) => s + n, 0) < 50) {
       await turn();

@@ -8,8 +8,8 @@ import { resolveServeConfig } from "../../../server/config";
 import { moduleStateOf } from "../../../server/modules";
 import { flowModule } from "../../../server/modules/flow";
 import type { FlowState } from "../../../server/modules/flow/flow-route";
-import { tapeBytes, TAPE_ROW_BYTES } from "../../../server/modules/flow/tape-bytes";
-import { sessionTape } from "../../../server/modules/flow/tape";
+import { tapeBytes, TAPE_ROW_BYTES } from "../../../server/modules/flow/sessions/tape-bytes";
+import { sessionTape } from "../../../server/modules/flow/sessions/tape";
 import { flowHarness, NOW_MS, TODAY } from "../modules/flow/_spec-harness";
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
@@ -53,7 +53,9 @@ describe("cache budget", () => {
     const n = tape.prints.length;
     expect(n).toBeGreaterThan(10);
     const perPrint = TAPE_ROW_BYTES.print + TAPE_ROW_BYTES.tapeParts + TAPE_ROW_BYTES.scoredTrade + TAPE_ROW_BYTES.feedItem;
-    const typed = [...Object.values(tape.columns), ...Object.values(tape.scores)].filter((v) => ArrayBuffer.isView(v)).reduce((s, v) => s + (v as ArrayBufferView).byteLength, 0);
+    const typed = [...Object.values(tape.columns), ...Object.values(tape.scores)]
+      .filter((v) => ArrayBuffer.isView(v))
+      .reduce((s, v) => s + (v as ArrayBufferView).byteLength, 0);
     expect(tapeBytes(tape)).toBe(typed + n * perPrint);
     // The generic estimate of the prints alone is the same order as the measured figure.
     const generic = estimateBytes(tape.prints) / n;

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { accountsDbPath, openAccountService, type SqliteAccountService } from "../../../server/accounts";
 import { runAccountsCli } from "../../../server/cli";
-import { ApiError } from "../../../server/errors";
+import type { ApiError } from "../../../server/errors";
 
 let dir: string;
 let env: Record<string, string>;

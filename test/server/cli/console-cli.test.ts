@@ -6,7 +6,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { accountsDbPath, openAccountService } from "../../../server/accounts";
-import { hashPassword } from "../../../server/accounts/password-hash";
 import { runConsoleCli } from "../../../server/cli/console-cli";
 import { createConsoleService } from "../../../server/console";
 
@@ -120,7 +119,11 @@ describe("npm start serves the console (real process)", () => {
       expect((await fetch(`${consoleUrl}/console`)).status).toBe(200);
 
       const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-        fetch(`${consoleUrl}/console/api${path}`, { method: "POST", headers: { "Content-Type": "application/json", Origin: consoleUrl, ...headers }, body: JSON.stringify(body) });
+        fetch(`${consoleUrl}/console/api${path}`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Origin: consoleUrl, ...headers },
+          body: JSON.stringify(body),
+        });
       const setup = await post("/setup", { token: url.split("#setup=")[1], password: "customer's own password" });
       expect(setup.status).toBe(200);
       const cookie = setup.headers.get("set-cookie")!.split(";")[0]!;

@@ -94,7 +94,9 @@ describe("serve config: the group-commit window", () => {
 
   it("refuses anything but 0-1000 ms, naming the flag and the allowed values", () => {
     for (const bad of ["-1", "1001", "soon", "Infinity"]) {
-      expect(() => resolveServeConfig([`--group-commit-ms=${bad}`], {})).toThrow(/--group-commit-ms \/ OPTIONSCOPE_GROUP_COMMIT_MS: .*expected a number of milliseconds from 0 to 1000/);
+      expect(() => resolveServeConfig([`--group-commit-ms=${bad}`], {})).toThrow(
+        /--group-commit-ms \/ OPTIONSCOPE_GROUP_COMMIT_MS: .*expected a number of milliseconds from 0 to 1000/,
+      );
     }
     expect(() => resolveServeConfig([], { OPTIONSCOPE_GROUP_COMMIT_MS: "2000" })).toThrow(/OPTIONSCOPE_GROUP_COMMIT_MS: 2000/);
   });

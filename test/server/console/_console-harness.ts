@@ -13,7 +13,7 @@ import { fakeMarket } from "../_fake-market";
 import { NOW_MS } from "../_harness";
 
 /** 2^10 instead of 2^15: the same code path at a cost the shared test machine can afford. */
-export const TEST_COST: ScryptCost = { N: 1024, r: 8, p: 1 };
+const TEST_COST: ScryptCost = { N: 1024, r: 8, p: 1 };
 export const PASSWORD = "correct horse battery staple";
 export const ORIGIN = "http://console.test";
 

@@ -33,7 +33,12 @@ describe("key use tracker", () => {
     tracker.flush();
     fail = false;
     tracker.flush();
-    expect(writes).toEqual([new Map([["key_a", 2000], ["key_b", 2000]])]);
+    expect(writes).toEqual([
+      new Map([
+        ["key_a", 2000],
+        ["key_b", 2000],
+      ]),
+    ]);
     tracker.flush();
     expect(writes).toHaveLength(1);
     tracker.stop();

@@ -19,7 +19,7 @@ export function noise(length: number, seed = 0x9e3779b9): Buffer {
 }
 
 /** Move every committed page into the database file itself (from a connection of its own). */
-export function checkpoint(path: string): void {
+function checkpoint(path: string): void {
   const db = new Database(path);
   try {
     db.pragma("wal_checkpoint(TRUNCATE)");

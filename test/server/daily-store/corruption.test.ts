@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { fixedClock } from "../../../lib/market/clock";
 import { resolveServeConfig } from "../../../server/config";
-import { dailyDbPath, DAILY_DB_FILE, FLOW_SUMMARY, marketIdentity, openDailyStore, startRebuildingFill, VOL_READING, type DailyDataStore } from "../../../server/daily-store";
+import { dailyDbPath, DAILY_DB_FILE, FLOW_SUMMARY, marketIdentity, openDailyStore, startRebuildingFill, VOL_READING } from "../../../server/daily-store";
 import { headerProblem } from "../../../server/daily-store/corruption";
 import { metaModule } from "../../../server/modules/meta";
 import { flowModule } from "../../../server/modules/flow";
@@ -44,7 +44,10 @@ const asideIn = (dir: string) => readdirSync(dir).filter((f) => f.startsWith(`${
 /** A store of `n` synthetic rows (a few pages each), closed and checkpointed. */
 function writeRows(path: string, n: number): void {
   const store = openDailyStore(path, marketIdentity({ kind: "simulated", seed: 7 }));
-  store.putMany(VOL_READING, Array.from({ length: n }, (_, i) => ({ symbol: `S${i}`, session: LAST_SESSION, value: { i, pad: noise(3000, i + 1).toString("base64") } })));
+  store.putMany(
+    VOL_READING,
+    Array.from({ length: n }, (_, i) => ({ symbol: `S${i}`, session: LAST_SESSION, value: { i, pad: noise(3000, i + 1).toString("base64") } })),
+  );
   store.close();
 }
 
@@ -58,7 +61,9 @@ describe("at open", () => {
     const logs: Record<string, unknown>[] = [];
     const store = openDailyStore(path, marketIdentity({ kind: "simulated", seed: 7 }), { log: (l) => logs.push(l), nowMs: () => Date.parse("2026-01-02T03:04:05.678Z") });
     cleanups.push(() => store.close());
-    expect(logs).toEqual([expect.objectContaining({ level: "error", msg: "daily_store_corrupt", file: path, at: "open", movedTo: `${path}.corrupt-20260102T030405-678Z` })]);
+    expect(logs).toEqual([
+      expect.objectContaining({ level: "error", msg: "daily_store_corrupt", file: path, at: "open", movedTo: `${path}.corrupt-20260102T030405-678Z` }),
+    ]);
     expect(readFileSync(logs[0].movedTo as string).equals(garbage)).toBe(true);
     expect(store.count(VOL_READING)).toBe(0);
     store.put(VOL_READING, "KO", LAST_SESSION, { ok: 1 });
@@ -181,7 +186,10 @@ describe("(c) pages damaged under a running app", () => {
     expect(store.count(FLOW_SUMMARY)).toBeGreaterThan(0);
     // Damaged before a flow request, then again before a volatility one; each route then reads
     // sessions no in-memory cache holds, so it reads the store.
-    for (const routes of [[flowAt("2024-02-27"), volAt("2024-02-12", "2024-02-16")], [volAt("2024-02-05", "2024-02-09"), flowAt("2024-02-20")]]) {
+    for (const routes of [
+      [flowAt("2024-02-27"), volAt("2024-02-12", "2024-02-16")],
+      [volAt("2024-02-05", "2024-02-09"), flowAt("2024-02-20")],
+    ]) {
       corruptPages(path);
       for (const route of routes) expect([route, (await h.get(route)).status]).toEqual([route, 200]);
     }
@@ -199,7 +207,14 @@ describe("(c) pages damaged under a running app", () => {
     const path = dailyDbPath(dir);
     const logs: Record<string, unknown>[] = [];
     const store = openDailyStore(path, marketIdentity({ kind: "simulated", seed: 42 }), { log: (l) => logs.push(l) });
-    const fill = () => startRebuildingFill({ store, source: { kind: "simulated", seed: 42 }, clock: fixedClock(Date.parse("2024-03-06T15:00:00Z")), ...LOCK_SCOPE, log: (l) => logs.push(l) });
+    const fill = () =>
+      startRebuildingFill({
+        store,
+        source: { kind: "simulated", seed: 42 },
+        clock: fixedClock(Date.parse("2024-03-06T15:00:00Z")),
+        ...LOCK_SCOPE,
+        log: (l) => logs.push(l),
+      });
     const first = fill();
     cleanups.push(() => store.close());
     cleanups.push(() => first.close());
@@ -227,7 +242,13 @@ describe("the fill meets the damage first", () => {
     cleanups.push(() => store.close());
     // Damaged after the server's check, before the fill's own connections read anything.
     corruptPages(path);
-    const filler = startRebuildingFill({ store, source: { kind: "simulated", seed: 42 }, clock: fixedClock(Date.parse("2024-03-06T15:00:00Z")), ...LOCK_SCOPE, log: (l) => logs.push(l) });
+    const filler = startRebuildingFill({
+      store,
+      source: { kind: "simulated", seed: 42 },
+      clock: fixedClock(Date.parse("2024-03-06T15:00:00Z")),
+      ...LOCK_SCOPE,
+      log: (l) => logs.push(l),
+    });
     cleanups.push(() => filler.close());
     await until(() => logs.some((l) => l.msg === "daily_fill_rebuild"), 60_000);
     expect(logs.filter((l) => l.msg === "daily_store_corrupt")).toEqual([expect.objectContaining({ file: path, at: "run" })]);
@@ -242,7 +263,10 @@ describe("another process recovered the file", () => {
     const path = dailyDbPath(dir);
     const a = openDailyStore(path, marketIdentity({ kind: "simulated", seed: 7 }));
     const b = openDailyStore(path, marketIdentity({ kind: "simulated", seed: 7 }));
-    cleanups.push(() => (a.close(), b.close()));
+    cleanups.push(() => {
+      a.close();
+      return b.close();
+    });
     let resets = 0;
     b.onReset(() => resets++);
     a.put(VOL_READING, "KO", LAST_SESSION, { v: 1 });

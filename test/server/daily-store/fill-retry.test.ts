@@ -35,7 +35,12 @@ describe("a store error during a pass", () => {
     const logs: Record<string, unknown>[] = [];
     const atError: { retry: FillRetry | null; running: boolean; role: FillerRole | undefined; status?: unknown }[] = [];
     let filler: ReturnType<typeof startDailyFill> | undefined;
-    const h = makeHarness({ market: createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }), nowMs: NOW_MS, modules: [metaModule, createVolModule({ historySessions: 2, symbols: ["KO"] })], dailyStore: store });
+    const h = makeHarness({
+      market: createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }),
+      nowMs: NOW_MS,
+      modules: [metaModule, createVolModule({ historySessions: 2, symbols: ["KO"] })],
+      dailyStore: store,
+    });
     try {
       filler = startDailyFill({
         store,
@@ -87,12 +92,21 @@ describe("a store error during a pass", () => {
   it("/v1/vol/status shows a pending retry: attempt, when (ISO UTC) and the error code", async () => {
     const store = openDailyStore(dailyDbPath(t.dir), marketIdentity({ kind: "simulated", seed: 42 }));
     try {
-      const h = makeHarness({ market: createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }), nowMs: NOW_MS, modules: [metaModule, createVolModule({ historySessions: 2, symbols: ["KO"] })], dailyStore: store });
+      const h = makeHarness({
+        market: createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }),
+        nowMs: NOW_MS,
+        modules: [metaModule, createVolModule({ historySessions: 2, symbols: ["KO"] })],
+        dailyStore: store,
+      });
       store.fill.setRetry({ attempt: 3, nextAtMs: Date.parse("2026-01-02T03:04:05Z"), reason: "SQLITE_FULL" });
       const res = await h.get("/v1/vol/status");
       expect(res.status).toBe(200);
       expect((await res.json()).data.coverage.dailyFill).toEqual({ running: false, retry: { attempt: 3, nextAt: "2026-01-02T03:04:05Z", reason: "SQLITE_FULL" } });
-      const plain = makeHarness({ market: createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }), nowMs: NOW_MS, modules: [metaModule, createVolModule({ historySessions: 2, symbols: ["KO"] })] });
+      const plain = makeHarness({
+        market: createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }),
+        nowMs: NOW_MS,
+        modules: [metaModule, createVolModule({ historySessions: 2, symbols: ["KO"] })],
+      });
       expect((await (await plain.get("/v1/vol/status")).json()).data.coverage.dailyFill).toBeNull();
     } finally {
       store.close();

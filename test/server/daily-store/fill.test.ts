@@ -4,7 +4,17 @@ import { isDeepStrictEqual } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../../lib/market/clock";
 import { createSimulatedMarket } from "../../../lib/market/simulated";
-import { dailyDbPath, fillPlan, FLOW_SUMMARY, lastFinishedSession, marketIdentity, openDailyStore, startDailyFill, VOL_READING, type DailyDataStore } from "../../../server/daily-store";
+import {
+  dailyDbPath,
+  fillPlan,
+  FLOW_SUMMARY,
+  lastFinishedSession,
+  marketIdentity,
+  openDailyStore,
+  startDailyFill,
+  VOL_READING,
+  type DailyDataStore,
+} from "../../../server/daily-store";
 import { moduleStateOf } from "../../../server/modules";
 import { flowModule } from "../../../server/modules/flow";
 import { metaModule } from "../../../server/modules/meta";
@@ -77,7 +87,12 @@ describe("worker fill and a second app", () => {
       expect(calls.chain).toBe(0);
       expect(second.stats().hits).toBeGreaterThanOrEqual(1);
       // The same answer as an app that computes the session from the tape.
-      const plain = makeHarness({ market: createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }), nowMs: NOW_MS, credits: 1000, modules: [metaModule, flowModule] });
+      const plain = makeHarness({
+        market: createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }),
+        nowMs: NOW_MS,
+        credits: 1000,
+        modules: [metaModule, flowModule],
+      });
       const expected = await (await plain.get(`/v1/contract/top/daily?date=${LAST_SESSION}&ticker=KO&limit=50`)).json();
       expect(body.data.length).toBeGreaterThan(0);
       expect(body.data).toEqual(expected.data);

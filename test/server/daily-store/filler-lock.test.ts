@@ -61,7 +61,14 @@ describe("one filler per store", () => {
       // 2. The second filler, here: standby, naming the holder.
       const serverThreads = [...threadNices().keys()];
       const logs: Record<string, unknown>[] = [];
-      filler = startDailyFill({ store, source: { kind: "simulated", seed: 42 }, clock: fixedClock(NOW_MS), ...LOCK_SCOPE, standbyRetryMs: 100, log: (l) => logs.push(l) });
+      filler = startDailyFill({
+        store,
+        source: { kind: "simulated", seed: 42 },
+        clock: fixedClock(NOW_MS),
+        ...LOCK_SCOPE,
+        standbyRetryMs: 100,
+        log: (l) => logs.push(l),
+      });
       expect(filler.role()).toBe("standby");
       expect(logs.find((l) => l.msg === "daily_fill_standby")).toMatchObject({ holder: { pid: child.pid } });
       const done = filler.idle();

@@ -5,7 +5,18 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { HISTORICAL_COMPARE_PARAMS, PREMIUM_RVOL_LOOKBACK_SESSIONS } from "../../../lib/flow";
 import { previousTradingDay, tradingDaysBetween } from "../../../lib/time";
-import { dailyDbPath, DEFAULT_FLOW_FILL_SESSIONS, fillPlan, FLOW_SUMMARY, marketIdentity, openDailyStore, runFill, VOL_READING, type DailyKind, type FillScope } from "../../../server/daily-store";
+import {
+  dailyDbPath,
+  DEFAULT_FLOW_FILL_SESSIONS,
+  fillPlan,
+  FLOW_SUMMARY,
+  marketIdentity,
+  openDailyStore,
+  runFill,
+  VOL_READING,
+  type DailyKind,
+  type FillScope,
+} from "../../../server/daily-store";
 import { surveyFill } from "../../../server/daily-store/survey";
 import { fixedClock } from "../../../lib/market/clock";
 import { createSimulatedMarket } from "../../../lib/market/simulated";
@@ -29,7 +40,10 @@ function lastSessions(n: number): string[] {
 function fresh() {
   const t = tempDir();
   const store = openDailyStore(dailyDbPath(t.dir), marketIdentity({ kind: "simulated", seed: 42 }));
-  cleanups.push(() => (store.close(), t.remove()));
+  cleanups.push(() => {
+    store.close();
+    return t.remove();
+  });
   return store;
 }
 
@@ -100,7 +114,9 @@ describe("a pass over a tiny horizon", () => {
   it("0 flow sessions fills only the vol window; `all` (Infinity) goes back to flowFrom and no further", () => {
     const base: FillScope = { flowTickers: ["KO"], volSymbols: ["SPY"], volSessions: 1, flowFrom: "2024-02-26" };
     expect(fillPlan({ ...base, flowSessions: 0 }, NOW_MS).map((s) => s.kind)).toEqual([VOL_READING, VOL_READING]);
-    const all = fillPlan({ ...base, flowSessions: Number.POSITIVE_INFINITY }, NOW_MS).filter((s) => s.kind === FLOW_SUMMARY).map((s) => s.session);
+    const all = fillPlan({ ...base, flowSessions: Number.POSITIVE_INFINITY }, NOW_MS)
+      .filter((s) => s.kind === FLOW_SUMMARY)
+      .map((s) => s.session);
     expect(all).toEqual(tradingDaysBetween("2024-02-26", LAST_SESSION).reverse());
   });
 
@@ -120,8 +136,18 @@ describe("outside the horizon", () => {
   it("a session the fill does not keep is still answered, computed on demand and then stored", async () => {
     const store = fresh();
     const old = "2023-12-01"; // ~65 sessions before the last finished one: far outside the default 21
-    expect(fillPlan({ flowTickers: ["KO"], volSymbols: [], volSessions: 0, flowFrom: "2023-03-28", flowSessions: DEFAULT_FLOW_FILL_SESSIONS }, NOW_MS).some((s) => s.session === old)).toBe(false);
-    const h = makeHarness({ market: createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }), nowMs: NOW_MS, credits: 1000, modules: [metaModule, flowModule], dailyStore: store });
+    expect(
+      fillPlan({ flowTickers: ["KO"], volSymbols: [], volSessions: 0, flowFrom: "2023-03-28", flowSessions: DEFAULT_FLOW_FILL_SESSIONS }, NOW_MS).some(
+        (s) => s.session === old,
+      ),
+    ).toBe(false);
+    const h = makeHarness({
+      market: createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }),
+      nowMs: NOW_MS,
+      credits: 1000,
+      modules: [metaModule, flowModule],
+      dailyStore: store,
+    });
     const res = await h.get(`/v1/contract/top/daily?date=${old}&ticker=KO&limit=5`);
     expect(res.status).toBe(200);
     expect((await res.json()).data.length).toBeGreaterThan(0);

@@ -16,7 +16,10 @@ afterEach(() => {
 function storeFile(): { path: string; clock: { ms: number } } {
   const t = tempDir();
   const store = openDailyStore(dailyDbPath(t.dir), marketIdentity({ kind: "simulated", seed: 42 }));
-  cleanups.push(() => (store.close(), t.remove()));
+  cleanups.push(() => {
+    store.close();
+    return t.remove();
+  });
   return { path: store.path, clock: { ms: 1_000_000 } };
 }
 

@@ -14,7 +14,19 @@ const BASE = ["precompute", "--data-dir", t.dir, "--seed", "42", "--now", "2024-
 async function run(args: string[], options: Parameters<typeof runPrecomputeCli>[3] = {}) {
   let stdout = "";
   let stderr = "";
-  const code = await runPrecomputeCli(args, {}, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) }, { lowerPriority: false, ...options });
+  const code = await runPrecomputeCli(
+    args,
+    {},
+    {
+      stdout: (s) => {
+        stdout += s;
+      },
+      stderr: (s) => {
+        stderr += s;
+      },
+    },
+    { lowerPriority: false, ...options },
+  );
   return { code, stdout, stderr };
 }
 
@@ -66,9 +78,18 @@ describe("optionscope precompute", () => {
 
   it.each([
     [["--sessions=-1"], ["--sessions", "`all`"]],
-    [["--sessions", "2x"], ["--sessions", "whole number"]],
-    [["--kinds", "flow"], ["--kinds", "flow-summary, vol-reading"]],
-    [["--now", "yesterday"], ["--now", "ISO"]],
+    [
+      ["--sessions", "2x"],
+      ["--sessions", "whole number"],
+    ],
+    [
+      ["--kinds", "flow"],
+      ["--kinds", "flow-summary, vol-reading"],
+    ],
+    [
+      ["--now", "yesterday"],
+      ["--now", "ISO"],
+    ],
     [["--bogus"], ["--bogus"]],
   ])("usage error %j: exit 2, naming the flag and what it accepts", async (args, words) => {
     const r = await run(["precompute", "--data-dir", t.dir, ...args]);

@@ -20,7 +20,9 @@ describe("serve options", () => {
     expect(resolveServeConfig(["--daily-fill-sessions", "5"], { OPTIONSCOPE_DAILY_FILL_SESSIONS: "all" }).dailyFillSessions).toBe(5);
     for (const bad of ["-3", "1.5", "twenty", "ALL"]) {
       expect(() => resolveServeConfig([`--daily-fill-sessions=${bad}`], {})).toThrow(UsageError);
-      expect(() => resolveServeConfig([], { OPTIONSCOPE_DAILY_FILL_SESSIONS: bad })).toThrow(/OPTIONSCOPE_DAILY_FILL_SESSIONS: expected a whole number of sessions \(0 or more\) or `all`/);
+      expect(() => resolveServeConfig([], { OPTIONSCOPE_DAILY_FILL_SESSIONS: bad })).toThrow(
+        /OPTIONSCOPE_DAILY_FILL_SESSIONS: expected a whole number of sessions \(0 or more\) or `all`/,
+      );
     }
   });
 

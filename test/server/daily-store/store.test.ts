@@ -45,12 +45,15 @@ describe("codec", () => {
   // Plain objects, as every stored record is (V8's serializer gives objects Object.prototype).
   const plain = { noNullPrototype: true } as const;
   const row = fc.record({ symbol: fc.string(), right: fc.constantFrom("C", "P"), premium: num, iv: fc.oneof(num, fc.constant(null)), sweep: fc.boolean() }, plain);
-  const value = fc.record({
-    ticker: fc.string(),
-    row: fc.oneof(fc.constant(null), fc.record({ total: num, date: fc.string() }, plain)),
-    contracts: fc.array(row, { maxLength: 40 }),
-    curve: fc.float64Array({ maxLength: 50 }),
-  }, plain);
+  const value = fc.record(
+    {
+      ticker: fc.string(),
+      row: fc.oneof(fc.constant(null), fc.record({ total: num, date: fc.string() }, plain)),
+      contracts: fc.array(row, { maxLength: 40 }),
+      curve: fc.float64Array({ maxLength: 50 }),
+    },
+    plain,
+  );
 
   it("decodes exactly what it encoded (SameValue for every number, typed arrays kept)", () => {
     fc.assert(

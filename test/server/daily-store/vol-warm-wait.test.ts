@@ -49,7 +49,8 @@ describe("vol warm-up with a background fill", () => {
       const liveBoards = calls.chain;
       const dates = sessionsBefore("2024-03-06", 2);
       // (The screener rows' `iv` module also reads the reference symbol's window, not covered here.)
-      const windowBoards = () => chainAt.slice(liveBoards).filter((c) => c.symbol === "KO" && dates.includes(new Date(c.atMs - 5 * 3_600_000).toISOString().slice(0, 10)));
+      const windowBoards = () =>
+        chainAt.slice(liveBoards).filter((c) => c.symbol === "KO" && dates.includes(new Date(c.atMs - 5 * 3_600_000).toISOString().slice(0, 10)));
       // The "worker" writes the window (here: computed in this thread on a separate market) and finishes.
       const produce = dailyProducer(createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }));
       store.putMany(VOL_READING, await Promise.all(dates.map(async (d) => ({ symbol: "KO", session: d, value: await produce(VOL_READING, "KO", d) }))));

@@ -27,33 +27,161 @@ export const PROTOTYPE_NAMES = ["constructor", "__proto__", "prototype", "toStri
 
 /** Values every parameter gets: wrong types, encodings, injections, prototype names, sizes. */
 export const HOSTILE_VALUES: readonly string[] = [
-  "", " ", "%", "%ZZ", "%00", "%2e%2e%2f", "%C0%AE", "%E2%82", "..", "../../etc/passwd", "/", "?", "#", "&", "=", "+",
-  "<script>alert(1)</script>", "'; DROP TABLE accounts;--", '"', "\\", "\u0000", "\u0007", "\uFFFF", "\uD800", "💥", "ｓｐｙ",
-  ...PROTOTYPE_NAMES, "null", "undefined", "NaN", "Infinity", "-Infinity", "true", "false", "[]", "{}", "[1,2]", '{"a":1}', '{"__proto__":{"x":1}}',
-  "all", "ALL", ",", ",,,", " , ", "SPY,".repeat(40), "a".repeat(64), "9".repeat(40), "x".repeat(4096), "x".repeat(4097), "x".repeat(20_000),
+  "",
+  " ",
+  "%",
+  "%ZZ",
+  "%00",
+  "%2e%2e%2f",
+  "%C0%AE",
+  "%E2%82",
+  "..",
+  "../../etc/passwd",
+  "/",
+  "?",
+  "#",
+  "&",
+  "=",
+  "+",
+  "<script>alert(1)</script>",
+  "'; DROP TABLE accounts;--",
+  '"',
+  "\\",
+  "\u0000",
+  "\u0007",
+  "\uFFFF",
+  "\uD800",
+  "💥",
+  "ｓｐｙ",
+  ...PROTOTYPE_NAMES,
+  "null",
+  "undefined",
+  "NaN",
+  "Infinity",
+  "-Infinity",
+  "true",
+  "false",
+  "[]",
+  "{}",
+  "[1,2]",
+  '{"a":1}',
+  '{"__proto__":{"x":1}}',
+  "all",
+  "ALL",
+  ",",
+  ",,,",
+  " , ",
+  "SPY,".repeat(40),
+  "a".repeat(64),
+  "9".repeat(40),
+  "x".repeat(4096),
+  "x".repeat(4097),
+  "x".repeat(20_000),
 ];
 
 /** Numbers as text: signs, fractions, exponents, bases, overflows, around common bounds. */
 const NUMBER_VALUES = [
-  "0", "-0", "1", "-1", "1.5", "-1.5", "0.0001", "2", "5", "10", "31", "100", "101", "500", "501", "1000", "10000", "100000",
-  "2147483647", "2147483648", "9007199254740993", "999999999999", "-999999999999", "999999999999999", "1e3", "1e309", "-1e309",
-  "1E-7", "0x10", "0b1", "017", " 5", "5 ", "+5", "5.", ".5", "1,000", "1_000",
+  "0",
+  "-0",
+  "1",
+  "-1",
+  "1.5",
+  "-1.5",
+  "0.0001",
+  "2",
+  "5",
+  "10",
+  "31",
+  "100",
+  "101",
+  "500",
+  "501",
+  "1000",
+  "10000",
+  "100000",
+  "2147483647",
+  "2147483648",
+  "9007199254740993",
+  "999999999999",
+  "-999999999999",
+  "999999999999999",
+  "1e3",
+  "1e309",
+  "-1e309",
+  "1E-7",
+  "0x10",
+  "0b1",
+  "017",
+  " 5",
+  "5 ",
+  "+5",
+  "5.",
+  ".5",
+  "1,000",
+  "1_000",
 ];
 
 /** Calendar dates: inside, at and outside every window a route serves, and impossible ones. */
 const DATE_VALUES = [
-  "2024-03-06", "2024-03-05", "2024-03-04", "2024-03-01", "2024-02-29", "2024-03-09", "2024-03-07", "2024-01-01", "2023-12-25",
-  "2023-03-28", "2023-03-27", "2022-06-01", "2020-01-01", "2019-12-31", "2030-12-31", "2031-01-01", "1970-01-01", "1969-12-31",
-  "1900-01-01", "2099-01-01", "2199-12-31", "2200-01-01", "9999-12-31", "0000-01-01", "2023-02-29", "2024-02-30", "2024-13-01",
-  "2024-3-6", "20240306", "2024/03/06", "2024-03-06,2024-03-07", "2024-03-06T00:00:00Z",
+  "2024-03-06",
+  "2024-03-05",
+  "2024-03-04",
+  "2024-03-01",
+  "2024-02-29",
+  "2024-03-09",
+  "2024-03-07",
+  "2024-01-01",
+  "2023-12-25",
+  "2023-03-28",
+  "2023-03-27",
+  "2022-06-01",
+  "2020-01-01",
+  "2019-12-31",
+  "2030-12-31",
+  "2031-01-01",
+  "1970-01-01",
+  "1969-12-31",
+  "1900-01-01",
+  "2099-01-01",
+  "2199-12-31",
+  "2200-01-01",
+  "9999-12-31",
+  "0000-01-01",
+  "2023-02-29",
+  "2024-02-30",
+  "2024-13-01",
+  "2024-3-6",
+  "20240306",
+  "2024/03/06",
+  "2024-03-06,2024-03-07",
+  "2024-03-06T00:00:00Z",
 ];
 
 /** Instants: RFC 3339, Unix seconds, epoch ms and ns, near and far. */
 const INSTANT_VALUES = [
-  "2024-03-06T14:30:00Z", "2024-03-06T15:00:00Z", "2024-03-06T09:30:00-05:00", "2024-03-05T20:59:00Z", "2024-03-06T14:30:00.123456789Z",
-  "2099-01-01T00:00:00Z", "1900-01-01T00:00:00Z", "1970-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "2024-03-06T25:61:00Z",
-  "2024-03-06T14:30:00", "2024-03-06 14:30:00Z", "1709737200", "1709737200.5", "1709737200000", "1709737200000000000",
-  "0", "1.5", "99999999999", "999999999999", "99999999999999999999", "18446744073709551616", "-1709737200",
+  "2024-03-06T14:30:00Z",
+  "2024-03-06T15:00:00Z",
+  "2024-03-06T09:30:00-05:00",
+  "2024-03-05T20:59:00Z",
+  "2024-03-06T14:30:00.123456789Z",
+  "2099-01-01T00:00:00Z",
+  "1900-01-01T00:00:00Z",
+  "1970-01-01T00:00:00Z",
+  "9999-12-31T23:59:59Z",
+  "2024-03-06T25:61:00Z",
+  "2024-03-06T14:30:00",
+  "2024-03-06 14:30:00Z",
+  "1709737200",
+  "1709737200.5",
+  "1709737200000",
+  "1709737200000000000",
+  "0",
+  "1.5",
+  "99999999999",
+  "999999999999",
+  "99999999999999999999",
+  "18446744073709551616",
+  "-1709737200",
 ];
 
 /** Clock times, resolutions, intervals. */
@@ -61,9 +189,33 @@ const TIME_VALUES = ["09:30", "00:00", "23:59", "24:00", "9:30", "09:60", "16:00
 
 /** Tickers, lists and contract symbols: known, unknown, malformed. */
 const SYMBOL_VALUES = [
-  "SPY", "QQQ", "SPXW", "AAPL", "spy", " SPY ", "SPY,QQQ", "SPXW,SPY,QQQ", "ZZZZ", "SPY,ZZZZ", "BRK.B", "A".repeat(12), "A".repeat(13),
-  "SPY__250620C00590000", "SPY__240308C00510000", "SPXW__240315C05100000", "SPY240308C00510000", "SPY__991231C99999999", "SPY__240230C00510000",
-  "XLK", "XLF", "Technology", "AAPL-20240308-C-180", "1", "-", "_", ".",
+  "SPY",
+  "QQQ",
+  "SPXW",
+  "AAPL",
+  "spy",
+  " SPY ",
+  "SPY,QQQ",
+  "SPXW,SPY,QQQ",
+  "ZZZZ",
+  "SPY,ZZZZ",
+  "BRK.B",
+  "A".repeat(12),
+  "A".repeat(13),
+  "SPY__250620C00590000",
+  "SPY__240308C00510000",
+  "SPXW__240315C05100000",
+  "SPY240308C00510000",
+  "SPY__991231C99999999",
+  "SPY__240230C00510000",
+  "XLK",
+  "XLF",
+  "Technology",
+  "AAPL-20240308-C-180",
+  "1",
+  "-",
+  "_",
+  ".",
 ];
 
 const POOL = [...new Set([...HOSTILE_VALUES, ...NUMBER_VALUES, ...DATE_VALUES, ...INSTANT_VALUES, ...TIME_VALUES, ...SYMBOL_VALUES])];
@@ -190,15 +342,17 @@ export function queryFor(plan: RoutePlan, validWeight = 4): fc.Arbitrary<[string
   const known = plan.query.map((p) => {
     const present = required(plan.route, p.name) ? 0.9 : optionalShare;
     const w = Math.round(present * 100);
-    return fc.oneof(
-      { weight: 100 - w, arbitrary: fc.constant(null) },
-      { weight: w, arbitrary: valueFor(p, validWeight).map((v): [string, string] => [p.name, v]) },
-    );
+    return fc.oneof({ weight: 100 - w, arbitrary: fc.constant(null) }, { weight: w, arbitrary: valueFor(p, validWeight).map((v): [string, string] => [p.name, v]) });
   });
   const unknownName = fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES, "x", "", "symbols[]", "a.b", "%00"), fc.string({ maxLength: 8 }));
   const unknown = fc.tuple(unknownName, fc.oneof(fc.constantFrom(...HOSTILE_VALUES), fc.string({ maxLength: 12 })));
   return fc
-    .tuple(fc.tuple(...known), fc.oneof({ weight: 3, arbitrary: fc.constant([]) }, { weight: 2, arbitrary: fc.array(unknown, { minLength: 1, maxLength: 2 }) }), fc.nat(9), fc.nat(4))
+    .tuple(
+      fc.tuple(...known),
+      fc.oneof({ weight: 3, arbitrary: fc.constant([]) }, { weight: 2, arbitrary: fc.array(unknown, { minLength: 1, maxLength: 2 }) }),
+      fc.nat(9),
+      fc.nat(4),
+    )
     .map(([picked, extra, pos, repeat]) => {
       const entries = picked.filter((e): e is [string, string] => e !== null);
       if (repeat === 0 && entries.length) entries.push(entries[pos % entries.length]!);
@@ -225,7 +379,7 @@ export function queryString(entries: readonly [string, string][], raw: boolean):
 }
 
 /** The spec's 503 codes (a service state, not a fault): maintenance, warm-up, an unreachable store or market. */
-export const DOCUMENTED_503 = new Set(["api_paused", "warming_up", "store_unavailable", "data_unavailable", "credit_check_failed", "stream_capacity", "stream_unavailable"]);
+const DOCUMENTED_503 = new Set(["api_paused", "warming_up", "store_unavailable", "data_unavailable", "credit_check_failed", "stream_capacity", "stream_unavailable"]);
 
 /** Codes that stay lower-case on the flow module (spec, Errors rule 3). */
 const FLOW_LOWER_CASE = new Set(["insufficient_credits", "account_suspended", "credit_check_failed"]);

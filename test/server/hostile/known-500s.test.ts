@@ -3,7 +3,7 @@
 // what is allowed, not charged, or a plain answer where the input is allowed.
 import { afterEach, describe, expect, it } from "vitest";
 import { closeConsoleHarnesses, makeConsoleHarness } from "../console/_console-harness";
-import { calendarDates } from "../../../server/modules/flow/dark-pool-params";
+import { calendarDates } from "../../../server/modules/flow/shared/date-params";
 import { makeHarness } from "../_harness";
 
 async function expectRefused(path: string, param: string, code: string, allowed: RegExp) {

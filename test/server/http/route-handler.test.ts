@@ -265,7 +265,9 @@ describe("historical replays in flight (spec, Limits)", () => {
     const pending = ctrls.map((c) => h.app.fetch(new Request(url, { ...h.auth(), signal: c.signal })));
     await new Promise((r) => setTimeout(r, 20));
     expect(h.app.services.concurrency.inUse(h.accountId, "historical")).toBe(2);
-    ctrls.forEach((c) => c.abort());
+    ctrls.forEach((c) => {
+      c.abort();
+    });
     await Promise.all(pending);
     expect(h.app.services.concurrency.inUse(h.accountId, "historical")).toBe(0);
   });

@@ -16,7 +16,9 @@ describe("FairQueue: FIFO per tenant, round-robin across tenants", () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.constantFrom("a", "b", "c", "d"), fc.integer()), { maxLength: 200 }), (pushes) => {
         const q = new FairQueue<{ tenant: string; n: number }>();
-        pushes.forEach(([tenant], n) => q.push(tenant, { tenant, n }));
+        pushes.forEach(([tenant], n) => {
+          q.push(tenant, { tenant, n });
+        });
         const out = q.drain();
         expect(out.length).toBe(pushes.length);
         expect(q.size).toBe(0);

@@ -55,7 +55,10 @@ describe("rate limiter (sliding 60-second log)", () => {
             const inWindow = admitted.filter((a) => a > t - 60_000);
             const d = rl.take("k", limit, t);
             expect(d.allowed).toBe(inWindow.length < limit);
-            if (d.allowed) inWindow.push(t), admitted.push(t);
+            if (d.allowed) {
+              inWindow.push(t);
+              admitted.push(t);
+            }
             expect(d.remaining).toBe(Math.max(0, limit - inWindow.length));
             expect(d.resetSec).toBe(Math.ceil((inWindow[0]! + 60_000) / 1000));
             expect(d.resetSec * 1000).toBeGreaterThan(t);

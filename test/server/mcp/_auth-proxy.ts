@@ -17,7 +17,17 @@ export interface AuthProxy {
 }
 
 /** Per RFC 9110 7.6.1 these belong to one connection and are never forwarded. */
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade", "proxy-authorization", "proxy-authenticate"]);
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "transfer-encoding",
+  "te",
+  "trailer",
+  "upgrade",
+  "proxy-authorization",
+  "proxy-authenticate",
+]);
 
 function forwardable(headers: IncomingHttpHeaders, add: Record<string, string>): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
@@ -38,17 +48,14 @@ export async function startAuthProxy(target: string, headers: Record<string, str
   let forwarded = 0;
   const server = createServer((req, res) => {
     forwarded += 1;
-    const out = httpRequest(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: forwardable(req.headers, headers) },
-      (upRes) => {
-        const resHeaders = forwardable(upRes.headers, {});
-        res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, resHeaders);
-        // Send the head now: an SSE stream's first event may be a long way off.
-        res.flushHeaders();
-        upRes.pipe(res);
-        upRes.on("error", () => res.destroy());
-      },
-    );
+    const out = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: forwardable(req.headers, headers) }, (upRes) => {
+      const resHeaders = forwardable(upRes.headers, {});
+      res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, resHeaders);
+      // Send the head now: an SSE stream's first event may be a long way off.
+      res.flushHeaders();
+      upRes.pipe(res);
+      upRes.on("error", () => res.destroy());
+    });
     out.on("error", () => {
       if (!res.headersSent) res.writeHead(502, { "Content-Type": "application/json" }).end('{"error":"bad_gateway"}');
       else res.destroy();

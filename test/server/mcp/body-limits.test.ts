@@ -33,7 +33,7 @@ describe("OAuth endpoints: chunked bodies stop at 16 KiB", () => {
       expect(r.sentAll).toBe(false);
       expect(r.sentBeforeAnswer).toBeLessThan(16 * 1024 * 1024);
       expect(r.status, r.text.slice(0, 300)).toBe(413);
-      expect(r.headers["connection"]).toBe("close");
+      expect(r.headers.connection).toBe("close");
       expect(JSON.parse(r.body)).toEqual({ error: "invalid_request", error_description: expect.stringMatching(/larger than 16384 bytes/) });
       // ...and hung up rather than draining the rest.
       expect(r.closedMs).not.toBeNull();
@@ -85,7 +85,11 @@ describe("routes that never read the body", () => {
   });
 
   it("a small body on a keep-alive connection that was read in full keeps the connection open", async () => {
-    const res1 = await fetch(`${h.origin}/mcp/oauth/register`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ redirect_uris: ["http://127.0.0.1/cb"] }) });
+    const res1 = await fetch(`${h.origin}/mcp/oauth/register`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ redirect_uris: ["http://127.0.0.1/cb"] }),
+    });
     expect(res1.status).toBe(201);
     expect(res1.headers.get("connection")).not.toBe("close");
   });

@@ -230,9 +230,7 @@ describe("what the baselined transport scenarios would check, checked directly",
 
   it("serves several POST streams at once without a session (server-sse-multiple-streams' intent)", async () => {
     const ids = [1000, 1001, 1002];
-    const answers = await Promise.all(
-      ids.map((id) => rawRpc(`${proxy.origin}/mcp`, JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", params: {} }))),
-    );
+    const answers = await Promise.all(ids.map((id) => rawRpc(`${proxy.origin}/mcp`, JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", params: {} }))));
     for (const [i, a] of answers.entries()) {
       expect(a.status).toBe(200);
       expect(a.headers.get("mcp-session-id")).toBeNull();

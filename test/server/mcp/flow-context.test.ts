@@ -42,8 +42,13 @@ describe("flow_context", () => {
     expect(out.data.ticker).toBe("AAPL");
     expect(out.data.date).toBe(TODAY);
     expect(out.data.bullBear).toEqual({
-      tradeCount: bb.tradeCount, totalVolume: bb.totalVolume, totalPremium: bb.totalPremium,
-      ...bb.metrics, bullBearRatio: undefined, ...bb.interpretation, description: undefined,
+      tradeCount: bb.tradeCount,
+      totalVolume: bb.totalVolume,
+      totalPremium: bb.totalPremium,
+      ...bb.metrics,
+      bullBearRatio: undefined,
+      ...bb.interpretation,
+      description: undefined,
     });
     expect(out.data.darkPool.topPrints).toEqual(dp);
     expect(dp.length).toBe(5);

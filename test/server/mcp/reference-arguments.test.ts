@@ -57,7 +57,11 @@ describe("reference argument names on our tools", () => {
 
   it("refuses both names of one argument, and still refuses truly unknown arguments (-32602)", async () => {
     const client = await h.connect();
-    for (const args of [{ symbols: "SPY", max_strikes: 20, maxStrikes: 20 }, { symbols: "SPY", max_strike: 20 }, { symbols: "SPY", constructor: 1 }]) {
+    for (const args of [
+      { symbols: "SPY", max_strikes: 20, maxStrikes: 20 },
+      { symbols: "SPY", max_strike: 20 },
+      { symbols: "SPY", constructor: 1 },
+    ]) {
       const error = await client.callTool({ name: "heat_heatmap", arguments: args }).then(
         () => null,
         (e: unknown) => e,

@@ -17,7 +17,7 @@ const REFERENCE_NAMES: Record<string, string> = {
   "/v1/account": "account_usage",
 };
 
-const textOf = (r: { content?: unknown }) => ((r.content as { type: string; text: string }[])[0]?.text ?? "");
+const textOf = (r: { content?: unknown }) => (r.content as { type: string; text: string }[])[0]?.text ?? "";
 
 async function expectProtocolError(p: Promise<unknown>, code: number): Promise<void> {
   const error = await p.then(
@@ -48,7 +48,7 @@ describe("tool list (generated from the route table)", () => {
     expect(names.some((n) => /openapi/i.test(n))).toBe(false);
     for (const t of tools) {
       expect(t.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
-      expect(t.description && t.description.length).toBeGreaterThan(10);
+      expect(t.description?.length).toBeGreaterThan(10);
       expect(t.inputSchema.type).toBe("object");
     }
   });

@@ -19,7 +19,17 @@ describe("volatility tools", () => {
   it("lists the reference tempest_* names with their argument names", async () => {
     const client = await h.connect();
     const tools = new Map((await client.listTools()).tools.map((t) => [t.name, t]));
-    for (const name of ["tempest_iv", "tempest_term", "tempest_cones", "tempest_sigma", "tempest_surface", "tempest_tilt", "tempest_events", "tempest_snapshot", "tempest_history"]) {
+    for (const name of [
+      "tempest_iv",
+      "tempest_term",
+      "tempest_cones",
+      "tempest_sigma",
+      "tempest_surface",
+      "tempest_tilt",
+      "tempest_events",
+      "tempest_snapshot",
+      "tempest_history",
+    ]) {
       expect(tools.get(name)?.inputSchema.required).toContain("symbols");
     }
     for (const name of ["tempest_market", "tempest_status", "tempest_symbols"]) expect(tools.has(name)).toBe(true);

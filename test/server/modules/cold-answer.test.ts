@@ -7,7 +7,7 @@ import { FLOW_RVOL } from "../../../server/daily-store/compute-pool";
 import { moduleStateOf } from "../../../server/modules";
 import { flowModule } from "../../../server/modules/flow";
 import type { FlowState } from "../../../server/modules/flow/flow-route";
-import { rvolAnswer } from "../../../server/modules/flow/rvol-routes";
+import { rvolAnswer } from "../../../server/modules/flow/underlyings/rvol";
 import { flowHarness } from "./flow/_spec-harness";
 
 /** A pool whose tasks run on this thread once `open()` is called; counts the tasks it finished. */

@@ -64,7 +64,10 @@ describe("a route past its time limit", () => {
     const requestId = res.headers.get("x-request-id")!;
     expect(requestId).toBeTruthy();
     const rows = rowsOf(requestId);
-    expect(rows.map((r) => [r.kind, r.delta]).sort()).toEqual([["debit", -COST], ["refund", COST]]);
+    expect(rows.map((r) => [r.kind, r.delta]).sort()).toEqual([
+      ["debit", -COST],
+      ["refund", COST],
+    ]);
     // The handler's signal aborted with the same 504, so its work stopped.
     await new Promise((r) => setTimeout(r, 20));
     const last = seen.at(-1)!;
@@ -78,11 +81,14 @@ describe("a route past its time limit", () => {
     const lastId = h.accounts.ledger(h.accountId, { limit: 1 })[0]!.id;
     const r = await client.callTool({ name: "test_slow", arguments: {} });
     expect(r.isError).toBe(true);
-    expect(((r.content as { text: string }[])[0]?.text ?? "")).toMatch(/^gateway_timeout\b/);
+    expect((r.content as { text: string }[])[0]?.text ?? "").toMatch(/^gateway_timeout\b/);
     expect(r._meta?.creditsRemaining).toBe(before);
     expect(h.accounts.balance(h.accountId)).toBe(before);
     const rows = h.accounts.ledger(h.accountId, { limit: 20 }).filter((e) => e.id > lastId);
-    expect(rows.map((e) => [e.kind, e.delta]).sort()).toEqual([["debit", -COST], ["refund", COST]]);
+    expect(rows.map((e) => [e.kind, e.delta]).sort()).toEqual([
+      ["debit", -COST],
+      ["refund", COST],
+    ]);
   });
 });
 
@@ -95,7 +101,13 @@ describe("a real route whose market reads never come back", () => {
     expect((await res.json()).error.code).toBe("GATEWAY_TIMEOUT"); // flow-module codes are upper-case (spec)
     expect(res.headers.get("x-credits-remaining")).toBe("50");
     expect(f.accounts.balance(f.accountId)).toBe(50);
-    const kinds = f.accounts.ledger(f.accountId).filter((e) => e.kind === "debit" || e.kind === "refund").map((e) => [e.kind, e.delta]);
-    expect(kinds.sort()).toEqual([["debit", -3], ["refund", 3]]);
+    const kinds = f.accounts
+      .ledger(f.accountId)
+      .filter((e) => e.kind === "debit" || e.kind === "refund")
+      .map((e) => [e.kind, e.delta]);
+    expect(kinds.sort()).toEqual([
+      ["debit", -3],
+      ["refund", 3],
+    ]);
   });
 });

@@ -99,10 +99,14 @@ describe("over a real server: registrations per address", () => {
   const registerFrom = (localAddress: string) =>
     new Promise<number>((resolve, reject) => {
       const body = JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" });
-      const req = httpRequest(`${h.origin}/mcp/oauth/register`, { method: "POST", localAddress, headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = httpRequest(
+        `${h.origin}/mcp/oauth/register`,
+        { method: "POST", localAddress, headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on("error", reject);
       req.end(body);
     });

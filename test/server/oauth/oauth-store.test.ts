@@ -34,23 +34,49 @@ describe("codes and tokens", () => {
 
   it("a code expires after codeTtlS on the store's clock", () => {
     const { store, clock, client, app } = setup({ codeTtlS: 60 });
-    const code = store.issueCode({ appId: app.appId, keyId: "key_1", clientId: client.clientId, redirectUri: "https://c.example/cb", codeChallenge: s256Challenge(verifier), resource: RESOURCE, scope: "mcp" });
+    const code = store.issueCode({
+      appId: app.appId,
+      keyId: "key_1",
+      clientId: client.clientId,
+      redirectUri: "https://c.example/cb",
+      codeChallenge: s256Challenge(verifier),
+      resource: RESOURCE,
+      scope: "mcp",
+    });
     clock.ms += 60_000;
     expect(() => store.exchangeCode({ code, clientId: client.clientId, redirectUri: "https://c.example/cb", codeVerifier: verifier, resource: null })).toThrow(/expired/);
   });
 
   it("binds a code to its client and redirect URI", () => {
     const { store, client, app } = setup();
-    const code = store.issueCode({ appId: app.appId, keyId: "key_1", clientId: client.clientId, redirectUri: "https://c.example/cb", codeChallenge: s256Challenge(verifier), resource: RESOURCE, scope: "mcp" });
+    const code = store.issueCode({
+      appId: app.appId,
+      keyId: "key_1",
+      clientId: client.clientId,
+      redirectUri: "https://c.example/cb",
+      codeChallenge: s256Challenge(verifier),
+      resource: RESOURCE,
+      scope: "mcp",
+    });
     expect(() => store.exchangeCode({ code, clientId: "oscl_other", redirectUri: null, codeVerifier: verifier, resource: null })).toThrow(/not valid/);
-    expect(() => store.exchangeCode({ code, clientId: client.clientId, redirectUri: "https://c.example/other", codeVerifier: verifier, resource: null })).toThrow(/redirect_uri/);
+    expect(() => store.exchangeCode({ code, clientId: client.clientId, redirectUri: "https://c.example/other", codeVerifier: verifier, resource: null })).toThrow(
+      /redirect_uri/,
+    );
     const set = store.exchangeCode({ code, clientId: client.clientId, redirectUri: "https://c.example/cb", codeVerifier: verifier, resource: RESOURCE + "/" });
     expect(set.expiresInS).toBe(3600);
   });
 
   it("an access token lives accessTokenTtlS, for its resource only, and is stored hashed", () => {
     const { store, clock, client, app, db } = setup({ accessTokenTtlS: 120 });
-    const code = store.issueCode({ appId: app.appId, keyId: "key_1", clientId: client.clientId, redirectUri: "https://c.example/cb", codeChallenge: s256Challenge(verifier), resource: RESOURCE, scope: "mcp" });
+    const code = store.issueCode({
+      appId: app.appId,
+      keyId: "key_1",
+      clientId: client.clientId,
+      redirectUri: "https://c.example/cb",
+      codeChallenge: s256Challenge(verifier),
+      resource: RESOURCE,
+      scope: "mcp",
+    });
     const set = store.exchangeCode({ code, clientId: client.clientId, redirectUri: null, codeVerifier: verifier, resource: null });
     expect(store.verifyAccessToken(set.accessToken, RESOURCE)).toMatchObject({ accountId: "acct_1", appId: app.appId });
     expect(store.verifyAccessToken(set.accessToken, "https://other.example/mcp")).toBeNull();
@@ -87,7 +113,15 @@ describe("grants carry the API key that signed in (issue 13 item 6)", () => {
     const client = store.registerClient({ clientName: "t", redirectUris: ["https://c.example/cb"], authMethod: "none", metadata: {} });
     const app = store.connectApp({ accountId: "acct_1", clientId: client.clientId, resource: RESOURCE, scope: "mcp" });
     const tokens = (keyId: string) => {
-      const code = store.issueCode({ appId: app.appId, keyId, clientId: client.clientId, redirectUri: "https://c.example/cb", codeChallenge: s256Challenge(verifier), resource: RESOURCE, scope: "mcp" });
+      const code = store.issueCode({
+        appId: app.appId,
+        keyId,
+        clientId: client.clientId,
+        redirectUri: "https://c.example/cb",
+        codeChallenge: s256Challenge(verifier),
+        resource: RESOURCE,
+        scope: "mcp",
+      });
       return store.exchangeCode({ code, clientId: client.clientId, redirectUri: null, codeVerifier: verifier, resource: null });
     };
     const refresh = (refreshToken: string) => store.refresh({ refreshToken, clientId: client.clientId, scope: null, resource: null });
@@ -131,12 +165,22 @@ describe("grants carry the API key that signed in (issue 13 item 6)", () => {
     const standing = new Map<string, "live" | "paused" | "gone">();
     const { db, store, client, tokens, refresh } = signedIn(standing, (sql) => traced.push(sql));
     const a = tokens("key_a");
-    const pending = store.issueCode({ appId: store.listApps()[0]!.appId, keyId: "key_a", clientId: client.clientId, redirectUri: "https://c.example/cb", codeChallenge: s256Challenge(verifier), resource: RESOURCE, scope: "mcp" });
+    const pending = store.issueCode({
+      appId: store.listApps()[0]!.appId,
+      keyId: "key_a",
+      clientId: client.clientId,
+      redirectUri: "https://c.example/cb",
+      codeChallenge: s256Challenge(verifier),
+      resource: RESOURCE,
+      scope: "mcp",
+    });
     refresh(tokens("key_b").refreshToken);
     expect(store.revokeGrantsOfKey("key_a")).toBe(2);
     expect(store.verifyAccessToken(a.accessToken, RESOURCE)).toBeNull();
     standing.set("key_a", "gone");
-    expect(() => store.exchangeCode({ code: pending, clientId: client.clientId, redirectUri: null, codeVerifier: verifier, resource: null })).toThrow(/revoked or has expired/);
+    expect(() => store.exchangeCode({ code: pending, clientId: client.clientId, redirectUri: null, codeVerifier: verifier, resource: null })).toThrow(
+      /revoked or has expired/,
+    );
     const scans = traced
       .filter((sql) => /^\s*(SELECT|INSERT|UPDATE|DELETE)\b/i.test(sql) && /oauth_(codes|tokens)/.test(sql))
       .flatMap((sql) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => `${r.detail}  <-  ${sql}`))

@@ -16,7 +16,11 @@ describe("the three OpenAPI 3.1 documents", () => {
   it("are served without a key, free, and validate", async () => {
     const h = makeHarness({ credits: 5 });
     const docs: Record<string, { paths: Record<string, Record<string, { parameters: { name: string; schema: Record<string, unknown>; required: boolean }[] }>> }> = {};
-    for (const [name, path] of [["base", "/v1/openapi.json"], ["flow", "/v1/flow/openapi.json"], ["atlas", "/atlas/v1/openapi.json"]]) {
+    for (const [name, path] of [
+      ["base", "/v1/openapi.json"],
+      ["flow", "/v1/flow/openapi.json"],
+      ["atlas", "/atlas/v1/openapi.json"],
+    ]) {
       const res = await h.get(path, { key: null });
       expect(res.status, path).toBe(200);
       expect(res.headers.get("x-credits-remaining")).toBeNull();

@@ -44,7 +44,20 @@ export function useServeInstances(options: { now: string; count?: number; args?:
     cluster.redis = await startRedis();
     cluster.dataDir = mkdtempSync(join(tmpdir(), "optionscope-scale-"));
     for (let i = 0; i < (options.count ?? 3); i++) {
-      const argv = ["--port", "0", "--hostname", "127.0.0.1", "--data-dir", cluster.dataDir, "--now", options.now, "--redis", cluster.redis.url, "--no-access-log", ...(options.args ?? [])];
+      const argv = [
+        "--port",
+        "0",
+        "--hostname",
+        "127.0.0.1",
+        "--data-dir",
+        cluster.dataDir,
+        "--now",
+        options.now,
+        "--redis",
+        cluster.redis.url,
+        "--no-access-log",
+        ...(options.args ?? []),
+      ];
       cluster.servers.push(await startServer(resolveServeConfig(argv, {}), io));
     }
   }, 60_000);

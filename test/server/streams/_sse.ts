@@ -86,10 +86,23 @@ export async function openRaw(
       const hit = frames.find(pred);
       if (hit) return Promise.resolve(hit);
       return new Promise((resolve, reject) => {
-        const w = { pred, resolve: (f: Frame) => (clearTimeout(t), resolve(f)) };
+        const w = {
+          pred,
+          resolve: (f: Frame) => {
+            clearTimeout(t);
+            resolve(f);
+          },
+        };
         const t = setTimeout(() => {
           waiters.splice(waiters.indexOf(w), 1);
-          reject(new Error(`timed out waiting; got ${frames.filter((f) => !f.ping).map((f) => f.event).join(",")}`));
+          reject(
+            new Error(
+              `timed out waiting; got ${frames
+                .filter((f) => !f.ping)
+                .map((f) => f.event)
+                .join(",")}`,
+            ),
+          );
         }, timeoutMs);
         waiters.push(w);
       });

@@ -16,7 +16,13 @@ describe("/v1/stream/bars", () => {
   const clock = scaledClock({ startMs: Date.parse("2024-03-06T15:02:00Z"), speed: 60 });
   const accounts = openAccountService({ dbPath: ":memory:" });
   const { accountId, key } = accounts.createAccount({ plan: "top", credits: 10_000 });
-  const app = createApp({ market: createSimulatedMarket({ seed: 5, clock }), accounts, rateLimiter: createRateLimiter(), concurrency: createConcurrencyLimiter(), clock });
+  const app = createApp({
+    market: createSimulatedMarket({ seed: 5, clock }),
+    accounts,
+    rateLimiter: createRateLimiter(),
+    concurrency: createConcurrencyLimiter(),
+    clock,
+  });
   configureStreams(app.services, { tickMs: 10, revalidateMs: 100 });
   const listening = useListening(app, () => accounts.close());
 
@@ -43,7 +49,10 @@ describe("/v1/stream/bars", () => {
         expect(bar.h).toBe(Math.max(...m.h));
         expect(bar.l).toBe(Math.min(...m.l));
         expect(bar.c).toBe(m.c.at(-1));
-        expect(bar.v).toBeCloseTo(m.v.reduce((a: number, b: number) => a + b, 0), 6);
+        expect(bar.v).toBeCloseTo(
+          m.v.reduce((a: number, b: number) => a + b, 0),
+          6,
+        );
       }
       const ids = s.frames.filter((f) => f.event === "bar").map((f) => f.id);
       expect(new Set(ids).size).toBe(ids.length);

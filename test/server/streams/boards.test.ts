@@ -21,7 +21,10 @@ describe("boards", () => {
         expect(vel.metric).toBe("vanna");
         expect(vel.asOf).toBe(entry.asOf);
         expect(vel.strikes.map((c: any) => [c.strike, c.value, c.velocityPct])).toEqual(strikes.map((c: any) => [c.strike, c.value, c.velocityPct]));
-        const risers = [...strikes].filter((c: any) => c.velocityPct > 0).sort((a: any, b: any) => b.velocityPct - a.velocityPct).slice(0, 5);
+        const risers = [...strikes]
+          .filter((c: any) => c.velocityPct > 0)
+          .sort((a: any, b: any) => b.velocityPct - a.velocityPct)
+          .slice(0, 5);
         expect(vel.topRisers.map((c: any) => c.strike)).toEqual(risers.map((c: any) => c.strike));
       }
       raw.abort();

@@ -36,10 +36,7 @@ function fakeSink(): FakeSink {
     abort() {
       sink.ended = "aborted";
     },
-    events: () =>
-      frames
-        .filter((f) => !f.ping)
-        .map((f) => ({ event: f.shared?.event ?? f.event!, data: JSON.parse(f.shared?.data ?? f.data!) })),
+    events: () => frames.filter((f) => !f.ping).map((f) => ({ event: f.shared?.event ?? f.event!, data: JSON.parse(f.shared?.data ?? f.data!) })),
   };
   return sink;
 }
@@ -149,7 +146,10 @@ describe("minute billing through group commit", () => {
     const s = await open(100, ["SPY", "AAPL"]);
     s.conn.tick(s.startMs + 3 * MINUTE_MS + 1, hub.internals.wallNow());
     await until(() => s.sink.events().filter((e) => e.event === "credits").length === 3);
-    const credits = s.sink.events().filter((e) => e.event === "credits").map((e) => e.data);
+    const credits = s.sink
+      .events()
+      .filter((e) => e.event === "credits")
+      .map((e) => e.data);
     expect(credits).toEqual([
       { remaining: 98, charged: 2, interval: 1 },
       { remaining: 96, charged: 2, interval: 2 },

@@ -31,7 +31,15 @@ async function volServer(o: { streams?: Partial<StreamTimings>; tuning?: Partial
   const main = accounts.createAccount({ plan: "top", credits: 10_000 });
   const noVol = accounts.createAccount({ plan: "index-etf", credits: 10_000 });
   const vol = createVolModule({ historySessions: 3, symbols: ["SPXW", "SPY", "QQQ"] });
-  const app = createApp({ market: createSimulatedMarket({ seed: 5, clock }), accounts, rateLimiter: createRateLimiter(), concurrency: createConcurrencyLimiter(), clock, modules: [metaModule, vol], streams: o.streams });
+  const app = createApp({
+    market: createSimulatedMarket({ seed: 5, clock }),
+    accounts,
+    rateLimiter: createRateLimiter(),
+    concurrency: createConcurrencyLimiter(),
+    clock,
+    modules: [metaModule, vol],
+    streams: o.streams,
+  });
   configureStreams(app.services, { tickMs: 10, revalidateMs: 100, ...o.tuning });
   const listening: Listening = await listen(app, { port: 0 });
   const open = (query: string, opts: { key?: string | null; protocols?: string[] } = {}) => {
@@ -136,7 +144,10 @@ describe("/v1/vol/stream/ws resume and refunds", () => {
     const g = await volServer({ tuning: { upgradeGraceMs: 150 } });
     try {
       const before = g.accounts.balance(g.main.accountId);
-      const status = await rawUpgrade(`${g.listening.url}/v1/vol/stream/ws?symbols=SPY,QQQ`, { Authorization: `Bearer ${g.main.key}`, "Sec-WebSocket-Key": "not-a-valid-key" });
+      const status = await rawUpgrade(`${g.listening.url}/v1/vol/stream/ws?symbols=SPY,QQQ`, {
+        Authorization: `Bearer ${g.main.key}`,
+        "Sec-WebSocket-Key": "not-a-valid-key",
+      });
       expect(status).toMatch(/^HTTP\/1\.1 400/);
       expect(g.accounts.balance(g.main.accountId)).toBe(before - 2);
       const t0 = Date.now();

@@ -77,7 +77,10 @@ describe("/v1/board", () => {
     const inv = computeView(chain, { ...DEFAULT_SETTINGS, maxStrikes: "all", sign: "inverted" }, engine);
     expect(SIGN_CONVENTIONS.inverted.model).toEqual({ calls: -1, puts: 1 });
     // Inverting both signs negates every cell exactly (the window is the same: all strikes).
-    expectClose(Array.from(inv.grid.net, (v) => [v]), Array.from(std.grid.net, (v) => [-v]));
+    expectClose(
+      Array.from(inv.grid.net, (v) => [v]),
+      Array.from(std.grid.net, (v) => [-v]),
+    );
   });
 
   it("a what-if spot recomputes the grid at that spot (the board's spot replaced, nothing else)", async () => {

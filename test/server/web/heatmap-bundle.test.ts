@@ -1,5 +1,5 @@
 // Issue 17, the heatmap page's script: the package serves the file `npm run build` wrote
-// (scripts/build-heatmap-app.ts) without esbuild; a checkout builds once and reuses the build
+// (scripts/build-page-scripts.ts) without esbuild; a checkout builds once and reuses the build
 // while its inputs are unchanged; /heatmap/app.js is content-addressed, gzip-able and revalidated
 // by ETag; the page's one inline script (the boot script) is allowed by its CSP hash.
 import { createHash } from "node:crypto";
@@ -8,9 +8,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildHeatmapApp } from "../../../scripts/build-heatmap-app";
+import { buildPageScript } from "../../../scripts/build-page-scripts";
 import { HEATMAP_BOOT_JS } from "../../../server/web/heatmap/boot-script";
-import { cachedBrowserBundle, loadHeatmapAsset, PREBUILT_NAME, servedHeatmapAsset } from "../../../server/web/heatmap/bundle";
+import { cachedBrowserBundle, loadBrowserAsset, servedAsset } from "../../../server/web/bundle";
+import { HEATMAP_SCRIPT } from "../../../server/web/page-scripts";
 import { makeHarness } from "../_harness";
 
 const dirs: string[] = [];
@@ -19,18 +20,20 @@ const tempDir = () => {
   dirs.push(d);
   return d;
 };
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 describe("the heatmap bundle", () => {
   it("npm run build's file is what the packaged server serves, with no esbuild needed", async () => {
     const out = tempDir();
-    const { file, bytes } = await buildHeatmapApp(out);
-    expect(file).toBe(join(out, PREBUILT_NAME));
+    const { file, bytes } = await buildPageScript(HEATMAP_SCRIPT, out);
+    expect(file).toBe(join(out, HEATMAP_SCRIPT.prebuilt));
     const js = readFileSync(file, "utf8");
     expect(bytes).toBe(Buffer.byteLength(js));
     expect(js).toContain("__heatmapPrefetch"); // the served page's entry, not the static one
     // An entry that does not exist: any attempt to build instead of reading the file would fail.
-    const asset = await loadHeatmapAsset(file, join(out, "no-such-entry.ts"), tempDir());
+    const asset = await loadBrowserAsset(file, join(out, "no-such-entry.ts"), tempDir());
     expect(asset.origin).toBe("prebuilt");
     expect(asset.js).toBe(js);
     expect(asset.hash).toBe(createHash("sha256").update(js).digest("hex").slice(0, 16));
@@ -59,7 +62,7 @@ describe("/heatmap and /heatmap/app.js", () => {
   const h = makeHarness({ credits: 10 });
 
   it("names the script by content hash; serves it gzip-encoded, immutable, and 304 on its ETag", async () => {
-    const asset = await servedHeatmapAsset();
+    const asset = await servedAsset(HEATMAP_SCRIPT);
     const page = await h.app.request("/heatmap?symbol=SPY");
     expect(page.status).toBe(200);
     const html = await page.text();

@@ -7,7 +7,8 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { openAccountService } from "../../../server/accounts";
-import { buildBrowserBundle, HEATMAP_SERVER_ENTRY } from "../../../server/web/heatmap/bundle";
+import { buildBrowserBundle } from "../../../server/web/bundle";
+import { HEATMAP_SCRIPT } from "../../../server/web/page-scripts";
 import { simulatedApp, usePageServer } from "../../browser/_page-server";
 
 const NOW_MS = Date.parse("2024-03-06T19:00:00Z"); // Wednesday 14:00 EST, inside the session
@@ -48,7 +49,7 @@ describe("heatmap page key errors, live mode", () => {
     // entry now (not a prebuilt file, not a stale disk cache).
     const served = await fetch(`${ctx.server.url}/heatmap/app.js`);
     expect(served.status).toBe(200);
-    expect(await served.text()).toBe(await buildBrowserBundle(HEATMAP_SERVER_ENTRY));
+    expect(await served.text()).toBe(await buildBrowserBundle(HEATMAP_SCRIPT.entry));
   }, 120_000);
 
   async function visit(key: string, query = "symbol=SPY"): Promise<Visit> {

@@ -3,7 +3,16 @@
 // stands against the page's own loads until the user starts one.
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { INITIAL_STATUS, isRefusal, mayLoad, nextStatus, settleWithin, type LoadOrigin, type PageEvent, type PageStatus } from "../../../server/web/heatmap/app/page-status";
+import {
+  INITIAL_STATUS,
+  isRefusal,
+  mayLoad,
+  nextStatus,
+  settleWithin,
+  type LoadOrigin,
+  type PageEvent,
+  type PageStatus,
+} from "../../../server/web/heatmap/app/page-status";
 import { explainError, PageApiError } from "../../../server/web/heatmap/app/source";
 
 const run = (events: PageEvent[], from: PageStatus = INITIAL_STATUS) => events.reduce(nextStatus, from);
@@ -95,7 +104,9 @@ describe("heatmap page status", () => {
           expect(status.refused).toBe(status.state === "needs-key");
           expect(status.errorCode === null).toBe(status.state === "loading" || status.state === "ready" || status.state === "idle");
         }
-        pending.forEach((load, i) => settle(load, rest[i]));
+        pending.forEach((load, i) => {
+          settle(load, rest[i]);
+        });
         if (loads === 0) {
           expect(status).toBe(INITIAL_STATUS);
           return;

@@ -31,13 +31,13 @@ function expectAgree(page: Cells, api: { strikes: { strike: number }[]; expirati
   expect(page.strikes).toEqual(api.strikes.map((s) => s.strike));
   expect(page.matrix.length).toBeGreaterThan(10);
   let cells = 0;
-  page.matrix.forEach((row, i) =>
+  page.matrix.forEach((row, i) => {
     row.forEach((v, j) => {
       const e = api.matrix[i][j];
       expect(Math.abs(v - e)).toBeLessThanOrEqual(1e-9 * Math.max(Math.abs(v), Math.abs(e), 1));
       cells++;
-    }),
-  );
+    });
+  });
   return cells;
 }
 
@@ -114,7 +114,11 @@ describe("heatmap page in headless Chromium", () => {
     await page.selectOption("#strikes", "40");
 
     // What-if spot: the slider's spot replaces the board's and every cell moves.
-    const whatif = await measureRedraws(page, "whatif", Array.from({ length: 60 }, (_, i) => ((i % 20) - 10) * 2 + 1));
+    const whatif = await measureRedraws(
+      page,
+      "whatif",
+      Array.from({ length: 60 }, (_, i) => ((i % 20) - 10) * 2 + 1),
+    );
     const moved = await cellsOf(page);
     expect(moved.spot).not.toBe(gamma.spot);
     expect(boardFetches).toHaveLength(1);
@@ -140,7 +144,11 @@ describe("heatmap page in headless Chromium", () => {
     // Replay scrubbing across the loaded session frames.
     const frames = Number(await page.getAttribute("#session", "data-frames"));
     expect(frames).toBe(16); // 15 minutes of history, both ends included
-    const scrub = await measureRedraws(page, "scrub", Array.from({ length: 60 }, (_, i) => i % frames));
+    const scrub = await measureRedraws(
+      page,
+      "scrub",
+      Array.from({ length: 60 }, (_, i) => i % frames),
+    );
     expect(await page.textContent("#scrub-value")).toMatch(/ET, spot \d/);
 
     // A second visit: the server's board cache is warm, so this is the page's own cost.

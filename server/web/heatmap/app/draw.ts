@@ -25,7 +25,7 @@ export function remeasure(): void {
 }
 
 /** Sizes the canvas backing store to its CSS box (device pixels) and returns a CSS-pixel context. */
-export function fit(canvas: HTMLCanvasElement): { ctx: CanvasRenderingContext2D; w: number; h: number } {
+function fitCanvas(canvas: HTMLCanvasElement): { ctx: CanvasRenderingContext2D; w: number; h: number } {
   const dpr = globalThis.devicePixelRatio || 1;
   let w = cssWidths.get(canvas);
   if (w === undefined) {
@@ -90,7 +90,7 @@ function cellImage(width: number, height: number) {
  * right, king and gatekeeper nodes outlined, spot, flip and zero-gamma lines. Returns the colour scale.
  */
 export function drawBoard(canvas: HTMLCanvasElement, view: HeatmapView, boardSpot: number): number {
-  const { ctx, w, h } = fit(canvas);
+  const { ctx, w, h } = fitCanvas(canvas);
   const { grid, frame, levels } = view;
   const n = grid.strikes.length;
   const nExp = grid.expirations.length;
@@ -104,7 +104,9 @@ export function drawBoard(canvas: HTMLCanvasElement, view: HeatmapView, boardSpo
 
   ctx.fillStyle = AXIS;
   ctx.textAlign = "center";
-  grid.expirations.forEach((e, j) => ctx.fillText(e.slice(5), left + (j + 0.5) * colW, 12));
+  grid.expirations.forEach((e, j) => {
+    ctx.fillText(e.slice(5), left + (j + 0.5) * colW, 12);
+  });
   ctx.fillText(`net by strike (${formatUsd(scaleOf(grid.net))} max)`, left + mapW + 8 + barW / 2, 12);
 
   const netScale = scaleOf(grid.net);
@@ -165,7 +167,7 @@ export function drawBoard(canvas: HTMLCanvasElement, view: HeatmapView, boardSpo
 
 /** The colour legend: the scale from -scale to +scale in dollars. */
 export function drawLegend(canvas: HTMLCanvasElement, scale: number, unit: string) {
-  const { ctx, w } = fit(canvas);
+  const { ctx, w } = fitCanvas(canvas);
   const x0 = 58;
   const x1 = w - 8;
   const steps = 64;
@@ -186,7 +188,7 @@ export function drawLegend(canvas: HTMLCanvasElement, scale: number, unit: strin
 
 /** Total exposure against a hypothetical spot, with the board spot, the what-if spot and the zero crossing. */
 export function drawSpotProfile(canvas: HTMLCanvasElement, view: HeatmapView, boardSpot: number) {
-  const { ctx, w, h } = fit(canvas);
+  const { ctx, w, h } = fitCanvas(canvas);
   const { spots, totals, zero } = view.profile;
   const n = spots.length;
   if (n < 2) return;
@@ -232,7 +234,7 @@ let sessionLayer: { canvas: HTMLCanvasElement; frames: readonly SessionFrame[]; 
  * Scrubbing only moves the cursor: the rest is drawn once into a layer and copied.
  */
 export function drawSession(canvas: HTMLCanvasElement, frames: readonly SessionFrame[], cursor: number) {
-  const { ctx, w, h } = fit(canvas);
+  const { ctx, w, h } = fitCanvas(canvas);
   if (frames.length === 0) {
     ctx.fillStyle = AXIS;
     ctx.fillText("No session history loaded.", 60, 20);
@@ -292,7 +294,9 @@ function drawSessionLayer(ctx: CanvasRenderingContext2D, w: number, h: number, f
   ctx.strokeStyle = SPOT;
   ctx.lineWidth = 1.5;
   ctx.beginPath();
-  frames.forEach((f, k) => (k ? ctx.lineTo : ctx.moveTo).call(ctx, left + (k + 0.5) * colW, y(f.spot)));
+  frames.forEach((f, k) => {
+    (k ? ctx.lineTo : ctx.moveTo).call(ctx, left + (k + 0.5) * colW, y(f.spot));
+  });
   ctx.stroke();
   ctx.fillStyle = AXIS;
   ctx.textAlign = "right";

@@ -132,11 +132,7 @@ export function spotProfileOf(chain: PositioningChain, settings: ViewSettings, e
  * +-10% in 0.1% steps, and its crossing nearest spot: the zero-gamma method of
  * docs/methodology.md#zero-gamma, for either metric (contracts without an IV are left out).
  */
-function spotProfile(
-  chain: PositioningChain,
-  options: { metric: Metric; maxExpirations: number | "all"; signModel: SignModel },
-  engine: KernelEngine,
-): SpotProfile {
+function spotProfile(chain: PositioningChain, options: { metric: Metric; maxExpirations: number | "all"; signModel: SignModel }, engine: KernelEngine): SpotProfile {
   const expCols = new Set(selectExpirations(chain, { maxExpirations: options.maxExpirations }));
   const rows: number[] = [];
   for (let i = 0; i < chain.oi.length; i++) {

@@ -4,7 +4,7 @@
 // page applies each event and writes the result to the DOM in one place.
 import { explainError, PageApiError } from "./source";
 
-export type BoardState = "idle" | "loading" | "ready" | "needs-key" | "error";
+type BoardState = "idle" | "loading" | "ready" | "needs-key" | "error";
 
 /** Who starts a board load: the user (a control) or the page itself (the first board, a live minute). */
 export type LoadOrigin = "user" | "page";

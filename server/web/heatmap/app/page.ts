@@ -55,7 +55,6 @@ export interface HeatmapPageHandle {
   cells(): { strikes: number[]; expirations: string[]; matrix: number[][]; spot: number; asOf: string } | null;
 }
 
-
 /** Start the page over `source`. */
 export async function startHeatmapPage(source: DataSource, config: HeatmapPageConfig): Promise<HeatmapPageHandle> {
   const boardCanvas = $<HTMLCanvasElement>("board");
@@ -171,7 +170,11 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
     else renderLevels(view);
     setText(el.whatifValue, `${view.grid.spot.toFixed(2)} (${((100 * (view.grid.spot - handle.board.spot)) / handle.board.spot).toFixed(1)}%)`);
     setText($("board-title"), `${view.grid.symbol} ${handle.settings.metric} at ${etHhmm(handle.board.asOfMs)} ET ${handle.board.sessionDate}: strike x expiration`);
-    setAttr(boardCanvas, "aria-label", `${view.grid.symbol} ${handle.settings.metric} heatmap, ${view.grid.strikes.length} strikes by ${view.grid.expirations.length} expirations`);
+    setAttr(
+      boardCanvas,
+      "aria-label",
+      `${view.grid.symbol} ${handle.settings.metric} heatmap, ${view.grid.strikes.length} strikes by ${view.grid.expirations.length} expirations`,
+    );
     setAttr(boardCanvas, "data-cells", String(view.grid.matrix.length));
     setAttr(boardCanvas, "data-as-of", handle.board.asOf);
     handle.stats.drawMs += performance.now() - t1;
@@ -207,7 +210,11 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
     apply({ kind: "load-started", load, origin, symbol });
     let loaded = false;
     try {
-      const board = settleWithin(source.board(symbol, atMs), BOARD_DEADLINE_MS, `The ${symbol} board did not arrive within ${BOARD_DEADLINE_MS / 1000} s: pick the minute again or reload the page.`);
+      const board = settleWithin(
+        source.board(symbol, atMs),
+        BOARD_DEADLINE_MS,
+        `The ${symbol} board did not arrive within ${BOARD_DEADLINE_MS / 1000} s: pick the minute again or reload the page.`,
+      );
       board.catch(() => undefined); // handled below, after the kernels are awaited
       engine ??= await enginePromise;
       const received = await board;

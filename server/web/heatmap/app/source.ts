@@ -14,7 +14,7 @@ export interface SessionFrame {
 }
 
 /** The board query options the session history is computed with (the page's window). */
-export interface HistoryOptions {
+interface HistoryOptions {
   metric: Metric;
   maxStrikes: number | "all";
   maxExpirations: number | "all";
@@ -108,7 +108,14 @@ export function apiSource(base: string, serverNowMs: number, key: () => string, 
       const out: SessionFrame[] = [];
       for (let from = fromMs; from <= toMs; from += RANGE_WINDOW_MS + MINUTE_MS) {
         const to = Math.min(from + RANGE_WINDOW_MS, toMs);
-        const q = { symbols: symbol, from: new Date(from).toISOString(), to: new Date(to).toISOString(), metric: o.metric, maxStrikes: String(o.maxStrikes), maxExpirations: String(o.maxExpirations) };
+        const q = {
+          symbols: symbol,
+          from: new Date(from).toISOString(),
+          to: new Date(to).toISOString(),
+          metric: o.metric,
+          maxStrikes: String(o.maxStrikes),
+          maxExpirations: String(o.maxExpirations),
+        };
         type Range = { symbols: { axes: { strikes: number[] }[]; frames: { asOf: string; axis: number; spot: number; values: number[] }[] }[] };
         try {
           const { data } = await get<Range>("/v1/historical/range", q);

@@ -16,7 +16,7 @@ export function aggressionSign(p: OptionPrint, countCrosses = false): number {
 }
 
 /** +1 bullish (calls bought, puts sold), -1 bearish, 0 neutral. */
-export const directionOf = (p: OptionPrint) => aggressionSign(p) * (p.right === "C" ? 1 : -1);
+const directionOf = (p: OptionPrint) => aggressionSign(p) * (p.right === "C" ? 1 : -1);
 
 /** A session's prints up to `nowMs` (the whole session once it closed). */
 export function printsOf(sim: MarketData, ticker: string, date: string, nowMs: number): Promise<OptionPrint[]> {

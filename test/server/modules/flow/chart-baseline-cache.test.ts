@@ -4,12 +4,12 @@
 import { describe, expect, it } from "vitest";
 import type { MarketData } from "../../../../lib/market/market-data";
 import { sessionBounds } from "../../../../lib/time";
-import { cachedChartBaselines } from "../../../../server/modules/flow/chart-baseline-cache";
+import { cachedChartBaselines } from "../../../../server/modules/flow/shared/chart-baseline-cache";
 import { CHART_BASELINE_SESSIONS, rvol, type BarBaseline, type ChartBucket, type RvolSession } from "../../../../lib/flow";
 import { addTradingDays, previousTradingDay, tradingDaysBetween } from "../../../../lib/time";
-import { chartSessions } from "../../../../server/modules/flow/chart-window";
-import { yieldToTimers } from "../../../../server/modules/flow/session-summary";
-import { FLOW_FIRST_DATE, sessionPrints } from "../../../../server/modules/flow/tape";
+import { chartSessions } from "../../../../server/modules/flow/shared/chart-window";
+import { yieldToTimers } from "../../../../server/modules/flow/sessions/session-summary";
+import { FLOW_FIRST_DATE, sessionPrints } from "../../../../server/modules/flow/sessions/tape";
 import { createFlowState, type FlowState } from "../../../../server/modules/flow/flow-route";
 import type { AppServices } from "../../../../server/services";
 import { makeHarness } from "../../_harness";
@@ -55,8 +55,14 @@ async function chartBaselines(
     sessions.push({ date: d, prints: await sessionPrints(state, ticker, d, sessionBounds(d).closeMs) });
   }
   const options = {
-    date: view[view.length - 1].date, interval: `${view.length}D`, bucket, avgPeriod: `${CHART_BASELINE_SESSIONS}d`,
-    asOfMs: nowMs, orderBy: "time", order: "asc", format: "full",
+    date: view[view.length - 1].date,
+    interval: `${view.length}D`,
+    bucket,
+    avgPeriod: `${CHART_BASELINE_SESSIONS}d`,
+    asOfMs: nowMs,
+    orderBy: "time",
+    order: "asc",
+    format: "full",
   } as const;
   const all = [...sessions, ...view];
   // Two calls for rvol's two overloads (contract and ticker scope).

@@ -107,7 +107,8 @@ describe("contract-top table", () => {
     const raw = openDailyStore(dailyDbPath(t.dir), identity);
     const summariesOnly = {
       ...raw,
-      get: <T>(kind: typeof CONTRACT_TOP | typeof FLOW_SUMMARY, symbol: string, session: string) => (kind === CONTRACT_TOP ? undefined : raw.get<T>(kind, symbol, session)),
+      get: <T>(kind: typeof CONTRACT_TOP | typeof FLOW_SUMMARY, symbol: string, session: string) =>
+        kind === CONTRACT_TOP ? undefined : raw.get<T>(kind, symbol, session),
       symbolsAt: (kind: typeof CONTRACT_TOP | typeof FLOW_SUMMARY, session: string) => (kind === CONTRACT_TOP ? new Set([MARKET_SYMBOL]) : raw.symbolsAt(kind, session)),
     } as unknown as DailyDataStore;
     const plain = app(summariesOnly);

@@ -26,18 +26,21 @@ describe("/v1/dark-pool/trades bytes", () => {
     const adv = await referenceAdv(m.market, "AAPL", TODAY);
     const info = (await m.market.symbolInfo("AAPL"))!;
     const parsed = JSON.parse(text);
-    const rows = ref.map((p, i) => ({
-      timestamp: new Date(p.tsMs).toISOString(),
-      ticker: "AAPL",
-      price: p.price,
-      size: p.size,
-      notional: decimalNotional(p),
-      venue: p.venue,
-      sector: info.sector,
-      industry: info.industry,
+    const rows = ref.map((p, i) => {
       // the server's own float for the ratio (checked to 3 decimals against ours)
-      pctAvgVol: (expect(parsed.data[i].pctAvgVol).toBeCloseTo((p.size / adv) * 100, 3), parsed.data[i].pctAvgVol),
-    }));
+      expect(parsed.data[i].pctAvgVol).toBeCloseTo((p.size / adv) * 100, 3);
+      return {
+        timestamp: new Date(p.tsMs).toISOString(),
+        ticker: "AAPL",
+        price: p.price,
+        size: p.size,
+        notional: decimalNotional(p),
+        venue: p.venue,
+        sector: info.sector,
+        industry: info.industry,
+        pctAvgVol: parsed.data[i].pctAvgVol,
+      };
+    });
     expect(text.startsWith(`{"data":${JSON.stringify(rows)},"meta":`)).toBe(true);
     expect(text).toBe(JSON.stringify(parsed));
     const again = await (await h.get(path)).text();

@@ -90,7 +90,12 @@ describe("/v1/dark-pool/levels/{ticker}", () => {
 
   it("bad input is a 400 naming the parameter, uncharged", async () => {
     const before = balance();
-    for (const [q, name] of [["bucket=0.001", "bucket"], ["sort=volume", "notional, shares, prints, block_notional"], ["lookback_days=181", "lookback_days"], ["date_start=2023-01-01&date_end=2024-03-05", "180"]] as const) {
+    for (const [q, name] of [
+      ["bucket=0.001", "bucket"],
+      ["sort=volume", "notional, shares, prints, block_notional"],
+      ["lookback_days=181", "lookback_days"],
+      ["date_start=2023-01-01&date_end=2024-03-05", "180"],
+    ] as const) {
       const res = await h.get(`/v1/dark-pool/levels/AAPL?${q}`);
       expect(res.status).toBe(400);
       expect((await json(res)).error.message).toContain(name);

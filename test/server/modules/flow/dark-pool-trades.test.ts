@@ -129,7 +129,10 @@ describe("paging rules", () => {
 
   it("rule 3 and 4: sort=notional pages by offset (no cursor) until a short page", async () => {
     const ref = await referencePrints(m.market, ["AAPL"], TODAY, m.clock.ms);
-    const expected = ref.map((p) => decimalNotional(p)).filter((n) => n >= 50_000).sort((a, b) => b - a);
+    const expected = ref
+      .map((p) => decimalNotional(p))
+      .filter((n) => n >= 50_000)
+      .sort((a, b) => b - a);
     const got: number[] = [];
     for (let offset = 0; ; offset += 100) {
       const body = await json(await get({ tickers: "AAPL", min_notional: 50_000, sort: "notional", limit: 100, offset }));

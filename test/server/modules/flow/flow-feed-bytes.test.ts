@@ -8,7 +8,7 @@ import { flowTradeItem } from "../../../../lib/flow";
 import { sessionBounds } from "../../../../lib/time";
 import { moduleStateOf } from "../../../../server/modules";
 import { flowModule } from "../../../../server/modules/flow";
-import { sessionTape, tapeTrades } from "../../../../server/modules/flow/tape";
+import { sessionTape, tapeTrades } from "../../../../server/modules/flow/sessions/tape";
 import { flowHarness, NOW_MS, TODAY } from "./_spec-harness";
 
 const h = flowHarness();
@@ -18,15 +18,16 @@ const rawCache = new Map<string, Promise<Awaited<ReturnType<typeof h.sim.optionP
 /** The ticker's raw prints of the session so far (read once per ticker). */
 function rawPrints(ticker: string) {
   let p = rawCache.get(ticker);
-  if (!p) rawCache.set(ticker, (p = h.sim.optionPrints(ticker, OPEN, NOW_MS)));
+  if (!p) {
+    p = h.sim.optionPrints(ticker, OPEN, NOW_MS);
+    rawCache.set(ticker, p);
+  }
   return p;
 }
 
 /** The body without its per-request parts (request id, timestamp, query time). */
 function stable(text: string): string {
-  return text
-    .replace(/"queryTimeMs":\d+/, '"queryTimeMs":0')
-    .replace(/"timestamp":"[^"]*","requestId":"[^"]*"/, '"timestamp":"","requestId":""');
+  return text.replace(/"queryTimeMs":\d+/, '"queryTimeMs":0').replace(/"timestamp":"[^"]*","requestId":"[^"]*"/, '"timestamp":"","requestId":""');
 }
 
 describe("/v1/flow/{ticker} bytes", () => {
@@ -55,7 +56,10 @@ describe("/v1/flow/{ticker} bytes", () => {
               (optionType === "all" || (optionType === "call") === (p.right === "C")) &&
               (minContracts === undefined || p.size >= minContracts),
           );
-          const pageIds = raw.slice(-limit).reverse().map((p) => p.id);
+          const pageIds = raw
+            .slice(-limit)
+            .reverse()
+            .map((p) => p.id);
           const tape = await sessionTape(state, ticker, TODAY, NOW_MS);
           const all = tapeTrades(tape);
           const indexOf = new Map(tape.prints.map((p, i) => [p.id, i]));

@@ -1,12 +1,12 @@
 // X-Skylit-Hint on /v1/flow/{ticker} (flowseeker.yaml getFlow: "several overlapping time windows
 // for the same filters within seconds"), through the detector both trade feeds share
-// (server/modules/flow/paging-hints.ts): a bisecting client gets the header on its third
+// (server/modules/flow/shared/paging-hints.ts): a bisecting client gets the header on its third
 // overlapping window; other filters, another account, cursor pages, polls of one window (open or
 // closed) and windows older than the recency limit do not; the body is the same with or without it.
 import { beforeAll, describe, expect, it } from "vitest";
 import { HINT_MAX_KEPT, HINT_RECENT_MS } from "../../../../lib/flow";
 import { sessionBounds } from "../../../../lib/time";
-import { createPagingHints } from "../../../../server/modules/flow/paging-hints";
+import { createPagingHints } from "../../../../server/modules/flow/shared/paging-hints";
 import { body, flowHarness, TODAY, type FlowHarness } from "./_spec-harness";
 
 let h: FlowHarness;

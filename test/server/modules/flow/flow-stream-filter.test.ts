@@ -4,15 +4,26 @@
 import { describe, expect, it } from "vitest";
 import { FlowStreamQuerySchema } from "../../../../lib/api/flow-stream";
 import type { ScoredTrade } from "../../../../lib/flow";
-import { checkStreamQuery, streamFilterOf, streamTradePasses } from "../../../../server/modules/flow/flow-stream-filter";
+import { checkStreamQuery, streamFilterOf, streamTradePasses } from "../../../../server/modules/flow/streams/flow-stream-filter";
 
 const filterOf = (q: Record<string, string>) => streamFilterOf(FlowStreamQuerySchema.parse(q));
 
 /** A trade with only what the filters read. */
 function trade(o: Partial<ScoredTrade>): ScoredTrade {
   return {
-    right: "C", premiumUsd: 10_000, size: 10, dte: 5, openInterest: 100, volOiRatio: 0.5, iv: 0.3, side: "A",
-    isSweep: false, isCross: false, isMultiLeg: false, flowScore: 20, ...o,
+    right: "C",
+    premiumUsd: 10_000,
+    size: 10,
+    dte: 5,
+    openInterest: 100,
+    volOiRatio: 0.5,
+    iv: 0.3,
+    side: "A",
+    isSweep: false,
+    isCross: false,
+    isMultiLeg: false,
+    flowScore: 20,
+    ...o,
   } as ScoredTrade;
 }
 

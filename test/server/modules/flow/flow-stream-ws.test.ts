@@ -23,7 +23,12 @@ const UNIVERSE = ["SPY", "AAPL", "QQQ"];
 // Wednesday 2024-03-06 10:05:30 ET.
 const START_MS = Date.parse("2024-03-06T15:05:30Z");
 const MINUTE = 60_000;
-const clock = { ms: START_MS, now() { return this.ms; } };
+const clock = {
+  ms: START_MS,
+  now() {
+    return this.ms;
+  },
+};
 
 function restrictedMarket(): MarketData {
   return watchedMarket(createSimulatedMarket({ seed: 7, clock }), { universe: UNIVERSE });
@@ -61,7 +66,11 @@ describe("/v1/flow/stream/ws", () => {
     const failed = new Promise<string>((resolve) => ws.addEventListener("error", (e: any) => resolve(String(e?.message ?? e?.error?.message ?? "error"))));
     ws.addEventListener("message", (e: any) => messages.push(JSON.parse(String(e.data))));
     const waitFor = async (pred: (m: Msg) => boolean, timeoutMs = 20_000) => {
-      await waitUntil(() => messages.some(pred), () => `got ${messages.map((m) => m.event).join(",")}`, timeoutMs);
+      await waitUntil(
+        () => messages.some(pred),
+        () => `got ${messages.map((m) => m.event).join(",")}`,
+        timeoutMs,
+      );
       return messages.find(pred)!;
     };
     const close = async () => {
@@ -92,7 +101,10 @@ describe("/v1/flow/stream/ws", () => {
       for (let k = 1; k <= 2; k++) {
         clock.ms = Math.floor(connectMs / MINUTE) * MINUTE + k * MINUTE;
         const expected = await expectedIds(["SPY", "AAPL"], connectMs, clock.ms, (p) => p.right === "C");
-        await waitUntil(() => tradeIds(c.messages).length >= expected.length, () => `minute ${k}: ${tradeIds(c.messages).length} of ${expected.length}`);
+        await waitUntil(
+          () => tradeIds(c.messages).length >= expected.length,
+          () => `minute ${k}: ${tradeIds(c.messages).length} of ${expected.length}`,
+        );
         expect([...tradeIds(c.messages)].sort()).toEqual(expected);
       }
       expect(tradeIds(c.messages).length).toBeGreaterThan(0);
@@ -102,7 +114,10 @@ describe("/v1/flow/stream/ws", () => {
       }
       // One debit per whole market minute since the open (1.5 minutes here), each announced.
       const billed = Math.floor((clock.ms - connectMs) / MINUTE);
-      await waitUntil(() => c.messages.filter((m) => m.event === "credits").length >= billed, () => "credits");
+      await waitUntil(
+        () => c.messages.filter((m) => m.event === "credits").length >= billed,
+        () => "credits",
+      );
       expect(before - accounts.balance(accountId)).toBe(1 + billed);
       const seqs = sequencedIds(c.messages);
       expect(seqs).toEqual(seqs.map((_, i) => seqs[0] + i));
@@ -128,7 +143,10 @@ describe("/v1/flow/stream/ws", () => {
     await a.waitFor((m) => m.event === "connected");
     clock.ms = Math.floor(connectMs / MINUTE) * MINUTE + MINUTE;
     const first = await expectedIds(["SPY", "QQQ"], connectMs, clock.ms, keep);
-    await waitUntil(() => tradeIds(a.messages).length >= first.length, () => `${tradeIds(a.messages).length} of ${first.length}`);
+    await waitUntil(
+      () => tradeIds(a.messages).length >= first.length,
+      () => `${tradeIds(a.messages).length} of ${first.length}`,
+    );
     const lastId = a.messages.filter((m) => m.id && m.event !== "connected").at(-1)!.id!;
     await a.close();
     clock.ms += 2 * MINUTE;
@@ -137,7 +155,10 @@ describe("/v1/flow/stream/ws", () => {
       const resumed = await b.waitFor((m) => m.event === "resumed");
       expect(resumed.data).toMatchObject({ gap: false, lastEventId: lastId });
       const expected = await expectedIds(["SPY", "QQQ"], connectMs, clock.ms, keep);
-      await waitUntil(() => tradeIds(a.messages).length + tradeIds(b.messages).length >= expected.length, () => "resumed trades");
+      await waitUntil(
+        () => tradeIds(a.messages).length + tradeIds(b.messages).length >= expected.length,
+        () => "resumed trades",
+      );
       const all = [...tradeIds(a.messages), ...tradeIds(b.messages)];
       expect(new Set(all).size).toBe(all.length);
       expect(all.sort()).toEqual(expected);

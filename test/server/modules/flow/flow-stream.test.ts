@@ -25,7 +25,12 @@ const START_MS = Date.parse("2024-03-06T15:05:30Z");
 const MINUTE = 60_000;
 
 /** The market clock: moved by the tests only. */
-const clock = { ms: START_MS, now() { return this.ms; } };
+const clock = {
+  ms: START_MS,
+  now() {
+    return this.ms;
+  },
+};
 
 function restrictedMarket(): MarketData {
   return watchedMarket(createSimulatedMarket({ seed: 7, clock }), { universe: UNIVERSE });
@@ -113,12 +118,18 @@ describe("/v1/flow/stream", () => {
       for (let k = 1; k <= 3; k++) {
         clock.ms = Math.floor(connectMs / MINUTE) * MINUTE + k * MINUTE;
         const expected = await expectedIds(["SPY", "AAPL"], connectMs, clock.ms, keep);
-        await waitUntil(() => trades(s).length >= expected.length, () => `minute ${k}: ${trades(s).length} of ${expected.length} trades`);
+        await waitUntil(
+          () => trades(s).length >= expected.length,
+          () => `minute ${k}: ${trades(s).length} of ${expected.length} trades`,
+        );
         expect([...tradeIds(s)].sort()).toEqual(expected);
       }
       // Billing runs on the stream clock: one debit per whole minute since the open (2.5 minutes here).
       const billed = Math.floor((clock.ms - connectMs) / MINUTE);
-      await waitUntil(() => s.frames.filter((f) => f.event === "credits").length >= billed, () => "credits");
+      await waitUntil(
+        () => s.frames.filter((f) => f.event === "credits").length >= billed,
+        () => "credits",
+      );
       expect(tradeIds(s).length).toBeGreaterThan(0);
       expect(before - accounts.balance(accountId)).toBe(1 + billed);
       for (const c of s.frames.filter((f) => f.event === "credits")) expect(c.data).toMatchObject({ charged: 1 });
@@ -150,7 +161,10 @@ describe("/v1/flow/stream", () => {
       await a.waitFor((f) => f.event === "connected");
       clock.ms = Math.floor(connectMs / MINUTE) * MINUTE + MINUTE;
       const expected = await expectedIds(["SPY", "QQQ"], connectMs, clock.ms, keep);
-      await waitUntil(() => trades(a).length >= expected.length, () => `${trades(a).length} of ${expected.length}`);
+      await waitUntil(
+        () => trades(a).length >= expected.length,
+        () => `${trades(a).length} of ${expected.length}`,
+      );
       lastId = sequenced(a.frames).at(-1)!.id!;
     } finally {
       a.abort();
@@ -162,7 +176,10 @@ describe("/v1/flow/stream", () => {
       const resumed = await b.waitFor((f) => f.event === "resumed");
       expect(resumed.data).toMatchObject({ gap: false });
       const expected = await expectedIds(["SPY", "QQQ"], connectMs, clock.ms, keep);
-      await waitUntil(() => tradeIds(a).length + tradeIds(b).length >= expected.length, () => `${tradeIds(a).length}+${tradeIds(b).length} of ${expected.length}`);
+      await waitUntil(
+        () => tradeIds(a).length + tradeIds(b).length >= expected.length,
+        () => `${tradeIds(a).length}+${tradeIds(b).length} of ${expected.length}`,
+      );
       const all = [...tradeIds(a), ...tradeIds(b)];
       expect(new Set(all).size).toBe(all.length);
       expect(all.sort()).toEqual(expected);
@@ -187,12 +204,18 @@ describe("/v1/flow/stream", () => {
         const expected = await expectedIds(["SPY"], connectMs, clock.ms, () => true);
         expect(expected.length).toBeGreaterThan(3);
         const lagged = await s.waitFor((f) => f.event === "lagged", 20_000);
-        await waitUntil(() => trades(s).length >= 3, () => `${trades(s).length} trades`);
+        await waitUntil(
+          () => trades(s).length >= 3,
+          () => `${trades(s).length} trades`,
+        );
         await sleep(100);
         // The backlog is capped at 3: the oldest are skipped, the newest 3 are written.
         expect(lagged.data.dropped).toBe(expected.length - 3);
         expect(tradeIds(s).sort()).toEqual(
-          (await market.optionPrints("SPY", connectMs, clock.ms)).slice(-3).map((p) => p.id).sort(),
+          (await market.optionPrints("SPY", connectMs, clock.ms))
+            .slice(-3)
+            .map((p) => p.id)
+            .sort(),
         );
       } finally {
         s.abort();

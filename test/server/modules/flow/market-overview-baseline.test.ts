@@ -6,7 +6,7 @@ import { addTradingDays, previousTradingDay, sessionBounds } from "../../../../l
 import { moduleStateOf } from "../../../../server/modules";
 import { flowModule } from "../../../../server/modules/flow";
 import type { FlowState } from "../../../../server/modules/flow/flow-route";
-import type { SessionSummary } from "../../../../server/modules/flow/session-summary";
+import type { SessionSummary } from "../../../../server/modules/flow/sessions/session-summary";
 import { body, flowHarness, NOW_MS, TODAY } from "./_spec-harness";
 
 const h = flowHarness({ universe: ["AAPL", "SPY"] });
@@ -46,7 +46,9 @@ describe("/v1/market/overview premiumRvol", () => {
     expect(part.meta).toMatchObject({ baselineSessions: 10, baselineSessionsWanted: 20 });
     expect(part.data.totalPremium).toBe(none.data.totalPremium);
 
-    baselineDates.forEach((d, i) => i >= 10 && putSummary("SPY", d, 500));
+    baselineDates.forEach((d, i) => {
+      if (i >= 10) putSummary("SPY", d, 500);
+    });
     const full = await overview();
     // mean over the 20 sessions of AAPL's 1,000 x (i + 1) plus SPY's 500: 10,500 + 500.
     const mean = (1_000 * (20 * 21)) / 2 / 20 + 500;

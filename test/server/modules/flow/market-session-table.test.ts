@@ -11,7 +11,7 @@ import { fillPlan } from "../../../../server/daily-store/plan";
 import { fillScopeOf } from "../../../../server/daily-store/scope";
 import { flowModule } from "../../../../server/modules/flow";
 import { metaModule } from "../../../../server/modules/meta";
-import { trailingSessions } from "../../../../server/modules/flow/market-scan";
+import { trailingSessions } from "../../../../server/modules/flow/sessions/market-scan";
 import { makeHarness } from "../../_harness";
 import { tempDir } from "../../daily-store/_store-fixtures";
 import { narrowedMarket, NOW_MS, PRIOR, TODAY } from "./_spec-harness";
@@ -109,7 +109,12 @@ describe("market-session table", () => {
     for (const q of [WEEKLY[0], TIDE[0]]) {
       const a = await dataOf(viaTable.h, q);
       expect(a).toBe(await dataOf(computedPlan.h, q));
-      if (q === WEEKLY[0]) expect(JSON.parse(a).map((r: { ticker: string }) => r.ticker).sort()).toEqual(["XLRE", "XLU"]);
+      if (q === WEEKLY[0])
+        expect(
+          JSON.parse(a)
+            .map((r: { ticker: string }) => r.ticker)
+            .sort(),
+        ).toEqual(["XLRE", "XLU"]);
     }
     expect(viaTable.prints.n).toBe(0); // the tide's summaries are in the store
   }, 120_000);
@@ -124,7 +129,9 @@ describe("market-session table", () => {
   it("the fill worker plans the table after each session's summaries over the whole universe, and its producer builds the stored table", async () => {
     const m = market().market;
     const scope = await fillScopeOf(m, { volSessions: 0, flowFrom: PRIOR, flowSessions: 1 });
-    const kinds = fillPlan(scope, NOW_MS).filter((s) => s.session === PRIOR).map((s) => s.kind);
+    const kinds = fillPlan(scope, NOW_MS)
+      .filter((s) => s.session === PRIOR)
+      .map((s) => s.kind);
     expect(kinds.indexOf(MARKET_SESSION)).toBeGreaterThan(kinds.indexOf(FLOW_SUMMARY));
     const narrowed = await fillScopeOf(m, { symbols: ["TXN"], volSessions: 0, flowFrom: PRIOR, flowSessions: 1 });
     expect(fillPlan(narrowed, NOW_MS).some((s) => s.kind === MARKET_SESSION)).toBe(false);

@@ -11,7 +11,7 @@ import { fillPlan } from "../../../../server/daily-store/plan";
 import { fillScopeOf } from "../../../../server/daily-store/scope";
 import { flowModule } from "../../../../server/modules/flow";
 import { metaModule } from "../../../../server/modules/meta";
-import { printTimeIndex, type PrintTimeIndex } from "../../../../server/modules/flow/print-time-index";
+import { printTimeIndex, type PrintTimeIndex } from "../../../../server/modules/flow/sessions/print-time-index";
 import { makeHarness } from "../../_harness";
 import { tempDir } from "../../daily-store/_store-fixtures";
 import { narrowedMarket, NOW_MS, PRIOR, simMarket } from "./_spec-harness";
@@ -55,10 +55,19 @@ describe("print-time index", () => {
     expect(index.tickers).toEqual(order);
     const want: Array<[number, string]> = [];
     const seen = new Set<string>();
-    for (const [tk, ps] of prints) for (const p of ps) if (!seen.has(`${p.tsMs}|${tk}`)) seen.add(`${p.tsMs}|${tk}`), want.push([p.tsMs, tk]);
+    for (const [tk, ps] of prints) {
+      for (const p of ps) {
+        if (seen.has(`${p.tsMs}|${tk}`)) continue;
+        seen.add(`${p.tsMs}|${tk}`);
+        want.push([p.tsMs, tk]);
+      }
+    }
     want.sort((a, b) => a[0] - b[0] || order.indexOf(a[1]) - order.indexOf(b[1]));
     let ms = openMs;
-    const got = Array.from(index.gaps, (g, i) => [(ms += g), index.tickers[index.ticker[i]]]);
+    const got = Array.from(index.gaps, (g, i) => {
+      ms += g;
+      return [ms, index.tickers[index.ticker[i]]];
+    });
     expect(got).toEqual(want);
     expect(await printTimeIndex(PRIOR, order, async (tk) => prints.get(tk)!)).toEqual(index);
   });

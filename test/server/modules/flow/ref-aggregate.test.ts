@@ -25,21 +25,51 @@ beforeAll(async () => {
 
 /** The premium split, FIR and SDF of the session's prints in `[fromMs, toMs)` passing `keep`, computed plainly. */
 function expected(fromMs: number, toMs: number, keep: (p: OptionPrint) => boolean = () => true) {
-  let count = 0, sweeps = 0, total = 0, bull = 0, bear = 0, neutral = 0, bullN = 0, bearN = 0, neutralN = 0, sweepPrem = 0, sweepNet = 0;
+  let count = 0,
+    sweeps = 0,
+    total = 0,
+    bull = 0,
+    bear = 0,
+    neutral = 0,
+    bullN = 0,
+    bearN = 0,
+    neutralN = 0,
+    sweepPrem = 0,
+    sweepNet = 0;
   session.forEach((p, i) => {
     if (p.tsMs < fromMs || p.tsMs >= toMs || !keep(p)) return;
     const prem = p.price * p.size * 100;
     const a = tradeFacts(p).aggression;
-    const dir = a === 0 ? 0 : (a > 0) === (p.right === "C") ? 1 : -1;
+    const dir = a === 0 ? 0 : a > 0 === (p.right === "C") ? 1 : -1;
     count++;
     total += prem;
-    if (dir > 0) (bull += prem), bullN++;
-    else if (dir < 0) (bear += prem), bearN++;
-    else (neutral += prem), neutralN++;
-    if (sweepOf[i] >= 0) (sweeps++, (sweepPrem += prem)), (sweepNet += dir * prem);
+    if (dir > 0) {
+      bull += prem;
+      bullN++;
+    } else if (dir < 0) {
+      bear += prem;
+      bearN++;
+    } else {
+      neutral += prem;
+      neutralN++;
+    }
+    if (sweepOf[i] >= 0) {
+      sweeps++;
+      sweepPrem += prem;
+      sweepNet += dir * prem;
+    }
   });
   return {
-    count, sweeps, total, bull, bear, neutral, bullN, bearN, neutralN, sweepPrem,
+    count,
+    sweeps,
+    total,
+    bull,
+    bear,
+    neutral,
+    bullN,
+    bearN,
+    neutralN,
+    sweepPrem,
     fir: bull + bear > 0 ? (100 * (bull - bear)) / (bull + bear) : 0,
     sdf: sweepPrem > 0 ? (100 * sweepNet) / sweepPrem : 0,
   };
@@ -57,8 +87,12 @@ describe("/v1/flow/{ticker}/aggregate", () => {
     expect(e.count).toBeLessThan(session.length);
     expect(meta.requestId).toBeTruthy();
     expect(data).toMatchObject({
-      ticker: "AAPL", date: TODAY, startTime: "2024-03-06T14:40:00.000Z", endTime: "2024-03-06T14:55:00.000Z",
-      tradeCount: e.count, sweepCount: e.sweeps,
+      ticker: "AAPL",
+      date: TODAY,
+      startTime: "2024-03-06T14:40:00.000Z",
+      endTime: "2024-03-06T14:55:00.000Z",
+      tradeCount: e.count,
+      sweepCount: e.sweeps,
       premiumSplit: { bullishCount: e.bullN, bearishCount: e.bearN, neutralCount: e.neutralN },
     });
     expect(data.totalPremium).toBeCloseTo(e.total, 4);

@@ -27,15 +27,18 @@ const sd = (xs: number[]) => Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) **
 /** Count, premium and FIR of each session's prints in `[ET hh:mm, + minutes)` passing `keep`. */
 function perSession(hh: number, mm: number, minutes: number, keep: (p: OptionPrint, date: string) => boolean = () => true) {
   return days.map(({ date, prints }) => {
-    const from = sessionBounds(date).openMs + ((hh * 60 + mm) - 570) * 60_000;
-    let count = 0, prem = 0, bull = 0, bear = 0;
+    const from = sessionBounds(date).openMs + (hh * 60 + mm - 570) * 60_000;
+    let count = 0,
+      prem = 0,
+      bull = 0,
+      bear = 0;
     for (const p of prints) {
       if (p.tsMs < from || p.tsMs >= from + minutes * 60_000 || !keep(p, date)) continue;
       const premium = p.price * p.size * 100;
       const a = tradeFacts(p).aggression;
       count++;
       prem += premium;
-      if (a !== 0 && (a > 0) === (p.right === "C")) bull += premium;
+      if (a !== 0 && a > 0 === (p.right === "C")) bull += premium;
       else if (a !== 0) bear += premium;
     }
     return { count, prem, fir: bull + bear > 0 ? (100 * (bull - bear)) / (bull + bear) : 0 };

@@ -18,7 +18,13 @@ beforeAll(async () => {
 
 /** Volume-weighted bull/bear/neutral shares with the option type folded in, computed plainly. */
 function expectedShares(ps: readonly OptionPrint[]) {
-  let bull = 0, bear = 0, total = 0, calls = 0, callBull = 0, puts = 0, putBull = 0;
+  let bull = 0,
+    bear = 0,
+    total = 0,
+    calls = 0,
+    callBull = 0,
+    puts = 0,
+    putBull = 0;
   for (const p of ps) {
     const a = tradeFacts(p).aggression;
     const bullish = (a > 0 && p.right === "C") || (a < 0 && p.right === "P");
@@ -34,7 +40,16 @@ function expectedShares(ps: readonly OptionPrint[]) {
       if (bullish) putBull += p.size;
     }
   }
-  return { bullPct: (100 * bull) / total, bearPct: (100 * bear) / total, neutralPct: (100 * (total - bull - bear)) / total, callBullPct: (100 * callBull) / calls, putBullPct: (100 * putBull) / puts, bull, bear, total };
+  return {
+    bullPct: (100 * bull) / total,
+    bearPct: (100 * bear) / total,
+    neutralPct: (100 * (total - bull - bear)) / total,
+    callBullPct: (100 * callBull) / calls,
+    putBullPct: (100 * putBull) / puts,
+    bull,
+    bear,
+    total,
+  };
 }
 
 describe("/v1/chain-bull-bear/{ticker}", () => {
@@ -47,7 +62,10 @@ describe("/v1/chain-bull-bear/{ticker}", () => {
     const e = expectedShares(prints);
     expect(prints.length).toBeGreaterThan(50);
     expect(data).toMatchObject({ ticker: "AAPL", date: TODAY, timeframe: "1d", tradeCount: prints.length, totalVolume: e.total });
-    expect(data.totalPremium).toBeCloseTo(prints.reduce((s, p) => s + p.price * p.size * 100, 0), 0);
+    expect(data.totalPremium).toBeCloseTo(
+      prints.reduce((s, p) => s + p.price * p.size * 100, 0),
+      0,
+    );
     for (const k of ["bullPct", "bearPct", "neutralPct", "callBullPct", "putBullPct"] as const) expect(data.metrics[k]).toBeCloseTo(e[k], 9);
     expect(data.metrics.bullBearRatio).toBeCloseTo(e.bull / e.bear, 9);
     const net = data.metrics.bullPct - data.metrics.bearPct;

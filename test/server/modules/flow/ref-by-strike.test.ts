@@ -39,7 +39,10 @@ describe("/v1/underlying/{ticker}/by-strike", () => {
     for (const b of data.bars) {
       const mine = prints.filter((p) => p.strike === b.strike);
       expect(b.callVolume).toBe(mine.filter((p) => p.right === "C").reduce((s, p) => s + p.size, 0));
-      expect(b.putPremium).toBeCloseTo(mine.filter((p) => p.right === "P").reduce((s, p) => s + premium(p), 0), 1);
+      expect(b.putPremium).toBeCloseTo(
+        mine.filter((p) => p.right === "P").reduce((s, p) => s + premium(p), 0),
+        1,
+      );
       expect([b.callOi, b.putOi]).toEqual([oi.get(b.strike)?.c ?? 0, oi.get(b.strike)?.p ?? 0]);
     }
     const callV = prints.filter((p) => p.right === "C").reduce((s, p) => s + p.size, 0);

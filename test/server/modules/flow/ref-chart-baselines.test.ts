@@ -54,7 +54,10 @@ describe("chart baselines", () => {
     expect(daily).toHaveLength(1);
     const whole = await slotMean(dates, 0, NOW_MS - open);
     expect(daily[0].avgVolume).toBeCloseTo(whole.avgVolume, 9);
-    expect(daily[0].avgVolume).toBeCloseTo(data.reduce((s: number, b: any) => s + b.avgVolume, 0), 9);
+    expect(daily[0].avgVolume).toBeCloseTo(
+      data.reduce((s: number, b: any) => s + b.avgVolume, 0),
+      9,
+    );
   });
 
   it("a 2D window's baseline is the 30 sessions before its first session, for every bar of both days", async () => {

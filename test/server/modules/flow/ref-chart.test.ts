@@ -39,13 +39,31 @@ describe("/v1/underlying/{ticker}/chart", () => {
       expect(to - from).toBe(30 * M);
       const ps = all.filter((p) => p.tsMs >= from && p.tsMs < to);
       const sum = (f: (p: OptionPrint) => number, keep: (p: OptionPrint) => boolean) => ps.filter(keep).reduce((s, p) => s + f(p), 0);
-      const cv = sum((p) => p.size, (p) => p.right === "C");
-      const pv = sum((p) => p.size, (p) => p.right === "P");
+      const cv = sum(
+        (p) => p.size,
+        (p) => p.right === "C",
+      );
+      const pv = sum(
+        (p) => p.size,
+        (p) => p.right === "P",
+      );
       expect([b.callVolume, b.putVolume, b.candleVolume]).toEqual([cv, pv, cv + pv]);
-      expect(b.callPremium).toBeCloseTo(sum((p) => p.price * p.size * 100, (p) => p.right === "C"), 4);
+      expect(b.callPremium).toBeCloseTo(
+        sum(
+          (p) => p.price * p.size * 100,
+          (p) => p.right === "C",
+        ),
+        4,
+      );
       expect(b.pcRatio).toBeCloseTo(cv > 0 ? pv / cv : 0, 12);
-      const bid = sum((p) => p.size, (p) => ["BB", "B"].includes(classifySide(p.price, p.nbboBid, p.nbboAsk)));
-      const ask = sum((p) => p.size, (p) => ["A", "AA"].includes(classifySide(p.price, p.nbboBid, p.nbboAsk)));
+      const bid = sum(
+        (p) => p.size,
+        (p) => ["BB", "B"].includes(classifySide(p.price, p.nbboBid, p.nbboAsk)),
+      );
+      const ask = sum(
+        (p) => p.size,
+        (p) => ["A", "AA"].includes(classifySide(p.price, p.nbboBid, p.nbboAsk)),
+      );
       expect(b.chainBidPct).toBeCloseTo(cv + pv > 0 ? (100 * bid) / (cv + pv) : 0, 9);
       expect(b.chainAskPct).toBeCloseTo(cv + pv > 0 ? (100 * ask) / (cv + pv) : 0, 9);
       expect(b.stockPrice).toBe(await h.sim.spot("XOM", Math.min(to, NOW_MS) - 1));

@@ -25,14 +25,18 @@ beforeAll(async () => {
   const counts = new Map<string, number>();
   for (const p of byDay.get(TODAY)!) counts.set(p.symbol, (counts.get(p.symbol) ?? 0) + 1);
   const traded = (d: string, s: string) => byDay.get(d)!.some((p) => p.symbol === s);
-  symbol = [...counts.entries()].sort((a, b) => b[1] - a[1]).map((e) => e[0]).find((s) => traded(PRIOR, s) && traded(EARLIER, s))!;
+  symbol = [...counts.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .map((e) => e[0])
+    .find((s) => traded(PRIOR, s) && traded(EARLIER, s))!;
 });
 
 async function openingOi(date: string): Promise<number> {
   const c = parseOptionSymbol(symbol);
   const board = (await h.sim.chain("XOM", sessionBounds(date).openMs))!;
   for (let i = 0; i < board.oi.length; i++) {
-    if (board.expirations[board.expIndex[i]] === c.expiry && board.strikes[board.strikeIndex[i]] === c.strike && (board.right[i] === 1) === (c.right === "C")) return board.oi[i];
+    if (board.expirations[board.expIndex[i]] === c.expiry && board.strikes[board.strikeIndex[i]] === c.strike && (board.right[i] === 1) === (c.right === "C"))
+      return board.oi[i];
   }
   return 0;
 }
@@ -40,7 +44,14 @@ async function openingOi(date: string): Promise<number> {
 async function expectedRow(date: string, prevDate: string) {
   const all = byDay.get(date)!;
   const sweepOf = groupSweeps(all).groupOf;
-  let volume = 0, premium = 0, pxSize = 0, bid = 0, ask = 0, sweep = 0, count = 0, last = 0;
+  let volume = 0,
+    premium = 0,
+    pxSize = 0,
+    bid = 0,
+    ask = 0,
+    sweep = 0,
+    count = 0,
+    last = 0;
   all.forEach((p, i) => {
     if (p.symbol !== symbol) return;
     const side = tradeFacts(p).side;
@@ -69,7 +80,16 @@ describe("/v1/contract/{symbol}/history", () => {
     const prev = { [EARLIER]: BEFORE, [PRIOR]: EARLIER, [TODAY]: PRIOR };
     for (const row of data) {
       const e = await expectedRow(row.date, prev[row.date as keyof typeof prev]);
-      expect(row).toMatchObject({ tradeCount: e.count, totalVolume: e.volume, lastPrice: e.last, bidVolume: e.bid, askVolume: e.ask, sweepVolume: e.sweep, openInterest: e.oi, oiChange: e.oiChange });
+      expect(row).toMatchObject({
+        tradeCount: e.count,
+        totalVolume: e.volume,
+        lastPrice: e.last,
+        bidVolume: e.bid,
+        askVolume: e.ask,
+        sweepVolume: e.sweep,
+        openInterest: e.oi,
+        oiChange: e.oiChange,
+      });
       expect(row.totalPremium).toBeCloseTo(e.premium, 1);
       expect(row.vwap).toBeCloseTo(e.vwap, 6);
       expect(row.midVolume).toBe(e.volume - e.bid - e.ask);

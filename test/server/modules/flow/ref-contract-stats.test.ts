@@ -30,14 +30,26 @@ describe("/v1/contract/{symbol}/stats", () => {
     const board = (await h.sim.chain("XOM", sessionBounds(TODAY).openMs))!;
     let oi = -1;
     for (let i = 0; i < board.oi.length; i++) {
-      if (board.expirations[board.expIndex[i]] === c.expiry && board.strikes[board.strikeIndex[i]] === c.strike && (board.right[i] === 1) === (c.right === "C")) oi = board.oi[i];
+      if (board.expirations[board.expIndex[i]] === c.expiry && board.strikes[board.strikeIndex[i]] === c.strike && (board.right[i] === 1) === (c.right === "C"))
+        oi = board.oi[i];
     }
     const volume = mine.reduce((s, p) => s + p.size, 0);
     expect(data).toMatchObject({
-      symbol, ticker: "XOM", date: TODAY, expiration: c.expiry, strike: c.strike, right: c.right,
-      totalVolume: volume, tradeCount: mine.length, lastPrice: mine[mine.length - 1].price, openInterest: oi,
+      symbol,
+      ticker: "XOM",
+      date: TODAY,
+      expiration: c.expiry,
+      strike: c.strike,
+      right: c.right,
+      totalVolume: volume,
+      tradeCount: mine.length,
+      lastPrice: mine[mine.length - 1].price,
+      openInterest: oi,
     });
-    expect(data.totalPremium).toBeCloseTo(mine.reduce((s, p) => s + p.price * p.size * 100, 0), 1);
+    expect(data.totalPremium).toBeCloseTo(
+      mine.reduce((s, p) => s + p.price * p.size * 100, 0),
+      1,
+    );
     expect(data.vwap).toBeCloseTo(mine.reduce((s, p) => s + p.price * p.size, 0) / volume, 4);
     expect(data.bidVolume + data.askVolume + data.midVolume).toBeLessThanOrEqual(volume);
   });

@@ -10,11 +10,19 @@ const balance = () => h.accounts.balance(h.accountId);
 
 async function totals(date: string) {
   const { openMs, closeMs } = sessionBounds(date);
-  let cp = 0, pp = 0, cv = 0, pv = 0;
+  let cp = 0,
+    pp = 0,
+    cv = 0,
+    pv = 0;
   for (const p of await h.sim.optionPrints("XOM", openMs, closeMs)) {
     const prem = p.price * p.size * 100;
-    if (p.right === "C") (cp += prem), (cv += p.size);
-    else (pp += prem), (pv += p.size);
+    if (p.right === "C") {
+      cp += prem;
+      cv += p.size;
+    } else {
+      pp += prem;
+      pv += p.size;
+    }
   }
   return { date, total: cp + pp, volume: cv + pv, net: cp - pp, ratio: pv > 0 ? cv / pv : 0, cp, pp, cv, pv };
 }
@@ -47,8 +55,18 @@ describe("/v1/flow/{ticker}/historical-compare", () => {
     expect(data.vsAverage.premiumVsAvg).toBeCloseTo(today.total / mean(past.map((d) => d.total)), 9);
     expect(data.vsAverage.netPremiumVsAvg).toBeCloseTo(today.net / Math.abs(mean(past.map((d) => d.net))), 6);
     const pct = (x: number, xs: number[]) => Math.round((100 * (xs.filter((y) => y < x).length + xs.filter((y) => y === x).length / 2)) / xs.length);
-    expect(data.percentileRankings.volumePercentile).toBe(pct(today.volume, past.map((d) => d.volume)));
-    expect(data.percentileRankings.premiumPercentile).toBe(pct(today.total, past.map((d) => d.total)));
+    expect(data.percentileRankings.volumePercentile).toBe(
+      pct(
+        today.volume,
+        past.map((d) => d.volume),
+      ),
+    );
+    expect(data.percentileRankings.premiumPercentile).toBe(
+      pct(
+        today.total,
+        past.map((d) => d.total),
+      ),
+    );
     expect(data.similarDays).toHaveLength(5);
     const dates = new Set(past.map((d) => d.date));
     for (const s of data.similarDays) {

@@ -49,7 +49,10 @@ describe("/v1/underlying/top/daily and /weekly", () => {
     expect(res.status).toBe(200);
     expect(balance()).toBe(before - 1);
     expect(daily.length).toBe(4);
-    expectUnderlyingRows((await body(res)).data, [...daily].sort((a, b) => b.totalPremium - a.totalPremium || byTicker(a, b)));
+    expectUnderlyingRows(
+      (await body(res)).data,
+      [...daily].sort((a, b) => b.totalPremium - a.totalPremium || byTicker(a, b)),
+    );
   });
 
   it("daily: order_by net_premium asc, call_put_ratio desc, min_volume floor and limit", async () => {
@@ -79,7 +82,10 @@ describe("/v1/underlying/top/daily and /weekly", () => {
       }
       const res = await h.get(`/v1/underlying/top/daily?date=${d}`);
       expect(res.status, d).toBe(200);
-      expectUnderlyingRows((await body(res)).data, want.sort((a, b) => b.totalPremium - a.totalPremium || byTicker(a, b)));
+      expectUnderlyingRows(
+        (await body(res)).data,
+        want.sort((a, b) => b.totalPremium - a.totalPremium || byTicker(a, b)),
+      );
     }
   }, 120_000);
 
@@ -89,7 +95,10 @@ describe("/v1/underlying/top/daily and /weekly", () => {
     const res = await h.get("/v1/underlying/top/weekly?order_by=volume");
     expect(res.status).toBe(200);
     expect(balance()).toBe(before - 1);
-    expectUnderlyingRows((await body(res)).data, [...weekly].sort((a, b) => b.totalVolume - a.totalVolume || byTicker(a, b)));
+    expectUnderlyingRows(
+      (await body(res)).data,
+      [...weekly].sort((a, b) => b.totalVolume - a.totalVolume || byTicker(a, b)),
+    );
   }, 60_000);
 
   it("400 naming the parameter for bad limit, floors, order and dates; uncharged", async () => {
@@ -209,7 +218,8 @@ describe("/v1/contract/unusual-volume and /v1/contract/unusual-oi", () => {
     const tickers = new Set(data.map((r: any) => r.ticker));
     expect(tickers.size).toBeGreaterThan(1);
     const [drop] = [...tickers] as string[];
-    const kept = (await body(await h.get(`/v1/contract/unusual-volume?avg_period=3d&min_rvol=1.5&min_avg_volume=5&limit=200&exclude_tickers=${drop.toLowerCase()}`))).data;
+    const kept = (await body(await h.get(`/v1/contract/unusual-volume?avg_period=3d&min_rvol=1.5&min_avg_volume=5&limit=200&exclude_tickers=${drop.toLowerCase()}`)))
+      .data;
     expect(kept.map((r: any) => r.symbol)).toEqual(data.filter((r: any) => r.ticker !== drop).map((r: any) => r.symbol));
     const otmCalls = (await body(await h.get("/v1/contract/unusual-volume?avg_period=3d&min_rvol=1.5&min_avg_volume=5&limit=200&right=C&moneyness=OTM"))).data;
     expect(otmCalls.map((r: any) => r.symbol)).toEqual(data.filter((r: any) => r.right === "C" && r.moneynessPct > 3).map((r: any) => r.symbol));

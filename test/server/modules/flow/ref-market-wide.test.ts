@@ -2,7 +2,7 @@
 // every expectation recomputed here from the raw option prints (side against the NBBO for the
 // direction) and SPY's minute bars (simulator seed 7, clock 2024-03-06 10:00 ET).
 import { beforeAll, describe, expect, it } from "vitest";
-import { marketTideRoute } from "../../../../server/modules/flow/ref-market-tide";
+import { marketTideRoute } from "../../../../server/modules/flow/market/market-tide";
 import { MarketTideQuerySchema } from "../../../../lib/api/flow-market";
 import { isMultiLegPrint } from "../../../../lib/market/prints/conditions";
 import type { OptionPrint } from "../../../../lib/market/market-data";
@@ -11,7 +11,14 @@ import { aggressionSign, firOf, premiumOf, printsOf, tickerTotals, type TickerTo
 import { body, flowHarness, NOW_MS, PRIOR, TODAY, type FlowHarness } from "./_spec-harness";
 
 const UNIVERSE = ["NOW", "TXN", "IBM", "COP", "LMT", "XLRE"];
-const SECTOR: Record<string, string> = { NOW: "Information Technology", TXN: "Information Technology", IBM: "Information Technology", COP: "Energy", LMT: "Industrials", XLRE: "Real Estate" };
+const SECTOR: Record<string, string> = {
+  NOW: "Information Technology",
+  TXN: "Information Technology",
+  IBM: "Information Technology",
+  COP: "Energy",
+  LMT: "Industrials",
+  XLRE: "Real Estate",
+};
 const INDUSTRY: Record<string, string> = { NOW: "Software", TXN: "Semiconductors & Semiconductor Equipment", IBM: "IT Services" };
 let h: FlowHarness;
 let today: Map<string, OptionPrint[]>;
@@ -38,18 +45,30 @@ describe("/v1/flow/sector/{sector}", () => {
     const sum = (f: (t: TickerTotals) => number) => members.reduce((s, t) => s + f(t), 0);
     expect(d.metrics.totalVolume).toBe(sum((t) => t.totalVolume));
     expect(d.metrics.netVolume).toBe(sum((t) => t.callVolume - t.putVolume));
-    expect(d.metrics.totalPremium).toBeCloseTo(sum((t) => t.totalPremium), 2);
-    expect(d.metrics.netPremium).toBeCloseTo(sum((t) => t.callPremium - t.putPremium), 2);
-    expect(d.metrics.fir).toBeCloseTo(firOf(sum((t) => t.bullish), sum((t) => t.bearish)), 9);
+    expect(d.metrics.totalPremium).toBeCloseTo(
+      sum((t) => t.totalPremium),
+      2,
+    );
+    expect(d.metrics.netPremium).toBeCloseTo(
+      sum((t) => t.callPremium - t.putPremium),
+      2,
+    );
+    expect(d.metrics.fir).toBeCloseTo(
+      firOf(
+        sum((t) => t.bullish),
+        sum((t) => t.bearish),
+      ),
+      9,
+    );
     expect(d.metrics.putCallRatio).toBeCloseTo(sum((t) => t.putVolume) / sum((t) => t.callVolume), 12);
     const net = (t: TickerTotals) => t.callPremium - t.putPremium;
     const ranked = [...members].sort((a, b) => Math.abs(net(b)) - Math.abs(net(a)));
     expect(d.topContributors.map((c: any) => c.ticker)).toEqual(ranked.slice(0, 2).map((t) => t.ticker));
     const absSum = sum((t) => Math.abs(net(t)));
-    d.topContributors.forEach((c: any, i: number) => expect(c.pctOfSector).toBeCloseTo((100 * Math.abs(net(ranked[i]))) / absSum, 9));
-    expect(d.industryBreakdown.map((i: any) => i.industry)).toEqual(
-      [...members].sort((a, b) => b.totalPremium - a.totalPremium).map((t) => INDUSTRY[t.ticker]),
-    );
+    d.topContributors.forEach((c: any, i: number) => {
+      expect(c.pctOfSector).toBeCloseTo((100 * Math.abs(net(ranked[i]))) / absSum, 9);
+    });
+    expect(d.industryBreakdown.map((i: any) => i.industry)).toEqual([...members].sort((a, b) => b.totalPremium - a.totalPremium).map((t) => INDUSTRY[t.ticker]));
     expect(d.industryBreakdown.reduce((s: number, i: any) => s + i.pctOfSector, 0)).toBeCloseTo(100, 9);
   });
 
@@ -128,7 +147,12 @@ describe("/v1/flow/market-breadth", () => {
 
 describe("/v1/market/tide", () => {
   interface Bucket {
-    ncp: number; npp: number; mNcp: number; mNpp: number; call: number; put: number;
+    ncp: number;
+    npp: number;
+    mNcp: number;
+    mNpp: number;
+    call: number;
+    put: number;
   }
   /** Sums of the prints of every ticker with `from <= tsMs < to`. */
   async function bucketOf(date: string, fromMs: number, toMs: number, keep: (p: OptionPrint) => boolean = () => true): Promise<Bucket> {
@@ -211,7 +235,8 @@ describe("/v1/market/tide", () => {
     const { openMs } = sessionBounds(TODAY);
     const noMl = (await body(await h.get("/v1/market/tide?bucket=30min&exclude_multi_leg=true"))).data.bars[0];
     expectBar(noMl, await bucketOf(TODAY, openMs, NOW_MS, (p) => !isMultiLegPrint(p)));
-    const mny = (p: OptionPrint) => (p.right === "C" ? (100 * (p.strike - p.underlyingPrice)) / p.underlyingPrice : (100 * (p.underlyingPrice - p.strike)) / p.underlyingPrice);
+    const mny = (p: OptionPrint) =>
+      p.right === "C" ? (100 * (p.strike - p.underlyingPrice)) / p.underlyingPrice : (100 * (p.underlyingPrice - p.strike)) / p.underlyingPrice;
     const before = balance();
     const res = await h.get("/v1/market/tide?interval=2D&bucket=1d&exclude_deep_itm=true");
     expect(res.status).toBe(200);

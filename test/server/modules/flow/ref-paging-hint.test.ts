@@ -28,15 +28,33 @@ beforeAll(() => {
 describe("paging hint rule", () => {
   it("hints once two recent distinct windows overlap the new one", () => {
     expect(HINT_MIN_OVERLAPS).toBe(2);
-    expect(run([{ fromMs: 0, toMs: 100, atMs: 0 }, { fromMs: 0, toMs: 50, atMs: 1 }, { fromMs: 25, toMs: 50, atMs: 2 }])).toEqual([false, false, true]);
+    expect(
+      run([
+        { fromMs: 0, toMs: 100, atMs: 0 },
+        { fromMs: 0, toMs: 50, atMs: 1 },
+        { fromMs: 25, toMs: 50, atMs: 2 },
+      ]),
+    ).toEqual([false, false, true]);
     // Touching windows [0,50) and [50,100) do not overlap; repeating one window is a poll, not a split.
-    expect(run([{ fromMs: 0, toMs: 50, atMs: 0 }, { fromMs: 50, toMs: 100, atMs: 1 }, { fromMs: 100, toMs: 150, atMs: 2 }])).toEqual([false, false, false]);
+    expect(
+      run([
+        { fromMs: 0, toMs: 50, atMs: 0 },
+        { fromMs: 50, toMs: 100, atMs: 1 },
+        { fromMs: 100, toMs: 150, atMs: 2 },
+      ]),
+    ).toEqual([false, false, false]);
     expect(run([0, 1, 2, 3].map((k) => ({ fromMs: 0, toMs: 100, atMs: k })))).toEqual([false, false, false, false]);
     // Overlapping one window polled many times counts it once.
     expect(run([0, 1, 2].map((k) => ({ fromMs: 0, toMs: 100, atMs: k })).concat([{ fromMs: 0, toMs: 50, atMs: 3 }]))).toEqual([false, false, false, false]);
     // Windows older than the recency limit do not count.
     const late = HINT_RECENT_MS + 10;
-    expect(run([{ fromMs: 0, toMs: 100, atMs: 0 }, { fromMs: 0, toMs: 50, atMs: 5 }, { fromMs: 25, toMs: 50, atMs: late }])).toEqual([false, false, false]);
+    expect(
+      run([
+        { fromMs: 0, toMs: 100, atMs: 0 },
+        { fromMs: 0, toMs: 50, atMs: 5 },
+        { fromMs: 25, toMs: 50, atMs: late },
+      ]),
+    ).toEqual([false, false, false]);
   });
 });
 

@@ -25,7 +25,21 @@ beforeAll(async () => {
   }
 });
 
-interface Row { strike: number; right: string; tradeCount: number; volume: number; totalPremium: number; bullishPremium: number; bearishPremium: number; netPremium: number; askPct: number; bidPct: number; dominantExpiration: string; openInterest: number; volOiRatio: number }
+interface Row {
+  strike: number;
+  right: string;
+  tradeCount: number;
+  volume: number;
+  totalPremium: number;
+  bullishPremium: number;
+  bearishPremium: number;
+  netPremium: number;
+  askPct: number;
+  bidPct: number;
+  dominantExpiration: string;
+  openInterest: number;
+  volOiRatio: number;
+}
 
 /** Rows of the window's prints passing `keep`, computed plainly, plus the total premium. */
 function expectedRows(keep: (p: OptionPrint) => boolean = () => true): { rows: Row[]; total: number } {
@@ -35,11 +49,29 @@ function expectedRows(keep: (p: OptionPrint) => boolean = () => true): { rows: R
     if (p.tsMs < Date.parse(FROM) || p.tsMs >= Date.parse(TO) || !keep(p)) continue;
     const prem = p.price * p.size * 100;
     const f = tradeFacts(p);
-    const dir = f.aggression === 0 ? 0 : (f.aggression > 0) === (p.right === "C") ? 1 : -1;
+    const dir = f.aggression === 0 ? 0 : f.aggression > 0 === (p.right === "C") ? 1 : -1;
     const key = `${p.strike}|${p.right}`;
     let r = acc.get(key);
     if (!r) {
-      r = { strike: p.strike, right: p.right, tradeCount: 0, volume: 0, totalPremium: 0, bullishPremium: 0, bearishPremium: 0, netPremium: 0, askPct: 0, bidPct: 0, dominantExpiration: "", openInterest: 0, volOiRatio: 0, ask: 0, bid: 0, byExp: new Map(), contracts: new Set() };
+      r = {
+        strike: p.strike,
+        right: p.right,
+        tradeCount: 0,
+        volume: 0,
+        totalPremium: 0,
+        bullishPremium: 0,
+        bearishPremium: 0,
+        netPremium: 0,
+        askPct: 0,
+        bidPct: 0,
+        dominantExpiration: "",
+        openInterest: 0,
+        volOiRatio: 0,
+        ask: 0,
+        bid: 0,
+        byExp: new Map(),
+        contracts: new Set(),
+      };
       acc.set(key, r);
     }
     total += prem;
@@ -56,13 +88,28 @@ function expectedRows(keep: (p: OptionPrint) => boolean = () => true): { rows: R
   const rows = [...acc.values()].map(({ ask, bid, byExp, contracts, ...r }) => {
     const exps = [...byExp.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     const oi = [...contracts].reduce((s, c) => s + (oiOf.get(c) ?? 0), 0);
-    return { ...r, netPremium: r.bullishPremium - r.bearishPremium, askPct: ask / r.totalPremium, bidPct: bid / r.totalPremium, dominantExpiration: exps[0][0], openInterest: oi, volOiRatio: oi > 0 ? r.volume / oi : 0 };
+    return {
+      ...r,
+      netPremium: r.bullishPremium - r.bearishPremium,
+      askPct: ask / r.totalPremium,
+      bidPct: bid / r.totalPremium,
+      dominantExpiration: exps[0][0],
+      openInterest: oi,
+      volOiRatio: oi > 0 ? r.volume / oi : 0,
+    };
   });
   return { rows, total };
 }
 
 function expectRow(got: any, want: Row): void {
-  expect(got).toMatchObject({ strike: want.strike, right: want.right, tradeCount: want.tradeCount, volume: want.volume, dominantExpiration: want.dominantExpiration, openInterest: want.openInterest });
+  expect(got).toMatchObject({
+    strike: want.strike,
+    right: want.right,
+    tradeCount: want.tradeCount,
+    volume: want.volume,
+    dominantExpiration: want.dominantExpiration,
+    openInterest: want.openInterest,
+  });
   for (const k of ["totalPremium", "bullishPremium", "bearishPremium", "netPremium"] as const) expect(got[k]).toBeCloseTo(want[k], 4);
   for (const k of ["askPct", "bidPct", "volOiRatio"] as const) expect(got[k]).toBeCloseTo(want[k], 9);
 }
@@ -81,11 +128,16 @@ describe("/v1/flow/{ticker}/strikes", () => {
     expect(rows.length).toBeGreaterThan(5);
     expect(data).toMatchObject({ ticker: "AAPL", date: TODAY, startTime: "2024-03-06T14:35:00.000Z", endTime: "2024-03-06T14:58:00.000Z" });
     expect(data.byStrike).toHaveLength(5);
-    data.byStrike.forEach((got: any, i: number) => expectRow(got, rows[i]));
+    data.byStrike.forEach((got: any, i: number) => {
+      expectRow(got, rows[i]);
+    });
     expect(rows.slice(0, 5).some((r) => r.openInterest > 0)).toBe(true);
     const top3 = rows.slice(0, 3);
     expect(data.concentration.top3StrikesShare).toBeCloseTo(top3.reduce((s, r) => s + r.totalPremium, 0) / total, 9);
-    expect(data.concentration.top3StrikesNetPremium).toBeCloseTo(top3.reduce((s, r) => s + r.netPremium, 0), 4);
+    expect(data.concentration.top3StrikesNetPremium).toBeCloseTo(
+      top3.reduce((s, r) => s + r.netPremium, 0),
+      4,
+    );
     expect(data.concentration.interpretation).toContain(`${Math.round(100 * data.concentration.top3StrikesShare)}%`);
   });
 
@@ -95,7 +147,9 @@ describe("/v1/flow/{ticker}/strikes", () => {
     rows.sort((a, b) => b.volume - a.volume || a.strike - b.strike);
     expect(rows.length).toBeGreaterThan(1);
     expect(data.byStrike).toHaveLength(rows.length);
-    data.byStrike.forEach((got: any, i: number) => expectRow(got, rows[i]));
+    data.byStrike.forEach((got: any, i: number) => {
+      expectRow(got, rows[i]);
+    });
   });
 
   it("a window with no trades answers 200 with no rows", async () => {

@@ -12,7 +12,15 @@ let h: FlowHarness;
 const balance = () => h.accounts.balance(h.accountId);
 const TICKER = "XOM";
 
-interface Row { tsMs: number; premium: number; dir: number; sweep: boolean; score: number; moneyness: string; dte: number }
+interface Row {
+  tsMs: number;
+  premium: number;
+  dir: number;
+  sweep: boolean;
+  score: number;
+  moneyness: string;
+  dte: number;
+}
 const sessions = new Map<string, Row[]>();
 
 /** The session's prints as plain rows: premium, direction, sweep flag and Flow Score. */
@@ -32,7 +40,7 @@ async function rows(date: string): Promise<Row[]> {
     return {
       tsMs: p.tsMs,
       premium: p.price * p.size * 100,
-      dir: f.aggression === 0 ? 0 : (f.aggression > 0) === (p.right === "C") ? 1 : -1,
+      dir: f.aggression === 0 ? 0 : f.aggression > 0 === (p.right === "C") ? 1 : -1,
       sweep: groupOf[i] >= 0,
       score: scored[i].flowScore,
       moneyness: f.moneyness,
@@ -45,7 +53,14 @@ async function rows(date: string): Promise<Row[]> {
 
 /** VWF, SDF, FIR and counts of rows, each premium weighted by `w(row)` in the three scores. */
 function scores(rs: Row[], w: (r: Row) => number = () => 1) {
-  let wp = 0, sw = 0, bull = 0, bear = 0, sweepP = 0, sweepNet = 0, total = 0, sweeps = 0;
+  let wp = 0,
+    sw = 0,
+    bull = 0,
+    bear = 0,
+    sweepP = 0,
+    sweepNet = 0,
+    total = 0,
+    sweeps = 0;
   for (const r of rs) {
     const p = r.premium * w(r);
     total += r.premium;
@@ -53,7 +68,11 @@ function scores(rs: Row[], w: (r: Row) => number = () => 1) {
     sw += p * r.score;
     if (r.dir > 0) bull += p;
     if (r.dir < 0) bear += p;
-    if (r.sweep) (sweeps++, (sweepP += p), (sweepNet += r.dir * p));
+    if (r.sweep) {
+      sweeps++;
+      sweepP += p;
+      sweepNet += r.dir * p;
+    }
   }
   const vwf = wp > 0 ? sw / wp : 0;
   const sdf = sweepP > 0 ? (100 * sweepNet) / sweepP : 0;
@@ -133,7 +152,10 @@ describe("/v1/aggregate/{ticker}", () => {
     for (const x of m.byMoneyness) {
       const these = four.filter((r) => r.moneyness === x.category);
       expect(x.tradeCount).toBe(these.length);
-      expect(x.premium).toBeCloseTo(these.reduce((s, r) => s + r.premium, 0), 4);
+      expect(x.premium).toBeCloseTo(
+        these.reduce((s, r) => s + r.premium, 0),
+        4,
+      );
     }
     expect(m.byMoneyness.reduce((s: number, x: any) => s + x.pctOfTotal, 0)).toBeCloseTo(100, 9);
     // A session timeframe first: the split comes from per-session sums, same numbers.
@@ -141,7 +163,10 @@ describe("/v1/aggregate/{ticker}", () => {
     for (const x of d.byMoneyness) {
       const these = (await rows(PRIOR)).filter((r) => r.moneyness === x.category);
       expect(x.tradeCount).toBe(these.length);
-      expect(x.premium).toBeCloseTo(these.reduce((s, r) => s + r.premium, 0), 4);
+      expect(x.premium).toBeCloseTo(
+        these.reduce((s, r) => s + r.premium, 0),
+        4,
+      );
       expect(x.composite).toBe(scores(these).composite);
     }
   });

@@ -71,22 +71,33 @@ describe("trade-row extras", () => {
 
     const info = (await h.sim.universe()).find((s) => s.ticker === "XOM")!;
     const events = await h.sim.earnings("XOM", TODAY, "2025-03-06");
-    const next = events.map((e) => e.date).filter((d) => d >= TODAY).sort()[0];
+    const next = events
+      .map((e) => e.date)
+      .filter((d) => d >= TODAY)
+      .sort()[0];
     expect(next).toBeDefined();
     const nextDay = Date.parse(`${next}T00:00:00Z`) / DAY;
 
     // Running bid/ask shares and next IVs by a plain walk over the raw prints.
     const walk: { chainBid: number; chainAsk: number; cBid: number; cAsk: number; next: number | null }[] = [];
     {
-      let v = 0, b = 0, a = 0;
+      let v = 0,
+        b = 0,
+        a = 0;
       const per = new Map<string, [number, number, number]>();
       prints.forEach((p, i) => {
         const side = classifySide(p.price, p.nbboBid, p.nbboAsk);
         const c = per.get(p.symbol) ?? [0, 0, 0];
         v += p.size;
         c[0] += p.size;
-        if (side === "BB" || side === "B") (b += p.size), (c[1] += p.size);
-        if (side === "A" || side === "AA") (a += p.size), (c[2] += p.size);
+        if (side === "BB" || side === "B") {
+          b += p.size;
+          c[1] += p.size;
+        }
+        if (side === "A" || side === "AA") {
+          a += p.size;
+          c[2] += p.size;
+        }
         per.set(p.symbol, c);
         const later = prints.slice(i + 1).find((x) => x.symbol === p.symbol);
         walk.push({ chainBid: (100 * b) / v, chainAsk: (100 * a) / v, cBid: (100 * c[1]) / c[0], cAsk: (100 * c[2]) / c[0], next: later ? later.iv : null });
@@ -133,7 +144,10 @@ describe("trade-row extras", () => {
         const fills = prints.filter((_, j) => groupOf[j] === groupOf[i]);
         expect(r.aggCount).toBe(fills.length);
         expect(r.aggTotalSize).toBe(fills.reduce((s, x) => s + x.size, 0));
-        expect(r.aggTotalPremium).toBeCloseTo(fills.reduce((s, x) => s + premium(x), 0), 6);
+        expect(r.aggTotalPremium).toBeCloseTo(
+          fills.reduce((s, x) => s + premium(x), 0),
+          6,
+        );
       } else {
         expect([r.aggCount, r.aggTotalSize]).toEqual([1, p.size]);
         expect(r.aggTotalPremium).toBeCloseTo(premium(p), 6);
@@ -146,9 +160,18 @@ describe("trade-row extras", () => {
         expect(r.strategyGroupId).toMatch(new RegExp(`^ml_${TODAY}_XOM_\\d+$`));
         if (members.length === 2) {
           const [a, b] = members.map((j) => prints[j]);
-          const want = a.expiry === b.expiry
-            ? a.right === b.right ? (a.size === b.size ? "vertical" : "ratio_spread") : a.strike === b.strike ? "straddle" : "strangle"
-            : a.strike === b.strike && a.right === b.right ? "calendar" : "diagonal";
+          const want =
+            a.expiry === b.expiry
+              ? a.right === b.right
+                ? a.size === b.size
+                  ? "vertical"
+                  : "ratio_spread"
+                : a.strike === b.strike
+                  ? "straddle"
+                  : "strangle"
+              : a.strike === b.strike && a.right === b.right
+                ? "calendar"
+                : "diagonal";
           expect(r.strategyType).toBe(want);
         }
         if (members.length === 1) expect(r.strategyType).toBe("unpaired");
@@ -194,7 +217,29 @@ describe("trade-row extras", () => {
     expect(same).toHaveLength(1);
     const first = same[0];
     expect(first).toBeDefined();
-    const fields = ["bidSz", "askSz", "prevClose", "prevCloseAge", "priceChange", "nextIv", "chainBidPct", "chainAskPct", "contractBidPct", "contractAskPct", "premiumPercentile", "aggCount", "aggTotalPremium", "aggTotalSize", "strategyGroupId", "strategyType", "strategyLegCount", "earningsDte", "nextEarningsDate", "sector", "industry"];
+    const fields = [
+      "bidSz",
+      "askSz",
+      "prevClose",
+      "prevCloseAge",
+      "priceChange",
+      "nextIv",
+      "chainBidPct",
+      "chainAskPct",
+      "contractBidPct",
+      "contractAskPct",
+      "premiumPercentile",
+      "aggCount",
+      "aggTotalPremium",
+      "aggTotalSize",
+      "strategyGroupId",
+      "strategyType",
+      "strategyLegCount",
+      "earningsDte",
+      "nextEarningsDate",
+      "sector",
+      "industry",
+    ];
     for (const f of fields) expect(first[f]).toEqual(top[f]);
   });
 });

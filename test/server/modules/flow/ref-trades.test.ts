@@ -17,7 +17,15 @@ let h: FlowHarness;
 const balance = () => h.accounts.balance(h.accountId);
 const OPEN = sessionBounds(TODAY).openMs;
 
-interface Expected { p: OptionPrint; side: string; daily: number; sweep: boolean; ivDir: number; oi: number; mPct: number }
+interface Expected {
+  p: OptionPrint;
+  side: string;
+  daily: number;
+  sweep: boolean;
+  ivDir: number;
+  oi: number;
+  mPct: number;
+}
 
 /** Every print of the session so far with what its row must say, in time order. */
 async function expectedRows(market: MarketData, ticker: string, toMs: number): Promise<Expected[]> {
@@ -67,11 +75,25 @@ describe("/v1/underlying/{ticker}/trades", () => {
       const e = want[i];
       const m = moneynessOf(e.mPct);
       expect(r).toMatchObject({
-        date: days(TODAY), ticker: "XOM", expiration: days(e.p.expiry), strike: e.p.strike, right: e.p.right, side: e.side,
-        dailyVolume: e.daily, sweepTrade: e.sweep, blockTrade: e.p.size >= 100, multiLeg: isMultiLegPrint(e.p), crossTrade: isCrossPrint(e.p),
-        ivDirection: e.ivDir, openInterest: e.oi, prevOi: e.oi, iv: e.p.iv, underlyingPrice: e.p.underlyingPrice,
+        date: days(TODAY),
+        ticker: "XOM",
+        expiration: days(e.p.expiry),
+        strike: e.p.strike,
+        right: e.p.right,
+        side: e.side,
+        dailyVolume: e.daily,
+        sweepTrade: e.sweep,
+        blockTrade: e.p.size >= 100,
+        multiLeg: isMultiLegPrint(e.p),
+        crossTrade: isCrossPrint(e.p),
+        ivDirection: e.ivDir,
+        openInterest: e.oi,
+        prevOi: e.oi,
+        iv: e.p.iv,
+        underlyingPrice: e.p.underlyingPrice,
         moneyness: m === "DEEP_ITM" || m === "ITM" ? "ITM" : m === "ATM" ? "ATM" : "OTM",
-        neutralSz: e.side === "M" || e.side === "N" ? e.p.size : 0, ingestionTimestamp: e.p.tsMs,
+        neutralSz: e.side === "M" || e.side === "N" ? e.p.size : 0,
+        ingestionTimestamp: e.p.tsMs,
       });
       expect(r.totalPremium).toBeCloseTo(e.p.price * e.p.size * 100, 6);
       expect(r.moneynessPercent).toBeCloseTo(e.mPct, 9);
@@ -89,14 +111,29 @@ describe("/v1/underlying/{ticker}/trades", () => {
     const want = (await expectedRows(h.sim, "XOM", NOW_MS))
       .filter((e) => {
         const dte = Math.round((Date.parse(e.p.expiry) - Date.parse(TODAY)) / 86_400_000);
-        return e.p.tsMs >= from && e.p.tsMs < to && e.mPct > 3 && dte >= 1 && dte <= 60 && e.p.strike >= 50 && e.p.strike <= 200 &&
-          e.p.price * e.p.size * 100 >= 50 && !isMultiLegPrint(e.p);
+        return (
+          e.p.tsMs >= from &&
+          e.p.tsMs < to &&
+          e.mPct > 3 &&
+          dte >= 1 &&
+          dte <= 60 &&
+          e.p.strike >= 50 &&
+          e.p.strike <= 200 &&
+          e.p.price * e.p.size * 100 >= 50 &&
+          !isMultiLegPrint(e.p)
+        );
       })
       .reverse();
     expect(want.length).toBeGreaterThan(0);
     expect(data.map(key)).toEqual(want.map(keyOf));
     const sweeps = (await body(await h.get("/v1/underlying/XOM/trades?only_sweeps=true&limit=500"))).data;
-    expect(sweeps.map(key)).toEqual((await expectedRows(h.sim, "XOM", NOW_MS)).filter((e) => e.sweep).reverse().slice(0, 500).map(keyOf));
+    expect(sweeps.map(key)).toEqual(
+      (await expectedRows(h.sim, "XOM", NOW_MS))
+        .filter((e) => e.sweep)
+        .reverse()
+        .slice(0, 500)
+        .map(keyOf),
+    );
     const exp = data[0].expiration;
     const iso = new Date(exp * 86_400_000).toISOString().slice(0, 10);
     const one = (await body(await h.get(`/v1/underlying/XOM/trades?expiration=${iso}&limit=500`))).data;
@@ -197,12 +234,20 @@ describe("/v1/score/{trade_id}", () => {
       expect(data.spreadAnalysis.tradePrice).toBe(e.p.price);
       if (f.side !== "N") expect(data.spreadAnalysis.spreadWidth).toBeCloseTo(e.p.nbboAsk - e.p.nbboBid, 12);
       expect(data.tradeContext).toMatchObject({
-        ticker: "XOM", optionType: e.p.right === "C" ? "call" : "put", strike: e.p.strike, expiration: e.p.expiry, size: e.p.size,
-        tradeType: e.sweep ? "sweep" : e.p.size >= 100 ? "block" : "regular", moneyness: f.moneyness.toLowerCase(), dte: f.dte,
+        ticker: "XOM",
+        optionType: e.p.right === "C" ? "call" : "put",
+        strike: e.p.strike,
+        expiration: e.p.expiry,
+        size: e.p.size,
+        tradeType: e.sweep ? "sweep" : e.p.size >= 100 ? "block" : "regular",
+        moneyness: f.moneyness.toLowerCase(),
+        dte: f.dte,
       });
       expect(data.tradeContext.premium).toBeCloseTo(e.p.price * e.p.size * 100, 6);
       const s = item.scores.flowScore;
-      expect(data.interpretation.direction).toBe(s >= 50 ? "bullish" : s >= 15 ? "moderately_bullish" : s <= -50 ? "bearish" : s <= -15 ? "moderately_bearish" : "neutral");
+      expect(data.interpretation.direction).toBe(
+        s >= 50 ? "bullish" : s >= 15 ? "moderately_bullish" : s <= -50 ? "bearish" : s <= -15 ? "moderately_bearish" : "neutral",
+      );
     }
   });
 

@@ -42,7 +42,10 @@ describe("/v1/underlying", () => {
     const mid = expected[1];
     expectRows((await body(await h.get(`/v1/underlying?min_premium=${mid.totalPremium - 0.01}`))).data, expected.slice(0, 2));
     const minVol = Math.min(...expected.map((r) => r.totalVolume));
-    expectRows((await body(await h.get(`/v1/underlying?min_volume=${minVol + 1}`))).data, expected.filter((r) => r.totalVolume >= minVol + 1));
+    expectRows(
+      (await body(await h.get(`/v1/underlying?min_volume=${minVol + 1}`))).data,
+      expected.filter((r) => r.totalVolume >= minVol + 1),
+    );
     expectRows((await body(await h.get(`/v1/underlying?min_volume=${minVol}`))).data, expected);
     expectRows((await body(await h.get("/v1/underlying?limit=1"))).data, expected.slice(0, 1));
   });

@@ -51,7 +51,11 @@ describe("/v1/underlying/{ticker}/stats", () => {
 
   it("a future or weekend date is a 400 naming `date`, an unknown ticker a 404; uncharged", async () => {
     const before = balance();
-    for (const [path, status] of [["/v1/underlying/QQQ/stats?date=2024-03-09", 400], ["/v1/underlying/QQQ/stats?date=2024-03-07", 400], ["/v1/underlying/NOPE/stats", 404]] as const) {
+    for (const [path, status] of [
+      ["/v1/underlying/QQQ/stats?date=2024-03-09", 400],
+      ["/v1/underlying/QQQ/stats?date=2024-03-07", 400],
+      ["/v1/underlying/NOPE/stats", 404],
+    ] as const) {
       const res = await h.get(path);
       expect(res.status).toBe(status);
       const err = (await body(res)).error;
@@ -71,7 +75,10 @@ describe("/v1/underlying/{ticker}/expirations", () => {
       expect(e.dte).toBe(Math.round((Date.parse(`${e.expiration}T00:00:00Z`) - Date.parse(`${TODAY}T00:00:00Z`)) / 86_400_000));
       expect(e.callVolume).toBe(mine.filter((p) => p.right === "C").reduce((s, p) => s + p.size, 0));
       expect(e.putVolume).toBe(mine.filter((p) => p.right === "P").reduce((s, p) => s + p.size, 0));
-      expect(e.callPremium).toBeCloseTo(mine.filter((p) => p.right === "C").reduce((s, p) => s + premium(p), 0), 1);
+      expect(e.callPremium).toBeCloseTo(
+        mine.filter((p) => p.right === "C").reduce((s, p) => s + premium(p), 0),
+        1,
+      );
       expect(e.contractCount).toBe(new Set(mine.map((p) => p.symbol)).size);
     }
   });

@@ -24,7 +24,12 @@ async function volOi(dates: string[], keep: (right: string, otm: number, oi: num
   const oi = openInterestBySymbol(board);
   const vol = new Map<string, number>();
   let spot = board.spot;
-  for (const d of dates) for (const p of await prints(d)) (vol.set(p.symbol, (vol.get(p.symbol) ?? 0) + p.size), (spot = p.underlyingPrice));
+  for (const d of dates) {
+    for (const p of await prints(d)) {
+      vol.set(p.symbol, (vol.get(p.symbol) ?? 0) + p.size);
+      spot = p.underlyingPrice;
+    }
+  }
   const out = { C: { v: 0, oi: 0, far: { v: 0, oi: 0 } }, P: { v: 0, oi: 0, far: { v: 0, oi: 0 } }, excess: 0, otmV: 0 };
   for (const symbol of new Set([...oi.keys(), ...vol.keys()])) {
     const c = parseOptionSymbol(symbol);
@@ -35,7 +40,10 @@ async function volOi(dates: string[], keep: (right: string, otm: number, oi: num
     const a = out[c.right];
     a.v += v;
     a.oi += o;
-    if (otm >= 10) (a.far.v += v), (a.far.oi += o);
+    if (otm >= 10) {
+      a.far.v += v;
+      a.far.oi += o;
+    }
     if (otm >= 3) out.otmV += v;
     out.excess += Math.max(0, v - o);
   }
@@ -95,7 +103,7 @@ describe("/v1/moneyness/{ticker}", () => {
       const f = tradeFacts(p);
       const k = `${p.right}${f.moneyness}`;
       const prem = p.price * p.size * 100;
-      const dir = f.aggression === 0 ? 0 : (f.aggression > 0) === (p.right === "C") ? 1 : -1;
+      const dir = f.aggression === 0 ? 0 : f.aggression > 0 === (p.right === "C") ? 1 : -1;
       out[k] ??= { premium: 0, net: 0, n: 0 };
       out[k].premium += prem;
       out[k].net += dir * prem;
@@ -107,7 +115,10 @@ describe("/v1/moneyness/{ticker}", () => {
 
   function expectCells(data: any, ps: OptionPrint[]) {
     const { out, total } = cells(ps);
-    for (const [right, block] of [["C", data.moneynessBreakdown.calls], ["P", data.moneynessBreakdown.puts]] as const) {
+    for (const [right, block] of [
+      ["C", data.moneynessBreakdown.calls],
+      ["P", data.moneynessBreakdown.puts],
+    ] as const) {
       KEYS.forEach((key, i) => {
         const e = out[`${right}${CATS[i]}`] ?? { premium: 0, net: 0, n: 0 };
         expect(block[key].tradeCount, `${right} ${key}`).toBe(e.n);

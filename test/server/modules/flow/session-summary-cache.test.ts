@@ -6,7 +6,7 @@ import { moduleStateOf } from "../../../../server/modules";
 import { flowModule } from "../../../../server/modules/flow";
 import { cacheShareBytes, DEFAULT_CACHE_MB, mebibytes } from "../../../../server/cache/cache-budget";
 import type { FlowState } from "../../../../server/modules/flow/flow-route";
-import { summariesOf } from "../../../../server/modules/flow/session-summary";
+import { summariesOf } from "../../../../server/modules/flow/sessions/session-summary";
 import { flowHarness, NOW_MS, simMarket, TODAY } from "./_spec-harness";
 
 describe("session summary cache", () => {
@@ -38,7 +38,9 @@ describe("session summary cache", () => {
     // The retry reuses the kept summaries (same objects) and adds the rest.
     const keptValues = await Promise.all(["TXN", "XLRE"].slice(0, kept).map((t) => summariesOf(state, [t], TODAY, NOW_MS)));
     const all = await summariesOf(state, ["TXN", "XLRE", "XLU", "LMT"], TODAY, NOW_MS);
-    keptValues.forEach(([s], i) => expect(all[i]).toBe(s));
+    keptValues.forEach(([s], i) => {
+      expect(all[i]).toBe(s);
+    });
     expect(state.summaries.size).toBe(4);
     const key = (t: string) => `summary|${t}|${TODAY}|${NOW_MS}`;
     for (const t of ["TXN", "XLRE", "XLU", "LMT"]) {

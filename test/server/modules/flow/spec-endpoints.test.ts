@@ -24,7 +24,10 @@ describe("per-ticker endpoints", () => {
     expect(d.symbol).toBe(symbol);
     expect(d.tradeCount).toBe(mine.length);
     expect(d.totalVolume).toBe(mine.reduce((s, p) => s + p.size, 0));
-    expect(d.totalPremium).toBeCloseTo(mine.reduce((s, p) => s + prem(p), 0), 4);
+    expect(d.totalPremium).toBeCloseTo(
+      mine.reduce((s, p) => s + prem(p), 0),
+      4,
+    );
     // Prints strictly above the ask are ask-side, strictly below the bid bid-side (whatever the tolerance).
     const ask = mine.filter((p) => p.nbboAsk > p.nbboBid && p.price > p.nbboAsk).length;
     const bid = mine.filter((p) => p.nbboAsk > p.nbboBid && p.price < p.nbboBid).length;
@@ -39,7 +42,10 @@ describe("per-ticker endpoints", () => {
     const want = prints.filter((p) => p.right === "C" && dte(p.expiry) <= 10);
     const d = (await body(await h.get("/v1/chain-ratio/AAPL?option_type=call&max_dte=10"))).data;
     expect(d.tradeCount).toBe(want.length);
-    expect(d.totalPremium).toBeCloseTo(want.reduce((s, p) => s + prem(p), 0), 4);
+    expect(d.totalPremium).toBeCloseTo(
+      want.reduce((s, p) => s + prem(p), 0),
+      4,
+    );
     expect(d.chainRatios.callPutRatio).toBeNull();
   });
 
@@ -53,7 +59,10 @@ describe("per-ticker endpoints", () => {
     const vol = d.strikes.reduce((s: number, r: any) => s + r.callVolume + r.putVolume, 0);
     expect(vol).toBe(mine.reduce((s, p) => s + p.size, 0));
     const callPrem = d.strikes.reduce((s: number, r: any) => s + r.callPremium, 0);
-    expect(callPrem).toBeCloseTo(mine.filter((p) => p.right === "C").reduce((s, p) => s + prem(p), 0), 4);
+    expect(callPrem).toBeCloseTo(
+      mine.filter((p) => p.right === "C").reduce((s, p) => s + prem(p), 0),
+      4,
+    );
     expect(d.strikes.map((r: any) => r.strike)).toContain(d.maxPain);
     // Max pain minimises the holders' intrinsic value over the listed strikes.
     const pain = (k: number) => d.strikes.reduce((s: number, r: any) => s + r.callOi * Math.max(0, k - r.strike) + r.putOi * Math.max(0, r.strike - k), 0);
@@ -96,7 +105,10 @@ describe("per-ticker endpoints", () => {
     expect(d.bars).toHaveLength(Math.ceil((NOW_MS - OPEN) / 300_000));
     const prints = await todayPrints();
     const total = d.bars.reduce((s: number, b: any) => s + b.callPremium + b.putPremium, 0);
-    expect(total).toBeCloseTo(prints.reduce((s, p) => s + prem(p), 0), 3);
+    expect(total).toBeCloseTo(
+      prints.reduce((s, p) => s + prem(p), 0),
+      3,
+    );
     let cum = 0;
     for (const b of d.bars) {
       cum += b.callPremium - b.putPremium;
@@ -116,7 +128,10 @@ describe("per-ticker endpoints", () => {
     const prints = await todayPrints();
     const d = (await body(await h.get("/v1/underlying/AAPL/rvol?avg_period=2d&format=summary"))).data;
     expect(d.stats.todayVolume).toBe(prints.reduce((s, p) => s + p.size, 0));
-    expect(d.stats.todayPremium).toBeCloseTo(prints.reduce((s, p) => s + prem(p), 0), 3);
+    expect(d.stats.todayPremium).toBeCloseTo(
+      prints.reduce((s, p) => s + prem(p), 0),
+      3,
+    );
     const bad = await h.get("/v1/underlying/AAPL/rvol?interval=0D");
     expect(bad.status).toBe(400);
     expect((await body(bad)).error.message).toContain("interval");
@@ -131,7 +146,8 @@ describe("per-ticker endpoints", () => {
     const d = (await body(await h.get(`/v1/underlying/AAPL/chain?expiration=${expiration}`))).data;
     expect(d.underlyingPrice).toBe(board.spot);
     const ivs = new Map<number, number>();
-    for (let i = 0; i < board.right.length; i++) if (board.expIndex[i] === 0 && board.right[i] === 1 && board.iv[i] > 0) ivs.set(board.strikes[board.strikeIndex[i]], board.iv[i]);
+    for (let i = 0; i < board.right.length; i++)
+      if (board.expIndex[i] === 0 && board.right[i] === 1 && board.iv[i] > 0) ivs.set(board.strikes[board.strikeIndex[i]], board.iv[i]);
     // A strike that traded shows its last trade's IV: compare the others.
     const rows = d.strikes.filter((r: any) => ivs.has(r.strike) && r.callVolume === 0);
     expect(rows.length).toBeGreaterThan(0);
@@ -175,7 +191,10 @@ describe("market-wide endpoints (a three-ticker universe)", () => {
     const rows = (await body(res)).data;
     expect(rows.map((r: any) => r.ticker).sort()).toEqual(["AAPL", "AMZN"]);
     const aapl = rows.find((r: any) => r.ticker === "AAPL");
-    expect(aapl.totalPremium).toBeCloseTo((await todayPrints()).reduce((s, p) => s + prem(p), 0), 3);
+    expect(aapl.totalPremium).toBeCloseTo(
+      (await todayPrints()).reduce((s, p) => s + prem(p), 0),
+      3,
+    );
     expect(rows[0].totalPremium).toBeGreaterThanOrEqual(rows[1].totalPremium);
     expect((await h.get("/v1/underlying/search?q=ABCDEFGHIJK")).status).toBe(400);
   });
@@ -189,7 +208,10 @@ describe("market-wide endpoints (a three-ticker universe)", () => {
     for (const r of rows) {
       const mine = prints.filter((p) => p.symbol === r.symbol);
       expect(r.totalVolume).toBe(mine.reduce((s, p) => s + p.size, 0));
-      expect(r.totalPremium).toBeCloseTo(mine.reduce((s, p) => s + prem(p), 0), 4);
+      expect(r.totalPremium).toBeCloseTo(
+        mine.reduce((s, p) => s + prem(p), 0),
+        4,
+      );
     }
     for (let i = 1; i < rows.length; i++) expect(rows[i - 1].totalPremium).toBeGreaterThanOrEqual(rows[i].totalPremium);
     before = h.accounts.balance(h.accountId);
@@ -204,11 +226,17 @@ describe("market-wide endpoints (a three-ticker universe)", () => {
   it("/v1/market/overview: totals over the listed tickers and every ticker", async () => {
     const one = (await body(await h.get("/v1/market/overview?tickers=AAPL,NOPE"))).data;
     const prints = await todayPrints();
-    expect(one.totalPremium).toBeCloseTo(prints.reduce((s, p) => s + prem(p), 0), 3);
+    expect(one.totalPremium).toBeCloseTo(
+      prints.reduce((s, p) => s + prem(p), 0),
+      3,
+    );
     expect(one.activeTickers).toBe(1);
     const all = (await body(await h.get("/v1/market/overview"))).data;
     expect(all.activeTickers).toBe(3);
-    expect(all.totalPremium).toBeCloseTo(all.topTickers.reduce((s: number, t: any) => s + t.totalPremium, 0), 3);
+    expect(all.totalPremium).toBeCloseTo(
+      all.topTickers.reduce((s: number, t: any) => s + t.totalPremium, 0),
+      3,
+    );
     expect(all.callPremium - all.putPremium).toBeCloseTo(all.netPremium, 3);
   });
 });

@@ -61,7 +61,12 @@ describe("/v1/flow/{ticker}", () => {
     const want = prints.filter((p) => p.right === "P" && p.price * p.size * 100 >= 5_000);
     const b = await body(await h.get("/v1/flow/AAPL?option_type=put&min_premium=5000&limit=500"));
     expect(b.data.tradeCount).toBe(want.length);
-    expect(b.data.trades.map((t: any) => t.tradeId)).toEqual(want.map((p) => p.id).reverse().slice(0, 500));
+    expect(b.data.trades.map((t: any) => t.tradeId)).toEqual(
+      want
+        .map((p) => p.id)
+        .reverse()
+        .slice(0, 500),
+    );
     const timeframe = await body(await h.get("/v1/flow/AAPL?timeframe=5m&limit=500"));
     expect(timeframe.data.tradeCount).toBe(prints.filter((p) => p.tsMs >= NOW_MS - 300_000).length);
   });

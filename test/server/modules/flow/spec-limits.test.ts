@@ -71,7 +71,21 @@ describe("flow routes as MCP tools", () => {
   it("carry the reference tool names", async () => {
     const client = await m.connect();
     const names = new Set((await client.listTools()).tools.map((t) => t.name));
-    for (const n of ["flow_feed", "top_contracts_daily", "contract_rvol", "underlying_rvol", "contract_ratio", "chain_ratio", "flow_search", "option_chain", "market_overview", "underlying_history", "sweeps", "flow_tide", "flow_momentum"]) {
+    for (const n of [
+      "flow_feed",
+      "top_contracts_daily",
+      "contract_rvol",
+      "underlying_rvol",
+      "contract_ratio",
+      "chain_ratio",
+      "flow_search",
+      "option_chain",
+      "market_overview",
+      "underlying_history",
+      "sweeps",
+      "flow_tide",
+      "flow_momentum",
+    ]) {
       expect(names.has(n), n).toBe(true);
     }
   });

@@ -14,7 +14,7 @@ import {
   sessionTape,
   tapeTrades,
   tapeTradesInWindow,
-} from "../../../../server/modules/flow/tape";
+} from "../../../../server/modules/flow/sessions/tape";
 import { sessionBounds } from "../../../../lib/time";
 
 const DATE = "2024-03-05";

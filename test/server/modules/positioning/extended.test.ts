@@ -24,7 +24,14 @@ const clock = { ms: etInstant("2024-12-02", "12:00") };
 const sim = createSimulatedMarket({ seed: 11, clock: { now: () => clock.ms } });
 const accounts = openAccountService({ dbPath: ":memory:" });
 const { key } = accounts.createAccount({ plan: "top", credits: 1_000_000, dailyCapCredits: null, requestsPerMinute: 100_000 });
-const app = createApp({ market: sim, accounts, rateLimiter: createRateLimiter(), concurrency: createConcurrencyLimiter(), clock: { now: () => clock.ms }, requestTimeoutMs: 120_000 });
+const app = createApp({
+  market: sim,
+  accounts,
+  rateLimiter: createRateLimiter(),
+  concurrency: createConcurrencyLimiter(),
+  clock: { now: () => clock.ms },
+  requestTimeoutMs: 120_000,
+});
 const request = (path: string) => app.request(path, { headers: { Authorization: `Bearer ${key}` } });
 const get = async (path: string) => {
   const res = await request(path);
@@ -45,11 +52,17 @@ describe("/v1/stats/daily?extended=true", () => {
     const ext = await get(`/v1/stats/daily?${range}&extended=true`);
     expect(ext.meta.extended).toBe(true);
     const days = ext.data.symbols[0].days as Day[];
-    expect(days.map((d) => [d.date, d.frames, d.complete])).toEqual([[REGULAR_DAY, 960, true], [EARLY_CLOSE, 780, true]]);
+    expect(days.map((d) => [d.date, d.frames, d.complete])).toEqual([
+      [REGULAR_DAY, 960, true],
+      [EARLY_CLOSE, 780, true],
+    ]);
     expect([days[0].firstAt, days[0].lastAt]).toEqual([iso(etInstant(REGULAR_DAY, "04:00")), iso(etInstant(REGULAR_DAY, "19:59"))]);
     expect([days[1].firstAt, days[1].lastAt]).toEqual([iso(etInstant(EARLY_CLOSE, "04:00")), iso(etInstant(EARLY_CLOSE, "16:59"))]);
     const reg = await get(`/v1/stats/daily?${range}`);
-    expect((reg.data.symbols[0].days as Day[]).map((d) => [d.date, d.frames])).toEqual([[REGULAR_DAY, 390], [EARLY_CLOSE, 210]]);
+    expect((reg.data.symbols[0].days as Day[]).map((d) => [d.date, d.frames])).toEqual([
+      [REGULAR_DAY, 390],
+      [EARLY_CLOSE, 210],
+    ]);
     // Only the holiday: no session, so no row and (spec) the symbol is omitted; still a 200.
     const holiday = await get(`/v1/stats/daily?symbols=SPY,SPXW&from=${HOLIDAY}&to=${HOLIDAY}&extended=true`);
     expect(holiday.data).toEqual({ from: HOLIDAY, to: HOLIDAY, symbols: [] });
@@ -63,8 +76,11 @@ describe("/v1/stats/daily?extended=true", () => {
       const ext = await get(`/v1/stats/daily?symbols=SPY&from=${TODAY}&extended=true`);
       expect(ext.data.symbols[0].days).toHaveLength(1);
       expect(ext.data.symbols[0].days[0]).toMatchObject({
-        date: TODAY, frames: 181, complete: false,
-        firstAt: iso(etInstant(TODAY, "04:00")), lastAt: iso(etInstant(TODAY, "07:00")),
+        date: TODAY,
+        frames: 181,
+        complete: false,
+        firstAt: iso(etInstant(TODAY, "04:00")),
+        lastAt: iso(etInstant(TODAY, "07:00")),
       });
       const reg = await get(`/v1/stats/daily?symbols=SPY&from=${TODAY}`);
       expect(reg.data.symbols).toEqual([]);
@@ -185,7 +201,12 @@ describe("board routes with extended", () => {
   }, 60_000);
 
   it("a bad extended is 400 invalid_parameter naming it, on every route that takes it", async () => {
-    for (const path of ["/v1/heatmap?symbols=SPY", `/v1/historical?symbols=SPY&at=${isoParam(pre)}`, "/v1/stream?symbols=SPY", `/v1/stats/daily?symbols=SPY&from=${REGULAR_DAY}`]) {
+    for (const path of [
+      "/v1/heatmap?symbols=SPY",
+      `/v1/historical?symbols=SPY&at=${isoParam(pre)}`,
+      "/v1/stream?symbols=SPY",
+      `/v1/stats/daily?symbols=SPY&from=${REGULAR_DAY}`,
+    ]) {
       const res = await request(`${path}&extended=maybe`);
       expect(res.status).toBe(400);
       const body = await res.json();

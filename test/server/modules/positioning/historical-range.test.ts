@@ -84,7 +84,14 @@ describe("/v1/historical/range", () => {
     const clock = fixedClock(nowMs);
     const accounts = openAccountService({ dbPath: ":memory:" });
     const { key } = accounts.createAccount({ plan: "top", credits: 100_000, requestsPerMinute: 10_000 });
-    const app = createApp({ market: createSimulatedMarket({ seed: 3, clock }), accounts, rateLimiter: createRateLimiter(), concurrency: createConcurrencyLimiter(), clock, requestTimeoutMs: 60_000 });
+    const app = createApp({
+      market: createSimulatedMarket({ seed: 3, clock }),
+      accounts,
+      rateLimiter: createRateLimiter(),
+      concurrency: createConcurrencyLimiter(),
+      clock,
+      requestTimeoutMs: 60_000,
+    });
     const get = async (p: string) => {
       const res = await app.request(p, { headers: { Authorization: `Bearer ${key}` } });
       expect(res.status, p).toBe(200);

@@ -176,7 +176,11 @@ describe("/v1/stats/daily", () => {
   });
 
   it("today is incomplete until 30 minutes after the close", async () => {
-    for (const [time, frames, complete] of [["10:00", 31, false], ["16:29", 390, false], ["16:30", 390, true]] as const) {
+    for (const [time, frames, complete] of [
+      ["10:00", 31, false],
+      ["16:29", 390, false],
+      ["16:30", 390, true],
+    ] as const) {
       const h = makeHarness({ nowMs: etInstant("2024-03-06", time) });
       const body = await (await h.get("/v1/stats/daily?symbols=SPY&from=2024-03-06")).json();
       expect(body.data.to).toBe("2024-03-06");
@@ -203,14 +207,22 @@ describe("/v1/stats/daily", () => {
     const h = makeHarness({ credits: 100_000 });
     const date = "2023-11-24";
     const stats = (await (await h.get(`/v1/stats/daily?symbols=SPXW&from=${date}&to=${date}&metric=vanna`)).json()).data.symbols[0].days[0];
-    let min = Infinity, max = -Infinity, peakSum = 0, peakMax = 0, hi = -Infinity, lo = Infinity, n = 0;
-    let first: number | null = null, last = 0;
+    let min = Infinity,
+      max = -Infinity,
+      peakSum = 0,
+      peakMax = 0,
+      hi = -Infinity,
+      lo = Infinity,
+      n = 0;
+    let first: number | null = null,
+      last = 0;
     for (let t = etInstant(date, "09:30"); t < etInstant(date, "13:00"); t += 60_000, n++) {
       if (n % 100 === 0) h.wall.ms += 60_000; // stay under the per-minute rate limit
       const e = (await (await h.get(`/v1/historical?symbols=SPXW&metric=vanna&layout=matrix&at=${new Date(t).toISOString()}`)).json()).data.symbols[0];
       expect(e.asOf).toBe(iso(t));
       const cells = (e.matrix as number[][]).flat();
-      const fmin = Math.min(...cells), fmax = Math.max(...cells);
+      const fmin = Math.min(...cells),
+        fmax = Math.max(...cells);
       min = Math.min(min, fmin);
       max = Math.max(max, fmax);
       const peak = Math.max(Math.abs(fmin), Math.abs(fmax));
@@ -222,11 +234,19 @@ describe("/v1/stats/daily", () => {
       last = e.spot;
     }
     expect(stats).toEqual({
-      date, frames: n, complete: true,
+      date,
+      frames: n,
+      complete: true,
       firstAt: iso(etInstant(date, "09:30")),
       lastAt: iso(etInstant(date, "12:59")),
-      spotOpen: first, spotHigh: hi, spotLow: lo, spotClose: last,
-      minValue: min, maxValue: max, peakAbsMean: peakSum / n, peakAbsMax: peakMax,
+      spotOpen: first,
+      spotHigh: hi,
+      spotLow: lo,
+      spotClose: last,
+      minValue: min,
+      maxValue: max,
+      peakAbsMean: peakSum / n,
+      peakAbsMax: peakMax,
     });
   });
 });

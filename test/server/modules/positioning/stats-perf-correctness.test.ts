@@ -68,22 +68,29 @@ describe("windowed boards (lib/market/simulated quoteBoardWindow)", () => {
   it("give exposure grids identical to the full board's (gamma and vanna, both kernel engines)", () => {
     const engines = [loadKernelsSync(), jsKernels];
     fc.assert(
-      fc.property(fc.constantFrom(...SYMBOLS), fc.constantFrom(...DATES), fc.nat(), fc.constantFrom("gamma" as const, "vanna" as const), fc.nat(1), (symbol, date, minuteSeed, metric, e) => {
-        const stamps = sessionFrameInstants(date);
-        const t = stamps[minuteSeed % stamps.length];
-        const options = { metric, maxStrikes: POSITIONING_DEFAULTS.maxStrikes, maxExpirations: POSITIONING_DEFAULTS.maxExpirations, layout: "matrix" as const };
-        const win = market.chainWindowSync(symbol, t, {
-          maxExpirations: options.maxExpirations,
-          strikeWindow: (k, s) => strikeWindow(k, s, options.maxStrikes),
-        })!;
-        const a = exposureGrid(market.chainSync(symbol, t)!, options, engines[e]);
-        const b = exposureGrid(win, options, engines[e]);
-        expect([...b.strikes]).toEqual([...a.strikes]);
-        expect(b.expirations).toEqual(a.expirations);
-        expect([...b.matrix]).toEqual([...a.matrix]);
-        expect([...b.net]).toEqual([...a.net]);
-        expect(b.meta.contracts).toEqual(a.meta.contracts);
-      }),
+      fc.property(
+        fc.constantFrom(...SYMBOLS),
+        fc.constantFrom(...DATES),
+        fc.nat(),
+        fc.constantFrom("gamma" as const, "vanna" as const),
+        fc.nat(1),
+        (symbol, date, minuteSeed, metric, e) => {
+          const stamps = sessionFrameInstants(date);
+          const t = stamps[minuteSeed % stamps.length];
+          const options = { metric, maxStrikes: POSITIONING_DEFAULTS.maxStrikes, maxExpirations: POSITIONING_DEFAULTS.maxExpirations, layout: "matrix" as const };
+          const win = market.chainWindowSync(symbol, t, {
+            maxExpirations: options.maxExpirations,
+            strikeWindow: (k, s) => strikeWindow(k, s, options.maxStrikes),
+          })!;
+          const a = exposureGrid(market.chainSync(symbol, t)!, options, engines[e]);
+          const b = exposureGrid(win, options, engines[e]);
+          expect([...b.strikes]).toEqual([...a.strikes]);
+          expect(b.expirations).toEqual(a.expirations);
+          expect([...b.matrix]).toEqual([...a.matrix]);
+          expect([...b.net]).toEqual([...a.net]);
+          expect(b.meta.contracts).toEqual(a.meta.contracts);
+        },
+      ),
       { numRuns: 30 },
     );
   });
@@ -106,7 +113,10 @@ describe("/v1/stats/daily over the simulated market (statistics workers)", () =>
   afterAll(() => accounts.close());
 
   it("equals the statistics of the frames /v1/historical replays, minute by minute", async () => {
-    for (const [symbol, metric] of [["SPY", "gamma"], ["SPXW", "vanna"]] as const) {
+    for (const [symbol, metric] of [
+      ["SPY", "gamma"],
+      ["SPXW", "vanna"],
+    ] as const) {
       const body = await get(`/v1/stats/daily?symbols=${symbol}&from=${date}&to=${date}&metric=${metric}`);
       const day = body.data.symbols[0].days[0];
       const frames = [];

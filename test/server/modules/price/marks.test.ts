@@ -65,7 +65,10 @@ describe("chart marks", () => {
       for (const s of strikes) if (Math.abs(s.value) > Math.abs(king.value)) king = s;
       samples.push({ t, king: king.strike });
     }
-    const expected = samples.slice(1).filter((s, i) => s.king !== samples[i].king).map((s) => s.t);
+    const expected = samples
+      .slice(1)
+      .filter((s, i) => s.king !== samples[i].king)
+      .map((s) => s.t);
     // The seeded session has changes in the window, so this checks something.
     expect(expected.length).toBeGreaterThan(0);
     expect(marks.map((m) => m.time)).toEqual(expected);
@@ -88,7 +91,12 @@ describe("chart marks", () => {
     const blocks = tape.filter((p) => p.price * p.size >= MARK_RULES.blockMinNotionalUsd);
     expect(blocks.length).toBeGreaterThan(0);
     expect(big.length).toBeGreaterThan(0);
-    expect(marks.filter((m) => m.kind === "dark_pool_block").map((m) => m.id).sort()).toEqual(blocks.map((p) => `block-${p.id}`).sort());
+    expect(
+      marks
+        .filter((m) => m.kind === "dark_pool_block")
+        .map((m) => m.id)
+        .sort(),
+    ).toEqual(blocks.map((p) => `block-${p.id}`).sort());
   }, 60_000);
 
   it("/v1/timescale_marks: the earnings calendar at 09:30 ET (before the open) or 16:00 ET (after the close)", async () => {

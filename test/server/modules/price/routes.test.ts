@@ -46,7 +46,14 @@ describe("/v1/history", () => {
     const ref = refDaily(await market.minuteBars("SPY", openMs, closeMs, { extended: true }))[0];
     const i = dates.indexOf("2024-02-15");
     expect([body.o[i], body.h[i], body.l[i], body.c[i], body.v[i], body.bv[i], body.sv[i], body.uv[i]]).toEqual([
-      ref.o, ref.h, ref.l, ref.c, ref.v, ref.bv, ref.sv, ref.uv,
+      ref.o,
+      ref.h,
+      ref.l,
+      ref.c,
+      ref.v,
+      ref.bv,
+      ref.sv,
+      ref.uv,
     ]);
     // Today's bar is the 30 minutes since the open.
     const today = await market.minuteBars("SPY", sessionBounds("2024-03-06").openMs, NOW_MS);
@@ -95,10 +102,7 @@ describe("/v1/history", () => {
 
   it("countback returns exactly N bars ending at to, across sessions", async () => {
     const body = await json(await h.get(history({ symbol: "SPY", resolution: "5", from: 0, to: S("2024-03-06T14:45:00Z"), countback: 10 })));
-    const want = [
-      ...[25, 30, 35, 40, 45, 50, 55].map((m) => S(`2024-03-05T20:${m}:00Z`)),
-      ...[30, 35, 40].map((m) => S(`2024-03-06T14:${m}:00Z`)),
-    ];
+    const want = [...[25, 30, 35, 40, 45, 50, 55].map((m) => S(`2024-03-05T20:${m}:00Z`)), ...[30, 35, 40].map((m) => S(`2024-03-06T14:${m}:00Z`))];
     expect(body.t).toEqual(want);
     // countback wins over from, and runs across the weekend.
     const d = await json(await h.get(history({ symbol: "SPY", resolution: "D", from: S("2024-03-06T00:00:00Z"), to: S("2024-03-05T00:00:00Z"), countback: 3 })));
@@ -174,7 +178,16 @@ describe("/v1/symbols, /v1/config, /v1/search, /v1/time", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("x-credits-remaining")).toBe(String(before - 1));
     const body = await json(res);
-    expect(body).toMatchObject({ ticker: "SPY", name: "SPY", type: "etf", session: "0930-1600", timezone: "America/New_York", exchange: "ARCA", data_status: "simulated", simulated: true });
+    expect(body).toMatchObject({
+      ticker: "SPY",
+      name: "SPY",
+      type: "etf",
+      session: "0930-1600",
+      timezone: "America/New_York",
+      exchange: "ARCA",
+      data_status: "simulated",
+      simulated: true,
+    });
     expect(body.description).toBe("SPDR S&P 500 ETF Trust (simulated market data)");
   });
 
@@ -224,7 +237,11 @@ describe("/v1/symbols, /v1/config, /v1/search, /v1/time", () => {
     const doc = await json(await h.get("/atlas/v1/openapi.json", { key: null }));
     const paths = doc.paths as Record<string, { get: { "x-credits": number } }>;
     expect(Object.fromEntries(["/v1/history", "/v1/symbols", "/v1/config", "/v1/search", "/v1/time"].map((p) => [p, paths[p]?.get["x-credits"]]))).toEqual({
-      "/v1/history": 1, "/v1/symbols": 1, "/v1/config": 0, "/v1/search": 1, "/v1/time": 0,
+      "/v1/history": 1,
+      "/v1/symbols": 1,
+      "/v1/config": 0,
+      "/v1/search": 1,
+      "/v1/time": 0,
     });
     // Price routes stay off the base host.
     expect((await h.get("/v1/history?symbol=SPY&resolution=D&from=0&to=1")).status).toBe(404);

@@ -56,8 +56,15 @@ describe("/v1/vol/history *_adj columns", () => {
       // The readings of the HISTORY sessions before this row (store readings: raw SVX, not adjusted).
       const past = await state.daily.before(SYMBOL, date, HISTORY);
       expect(past.map((r) => r.date)).toEqual(sessionsBefore(date, HISTORY));
-      for (const [col, tenor] of [["svx30_adj", "svx30"], ["svx1d_adj", "svx1d"]] as const) {
-        const f = factorOf(past.map((r) => r.date), past.map((r) => r[tenor] ?? Number.NaN), date);
+      for (const [col, tenor] of [
+        ["svx30_adj", "svx30"],
+        ["svx1d_adj", "svx1d"],
+      ] as const) {
+        const f = factorOf(
+          past.map((r) => r.date),
+          past.map((r) => r[tenor] ?? Number.NaN),
+          date,
+        );
         const raw = (await state.daily.reading(SYMBOL, date))![tenor];
         if (f === null || raw === null) {
           expect(s.columns[col][j]).toBeNull();

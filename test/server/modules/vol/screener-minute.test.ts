@@ -11,7 +11,12 @@ import { rankRows, REFRESH_POLL_MS, universeRows } from "../../../../server/modu
 import { makeHarness, NOW_MS } from "../../_harness";
 import { TEST_HISTORY_SESSIONS, TEST_SYMBOLS } from "./_vol-harness";
 
-const clock = { ms: NOW_MS, now() { return this.ms; } };
+const clock = {
+  ms: NOW_MS,
+  now() {
+    return this.ms;
+  },
+};
 const vol = createVolModule({ historySessions: TEST_HISTORY_SESSIONS, symbols: TEST_SYMBOLS });
 const h = makeHarness({ market: createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }), clock, credits: 100_000, modules: [metaModule, vol] });
 const state = moduleStateOf(h.app.services, vol);
@@ -42,7 +47,10 @@ describe("screener per minute", () => {
 
   it("two query shapes at one minute rank the same rows independently; filters apply before ranks", async () => {
     const all = (await (await h.get("/v1/vol/screener?limit=500&sort=svx30")).json()).data.rows as { symbol: string; svx30: number | null; rank: number | null }[];
-    const lo = all.filter((r) => r.svx30 !== null).map((r) => r.svx30!).sort((a, b) => a - b)[1];
+    const lo = all
+      .filter((r) => r.svx30 !== null)
+      .map((r) => r.svx30!)
+      .sort((a, b) => a - b)[1];
     const bounded = (await (await h.get(`/v1/vol/screener?limit=500&sort=svx30&min_svx30=${lo}`)).json()).data.rows as typeof all;
     expect(bounded.every((r) => r.svx30 !== null && r.svx30 >= lo)).toBe(true);
     expect(bounded.filter((r) => r.rank !== null).map((r) => r.rank)).toEqual(bounded.filter((r) => r.rank !== null).map((_, i) => i + 1));

@@ -7,7 +7,17 @@ import type { ScreenerRow } from "../../../../server/modules/vol/screener-row";
 
 function row(symbol: string, o: Partial<ScreenerRow>): ScreenerRow {
   const fields = Object.fromEntries(SCREENER_SORT_FIELDS.map((f) => [f, null])) as Record<(typeof SCREENER_SORT_FIELDS)[number], number | null>;
-  return { ...fields, symbol, asOf: "2024-03-06T15:00:00Z", sector: "Index", quality: "good", curve: "contango", earnings_overlap_9d: null, earnings_overlap_30d: null, ...o };
+  return {
+    ...fields,
+    symbol,
+    asOf: "2024-03-06T15:00:00Z",
+    sector: "Index",
+    quality: "good",
+    curve: "contango",
+    earnings_overlap_9d: null,
+    earnings_overlap_30d: null,
+    ...o,
+  };
 }
 
 const rows = [

@@ -36,7 +36,8 @@ describe("/v1/vol/screener", () => {
     expect(body.data).toMatchObject({ total: COVERED.length, offset: 0, limit: 50, sort: "svx30" });
     expect(body.data.rows.map((r: any) => r.symbol).sort()).toEqual(COVERED);
     for (const r of body.data.rows) {
-      for (const k of ["quality", "sector", "curve", "earnings_overlap_9d", "earnings_overlap_30d", "iv_rank", "day_pace", "cheap_from_low_pct"]) expect(r).toHaveProperty(k);
+      for (const k of ["quality", "sector", "curve", "earnings_overlap_9d", "earnings_overlap_30d", "iv_rank", "day_pace", "cheap_from_low_pct"])
+        expect(r).toHaveProperty(k);
       expect([null, "none", "partial", "full"]).toContain(r.earnings_overlap_30d);
     }
     // AAPL reports on 2024-05-02, 57 days out: outside both readings; an index has no calendar.
@@ -72,9 +73,19 @@ describe("/v1/vol/screener", () => {
     const all = (await screener("")).rows;
     const mid = [...all.map((r: any) => r.svx30)].sort((a, b) => a - b)[2];
     const kept = (await screener(`min_svx30=${mid}`)).rows;
-    expect(kept.map((r: any) => r.symbol).sort()).toEqual(all.filter((r: any) => r.svx30 >= mid).map((r: any) => r.symbol).sort());
+    expect(kept.map((r: any) => r.symbol).sort()).toEqual(
+      all
+        .filter((r: any) => r.svx30 >= mid)
+        .map((r: any) => r.symbol)
+        .sort(),
+    );
     const capped = (await screener(`max_svx30=${mid}&min_spot=1`)).rows;
-    expect(capped.map((r: any) => r.symbol).sort()).toEqual(all.filter((r: any) => r.svx30 <= mid).map((r: any) => r.symbol).sort());
+    expect(capped.map((r: any) => r.symbol).sort()).toEqual(
+      all
+        .filter((r: any) => r.svx30 <= mid)
+        .map((r: any) => r.symbol)
+        .sort(),
+    );
     const withEvent = (await screener("min_days_to_event=0")).rows;
     expect(withEvent.every((r: any) => r.days_to_event !== null)).toBe(true);
     expect(withEvent.length).toBe(all.filter((r: any) => r.days_to_event !== null).length);
@@ -90,10 +101,20 @@ describe("/v1/vol/screener", () => {
   it("curve, sector and quality match exactly", async () => {
     const all = (await screener("")).rows;
     const curve = all[0].curve;
-    expect((await screener(`curve=${curve}`)).rows.map((r: any) => r.symbol).sort()).toEqual(all.filter((r: any) => r.curve === curve).map((r: any) => r.symbol).sort());
+    expect((await screener(`curve=${curve}`)).rows.map((r: any) => r.symbol).sort()).toEqual(
+      all
+        .filter((r: any) => r.curve === curve)
+        .map((r: any) => r.symbol)
+        .sort(),
+    );
     const sector = all.find((r: any) => r.symbol === "AAPL").sector;
     const bySector = (await screener(`sector=${encodeURIComponent(sector)}`)).rows;
-    expect(bySector.map((r: any) => r.symbol).sort()).toEqual(all.filter((r: any) => r.sector === sector).map((r: any) => r.symbol).sort());
+    expect(bySector.map((r: any) => r.symbol).sort()).toEqual(
+      all
+        .filter((r: any) => r.sector === sector)
+        .map((r: any) => r.symbol)
+        .sort(),
+    );
     expect((await screener("quality=nonesuch")).total).toBe(0);
   });
 

@@ -19,7 +19,14 @@ describe("/v1/vol/stream", () => {
   const { accountId, key } = accounts.createAccount({ plan: "top", credits: 10_000 });
   const other = accounts.createAccount({ plan: "index-etf", credits: 10_000 });
   const vol = createVolModule({ historySessions: 3, symbols: ["SPXW", "SPY", "QQQ"] });
-  const app = createApp({ market: createSimulatedMarket({ seed: 5, clock }), accounts, rateLimiter: createRateLimiter(), concurrency: createConcurrencyLimiter(), clock, modules: [metaModule, vol] });
+  const app = createApp({
+    market: createSimulatedMarket({ seed: 5, clock }),
+    accounts,
+    rateLimiter: createRateLimiter(),
+    concurrency: createConcurrencyLimiter(),
+    clock,
+    modules: [metaModule, vol],
+  });
   configureStreams(app.services, { tickMs: 10, revalidateMs: 100 });
   const listening = useListening(app, () => accounts.close());
 
@@ -55,5 +62,4 @@ describe("/v1/vol/stream", () => {
       s.abort();
     }
   }, 60_000);
-
 });

@@ -9,13 +9,23 @@ import { createVolModule } from "../../../../server/modules/vol";
 import { makeHarness, NOW_MS } from "../../_harness";
 import { TEST_HISTORY_SESSIONS, TEST_SYMBOLS } from "./_vol-harness";
 
-const clock = { ms: NOW_MS, now() { return this.ms; } };
+const clock = {
+  ms: NOW_MS,
+  now() {
+    return this.ms;
+  },
+};
 const sim = createSimulatedMarket({ seed: 42, clock });
 const asked: number[] = [];
 // The simulator, with every board request's instant logged.
 const market = new Proxy(sim, {
   get: (target, prop, receiver) =>
-    prop === "chain" ? (symbol: string, at: number, o?: unknown) => (asked.push(at), target.chain(symbol, at, o as never)) : Reflect.get(target, prop, receiver),
+    prop === "chain"
+      ? (symbol: string, at: number, o?: unknown) => {
+          asked.push(at);
+          return target.chain(symbol, at, o as never);
+        }
+      : Reflect.get(target, prop, receiver),
 });
 const vol = createVolModule({ historySessions: TEST_HISTORY_SESSIONS, symbols: TEST_SYMBOLS });
 const h = makeHarness({ market, clock, credits: 100_000, modules: [metaModule, vol] });

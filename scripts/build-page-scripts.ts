@@ -1,0 +1,28 @@
+// The pages' browser bundles for the package (issues 17 and 31): `npm run build` writes
+// dist/web/heatmap-app.js, chart-app.js and console-app.js, which the packaged server serves as
+// /heatmap/app.js, /chart/app.js and /console/app.js (no esbuild needed at run time;
+// server/web/bundle.ts). Usage: tsx scripts/build-page-scripts.ts [outDir]
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildBrowserBundle, type PageScript } from "../server/web/bundle";
+import { PAGE_SCRIPTS } from "../server/web/page-scripts";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Writes one page's bundle under `outDir` (default dist); returns the file and its size. */
+export async function buildPageScript(script: PageScript, outDir = resolve(ROOT, "dist")): Promise<{ file: string; bytes: number }> {
+  const js = await buildBrowserBundle(script.entry);
+  const file = resolve(outDir, script.prebuilt);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, js);
+  return { file, bytes: Buffer.byteLength(js) };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const outDir = process.argv[2] ? resolve(process.argv[2]) : undefined;
+  for (const script of PAGE_SCRIPTS) {
+    const { file, bytes } = await buildPageScript(script, outDir);
+    console.log(`wrote ${file} (${(bytes / 1024).toFixed(0)} KiB)`);
+  }
+}

@@ -1,0 +1,65 @@
+// GET /v1/dark-pool/levels/{ticker}: off-exchange shares and notional per price bucket over a
+// window (flowseeker.yaml `getDarkPoolLevels`). @see docs/methodology.md#dark-pool-levels-and-daily-totals
+import {
+  DARK_POOL_LEVELS_MAX_SPAN_DAYS as MAX_SPAN_DAYS,
+  DarkPoolLevelsDataSchema,
+  DarkPoolLevelsMetaSchema,
+  DarkPoolLevelsQuerySchema,
+  DarkPoolTickerParamsSchema,
+} from "../../../../lib/api/flow";
+import { darkPoolLevels } from "../../../../lib/flow/dark-pool-levels";
+import type { DarkPoolRow } from "../../../../lib/flow/dark-pool-trades";
+import { etDateOf } from "../../../../lib/time";
+import { apiErrors } from "../../../errors";
+import { addCalendarDays, calendarDates, countCalendarDays } from "../shared/date-params";
+import { darkPoolDay, symbolTable } from "./dark-pool-tape";
+import { flowMeta, flowRoute } from "../flow-route";
+import { tickerOfPath } from "../shared/path-symbols";
+
+export const darkPoolLevelsRoute = flowRoute({
+  host: "flow",
+  module: "flow",
+  method: "GET",
+  path: "/v1/dark-pool/levels/:ticker",
+  operationId: "getDarkPoolLevels",
+  cost: 3,
+  entitlement: "flow",
+  query: DarkPoolLevelsQuerySchema,
+  params: DarkPoolTickerParamsSchema,
+  symbolsOf: tickerOfPath,
+  check: (q, { nowMs }) => {
+    const end = q.date_end ?? etDateOf(nowMs);
+    const start = q.date_start ?? addCalendarDays(end, -q.lookback_days);
+    if (start > end) throw apiErrors.invalidParameter("date_start", "must not be after `date_end`.");
+    // The span counts like lookback_days: date_end minus date_start.
+    const span = countCalendarDays(start, end) - 1;
+    if (span > MAX_SPAN_DAYS) {
+      throw apiErrors.rangeTooLarge(`date_end - date_start is ${span} days; at most ${MAX_SPAN_DAYS}.`, { requested_days: span, max_days: MAX_SPAN_DAYS });
+    }
+  },
+  data: DarkPoolLevelsDataSchema,
+  meta: DarkPoolLevelsMetaSchema,
+  summary: "Dark-pool volume by price level",
+  description: "Off-exchange prints, shares and notional per price bucket of a ticker over a window, largest first (read as support and resistance).",
+  tags: ["Dark Pool"],
+  handler: async ({ query: q, params, state, nowMs, services, requestId }) => {
+    if (!(await symbolTable(state)).has(params.ticker)) throw apiErrors.symbolNotFound([params.ticker]);
+    const dateEnd = q.date_end ?? etDateOf(nowMs);
+    const dateStart = q.date_start ?? addCalendarDays(dateEnd, -q.lookback_days);
+    const prints: DarkPoolRow[] = [];
+    for (const date of calendarDates(dateStart, dateEnd)) for (const r of await darkPoolDay(state, date, [params.ticker], nowMs)) prints.push(r);
+    const result = darkPoolLevels(prints, q.bucket ?? null, q.sort);
+    return {
+      data: result.levels.slice(0, q.limit),
+      meta: {
+        ...flowMeta(services, requestId),
+        ticker: params.ticker,
+        dateStart,
+        dateEnd,
+        bucket: result.bucketUsd,
+        totalShares: result.totalShares,
+        totalNotional: result.totalNotional,
+      },
+    };
+  },
+});

@@ -1,0 +1,230 @@
+// GET /v1/flow/{ticker}: the scored options flow of a ticker, newest first, paged by cursor
+// (spec "Flow endpoints"; parameters and shape from the reference's getFlow).
+import type { z } from "zod";
+import { FlowFeedDataSchema, FlowFeedQuerySchema, FlowTickerParamsSchema } from "../../../../lib/api/flow";
+import {
+  flowTradeItem,
+  scoreFlowColumns,
+  scoredTradesFromColumns,
+  timeframeWindow,
+  windowScores,
+  type FlowTradeItem,
+  type ScoredTrade,
+  type WindowScores,
+} from "../../../../lib/flow";
+import { formatTsNsIso } from "../../../../lib/market/prints/ts-ns";
+import { apiErrors } from "../../../errors";
+import { memoizeJson } from "../../../http/json-body";
+import { checkBounds, CONTRACT_FILTER_BOUNDS, matchesContractFilter } from "../shared/trade-filters";
+import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "../flow-route";
+import { FEED_PAGING_HINT } from "../shared/paging-hints";
+import { resolveFlowDate, resolveFlowTicker, sessionTape, tapeIndexAt, tapeTrades, type SessionTape } from "../sessions/tape";
+import { tickerOfPath } from "../shared/path-symbols";
+
+type Query = z.output<typeof FlowFeedQuerySchema>;
+
+/** Opaque cursor: the session and the tape index of the last row returned. */
+function encodeCursor(date: string, index: number): string {
+  return Buffer.from(`f1:${date}:${index}`).toString("base64url");
+}
+
+function decodeCursor(raw: string, date: string): number {
+  const text = Buffer.from(raw, "base64url").toString("utf8");
+  const m = /^f1:(\d{4}-\d{2}-\d{2}):(\d{1,9})$/.exec(text);
+  if (!m || m[1] !== date) throw apiErrors.invalidParameter("cursor", "not a cursor of this feed and date; pass `meta.nextCursor` back unchanged with the same filters.");
+  return Number(m[2]);
+}
+
+/** The trade window `[fromMs, toMs)`: the timeframe's, or `start_time`/`end_time` within the session. */
+function tradeWindow(q: Query, tape: SessionTape, nowMs: number): { fromMs: number; toMs: number } {
+  const w = timeframeWindow(tape.date, q.timeframe, nowMs);
+  const fromMs = q.start_time !== undefined ? Math.max(tape.openMs, q.start_time) : w.fromMs;
+  const toMs = q.end_time !== undefined ? Math.min(tape.uptoMs, q.end_time + 1) : w.toMs;
+  if (q.start_time !== undefined && q.end_time !== undefined && q.start_time > q.end_time) {
+    throw apiErrors.invalidParameter("start_time", "must not be after `end_time`.");
+  }
+  return { fromMs, toMs: Math.max(fromMs, toMs) };
+}
+
+function passes(t: ScoredTrade, q: Query): boolean {
+  return (
+    matchesContractFilter(t, q) &&
+    (q.trade_type === null || (q.trade_type.has("sweep") && t.isSweep) || (q.trade_type.has("multi_leg") && t.isMultiLeg)) &&
+    (!q.single_leg_only || !t.isMultiLeg) &&
+    (q.min_contracts === undefined || t.size >= q.min_contracts) &&
+    (q.max_contracts === undefined || t.size <= q.max_contracts) &&
+    (q.min_flow_score === undefined || t.flowScore >= q.min_flow_score) &&
+    (q.min_flow_bonus === undefined || t.flowBonus >= q.min_flow_bonus) &&
+    (q.min_size_ratio === undefined || t.sizeRatio >= q.min_size_ratio)
+  );
+}
+
+const ITEMS = new WeakMap<ScoredTrade, FlowTradeItem>();
+
+/**
+ * A trade's feed item, built and serialised once per scored trade (the tape's trades live as long
+ * as the tape): a 500-row page is then the join of 500 memoized texts instead of a walk over every
+ * field of every row (most of a warm request's CPU before; bench/README.md#flow-feed-warm-path).
+ */
+function feedItem(tape: SessionTape, t: ScoredTrade): FlowTradeItem {
+  let item = ITEMS.get(t);
+  if (!item) {
+    item = memoizeJson(flowTradeItem(t, t.sweepGroup >= 0 ? tape.sweeps.groups[t.sweepGroup] : null));
+    ITEMS.set(t, item);
+  }
+  return item;
+}
+
+/** One page of the feed: its rows (serialised once, as a whole) and where it ended. */
+interface FeedPage {
+  items: FlowTradeItem[];
+  more: boolean;
+  last: { index: number; tsNs: string } | null;
+}
+
+/** The page newest first from `before`, stopping one row past `limit` (so `more` is known). */
+function buildPage(tape: SessionTape, trades: readonly ScoredTrade[], q: Query, lo: number, before: number): FeedPage {
+  const items: FlowTradeItem[] = [];
+  let more = false;
+  let last: FeedPage["last"] = null;
+  for (let k = before - lo - 1; k >= 0; k--) {
+    const t = trades[k];
+    if (!passes(t, q)) continue;
+    if (items.length === q.limit) {
+      more = true;
+      break;
+    }
+    items.push(feedItem(tape, t));
+    last = { index: lo + k, tsNs: t.tsNs };
+  }
+  return { items, more, last };
+}
+
+/** Filters of a query as text (the window and paging parts excluded). */
+function filterKey(q: Query): string {
+  const { limit: _l, cursor: _c, date: _d, timeframe: _t, ...filters } = q;
+  return JSON.stringify(filters, (_k, v) => (v instanceof Set ? [...v] : v));
+}
+
+/**
+ * The filters that make two requests "the same" for the paging hint: everything but the window
+ * (`start_time`, `end_time`) and the paging (`limit`, `cursor`), with the resolved session date.
+ * @see docs/methodology.md#flow-paging-hint
+ */
+function hintFilterKey(q: Query, date: string): string {
+  const { limit: _l, cursor: _c, start_time: _s, end_time: _e, date: _d, ...filters } = q;
+  return `${date}|${JSON.stringify(filters, (_k, v) => (v instanceof Set ? [...v].sort() : v))}`;
+}
+
+const PAGES = new WeakMap<SessionTape, Map<string, FeedPage>>();
+
+/**
+ * The page, memoised per tape (a tape is replaced when prints arrive, so a cached page never goes
+ * stale) and per window, cursor, limit and filters, with its rows serialised once as a whole: a
+ * repeated warm query re-filters nothing and serialises only the envelope around the rows.
+ */
+function cachedPage(tape: SessionTape, trades: readonly ScoredTrade[], q: Query, lo: number, before: number, windowKey: string): FeedPage {
+  const key = `${windowKey}|${before}|${q.limit}|${filterKey(q)}`;
+  let byKey = PAGES.get(tape);
+  if (!byKey) {
+    byKey = new Map();
+    PAGES.set(tape, byKey);
+  }
+  let page = byKey.get(key);
+  if (!page) {
+    page = buildPage(tape, trades, q, lo, before);
+    memoizeJson(page.items);
+    if (byKey.size > 64) byKey.clear();
+    byKey.set(key, page);
+  }
+  return page;
+}
+
+const AGGREGATES = new WeakMap<SessionTape, Map<string, WindowScores>>();
+
+/**
+ * The window's scores over every trade passing the filters, memoised per tape (a tape is replaced
+ * when prints arrive) and per window and filters, so paging and repeated calls do not rescan.
+ */
+function windowAggregate(tape: SessionTape, trades: readonly ScoredTrade[], q: Query, fromMs: number, toMs: number): WindowScores {
+  const key = `${fromMs}|${toMs}|${filterKey(q)}`;
+  let byKey = AGGREGATES.get(tape);
+  if (!byKey) {
+    byKey = new Map();
+    AGGREGATES.set(tape, byKey);
+  }
+  let agg = byKey.get(key);
+  if (!agg) {
+    agg = windowScores(trades.filter((t) => passes(t, q)));
+    if (byKey.size > 64) byKey.clear();
+    byKey.set(key, agg);
+  }
+  return agg;
+}
+
+export const flowFeedRoute = flowRoute({
+  ...FLOW_ROUTE_DEFAULTS,
+  path: "/v1/flow/:ticker",
+  operationId: "getFlow",
+  cost: 1,
+  query: FlowFeedQuerySchema,
+  params: FlowTickerParamsSchema,
+  symbolsOf: tickerOfPath,
+  check: (q) => checkBounds(q, [...CONTRACT_FILTER_BOUNDS, ["min_contracts", "max_contracts"]]),
+  data: FlowFeedDataSchema,
+  summary: "Scored options flow for a ticker",
+  description:
+    "The ticker's option trades in the window (the trailing `timeframe` of the session so far, or `start_time`..`end_time`), " +
+    "newest first, each with its Flow Score (-100..100), FlowBonus (0..100) and conviction components, plus the window's VWF, SDF and FIR " +
+    "over every trade that passes the filters. Pages by `cursor` (`meta.nextCursor`) without gaps or repeats while prints arrive; " +
+    "an account that instead sends several overlapping windows of the same filters within seconds gets an informational `X-Skylit-Hint` header.",
+  tags: ["Flow"],
+  handler: async ({ query: q, params: p, state, nowMs, services, requestId, principal }) => {
+    const started = performance.now();
+    const ticker = await resolveFlowTicker(state, p.ticker);
+    const date = resolveFlowDate(q.date, nowMs);
+    const tape = await sessionTape(state, ticker, date, nowMs);
+    const { fromMs, toMs } = tradeWindow(q, tape, nowMs);
+    // Recorded once the window is valid. Cursor pages are the paging the hint recommends: neither recorded nor hinted.
+    const hint =
+      q.cursor === undefined &&
+      state.hints.note({
+        account: principal?.accountId ?? "",
+        feed: `flow|${ticker}`,
+        filters: hintFilterKey(q, date),
+        start: q.start_time,
+        end: q.end_time === undefined ? undefined : q.end_time + 1,
+        atMs: services.wallNowMs(),
+      });
+    const lo = tapeIndexAt(tape, fromMs);
+    const hi = tapeIndexAt(tape, toMs);
+    const trades = q.conviction_weights
+      ? scoredTradesFromColumns(tape.prints, tape.columns, scoreFlowColumns(tape.columns, { normPremiumUsd: tape.norm, weights: q.conviction_weights }), lo, hi)
+      : tapeTrades(tape).slice(lo, hi);
+    const before = q.cursor === undefined ? hi : Math.max(lo, Math.min(hi, decodeCursor(q.cursor, date)));
+    // Re-scored trades (custom weights) are new objects each call: their page is not kept.
+    const page = q.conviction_weights ? buildPage(tape, trades, q, lo, before) : cachedPage(tape, trades, q, lo, before, `${fromMs}|${toMs}`);
+    const agg = windowAggregate(tape, trades, q, fromMs, toMs);
+    const { more, last } = page;
+    return {
+      data: {
+        ticker,
+        date,
+        timeframe: q.timeframe,
+        startTime: new Date(fromMs).toISOString(),
+        endTime: new Date(toMs).toISOString(),
+        trades: page.items,
+        aggregate: { vwf: agg.vwf, sdf: agg.sdf, fir: agg.fir },
+        tradeCount: agg.tradeCount,
+        sweepCount: agg.sweepCount,
+        totalPremium: agg.totalPremium,
+        queryTimeMs: Math.round(performance.now() - started),
+      },
+      meta: flowMeta(services, requestId, {
+        ...(more && last ? { nextCursor: encodeCursor(date, last.index) } : {}),
+        ...(last ? { nextEndTime: formatTsNsIso(last.tsNs) } : {}),
+      }),
+      ...(hint ? { headers: { "X-Skylit-Hint": FEED_PAGING_HINT } } : {}),
+    };
+  },
+});
