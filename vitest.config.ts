@@ -11,10 +11,14 @@ const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
  * - server: everything else under test/server/, test/client/ and test/stream-client/ (an app or
  *   server in process, loopback sockets at most);
  * - unit: the rest (the library and pure helpers: no server, no network, no child process).
+ * The files of a worker share one module graph (`isolate: false`): loading the server's modules
+ * once per worker instead of once per file is most of what a server test file costs. A file that
+ * replaces modules (`vi.mock`) is named `*.isolated.test.ts` and gets a fresh graph.
  */
 const PACKAGE = ["test/package/**/*.test.ts"];
 const INTEGRATION = ["test/**/*.services.test.ts", "test/**/*.browser.test.ts", "test/**/*.process.test.ts", ...PACKAGE];
 const SERVER = ["test/server/**/*.test.ts", "test/client/**/*.test.ts", "test/stream-client/**/*.test.ts"];
+const ISOLATED = ["test/**/*.isolated.test.ts"];
 
 export default defineConfig({
   resolve: {
@@ -33,17 +37,14 @@ export default defineConfig({
     // The JSON report is what .ci/run counts (scripts/ci-summary.mjs); the default reporter is for people.
     reporters: ["default", ["json", { outputFile: ".vitest/report.json" }]],
     projects: [
-      {
-        extends: true,
-        // Library tests share one module graph per worker: nothing in lib/ keeps per-test state
-        // that a later file could see (the suite checks it by passing in any order).
-        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [...INTEGRATION, ...SERVER], isolate: false },
-      },
-      { extends: true, test: { name: "server", include: SERVER, exclude: INTEGRATION } },
-      { extends: true, test: { name: "integration", include: INTEGRATION, exclude: PACKAGE } },
+      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [...INTEGRATION, ...SERVER, ...ISOLATED], isolate: false } },
+      { extends: true, test: { name: "server", include: SERVER, exclude: [...INTEGRATION, ...ISOLATED], isolate: false } },
+      { extends: true, test: { name: "integration", include: INTEGRATION, exclude: [...PACKAGE, ...ISOLATED], isolate: false } },
       // Part of the integration layer, a project of its own so that its global setup (the package
       // build, started once in the background as the run begins) runs only when its tests do.
       { extends: true, test: { name: "package", include: PACKAGE, globalSetup: ["test/package/_build-once.ts"] } },
+      // Files that replace modules, each in a fresh module graph (in the layer of its folder).
+      { extends: true, test: { name: "isolated", include: ISOLATED } },
     ],
   },
 });
