@@ -1,7 +1,7 @@
 // Reads vitest's JSON report (what CI counts): prints the 20 slowest test files with their times
 // and layers' totals, then one plain "N passed, N failed" line, the last line of the CI log.
 import { readFileSync } from "node:fs";
-import { relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 
 const path = process.argv[2] ?? ".vitest/report.json";
 let report;
@@ -22,7 +22,15 @@ const passed = report.numPassedTests ?? 0;
 // A file that fails outside its tests (a load error, a failing beforeAll) counts once even though
 // none of its tests is marked failed.
 const failedSuites = suites.filter((s) => s.status === "failed" && !(s.assertionResults ?? []).some((a) => a.status === "failed")).length;
-const failed = (report.numFailedTests ?? 0) + failedSuites;
+// `npm test` also ran the static checks (scripts/test-all.mjs): a failure there is one more.
+let checkFailed = 0;
+try {
+  checkFailed = JSON.parse(readFileSync(join(dirname(path), "check.json"), "utf8")).code === 0 ? 0 : 1;
+} catch {
+  // Not run through npm test (vitest alone): nothing to add.
+}
+if (checkFailed) console.log("npm run check failed (Biome, tsc or knip): see its output above.");
+const failed = (report.numFailedTests ?? 0) + failedSuites + checkFailed;
 const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

@@ -59,16 +59,17 @@ export class LruCache<K extends {}, V> {
   readonly maxBytes: number;
   readonly #ttlMs: number;
   readonly #sizeOf: (value: V) => number | Promise<number>;
+  readonly #maxEntries: number;
   readonly #lru: LRUCache<K, Entry<V>>;
 
   constructor(options: LruCacheOptions<V>) {
     this.maxBytes = whole(options.maxBytes);
     this.#ttlMs = options.ttlMs ?? Infinity;
     this.#sizeOf = options.sizeOf ?? defaultSizeOf;
-    this.#lru = new LRUCache<K, Entry<V>>({
-      maxSize: this.maxBytes,
-      ...(options.maxEntries !== undefined ? { max: Math.max(1, options.maxEntries) } : {}),
-    });
+    this.#maxEntries = options.maxEntries !== undefined ? Math.max(1, options.maxEntries) : Infinity;
+    // The entry count is enforced in `set`, not by lru-cache's `max`: with `max` it allocates its
+    // slots for every entry up front (200,000 of them cost 100 ms per app), without it they grow.
+    this.#lru = new LRUCache<K, Entry<V>>({ maxSize: this.maxBytes });
   }
 
   /** Entries held. */
@@ -108,9 +109,11 @@ export class LruCache<K extends {}, V> {
     const size = this.#sizeOf(value);
     if (!isThenable(size)) {
       this.#lru.set(key, entry, { size: whole(size + keyBytes + ENTRY_OVERHEAD_BYTES) });
+      this.#trimToMaxEntries();
       return;
     }
     this.#lru.set(key, entry, { size: PENDING_ENTRY_BYTES + keyBytes });
+    this.#trimToMaxEntries();
     size.then(
       (bytes) => {
         // Resize only the entry this call made (a later set or a delete wins); over maxBytes it is dropped.
@@ -122,5 +125,10 @@ export class LruCache<K extends {}, V> {
         // A failed value: its owner deletes it (or not); nothing to size.
       },
     );
+  }
+
+  /** Evicts the least recently used entries past `maxEntries`. */
+  #trimToMaxEntries(): void {
+    while (this.#lru.size > this.#maxEntries) this.#lru.pop();
   }
 }
