@@ -34,7 +34,8 @@ describe("Redis stopped under load", () => {
     // A stream open through the outage: it keeps its connection (nothing it needs lives in Redis).
     const streamer = await servers[0]!.accounts.createAccount({ plan: "top", credits: CREDITS });
     const stream = await openRaw(servers[0]!.listening.url, streamer.key, "symbols=SPY");
-    const snapshot = await stream.waitFor((f) => f.event === "snapshot");
+    // The instance's first SPY board is built cold (seconds on a loaded machine).
+    const snapshot = await stream.waitFor((f) => f.event === "snapshot", 30_000);
     let streamEnded = false;
     void stream.ended.then(() => (streamEnded = true));
     const answers: Answer[][] = clients.map(() => []);
