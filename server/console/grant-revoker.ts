@@ -22,8 +22,8 @@ export interface GrantRevokerOptions {
  */
 export function createGrantRevoker(oauth: OAuthStore, options: GrantRevokerOptions = {}) {
   const retryMs = options.retryMs ?? GRANT_REVOCATION_RETRY_MS;
-  /** Keys whose grants still need revoking, with their next attempt's timer. */
-  const pending = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Keys whose grants still need revoking, with their next attempt's timer (null: an attempt is running). */
+  const pending = new Map<string, ReturnType<typeof setTimeout> | null>();
 
   const tell = (keyId: string, attempt: number, gaveUp: boolean, error: unknown) => {
     try {
@@ -35,17 +35,23 @@ export function createGrantRevoker(oauth: OAuthStore, options: GrantRevokerOptio
 
   /** Attempt `attempt` (0: the request's own); on failure, schedule the next one. */
   async function attempt(keyId: string, n: number): Promise<GrantRevocation> {
-    clearTimeout(pending.get(keyId));
-    pending.delete(keyId);
+    const timer = pending.get(keyId);
+    if (timer) clearTimeout(timer);
+    const wasPending = pending.has(keyId);
+    // Still pending while the attempt runs: the grants are revoked only once it has succeeded.
+    if (wasPending) pending.set(keyId, null);
     try {
-      return { done: true, tokensRevoked: await oauth.revokeGrantsOfKey(keyId) };
+      const tokensRevoked = await oauth.revokeGrantsOfKey(keyId);
+      pending.delete(keyId);
+      return { done: true, tokensRevoked };
     } catch (error) {
       const gaveUp = n >= retryMs.length;
       tell(keyId, n, gaveUp, error);
-      if (!gaveUp) {
-        const timer = setTimeout(() => void attempt(keyId, n + 1), retryMs[n]);
-        timer.unref?.();
-        pending.set(keyId, timer);
+      if (gaveUp) pending.delete(keyId);
+      else {
+        const next = setTimeout(() => void attempt(keyId, n + 1), retryMs[n]);
+        next.unref?.();
+        pending.set(keyId, next);
       }
       return { done: false };
     }
@@ -58,7 +64,7 @@ export function createGrantRevoker(oauth: OAuthStore, options: GrantRevokerOptio
     pending: () => [...pending.keys()],
     /** Stop retrying (shutdown); what is pending stays to be done by revoking the key again. */
     close() {
-      for (const timer of pending.values()) clearTimeout(timer);
+      for (const timer of pending.values()) if (timer) clearTimeout(timer);
       pending.clear();
     },
   };

@@ -1,6 +1,7 @@
 // The background revocation of a revoked key's OAuth grants over a real SQLite OAuth store: done at
 // once when the store works; on a closed database retried on the schedule, every failure reported,
-// then given up (nothing left pending); `close()` stops a pending retry.
+// then given up (nothing left pending); a key is pending until a retry has succeeded; `close()`
+// stops a pending retry.
 import { signedInApp } from "../oauth/_signed-in-app";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
@@ -39,6 +40,33 @@ describe("grant revoker", () => {
       { attempt: 2, gaveUp: true },
     ]);
     expect(revoker.pending()).toEqual([]);
+  });
+
+  it("a key stays pending while its retry runs, until the grants are revoked (a slow store under load)", async () => {
+    const { oauth } = await storeWithGrant("key_d");
+    let failNext = true;
+    let release: () => void = () => {};
+    const slow = {
+      ...oauth,
+      revokeGrantsOfKey: async (keyId: string) => {
+        if (failNext) {
+          failNext = false;
+          throw new Error("store down");
+        }
+        await new Promise<void>((r) => {
+          release = r;
+        });
+        return oauth.revokeGrantsOfKey(keyId);
+      },
+    } as unknown as typeof oauth;
+    const revoker = createGrantRevoker(slow, { retryMs: [10] });
+    expect(await revoker.revoke("key_d")).toEqual({ done: false });
+    await sleep(40); // the retry has started and waits on the store
+    expect(revoker.pending()).toEqual(["key_d"]);
+    release();
+    for (let i = 0; i < 50 && revoker.pending().length > 0; i++) await sleep(10);
+    expect(revoker.pending()).toEqual([]);
+    expect(await oauth.revokeGrantsOfKey("key_d")).toBe(0);
   });
 
   it("close() stops a pending retry", async () => {
