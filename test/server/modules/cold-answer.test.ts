@@ -45,7 +45,8 @@ describe("cold answers with a compute pool", () => {
     expect(h.accounts.balance(h.accountId)).toBe(100);
     // The call's task was queued and finishes once the workers get to it.
     open();
-    await expect.poll(() => done.length).toBe(1);
+    // A generous wait: the queued task runs once a worker is free (seconds on a loaded machine).
+    await expect.poll(() => done.length, { timeout: 30_000 }).toBe(1);
     const again = await h.get("/v1/underlying/XOM/rvol?interval=2D&avg_period=3d");
     expect(again.status).toBe(200);
     expect(h.accounts.balance(h.accountId)).toBe(99);
