@@ -4,7 +4,6 @@
  * @see docs/methodology.md#flow-score
  */
 import type { OptionPrint } from "../market/prints/schemas";
-import { printFields } from "./print-fields";
 import { isCrossPrint, isMultiLegPrint } from "../market/prints/conditions";
 import { etDateOf } from "../time";
 import { DTE_CONVICTION, FLOW_LABELS, FLOW_SCORE_PARAMS, MONEYNESS_CONVICTION } from "./params";
@@ -158,7 +157,21 @@ export function scoreFlow(prints: readonly OptionPrint[], context: FlowScoreCont
     const flowScore = Math.max(-100, Math.min(100, roundHalfAway(baseDirection * multiplier)));
     const flowBonus = Math.max(0, Math.min(100, roundHalfAway(100 * conviction)));
     out.push({
-      ...printFields(p),
+      // The print's fields written out (not spread): see scored-trades.ts.
+      id: p.id,
+      tsMs: p.tsMs,
+      tsNs: p.tsNs,
+      symbol: p.symbol,
+      root: p.root,
+      underlying: p.underlying,
+      expiry: p.expiry,
+      strike: p.strike,
+      right: p.right,
+      priceUsd: p.price,
+      size: p.size,
+      exchange: p.exchange,
+      bidUsd: p.nbboBid,
+      askUsd: p.nbboAsk,
       side,
       aggression,
       premiumUsd: premium,
