@@ -16,7 +16,7 @@ import { mebibytes } from "../cache/cache-budget";
 import { servePoolTasks } from "../workers/worker-pool";
 import { WORKER_CACHE_MB } from "./compute";
 import { premiumNormFor } from "../modules/flow/sessions/tape";
-import { FLOW_NORM, FLOW_RVOL, SIM_CHAIN, type ComputeTask, type ComputeWorkerInit } from "./compute-pool";
+import { FLOW_NORM, FLOW_RVOL, SIM_CHAIN, SIM_PRINTS, type ComputeTask, type ComputeWorkerInit } from "./compute-pool";
 import { FLOW_SUMMARY } from "./kinds";
 
 const init = workerData as ComputeWorkerInit;
@@ -38,6 +38,7 @@ servePoolTasks(parentPort!, async (task: ComputeTask) => {
   // Each task carries the request's market instant (a session in progress is read up to it).
   nowMs = task.nowMs;
   if (task.kind === SIM_CHAIN) return market.chain(task.symbol, task.atMs, task.options);
+  if (task.kind === SIM_PRINTS) return market.optionPrints(task.ticker, task.fromMs, task.toMs);
   if (task.kind === FLOW_NORM) return premiumNormFor(flow, task.ticker, task.session);
   if (task.kind === FLOW_RVOL) return rvolAnswer(flow, task.target, task.query, task.nowMs);
   if (task.kind === FLOW_SUMMARY) return computeSessionSummary(flow, task.symbol, task.session, task.nowMs);

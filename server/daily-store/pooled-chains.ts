@@ -1,15 +1,47 @@
 /**
- * The simulated market with its boards built in the compute pool: `chain` (a live heatmap, levels,
- * a volatility reading's board, a tape's opening board: tens to hundreds of ms of simulation for a
- * large root) runs in a worker and comes back as columns (typed arrays copy in a millisecond), so
- * the event loop only awaits it. Concurrent asks for the same board share one task. Every other
- * method is the market's own. See docs/architecture.md#worker-pools.
+ * The simulated market with its boards and option prints built in the compute pool:
+ * - `chain` (a live heatmap, levels, a volatility reading's board, a tape's opening board: tens to
+ *   hundreds of ms of simulation for a large root) runs in a worker and comes back as columns
+ *   (typed arrays copy in a millisecond). Concurrent asks for the same board share one task.
+ * - `optionPrints` (a flow tape: about a second of simulation for SPY's session) runs in a worker
+ *   in 15-minute slices of the regular session, each its own task and reply, so receiving the
+ *   print objects (structured clone, about 10 us each) costs the event loop a few ms per slice
+ *   between other work, never the whole session at once.
+ * The event loop only awaits. Every other method is the market's own. See
+ * docs/architecture.md#worker-pools.
  */
-import type { ChainOptions, ChainSnapshot, MarketData } from "../../lib/market/market-data";
-import { computeOffLoop, SIM_CHAIN, type ComputePool } from "./compute-pool";
+import type { ChainOptions, ChainSnapshot, MarketData, OptionPrint } from "../../lib/market/market-data";
+import { CalendarError, etDateOf, isTradingDay, sessionBounds } from "../../lib/time";
+import { computeOffLoop, SIM_CHAIN, SIM_PRINTS, type ComputePool } from "./compute-pool";
+
+/** One print task's span: the boards' refresh cadence (each slice reads one anchor board). */
+export const PRINT_SLICE_MS = 15 * 60_000;
 
 /**
- * `market` with `chain` in `pool`; a file market is returned as it is (its boards are lookups).
+ * `[fromMs, toMs)` cut at the multiples of `PRINT_SLICE_MS` (regular sessions open on them),
+ * keeping only the slices that meet a regular session; the whole span when the calendar has no
+ * date for it (the market answers that with no prints).
+ */
+export function printSlices(fromMs: number, toMs: number): [number, number][] {
+  if (!(toMs > fromMs)) return [];
+  const out: [number, number][] = [];
+  try {
+    for (let a = Math.floor(fromMs / PRINT_SLICE_MS) * PRINT_SLICE_MS; a < toMs; a += PRINT_SLICE_MS) {
+      const date = etDateOf(a);
+      if (!isTradingDay(date)) continue;
+      const { openMs, closeMs } = sessionBounds(date);
+      if (a + PRINT_SLICE_MS <= openMs || a >= closeMs) continue;
+      out.push([Math.max(a, fromMs), Math.min(a + PRINT_SLICE_MS, toMs)]);
+    }
+  } catch (e) {
+    if (e instanceof CalendarError) return [[fromMs, toMs]];
+    throw e;
+  }
+  return out;
+}
+
+/**
+ * `market` with `chain` and `optionPrints` in `pool`; a file market is returned as it is (its boards are lookups).
  * @example const market = withPooledChains(createSimulatedMarket({ seed, clock }), pool);
  */
 export function withPooledChains(market: MarketData, pool: ComputePool): MarketData {
@@ -27,9 +59,18 @@ export function withPooledChains(market: MarketData, pool: ComputePool): MarketD
     }
     return p;
   };
+  const optionPrints = async (ticker: string, fromMs: number, toMs: number): Promise<OptionPrint[]> => {
+    const nowMs = market.clock.now();
+    const slices = printSlices(fromMs, Math.min(toMs, nowMs));
+    const parts = await Promise.all(
+      slices.map(([a, b]) => computeOffLoop(pool, { kind: SIM_PRINTS, ticker, fromMs: a, toMs: b, nowMs } as const, () => market.optionPrints(ticker, a, b))),
+    );
+    return parts.length === 1 ? parts[0] : ([] as OptionPrint[]).concat(...parts);
+  };
   return new Proxy(market, {
     get(target, prop) {
       if (prop === "chain") return chain;
+      if (prop === "optionPrints") return optionPrints;
       const v = Reflect.get(target, prop, target);
       return typeof v === "function" ? v.bind(target) : v;
     },

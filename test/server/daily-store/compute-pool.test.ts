@@ -9,7 +9,7 @@ import { RvolQuerySchema } from "../../../lib/api/flow";
 import { computeOffLoop, createComputePool, FLOW_NORM, FLOW_RVOL, type ComputePool } from "../../../server/daily-store/compute-pool";
 import { premiumNormFor } from "../../../server/modules/flow/sessions/tape";
 import { rvolAnswer } from "../../../server/modules/flow/underlyings/rvol";
-import { withPooledChains } from "../../../server/daily-store/pooled-chains";
+import { PRINT_SLICE_MS, printSlices, withPooledChains } from "../../../server/daily-store/pooled-chains";
 import { FLOW_SUMMARY, VOL_READING } from "../../../server/daily-store/kinds";
 import { createFlowState } from "../../../server/modules/flow/flow-route";
 import { computeSessionSummary, summariesByDate } from "../../../server/modules/flow/sessions/session-summary";
@@ -80,6 +80,27 @@ describe("compute pool", () => {
     expect(pooled.seed).toBe(market.seed);
     const files = { ...market, simulated: false } as typeof market;
     expect(withPooledChains(files, pool)).toBe(files);
+  });
+
+  it("option prints from workers, a 15-minute slice per task, equal this thread's for any window", async () => {
+    const pooled = withPooledChains(market, pool);
+    const open = Date.parse("2024-03-05T14:30:00Z");
+    const close = Date.parse("2024-03-05T21:00:00Z");
+    // A whole session: 26 slices of the regular session, each one task.
+    expect(printSlices(open, close)).toHaveLength(26);
+    const before = pool.stats().completed;
+    const whole = await pooled.optionPrints("XOM", open, close);
+    expect(pool.stats().completed - before).toBe(26);
+    expect(whole.length).toBeGreaterThan(100);
+    expect(whole).toEqual(await market.optionPrints("XOM", open, close));
+    // Edges off the slice grid, and a span over the night to the next session (cut at the clock).
+    const from = open + 7 * 60_000 + 123;
+    const to = Date.parse("2024-03-06T15:21:30Z");
+    expect(await pooled.optionPrints("XOM", from, to)).toEqual(await market.optionPrints("XOM", from, to));
+    expect(printSlices(from, NOW_MS).every(([a, b]) => b - a <= PRINT_SLICE_MS && b > a)).toBe(true);
+    // Nights and weekends are no task; nothing before the window's start or after the clock.
+    expect(printSlices(Date.parse("2024-03-02T00:00:00Z"), Date.parse("2024-03-04T00:00:00Z"))).toEqual([]);
+    expect(await pooled.optionPrints("XOM", NOW_MS, NOW_MS + 3_600_000)).toEqual([]);
   });
 
   it("falls back to this thread when the workers cannot start; other task errors propagate", async () => {
