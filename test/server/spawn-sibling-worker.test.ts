@@ -1,4 +1,5 @@
-// spawnSiblingWorker: from a TypeScript caller, the worker module beside it is loaded through tsx
+// spawnSiblingWorker: from a TypeScript caller, the worker module beside it is loaded (bundled by
+// server/workers/dev-worker-bundle.ts)
 // and gets the workerData, at the nice value asked for (this thread keeps its own); a missing
 // module surfaces as the worker's error (callers fall back).
 import { getPriority } from "node:os";
