@@ -7,7 +7,8 @@ const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
  * The test layers (docs/architecture.md#test-layers). A file's layer follows from where it lives
  * and its name, so a new test lands in the right one without touching this file:
  * - integration: real PostgreSQL/Redis (`*.services.test.ts`), Chromium (`*.browser.test.ts`),
- *   child processes (`*.process.test.ts`) and the package build (test/package/);
+ *   child processes (`*.process.test.ts`), the package build (test/package/), and a server on a
+ *   machine kept busy by CPU burners (`*.loaded.test.ts`, alone after everything else);
  * - server: everything else under test/server/, test/client/ and test/stream-client/ (an app or
  *   server in process, loopback sockets at most);
  * - unit: the rest (the library and pure helpers: no server, no network, no child process).
@@ -16,7 +17,8 @@ const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
  * replaces modules (`vi.mock`) is named `*.isolated.test.ts` and gets a fresh graph.
  */
 const PACKAGE = ["test/package/**/*.test.ts"];
-const INTEGRATION = ["test/**/*.services.test.ts", "test/**/*.browser.test.ts", "test/**/*.process.test.ts", ...PACKAGE];
+const LOADED = ["test/**/*.loaded.test.ts"];
+const INTEGRATION = ["test/**/*.services.test.ts", "test/**/*.browser.test.ts", "test/**/*.process.test.ts", ...PACKAGE, ...LOADED];
 const SERVER = ["test/server/**/*.test.ts", "test/client/**/*.test.ts", "test/stream-client/**/*.test.ts"];
 const ISOLATED = ["test/**/*.isolated.test.ts"];
 const WORKERS = Number(process.env.VITEST_MAX_WORKERS) || 3;
@@ -52,7 +54,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: INTEGRATION,
-          exclude: [...PACKAGE, ...ISOLATED],
+          exclude: [...PACKAGE, ...LOADED, ...ISOLATED],
           isolate: false,
           maxWorkers: INTEGRATION_WORKERS,
           sequence: { groupOrder: 0 },
@@ -64,6 +66,9 @@ export default defineConfig({
         extends: true,
         test: { name: "package", include: PACKAGE, globalSetup: ["test/package/_build-once.ts"], maxWorkers: INTEGRATION_WORKERS, sequence: { groupOrder: 0 } },
       },
+      // Part of the integration layer, last and alone (group 2): its CPU burners would push its
+      // neighbours' load tests past their limits.
+      { extends: true, test: { name: "loaded", include: LOADED, maxWorkers: 1, sequence: { groupOrder: 2 } } },
       // Files that replace modules, each in a fresh module graph (in the layer of its folder).
       { extends: true, test: { name: "isolated", include: ISOLATED, sequence: { groupOrder: 1 } } },
     ],
