@@ -103,6 +103,12 @@ export const apiErrors = {
       details: { retry_after: STORE_RETRY_AFTER_S },
     });
   },
+  /** 503 `unavailable` with `Retry-After`: the server is stopping and abandoned the request's work. */
+  shuttingDown(): ApiError {
+    return new ApiError(503, "unavailable", "The server is shutting down; retry in a few seconds (another instance may answer).", {
+      headers: { "Retry-After": "5" },
+    });
+  },
   /** 504 `gateway_timeout` after the request time limit. */
   gatewayTimeout(limitMs: number): ApiError {
     return new ApiError(504, "gateway_timeout", `The request did not finish within ${limitMs / 1000} seconds.`);

@@ -4,13 +4,25 @@
  * Queued tasks are served round-robin across tenants (accounts), so one account's storm cannot
  * starve another's single call; a task whose signal aborts before it starts never runs. When
  * workers cannot start (a bundle without the worker module, no `tsx` for TypeScript sources) or
- * one dies, `run` rejects with `WorkerPoolUnavailable` and the caller computes in its own thread.
+ * one dies, `run` rejects with `WorkerPoolUnavailable` and the caller computes in its own thread;
+ * once closed, with `WorkerPoolClosed` (nothing is computed any more).
  */
 import type { Worker } from "node:worker_threads";
+import { apiErrors } from "../errors";
 import { FairQueue } from "../limits/fair-queue";
 
 /** The pool could not run the task (no workers): compute in-process instead. */
 export class WorkerPoolUnavailable extends Error {}
+
+/**
+ * The pool was closed (the server is stopping): the task is abandoned, not computed in-process,
+ * which would hold a stopping server's loop for every queued task. Answered 503 `unavailable`.
+ */
+export class WorkerPoolClosed extends Error {
+  constructor(name: string) {
+    super(`${name} workers closed`, { cause: apiErrors.shuttingDown() });
+  }
+}
 
 /** What a pool worker posts back for one task. */
 export type WorkerReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string };
@@ -71,6 +83,7 @@ export function createWorkerPool<Task, Result>(options: WorkerPoolOptions): Work
   const queue = new FairQueue<Job<Task, Result>>();
   let slots: Slot<Task, Result>[] = [];
   let broken = false;
+  let closed = false;
   let nextId = 1;
   let completed = 0;
 
@@ -134,6 +147,7 @@ export function createWorkerPool<Task, Result>(options: WorkerPoolOptions): Work
 
   return {
     run(task, signal, tenant = "") {
+      if (closed) return Promise.reject(new WorkerPoolClosed(name));
       if (broken) return Promise.reject(unavailable("failed earlier"));
       start();
       return new Promise<Result>((resolve, reject) => {
@@ -154,10 +168,11 @@ export function createWorkerPool<Task, Result>(options: WorkerPoolOptions): Work
     }),
     async close() {
       broken = true;
+      closed = true;
       const dead = slots;
       slots = [];
-      for (const s of dead) for (const job of s.inFlight.values()) job.reject(unavailable("closed"));
-      for (const job of queue.drain()) job.reject(unavailable("closed"));
+      for (const s of dead) for (const job of s.inFlight.values()) job.reject(new WorkerPoolClosed(name));
+      for (const job of queue.drain()) job.reject(new WorkerPoolClosed(name));
       await Promise.all(dead.map((s) => s.worker.terminate()));
     },
   };
