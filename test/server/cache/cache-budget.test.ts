@@ -10,7 +10,7 @@ import { flowModule } from "../../../server/modules/flow";
 import type { FlowState } from "../../../server/modules/flow/flow-route";
 import { tapeBytes, TAPE_ROW_BYTES } from "../../../server/modules/flow/sessions/tape-bytes";
 import { sessionTape } from "../../../server/modules/flow/sessions/tape";
-import { flowHarness, NOW_MS, TODAY } from "../modules/flow/_spec-harness";
+import { flowHarness, NOW_MS, TODAY } from "../modules/flow/_flow-harness";
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
 

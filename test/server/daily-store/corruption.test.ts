@@ -14,7 +14,7 @@ import { flowModule } from "../../../server/modules/flow";
 import { createVolModule } from "../../../server/modules/vol";
 import { startServer } from "../../../server/serve";
 import { makeHarness } from "../_harness";
-import { narrowedMarket, NOW_MS, PRIOR } from "../modules/flow/_spec-harness";
+import { narrowedMarket, NOW_MS, PRIOR } from "../modules/flow/_flow-harness";
 import { corruptPages, noise, truncateFile } from "./_corrupt-file";
 import { LAST_SESSION, LOCK_SCOPE, tempDir } from "./_store-fixtures";
 

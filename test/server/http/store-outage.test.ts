@@ -11,7 +11,7 @@ import { metaModule } from "../../../server/modules/meta";
 import { makeHarness, type Harness } from "../_harness";
 import { tempDir } from "../daily-store/_store-fixtures";
 import { rawRpc } from "../mcp/_mcp-harness";
-import { narrowedMarket, NOW_MS, PRIOR } from "../modules/flow/_spec-harness";
+import { narrowedMarket, NOW_MS, PRIOR } from "../modules/flow/_flow-harness";
 
 const PATH = `/v1/underlying/top/weekly?date=${PRIOR}`;
 

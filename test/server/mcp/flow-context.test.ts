@@ -2,7 +2,7 @@
 // stands for (chain bull/bear, sweeps, dark-pool top prints), charged as their sum (9 credits),
 // and free when it fails.
 import { beforeAll, describe, expect, it } from "vitest";
-import { body, flowHarness, TODAY, type FlowHarness } from "../modules/flow/_spec-harness";
+import { body, flowHarness, TODAY, type FlowHarness } from "../modules/flow/_flow-harness";
 
 let h: FlowHarness;
 const balance = () => h.accounts.balance(h.accountId);

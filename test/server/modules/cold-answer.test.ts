@@ -8,7 +8,7 @@ import { moduleStateOf } from "../../../server/modules";
 import { flowModule } from "../../../server/modules/flow";
 import type { FlowState } from "../../../server/modules/flow/flow-route";
 import { rvolAnswer } from "../../../server/modules/flow/underlyings/rvol";
-import { flowHarness } from "./flow/_spec-harness";
+import { flowHarness } from "./flow/_flow-harness";
 
 /** A pool whose tasks run on this thread once `open()` is called; counts the tasks it finished. */
 function gatedPool(flow: () => FlowState) {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineRoute } from "../../../server/modules";
 import { startMcpHarness, type McpHarness } from "../mcp/_mcp-harness";
-import { flowHarness } from "./flow/_spec-harness";
+import { flowHarness } from "./flow/_flow-harness";
 
 const LIMIT_MS = 300;
 const COST = 3;

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { tradeFacts } from "../../../../lib/flow";
 import type { OptionPrint } from "../../../../lib/market";
 import { sessionBounds } from "../../../../lib/time";
-import { body, flowHarness, NOW_MS, TODAY, type FlowHarness } from "./_spec-harness";
+import { body, flowHarness, NOW_MS, TODAY, type FlowHarness } from "./_flow-harness";
 
 let h: FlowHarness;
 let prints: OptionPrint[];

@@ -15,7 +15,7 @@ import type { AppServices } from "../../../../server/services";
 import { makeHarness } from "../../_harness";
 import { flowModule } from "../../../../server/modules/flow";
 import { metaModule } from "../../../../server/modules/meta";
-import { NOW_MS, PRIOR, simMarket } from "./_spec-harness";
+import { NOW_MS, PRIOR, simMarket } from "./_flow-harness";
 import { watchedMarket } from "../../_watched-market";
 
 const M = 60_000;

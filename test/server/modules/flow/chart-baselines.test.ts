@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { withBaselines } from "../../../../lib/flow";
 import type { OptionPrint } from "../../../../lib/market";
 import { previousTradingDay, sessionBounds } from "../../../../lib/time";
-import { body, flowHarness, NOW_MS, PRIOR, TODAY, type FlowHarness } from "./_spec-harness";
+import { body, flowHarness, NOW_MS, PRIOR, TODAY, type FlowHarness } from "./_flow-harness";
 
 let h: FlowHarness;
 const M = 60_000;

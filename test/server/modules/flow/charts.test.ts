@@ -6,7 +6,7 @@ import { classifySide } from "../../../../lib/flow";
 import type { OptionPrint } from "../../../../lib/market";
 import { isMultiLegPrint } from "../../../../lib/market/prints/conditions";
 import { previousTradingDay, sessionBounds } from "../../../../lib/time";
-import { body, expectRefusedUncharged, flowHarness, NOW_MS, PRIOR, TODAY, type FlowHarness, type RefusedCase } from "./_spec-harness";
+import { body, expectRefusedUncharged, flowHarness, NOW_MS, PRIOR, TODAY, type FlowHarness, type RefusedCase } from "./_flow-harness";
 
 let h: FlowHarness;
 const balance = () => h.accounts.balance(h.accountId);

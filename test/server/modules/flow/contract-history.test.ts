@@ -6,7 +6,7 @@ import { groupSweeps, tradeFacts } from "../../../../lib/flow";
 import type { OptionPrint } from "../../../../lib/market";
 import { parseOptionSymbol } from "../../../../lib/symbols";
 import { sessionBounds } from "../../../../lib/time";
-import { body, expectRefusedUncharged, flowHarness, NOW_MS, PRIOR, TODAY, type FlowHarness, type RefusedCase } from "./_spec-harness";
+import { body, expectRefusedUncharged, flowHarness, NOW_MS, PRIOR, TODAY, type FlowHarness, type RefusedCase } from "./_flow-harness";
 
 const EARLIER = "2024-03-04";
 const BEFORE = "2024-03-01";

@@ -10,7 +10,7 @@ import { flowModule } from "../../../../server/modules/flow";
 import { metaModule } from "../../../../server/modules/meta";
 import { makeHarness, type Harness } from "../../_harness";
 import { tempDir } from "../../daily-store/_store-fixtures";
-import { narrowedMarket, NOW_MS, PRIOR, TODAY } from "./_spec-harness";
+import { narrowedMarket, NOW_MS, PRIOR, TODAY } from "./_flow-harness";
 
 const UNIVERSE = ["TXN", "XLRE", "XLU", "LMT"];
 const identity = marketIdentity({ kind: "simulated", seed: 7 });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { openInterestBySymbol } from "../../../../lib/flow/board-open-interest";
 import { sessionBounds } from "../../../../lib/time";
-import { body, flowHarness, NOW_MS, PRIOR, TODAY } from "./_spec-harness";
+import { body, flowHarness, NOW_MS, PRIOR, TODAY } from "./_flow-harness";
 
 const h = flowHarness({ universe: ["AAPL", "SPY", "AMZN"] });
 const OPEN = sessionBounds(TODAY).openMs;

@@ -7,7 +7,7 @@ import { dteDays, groupSweeps, tradeFacts } from "../../../../lib/flow";
 import { isMultiLegPrint } from "../../../../lib/market/prints/conditions";
 import type { OptionPrint } from "../../../../lib/market";
 import { sessionBounds } from "../../../../lib/time";
-import { body, expectRefusedUncharged, flowHarness, NOW_MS, TODAY, type FlowHarness, type RefusedCase } from "./_spec-harness";
+import { body, expectRefusedUncharged, flowHarness, NOW_MS, TODAY, type FlowHarness, type RefusedCase } from "./_flow-harness";
 
 let h: FlowHarness;
 let session: OptionPrint[];

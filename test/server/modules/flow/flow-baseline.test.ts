@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { dteDays, tradeFacts } from "../../../../lib/flow";
 import type { OptionPrint } from "../../../../lib/market";
 import { sessionBounds } from "../../../../lib/time";
-import { body, expectRefusedUncharged, flowHarness, PRIOR, type FlowHarness, type RefusedCase } from "./_spec-harness";
+import { body, expectRefusedUncharged, flowHarness, PRIOR, type FlowHarness, type RefusedCase } from "./_flow-harness";
 
 const EARLIER = "2024-03-04";
 let h: FlowHarness;

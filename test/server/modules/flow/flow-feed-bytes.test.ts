@@ -9,7 +9,7 @@ import { sessionBounds } from "../../../../lib/time";
 import { moduleStateOf } from "../../../../server/modules";
 import { flowModule } from "../../../../server/modules/flow";
 import { sessionTape, tapeTrades } from "../../../../server/modules/flow/sessions/tape";
-import { flowHarness, NOW_MS, TODAY } from "./_spec-harness";
+import { flowHarness, NOW_MS, TODAY } from "./_flow-harness";
 
 const h = flowHarness();
 const OPEN = sessionBounds(TODAY).openMs;

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { HINT_MAX_KEPT, HINT_RECENT_MS } from "../../../../lib/flow";
 import { sessionBounds } from "../../../../lib/time";
 import { createPagingHints } from "../../../../server/modules/flow/shared/paging-hints";
-import { body, flowHarness, TODAY, type FlowHarness } from "./_spec-harness";
+import { body, flowHarness, TODAY, type FlowHarness } from "./_flow-harness";
 
 let h: FlowHarness;
 const OPEN = sessionBounds(TODAY).openMs;

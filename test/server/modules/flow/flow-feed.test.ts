@@ -1,7 +1,7 @@
 // GET /v1/flow/{ticker}: each expectation recomputed from the raw prints of the simulated market.
 import { describe, expect, it } from "vitest";
 import { sessionBounds } from "../../../../lib/time";
-import { body, flowHarness, NOW_MS, TODAY } from "./_spec-harness";
+import { body, flowHarness, NOW_MS, TODAY } from "./_flow-harness";
 
 const h = flowHarness();
 const OPEN = sessionBounds(TODAY).openMs;

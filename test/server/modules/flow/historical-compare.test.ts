@@ -3,7 +3,7 @@
 // recomputed plainly; similar days are real prior sessions in similarity order; uncharged 4xx.
 import { beforeAll, describe, expect, it } from "vitest";
 import { previousTradingDay, sessionBounds } from "../../../../lib/time";
-import { body, expectRefusedUncharged, flowHarness, PRIOR, type FlowHarness, type RefusedCase } from "./_spec-harness";
+import { body, expectRefusedUncharged, flowHarness, PRIOR, type FlowHarness, type RefusedCase } from "./_flow-harness";
 
 let h: FlowHarness;
 const balance = () => h.accounts.balance(h.accountId);

@@ -1,7 +1,7 @@
 // Plans, the flow module's in-flight cap and time limit, and the flow routes as MCP tools.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMcpHarness, type McpHarness } from "../../mcp/_mcp-harness";
-import { body, flowHarness } from "./_spec-harness";
+import { body, flowHarness } from "./_flow-harness";
 
 describe("plan entitlements on flow routes", () => {
   it("the flow-only plan reads flow and gets 403 not_entitled on positioning", async () => {

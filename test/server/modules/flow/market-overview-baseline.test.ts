@@ -7,7 +7,7 @@ import { moduleStateOf } from "../../../../server/modules";
 import { flowModule } from "../../../../server/modules/flow";
 import type { FlowState } from "../../../../server/modules/flow/flow-route";
 import type { SessionSummary } from "../../../../server/modules/flow/sessions/session-summary";
-import { body, flowHarness, NOW_MS, TODAY } from "./_spec-harness";
+import { body, flowHarness, NOW_MS, TODAY } from "./_flow-harness";
 
 const h = flowHarness({ universe: ["AAPL", "SPY"] });
 const state = moduleStateOf(h.app.services, flowModule) as FlowState;

@@ -14,7 +14,7 @@ import { metaModule } from "../../../../server/modules/meta";
 import { trailingSessions } from "../../../../server/modules/flow/sessions/market-scan";
 import { makeHarness } from "../../_harness";
 import { tempDir } from "../../daily-store/_store-fixtures";
-import { narrowedMarket, NOW_MS, PRIOR, TODAY } from "./_spec-harness";
+import { narrowedMarket, NOW_MS, PRIOR, TODAY } from "./_flow-harness";
 
 const UNIVERSE = ["TXN", "XLRE", "XLU", "LMT"];
 const identity = marketIdentity({ kind: "simulated", seed: 7 });

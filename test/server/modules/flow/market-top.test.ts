@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { addTradingDays, sessionBounds, tradingDaysBetween } from "../../../../lib/time";
 import { contractSums, openingOi, printsOf, tickerTotals, type TickerTotals } from "./_market-expect";
-import { body, expectRefusedUncharged, flowHarness, NOW_MS, PRIOR, TODAY, type FlowHarness } from "./_spec-harness";
+import { body, expectRefusedUncharged, flowHarness, NOW_MS, PRIOR, TODAY, type FlowHarness } from "./_flow-harness";
 
 const UNIVERSE = ["NOW", "COP", "LMT", "XLRE"];
 const WEEK = tradingDaysBetween(addTradingDays(TODAY, -4), TODAY);

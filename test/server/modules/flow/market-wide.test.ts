@@ -8,7 +8,7 @@ import { isMultiLegPrint } from "../../../../lib/market/prints/conditions";
 import type { OptionPrint } from "../../../../lib/market/market-data";
 import { sessionBounds } from "../../../../lib/time";
 import { aggressionSign, firOf, premiumOf, printsOf, tickerTotals, type TickerTotals } from "./_market-expect";
-import { body, flowHarness, NOW_MS, PRIOR, TODAY, type FlowHarness } from "./_spec-harness";
+import { body, flowHarness, NOW_MS, PRIOR, TODAY, type FlowHarness } from "./_flow-harness";
 
 const UNIVERSE = ["NOW", "TXN", "IBM", "COP", "LMT", "XLRE"];
 const SECTOR: Record<string, string> = {

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { HINT_MIN_OVERLAPS, HINT_RECENT_MS, noteWindow, type SentWindow } from "../../../../lib/flow";
 import { sessionBounds } from "../../../../lib/time";
-import { body, flowHarness, NOW_MS, TODAY, type FlowHarness } from "./_spec-harness";
+import { body, flowHarness, NOW_MS, TODAY, type FlowHarness } from "./_flow-harness";
 
 let h: FlowHarness;
 const OPEN = sessionBounds(TODAY).openMs;

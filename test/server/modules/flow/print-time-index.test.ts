@@ -14,7 +14,7 @@ import { metaModule } from "../../../../server/modules/meta";
 import { printTimeIndex, type PrintTimeIndex } from "../../../../server/modules/flow/sessions/print-time-index";
 import { makeHarness } from "../../_harness";
 import { tempDir } from "../../daily-store/_store-fixtures";
-import { narrowedMarket, NOW_MS, PRIOR, simMarket } from "./_spec-harness";
+import { narrowedMarket, NOW_MS, PRIOR, simMarket } from "./_flow-harness";
 
 const UNIVERSE = ["XOM", "KO", "XLU", "SPY"];
 const identity = marketIdentity({ kind: "simulated", seed: 7 });

@@ -7,7 +7,7 @@ import { flowModule } from "../../../../server/modules/flow";
 import { cacheShareBytes, DEFAULT_CACHE_MB, mebibytes } from "../../../../server/cache/cache-budget";
 import type { FlowState } from "../../../../server/modules/flow/flow-route";
 import { summariesOf } from "../../../../server/modules/flow/sessions/session-summary";
-import { flowHarness, NOW_MS, simMarket, TODAY } from "./_spec-harness";
+import { flowHarness, NOW_MS, simMarket, TODAY } from "./_flow-harness";
 
 describe("session summary cache", () => {
   it("the default budget's summary share holds a market-wide scan of 6 sessions of the whole universe", async () => {

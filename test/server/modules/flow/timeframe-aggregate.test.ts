@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { groupSweeps, openInterestBySymbol, premiumNorm, scoreFlow, tradeFacts } from "../../../../lib/flow";
 import type { OptionPrint } from "../../../../lib/market";
 import { previousTradingDay, sessionBounds } from "../../../../lib/time";
-import { body, expectRefusedUncharged, flowHarness, PRIOR, type FlowHarness, type RefusedCase } from "./_spec-harness";
+import { body, expectRefusedUncharged, flowHarness, PRIOR, type FlowHarness, type RefusedCase } from "./_flow-harness";
 
 let h: FlowHarness;
 const balance = () => h.accounts.balance(h.accountId);

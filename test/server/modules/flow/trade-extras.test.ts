@@ -12,7 +12,7 @@ import type { OptionPrint } from "../../../../lib/market";
 import { isMultiLegPrint } from "../../../../lib/market/prints/conditions";
 import { formatOptionSymbol } from "../../../../lib/symbols";
 import { previousTradingDay, sessionBounds } from "../../../../lib/time";
-import { body, flowHarness, NOW_MS, PRIOR, TODAY, type FlowHarness } from "./_spec-harness";
+import { body, flowHarness, NOW_MS, PRIOR, TODAY, type FlowHarness } from "./_flow-harness";
 
 let h: FlowHarness;
 const OPEN = sessionBounds(TODAY).openMs;

@@ -5,7 +5,7 @@
 // every row passes the filters on its own (no leg rides along with its package).
 import { beforeAll, describe, expect, it } from "vitest";
 import { sessionBounds } from "../../../../lib/time";
-import { body, flowHarness, PRIOR, TODAY, type FlowHarness } from "./_spec-harness";
+import { body, flowHarness, PRIOR, TODAY, type FlowHarness } from "./_flow-harness";
 
 let h: FlowHarness;
 const OPEN = sessionBounds(TODAY).openMs;

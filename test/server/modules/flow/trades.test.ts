@@ -11,7 +11,7 @@ import { formatOptionSymbol } from "../../../../lib/symbols";
 import { sessionBounds } from "../../../../lib/time";
 import { makeHarness } from "../../_harness";
 import { movableMarket } from "./_dark-pool-market";
-import { body, expectRefusedUncharged, flowHarness, NOW_MS, TODAY, type FlowHarness, type RefusedCase } from "./_spec-harness";
+import { body, expectRefusedUncharged, flowHarness, NOW_MS, TODAY, type FlowHarness, type RefusedCase } from "./_flow-harness";
 
 let h: FlowHarness;
 const balance = () => h.accounts.balance(h.accountId);

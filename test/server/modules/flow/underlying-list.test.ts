@@ -2,7 +2,7 @@
 // from its raw option prints of the session so far, the order, floors and limit, and uncharged 4xx.
 import { beforeAll, describe, expect, it } from "vitest";
 import { sessionBounds } from "../../../../lib/time";
-import { body, flowHarness, NOW_MS, TODAY, type FlowHarness } from "./_spec-harness";
+import { body, flowHarness, NOW_MS, TODAY, type FlowHarness } from "./_flow-harness";
 
 const UNIVERSE = ["AAPL", "XOM", "AMZN"];
 let h: FlowHarness;

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { OptionPrint } from "../../../../lib/market";
 import { sessionBounds } from "../../../../lib/time";
-import { body, flowHarness, NOW_MS, PRIOR, TODAY, type FlowHarness } from "./_spec-harness";
+import { body, flowHarness, NOW_MS, PRIOR, TODAY, type FlowHarness } from "./_flow-harness";
 
 let h: FlowHarness;
 let prints: OptionPrint[];
