@@ -14,9 +14,14 @@ import { runPrecomputeCli } from "./cli/precompute-cli";
 import { isUsageError } from "./cli/_cli-io";
 import { resolveServeConfig, SERVE_USAGE } from "./config";
 import { startServer } from "./serve";
+import { accountLines, bannerSymbolOf, curlLine, firstRunFacts, sessionLines } from "./cli/first-run";
+import { packageVersion } from "./version";
+
+export { curlLine };
 
 const USAGE = `optionscope: options analytics API
 
+  optionscope --version              print the version
   optionscope serve [options]        serve the API (see: optionscope serve --help)
   optionscope account ...            manage accounts (see: optionscope account --help)
   optionscope key ...                manage API keys
@@ -26,11 +31,6 @@ const USAGE = `optionscope: options analytics API
   optionscope invite create|list     invite codes customers redeem in the console at /console
   optionscope precompute [--sessions N|all]  fill the daily store in the foreground (see: optionscope precompute --help)
 `;
-
-/** The ready-to-paste request printed on first start. */
-export function curlLine(baseUrl: string, key: string): string {
-  return `curl -s -H "Authorization: Bearer ${key}" "${baseUrl}/v1/heatmap?symbols=SPXW"`;
-}
 
 async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   if (argv.includes("--help") || argv.includes("-h")) {
@@ -50,15 +50,19 @@ async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const shown = config.hostname === "0.0.0.0" || config.hostname === "::" ? "localhost" : config.hostname;
   const baseUrl = `http://${shown}:${running.listening.port}`;
   const say = (msg: string) => process.stderr.write(msg + "\n");
-  say(`optionscope listening on ${baseUrl} (${config.marketDataDir ? `data from ${config.marketDataDir}` : "simulated market"})`);
+  say(`optionscope ${packageVersion()} listening on ${baseUrl} (${config.marketDataDir ? `data from ${config.marketDataDir}` : "simulated market"})`);
   say(`  flow alias ${baseUrl}/flow-alias  price ${baseUrl}/atlas  tools ${baseUrl}/mcp  store ${config.dataDir}`);
-  say(`  developer console ${baseUrl}/console (sign-in link: optionscope console link --account <id>)`);
-  if (running.demoKey) {
-    say("Demo account created. Its key is shown only now:");
-    say(`  ${curlLine(baseUrl, running.demoKey)}`);
-  } else {
-    say("Demo account exists; make a new key with: optionscope key create --account <id> (optionscope account list)");
-  }
+  say(`  developer console ${baseUrl}/console`);
+  // The account and the curl line need the universe, the live-session hint a board: files load
+  // after listening, and a board may take a while to build (docs/operations.md#first-start).
+  void loadFailed.then(async (error) => {
+    if (error !== null) return;
+    const market = running.app.services.market;
+    const symbol = await bannerSymbolOf(market).catch(() => null);
+    for (const line of accountLines({ baseUrl, accountId: running.demoAccountId, key: running.demoKey, symbol })) say(line);
+    const facts = await firstRunFacts(market).catch(() => null);
+    if (facts) for (const line of sessionLines(facts)) say(line);
+  });
   let exitCode = 0;
   await new Promise<void>((resolve) => {
     void loadFailed.then((error) => {
@@ -111,6 +115,10 @@ async function precomputeUntilSigint(argv: string[], env: NodeJS.ProcessEnv): Pr
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const [command, ...rest] = argv;
   try {
+    if (command === "--version" || command === "-v" || command === "version") {
+      process.stdout.write(`optionscope ${packageVersion()}\n`);
+      return 0;
+    }
     if (command === "serve") return await serve(rest, env);
     if (command === "apps") return await runAppsCli(argv, env);
     if (command === "pause" || command === "resume") return await runPauseCli(argv, env);

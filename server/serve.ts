@@ -33,6 +33,8 @@ export interface RunningServer {
   accounts: AccountStore;
   /** The demo key, only on the start that created it. */
   demoKey: string | null;
+  /** The demo account's id (`console link --account`, `key create --account` need it). */
+  demoAccountId: string;
   /** Resolves when the market data is loaded (at once for the simulator); rejects when the files are invalid. */
   ready: Promise<void>;
   /** Stop accepting, drain in-flight requests (up to `graceMs`), close the store. */
@@ -216,6 +218,7 @@ export async function startServer(
     listening,
     accounts,
     demoKey: demo.key,
+    demoAccountId: demo.accountId,
     ready,
     async shutdown(graceMs = 10_000) {
       if (closed) return;

@@ -9,7 +9,6 @@ import {
   BullBearInterpretationSchema,
   BullBearMetricsSchema,
   FlowMomentumSchema,
-  FlowTradeItemSchema,
   RVOL_BUCKETS,
   SweepItemSchema,
   SweepSummarySchema,
@@ -18,6 +17,7 @@ import {
   TideBarSchema,
   TopContractRowSchema,
 } from "../flow";
+import { FlowFeedTradeSchema } from "../flow/feed-extras";
 import { DAILY_SORTS } from "../flow/dark-pool-daily";
 import { LEVEL_SORTS } from "../flow/dark-pool-levels";
 import { DTE_FILTERS } from "../flow/strike-distribution";
@@ -116,6 +116,7 @@ export const FlowFeedQuerySchema = z.object({
   min_flow_score: optionalIntParam({ min: -100, max: 100, description: "Only trades with `flowScore` at least this." }),
   min_flow_bonus: optionalIntParam({ min: 0, max: 100, description: "Only trades with `flowBonus` at least this." }),
   min_size_ratio: numberParam({ min: 0, description: "Only trades whose premium is at least this multiple of the ticker's norm." }),
+  include_clusters: boolParam(true, "Attach `cluster` to trades that belong to a sweep or a multi-leg package."),
   date: sessionDateParam(),
 });
 
@@ -339,7 +340,7 @@ export const FlowFeedDataSchema = z.object({
   timeframe: z.string(),
   startTime: z.string(),
   endTime: z.string(),
-  trades: z.array(FlowTradeItemSchema),
+  trades: z.array(FlowFeedTradeSchema),
   aggregate: z.object({ vwf: z.number(), sdf: z.number(), fir: z.number() }),
   tradeCount: z.number().int().meta({ description: "Trades in the window that pass the filters (every page)." }),
   sweepCount: z.number().int(),
@@ -394,10 +395,14 @@ export const FlowTideDataSchema = z.object({
   startTime: z.string(),
   endTime: z.string(),
   bars: z.array(TideBarSchema),
+  queryTimeMs: z.number().int().meta({ description: "The handler's wall time, whole milliseconds." }),
 });
 
 /** `/v1/flow/{ticker}/momentum`. */
-export const FlowMomentumDataSchema = FlowMomentumSchema.extend({ ticker: z.string() });
+export const FlowMomentumDataSchema = FlowMomentumSchema.extend({
+  ticker: z.string(),
+  queryTimeMs: z.number().int().meta({ description: "The handler's wall time, whole milliseconds." }),
+});
 
 /** `/v1/underlying/{ticker}/by-strike`. */
 export const UnderlyingByStrikeDataSchema = z.object({

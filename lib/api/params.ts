@@ -71,7 +71,7 @@ export function boolParam(def: boolean, description?: string) {
 }
 
 /** An integer in `[min, max]` or the word `all` (reference `maxStrikes`, `maxExpirations`). */
-export function intOrAllParam(o: { min: number; max: number; default: number; description?: string }) {
+export function intOrAllParam(o: { min: number; max: number; default: number | "all"; description?: string }) {
   const error = `must be an integer from ${o.min} to ${o.max}, or all.`;
   const s = z.union([z.literal("all"), z.preprocess(toInt, z.number().int().min(o.min).max(o.max))], { error }).default(o.default);
   return o.description ? s.meta({ description: o.description }) : s;

@@ -5,9 +5,19 @@
  */
 import { z } from "zod";
 import { POSITIONING_DEFAULTS as D } from "../positioning/defaults";
-import { DailyStatSchema, HeatmapCellSchema, HeatmapFrameSchema, KeyLevelsEntrySchema, LevelSchema, LevelsSummarySchema } from "../positioning";
+import {
+  DailyStatSchema,
+  EXPOSURE_METRICS,
+  EXPIRY_BUCKETS,
+  HeatmapCellSchema,
+  HeatmapFrameSchema,
+  KeyLevelsEntrySchema,
+  LevelSchema,
+  LevelsSummarySchema,
+  ZERO_GAMMA_PROFILE,
+} from "../positioning";
 import { etInstant } from "../time";
-import { boolParam, dateListParam, dateParam, enumParam, instantParam, intOrAllParam, requiredDateParam, symbolsParam } from "./params";
+import { boolParam, dateListParam, dateParam, enumParam, instantParam, intOrAllParam, numberParam, requiredDateParam, symbolsParam } from "./params";
 import { lastEventIdParam } from "./streams";
 
 /** First session date with history (spec: replay and statistics go back to 2023-03-28). */
@@ -32,7 +42,11 @@ export const gridQueryShape = {
     "One ticker or option root, or a comma-separated list (at most limits.symbolsPerHeatmapCall, never more than 10). " +
       "SPXW is every daily and weekly S&P 500 expiration; SPX only the AM-settled monthlies.",
   ),
-  metric: enumParam(["gamma", "vanna"], "gamma", "Which dealer exposure each strike carries."),
+  metric: enumParam(
+    EXPOSURE_METRICS,
+    "gamma",
+    "Which dealer exposure each strike carries: gamma and vanna (the spec's), or delta (DEX), charm or vomma (docs/methodology.md#exposure).",
+  ),
   maxStrikes: intOrAllParam({
     min: 1,
     max: D.maxStrikesCap,
@@ -65,8 +79,18 @@ const boardExtendedParam = boolParam(
   "Serve extended-session boards too (04:00-20:00 ET; 17:00 on early closes): option quotes carried from the session's board, repriced at the extended-hours spot. Default false: regular-session boards only (09:30-16:00 ET), the last close outside it.",
 );
 
-/** Query of `/v1/heatmap`: the board query plus `extended`. */
-export const HeatmapQuerySchema = z.object({ ...gridQueryShape, extended: boardExtendedParam });
+/**
+ * `oi` of the live board routes (heatmap, levels, stream): which open interest weights each
+ * contract. `flow` is the session's estimate from the tape (docs/methodology.md#flow-open-interest).
+ */
+const oiParam = enumParam(
+  ["exchange", "flow"],
+  "exchange",
+  "exchange: the exchange's open interest as of the session's start (the previous night's). flow: the session's open interest estimated from the morning's exchange open interest and the day's prints so far (opening and closing volume by days to expiry, distance from spot, side and size; an estimate, docs/methodology.md#flow-open-interest).",
+);
+
+/** Query of `/v1/heatmap`: the board query plus `extended` and `oi`. */
+export const HeatmapQuerySchema = z.object({ ...gridQueryShape, extended: boardExtendedParam, oi: oiParam });
 
 /** Query of `/v1/historical`: the board query plus the instant to replay. */
 export const HistoricalQuerySchema = z.object({
@@ -87,8 +111,8 @@ export const HistoricalRangeQuerySchema = z.object({
 
 const { layout: _levelsLayout, ...levelsShape } = gridQueryShape;
 
-/** Query of `/v1/gex/levels`: the board query without `layout`. */
-export const LevelsQuerySchema = z.object(levelsShape);
+/** Query of `/v1/gex/levels`: the board query without `layout`, plus `oi`. */
+export const LevelsQuerySchema = z.object({ ...levelsShape, oi: oiParam });
 
 /** Query of `/v1/stats/daily`. */
 export const StatsDailyQuerySchema = z.object({
@@ -99,6 +123,46 @@ export const StatsDailyQuerySchema = z.object({
   metric: enumParam(["gamma", "vanna"], "gamma", "Which dealer exposure the cells hold."),
 });
 
+/** Most hypothetical spots a `/v1/gex/profile` curve may have: 2 * rangePct / stepPct + 1. */
+export const SPOT_CURVE_MAX_POINTS = 2001;
+
+/** Query of `/v1/gex/buckets`: the symbols, metric and selection; every strike and expiration by default. */
+export const ExpiryBucketsQuerySchema = z.object({
+  symbols: gridQueryShape.symbols,
+  metric: gridQueryShape.metric,
+  maxStrikes: intOrAllParam({
+    min: 1,
+    max: D.maxStrikesCap,
+    default: "all",
+    description: "How many strikes nearest spot to sum (1-1000), or all (default).",
+  }),
+  maxExpirations: intOrAllParam({
+    min: 1,
+    max: D.maxExpirationsCap,
+    default: "all",
+    description: "How many of the nearest unexpired expirations to bucket (1-60), or all (default). Ignored with expirations.",
+  }),
+  expirations: gridQueryShape.expirations,
+});
+
+/** Query of `/v1/gex/profile`: the symbols, gamma or vanna, the expirations and the spot grid. */
+export const SpotCurveQuerySchema = z.object({
+  symbols: gridQueryShape.symbols,
+  metric: enumParam(["gamma", "vanna"], "gamma", "Which dealer exposure the curve sums (the profile kernel's two)."),
+  maxExpirations: gridQueryShape.maxExpirations,
+  expirations: gridQueryShape.expirations,
+  rangePct: numberParam({
+    min: 0.5,
+    max: 50,
+    description: `Half-width of the spot grid, percent of spot (0.5-50; default ${ZERO_GAMMA_PROFILE.rangePct}, the zero-gamma profile's).`,
+  }),
+  stepPct: numberParam({
+    min: 0.01,
+    max: 5,
+    description: `Step of the spot grid, percent of spot (0.01-5; default ${ZERO_GAMMA_PROFILE.stepPct}); at most ${SPOT_CURVE_MAX_POINTS} points.`,
+  }),
+});
+
 /** Query of `/v1/stream` and `/v1/stream/ws`: the heatmap's board options plus a resume cursor. */
 export const StreamQuerySchema = z.object({
   ...gridQueryShape,
@@ -107,6 +171,7 @@ export const StreamQuerySchema = z.object({
     MAX_STREAM_SYMBOLS,
     "Comma-separated tickers or option roots, at most limits.symbolsPerStream (never more than 10); more is 400 invalid_parameter.",
   ),
+  oi: oiParam,
   lastEventId: lastEventIdParam,
 });
 
@@ -142,7 +207,7 @@ export const HeatmapDataSchema = z.object({ symbols: z.array(HeatmapEntrySchema)
 
 /** `meta` of the board routes. */
 export const PositioningMetaSchema = z.object({
-  metric: z.enum(["gamma", "vanna"]),
+  metric: z.enum(EXPOSURE_METRICS),
   resolution: z.string(),
   mode: z.enum(["live", "historical"]),
   cached: z.boolean(),
@@ -153,6 +218,10 @@ export const PositioningMetaSchema = z.object({
   delayed: z.boolean().optional(),
   delayMinutes: z.number().optional(),
   extended: z.boolean().optional().meta({ description: "Whether extended-session boards were asked for (heatmap, replay)." }),
+  oi: z
+    .enum(["exchange", "flow"])
+    .optional()
+    .meta({ description: "Which open interest weighted the contracts (heatmap, levels): exchange, or flow (the session's estimate from the tape)." }),
   attribution: z.object({}).loose().optional(),
   flipMethod: z.string().optional().meta({ description: "How `summary.flip` was found (key levels only)." }),
   zeroGammaMethod: z.string().optional().meta({ description: "How `summary.zeroGamma` was found (key levels only)." }),
@@ -189,6 +258,7 @@ const LevelDocSchema = LevelSchema.extend({
 
 /** A `/v1/gex/levels` entry: the library's, with the documented level in every place one stands. */
 const LevelsEntrySchema = KeyLevelsEntrySchema.extend({
+  previousClose: z.number().nullable().meta({ description: "The underlying's close of the session before the board's, as on the heatmap; null when unknown." }),
   kingNode: LevelDocSchema.nullable(),
   levels: z.array(LevelDocSchema),
   summary: LevelsSummarySchema.extend({ positiveWall: LevelDocSchema.nullable(), negativeWall: LevelDocSchema.nullable() }),
@@ -220,6 +290,50 @@ export const StatsDailyMetaSchema = z.object({
   extended: z.boolean(),
   simulated: z.boolean(),
   attribution: z.object({}).loose(),
+});
+
+const bucketNames = EXPIRY_BUCKETS.map((b) => b.bucket) as [(typeof EXPIRY_BUCKETS)[number]["bucket"], ...(typeof EXPIRY_BUCKETS)[number]["bucket"][]];
+
+/** One days-to-expiry bucket of `/v1/gex/buckets`. */
+const ExpiryBucketSchema = z.object({
+  bucket: z.enum(bucketNames).meta({ description: "0dte, 1-7, 8-30, 31-90 or beyond (calendar days to expiry, ET)." }),
+  minDte: z.number().int(),
+  maxDte: z.number().int().nullable().meta({ description: "Last day of the bucket, inclusive; null for beyond." }),
+  expirations: z.array(z.string()).meta({ description: "The selected expirations in the bucket, ascending." }),
+  value: z.number().meta({ description: "Dealer exposure of the bucket's expirations over the selected strikes, in meta.unit." }),
+});
+
+/** `data` of `/v1/gex/buckets`. */
+export const ExpiryBucketsDataSchema = z.object({
+  symbols: z.array(
+    z.object({
+      symbol: z.string(),
+      asOf: z.string(),
+      spot: z.number(),
+      sessionDate: z.string().meta({ description: "ET calendar date of the board, from which days to expiry count." }),
+      buckets: z.array(ExpiryBucketSchema),
+      total: z.number().meta({ description: "Exposure of every selected strike and expiration: the buckets' sum." }),
+    }),
+  ),
+});
+
+/** `data` of `/v1/gex/profile`. */
+export const SpotCurveDataSchema = z.object({
+  symbols: z.array(
+    z.object({
+      symbol: z.string(),
+      asOf: z.string(),
+      spot: z.number(),
+      rangePct: z.number(),
+      stepPct: z.number(),
+      points: z
+        .array(z.object({ spot: z.number(), value: z.number() }))
+        .meta({ description: "Hypothetical spots, ascending, and the total dealer exposure at each (meta.unit)." }),
+      zero: z
+        .object({ level: z.number().nullable(), distancePct: z.number().nullable(), crossings: z.array(z.number()) })
+        .meta({ description: "Where the curve crosses zero (linear between points); level: the crossing nearest spot (for gamma, /v1/gex/levels' zeroGamma)." }),
+    }),
+  ),
 });
 
 const CatalogEntrySchema = z.object({

@@ -47,6 +47,17 @@ export interface MarketBrief {
 const pts = (v: number | null) => (v === null ? "n/a" : v.toFixed(2));
 
 /**
+ * An integer with its English ordinal suffix: 1st, 2nd, 3rd, 4th, 11th-13th, 21st, 22nd, 23rd, 101st.
+ * @example ordinal(23) // "23rd"
+ */
+export function ordinal(n: number): string {
+  const lastTwo = Math.abs(n) % 100;
+  const last = Math.abs(n) % 10;
+  const suffix = lastTwo >= 11 && lastTwo <= 13 ? "th" : last === 1 ? "st" : last === 2 ? "nd" : last === 3 ? "rd" : "th";
+  return `${n}${suffix}`;
+}
+
+/**
  * Compose the brief. Any part may be missing (null / empty): the summary says so and the caller
  * marks the result `partial`.
  * @example marketBrief(volMarketData, overviewData, levelsData.symbols).summary
@@ -61,7 +72,7 @@ export function marketBrief(
     parts.push(
       `S&P implied vol (SVX on SPXW): 9-day ${pts(vol.svx9)}, 30-day ${pts(vol.svx30)}, 3-month ${pts(vol.svx3m)}; ` +
         `9d/30d ${pts(vol.ratio_9d_30d)}, 30d/3m ${pts(vol.ratio_30d_3m)}; curve ${vol.curve ?? "unknown"}` +
-        (vol.pct_1y.svx30 === null ? "." : `; 30-day at the ${Math.round(vol.pct_1y.svx30)}th percentile of its year.`),
+        (vol.pct_1y.svx30 === null ? "." : `; 30-day at the ${ordinal(Math.round(vol.pct_1y.svx30))} percentile of its year.`),
     );
   } else parts.push("No S&P volatility reading.");
   if (flow) {

@@ -13,7 +13,7 @@ import { MarketBreadthDataSchema, MarketBreadthQuerySchema, MarketTideDataSchema
 import { FlowStreamEventsSchema, FlowStreamQuerySchema, FlowStreamWebSocketSchema } from "../api/flow-stream";
 import { MoneynessDataSchema, MoneynessQuerySchema, UnderlyingListDataSchema, UnderlyingListQuerySchema, VolOiDataSchema, VolOiQuerySchema } from "../api/flow-underlyings";
 import { BarMarksSchema, MarksQuerySchema, TimescaleMarksSchema } from "../api/marks";
-import { HeatmapDataSchema, HeatmapEventStreamSchema, HeatmapQuerySchema, HeatmapWebSocketSchema, HistoricalQuerySchema, HistoricalRangeDataSchema, HistoricalRangeQuerySchema, LevelsDataSchema, LevelsQuerySchema, PositioningMetaSchema, StatsDailyDataSchema, StatsDailyMetaSchema, StatsDailyQuerySchema, StreamQuerySchema, SymbolCatalogDataSchema } from "../api/positioning";
+import { ExpiryBucketsDataSchema, ExpiryBucketsQuerySchema, HeatmapDataSchema, HeatmapEventStreamSchema, HeatmapQuerySchema, HeatmapWebSocketSchema, HistoricalQuerySchema, HistoricalRangeDataSchema, HistoricalRangeQuerySchema, LevelsDataSchema, LevelsQuerySchema, PositioningMetaSchema, SpotCurveDataSchema, SpotCurveQuerySchema, StatsDailyDataSchema, StatsDailyMetaSchema, StatsDailyQuerySchema, StreamQuerySchema, SymbolCatalogDataSchema } from "../api/positioning";
 import { BarEventStreamSchema, BarStreamQuerySchema, DatafeedConfigSchema, HistoryBodySchema, HistoryQuerySchema, PriceSymbolQuerySchema, SearchQuerySchema, SearchResultsSchema, ServerTimeSchema, UdfSymbolInfoSchema } from "../api/price";
 import { VolConesDataSchema, VolDerivedDataSchema, VolEventStreamSchema, VolEventsDataSchema, VolHistoryDataSchema, VolHistoryQuerySchema, VolIndexDataSchema, VolIvDataSchema, VolMarketSchema, VolMetaSchema, VolScreenerDataSchema, VolScreenerQuerySchema, VolSigmaDataSchema, VolSnapshotDataSchema, VolStatusDataSchema, VolStreamQuerySchema, VolStreamWebSocketSchema, VolSurfaceDataSchema, VolSymbolsDataSchema, VolSymbolsQuerySchema, VolTermDataSchema, VolTiltDataSchema } from "../api/vol";
 import { ChainRatioResultSchema, ContractRatioResultSchema, ContractRvolSchema, ExpirationChainSchema, MarketOverviewSchema, TickerRvolSchema } from "../flow/schemas";
@@ -119,6 +119,32 @@ export const operations = {
     paging: null,
     query: LevelsQuerySchema,
     data: LevelsDataSchema,
+    meta: PositioningMetaSchema,
+  },
+  getExpiryBuckets: {
+    operationId: "getExpiryBuckets",
+    path: "/v1/gex/buckets",
+    host: "base",
+    kind: "rest",
+    auth: "key",
+    envelope: true,
+    cost: 1,
+    paging: null,
+    query: ExpiryBucketsQuerySchema,
+    data: ExpiryBucketsDataSchema,
+    meta: PositioningMetaSchema,
+  },
+  getSpotProfile: {
+    operationId: "getSpotProfile",
+    path: "/v1/gex/profile",
+    host: "base",
+    kind: "rest",
+    auth: "key",
+    envelope: true,
+    cost: 1,
+    paging: null,
+    query: SpotCurveQuerySchema,
+    data: SpotCurveDataSchema,
     meta: PositioningMetaSchema,
   },
   getDailyStats: {

@@ -1,6 +1,6 @@
 // Boundary checks shared by both engines: after these pass, kernels trust their input.
 import { KernelError } from "./errors";
-import type { ChainColumns, ExposureParams, GridParams, ImpliedVolInput, ProfileColumns, VixStripColumns } from "./types";
+import type { ChainColumns, ExposureParams, GreekMetric, GridParams, ImpliedVolInput, ProfileColumns, VixStripColumns } from "./types";
 
 /** Parameters with defaults applied. */
 export interface ResolvedParams {
@@ -102,6 +102,19 @@ export function fitsExposure(
     out.gammaByStrike?.length === nStrikes &&
     out.vannaByStrike?.length === nStrikes
   );
+}
+
+/** Checks a greek-exposure metric name (delta, charm or vomma). */
+export function checkGreekMetric(metric: unknown): GreekMetric {
+  if (metric !== "delta" && metric !== "charm" && metric !== "vomma") {
+    throw new KernelError("invalid_parameter", `metric must be one of delta, charm, vomma, got ${String(metric)}`);
+  }
+  return metric;
+}
+
+/** Whether `out` can receive a greek-exposure result of this shape. */
+export function fitsGreekExposure(out: { grid: Float64Array; byStrike: Float64Array } | undefined, nStrikes: number, nExp: number): boolean {
+  return !!out && out.grid?.length === nStrikes * nExp && out.byStrike?.length === nStrikes;
 }
 
 /** Validates a VIX strip (equal-length Float64Array columns, a finite growth); returns n. */

@@ -1,14 +1,27 @@
 // The WASM engine: copies columns into the bump region, calls a kernel, copies results out.
+import { GREEK_METRIC_CODE } from "./_js-greek-exposure";
 import { impliedVolsJs } from "./_js-implied-vols";
 import { vixStripSumInto } from "./_js-strip-sum";
 import { KernelError } from "./errors";
-import { checkChainColumns, checkImpliedVolInput, checkProfileColumns, checkSpots, checkVixStrip, fitsExposure, resolveParams } from "./_validate";
+import {
+  checkChainColumns,
+  checkGreekMetric,
+  checkImpliedVolInput,
+  checkProfileColumns,
+  checkSpots,
+  checkVixStrip,
+  fitsExposure,
+  fitsGreekExposure,
+  resolveParams,
+} from "./_validate";
 import type { KernelExports } from "./_wasm-exports";
 import { aligned, WasmRegion } from "./_wasm-region";
 import type {
   ChainColumns,
   ExposureParams,
   ExposureResult,
+  GreekExposureResult,
+  GreekMetric,
   GridParams,
   ImpliedVolInput,
   ImpliedVolResult,
@@ -118,6 +131,72 @@ export function createWasmEngine(exports: KernelExports): KernelEngine {
     };
   }
 
+  function greekExposure(input: ChainColumns, params: GridParams, metric: GreekMetric, out?: GreekExposureResult): GreekExposureResult {
+    const n = checkChainColumns(input, params);
+    const p = resolveParams(params);
+    checkGreekMetric(metric);
+    const { nStrikes, nExp } = params;
+    const cells = nStrikes * nExp;
+    region.reserve(aligned(n * 8) * 4 + aligned(n * 4) * 2 + aligned(n) + aligned(cells * 8) + aligned(nStrikes * 8) + 16);
+    const strikePtr = region.alloc(n * 8);
+    const tPtr = region.alloc(n * 8);
+    const ivPtr = region.alloc(n * 8);
+    const oiPtr = region.alloc(n * 8);
+    const expPtr = region.alloc(n * 4);
+    const strikeIdxPtr = region.alloc(n * 4);
+    const rightPtr = region.alloc(n);
+    const gridPtr = region.alloc(cells * 8);
+    const byStrikePtr = region.alloc(nStrikes * 8);
+    const totalPtr = region.alloc(16);
+    const buffer = region.buffer;
+    put(buffer, strikePtr, input.strike);
+    put(buffer, tPtr, input.tYears);
+    put(buffer, ivPtr, input.iv);
+    put(buffer, oiPtr, input.oi);
+    put(buffer, expPtr, input.expIndex);
+    put(buffer, strikeIdxPtr, input.strikeIndex);
+    put(buffer, rightPtr, input.right);
+    const used = exports.greekExposure(
+      n,
+      strikePtr,
+      tPtr,
+      ivPtr,
+      oiPtr,
+      rightPtr,
+      expPtr,
+      strikeIdxPtr,
+      p.spot,
+      p.rate,
+      p.q,
+      p.callSign,
+      p.putSign,
+      GREEK_METRIC_CODE[metric],
+      nStrikes,
+      nExp,
+      gridPtr,
+      byStrikePtr,
+      totalPtr,
+    );
+    if (used < 0) {
+      const i = -used - 1;
+      throw new KernelError("invalid_index", `contract ${i}: (strikeIndex ${input.strikeIndex[i]}, expIndex ${input.expIndex[i]}) outside a ${nStrikes} x ${nExp} grid`);
+    }
+    const grid = new Float64Array(buffer, gridPtr, cells);
+    const byStrike = new Float64Array(buffer, byStrikePtr, nStrikes);
+    const total = new Float64Array(buffer, totalPtr, 1)[0];
+    if (out && fitsGreekExposure(out, nStrikes, nExp)) {
+      out.grid.set(grid);
+      out.byStrike.set(byStrike);
+      out.nStrikes = nStrikes;
+      out.nExp = nExp;
+      out.metric = metric;
+      out.total = total;
+      out.contributing = used;
+      return out;
+    }
+    return { nStrikes, nExp, metric, grid: grid.slice(), byStrike: byStrike.slice(), total, contributing: used };
+  }
+
   function profile(input: ProfileColumns, params: ExposureParams, spots: Float64Array, metric: ProfileMetric): Float64Array {
     const n = checkProfileColumns(input);
     const p = resolveParams(params);
@@ -213,5 +292,5 @@ export function createWasmEngine(exports: KernelExports): KernelEngine {
     return sum;
   }
 
-  return { name: "wasm", exposure, profile, impliedVols, vixStripSum };
+  return { name: "wasm", exposure, greekExposure, profile, impliedVols, vixStripSum };
 }

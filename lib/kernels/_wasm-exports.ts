@@ -28,6 +28,27 @@ export interface KernelExports {
     scratchPtr: number,
   ): number;
   exposureScratchBytes(n: number): number;
+  greekExposure(
+    n: number,
+    strikePtr: number,
+    tPtr: number,
+    ivPtr: number,
+    oiPtr: number,
+    rightPtr: number,
+    expIdxPtr: number,
+    strikeIdxPtr: number,
+    spot: number,
+    rate: number,
+    q: number,
+    callSign: number,
+    putSign: number,
+    metric: number,
+    nStrikes: number,
+    nExp: number,
+    gridPtr: number,
+    byStrikePtr: number,
+    totalPtr: number,
+  ): number;
   profile(
     n: number,
     strikePtr: number,

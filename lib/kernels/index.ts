@@ -12,6 +12,8 @@ export type {
   ChainColumns,
   ExposureParams,
   ExposureResult,
+  GreekExposureResult,
+  GreekMetric,
   GridParams,
   ImpliedVolBatchInput,
   ImpliedVolBatchResult,

@@ -1,10 +1,22 @@
 // The plain-JS engine: the oracle for the WASM engine and the fallback where WebAssembly is missing.
 import { jsExposureInto } from "./_js-exposure";
+import { jsGreekExposureInto } from "./_js-greek-exposure";
 import { impliedVolsJs } from "./_js-implied-vols";
 import { jsProfile } from "./_js-profile";
 import { vixStripSumInto } from "./_js-strip-sum";
-import { checkChainColumns, checkProfileColumns, checkSpots, checkVixStrip, fitsExposure, resolveParams } from "./_validate";
-import type { ChainColumns, ExposureParams, ExposureResult, GridParams, KernelEngine, ProfileColumns, ProfileMetric, VixStripColumns } from "./types";
+import { checkChainColumns, checkGreekMetric, checkProfileColumns, checkSpots, checkVixStrip, fitsExposure, fitsGreekExposure, resolveParams } from "./_validate";
+import type {
+  ChainColumns,
+  ExposureParams,
+  ExposureResult,
+  GreekExposureResult,
+  GreekMetric,
+  GridParams,
+  KernelEngine,
+  ProfileColumns,
+  ProfileMetric,
+  VixStripColumns,
+} from "./types";
 
 /**
  * The JS kernel engine (typed arrays, no allocation per contract). Same API and, to about one ulp
@@ -38,6 +50,21 @@ export const jsKernels: KernelEngine = Object.freeze({
     target.nStrikes = nStrikes;
     target.nExp = nExp;
     jsExposureInto(input, p, nStrikes, nExp, target);
+    return target;
+  },
+  greekExposure(input: ChainColumns, params: GridParams, metric: GreekMetric, out?: GreekExposureResult): GreekExposureResult {
+    checkChainColumns(input, params);
+    const p = resolveParams(params);
+    checkGreekMetric(metric);
+    const { nStrikes, nExp } = params;
+    const target: GreekExposureResult =
+      out && fitsGreekExposure(out, nStrikes, nExp)
+        ? out
+        : { nStrikes, nExp, metric, grid: new Float64Array(nStrikes * nExp), byStrike: new Float64Array(nStrikes), total: 0, contributing: 0 };
+    target.nStrikes = nStrikes;
+    target.nExp = nExp;
+    target.metric = metric;
+    jsGreekExposureInto(input, p, metric, nStrikes, nExp, target);
     return target;
   },
   profile(input: ProfileColumns, params: ExposureParams, spots: Float64Array, metric: ProfileMetric): Float64Array {

@@ -72,6 +72,31 @@ export interface ExposureResult {
   contributing: number;
 }
 
+/**
+ * The greeks of the single-grid exposure kernel (beside gamma and vanna, which `exposure` computes together).
+ * @see docs/methodology.md#greek-exposure-kernel
+ */
+export type GreekMetric = "delta" | "charm" | "vomma";
+
+/**
+ * Dealer exposure of one greek: delta in dollars per 1% spot move, charm in dollars of delta per
+ * calendar day, vomma in dollars of vega (per vol point) per vol point. Grid layout as in
+ * {@link ExposureResult}.
+ * @see docs/methodology.md#greek-exposure-kernel
+ */
+export interface GreekExposureResult {
+  nStrikes: number;
+  nExp: number;
+  metric: GreekMetric;
+  grid: Float64Array;
+  /** Row sums of grid (over all expirations), length nStrikes. */
+  byStrike: Float64Array;
+  /** Sum of byStrike. */
+  total: number;
+  /** Contracts that contributed (OI > 0, iv > 0, tYears > 0, strike > 0). */
+  contributing: number;
+}
+
 /** Which exposure a spot profile sums. */
 export type ProfileMetric = "gamma" | "vanna";
 
@@ -132,6 +157,8 @@ export interface KernelEngine {
   readonly name: KernelEngineName;
   /** Dealer gamma/vanna exposure grids, per-strike sums and totals; `out` is reused when its shape fits. */
   exposure(input: ChainColumns, params: GridParams, out?: ExposureResult): ExposureResult;
+  /** Dealer delta, charm or vomma exposure grid, per-strike sums and total; `out` is reused when its shape fits. */
+  greekExposure(input: ChainColumns, params: GridParams, metric: GreekMetric, out?: GreekExposureResult): GreekExposureResult;
   /** Total exposure recomputed with spot moved to each of `spots` (same units as `exposure`). */
   profile(input: ProfileColumns, params: ExposureParams, spots: Float64Array, metric: ProfileMetric): Float64Array;
   /** Implied vols of a batch of prices. */

@@ -1,18 +1,22 @@
-import { loadKernelsSync, type KernelEngine, type KernelEngineName } from "../kernels";
+import { loadKernelsSync, type ChainColumns, type GridParams, type KernelEngine, type KernelEngineName } from "../kernels";
 import { selectColumns } from "./_chain-columns";
 import { POSITIONING_DEFAULTS } from "./defaults";
 import { parseGridOptions, type ExposureGridOptionsInput } from "./options";
 import { selectExpirations } from "./select-expirations";
 import { strikeWindow } from "./strike-window";
-import type { Metric, PositioningChain, SignModel } from "./types";
+import type { ExposureMetric, PositioningChain, SignModel } from "./types";
 
 /** What a grid was computed with: the `meta`-ready description echoed by the API. */
 export interface ExposureGridMeta {
   /** Kernel engine that ran: `wasm` or `js`. */
   engine: KernelEngineName;
-  metric: Metric;
-  /** `usd_per_1pct` (gamma: dollars of delta per 1% spot move) or `usd_per_vol_point` (vanna). */
-  unit: "usd_per_1pct" | "usd_per_vol_point";
+  metric: ExposureMetric;
+  /**
+   * `usd_per_1pct` (gamma: dollars of delta per 1% spot move; delta: dollars of value per 1% spot
+   * move), `usd_per_vol_point` (vanna: dollars of delta per vol point), `usd_per_day` (charm:
+   * dollars of delta per calendar day) or `usd_vega_per_vol_point` (vomma). @see docs/methodology.md#exposure
+   */
+  unit: ExposureUnit;
   /** Dealer sign applied to call and put open interest. */
   signModel: SignModel;
   layout: "net" | "matrix";
@@ -42,12 +46,24 @@ export interface ExposureGridMeta {
   simulated: boolean;
 }
 
+/** Unit of each metric's values. */
+export type ExposureUnit = "usd_per_1pct" | "usd_per_vol_point" | "usd_per_day" | "usd_vega_per_vol_point";
+
+/** The unit of each metric (echoed as `meta.unit`). @see docs/methodology.md#exposure */
+export const EXPOSURE_UNITS: Readonly<Record<ExposureMetric, ExposureUnit>> = Object.freeze({
+  gamma: "usd_per_1pct",
+  vanna: "usd_per_vol_point",
+  delta: "usd_per_1pct",
+  charm: "usd_per_day",
+  vomma: "usd_vega_per_vol_point",
+});
+
 /** A strikes x expirations exposure grid and its per-strike net. */
 export interface ExposureGrid {
   symbol: string;
   asOfMs: number;
   spot: number;
-  metric: Metric;
+  metric: ExposureMetric;
   /** Returned strikes, ascending (the window, minus empty interior strikes unless `includeEmpty`). */
   strikes: Float64Array;
   /** Expirations netted, ascending; the matrix's columns. */
@@ -86,7 +102,7 @@ export function exposureGrid(chain: PositioningChain, options: ExposureGridOptio
   const sel = selectColumns(chain, expCols, lo, hi, engine);
   const nStrikesWin = hi - lo;
   const nExp = expCols.length;
-  const res = engine.exposure(sel.columns, {
+  const params = {
     spot: chain.spot,
     rate: chain.rate,
     dividendYield: chain.dividendYield,
@@ -94,10 +110,8 @@ export function exposureGrid(chain: PositioningChain, options: ExposureGridOptio
     putSign: opts.signModel.puts,
     nStrikes: nStrikesWin,
     nExp,
-  });
-  const gamma = opts.metric === "gamma";
-  const grid = gamma ? res.gammaGrid : res.vannaGrid;
-  const byStrike = gamma ? res.gammaByStrike : res.vannaByStrike;
+  };
+  const { grid, byStrike } = metricGrid(engine, sel.columns, params, opts.metric);
 
   // Rows kept: the outermost always; interior ones only when some cell is not negligible.
   const keep: number[] = [];
@@ -131,7 +145,7 @@ export function exposureGrid(chain: PositioningChain, options: ExposureGridOptio
     meta: {
       engine: engine.name,
       metric: opts.metric,
-      unit: gamma ? "usd_per_1pct" : "usd_per_vol_point",
+      unit: EXPOSURE_UNITS[opts.metric],
       signModel: { calls: opts.signModel.calls, puts: opts.signModel.puts },
       layout: opts.layout,
       window: {
@@ -149,4 +163,18 @@ export function exposureGrid(chain: PositioningChain, options: ExposureGridOptio
       simulated: chain.simulated ?? false,
     },
   };
+}
+
+/**
+ * One metric's grid and row sums: gamma and vanna from the exposure kernel (as always), delta,
+ * charm and vomma from the greek-exposure kernel. @see docs/methodology.md#greek-exposure-kernel
+ */
+function metricGrid(engine: KernelEngine, columns: ChainColumns, params: GridParams, metric: ExposureMetric): { grid: Float64Array; byStrike: Float64Array } {
+  if (metric === "gamma" || metric === "vanna") {
+    const res = engine.exposure(columns, params);
+    const gamma = metric === "gamma";
+    return { grid: gamma ? res.gammaGrid : res.vannaGrid, byStrike: gamma ? res.gammaByStrike : res.vannaByStrike };
+  }
+  const res = engine.greekExposure(columns, params, metric);
+  return { grid: res.grid, byStrike: res.byStrike };
 }

@@ -2,8 +2,8 @@
 // Every formula and threshold: docs/methodology.md#positioning-methodology.
 
 // Exposure grid
-export { exposureGrid } from "./exposure-grid";
-export type { ExposureGrid, ExposureGridMeta } from "./exposure-grid";
+export { exposureGrid, EXPOSURE_UNITS } from "./exposure-grid";
+export type { ExposureGrid, ExposureGridMeta, ExposureUnit } from "./exposure-grid";
 export { ExposureGridOptionsSchema, SignModelSchema, DEFAULT_SIGN_MODEL, parseGridOptions } from "./options";
 export type { ExposureGridOptions, ExposureGridOptionsInput } from "./options";
 export { selectExpirations } from "./select-expirations";
@@ -23,6 +23,12 @@ export type { NodeType } from "./node-thresholds";
 export { keyLevels, levelsFromFrame } from "./key-levels";
 export type { FlipLevel, FrameLevels, KeyLevels, Level, LevelsSummary } from "./key-levels";
 export { zeroGammaLevel, profileSpots } from "./zero-gamma";
+
+// Exposure by expiry bucket and over a spot grid
+export { expiryBuckets, EXPIRY_BUCKETS } from "./expiry-buckets";
+export type { ExpiryBucket, ExpiryBucketName, ExpiryBuckets } from "./expiry-buckets";
+export { spotCurve } from "./spot-curve";
+export type { SpotCurve, SpotCurveOptions } from "./spot-curve";
 export type { ZeroGamma } from "./zero-gamma";
 export { zeroCrossings, nearestCrossing, cumulativeSum } from "./zero-crossings";
 export type { ZeroCrossing } from "./zero-crossings";
@@ -39,6 +45,10 @@ export { statFrame } from "./stat-frame";
 export { averageDailyStats } from "./average-daily-stats";
 export type { AverageDailyStats } from "./average-daily-stats";
 
+// Intraday open interest from the tape (`oi=flow`, docs/methodology.md#flow-open-interest)
+export { FLOW_OI, FlowOiEstimator, flowOiShares, printOiChange, withFlowOpenInterest } from "./flow-oi";
+export type { FlowOiEstimate, FlowOiPrint, FlowOiShares } from "./flow-oi";
+
 // Constants, types, errors
 export {
   POSITIONING_DEFAULTS,
@@ -50,7 +60,8 @@ export {
 } from "./defaults";
 export { PositioningError } from "./errors";
 export type { PositioningErrorCode } from "./errors";
-export type { HeatmapCell, HeatmapFrame, Metric, PositioningChain, SignModel } from "./types";
+export type { ExposureMetric, HeatmapCell, HeatmapFrame, Metric, PositioningChain, SignModel } from "./types";
+export { EXPOSURE_METRICS } from "./types";
 export { isoUtc } from "./iso-utc";
 
 // Output schemas (zod), for route tables and clients

@@ -142,13 +142,15 @@ export function keyLevels(chain: PositioningChain, options: ExposureGridOptionsI
   const grid = exposureGrid(chain, options, engine);
   const frame = heatmapFrame(grid, { layout: "net" });
   const base = levelsFromFrame(frame);
+  // Delta: no cumulative-by-strike flip (docs/methodology.md#levels-of-the-other-metrics).
+  const summary = grid.metric === "delta" ? { ...base.summary, flip: null, zeroCrossings: [] } : base.summary;
   return {
     symbol: grid.symbol,
     asOf: isoUtc(grid.asOfMs),
     spot: grid.spot,
     kingNode: base.kingNode,
     levels: base.levels,
-    summary: { ...base.summary, zeroGamma: zeroGammaLevel(chain, options, engine) },
+    summary: { ...summary, zeroGamma: zeroGammaLevel(chain, options, engine) },
     meta: { ...grid.meta, flipMethod: "cumulative_by_strike", zeroGammaMethod: "spot_profile" },
   };
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { POSITIONING_DEFAULTS as D } from "./defaults";
 import { PositioningError } from "./errors";
+import { EXPOSURE_METRICS } from "./types";
 
 /** Dealer sign model; default dealers long calls (+1), short puts (-1). @see docs/methodology.md#sign-model */
 export const SignModelSchema = z.object({
@@ -19,7 +20,7 @@ export const DEFAULT_SIGN_MODEL = Object.freeze({ calls: 1, puts: -1 });
  * @see docs/methodology.md#window
  */
 export const ExposureGridOptionsSchema = z.object({
-  metric: z.enum(["gamma", "vanna"]).default("gamma"),
+  metric: z.enum(EXPOSURE_METRICS).default("gamma"),
   maxStrikes: z
     .union([
       z.literal("all"),

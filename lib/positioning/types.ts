@@ -1,7 +1,13 @@
 import type { NodeType } from "./node-thresholds";
 
-/** Which greek's dealer exposure a grid holds. */
+/** Which greek's dealer exposure a grid holds (the spec's two). */
 export type Metric = "gamma" | "vanna";
+
+/** Every exposure metric a grid can hold: the spec's gamma and vanna, plus delta, charm and vomma. @see docs/methodology.md#exposure */
+export const EXPOSURE_METRICS = ["gamma", "vanna", "delta", "charm", "vomma"] as const;
+
+/** One of {@link EXPOSURE_METRICS}. */
+export type ExposureMetric = (typeof EXPOSURE_METRICS)[number];
 
 /**
  * The columnar chain snapshot fields the positioning functions read. Structurally a subset of

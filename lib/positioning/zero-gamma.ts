@@ -1,4 +1,4 @@
-import { loadKernelsSync, type KernelEngine } from "../kernels";
+import { loadKernelsSync, type KernelEngine, type ProfileMetric } from "../kernels";
 import { selectColumns } from "./_chain-columns";
 import { ZERO_GAMMA_PROFILE } from "./defaults";
 import { parseGridOptions, type ExposureGridOptionsInput } from "./options";
@@ -51,6 +51,44 @@ export function zeroGammaLevel(
   engine: KernelEngine = loadKernelsSync(),
   profile: { rangePct: number; stepPct: number } = ZERO_GAMMA_PROFILE,
 ): ZeroGamma {
+  const { spots, totals } = spotProfile(chain, options, engine, profile, "gamma");
+  return zeroGammaOf(spots, totals, chain.spot, profile);
+}
+
+/**
+ * The zero-gamma reading of a gamma profile: every crossing (linear interpolation between
+ * bracketing levels of opposite sign) and the one nearest spot.
+ * @see docs/methodology.md#zero-gamma
+ */
+export function zeroGammaOf(spots: Float64Array, totals: Float64Array, spot: number, profile: { rangePct: number; stepPct: number }): ZeroGamma {
+  const all = zeroCrossings(spots, totals);
+  const best = nearestCrossing(all, spot);
+  return {
+    method: "spot_profile",
+    level: best ? best.level : null,
+    distancePct: best ? (100 * (best.level - spot)) / spot : null,
+    crossings: all.map((c) => c.level),
+    rangePct: profile.rangePct,
+    stepPct: profile.stepPct,
+  };
+}
+
+/**
+ * Total dealer gamma or vanna exposure of the selected expirations (every listed strike) at the
+ * hypothetical spots `profileSpots(spot, rangePct, stepPct)`, greeks' other inputs held: the curve
+ * behind the zero-gamma level.
+ *
+ * @param options the {@link exposureGrid} options (expirations and sign model apply; window and metric do not)
+ * @example spotProfile(chain, {}, engine, { rangePct: 10, stepPct: 0.1 }, "gamma").totals.length // 201
+ * @see docs/methodology.md#spot-curve
+ */
+export function spotProfile(
+  chain: PositioningChain,
+  options: ExposureGridOptionsInput | undefined,
+  engine: KernelEngine,
+  profile: { rangePct: number; stepPct: number },
+  metric: ProfileMetric,
+): { spots: Float64Array; totals: Float64Array } {
   const opts = parseGridOptions(options);
   const expCols = selectExpirations(chain, opts);
   const { columns } = selectColumns(chain, expCols, 0, chain.strikes.length, engine);
@@ -65,16 +103,7 @@ export function zeroGammaLevel(
       putSign: opts.signModel.puts,
     },
     spots,
-    "gamma",
+    metric,
   );
-  const all = zeroCrossings(spots, totals);
-  const best = nearestCrossing(all, chain.spot);
-  return {
-    method: "spot_profile",
-    level: best ? best.level : null,
-    distancePct: best ? (100 * (best.level - chain.spot)) / chain.spot : null,
-    crossings: all.map((c) => c.level),
-    rangePct: profile.rangePct,
-    stepPct: profile.stepPct,
-  };
+  return { spots, totals };
 }

@@ -29,4 +29,5 @@ export type { PriceErrorCode } from "./errors";
 export { udfSymbolInfo, datafeedConfig, exchangeOf, displayDescription, SIMULATED_LABEL } from "./symbol-info";
 export type { UdfSymbolInfo, DatafeedConfig } from "./symbol-info";
 export { searchSymbols, matchRank } from "./search";
+export { fetchWithKey, installUdfKey } from "./udf-key";
 export type { SearchResult, SearchOptions } from "./search";

@@ -21,6 +21,10 @@ export interface UdfSymbolInfo {
   has_intraday: boolean;
   has_daily: boolean;
   has_weekly_and_monthly: boolean;
+  /** Bars are built from one-minute bars: no seconds and no tick charts (docs/methodology.md#symbol-info-and-search). */
+  has_seconds: false;
+  seconds_multipliers: string[];
+  has_ticks: false;
   intraday_multipliers: string[];
   supported_resolutions: Resolution[];
   volume_precision: number;
@@ -116,6 +120,9 @@ export function udfSymbolInfo(info: SymbolInfo): UdfSymbolInfo {
     has_intraday: true,
     has_daily: true,
     has_weekly_and_monthly: true,
+    has_seconds: false,
+    seconds_multipliers: [],
+    has_ticks: false,
     intraday_multipliers: [...INTRADAY_MULTIPLIERS],
     supported_resolutions: [...RESOLUTIONS],
     volume_precision: 0,

@@ -30,6 +30,9 @@ export const SIM_CHAIN = "sim-chain";
 /** A slice of a simulated ticker's option prints (`MarketData.optionPrints`): pooled-chains.ts. */
 export const SIM_PRINTS = "sim-prints";
 
+/** A symbol's open interest estimated from its session tape (`oi=flow`): positioning/flow-oi.ts. */
+export const FLOW_OI = "flow-oi";
+
 /**
  * One piece of cold work at the request's market instant: a daily row (its kind, symbol and
  * session), a whole RVOL answer (its resolved target and validated query), or a simulated board.
@@ -39,7 +42,8 @@ export type ComputeTask =
   | { kind: typeof FLOW_RVOL; target: RvolTarget; query: RvolQuery; nowMs: number }
   | { kind: typeof FLOW_NORM; ticker: string; session: IsoDate; nowMs: number }
   | { kind: typeof SIM_CHAIN; symbol: string; atMs: number; options: ChainOptions; nowMs: number }
-  | { kind: typeof SIM_PRINTS; ticker: string; fromMs: number; toMs: number; nowMs: number };
+  | { kind: typeof SIM_PRINTS; ticker: string; fromMs: number; toMs: number; nowMs: number }
+  | { kind: typeof FLOW_OI; symbol: string; session: IsoDate; uptoMs: number; nowMs: number };
 
 /** The pool as the modules see it (`services.computePool`). */
 export interface ComputePool {

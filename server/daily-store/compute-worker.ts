@@ -16,7 +16,8 @@ import { mebibytes } from "../cache/cache-budget";
 import { servePoolTasks } from "../workers/worker-pool";
 import { WORKER_CACHE_MB } from "./compute";
 import { premiumNormFor } from "../modules/flow/sessions/tape";
-import { FLOW_NORM, FLOW_RVOL, SIM_CHAIN, SIM_PRINTS, type ComputeTask, type ComputeWorkerInit } from "./compute-pool";
+import { FlowOiSessions } from "../modules/positioning/flow-oi-sessions";
+import { FLOW_NORM, FLOW_OI, FLOW_RVOL, SIM_CHAIN, SIM_PRINTS, type ComputeTask, type ComputeWorkerInit } from "./compute-pool";
 import { FLOW_SUMMARY } from "./kinds";
 
 const init = workerData as ComputeWorkerInit;
@@ -31,14 +32,20 @@ async function marketOf(): Promise<MarketData> {
 // One flow state for every task: its tapes, prints and boards serve the next task too.
 // Its caches take the workers' share of the budget, not the default (docs/operations.md#cache-budget).
 // Started at once: the market and the flow state are ready before the first task arrives.
-const ready = marketOf().then((market) => ({ market, flow: createFlowState({ market, cacheBytes: mebibytes(WORKER_CACHE_MB) } as unknown as AppServices) }));
+const ready = marketOf().then((market) => ({
+  market,
+  flow: createFlowState({ market, cacheBytes: mebibytes(WORKER_CACHE_MB) } as unknown as AppServices),
+  // `oi=flow` estimates: one running estimate per symbol-session, extended task by task.
+  flowOi: new FlowOiSessions(market),
+}));
 
 servePoolTasks(parentPort!, async (task: ComputeTask) => {
-  const { market, flow } = await ready;
+  const { market, flow, flowOi } = await ready;
   // Each task carries the request's market instant (a session in progress is read up to it).
   nowMs = task.nowMs;
   if (task.kind === SIM_CHAIN) return market.chain(task.symbol, task.atMs, task.options);
   if (task.kind === SIM_PRINTS) return market.optionPrints(task.ticker, task.fromMs, task.toMs);
+  if (task.kind === FLOW_OI) return flowOi.estimate(task.symbol, task.session, task.uptoMs);
   if (task.kind === FLOW_NORM) return premiumNormFor(flow, task.ticker, task.session);
   if (task.kind === FLOW_RVOL) return rvolAnswer(flow, task.target, task.query, task.nowMs);
   if (task.kind === FLOW_SUMMARY) return computeSessionSummary(flow, task.symbol, task.session, task.nowMs);

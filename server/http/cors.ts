@@ -15,6 +15,7 @@ export const EXPOSED_HEADERS = [
   "Retry-After",
   "X-Request-Id",
   "X-Skylit-Hint",
+  "X-Skylit-Attribution",
 ] as const;
 
 /** Request headers a browser may send cross-origin. */

@@ -1,3 +1,4 @@
+import { ATTRIBUTION_HEADER, attributionHeaderValue } from "../attribution";
 import { H3, type H3Event } from "h3";
 import { ApiError, apiErrors } from "../errors";
 import type { AnyRoute } from "../modules/define-route";
@@ -14,6 +15,9 @@ export type RestHost = "base" | "flowAlias" | "atlas";
 
 /** How each REST host spells errors that belong to no route (404, 405, malformed URLs). */
 export const HOST_STYLE: Record<RestHost, ErrorStyle> = { base: "lower", flowAlias: "flow", atlas: "price" };
+
+/** The route whose answer the flow alias also serves at `/v1/openapi.json`. */
+const FLOW_DOCUMENT_OPERATION = "getFlowOpenAPI";
 
 /** Whether a route is served on a host: flow routes are on the base host and the flow alias. */
 export function servedOn(route: AnyRoute, host: RestHost): boolean {
@@ -52,6 +56,9 @@ export function buildHostApp(host: RestHost, prefix: string, services: AppServic
       if (isMalformedPath(event.url.pathname)) return fallback(event);
       return handle(event);
     });
+    // The flow alias is the reference's legacy flow host, whose document is at `/v1/openapi.json`
+    // (docs/api.md#openapi-documents): the flow document is served there too.
+    if (host === "flowAlias" && route.operationId === FLOW_DOCUMENT_OPERATION) app.all(prefix + "/v1/openapi.json", (event: H3Event) => handle(event));
   }
   // Prometheus metrics, only when the server was started with them (docs/operations.md#metrics).
   const metrics = services.metrics;
@@ -68,7 +75,7 @@ export function buildHostApp(host: RestHost, prefix: string, services: AppServic
   }
   const fallback = async (event: H3Event): Promise<Response> => {
     if (event.req.method === "OPTIONS") return preflightResponse();
-    const headers = new HeaderBag({ "X-Request-Id": newRequestId() });
+    const headers = new HeaderBag({ "X-Request-Id": newRequestId(), [ATTRIBUTION_HEADER]: attributionHeaderValue(services.market.simulated) });
     try {
       // A valid key counts against that key; anything else against the caller's IP.
       await authenticateAndLimit(services, headers, event.req, "optional");

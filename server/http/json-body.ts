@@ -20,6 +20,16 @@ export function memoizeJson<T extends object>(value: T): T {
   return value;
 }
 
+/**
+ * Like `memoizeJson`, with the text given: `text` must be JSON of `value` (the API descriptions are
+ * sent indented for people to read, docs/api.md#openapi-documents).
+ * @example memoizeJsonText(doc, JSON.stringify(doc, null, 2))
+ */
+export function memoizeJsonText<T extends object>(value: T, text: string): T {
+  memo.set(value, text);
+  return value;
+}
+
 /** Bytes of the text memoized for `value` (0 when none): what a cache of memoized values holds besides them. */
 export function memoizedJsonBytes(value: object): number {
   const text = memo.get(value);

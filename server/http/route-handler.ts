@@ -1,3 +1,4 @@
+import { ATTRIBUTION_HEADER, attributionHeaderValue } from "../attribution";
 import { gzip } from "node:zlib";
 import { FastResponse } from "srvx";
 import { promisify } from "node:util";
@@ -148,7 +149,7 @@ export function createRouteHandler(route: AnyRoute, state: unknown, services: Ap
     const request = event.req;
     const startMs = services.wallNowMs();
     const requestId = newRequestId();
-    const headers = new HeaderBag({ "X-Request-Id": requestId });
+    const headers = new HeaderBag({ "X-Request-Id": requestId, [ATTRIBUTION_HEADER]: attributionHeaderValue(services.market.simulated) });
     let principal: Principal | null = null;
     let credits = 0;
     let status = 200;

@@ -24,7 +24,7 @@ export interface BriefCalls {
    * returns its `{data, meta}`; throws the route's `ApiError`.
    */
   // biome-ignore lint/suspicious/noExplicitAny: any route's body; each tool reads the fields of its own route
-  get(path: string, query: Record<string, string>, params?: Record<string, string>): Promise<{ data: any; meta: any }>;
+  get(path: string, query: Record<string, string>, params?: Record<string, string>, host?: "atlas"): Promise<{ data: any; meta: any }>;
 }
 
 /** One intelligence tool. */
@@ -35,7 +35,16 @@ export interface IntelligenceTool {
   /** Argument name -> JSON Schema; `required` lists the required ones. */
   properties: Record<string, Record<string, unknown>>;
   required: string[];
-  run(args: Record<string, string>, calls: BriefCalls): Promise<{ summary: string; data: unknown; asOf: string; partial: boolean }>;
+  run(args: Record<string, string>, calls: BriefCalls): Promise<BriefOutcome>;
+}
+
+/** What an intelligence tool answers; `truncated` lists the lists the agent toolset cut (server/mcp/agent-result.ts). */
+export interface BriefOutcome {
+  summary: string;
+  data: unknown;
+  asOf: string;
+  partial: boolean;
+  truncated?: { path: string; returned: number; total: number }[];
 }
 
 const METRIC = { type: "string", enum: ["gamma", "vanna"], default: "gamma", description: "Which dealer exposure: gamma or vanna." };
@@ -95,7 +104,10 @@ export function listedIntelligenceTool(tool: IntelligenceTool): Record<string, u
 
 const invalid = (message: string) => new ProtocolError(ProtocolErrorCode.InvalidParams, message);
 
-/** Arguments as strings; -32602 for an unknown, missing or non-string argument. */
+/** JSON Schema types whose argument values are passed on as their decimal or `true`/`false` text. */
+const SCALAR_TYPES: Record<string, string> = { integer: "number", number: "number", boolean: "boolean" };
+
+/** Arguments as strings (numbers and booleans where the schema types them so); -32602 for an unknown, missing or mistyped argument. */
 function argsOf(tool: IntelligenceTool, args: unknown): Record<string, string> {
   if (args === undefined || args === null) args = {};
   if (typeof args !== "object" || Array.isArray(args)) throw invalid(`Arguments of ${tool.name} must be an object.`);
@@ -105,7 +117,13 @@ function argsOf(tool: IntelligenceTool, args: unknown): Record<string, string> {
       throw invalid(`Unknown argument "${name.slice(0, 60)}" for ${tool.name}; known: ${Object.keys(tool.properties).join(", ")}.`);
     }
     if (value === null || value === undefined) continue;
-    if (typeof value !== "string") throw invalid(`Argument "${name}" of ${tool.name} must be a string.`);
+    const scalar = SCALAR_TYPES[String(tool.properties[name].type)];
+    if (scalar !== undefined && typeof value === scalar) {
+      out[name] = String(value);
+      continue;
+    }
+    const expected = scalar === undefined ? "a string" : `a ${tool.properties[name].type} or a string`;
+    if (typeof value !== "string") throw invalid(`Argument "${name}" of ${tool.name} must be ${expected}.`);
     out[name] = value;
   }
   for (const name of tool.required) if (!Object.hasOwn(out, name)) throw invalid(`Missing required argument "${name}" for ${tool.name}.`);
@@ -126,14 +144,16 @@ export async function callIntelligenceTool(
   principal: Principal,
   signal: AbortSignal | undefined,
   responseHeaders?: Headers,
+  /** Reshapes a successful answer before it is sent (the agent toolset's size budget and rounding). */
+  shape?: (out: BriefOutcome, args: Record<string, string>) => BriefOutcome,
 ): Promise<{ result: CallToolResult; creditsRemaining: number | null }> {
   const args = argsOf(tool, rawArgs);
   const charged: { requestId: string; route: string; credits: number }[] = [];
   let creditsRemaining: number | null = null;
   const mounted = mountedRoutes(services.modules);
   const calls: BriefCalls = {
-    async get(path, query, params) {
-      const m = mounted.find((r) => r.route.path === path && (r.route.host === "base" || r.route.host === "flow"));
+    async get(path, query, params, host) {
+      const m = mounted.find((r) => r.route.path === path && (host ? r.route.host === host : r.route.host === "base" || r.route.host === "flow"));
       if (!m) throw new ApiError(404, "not_found", `No route ${path} on this server.`);
       const requestId = newRequestId();
       const run = await executeRoute(services, { route: m.route, state: m.state, principal, query, params, requestId, signal });
@@ -145,8 +165,9 @@ export async function callIntelligenceTool(
   const cost = () => charged.reduce((sum, c) => sum + c.credits, 0);
   try {
     await takeRateLimit(services, responseHeaders ?? new Headers(), principal, null);
-    const out = await tool.run(args, calls);
-    const meta = { cost: cost(), creditsRemaining, asOf: out.asOf, partial: out.partial };
+    const ran = await tool.run(args, calls);
+    const out = shape ? shape(ran, args) : ran;
+    const meta = { cost: cost(), creditsRemaining, asOf: out.asOf, partial: out.partial, ...(out.truncated ? { truncated: out.truncated } : {}) };
     const body = { summary: out.summary, data: out.data, meta };
     return {
       result: { content: [{ type: "text", text: `${out.summary}\n${JSON.stringify(out.data)}` }], structuredContent: body, _meta: { creditsRemaining } },

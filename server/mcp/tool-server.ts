@@ -10,6 +10,8 @@ import { ApiError, apiErrors, toApiError } from "../errors";
 import { BODY_TOO_LARGE_HEADERS, readBodyText } from "../http/read-body";
 import { clientIp, newRequestId, routeStyle, takeRateLimit } from "../http/route-handler";
 import { renderError } from "../http/render-error";
+import { logLine } from "../log-line";
+import { packageVersion } from "../version";
 import { mountedRoutes } from "../modules/define-module";
 import { executeRoute } from "../modules/execute-route";
 import { createAuthorizationServer, MCP_PATH, oauthUrls, type AuthorizationServer } from "../oauth/authorization-server";
@@ -19,23 +21,36 @@ import { routeTools, type RouteTool } from "./route-tools";
 import { toRouteInput } from "./tool-args";
 import { refusalResponse, resolveToolCaller } from "./tool-auth";
 import { toToolResult, type ToolOutcome } from "./tool-result";
-import { callIntelligenceTool, INTELLIGENCE_TOOLS, listedIntelligenceTool } from "./intelligence-tools";
+import { callIntelligenceTool, INTELLIGENCE_TOOLS, listedIntelligenceTool, type BriefOutcome } from "./intelligence-tools";
+import { shapeForAgent } from "./agent-result";
+import { AGENT_TOOLS, agentShapeOf, listedAgentTool } from "./agent-tools";
 
 /** Largest JSON-RPC body read, bytes (the SDK's own limit). */
 const MCP_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-/** The `method` of a JSON-RPC message, or null when the text is not one. */
-function jsonRpcMethod(text: string): string | null {
+/** The `method` of a JSON-RPC message (and the tool a `tools/call` names), or null when the text is not one. */
+function jsonRpcMethod(text: string): { method: string; tool?: string } | null {
   try {
-    const message = JSON.parse(text) as { method?: unknown } | null;
-    return message && typeof message.method === "string" ? message.method : null;
+    const message = JSON.parse(text) as { method?: unknown; params?: { name?: unknown } } | null;
+    if (!message || typeof message.method !== "string") return null;
+    const tool = message.method === "tools/call" && typeof message.params?.name === "string" ? message.params.name.slice(0, 80) : undefined;
+    return { method: message.method, ...(tool ? { tool } : {}) };
   } catch {
     return null;
   }
 }
 
-/** Tool lists: `default` (one tool per REST endpoint) and `intelligence` (one-call answers). */
-const TOOLSETS = ["default", "intelligence"] as const;
+/** What the access line of a tool-server request says beyond the HTTP figures (docs/api.md#agent-toolset). */
+interface McpLogNote {
+  rpc?: string;
+  tool?: string;
+  toolset?: string;
+  accountId?: string;
+  keyId?: string;
+}
+
+/** Tool lists: `default` (one tool per REST endpoint), `intelligence` (one-call answers), `agent` (the compact set, docs/api.md#agent-toolset). */
+const TOOLSETS = ["default", "intelligence", "agent"] as const;
 type Toolset = (typeof TOOLSETS)[number];
 
 /** The toolset a request asks for (`?toolset=`); null when it names none of them. */
@@ -46,9 +61,16 @@ function toolsetOf(url: URL): Toolset | null {
 }
 
 const INTELLIGENCE_LISTED = INTELLIGENCE_TOOLS.map(listedIntelligenceTool);
+const AGENT_LISTED = AGENT_TOOLS.map(listedAgentTool);
 
 /** Name and version the server reports in `initialize`. */
-const TOOL_SERVER_INFO = { name: "optionscope", title: "optionscope options analytics", version: "0.1.0" } as const;
+const TOOL_SERVER_INFO = { name: "optionscope", title: "optionscope options analytics", version: packageVersion() } as const;
+
+/** What a client of the agent toolset is told once, at initialize. */
+const AGENT_INSTRUCTIONS =
+  "Read-only options analytics for agents. Start with market_brief, explain_levels or flow_context; the get_ tools return " +
+  "data. Answers stay under 8 KB: lists are cut (meta.truncated says where) and numbers rounded; pass limit or fields for " +
+  "more. Each call is charged its credits (meta.cost); failed calls are free. For the S&P 500 use SPXW.";
 
 /** What a client is told once, at initialize. */
 const TOOL_SERVER_INSTRUCTIONS =
@@ -192,11 +214,13 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
 
   const handler = createMcpHandler(
     (ctx) => {
-      const server = new Server(TOOL_SERVER_INFO, { capabilities: { tools: {} }, instructions: TOOL_SERVER_INSTRUCTIONS });
       type Extra = { principal?: Principal; responseHeaders?: Headers; toolset?: Toolset };
+      const agent = (ctx.authInfo?.extra as Extra | undefined)?.toolset === "agent";
+      const server = new Server(TOOL_SERVER_INFO, { capabilities: { tools: {} }, instructions: agent ? AGENT_INSTRUCTIONS : TOOL_SERVER_INSTRUCTIONS });
       server.setRequestHandler("tools/list", async (_request, c) => {
         const extra = (c.http?.authInfo?.extra ?? ctx.authInfo?.extra) as Extra | undefined;
-        return { tools: (extra?.toolset === "intelligence" ? INTELLIGENCE_LISTED : toolList().listed) as never };
+        const listed = extra?.toolset === "intelligence" ? INTELLIGENCE_LISTED : extra?.toolset === "agent" ? AGENT_LISTED : toolList().listed;
+        return { tools: listed as never };
       });
       server.setRequestHandler("tools/call", async (request, c) => {
         const extra = (c.http?.authInfo?.extra ?? ctx.authInfo?.extra) as Extra | undefined;
@@ -204,6 +228,15 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
         const name = String(request.params.name);
         const unknown = () => new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 80)}`);
         // The endpoint refuses unauthenticated requests before they reach here; this is a guard only.
+        if (extra?.toolset === "agent") {
+          const tool = AGENT_TOOLS.find((t) => t.name === name);
+          if (!tool) throw unknown();
+          if (!principal) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, "Not authenticated.");
+          const shape = (out: BriefOutcome, args: Record<string, string>) => shapeForAgent(out, agentShapeOf(tool, args));
+          const run = await callIntelligenceTool(services, tool, request.params.arguments, principal, c.mcpReq.signal, extra.responseHeaders, shape);
+          if (run.creditsRemaining !== null) extra.responseHeaders?.set("X-Credits-Remaining", String(run.creditsRemaining));
+          return run.result;
+        }
         if (extra?.toolset === "intelligence") {
           const brief = INTELLIGENCE_TOOLS.find((t) => t.name === name);
           if (!brief) throw unknown();
@@ -223,7 +256,35 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
     { onerror: () => {} },
   );
 
+  /** One tool-server request, with its access line (`msg: "request"`, `host: "mcp"`) as the REST hosts write theirs. */
   async function serveMcp(request: Request, origin: string): Promise<Response> {
+    const startMs = services.wallNowMs();
+    const note: McpLogNote = {};
+    let status = 500;
+    let requestId: string | undefined;
+    try {
+      const response = await serveMcpRequest(request, origin, note);
+      status = response.status;
+      requestId = response.headers.get("X-Request-Id") ?? undefined;
+      return response;
+    } finally {
+      if (request.method !== "OPTIONS") {
+        logLine(services, {
+          msg: "request",
+          requestId,
+          method: request.method,
+          host: "mcp",
+          route: MCP_PATH,
+          path: new URL(request.url).pathname.slice(0, 200),
+          status,
+          durationMs: services.wallNowMs() - startMs,
+          ...note,
+        });
+      }
+    }
+  }
+
+  async function serveMcpRequest(request: Request, origin: string, note: McpLogNote): Promise<Response> {
     if (request.method === "OPTIONS") {
       return new Response(null, {
         status: 204,
@@ -239,6 +300,7 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
     const urls = oauthUrls(origin);
     const headers = new Headers({ "X-Request-Id": newRequestId() });
     const toolset = toolsetOf(new URL(request.url));
+    if (toolset) note.toolset = toolset;
     if (toolset === null) {
       const error = apiErrors.invalidParameter("toolset", `one of ${TOOLSETS.join(", ")} (or absent for the REST tools).`);
       return withCors(renderError(error, { style: "lower", headers, method: request.method }));
@@ -260,6 +322,8 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
       return refusalResponse(caller, headers);
     }
     const grant = caller.grant;
+    note.accountId = caller.principal.accountId;
+    note.keyId = caller.principal.keyId;
     // Every response states the key's rate-limit figures (a tool call counts; the rest only read them).
     // Only informative: with the limiter unreachable they are left out, and a tool call reports the
     // outage as its result, like any tool failure (docs/api.md#mcp-tool-server).
@@ -281,7 +345,12 @@ export function createToolServer(services: AppServices, options: ToolServerOptio
         const error = new ApiError(413, "request_too_large", `The request body is larger than ${MCP_MAX_BODY_BYTES} bytes.`, { headers: { ...BODY_TOO_LARGE_HEADERS } });
         return withCors(renderError(error, { style: "lower", headers, method: request.method }));
       }
-      toolCall = jsonRpcMethod(body.text) === "tools/call";
+      const rpc = jsonRpcMethod(body.text);
+      if (rpc) {
+        note.rpc = rpc.method;
+        if (rpc.tool) note.tool = rpc.tool;
+      }
+      toolCall = rpc?.method === "tools/call";
       forward = new Request(request.url, { method: request.method, headers: request.headers, body: body.text, signal: request.signal });
     }
     const response = await handler.fetch(forward, {

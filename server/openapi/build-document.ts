@@ -1,6 +1,8 @@
 import type { z } from "zod";
 import { servedOn } from "../http/host-app";
 import type { AnyRoute, RouteModule } from "../modules/define-route";
+import { packageVersion } from "../version";
+import { exampleOf } from "./examples";
 import { defaultOf, isOptional, jsonSchemaOf } from "./json-schema";
 
 /** The three machine-readable descriptions (spec, Versioning, rule 2). */
@@ -113,8 +115,11 @@ function operation(route: AnyRoute): Record<string, unknown> {
   if (cost !== 0 && keyed) {
     headers["X-Credits-Remaining"] = { description: "Credit balance after this call.", schema: { type: "integer" } };
   }
+  // A real answer of the simulated market (server/openapi/examples.ts), when the build made one.
+  const example = exampleOf(route);
+  const content = { "application/json": { schema: body, ...(example ? { example: example.body } : {}) } };
   const responses: Record<string, unknown> = {
-    "200": { description: "Success.", headers, content: { "application/json": { schema: body } } },
+    "200": { description: example ? `Success. Example: the simulated market's answer to \`GET ${example.request}\`.` : "Success.", headers, content },
   };
   for (const [status, description] of Object.entries(ERROR_RESPONSES)) {
     if (!keyed && ["401", "402", "403"].includes(status)) continue;
@@ -156,7 +161,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], kind: Document
     info: {
       title,
       summary,
-      version: options.version ?? "1.0.0",
+      version: options.version ?? packageVersion(),
       description:
         "Send `Authorization: Bearer <key>` on every call (a bare key is also accepted). Costs are in credits " +
         "(`x-credits`); failed calls are refunded. Data from the embedded simulator is labelled `simulated`.",

@@ -1,9 +1,26 @@
 import { z } from "zod";
 
-/** A zod schema as an inline JSON Schema 2020-12 object (OpenAPI 3.1 dialect), without `$schema`. */
+/**
+ * Drop the bounds zod gives every `z.int()` (plus or minus `Number.MAX_SAFE_INTEGER`): they state
+ * JavaScript's number range, not a rule of the API, so only bounds a schema sets itself are kept.
+ */
+function dropSafeIntegerBounds(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const n of node) dropSafeIntegerBounds(n);
+    return;
+  }
+  if (node === null || typeof node !== "object") return;
+  const o = node as Record<string, unknown>;
+  if (o.minimum === Number.MIN_SAFE_INTEGER) delete o.minimum;
+  if (o.maximum === Number.MAX_SAFE_INTEGER) delete o.maximum;
+  for (const v of Object.values(o)) dropSafeIntegerBounds(v);
+}
+
+/** A zod schema as an inline JSON Schema 2020-12 object (OpenAPI 3.1 dialect), without `$schema` and without zod's safe-integer bounds. */
 export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
   const out = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Record<string, unknown>;
   delete out.$schema;
+  dropSafeIntegerBounds(out);
   return out;
 }
 

@@ -4,7 +4,7 @@ import type { AppServices } from "../services";
 import { bundleUnavailable, servedAsset } from "./bundle";
 import { chartHtml } from "./chart-html";
 import { lightweightChartsSource } from "./lightweight-charts-asset";
-import { CHART_SCRIPT } from "./page-scripts";
+import { CHART_SCRIPT, UDF_KEY_SCRIPT } from "./page-scripts";
 
 /** A non-API page or asset served by a host app (registered by `buildHostApp`). */
 export interface WebPage {
@@ -49,6 +49,16 @@ export const chartPages: WebPage[] = [
       servedAsset(CHART_SCRIPT).then(
         (asset) => text(asset.js, "text/javascript; charset=utf-8", "no-cache"),
         () => bundleUnavailable("chart"),
+      ),
+  },
+  {
+    // The key for TradingView's own UDF datafeed, loaded by script tag (docs/tradingview.md).
+    host: "atlas",
+    path: "/chart/udf-key.js",
+    handle: () =>
+      servedAsset(UDF_KEY_SCRIPT).then(
+        (asset) => text(asset.js, "text/javascript; charset=utf-8", "no-cache"),
+        () => bundleUnavailable("udf-key"),
       ),
   },
   {

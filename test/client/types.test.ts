@@ -9,7 +9,8 @@ describe("client types", () => {
     expectTypeOf<{ symbols: string }>().toExtend<Heatmap>();
     expectTypeOf<{ symbols: string[]; metric: "vanna"; maxStrikes: "all"; includeEmpty: true }>().toExtend<Heatmap>();
     expectTypeOf<{ metric: "gamma" }>().not.toExtend<Heatmap>();
-    expectTypeOf<{ symbols: "SPY"; metric: "delta" }>().not.toExtend<Heatmap>();
+    // delta, charm and vomma joined gamma and vanna (issue 37); a value outside the five is still refused.
+    expectTypeOf<{ symbols: "SPY"; metric: "theta" }>().not.toExtend<Heatmap>();
     type History = RequestOf<Operations["getHistory"]>;
     expectTypeOf<{ symbol: "SPY"; resolution: "5"; from: number; to: number }>().toExtend<History>();
     expectTypeOf<{ symbol: "SPY"; resolution: "5" }>().not.toExtend<History>();
@@ -19,7 +20,7 @@ describe("client types", () => {
 
   it("responses: data and meta typed from the route's schemas; no-argument routes callable bare", () => {
     expectTypeOf<ResponseOf<Operations["getHeatmap"]>["data"]["symbols"][number]["spot"]>().toEqualTypeOf<number>();
-    expectTypeOf<ResponseOf<Operations["getHeatmap"]>["meta"]["metric"]>().toEqualTypeOf<"gamma" | "vanna">();
+    expectTypeOf<ResponseOf<Operations["getHeatmap"]>["meta"]["metric"]>().toEqualTypeOf<"gamma" | "vanna" | "delta" | "charm" | "vomma">();
     expectTypeOf<ResponseOf<Operations["getServerTime"]>["data"]>().toEqualTypeOf<number>();
     expectTypeOf<ResponseOf<Operations["getAccount"]>["creditsRemaining"]>().toEqualTypeOf<number | null>();
     expectTypeOf<OptionscopeClient["getAccount"]>().toBeCallableWith();

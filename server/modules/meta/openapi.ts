@@ -1,5 +1,6 @@
 import { OpenApiDocumentSchema } from "../../../lib/api/account";
 import { EmptyQuerySchema } from "../../../lib/api/common";
+import { memoizeJsonText } from "../../http/json-body";
 import { buildOpenApiDocument, type DocumentKind } from "../../openapi/build-document";
 import type { RouteContext } from "../define-route";
 import { httpRequestOf } from "../http-request";
@@ -8,13 +9,17 @@ import { metaRoute, type MetaState } from "./meta-route";
 function serveDocument(kind: DocumentKind, routePath: string) {
   return (ctx: RouteContext<unknown, unknown, MetaState>) => {
     const url = new URL(httpRequestOf(ctx.request).url);
-    const prefix = url.pathname.endsWith(routePath) ? url.pathname.slice(0, -routePath.length) : "";
+    // The flow document is also served at `/v1/openapi.json` on the flow alias (server/http/host-app.ts).
+    const served = url.pathname.endsWith(routePath) ? routePath : url.pathname.endsWith("/v1/openapi.json") ? "/v1/openapi.json" : "";
+    const prefix = served ? url.pathname.slice(0, -served.length) : "";
     const serverUrl = (ctx.services.publicBaseUrl ?? url.origin) + prefix;
     const cache = ctx.state.documents;
     const key = `${kind} ${serverUrl}`;
     let doc = cache.get(key);
     if (!doc) {
-      doc = buildOpenApiDocument(ctx.services.routes, kind, { serverUrl });
+      const built = buildOpenApiDocument(ctx.services.routes, kind, { serverUrl });
+      // Indented: the document is read by people too (the same JSON value as the compact form).
+      doc = memoizeJsonText(built, JSON.stringify(built, null, 2));
       cache.set(key, doc);
     }
     return { data: doc };

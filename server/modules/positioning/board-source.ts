@@ -3,7 +3,7 @@
  * minute (built by the same `liveEntry`, so the two agree) and its per-strike velocity, or why
  * there is none. The streams machinery does the rest. See docs/api.md#stream-events.
  */
-import { VELOCITY_LOOKBACK_MINUTES } from "../../../lib/positioning";
+import { VELOCITY_LOOKBACK_MINUTES, type ExposureMetric } from "../../../lib/positioning";
 import { etDateOf, marketStateAt } from "../../../lib/time";
 import { toApiError } from "../../errors";
 import { createBoardHub, type BoardState, type TopicSource } from "../../streams/board-hub";
@@ -20,7 +20,7 @@ const VELOCITY_TOP_N = 5;
 /** Per-strike velocity of one board. */
 interface VelocityPayload {
   symbol: string;
-  metric: "gamma" | "vanna";
+  metric: ExposureMetric;
   asOf: string;
   lookbackMinutes: number;
   strikes: { strike: number; value: number; velocityPct: number }[];
@@ -30,7 +30,7 @@ interface VelocityPayload {
 
 function velocityOf(
   entry: { symbol: string; asOf: string; strikes: { strike: number; value: number; velocityPct?: number }[] },
-  metric: "gamma" | "vanna",
+  metric: ExposureMetric,
 ): VelocityPayload {
   const strikes = entry.strikes.map((s) => ({ strike: s.strike, value: s.value, velocityPct: s.velocityPct ?? 0 }));
   const byVel = [...strikes].sort((a, b) => b.velocityPct - a.velocityPct || a.strike - b.strike);
@@ -103,7 +103,7 @@ function boardTopicSource(state: PositioningState): TopicSource<BoardQuery> {
   return {
     optionsKey,
     build: (symbol, query, nowMs) => buildBoardState(state, symbol, query, nowMs),
-    connectedFields: (query) => ({ metric: query.metric, ...(query.extended === true ? { extended: true } : {}) }),
+    connectedFields: (query) => ({ metric: query.metric, ...(query.extended === true ? { extended: true } : {}), ...(query.oi === "flow" ? { oi: "flow" } : {}) }),
   };
 }
 

@@ -1,7 +1,9 @@
 import type { ChainSnapshot } from "../../../lib/market/market-data";
 import { heatmapFrame, VELOCITY_LOOKBACK_MINUTES, type ExposureGrid, type HeatmapFrame } from "../../../lib/positioning";
 import { previousTradingDay, sessionBounds } from "../../../lib/time";
+import { attribution } from "../../attribution";
 import { memoizeJson } from "../../http/json-body";
+import { boardWithOi, oiMeta } from "./flow-oi";
 import { chainOptionsOf, type BoardQuery, type GridQuery, type HeatmapEntry } from "./grid-route";
 import { gridOf, knownSymbols, liveKey, noData, perSymbol, type PositioningState } from "./service";
 
@@ -59,14 +61,19 @@ export async function liveEntry(state: PositioningState, symbol: string, q: Boar
 
 async function buildLiveEntry(state: PositioningState, symbol: string, q: BoardQuery, nowMs: number): Promise<Omit<BuiltEntry, "cached">> {
   const { services } = state;
-  const chain = await services.market.chain(symbol, nowMs, chainOptionsOf(q));
-  if (!chain) throw noData(symbol, nowMs);
+  const board = await services.market.chain(symbol, nowMs, chainOptionsOf(q));
+  if (!board) throw noData(symbol, nowMs);
+  const before = await services.market.chain(symbol, board.asOfMs - VELOCITY_LOOKBACK_MINUTES * MINUTE_MS, chainOptionsOf(q));
+  const hasEarlier = before !== null && before.sessionDate === board.sessionDate && before.asOfMs < board.asOfMs;
+  // `oi=flow`: the open interest estimated from the tape, on both boards (docs/methodology.md#flow-open-interest);
+  // the earlier one first, so that a running estimate extends from it instead of counting the session again.
+  const earlierBoard = hasEarlier ? await boardWithOi(state, before, q).catch(() => null) : null;
+  const chain = await boardWithOi(state, board, q);
   const grid = gridOf(state, chain, q);
   let earlier: HeatmapFrame | null = null;
-  const before = await services.market.chain(symbol, chain.asOfMs - VELOCITY_LOOKBACK_MINUTES * MINUTE_MS, chainOptionsOf(q));
-  if (before && before.sessionDate === chain.sessionDate && before.asOfMs < chain.asOfMs) {
+  if (earlierBoard) {
     try {
-      earlier = heatmapFrame(gridOf(state, before, { ...q, layout: "net" }), { layout: "net" });
+      earlier = heatmapFrame(gridOf(state, earlierBoard, { ...q, layout: "net" }), { layout: "net" });
     } catch {
       earlier = null; // e.g. the asked expirations did not exist yet: velocity reads 0
     }
@@ -98,6 +105,8 @@ function heatmapMeta(built: BuiltEntry[], q: BoardQuery, mode: "live" | "histori
     signModel: first.signModel,
     unit: first.unit,
     extended: q.extended === true,
+    oi: oiMeta(q),
+    attribution: attribution(built.some((b) => b.grid.meta.simulated)),
   };
 }
 

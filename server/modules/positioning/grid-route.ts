@@ -45,7 +45,7 @@ export function gridRoute<QS extends z.ZodObject<{ symbols: typeof gridQueryShap
 export type GridQuery = z.output<typeof GridQuerySchema>;
 
 /** The board options of a query: everything but the symbols (`extended` absent means false). */
-export type BoardQuery = Omit<GridQuery, "symbols"> & { extended?: boolean };
+export type BoardQuery = Omit<GridQuery, "symbols"> & { extended?: boolean; oi?: "exchange" | "flow" };
 
 /** The market's chain options of a board query. */
 export function chainOptionsOf(q: BoardQuery): { extended: boolean } {
@@ -66,7 +66,9 @@ export function gridOptions(q: BoardQuery): ExposureGridOptionsInput {
 
 /** Stable cache-key text of grid options. */
 export function optionsKey(q: BoardQuery): string {
-  return [q.metric, q.maxStrikes, q.maxExpirations, q.includeEmpty, q.expirations?.join("+") ?? "", q.layout, q.extended === true ? "ext" : "reg"].join("|");
+  const key = [q.metric, q.maxStrikes, q.maxExpirations, q.includeEmpty, q.expirations?.join("+") ?? "", q.layout, q.extended === true ? "ext" : "reg"].join("|");
+  // `oi=flow` boards differ from the exchange's (docs/methodology.md#flow-open-interest); the default keeps its key.
+  return q.oi === "flow" ? `${key}|flow` : key;
 }
 
 export { attribution } from "../../attribution";

@@ -3,11 +3,13 @@
 import { heatmapPages } from "../../web/heatmap/pages";
 import { defineModule, type ModuleDef } from "../define-module";
 import { boardRoute } from "./board";
+import { expiryBucketsRoute } from "./buckets";
 import { heatmapRoute } from "./heatmap";
 import { historicalRoute } from "./historical";
 import { historicalRangeRoute } from "./historical-range";
 import { levelsRoute } from "./levels";
 import { createPositioningState, type PositioningOptions, type PositioningState } from "./service";
+import { spotCurveRoute } from "./spot-curve";
 import { statsDailyRoute } from "./stats-daily";
 import { streamRoute } from "./stream";
 import { streamWsRoute } from "./stream-ws";
@@ -25,7 +27,19 @@ export type { PositioningState } from "./service";
 export function createPositioningModule(options: PositioningOptions = {}): ModuleDef<PositioningState> {
   return defineModule<PositioningState>({
     name: "positioning",
-    routes: [heatmapRoute, historicalRoute, historicalRangeRoute, levelsRoute, statsDailyRoute, symbolsRoute, streamRoute, streamWsRoute, boardRoute],
+    routes: [
+      heatmapRoute,
+      historicalRoute,
+      historicalRangeRoute,
+      levelsRoute,
+      expiryBucketsRoute,
+      spotCurveRoute,
+      statsDailyRoute,
+      symbolsRoute,
+      streamRoute,
+      streamWsRoute,
+      boardRoute,
+    ],
     pages: heatmapPages,
     createState: (services) => createPositioningState(services, options),
     shutdown: (state, graceMs) => state.shutdown(graceMs),

@@ -1,7 +1,25 @@
 import { LevelsDataSchema, LevelsQuerySchema } from "../../../lib/api/positioning";
 import { keyLevels } from "../../../lib/positioning";
+import { optionRoot } from "../../../lib/symbols";
+import { etDateOf, previousTradingDay, sessionBounds } from "../../../lib/time";
+import { attribution } from "../../attribution";
+import { boardWithOi, oiMeta } from "./flow-oi";
 import { gridOptions, gridRoute } from "./grid-route";
-import { knownSymbols, liveKey, noData, perSymbol } from "./service";
+import { knownSymbols, liveKey, noData, perSymbol, type PositioningState } from "./service";
+
+/**
+ * The underlying's close of the session before the board's, as the heatmap's `previousClose`
+ * (docs/methodology.md#levels-previous-close); null when the market has none.
+ */
+async function previousCloseOf(state: PositioningState, symbol: string, asOf: string): Promise<number | null> {
+  try {
+    const prev = previousTradingDay(etDateOf(Date.parse(asOf)));
+    const close = await state.services.market.spot(optionRoot(symbol).underlying, sessionBounds(prev).closeMs);
+    return close !== null && close > 0 ? close : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Credits per `/v1/gex/levels` call: the spec leaves it open; the reference and the heatmap charge 1. */
 const LEVELS_COST = 1;
@@ -31,20 +49,23 @@ export const levelsRoute = gridRoute({
       let lv = cache.get(key, wall);
       if (!lv) {
         allCached = false;
-        const chain = await services.market.chain(s, nowMs);
-        if (!chain) throw noData(s, nowMs);
-        lv = keyLevels(chain, gridOptions(q), services.kernels);
+        const board = await services.market.chain(s, nowMs);
+        if (!board) throw noData(s, nowMs);
+        // `oi=flow`: the open interest estimated from the tape (docs/methodology.md#flow-open-interest).
+        lv = keyLevels(await boardWithOi(state, board, q), gridOptions(q), services.kernels);
         cache.set(key, lv, wall);
       }
       return lv;
     });
     const m = entries[0].meta;
+    const previousCloses = await Promise.all(entries.map((lv) => previousCloseOf(state, lv.symbol, lv.asOf)));
     return {
       data: {
-        symbols: entries.map((lv) => ({
+        symbols: entries.map((lv, i) => ({
           symbol: lv.symbol,
           asOf: lv.asOf,
           spot: lv.spot,
+          previousClose: previousCloses[i],
           kingNode: lv.kingNode,
           levels: lv.levels,
           summary: lv.summary,
@@ -61,6 +82,8 @@ export const levelsRoute = gridRoute({
         unit: m.unit,
         flipMethod: m.flipMethod,
         zeroGammaMethod: m.zeroGammaMethod,
+        oi: oiMeta(query),
+        attribution: attribution(entries.some((e) => e.meta.simulated)),
       },
     };
   },

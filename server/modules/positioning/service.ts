@@ -26,8 +26,8 @@ export interface PositioningOptions {
   statsCacheEntries?: number;
 }
 
-/** Parts of the budget's `positioning` share: live heatmap entries, key levels, daily statistics. */
-const POSITIONING_SPLIT = { live: 0.5, levels: 0.1, stats: 0.4 } as const;
+/** Parts of the budget's `positioning` share: live heatmap entries, key levels, daily statistics, `oi=flow` estimates (flow-oi.ts). */
+export const POSITIONING_SPLIT = { live: 0.5, levels: 0.1, stats: 0.35, flowOi: 0.05 } as const;
 
 /** Default lifetime of a live entry: one market minute at clock speed 1 (docs/api.md#caching). */
 export const LIVE_CACHE_TTL_MS = 60_000;

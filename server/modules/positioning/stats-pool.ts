@@ -9,6 +9,7 @@ import { availableParallelism } from "node:os";
 import { spawnSiblingWorker } from "../../spawn-sibling-worker";
 import { createWorkerPool, WorkerPoolUnavailable, type WorkerPool } from "../../workers/worker-pool";
 import type { DailyStat } from "../../../lib/positioning";
+import type { BoardShapeResult, BoardShapeTask } from "./board-shapes";
 import type { StatsSessionTask } from "./stats-replay";
 import type { StatsWorkerInit } from "./stats-worker";
 
@@ -17,9 +18,13 @@ export const StatsPoolUnavailable = WorkerPoolUnavailable;
 
 /**
  * Replays one session per task in a worker; queued tasks are served round-robin across tenants
- * (accounts), so one account's large request cannot starve another's small one.
+ * (accounts), so one account's large request cannot starve another's small one. The same workers
+ * compute board shapes (expiry buckets, spot curves: `board-shapes.ts`).
  */
-export type StatsPool = WorkerPool<StatsSessionTask, DailyStat | null>;
+export interface StatsPool extends Omit<WorkerPool<StatsSessionTask | BoardShapeTask, unknown>, "run"> {
+  run(task: StatsSessionTask, signal?: AbortSignal, tenant?: string): Promise<DailyStat | null>;
+  run(task: BoardShapeTask, signal?: AbortSignal, tenant?: string): Promise<BoardShapeResult>;
+}
 
 /**
  * Create a pool of `size` workers (default: the cores available, at most 4) over the simulated
@@ -27,9 +32,9 @@ export type StatsPool = WorkerPool<StatsSessionTask, DailyStat | null>;
  * @example const pool = createStatsPool({ seed: 42, engine: "wasm" }); const stat = await pool.run(task);
  */
 export function createStatsPool(init: StatsWorkerInit, size = Math.min(4, Math.max(1, availableParallelism()))): StatsPool {
-  return createWorkerPool({
+  return createWorkerPool<StatsSessionTask | BoardShapeTask, unknown>({
     name: "stats",
     size,
     spawn: () => spawnSiblingWorker(import.meta.url, { source: "./stats-worker.ts", built: "./stats-worker.js" }, init),
-  });
+  }) as StatsPool; // one task union in, the overloads say which result each kind answers
 }

@@ -1,6 +1,7 @@
 /**
  * Worker thread of the daily-statistics pool: replays symbol-sessions of the simulated market
- * (same seed as the app's) and posts their statistics back. Each worker keeps one market, so the
+ * (same seed as the app's) and posts their statistics back; computes board shapes (expiry
+ * buckets, spot curves) of the same market at the task's instant. Each worker keeps one market, so the
  * simulator's per-session memo (boards, paths) is reused across tasks.
  * See docs/operations.md#daily-statistics-performance.
  */
@@ -8,6 +9,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { loadKernelsSync, type KernelEngineName } from "../../../lib/kernels";
 import { createSimulatedMarket } from "../../../lib/market";
 import { servePoolTasks } from "../../workers/worker-pool";
+import { computeBoardShape, type BoardShapeTask } from "./board-shapes";
 import { replayStatsSession, type StatsSessionTask } from "./stats-replay";
 
 /** What the pool passes at start. */
@@ -22,7 +24,8 @@ let nowMs = 0;
 const market = createSimulatedMarket({ seed: init.seed, clock: { now: () => nowMs } });
 const engine = loadKernelsSync({ engine: init.engine });
 
-servePoolTasks(parentPort!, async (task: StatsSessionTask) => {
+servePoolTasks(parentPort!, async (task: StatsSessionTask | BoardShapeTask) => {
   nowMs = task.nowMs;
-  return replayStatsSession(market, engine, task);
+  // Board shapes carry a `kind`; statistics sessions do not.
+  return "kind" in task ? computeBoardShape(market, engine, task) : replayStatsSession(market, engine, task);
 });

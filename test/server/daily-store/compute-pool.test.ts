@@ -6,7 +6,8 @@ import { createSimulatedMarket, fixedClock } from "../../../lib/market";
 import { previousTradingDay } from "../../../lib/time";
 import { sessionCloseReading } from "../../../lib/vol";
 import { RvolQuerySchema } from "../../../lib/api/flow";
-import { computeOffLoop, createComputePool, FLOW_NORM, FLOW_RVOL, type ComputePool } from "../../../server/daily-store/compute-pool";
+import { computeOffLoop, createComputePool, FLOW_NORM, FLOW_OI, FLOW_RVOL, type ComputePool } from "../../../server/daily-store/compute-pool";
+import { FlowOiSessions } from "../../../server/modules/positioning/flow-oi-sessions";
 import { premiumNormFor } from "../../../server/modules/flow/sessions/tape";
 import { rvolAnswer } from "../../../server/modules/flow/underlyings/rvol";
 import { PRINT_SLICE_MS, printSlices, withPooledChains } from "../../../server/daily-store/pooled-chains";
@@ -101,6 +102,14 @@ describe("compute pool", () => {
     // Nights and weekends are no task; nothing before the window's start or after the clock.
     expect(printSlices(Date.parse("2024-03-02T00:00:00Z"), Date.parse("2024-03-04T00:00:00Z"))).toEqual([]);
     expect(await pooled.optionPrints("XOM", NOW_MS, NOW_MS + 3_600_000)).toEqual([]);
+  });
+
+  it("an oi=flow estimate from a worker equals this thread's, extended minute by minute (docs/methodology.md#flow-open-interest)", async () => {
+    const inline = new FlowOiSessions(market);
+    for (const uptoMs of [NOW_MS - 30 * 60_000, NOW_MS]) {
+      const worker = await pool.run({ kind: FLOW_OI, symbol: "XOM", session: "2024-03-06", uptoMs, nowMs: NOW_MS });
+      expect(worker).toEqual(await inline.estimate("XOM", "2024-03-06", uptoMs));
+    }
   });
 
   it("falls back to this thread when the workers cannot start; other task errors propagate", async () => {

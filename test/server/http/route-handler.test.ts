@@ -93,7 +93,7 @@ describe("charging and refunds (spec, Credits and Charging on failure)", () => {
 
   it("a 400 is not charged and still carries X-Credits-Remaining", async () => {
     const h = makeHarness({ credits: 7 });
-    const res = await h.get("/v1/heatmap?symbols=SPY&metric=delta");
+    const res = await h.get("/v1/heatmap?symbols=SPY&metric=theta");
     expect(res.status).toBe(400);
     expect(res.headers.get("x-credits-remaining")).toBe("7");
   });
@@ -175,7 +175,7 @@ describe("rate limit (spec, Rate and concurrency)", () => {
   it("a refused rate limit wins over an invalid query, as when the check came first", async () => {
     const held = heldRateLimiter();
     const h = makeHarness({ credits: 100, rateLimiter: held.limiter });
-    const invalid = h.get("/v1/heatmap?symbols=SPY&metric=delta");
+    const invalid = h.get("/v1/heatmap?symbols=SPY&metric=theta");
     await held.turns();
     held.waiting[0]!(false);
     const res = await invalid;

@@ -8,7 +8,7 @@ import { startMcpHarness, type McpHarness } from "./_mcp-harness";
 
 /** Tool name -> argument names, read from the reference catalogue's tables (bold = required). */
 function referenceArguments(): Map<string, { name: string; required: boolean }[]> {
-  const path = fileURLToPath(new URL("../../../../shared/reference/skylit/mcp-tools.md", import.meta.url));
+  const path = fileURLToPath(new URL("../../fixtures/reference/mcp-tools.md", import.meta.url));
   const out = new Map<string, { name: string; required: boolean }[]>();
   for (const line of readFileSync(path, "utf8").split("\n")) {
     const cells = line.split("|").map((c) => c.trim());

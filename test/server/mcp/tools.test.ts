@@ -58,7 +58,7 @@ describe("tool list (generated from the route table)", () => {
     const heatmap = (await client.listTools()).tools.find((t) => t.name === "heat_heatmap")!;
     const props = heatmap.inputSchema.properties as Record<string, { type?: string; enum?: string[] }>;
     expect(props.symbols!.type).toBe("string");
-    expect(props.metric!.enum).toEqual(["gamma", "vanna"]);
+    expect(props.metric!.enum).toEqual(["gamma", "vanna", "delta", "charm", "vomma"]);
     expect(heatmap.inputSchema.required).toContain("symbols");
     expect((heatmap.inputSchema as { additionalProperties?: boolean }).additionalProperties).toBe(false);
     expect((heatmap.outputSchema as { required?: string[] }).required).toEqual(["data", "meta"]);
@@ -155,7 +155,7 @@ describe("same key, same credits", () => {
     expect(notFound.isError).toBe(true);
     expect(textOf(notFound)).toMatch(/^symbol_not_found\b/);
     expect(notFound._meta?.creditsRemaining).toBe(before);
-    const badValue = await client.callTool({ name: "heat_heatmap", arguments: { symbols: "SPY", metric: "delta" } });
+    const badValue = await client.callTool({ name: "heat_heatmap", arguments: { symbols: "SPY", metric: "theta" } });
     expect(badValue.isError).toBe(true);
     expect(textOf(badValue)).toMatch(/^invalid_parameter\b/);
     const tooMany = await client.callTool({ name: "heat_heatmap", arguments: { symbols: "A,B,C,D,E,F,G,H,I,J,K" } });

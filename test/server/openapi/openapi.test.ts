@@ -32,7 +32,7 @@ describe("the three OpenAPI 3.1 documents", () => {
     expect(h.accounts.balance(h.accountId)).toBe(5);
     const heat = docs.base.paths["/v1/heatmap"].get;
     const metric = heat.parameters.find((p) => p.name === "metric")!;
-    expect(metric.schema).toMatchObject({ enum: ["gamma", "vanna"], default: "gamma" });
+    expect(metric.schema).toMatchObject({ enum: ["gamma", "vanna", "delta", "charm", "vomma"], default: "gamma" });
     expect(heat.parameters.find((p) => p.name === "symbols")!.required).toBe(true);
     expect(heat.parameters.find((p) => p.name === "maxStrikes")!.schema.default).toBe(92);
     expect(docs.base.paths["/v1/historical"].get.parameters.find((p) => p.name === "at")!.required).toBe(true);

@@ -137,7 +137,7 @@ describe("refused opens are JSON errors, refunded", () => {
     expect([r.status, r.body.error.code]).toEqual([400, "invalid_parameter"]);
     const m = await openRaw(s.url, s.key, "metric=gamma");
     expect([m.status, m.body.error.code]).toEqual([400, "missing_parameter"]);
-    const bad = await openRaw(s.url, s.key, "symbols=SPY&metric=delta");
+    const bad = await openRaw(s.url, s.key, "symbols=SPY&metric=theta");
     expect([bad.status, bad.body.error.code]).toEqual([400, "invalid_parameter"]);
   });
 

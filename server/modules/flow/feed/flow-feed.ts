@@ -3,7 +3,10 @@
 import type { z } from "zod";
 import { FlowFeedDataSchema, FlowFeedQuerySchema, FlowTickerParamsSchema } from "../../../../lib/api/flow";
 import {
+  DEFAULT_FLOW_SCORE_WEIGHTS,
+  detectMultiLeg,
   flowTradeItem,
+  ivChanges,
   scoreFlowColumns,
   scoredTradesFromColumns,
   timeframeWindow,
@@ -12,6 +15,7 @@ import {
   type ScoredTrade,
   type WindowScores,
 } from "../../../../lib/flow";
+import { feedTradeExtras, packageCluster, sweepCluster, type ClusterInfo, type FeedTradeExtras } from "../../../../lib/flow/feed-extras";
 import { formatTsNsIso } from "../../../../lib/market/prints/ts-ns";
 import { apiErrors } from "../../../errors";
 import { memoizeJson } from "../../../http/json-body";
@@ -59,18 +63,61 @@ function passes(t: ScoredTrade, q: Query): boolean {
   );
 }
 
+/** What a tape's feed items read besides each trade (docs/methodology.md#flow-feed-context-fields). */
+interface FeedContext {
+  tape: SessionTape;
+  prevIv: (number | null)[];
+  /** Per tape index: the print's sweep or multi-leg cluster. */
+  clusters: (ClusterInfo | undefined)[];
+}
+
+const CONTEXTS = new WeakMap<SessionTape, FeedContext>();
+
+/** A tape's feed context, computed once per tape. */
+function feedContext(tape: SessionTape): FeedContext {
+  let c = CONTEXTS.get(tape);
+  if (!c) {
+    const trades = tapeTrades(tape);
+    const clusters: (ClusterInfo | undefined)[] = new Array(trades.length);
+    const { packages, packageOf } = detectMultiLeg(tape.prints);
+    const packageClusters = packages.map((pk) => packageCluster(tape.date, tape.ticker, pk, tape.prints[pk.printIndices[pk.printIndices.length - 1]].tsMs));
+    const sweepClusters = tape.sweeps.groups.map((g) => sweepCluster(tape.date, tape.ticker, g));
+    trades.forEach((t, i) => {
+      clusters[i] = t.sweepGroup >= 0 ? sweepClusters[t.sweepGroup] : packageOf[i] >= 0 ? packageClusters[packageOf[i]] : undefined;
+    });
+    c = { tape, prevIv: ivChanges(trades).prevIv, clusters };
+    CONTEXTS.set(tape, c);
+  }
+  return c;
+}
+
+/** The context fields of the trade at tape index `index`. */
+function extrasOf(t: ScoredTrade, ctx: FeedContext, q: Query, index: number): FeedTradeExtras {
+  const board = ctx.tape.board;
+  return feedTradeExtras(t, {
+    rates: board ? { rate: board.rate, dividendYield: board.dividendYield } : null,
+    weights: q.conviction_weights ?? DEFAULT_FLOW_SCORE_WEIGHTS,
+    prevIv: ctx.prevIv[index] ?? null,
+    cluster: q.include_clusters ? ctx.clusters[index] : undefined,
+  });
+}
+
 const ITEMS = new WeakMap<ScoredTrade, FlowTradeItem>();
+const ITEMS_NO_CLUSTER = new WeakMap<ScoredTrade, FlowTradeItem>();
 
 /**
  * A trade's feed item, built and serialised once per scored trade (the tape's trades live as long
  * as the tape): a 500-row page is then the join of 500 memoized texts instead of a walk over every
  * field of every row (most of a warm request's CPU before; bench/README.md#flow-feed-warm-path).
  */
-function feedItem(tape: SessionTape, t: ScoredTrade): FlowTradeItem {
-  let item = ITEMS.get(t);
+function feedItem(ctx: FeedContext, t: ScoredTrade, q: Query, index: number): FlowTradeItem {
+  const tape = ctx.tape;
+  // Custom weights re-score the trades (new objects each call) and change `dteMultiplier`: not kept.
+  const memo = q.conviction_weights ? null : q.include_clusters ? ITEMS : ITEMS_NO_CLUSTER;
+  let item = memo?.get(t);
   if (!item) {
-    item = memoizeJson(flowTradeItem(t, t.sweepGroup >= 0 ? tape.sweeps.groups[t.sweepGroup] : null));
-    ITEMS.set(t, item);
+    item = memoizeJson({ ...flowTradeItem(t, t.sweepGroup >= 0 ? tape.sweeps.groups[t.sweepGroup] : null), ...extrasOf(t, ctx, q, index) });
+    memo?.set(t, item);
   }
   return item;
 }
@@ -83,7 +130,7 @@ interface FeedPage {
 }
 
 /** The page newest first from `before`, stopping one row past `limit` (so `more` is known). */
-function buildPage(tape: SessionTape, trades: readonly ScoredTrade[], q: Query, lo: number, before: number): FeedPage {
+function buildPage(ctx: FeedContext, trades: readonly ScoredTrade[], q: Query, lo: number, before: number): FeedPage {
   const items: FlowTradeItem[] = [];
   let more = false;
   let last: FeedPage["last"] = null;
@@ -94,7 +141,7 @@ function buildPage(tape: SessionTape, trades: readonly ScoredTrade[], q: Query, 
       more = true;
       break;
     }
-    items.push(feedItem(tape, t));
+    items.push(feedItem(ctx, t, q, lo + k));
     last = { index: lo + k, tsNs: t.tsNs };
   }
   return { items, more, last };
@@ -123,7 +170,8 @@ const PAGES = new WeakMap<SessionTape, Map<string, FeedPage>>();
  * stale) and per window, cursor, limit and filters, with its rows serialised once as a whole: a
  * repeated warm query re-filters nothing and serialises only the envelope around the rows.
  */
-function cachedPage(tape: SessionTape, trades: readonly ScoredTrade[], q: Query, lo: number, before: number, windowKey: string): FeedPage {
+function cachedPage(ctx: FeedContext, trades: readonly ScoredTrade[], q: Query, lo: number, before: number, windowKey: string): FeedPage {
+  const tape = ctx.tape;
   const key = `${windowKey}|${before}|${q.limit}|${filterKey(q)}`;
   let byKey = PAGES.get(tape);
   if (!byKey) {
@@ -132,7 +180,7 @@ function cachedPage(tape: SessionTape, trades: readonly ScoredTrade[], q: Query,
   }
   let page = byKey.get(key);
   if (!page) {
-    page = buildPage(tape, trades, q, lo, before);
+    page = buildPage(ctx, trades, q, lo, before);
     memoizeJson(page.items);
     if (byKey.size > 64) byKey.clear();
     byKey.set(key, page);
@@ -146,7 +194,8 @@ const AGGREGATES = new WeakMap<SessionTape, Map<string, WindowScores>>();
  * The window's scores over every trade passing the filters, memoised per tape (a tape is replaced
  * when prints arrive) and per window and filters, so paging and repeated calls do not rescan.
  */
-function windowAggregate(tape: SessionTape, trades: readonly ScoredTrade[], q: Query, fromMs: number, toMs: number): WindowScores {
+function windowAggregate(ctx: FeedContext, trades: readonly ScoredTrade[], q: Query, fromMs: number, toMs: number): WindowScores {
+  const tape = ctx.tape;
   const key = `${fromMs}|${toMs}|${filterKey(q)}`;
   let byKey = AGGREGATES.get(tape);
   if (!byKey) {
@@ -202,9 +251,10 @@ export const flowFeedRoute = flowRoute({
       ? scoredTradesFromColumns(tape.prints, tape.columns, scoreFlowColumns(tape.columns, { normPremiumUsd: tape.norm, weights: q.conviction_weights }), lo, hi)
       : tapeTrades(tape).slice(lo, hi);
     const before = q.cursor === undefined ? hi : Math.max(lo, Math.min(hi, decodeCursor(q.cursor, date)));
+    const ctx = feedContext(tape);
     // Re-scored trades (custom weights) are new objects each call: their page is not kept.
-    const page = q.conviction_weights ? buildPage(tape, trades, q, lo, before) : cachedPage(tape, trades, q, lo, before, `${fromMs}|${toMs}`);
-    const agg = windowAggregate(tape, trades, q, fromMs, toMs);
+    const page = q.conviction_weights ? buildPage(ctx, trades, q, lo, before) : cachedPage(ctx, trades, q, lo, before, `${fromMs}|${toMs}`);
+    const agg = windowAggregate(ctx, trades, q, fromMs, toMs);
     const { more, last } = page;
     return {
       data: {

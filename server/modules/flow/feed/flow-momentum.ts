@@ -52,6 +52,7 @@ export const flowMomentumRoute = flowRoute({
     "time of day over `lookback_days` sessions, and a trend label (accelerating, directional or neutral).",
   tags: ["Flow"],
   handler: async ({ query: q, params: p, state, nowMs, services, requestId, signal }) => {
+    const started = services.wallNowMs();
     const ticker = await resolveFlowTicker(state, p.ticker);
     const asOfMs = q.as_of ?? nowMs;
     const date = currentFlowDate(asOfMs);
@@ -73,6 +74,6 @@ export const flowMomentumRoute = flowRoute({
       });
     }
     const data = flowMomentum(today, baseline.reverse(), { date, asOfMs: Math.min(asOfMs, tape.closeMs), lookbackDays: q.lookback_days });
-    return { data: { ticker, ...data }, meta: flowMeta(services, requestId) };
+    return { data: { ticker, ...data, queryTimeMs: Math.max(0, Math.round(services.wallNowMs() - started)) }, meta: flowMeta(services, requestId) };
   },
 });

@@ -28,6 +28,7 @@ export const flowTideRoute = flowRoute({
     "bullish-minus-bearish premium, and each bucket's VWF, SDF and FIR.",
   tags: ["Flow"],
   handler: async ({ query: q, params: p, state, nowMs, services, requestId }) => {
+    const started = services.wallNowMs();
     const ticker = await resolveFlowTicker(state, p.ticker);
     const date = q.date ? resolveFlowDate(q.date, nowMs, "date") : resolveFlowInstantDate(q.start_time, nowMs, "start_time");
     const tape = await sessionTape(state, ticker, date, nowMs);
@@ -43,7 +44,15 @@ export const flowTideRoute = flowRoute({
     );
     const bars = flowTide(trades, { date, bucket: q.bucket, fromMs, toMs });
     return {
-      data: { ticker, date, bucket: q.bucket, startTime: new Date(fromMs).toISOString(), endTime: new Date(toMs).toISOString(), bars },
+      data: {
+        ticker,
+        date,
+        bucket: q.bucket,
+        startTime: new Date(fromMs).toISOString(),
+        endTime: new Date(toMs).toISOString(),
+        bars,
+        queryTimeMs: Math.max(0, Math.round(services.wallNowMs() - started)),
+      },
       meta: flowMeta(services, requestId),
     };
   },

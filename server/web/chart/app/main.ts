@@ -5,10 +5,14 @@
 // /v1/search. `#chart[data-bars-drawn]` says how many candles are on screen (the browser test
 // reads it). Marks (/v1/marks and /v1/timescale_marks) go on the candles as series markers and,
 // as links to the minute's heatmap, in `#marks` below the chart; `#chart[data-marks-drawn]` counts them.
-import type { CandlestickData, HistogramData, SeriesMarker, SeriesMarkerBarPosition, SeriesMarkerShape, Time, UTCTimestamp } from "lightweight-charts";
+// The key levels of the symbol's positioning board (/v1/gex/levels on {base_url}: king node, flip,
+// zero gamma, walls) are price lines on the candles, refreshed each minute while the market is open;
+// `#chart[data-levels]` lists them. Bars and marks are asked for together, the levels as the bars arrive.
+import type { CandlestickData, HistogramData, IPriceLine, SeriesMarker, SeriesMarkerBarPosition, SeriesMarkerShape, Time, UTCTimestamp } from "lightweight-charts";
 import type { HistoryBody } from "../../../../lib/price/history";
 import type { BarMark, TimescaleMark } from "../../../../lib/price/marks";
 import { RESOLUTIONS, type Resolution } from "../../../../lib/price/resolution";
+import { marketStateAt } from "../../../../lib/time/market-state";
 import type { SearchResult } from "../../../../lib/price/search";
 import type { UdfSymbolInfo } from "../../../../lib/price/symbol-info";
 import { CHART_COUNTBACK } from "../countback";
@@ -91,10 +95,9 @@ const markers = LC.createSeriesMarkers(candles, []);
 const marksNav = document.createElement("nav");
 marksNav.id = "marks";
 marksNav.setAttribute("aria-label", "Chart marks");
-// Overlaid along the bottom (over the volume pane) so the chart keeps its height.
+// Below the chart, in the page's flow: it never covers the time or price axis.
 marksNav.style.cssText =
-  "position:fixed;left:0;right:0;bottom:0;z-index:3;display:flex;flex-wrap:wrap;gap:2px 12px;" +
-  "font:12px sans-serif;padding:4px 8px;max-height:4.5em;overflow:auto;background:rgba(15,20,25,0.85)";
+  "flex:none;display:flex;flex-wrap:wrap;gap:2px 12px;font:12px sans-serif;padding:4px 8px;max-height:4.5em;overflow:auto;border-top:1px solid #2a2e39";
 document.body.appendChild(marksNav);
 // The heatmap page is on {base_url}: the chart's path prefix without the atlas part (one-port layout).
 const heatmapRoot = base.replace(/\/atlas$/, "");
@@ -131,20 +134,101 @@ function showMarks(all: readonly Mark[], times: readonly number[], intraday: boo
   root.dataset.marksDrawn = String(shown.length);
 }
 
-async function loadMarks(seq: number, s: string, r: Resolution, times: readonly number[], to: number, intraday: boolean): Promise<void> {
-  if (!times.length) {
-    showMarks([], times, intraday);
-    return;
+// Key levels as price lines (docs/methodology.md#chart-key-levels).
+const baseApi = apiCaller(heatmapRoot, (credits) => {
+  creditsEl.textContent = `${credits} credits left`;
+});
+/** Each level's line style: colour, dash (lightweight-charts LineStyle) and title. */
+const LEVEL_STYLE: Record<string, { color: string; style: number; title: string }> = {
+  king: { color: "#ffd54f", style: 0, title: "king" },
+  flip: { color: "#ffca28", style: 2, title: "flip" },
+  zeroGamma: { color: "#e040fb", style: 1, title: "zero gamma" },
+  positiveWall: { color: "#26a69a", style: 3, title: "positive wall" },
+  negativeWall: { color: "#ef5350", style: 3, title: "negative wall" },
+};
+type LevelsEntry = {
+  symbol: string;
+  asOf: string;
+  kingNode: { strike: number } | null;
+  summary: { flip: { level: number } | null; zeroGamma: { level: number | null }; positiveWall: { strike: number } | null; negativeWall: { strike: number } | null };
+};
+let priceLines: IPriceLine[] = [];
+let positioningSymbols: Promise<{ symbol: string; underlying: string }[]> | null = null;
+let levelsTimer: ReturnType<typeof setInterval> | undefined;
+
+/** The positioning board charted for a ticker: its first option root (SPX -> SPXW), as the marks' links. */
+async function positioningSymbolOf(ticker: string): Promise<string | null> {
+  positioningSymbols ??= baseApi<{ data: { symbols: { symbol: string; underlying: string }[] } }>("symbols").then(
+    (b) => b.data.symbols,
+    () => [],
+  );
+  const all = await positioningSymbols;
+  return (all.find((s) => s.underlying === ticker) ?? all.find((s) => s.symbol === ticker))?.symbol ?? null;
+}
+
+/** The levels of `ticker`'s board now, or null when it has none (no options, no board, an error). */
+async function fetchLevels(ticker: string): Promise<LevelsEntry | null> {
+  const symbol = await positioningSymbolOf(ticker);
+  if (!symbol) return null;
+  const body = await baseApi<{ data: { symbols: LevelsEntry[] } }>("gex/levels", { symbols: symbol });
+  return body.data.symbols[0] ?? null;
+}
+
+function showLevels(entry: LevelsEntry | null): void {
+  for (const line of priceLines) candles.removePriceLine(line);
+  priceLines = [];
+  const shown: { kind: string; price: number }[] = [];
+  if (entry) {
+    const s = entry.summary;
+    const levels: [string, number | null | undefined][] = [
+      ["king", entry.kingNode?.strike],
+      ["flip", s.flip?.level],
+      ["zeroGamma", s.zeroGamma.level],
+      ["positiveWall", s.positiveWall?.strike],
+      ["negativeWall", s.negativeWall?.strike],
+    ];
+    for (const [kind, price] of levels) {
+      if (price === null || price === undefined || !Number.isFinite(price)) continue;
+      const st = LEVEL_STYLE[kind];
+      priceLines.push(
+        candles.createPriceLine({
+          price,
+          color: st.color,
+          lineWidth: 1,
+          lineStyle: st.style,
+          axisLabelVisible: true,
+          title: `${st.title} ${Math.round(price * 100) / 100}`,
+        }),
+      );
+      shown.push({ kind, price });
+    }
+    const legend = byId<HTMLSpanElement>("levels-legend");
+    legend.replaceChildren(
+      ...shown.flatMap(({ kind, price }) => {
+        const b = Object.assign(document.createElement("b"), { textContent: `${LEVEL_STYLE[kind].title} ${Math.round(price * 100) / 100}` });
+        b.style.color = LEVEL_STYLE[kind].color;
+        return [b, document.createTextNode(" ")];
+      }),
+    );
+    root.dataset.levelsAsOf = entry.asOf;
+    root.dataset.levelsSymbol = entry.symbol;
   }
-  const q = { symbol: s, resolution: r, from: String(times[0]), to: String(to) };
-  try {
-    const [bar, scale] = await Promise.all([api<BarMark[]>("marks", q), api<TimescaleMark[]>("timescale_marks", q)]);
-    if (seq === loadSeq) showMarks([...bar, ...scale], times, intraday);
-  } catch (e) {
-    if (seq !== loadSeq) return;
-    root.dataset.marksDrawn = "0";
-    root.dataset.marksError = (e as Error).message;
-  }
+  root.dataset.levels = JSON.stringify(shown);
+}
+
+/** While the market is open the levels follow the minute: asked again every 60 s (1 credit each). */
+function followLevels(seq: number, ticker: string, serverNowS: number): void {
+  clearInterval(levelsTimer);
+  const startedMs = Date.now();
+  levelsTimer = setInterval(() => {
+    if (seq !== loadSeq) return clearInterval(levelsTimer);
+    if (document.visibilityState !== "visible") return;
+    if (marketStateAt(serverNowS * 1000 + (Date.now() - startedMs)) !== "open") return;
+    fetchLevels(ticker).then(
+      (e) => seq === loadSeq && showLevels(e),
+      () => undefined,
+    );
+  }, 60_000);
 }
 
 // A click on a marker opens that minute's heatmap.
@@ -179,8 +263,13 @@ async function load(): Promise<void> {
   }
   setStatus(`Loading ${s} ${r}...`);
   try {
-    const info = await api<UdfSymbolInfo>("symbols", { symbol: s });
-    const to = Number(await api<number>("time")) + 60;
+    const [info, now] = await Promise.all([api<UdfSymbolInfo>("symbols", { symbol: s }), api<number>("time")]);
+    const to = Number(now) + 60;
+    // Bars and marks together: the marks are asked from 0 (a UDF window may start anywhere; marks
+    // before the first bar are not drawn) so that they do not wait for the bars.
+    const marksQuery = { symbol: s, resolution: r, from: "0", to: String(to) };
+    const marksLoad = Promise.all([api<BarMark[]>("marks", marksQuery), api<TimescaleMark[]>("timescale_marks", marksQuery)]);
+    marksLoad.catch(() => undefined); // handled after the bars
     const body = await api<HistoryBody>("history", {
       symbol: s,
       resolution: r,
@@ -217,7 +306,15 @@ async function load(): Promise<void> {
     const q = new URLSearchParams({ symbol: s, resolution: r });
     if (ext) q.set("extended", "true");
     history.replaceState(null, "", `${location.pathname}?${q.toString()}`);
-    await loadMarks(seq, s, r, body.s === "ok" ? body.t : [], to, intraday);
+    // The levels (one board) while the marks finish: the marks are the longer call.
+    const [marks, levels] = await Promise.all([marksLoad.catch((e: Error) => e), fetchLevels(s).catch(() => null)]);
+    if (seq !== loadSeq) return;
+    showLevels(levels);
+    followLevels(seq, s, Number(now));
+    if (marks instanceof Error) {
+      root.dataset.marksDrawn = "0";
+      root.dataset.marksError = marks.message;
+    } else showMarks([...marks[0], ...marks[1]], body.s === "ok" ? body.t : [], intraday);
   } catch (e) {
     if (seq !== loadSeq) return;
     root.dataset.state = "error";

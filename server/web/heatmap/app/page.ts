@@ -5,10 +5,10 @@
 import { loadKernels, type KernelEngine } from "../../../../lib/kernels";
 import { formatUsd } from "../../../../lib/positioning/briefs";
 import type { PositioningChain } from "../../../../lib/positioning";
-import { etInstant, sessionBounds } from "../../../../lib/time";
+import { etInstant, marketStateAt, sessionBounds } from "../../../../lib/time";
 import { openStream } from "../../../../lib/stream-client";
 import { etHhmm, etYmd } from "./et-format";
-import { drawBoard, drawLegend, drawSession, drawSpotProfile, remeasure } from "./draw";
+import { drawBoard, drawLegend, drawSession, drawSpotProfile, hoverAt, labelBoxes, remeasure, unitLabel, type LabelBox } from "./draw";
 import type { HeatmapPageConfig } from "../heatmap-html";
 import { chainFromBoard, computeView, spotProfileOf, DEFAULT_SETTINGS, SIGN_CONVENTIONS, type BoardJson, type HeatmapView, type ViewSettings } from "./model";
 import { PageApiError, type DataSource, type SessionFrame } from "./source";
@@ -19,6 +19,17 @@ const MINUTE_MS = 60_000;
 const WHATIF_STEP = 0.001;
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+/** The canvases that carry values: each answers the pointer with a tooltip. */
+const CANVASES = ["board", "legend", "spot-profile", "session"] as const;
+
+/**
+ * The board's height, CSS pixels: the viewport less the page's header rows and the controls under
+ * the board, so that the board and the key levels fit above the fold at 1366x768 (at most 520).
+ */
+function boardHeight(): number {
+  return Math.round(Math.max(300, Math.min(520, innerHeight - 250)));
+}
 
 /** Sets text or an attribute only when it changes: an unchanged write still costs a layout. */
 function setText(node: HTMLElement, text: string) {
@@ -51,6 +62,8 @@ export interface HeatmapPageHandle {
     computeMs: number;
     drawMs: number;
   };
+  /** The boxes of the labels printed on each canvas (the browser test checks that none overlap). */
+  labels(): Record<string, LabelBox[]>;
   /** The computed matrix as rows (for comparison with the API). */
   cells(): { strikes: number[]; expirations: string[]; matrix: number[][]; spot: number; asOf: string } | null;
 }
@@ -75,6 +88,7 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
     history: $<HTMLSelectElement>("history"),
   };
 
+  boardCanvas.setAttribute("height", String(boardHeight()));
   const params = new URLSearchParams(location.search);
   const handle: HeatmapPageHandle = {
     settings: { ...DEFAULT_SETTINGS, metric: params.get("metric") === "vanna" ? "vanna" : "gamma" },
@@ -82,6 +96,9 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
     view: null,
     frames: [],
     stats: { boards: 0, recomputes: 0, firstPaintMs: null, firstBoardMs: null, kernelsMs: null, computeMs: 0, drawMs: 0 },
+    labels() {
+      return Object.fromEntries(CANVASES.map((id) => [id, labelBoxes($<HTMLCanvasElement>(id))]));
+    },
     cells() {
       const v = handle.view;
       if (!v) return null;
@@ -132,6 +149,52 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
   let legendKey = "";
   let profileCache: { key: string; profile: ReturnType<typeof spotProfileOf> } | null = null;
 
+  /** The metric the loaded session history was computed in. */
+  let historyMetric: string = handle.settings.metric;
+
+  /**
+   * Live exists only while a session is: the market clock inside the regular session and the
+   * board of that very session (docs/methodology.md#heatmap-page-live). Otherwise Live is turned
+   * off and disabled, so a closed market costs no stream credits, and the note says what is shown.
+   */
+  function updateLiveAvailability(board: BoardJson) {
+    if (source.kind !== "api") {
+      el.live.checked = false;
+      el.live.disabled = true;
+      return;
+    }
+    const nowMs = config.nowMs; // the market clock when the page was served
+    const live = marketStateAt(nowMs) === "open" && board.sessionDate === etYmd(nowMs);
+    el.live.disabled = !live;
+    if (!live) el.live.checked = false;
+    setText($("live-note"), live ? "" : `No live session now (${etYmd(nowMs)} ${etHhmm(nowMs)} ET): showing ${board.sessionDate} ${etHhmm(board.asOfMs)} ET`);
+  }
+
+  // Tooltips: every canvas answers the pointer with the value under it.
+  const tip = $("tip");
+  for (const id of CANVASES) {
+    const canvas = $<HTMLCanvasElement>(id);
+    canvas.addEventListener("pointermove", (e) => {
+      const r = canvas.getBoundingClientRect();
+      const info = hoverAt(canvas, e.clientX - r.left, e.clientY - r.top);
+      if (!info) {
+        tip.hidden = true;
+        return;
+      }
+      const title = Object.assign(document.createElement("strong"), { textContent: info.title });
+      tip.replaceChildren(title, ...info.lines.map((l) => Object.assign(document.createElement("div"), { textContent: l })));
+      tip.dataset.canvas = id;
+      tip.hidden = false;
+      const x = Math.min(e.clientX + 14, innerWidth - tip.offsetWidth - 4);
+      const y = e.clientY + 16 + tip.offsetHeight > innerHeight ? e.clientY - tip.offsetHeight - 8 : e.clientY + 16;
+      tip.style.left = `${Math.max(4, x)}px`;
+      tip.style.top = `${Math.max(4, y)}px`;
+    });
+    canvas.addEventListener("pointerleave", () => {
+      tip.hidden = true;
+    });
+  }
+
   /** The one writer of the board's state and the status line. A refusal also stops following. */
   function apply(event: PageEvent) {
     const next = nextStatus(pageStatus, event);
@@ -158,18 +221,22 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
     handle.stats.recomputes++;
     const view = handle.view;
     const scale = drawBoard(boardCanvas, view, handle.board.spot);
-    const unit = view.grid.meta.unit === "usd_per_1pct" ? "per 1% move" : "per vol point";
+    const unit = unitLabel(view.grid.meta.unit);
     if (legendKey !== `${scale}|${unit}`) {
       legendKey = `${scale}|${unit}`;
       drawLegend($<HTMLCanvasElement>("legend"), scale, unit);
     }
-    drawSpotProfile($<HTMLCanvasElement>("spot-profile"), view, handle.board.spot);
+    drawSpotProfile($<HTMLCanvasElement>("spot-profile"), view, handle.board.spot, s.metric);
     // The list re-flows the page: during a drag it follows once the slider rests.
     clearTimeout(levelsTimer);
     if (dragging) levelsTimer = setTimeout(() => handle.view && renderLevels(handle.view), LEVELS_SETTLE_MS);
     else renderLevels(view);
     setText(el.whatifValue, `${view.grid.spot.toFixed(2)} (${((100 * (view.grid.spot - handle.board.spot)) / handle.board.spot).toFixed(1)}%)`);
-    setText($("board-title"), `${view.grid.symbol} ${handle.settings.metric} at ${etHhmm(handle.board.asOfMs)} ET ${handle.board.sessionDate}: strike x expiration`);
+    setText(
+      $("board-title"),
+      `${view.grid.symbol} ${handle.settings.metric}, ${handle.board.sessionDate} ${etHhmm(handle.board.asOfMs)} ET: strike x expiration ($ ${unit})`,
+    );
+    setText($("levels-title"), `Key levels (${handle.settings.metric}, ${handle.board.sessionDate} ${etHhmm(handle.board.asOfMs)} ET)`);
     setAttr(
       boardCanvas,
       "aria-label",
@@ -187,8 +254,8 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
     const items = [
       `Spot ${view.grid.spot.toFixed(2)}; net ${formatUsd(s.netExposure)}`,
       view.levels.kingNode ? `King node ${view.levels.kingNode.strike} (${formatUsd(view.levels.kingNode.value)})` : "No king node",
-      `Flip ${s.flip ? s.flip.level.toFixed(2) : "none in window"}`,
-      `Zero gamma ${view.zeroGamma !== null ? view.zeroGamma.toFixed(2) : handle.settings.metric === "gamma" ? "none within 10%" : "(gamma only)"}`,
+      `Flip ${s.flip ? s.flip.level.toFixed(2) : "none in window"} (running net by strike changes sign)`,
+      `Zero gamma ${view.zeroGamma !== null ? view.zeroGamma.toFixed(2) : handle.settings.metric === "gamma" ? "none within 10%" : "(gamma only)"} (total gamma is zero if spot moves there)`,
       s.positiveWall ? `Positive wall ${s.positiveWall.strike} (${formatUsd(s.positiveWall.value)})` : "",
       s.negativeWall ? `Negative wall ${s.negativeWall.strike} (${formatUsd(s.negativeWall.value)})` : "",
       ...view.levels.levels.slice(0, 5).map((l) => `${l.nodeType} ${l.strike} (${formatUsd(l.value)}, ${l.distancePct.toFixed(2)}%)`),
@@ -223,6 +290,10 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
       handle.stats.firstBoardMs ??= performance.now();
       handle.stats.boards++;
       chain = chainFromBoard(handle.board);
+      // The pickers show the board's own session and minute (ET), whatever was asked for.
+      el.date.value = received.sessionDate;
+      el.time.value = etHhmm(received.asOfMs);
+      updateLiveAvailability(received);
       el.whatif.value = "0";
       handle.settings.whatIfSpot = null;
       recompute();
@@ -250,11 +321,17 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
     const s = handle.settings;
     const load = pageStatus.load;
     try {
-      const frames = await source.history(el.symbol.value, fromMs, endMs, { metric: s.metric, maxStrikes: s.maxStrikes, maxExpirations: s.maxExpirations });
-      if (load !== pageStatus.load) return;
+      const metric = s.metric;
+      const frames = await source.history(el.symbol.value, fromMs, endMs, { metric, maxStrikes: s.maxStrikes, maxExpirations: s.maxExpirations });
+      if (load !== pageStatus.load || metric !== handle.settings.metric) return; // a newer metric's history is on its way
       handle.frames = frames;
+      historyMetric = metric;
       // The history keeps the settings it was loaded with (reloading costs credits): say which.
-      setText($("session-title"), `Session: strike x time, spot path (${s.metric}, ${s.maxStrikes} strikes, ${s.maxExpirations} expirations)`);
+      setText(
+        $("session-title"),
+        `Session ${handle.board.sessionDate}: ${metric} by strike and minute (ET), spot path (${s.maxStrikes} strikes, ${s.maxExpirations} expirations)`,
+      );
+      $("session").dataset.metric = metric;
       el.scrub.max = String(Math.max(0, handle.frames.length - 1));
       el.scrub.value = el.scrub.max;
       scrub();
@@ -271,10 +348,10 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
   function scrub() {
     const k = Number(el.scrub.value);
     const canvas = $<HTMLCanvasElement>("session");
-    drawSession(canvas, handle.frames, k);
+    drawSession(canvas, handle.frames, k, historyMetric);
     canvas.dataset.frames = String(handle.frames.length);
     const f = handle.frames[k];
-    setText(el.scrubValue, f ? `${etHhmm(f.tMs)} ET, spot ${f.spot.toFixed(2)}, net ${formatUsd(f.values.reduce((a, b) => a + b, 0))}` : "");
+    setText(el.scrubValue, f ? `${etYmd(f.tMs)} ${etHhmm(f.tMs)} ET, spot ${f.spot.toFixed(2)}, net ${formatUsd(f.values.reduce((a, b) => a + b, 0))}` : "");
   }
 
   function updateHistoryCost() {
@@ -294,6 +371,8 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
     c.addEventListener("change", () => {
       settingsFromControls();
       recompute();
+      // Every panel follows the metric: the session history is reloaded in it (its credits, as a load).
+      if (c === el.metric && handle.frames.length > 0 && historyMetric !== handle.settings.metric) void loadHistory();
     });
   }
   el.whatif.addEventListener("input", () => {
@@ -399,6 +478,7 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
   started = true;
   syncStream();
   addEventListener("resize", () => {
+    boardCanvas.setAttribute("height", String(boardHeight()));
     remeasure();
     legendKey = "";
     recompute();

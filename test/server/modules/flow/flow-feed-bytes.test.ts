@@ -1,10 +1,13 @@
 // GET /v1/flow/{ticker} after the warm-path work (memoized rows and pages): for random queries the
 // body is byte for byte what the plain path gives, `JSON.stringify` of the envelope with every row
-// made by `flowTradeItem` from the session's scored trades, the page chosen here from the raw
-// prints (premium = price x size x 100); repeated and paged calls answer the same bytes.
+// made by `flowTradeItem` and `feedTradeExtras` (issue 37's context fields: the previous IV by a
+// plain walk here, the cluster from the tape's sweeps and packages) from the session's scored
+// trades, the page chosen here from the raw prints (premium = price x size x 100); repeated and
+// paged calls answer the same bytes.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { flowTradeItem } from "../../../../lib/flow";
+import { DEFAULT_FLOW_SCORE_WEIGHTS, detectMultiLeg, flowTradeItem } from "../../../../lib/flow";
+import { feedTradeExtras, packageCluster, sweepCluster } from "../../../../lib/flow/feed-extras";
 import { sessionBounds } from "../../../../lib/time";
 import { moduleStateOf } from "../../../../server/modules";
 import { flowModule } from "../../../../server/modules/flow";
@@ -63,9 +66,30 @@ describe("/v1/flow/{ticker} bytes", () => {
           const tape = await sessionTape(state, ticker, TODAY, NOW_MS);
           const all = tapeTrades(tape);
           const indexOf = new Map(tape.prints.map((p, i) => [p.id, i]));
+          const { packages, packageOf } = detectMultiLeg(tape.prints);
           const rows = pageIds.map((id) => {
-            const t = all[indexOf.get(id)!];
-            return flowTradeItem(t, t.sweepGroup >= 0 ? tape.sweeps.groups[t.sweepGroup] : null);
+            const i = indexOf.get(id)!;
+            const t = all[i];
+            // The contract's previous IV of the session: the last earlier trade of the same symbol.
+            let prevIv: number | null = null;
+            for (let k = i - 1; k >= 0; k--) {
+              if (all[k].symbol === t.symbol) {
+                prevIv = all[k].iv;
+                break;
+              }
+            }
+            const pk = packageOf[i] >= 0 ? packages[packageOf[i]] : null;
+            const cluster =
+              t.sweepGroup >= 0
+                ? sweepCluster(TODAY, ticker, tape.sweeps.groups[t.sweepGroup])
+                : pk
+                  ? packageCluster(TODAY, ticker, pk, tape.prints[pk.printIndices[pk.printIndices.length - 1]].tsMs)
+                  : undefined;
+            const rates = tape.board ? { rate: tape.board.rate, dividendYield: tape.board.dividendYield } : null;
+            return {
+              ...flowTradeItem(t, t.sweepGroup >= 0 ? tape.sweeps.groups[t.sweepGroup] : null),
+              ...feedTradeExtras(t, { rates, weights: DEFAULT_FLOW_SCORE_WEIGHTS, prevIv, cluster }),
+            };
           });
           expect(text).toContain(`"trades":${JSON.stringify(rows)},"aggregate":`);
           // The same query again (served from the memoized page) answers the same bytes.

@@ -94,7 +94,7 @@ describe("/v1/heatmap", () => {
     const cases: [string, string, RegExp][] = [
       ["/v1/heatmap", "missing_parameter", /symbols/],
       ["/v1/heatmap?symbols=", "missing_parameter", /symbols/],
-      ["/v1/heatmap?symbols=SPY&metric=delta", "invalid_parameter", /metric.*gamma, vanna/],
+      ["/v1/heatmap?symbols=SPY&metric=theta", "invalid_parameter", /metric.*gamma, vanna/],
       ["/v1/heatmap?symbols=SPY&maxStrikes=1001", "invalid_parameter", /maxStrikes/],
       ["/v1/heatmap?symbols=SPY&maxExpirations=0", "invalid_parameter", /maxExpirations/],
       ["/v1/heatmap?symbols=SPY&layout=grid", "invalid_parameter", /layout.*net, matrix/],

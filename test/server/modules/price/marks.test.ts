@@ -11,9 +11,10 @@ import { MARK_RULES } from "../../../../lib/price/marks";
 import { etInstant } from "../../../../lib/time";
 import { makeHarness, type Harness } from "../../_harness";
 
-// Wednesday 2024-03-06 15:30 ET; the window is that session so far.
-const NOW = Date.parse("2024-03-06T20:30:00Z");
-const FROM_S = Date.parse("2024-03-06T14:30:00Z") / 1000;
+// Tuesday 2024-03-05 15:30 ET; the window is that session so far. (A session whose SPY king node
+// moves: since issue 35's anchored market, 2024-03-06's stays at 520 all day.)
+const NOW = Date.parse("2024-03-05T20:30:00Z");
+const FROM_S = Date.parse("2024-03-05T14:30:00Z") / 1000;
 const TO_S = NOW / 1000;
 const market = createSimulatedMarket({ seed: 42, clock: fixedClock(NOW) });
 
@@ -55,7 +56,7 @@ describe("chart marks", () => {
   it("king-node marks are exactly the sample minutes where /v1/historical's argmax |value| strike changes", async () => {
     const marks = (await marksOf("SPY")).filter((m) => m.kind === "king_node");
     const step = MARK_RULES.kingStepMinutes * 60;
-    const open = etInstant("2024-03-06", "09:30") / 1000;
+    const open = etInstant("2024-03-05", "09:30") / 1000;
     const samples: { t: number; king: number }[] = [];
     for (let t = open + step; t < TO_S; t += step) {
       if (t < FROM_S) continue;
