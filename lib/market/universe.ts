@@ -122,13 +122,13 @@ type Row = [
 
 // Indices: [ticker, name, underlying/head, roots, refPrice, vol, beta, factor, optionAdvK]
 const INDICES: [string, string, string, number, number, number, string | null, number][] = [
-  ["SPX", "S&P 500 Index (AM-settled monthlies)", "SPX", 3977.53, 0.15, 1, null, 300],
-  ["SPXW", "S&P 500 Index (PM-settled, daily expirations)", "SPX", 3977.53, 0.15, 1, null, 2500],
-  ["XSP", "Mini-S&P 500 Index", "SPX", 397.753, 0.15, 1, null, 60],
-  ["NDX", "Nasdaq-100 Index (AM-settled monthlies)", "NDX", 12619.0, 0.22, 1.15, "SPX", 15],
-  ["NDXP", "Nasdaq-100 Index (PM-settled, daily expirations)", "NDX", 12619.0, 0.22, 1.15, "SPX", 25],
-  ["RUT", "Russell 2000 Index (AM-settled monthlies)", "RUT", 1742.0, 0.23, 1.1, "SPX", 20],
-  ["RUTW", "Russell 2000 Index (PM-settled weeklies)", "RUT", 1742.0, 0.23, 1.1, "SPX", 40],
+  ["SPX", "S&P 500 Index (AM-settled monthlies)", "SPX", 3977.53, 0.11, 1, null, 300],
+  ["SPXW", "S&P 500 Index (PM-settled, daily expirations)", "SPX", 3977.53, 0.11, 1, null, 2500],
+  ["XSP", "Mini-S&P 500 Index", "SPX", 397.753, 0.11, 1, null, 60],
+  ["NDX", "Nasdaq-100 Index (AM-settled monthlies)", "NDX", 12619.0, 0.16, 1.15, "SPX", 15],
+  ["NDXP", "Nasdaq-100 Index (PM-settled, daily expirations)", "NDX", 12619.0, 0.16, 1.15, "SPX", 25],
+  ["RUT", "Russell 2000 Index (AM-settled monthlies)", "RUT", 1742.0, 0.19, 1.1, "SPX", 20],
+  ["RUTW", "Russell 2000 Index (PM-settled weeklies)", "RUT", 1742.0, 0.19, 1.1, "SPX", 40],
 ];
 
 // ETFs that follow an index exactly (family members): [ticker, name, head, refPrice, div, advM, optAdvK, sector, industry]
@@ -174,7 +174,7 @@ const ETFS: Row[] = [
   ["XOP", "SPDR S&P Oil & Gas Exploration & Production ETF", "Energy", "Oil & gas E&P", 129.6, 0.33, 0.9, 0.028, 4, 40],
   ["OIH", "VanEck Oil Services ETF", "Energy", "Oil services", 281.0, 0.36, 1.0, 0.012, 0.6, 8],
   ["XME", "SPDR S&P Metals & Mining ETF", "Materials", "Metals & mining", 51.2, 0.32, 1.2, 0.012, 3, 15],
-  ["SMH", "VanEck Semiconductor ETF", "Information Technology", "Semiconductors", 245.3, 0.32, 1.5, 0.007, 6, 40],
+  ["SMH", "VanEck Semiconductor ETF", "Information Technology", "Semiconductors", 122.6, 0.32, 1.5, 0.007, 6, 40],
   ["SOXX", "iShares Semiconductor ETF", "Information Technology", "Semiconductors", 146.7, 0.32, 1.5, 0.008, 4, 10],
   ["ARKK", "ARK Innovation ETF", "Multi-Sector", "Disruptive innovation", 37.4, 0.48, 1.7, 0, 15, 80],
   ["KRE", "SPDR S&P Regional Banking ETF", "Financials", "Regional banks", 42.3, 0.35, 1.2, 0.035, 20, 150],
@@ -200,9 +200,10 @@ const ETF_FACTOR: Readonly<Record<string, string>> = { TQQQ: "NDX", SQQQ: "NDX",
 /**
  * Per-name earnings gap sd where a name's earnings moves are out of line with `0.15 x vol`:
  * approximate sds of their earnings-day moves in 2019-2024, rounded (large moves for META,
- * NFLX, AMZN, GOOGL, SNOW; small ones for the big banks).
+ * NFLX, AMZN, GOOGL, SNOW; AAPL's 4% against its low 0.20 vol; small ones for the big banks).
  */
 const EARNINGS_GAP_SD: Readonly<Record<string, number>> = {
+  AAPL: 0.04,
   META: 0.11,
   NFLX: 0.1,
   AMZN: 0.075,
@@ -216,8 +217,8 @@ const FIRST_DATE: Readonly<Record<string, string>> = { IBIT: "2024-11-19" };
 
 // Single names: [ticker, name, sector, industry, price, vol, beta, div, advM, optAdvK].
 const STOCKS: Row[] = [
-  ["AAPL", "Apple Inc.", "Information Technology", "Technology Hardware, Storage & Peripherals", 158.3, 0.27, 1.2, 0.005, 60, 1200],
-  ["MSFT", "Microsoft Corporation", "Information Technology", "Software", 275.2, 0.28, 1.15, 0.008, 25, 400],
+  ["AAPL", "Apple Inc.", "Information Technology", "Technology Hardware, Storage & Peripherals", 158.3, 0.2, 1.2, 0.005, 60, 1200],
+  ["MSFT", "Microsoft Corporation", "Information Technology", "Software", 275.2, 0.24, 1.15, 0.008, 25, 400],
   ["NVDA", "NVIDIA Corporation", "Information Technology", "Semiconductors & Semiconductor Equipment", 26.5, 0.5, 1.8, 0.0003, 450, 3000],
   ["AMZN", "Amazon.com, Inc.", "Consumer Discretionary", "Broadline Retail", 98.1, 0.34, 1.3, 0, 55, 700],
   ["GOOGL", "Alphabet Inc. Class A", "Communication Services", "Interactive Media & Services", 101.0, 0.31, 1.15, 0.002, 35, 350],
@@ -298,7 +299,7 @@ const STOCKS: Row[] = [
   ["LMT", "Lockheed Martin Corporation", "Industrials", "Aerospace & Defense", 470.0, 0.2, 0.4, 0.026, 1.2, 15],
   ["RTX", "RTX Corporation", "Industrials", "Aerospace & Defense", 97.0, 0.22, 0.7, 0.024, 6, 30],
   ["UPS", "United Parcel Service, Inc.", "Industrials", "Air Freight & Logistics", 190.0, 0.26, 0.9, 0.034, 4, 30],
-  ["MARA", "Marathon Digital Holdings, Inc.", "Information Technology", "Software", 8.1, 0.95, 2.2, 0, 40, 250],
+  ["MARA", "Marathon Digital Holdings, Inc.", "Information Technology", "Software", 8.1, 0.72, 2.2, 0, 40, 250],
 ];
 
 /** The five index symbols shown with their constituent-free metadata. */
@@ -344,7 +345,7 @@ function familyEtfSpecs(): SymbolSpec[] {
     tiers: ["index-etf", "full"],
     simulated: true,
     refPrice,
-    vol: head === "SPX" ? 0.15 : head === "NDX" ? 0.22 : 0.23,
+    vol: head === "SPX" ? 0.11 : head === "NDX" ? 0.16 : 0.19,
     beta: head === "SPX" ? 1 : head === "NDX" ? 1.15 : 1.1,
     factor: head === "SPX" ? null : "SPX",
     family: head,

@@ -24,7 +24,7 @@ describe("simulated earnings calendar", () => {
         const known = KNOWN_CADENCE[ticker];
         if (known) {
           // The report weekday nearest quarter end + the name's lag (+-3 days), up to 4 days to a trading day.
-          const lag = known.days + (q === 4 ? (known.q4 ?? 0) : 0);
+          const lag = (typeof known.days === "number" ? known.days : known.days[q - 1]) + (q === 4 ? (known.q4 ?? 0) : 0);
           expect(new Date(`${e.date}T12:00:00Z`).getUTCDay() === known.weekday || !isTradingDay(addDaysIso(e.date, -1))).toBe(true);
           expect(lagDays).toBeGreaterThanOrEqual(lag - 3);
           expect(lagDays).toBeLessThanOrEqual(lag + 7);

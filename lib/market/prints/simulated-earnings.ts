@@ -68,6 +68,17 @@ const KNOWN_TIMING: Readonly<Record<string, "bmo" | "amc">> = {
   CAT: "bmo",
   BA: "bmo",
   DIS: "bmo",
+  MU: "amc",
+  NKE: "amc",
+  SNOW: "amc",
+  CRWD: "amc",
+  PANW: "amc",
+  AMAT: "amc",
+  CSCO: "amc",
+  LOW: "bmo",
+  PDD: "bmo",
+  BABA: "bmo",
+  NIO: "bmo",
 };
 
 /**
@@ -76,7 +87,7 @@ const KNOWN_TIMING: Readonly<Record<string, "bmo" | "amc">> = {
  * the quarter that closes their fiscal year where that report comes later. The report is the
  * nearest such weekday to quarter end + `days`. @see docs/methodology.md#earnings-calendar
  */
-export const KNOWN_CADENCE: Readonly<Record<string, { weekday: number; days: number; q4?: number }>> = {
+export const KNOWN_CADENCE: Readonly<Record<string, { weekday: number; days: number | readonly [number, number, number, number]; q4?: number }>> = {
   AAPL: { weekday: 4, days: 32 },
   MSFT: { weekday: 3, days: 28 },
   GOOGL: { weekday: 2, days: 29 },
@@ -100,6 +111,24 @@ export const KNOWN_CADENCE: Readonly<Record<string, { weekday: number; days: num
   XOM: { weekday: 5, days: 31 },
   CVX: { weekday: 5, days: 31 },
   WMT: { weekday: 4, days: 47 },
+  // Fiscal years off the calendar: the report lands 1.5-3 months after the calendar quarter's end.
+  ORCL: { weekday: 2, days: 71 },
+  ADBE: { weekday: 4, days: 73 },
+  AVGO: { weekday: 4, days: [73, 66, 72, 65] },
+  MU: { weekday: 3, days: [86, 85, 79, 79] },
+  NKE: { weekday: 4, days: [87, 92, 80, 79] },
+  COST: { weekday: 4, days: [59, 87, 72, 65] },
+  CRM: { weekday: 3, days: 61 },
+  SNOW: { weekday: 3, days: 54 },
+  CRWD: { weekday: 2, days: 60 },
+  PANW: { weekday: 2, days: 49 },
+  HD: { weekday: 2, days: 50, q4: 6 },
+  LOW: { weekday: 3, days: 51, q4: 6 },
+  AMAT: { weekday: 4, days: 45 },
+  CSCO: { weekday: 3, days: 44 },
+  PDD: { weekday: 2, days: 56, q4: 22 },
+  BABA: { weekday: 4, days: 50 },
+  NIO: { weekday: 2, days: 60, q4: 20 },
 };
 
 function addDays(date: IsoDate, days: number): IsoDate {
@@ -146,7 +175,8 @@ export function simulatedEarnings(seed: number, ticker: string, fromDate: IsoDat
       let date: IsoDate;
       if (known) {
         // The report weekday nearest quarter end + its usual lag.
-        const target = addDays(quarterEnd, known.days + (q === 4 ? (known.q4 ?? 0) : 0));
+        const lag = typeof known.days === "number" ? known.days : known.days[q - 1];
+        const target = addDays(quarterEnd, lag + (q === 4 ? (known.q4 ?? 0) : 0));
         const dow = new Date(`${target}T12:00:00Z`).getUTCDay();
         const shift = ((known.weekday - dow + 10) % 7) - 3; // in [-3, 3]
         date = onTradingDay(addDays(target, shift));

@@ -17,14 +17,30 @@ export const OFF_EXCHANGE_PARAMS = {
   sharesPerPrint: 3_000,
   /** Cap on prints per minute per ticker. */
   maxPrintsPerMinute: 40,
-  /** Pareto scale (shares) and tail index of print sizes. */
+  /** Pareto scale (shares) and tail index of print sizes up to the knee. */
   sizeScaleShares: 100,
   sizeTailIndex: 1.1,
+  /** Above the knee (shares) sizes fall off with this steeper tail index (blocks of 1M+ shares are rare). */
+  sizeKneeShares: 50_000,
+  sizeFarTailIndex: 2.5,
   /** Largest single print, shares. */
   maxSizeShares: 2_000_000,
   /** Probability that a print is reported to FINN (else FINC). */
   finnShare: 0.72,
 } as const;
+
+/**
+ * A print's size from a Pareto(scale, 1.1) draw: unchanged up to the knee, then bent to the far
+ * tail index, so `P(size > s) = P(raw > knee) (knee / s)^2.5` above it.
+ * @example
+ * offExchangeSize(1_000); // 1000
+ * offExchangeSize(50_000 * 2 ** (2.5 / 1.1)); // 100000 (to rounding)
+ * @see docs/methodology.md#off-exchange-prints
+ */
+export function offExchangeSize(raw: number): number {
+  const P = OFF_EXCHANGE_PARAMS;
+  return raw <= P.sizeKneeShares ? raw : P.sizeKneeShares * (raw / P.sizeKneeShares) ** (P.sizeTailIndex / P.sizeFarTailIndex);
+}
 
 /** The minute's price range and volume, as a one-minute bar gives them. */
 export interface OffExchangeBar {
@@ -53,8 +69,7 @@ export function offExchangePrintsForMinute(seed: number, ticker: string, minuteM
   offs.sort((a, b) => a - b);
   const out: OffExchangePrint[] = [];
   for (let k = 0; k < n; k++) {
-    const raw = rng.pareto(P.sizeScaleShares, P.sizeTailIndex);
-    let size = Math.min(P.maxSizeShares, Math.floor(raw));
+    let size = Math.min(P.maxSizeShares, Math.floor(offExchangeSize(rng.pareto(P.sizeScaleShares, P.sizeTailIndex))));
     // Most institutional prints are round lots; small ones are often odd lots.
     if (size >= 200 && rng.next() < 0.8) size = Math.round(size / 100) * 100;
     const px = bar.l + (bar.h - bar.l) * rng.next();

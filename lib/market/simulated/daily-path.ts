@@ -91,7 +91,6 @@ export function computeDailyPath(seed: number, spec: SymbolSpec, factor: DailyPa
   const factorVar = factor ? factor.longRunVar : 0;
   const ownVar = factor ? Math.max(longRunVar - beta * beta * factorVar, 0.09 * longRunVar) : longRunVar;
   const persistence = GARCH.alpha + GARCH.gamma / 2 + GARCH.beta;
-  const omega = ownVar * (1 - persistence);
   const phi = OVERNIGHT_VARIANCE_SHARE;
   const sqrtPhi = Math.sqrt(phi);
   const sqrtOneMinusPhi = Math.sqrt(1 - phi);
@@ -119,7 +118,7 @@ export function computeDailyPath(seed: number, spec: SymbolSpec, factor: DailyPa
     factor,
   };
 
-  // Level anchors (SPX): session index -> ln close (and ln open on shock days).
+  // Level anchors: session index -> ln close (and ln open on shock days).
   const anchors = levelAnchors(spec.ticker);
   const anchorClose = new Map<number, number>();
   const anchorOpen = new Map<number, number>();
@@ -128,6 +127,15 @@ export function computeDailyPath(seed: number, spec: SymbolSpec, factor: DailyPa
     if (i === undefined) continue;
     anchorClose.set(i, Math.log(a.close));
     if (a.open !== undefined) anchorOpen.set(i, Math.log(a.open));
+  }
+  // Regime variance: the anchored realized vol of the interval a session falls in (SPX), else the
+  // long-run own variance (docs/methodology.md#level-anchors).
+  const regimeVar = new Float64Array(n).fill(ownVar);
+  const rvAnchors = anchors.filter((x) => x.rv !== undefined && cal.dayIndex.has(x.date));
+  for (let j = 0, from = 0; j < rvAnchors.length; j++) {
+    const to = cal.dayIndex.get(rvAnchors[j].date)!;
+    regimeVar.fill((rvAnchors[j].rv! * rvAnchors[j].rv!) / 252, from, to + 1);
+    from = to + 1;
   }
   const nextAnchor = new Int32Array(n).fill(-1);
   for (let d = n - 1, next = -1; d >= 0; d--) {
@@ -139,10 +147,12 @@ export function computeDailyPath(seed: number, spec: SymbolSpec, factor: DailyPa
   let trendDay = 0;
 
   const macro = macroEventsByDate();
-  let h = ownVar;
+  let h = regimeVar[0];
   let lnPrev = lnRef;
   let pendingGap = 0; // an after-close release gaps the next session's open
   const lnFactorRef = factor ? Math.log(factor.refPrice) : 0;
+  // ln factor close at the last anchor passed (the reference before any).
+  let trendFactorBase = lnFactorRef;
   for (let d = 0; d < n; d++) {
     const k = key(seed, id, d, 0x0da1);
     const zOn = normal(k, 1);
@@ -182,7 +192,23 @@ export function computeDailyPath(seed: number, spec: SymbolSpec, factor: DailyPa
     let intra: number;
     let shock: number;
     const a = nextAnchor[d];
-    if (a >= 0) {
+    if (a >= 0 && factor) {
+      // Names: the part the factor does not explain, x = ln P - beta ln F, is a Brownian bridge to
+      // its value at the next anchor; the factor's own move passes through (docs/methodology.md#level-anchors).
+      const N = a - d + 1;
+      const s = Math.sqrt((N - 1) / N);
+      const lnFPrev = d > 0 ? Math.log(factor.close[d - 1]) : lnFactorRef;
+      const lnFA = Math.log(factor.close[a]);
+      const xMove = (anchorClose.get(a)! - beta * lnFA - (lnPrev - beta * lnFPrev)) / N + s * (ownOn + ownId + gap);
+      on = beta * factor.retOn[d] + ownOn + gap;
+      intra = beta * factor.retId[d] + xMove - ownOn - gap;
+      shock = xMove - s * (gap + newsOn + newsId);
+      if (a === d) {
+        trendBase = anchorClose.get(a)!;
+        trendFactorBase = lnFA;
+        trendDay = d;
+      }
+    } else if (a >= 0) {
       // Brownian bridge to the next anchor: the remaining distance spread over the remaining
       // sessions, the day's noise scaled by sqrt((N - 1) / N) (zero on the anchor day).
       const N = a - d + 1;
@@ -199,7 +225,9 @@ export function computeDailyPath(seed: number, spec: SymbolSpec, factor: DailyPa
       // Mean reversion toward the trend: the whole log price for the market and non-equities,
       // the part not explained by the factor for equities (they follow the factor through beta).
       const target =
-        factor && growthPerDay > 0 ? trendBase + beta * ((d > 0 ? Math.log(factor.close[d - 1]) : lnFactorRef) - lnFactorRef) : trendBase + growthPerDay * (d - trendDay);
+        factor && growthPerDay > 0
+          ? trendBase + beta * ((d > 0 ? Math.log(factor.close[d - 1]) : lnFactorRef) - trendFactorBase)
+          : trendBase + growthPerDay * (d - trendDay);
       const drift = TREND.kappa * (target - lnPrev) - 0.5 * hTot;
       shock = ownOn + ownId - newsOn - newsId;
       on = (factor ? beta * factor.retOn[d] : 0) + ownOn + gap;
@@ -214,8 +242,9 @@ export function computeDailyPath(seed: number, spec: SymbolSpec, factor: DailyPa
     p.close[d] = Math.exp(lnPrev);
     // GJR-GARCH update on the own shock (earnings gaps excluded: scheduled news does not cluster).
     const ga = shock < 0 ? GARCH.alpha + GARCH.gamma : GARCH.alpha;
-    h = omega + ga * shock * shock + GARCH.beta * h;
-    h = Math.min(Math.max(h, GARCH.minRatio * ownVar), GARCH.maxRatio * ownVar);
+    const vNext = regimeVar[Math.min(d + 1, n - 1)];
+    h = vNext * (1 - persistence) + ga * shock * shock + GARCH.beta * h;
+    h = Math.min(Math.max(h, GARCH.minRatio * vNext), GARCH.maxRatio * vNext);
   }
   for (let d = 0; d < n; d++) {
     const share = p.earn[d] === EARN_AMC ? EARNINGS.postMarketShare : EXTENDED.postMarketShare;

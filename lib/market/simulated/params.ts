@@ -11,10 +11,10 @@ export const GARCH = {
   alpha: 0.05,
   /** Extra weight of negative shocks (leverage effect). */
   gamma: 0.1,
-  beta: 0.88,
+  beta: 0.86,
   /** Conditional variance kept within [min, max] x long-run variance. */
   minRatio: 0.25,
-  maxRatio: 9,
+  maxRatio: 3,
 } as const;
 
 /** Share of a day's diffusive variance that arrives overnight (close -> open). @see docs/methodology.md#daily-returns */
@@ -39,7 +39,7 @@ export const JUMPS = {
 export const EARNINGS = {
   /**
    * Default sd of an earnings gap (log return) per unit of the symbol's long-run annualised vol,
-   * for names without a per-name `earningsGapSd` in the universe: AAPL (vol 0.27) 4.0%, NVDA (0.50)
+   * for names without a per-name `earningsGapSd` in the universe: MSFT (vol 0.24) 3.6%, NVDA (0.50)
    * 7.5%, TSLA (0.58) 8.7%.
    */
   gapSdPerVol: 0.15,

@@ -45,6 +45,20 @@ const STOCK_SKEW_RHO: Readonly<Record<string, number>> = {
   XOM: -0.25,
 };
 
+/**
+ * Short implied vol at the long-run variance (decimal) of owners whose implied level is not
+ * `IV_STATE.shortLevel x vol`: the S&P 500's (its 30-day ATM implied runs a few points above the
+ * realized vol of ordinary days, the variance risk premium).
+ * @see docs/methodology.md#implied-volatility-state
+ */
+const IMPLIED_LEVEL: Readonly<Record<string, number>> = { SPX: 0.135 };
+
+/**
+ * Quiet-regime floor of the short implied vol (decimal): the VIX did not close below about 12
+ * in the window (11.86 in July 2024), however calm the tape. @see docs/methodology.md#implied-volatility-state
+ */
+const QUIET_FLOOR: Readonly<Record<string, number>> = { SPX: 0.1 };
+
 /** The implied-vol state of one path owner, by session. */
 export interface VolState {
   /** ln short implied vol at each session's close. */
@@ -88,7 +102,7 @@ export function computeVolState(seed: number, spec: SymbolSpec, daily: DailyPath
   const n = daily.n;
   const isIndexLike = spec.type !== "stock";
   const S = IV_STATE;
-  const yBar = Math.log(S.shortLevel * spec.vol);
+  const yBar = Math.log(IMPLIED_LEVEL[spec.ticker] ?? S.shortLevel * spec.vol);
   const spotBetaDown = isIndexLike ? S.spotBetaIndexDown : S.spotBetaStockDown;
   const spotBetaUp = isIndexLike ? S.spotBetaIndexUp : S.spotBetaStockUp;
   const noise = isIndexLike ? S.noiseIndex : S.noiseStock;
@@ -96,7 +110,7 @@ export function computeVolState(seed: number, spec: SymbolSpec, daily: DailyPath
   const y = new Float64Array(n);
   const delta = new Float64Array(n);
   const rho = new Float64Array(n);
-  const yMin = Math.log(S.minRatio * spec.vol);
+  const yMin = Math.log(Math.max(S.minRatio * spec.vol, QUIET_FLOOR[spec.ticker] ?? 0));
   const yMax = Math.log(S.maxRatio * spec.vol);
   const target = (d: number) => yBar + 0.5 * S.psi * Math.log(daily.hTotal[Math.min(d, n - 1)] / daily.longRunVar);
   const y0 = target(0);
@@ -148,7 +162,7 @@ export function computeVolState(seed: number, spec: SymbolSpec, daily: DailyPath
     yMax,
     spotBetaDown,
     spotBetaUp,
-    lnLong: Math.log(S.longLevel * spec.vol),
+    lnLong: yBar + Math.log(S.longLevel / S.shortLevel),
     rho,
     eta: isIndexLike ? SURFACE.etaIndex : SURFACE.etaStock,
     eventMs,
