@@ -30,6 +30,9 @@ export const SIM_CHAIN = "sim-chain";
 /** A slice of a simulated ticker's option prints (`MarketData.optionPrints`): pooled-chains.ts. */
 export const SIM_PRINTS = "sim-prints";
 
+/** A slice of simulated off-exchange prints (`MarketData.offExchangePrints`): pooled-chains.ts. */
+export const SIM_OFF_EXCHANGE = "sim-off-exchange";
+
 /** A symbol's open interest estimated from its session tape (`oi=flow`): positioning/flow-oi.ts. */
 export const FLOW_OI = "flow-oi";
 
@@ -43,6 +46,7 @@ export type ComputeTask =
   | { kind: typeof FLOW_NORM; ticker: string; session: IsoDate; nowMs: number }
   | { kind: typeof SIM_CHAIN; symbol: string; atMs: number; options: ChainOptions; nowMs: number }
   | { kind: typeof SIM_PRINTS; ticker: string; fromMs: number; toMs: number; nowMs: number }
+  | { kind: typeof SIM_OFF_EXCHANGE; tickers: readonly string[] | null; fromMs: number; toMs: number; nowMs: number }
   | { kind: typeof FLOW_OI; symbol: string; session: IsoDate; uptoMs: number; nowMs: number };
 
 /** The pool as the modules see it (`services.computePool`). */
@@ -77,12 +81,19 @@ export function createComputePool(init: ComputeWorkerInit, size = DEFAULT_COMPUT
   return {
     // Tasks are queued round-robin by symbol: one symbol's year of sessions does not hold back
     // another symbol's first row.
-    run: <T>(task: ComputeTask, signal?: AbortSignal) =>
-      pool.run(task, signal, "symbol" in task ? task.symbol : "ticker" in task ? task.ticker : task.target.ticker) as Promise<T>,
+    run: <T>(task: ComputeTask, signal?: AbortSignal) => pool.run(task, signal, tenantOf(task)) as Promise<T>,
     prestart: () => pool.prestart(),
     stats: () => pool.stats(),
     close: () => pool.close(),
   };
+}
+
+/** The queue a task waits in (round-robin across them): its symbol or ticker. */
+function tenantOf(task: ComputeTask): string {
+  if ("symbol" in task) return task.symbol;
+  if ("ticker" in task) return task.ticker;
+  if ("tickers" in task) return task.tickers?.join(",") ?? "*";
+  return task.target.ticker;
 }
 
 /**

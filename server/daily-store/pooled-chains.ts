@@ -3,33 +3,33 @@
  * - `chain` (a live heatmap, levels, a volatility reading's board, a tape's opening board: tens to
  *   hundreds of ms of simulation for a large root) runs in a worker and comes back as columns
  *   (typed arrays copy in a millisecond). Concurrent asks for the same board share one task.
- * - `optionPrints` (a flow tape: about a second of simulation for SPY's session) runs in a worker
+ * - `optionPrints` and `offExchangePrints` (a flow tape, a dark-pool day: about a second of simulation for SPY's session) runs in a worker
  *   in 15-minute slices of the regular session, each its own task and reply, so receiving the
  *   print objects (structured clone, about 10 us each) costs the event loop a few ms per slice
  *   between other work, never the whole session at once.
  * The event loop only awaits. Every other method is the market's own. See
  * docs/architecture.md#worker-pools.
  */
-import type { ChainOptions, ChainSnapshot, MarketData, OptionPrint } from "../../lib/market/market-data";
+import type { ChainOptions, ChainSnapshot, MarketData, OffExchangePrint, OptionPrint } from "../../lib/market/market-data";
 import { CalendarError, etDateOf, isTradingDay, sessionBounds } from "../../lib/time";
-import { computeOffLoop, SIM_CHAIN, SIM_PRINTS, type ComputePool } from "./compute-pool";
+import { computeOffLoop, SIM_CHAIN, SIM_OFF_EXCHANGE, SIM_PRINTS, type ComputePool } from "./compute-pool";
 
 /** One print task's span: the boards' refresh cadence (each slice reads one anchor board). */
 export const PRINT_SLICE_MS = 15 * 60_000;
 
 /**
  * `[fromMs, toMs)` cut at the multiples of `PRINT_SLICE_MS` (regular sessions open on them),
- * keeping only the slices that meet a regular session; the whole span when the calendar has no
+ * keeping only the slices that meet a regular (or `extended`) session; the whole span when the calendar has no
  * date for it (the market answers that with no prints).
  */
-export function printSlices(fromMs: number, toMs: number): [number, number][] {
+export function printSlices(fromMs: number, toMs: number, extended = false): [number, number][] {
   if (!(toMs > fromMs)) return [];
   const out: [number, number][] = [];
   try {
     for (let a = Math.floor(fromMs / PRINT_SLICE_MS) * PRINT_SLICE_MS; a < toMs; a += PRINT_SLICE_MS) {
       const date = etDateOf(a);
       if (!isTradingDay(date)) continue;
-      const { openMs, closeMs } = sessionBounds(date);
+      const { openMs, closeMs } = sessionBounds(date, { extended });
       if (a + PRINT_SLICE_MS <= openMs || a >= closeMs) continue;
       out.push([Math.max(a, fromMs), Math.min(a + PRINT_SLICE_MS, toMs)]);
     }
@@ -67,10 +67,22 @@ export function withPooledChains(market: MarketData, pool: ComputePool): MarketD
     );
     return parts.length === 1 ? parts[0] : ([] as OptionPrint[]).concat(...parts);
   };
+  // Off-exchange prints run 04:00-20:00 ET: sliced over the extended session.
+  const offExchangePrints = async (tickers: readonly string[] | null, fromMs: number, toMs: number): Promise<OffExchangePrint[]> => {
+    const nowMs = market.clock.now();
+    const slices = printSlices(fromMs, Math.min(toMs, nowMs), true);
+    const parts = await Promise.all(
+      slices.map(([a, b]) =>
+        computeOffLoop(pool, { kind: SIM_OFF_EXCHANGE, tickers, fromMs: a, toMs: b, nowMs } as const, () => market.offExchangePrints(tickers, a, b)),
+      ),
+    );
+    return parts.length === 1 ? parts[0] : ([] as OffExchangePrint[]).concat(...parts);
+  };
   return new Proxy(market, {
     get(target, prop) {
       if (prop === "chain") return chain;
       if (prop === "optionPrints") return optionPrints;
+      if (prop === "offExchangePrints") return offExchangePrints;
       const v = Reflect.get(target, prop, target);
       return typeof v === "function" ? v.bind(target) : v;
     },

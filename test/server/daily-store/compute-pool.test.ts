@@ -112,6 +112,19 @@ describe("compute pool", () => {
     }
   });
 
+  it("off-exchange prints from workers, sliced over the extended session, equal this thread's", async () => {
+    const pooled = withPooledChains(market, pool);
+    // 04:00-20:00 ET is 64 slices; the day's prints, one ticker and all of them, in the same order.
+    const from = Date.parse("2024-03-05T09:00:00Z");
+    const to = Date.parse("2024-03-06T01:00:00Z");
+    expect(printSlices(from, to, true)).toHaveLength(64);
+    const one = await pooled.offExchangePrints(["AAPL"], from, to);
+    expect(one.length).toBeGreaterThan(10);
+    expect(one).toEqual(await market.offExchangePrints(["AAPL"], from, to));
+    const noon = Date.parse("2024-03-05T17:03:00Z");
+    expect(await pooled.offExchangePrints(null, noon, noon + 40 * 60_000)).toEqual(await market.offExchangePrints(null, noon, noon + 40 * 60_000));
+  });
+
   it("falls back to this thread when the workers cannot start; other task errors propagate", async () => {
     const dead: ComputePool = { run: () => Promise.reject(new WorkerPoolUnavailable("none")), prestart: () => {}, stats: pool.stats, close: async () => {} };
     const task = { kind: VOL_READING, symbol: "XOM", session: "2024-03-05", nowMs: NOW_MS } as const;

@@ -155,7 +155,7 @@ describe("heatmap page key errors, live mode", () => {
     await v.page.waitForSelector('#symbol option[value="QQQ"]', { state: "attached", timeout: 30_000 });
     accounts.updateAccount(accountId, { credits: 10_000 });
     await v.page.selectOption("#symbol", "QQQ");
-    await waitShown(v, "ready", /^QQQ board of 2024-03-06T19:00:00Z: \d+ contracts$/);
+    await waitShown(v, "ready", /^QQQ board of 2024-03-06 14:00 ET: \d+ contracts$/);
     expect(await v.page.getAttribute("#status", "class")).toBe("");
     // Live again, on the symbol now shown.
     const streamed = () => v.requests.filter((r) => r.startsWith("/v1/stream")).map((r) => new URL(r, ctx.server.url).searchParams.get("symbols"));
@@ -172,7 +172,7 @@ describe("heatmap page key errors, live mode", () => {
     expect(v.requests.filter((r) => r.startsWith("/v1/stream"))).toEqual([]);
     accounts.updateAccount(accountId, { credits: 10_000 });
     await v.page.click("#history-load");
-    await waitShown(v, "ready", /^SPY board of 2024-03-06T19:00:00Z: \d+ contracts$/);
+    await waitShown(v, "ready", /^SPY board of 2024-03-06 14:00 ET: \d+ contracts$/);
     expect(Number(await v.page.getAttribute("#session", "data-frames"))).toBeGreaterThan(1);
     const streamed = () => v.requests.filter((r) => r.startsWith("/v1/stream")).length;
     await expect.poll(streamed, { timeout: 30_000 }).toBe(1);

@@ -310,7 +310,7 @@ export async function startHeatmapPage(source: DataSource, config: HeatmapPageCo
 
   function boardMessage(): string {
     const board = handle.board!;
-    return `${board.symbol} board of ${board.asOf}: ${board.contracts.oi.length} contracts`;
+    return `${board.symbol} board of ${etYmd(board.asOfMs)} ${etHhmm(board.asOfMs)} ET: ${board.contracts.oi.length} contracts`;
   }
 
   async function loadHistory() {
