@@ -5,7 +5,7 @@ import { fingerprint } from "./_fingerprint";
 
 describe("simulated market determinism", () => {
   it("gives identical bytes in another process", () => {
-    const out = execFileSync("npx", ["tsx", "test/market/_fingerprint.ts", "42"], { encoding: "utf8" });
+    const out = execFileSync(process.execPath, ["--import", "tsx", "test/market/_fingerprint.ts", "42"], { encoding: "utf8" });
     expect(out.trim().split("\n").pop()).toBe(fingerprint(42));
   });
 });

@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { computeProbe } from "./_tz-cases";
+import { tsEntryArgs } from "../_helpers/ts-entry";
 
 const run = promisify(execFile);
 const probe = fileURLToPath(new URL("./_tz-probe.ts", import.meta.url));
@@ -19,9 +20,8 @@ const ZONES: Array<[string, number]> = [
 describe("results do not depend on the process TZ", () => {
   it("child processes under UTC, New York, Tokyo and Chatham print the in-process results", async () => {
     const expected = computeProbe();
-    const outputs = await Promise.all(
-      ZONES.map(([tz]) => run(process.execPath, ["--import", "tsx", probe], { cwd: repoRoot, env: { ...process.env, TZ: tz }, timeout: 60_000 })),
-    );
+    const entry = await tsEntryArgs(probe);
+    const outputs = await Promise.all(ZONES.map(([tz]) => run(process.execPath, entry, { cwd: repoRoot, env: { ...process.env, TZ: tz }, timeout: 60_000 })));
     outputs.forEach(({ stdout }, i) => {
       const got = JSON.parse(stdout);
       expect(got.tz).toBe(ZONES[i][0]);

@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { accountsDbPath, openAccountService, type AccountPrincipal, type SqliteAccountService } from "../../../server/accounts";
 import { ApiError } from "../../../server/errors";
 import { makeHarness } from "../_harness";
+import { tsEntryArgs } from "../../_helpers/ts-entry";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 const ROOT = join(HERE, "../..");
@@ -139,7 +140,7 @@ describe("group commit", () => {
     const { accountId, key } = svc.createAccount({ plan: "top", credits: initial, dailyCapCredits: null });
     svc.close();
     for (let round = 0; round < 1; round++) {
-      const child = spawn(process.execPath, ["--import", "tsx", join(HERE, "group-commit-crash.fixture.ts"), "crash", accountsDbPath(dir), key, "48"], {
+      const child = spawn(process.execPath, [...(await tsEntryArgs(join(HERE, "group-commit-crash.fixture.ts"))), "crash", accountsDbPath(dir), key, "48"], {
         cwd: ROOT,
         stdio: "pipe",
       });

@@ -3,17 +3,22 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { accountsDbPath, openAccountService } from "../../../server/accounts";
+import { tsEntryArgs } from "../../_helpers/ts-entry";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 const FIXTURE = join(HERE, "ledger-hammer.fixture.ts");
 const ROOT = join(HERE, "../..");
 
 let dir: string;
+let fixtureArgs: string[];
+beforeAll(async () => {
+  fixtureArgs = await tsEntryArgs(FIXTURE);
+});
 
 function child(args: string[]): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, ["--import", "tsx", FIXTURE, ...args], { cwd: ROOT, stdio: "pipe" });
+  return spawn(process.execPath, [...fixtureArgs, ...args], { cwd: ROOT, stdio: "pipe" });
 }
 
 /** Feed the child's stdout lines to `onLine`; resolve once it has exited and its pipes are drained. */

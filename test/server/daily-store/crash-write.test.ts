@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { dailyDbPath, FLOW_SUMMARY, marketIdentity, openDailyStore } from "../../../server/daily-store";
 import { tempDir } from "./_store-fixtures";
+import { tsEntryArgs } from "../../_helpers/ts-entry";
 
 const t = tempDir();
 afterAll(() => t.remove());
@@ -14,7 +15,7 @@ describe("crash mid-write", () => {
     const path = dailyDbPath(t.dir);
     const identity = marketIdentity({ kind: "simulated", seed: 42 });
     const fixture = fileURLToPath(new URL("./crash-write.fixture.ts", import.meta.url));
-    const child = spawn(process.execPath, ["--import", "tsx", fixture, path, identity], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, [...(await tsEntryArgs(fixture)), path, identity], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     const outcome = await new Promise<string>((resolve) => {
       child.stdout.on("data", (chunk: Buffer) => {

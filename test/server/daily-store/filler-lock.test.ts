@@ -12,6 +12,7 @@ import { fixedClock } from "../../../lib/market/clock";
 import { previousTradingDay } from "../../../lib/time";
 import { dailyDbPath, FLOW_SUMMARY, marketIdentity, openDailyStore, startDailyFill, VOL_READING, type DailyFiller } from "../../../server/daily-store";
 import { LAST_SESSION, LOCK_SCOPE, NOW_MS, tempDir } from "./_store-fixtures";
+import { tsEntryArgs } from "../../_helpers/ts-entry";
 
 const t = tempDir();
 let child: ChildProcess | null = null;
@@ -46,7 +47,7 @@ describe("one filler per store", () => {
     try {
       // 1. The first filler, in its own process, takes the lease.
       const fixture = fileURLToPath(new URL("./filler-holder.fixture.ts", import.meta.url));
-      child = spawn(process.execPath, ["--import", "tsx", fixture, t.dir], { stdio: ["ignore", "pipe", "inherit"] });
+      child = spawn(process.execPath, [...(await tsEntryArgs(fixture)), t.dir], { stdio: ["ignore", "pipe", "inherit"] });
       const childLines: Record<string, unknown>[] = [];
       let buf = "";
       child.stdout!.on("data", (c: Buffer) => {

@@ -121,7 +121,7 @@ describe("three instances on one PostgreSQL and one Redis", () => {
 
   it("SIGKILL of one instance (a child process) under load loses no acknowledged debit", async () => {
     const port = await freePort();
-    const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server/main.ts", "serve", "--port", String(port), ...serveArgs()], {
+    const child: ChildProcess = spawn(process.execPath, ["bin/optionscope.mjs", "serve", "--port", String(port), ...serveArgs()], {
       cwd: join(__dirname, "../../.."),
       stdio: ["ignore", "ignore", "pipe"],
     });

@@ -1,12 +1,14 @@
 // A worker entry bundled for a checkout: built in the background on first ask (null meanwhile:
 // the caller uses tsx), then reused while its inputs are unchanged, built again when one changes;
 // a build that fails leaves the caller on tsx.
-import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildBundle, bundlePaths, devWorkerBundle } from "../../../server/workers/dev-worker-bundle";
+import { devWorkerBundle } from "../../../server/workers/dev-worker-bundle";
+import { buildBundle, bundlePaths } from "../../../server/workers/source-bundle.mjs";
 
 const dir = mkdtempSync(join(tmpdir(), "optionscope-worker-bundle-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -46,13 +48,28 @@ describe("devWorkerBundle", () => {
     expect(readFileSync(out, "utf8")).toContain("3 * n");
   });
 
+  it("each bundled module keeps its own import.meta.url, so paths relative to it resolve as from source", async () => {
+    const sub = join(dir, "sub");
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(join(sub, "where.ts"), 'export const here = new URL("./data.txt", import.meta.url).href;\n');
+    const entry = join(dir, "where-entry.ts");
+    writeFileSync(entry, 'import { parentPort } from "node:worker_threads";\nimport { here } from "./sub/where";\nparentPort!.postMessage([here, import.meta.url]);\n');
+    const out = await buildBundle(entry, cache);
+    expect(out).not.toBeNull();
+    const w = new Worker(out!);
+    const [here, own] = (await new Promise((resolve, reject) => w.once("message", resolve).once("error", reject))) as string[];
+    await w.terminate();
+    expect(here).toBe(pathToFileURL(join(sub, "data.txt")).href);
+    expect(own).toBe(pathToFileURL(entry).href);
+  });
+
   it("a build that fails writes nothing and reports it", async () => {
     const broken = join(dir, "broken.ts");
     writeFileSync(broken, "export const = ;\n");
-    const { out, stampsFile } = bundlePaths(broken, cache);
-    expect(await buildBundle(broken, out, stampsFile)).toBe(false);
+    const { out } = bundlePaths(broken, cache);
+    expect(await buildBundle(broken, cache)).toBeNull();
     expect(existsSync(out)).toBe(false);
     expect(devWorkerBundle(broken, cache)).toBeNull();
-    expect(await buildBundle(join(dir, "missing.ts"), out, stampsFile)).toBe(false);
+    expect(await buildBundle(join(dir, "missing.ts"), cache)).toBeNull();
   });
 });
