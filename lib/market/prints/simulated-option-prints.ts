@@ -101,24 +101,33 @@ function sessionGrid(ctx: SimulatedMarketContext, ticker: string, openMs: number
 }
 
 /**
- * The sizes of one whole session's `simulatedOptionPrints(ctx, ticker, open, close)`, print by
- * print, without quotes or records: `add(grid, row, size)` with the session's grid and the
- * print's row there. The same order stream as the records (any order within a minute; the sum
- * is what is read): only the grid and the spot path, never a board's quotes. What the next
- * session's open interest reads.
+ * The sizes of a session's `simulatedOptionPrints(ctx, ticker, open, close)` (or of its whole
+ * minutes in `[fromMs, toMs)`), print by print, without quotes or records: `add(grid, row, size,
+ * minuteMs)` with the session's grid, the print's row there and the start of its minute. The same order stream as the records (any
+ * order within a minute; the sum is what is read): only the grid and the spot path, never a
+ * board's quotes. What a board's volume column and the next session's open interest read.
  * @see docs/methodology.md#open-interest-carry-from-the-tape
  */
-export function simulatedOptionSessionSizes(ctx: SimulatedMarketContext, ticker: string, day: string, add: (grid: PrintGrid, row: number, size: number) => void): void {
+export function simulatedOptionSessionSizes(
+  ctx: SimulatedMarketContext,
+  ticker: string,
+  day: string,
+  add: (grid: PrintGrid, row: number, size: number, minuteMs: number) => void,
+  fromMs = -Infinity,
+  toMs = Infinity,
+): void {
   const info = ctx.symbolInfoSync(ticker);
   if (!info) return;
   const session = sessionBounds(day);
-  const end = Math.min(session.closeMs, Math.floor(ctx.clock.now() / MINUTE_MS) * MINUTE_MS);
-  if (!(end > session.openMs)) return;
+  const end = Math.min(session.closeMs, toMs, Math.floor(ctx.clock.now() / MINUTE_MS) * MINUTE_MS);
+  const start = Math.max(session.openMs, Math.ceil(fromMs / MINUTE_MS) * MINUTE_MS);
+  if (!(end > start)) return;
   const grid = sessionGrid(ctx, ticker, session.openMs);
   if (!grid) return;
   const roots = [...chainIndex(grid).expirationsByRoot.keys()].map((root) => ({ root, profile: optionPrintProfile(root, info.type) }));
-  const onFill = (row: number, size: number) => add(grid, row, size);
-  for (let m = session.openMs; m < end; m += MINUTE_MS) {
+  let m = start;
+  const onFill = (row: number, size: number) => add(grid, row, size, m);
+  for (; m < end; m += MINUTE_MS) {
     const spotUsd = ctx.spotSync(grid.underlying, m);
     if (spotUsd === null) continue;
     for (const { root, profile } of roots) {

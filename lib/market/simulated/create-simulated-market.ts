@@ -129,11 +129,7 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
   // boards quoted without it (`withTape` false). @see docs/methodology.md#one-tape-board-volume-from-the-prints
   // One day tape per root in session (146), kept like the session boards: at the default 64 a sweep
   // over the universe regenerated each root's tape from the open every minute.
-  const tape = createTapeVolume(
-    (symbol, fromMs, toMs) => simulatedOptionPrints(printContext, symbol, fromMs, toMs),
-    (symbol, day, add) => simulatedOptionSessionSizes(printContext, symbol, day, add),
-    DAY_TAPES_KEPT,
-  );
+  const tape = createTapeVolume((symbol, day, add, fromMs, toMs) => simulatedOptionSessionSizes(printContext, symbol, day, add, fromMs, toMs), DAY_TAPES_KEPT);
 
   // Open interest carries the previous session's net opening volume from the same tape; the
   // generator's boards (`withTape` false) keep the shape, so making a tape never needs another

@@ -2,25 +2,29 @@
  * One tape is the truth: the board's `volume` column summed from the simulated option tape. A
  * contract's volume at a board minute is the total size of its prints from the session's open up
  * to (not including) that minute. The day's tape is kept per (symbol, session) as compact columns
- * (board row and size per print, prints before each minute), extended only as far as asked.
+ * (board row and size per print, prints before each minute), extended only as far as asked, from
+ * the order stream's sizes alone: no board is quoted and no print record made (about 4x cheaper).
  * @see docs/methodology.md#one-tape-board-volume-from-the-prints
  */
 import type { ChainSnapshot, PrintGrid } from "../market-data";
-import type { OptionPrint } from "../prints/schemas";
 import { lowerBound } from "./chain-quotes";
 import { Lru } from "./_lru";
 import type { SessionBoard, SessionGrid } from "./session-board";
 
 const MINUTE_MS = 60_000;
 
-/** Prints of a symbol in `[fromMs, toMs)`, made on boards that do not read this module (no cycle). */
-export type TapePrintsFn = (symbol: string, fromMs: number, toMs: number) => OptionPrint[];
-
 /**
- * The sizes of a whole closed session's prints of a symbol, print by print, with the contract grid
- * they were drawn on and the row there (no quotes, no records: `simulatedOptionSessionSizes`).
+ * The sizes of a session's prints of a symbol (of its minutes in `[fromMs, toMs)` when given),
+ * print by print in time order, with the contract grid they were drawn on and the row there (no
+ * quotes, no records: `simulatedOptionSessionSizes`).
  */
-export type TapeSessionSizesFn = (symbol: string, day: string, add: (grid: PrintGrid, row: number, size: number) => void) => void;
+export type TapeSessionSizesFn = (
+  symbol: string,
+  day: string,
+  add: (grid: PrintGrid, row: number, size: number, minuteMs: number) => void,
+  fromMs?: number,
+  toMs?: number,
+) => void;
 
 /** One symbol's tape for one session, as far as it has been generated. */
 interface DayTape {
@@ -30,8 +34,9 @@ interface DayTape {
   /** `before[j]`: number of prints before minute boundary j (valid for `j <= minutesDone`). */
   before: Int32Array;
   minutesDone: number;
-  /** Board expiration index by expiry date. */
-  expByDate: Map<string, number>;
+  /** The grid the sizes came on last, and its rows on the board. */
+  grid: PrintGrid | null;
+  gridRows: Int32Array;
 }
 
 /** The session-board row of a contract, or -1 when the board does not list it. */
@@ -78,28 +83,34 @@ export interface TapeVolume {
 /**
  * Creates the memo (the last `capacity` symbol-sessions are kept).
  * @example
- * const tape = createTapeVolume((s, from, to) => simulatedOptionPrints(quoteOnlyCtx, s, from, to),
- *   (s, day, add) => simulatedOptionSessionSizes(quoteOnlyCtx, s, day, add));
+ * const tape = createTapeVolume((s, day, add, from, to) => simulatedOptionSessionSizes(quoteOnlyCtx, s, day, add, from, to));
  * snap.volume = tape.volumeOf(board, snap);
  */
-export function createTapeVolume(printsOf: TapePrintsFn, sessionSizesOf: TapeSessionSizesFn, capacity = 64): TapeVolume {
+export function createTapeVolume(sessionSizesOf: TapeSessionSizesFn, capacity = 64): TapeVolume {
   const tapes = new Lru<string, DayTape>(capacity);
   const sessionTotals = new Lru<string, Float64Array>(capacity);
 
   const extend = (board: SessionGrid, tape: DayTape, minutes: number): void => {
     if (minutes <= tape.minutesDone) return;
-    const fromMs = board.regOpenMs + tape.minutesDone * MINUTE_MS;
-    const prints = printsOf(board.symbol, fromMs, board.regOpenMs + minutes * MINUTE_MS);
+    // The sizes come minute by minute, in time order (any order within a minute).
     let j = tape.minutesDone;
-    for (const p of prints) {
-      const m = Math.floor((p.tsMs - board.regOpenMs) / MINUTE_MS);
-      while (j < m) tape.before[++j] = tape.rows.length;
-      const e = tape.expByDate.get(p.expiry);
-      const row = e === undefined ? -1 : boardRow(board, e, p.strike, p.right === "C" ? 1 : 0);
-      // Every simulated print is on a listed contract of its board; -1 would be a generator bug.
-      tape.rows.push(row);
-      tape.sizes.push(p.size);
-    }
+    sessionSizesOf(
+      board.symbol,
+      board.sessionDate,
+      (grid, row, size, minuteMs) => {
+        const m = Math.round((minuteMs - board.regOpenMs) / MINUTE_MS);
+        while (j < m) tape.before[++j] = tape.rows.length;
+        if (grid !== tape.grid) {
+          tape.grid = grid;
+          tape.gridRows = snapshotRows(board, grid);
+        }
+        // Every simulated print is on a listed contract of its board; -1 would be a generator bug.
+        tape.rows.push(tape.gridRows[row]);
+        tape.sizes.push(size);
+      },
+      board.regOpenMs + j * MINUTE_MS,
+      board.regOpenMs + minutes * MINUTE_MS,
+    );
     while (j < minutes) tape.before[++j] = tape.rows.length;
     tape.minutesDone = minutes;
   };
@@ -110,7 +121,8 @@ export function createTapeVolume(printsOf: TapePrintsFn, sessionSizesOf: TapeSes
       sizes: [],
       before: new Int32Array(board.nReg + 1),
       minutesDone: 0,
-      expByDate: new Map(board.expirations.map((x, e) => [x.expiry, e])),
+      grid: null,
+      gridRows: new Int32Array(0),
     }));
 
   /** Per board row, the size of the prints before minute boundary `minutes`. */
