@@ -9,11 +9,9 @@ import {
   aggregateBars,
   bsmPrice,
   classifyNodes,
-  createSimulatedMarket,
   dailyStats,
   etInstant,
   exposureGrid,
-  fixedClock,
   heatmapFrame,
   impliedVol,
   kernelsInfo,
@@ -29,6 +27,7 @@ import {
   type MinuteBars,
   type Resolution,
 } from "../../lib/index";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 /** The pinned clock: Wednesday 2024-03-06, 16:30 EST (after the close). */
 export const WORKLOAD_NOW_MS = Date.parse("2024-03-06T21:30:00Z");
@@ -78,7 +77,7 @@ const FRAME_TIMES = ["09:30", "09:31", "10:15", "11:45", "13:00", "14:30", "15:3
 
 /** The simulated market of the workload (seed 42, pinned clock). */
 function workloadMarket(): SimulatedMarket {
-  return createSimulatedMarket({ seed: WORKLOAD_SEED, clock: fixedClock(WORKLOAD_NOW_MS) });
+  return simulatedMarketAt(WORKLOAD_SEED, WORKLOAD_NOW_MS);
 }
 
 /**

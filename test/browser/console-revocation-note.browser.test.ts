@@ -5,8 +5,6 @@
 import Database from "better-sqlite3";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixedClock } from "../../lib/market/clock";
-import { createSimulatedMarket } from "../../lib/market/simulated";
 import { openAccountService, type SqliteAccountService } from "../../server/accounts";
 import { hashPassword } from "../../server/accounts/password-hash";
 import { createApp } from "../../server/app";
@@ -15,6 +13,7 @@ import { listen, type Listening } from "../../server/http/listen";
 import { createConcurrencyLimiter, createRateLimiter } from "../../server/limits";
 import { openOAuthStore } from "../../server/oauth/oauth-store";
 import { launchChromium } from "./_bundle";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 const NOW_MS = Date.parse("2024-03-06T19:00:00Z");
 const PASSWORD = "a long console password";
@@ -32,7 +31,7 @@ describe("console key revocation with a failing OAuth store, in headless Chromiu
     oauthDb = new Database(":memory:");
     service = createConsoleService({ accounts, oauth: openOAuthStore(oauthDb), passwordCost: COST, grantRevocationRetryMs: [600_000] });
     const app = createApp({
-      market: createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }),
+      market: simulatedMarketAt(42, NOW_MS),
       accounts,
       rateLimiter: createRateLimiter(),
       concurrency: createConcurrencyLimiter(),

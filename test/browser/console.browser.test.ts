@@ -8,8 +8,6 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixedClock } from "../../lib/market/clock";
-import { createSimulatedMarket } from "../../lib/market/simulated";
 import { accountsDbPath, openAccountService, type SqliteAccountService } from "../../server/accounts";
 import { createApp } from "../../server/app";
 import { runAccountsCli } from "../../server/cli";
@@ -20,6 +18,7 @@ import { createConcurrencyLimiter, createRateLimiter } from "../../server/limits
 import { launchChromium } from "./_bundle";
 import { screenshotsDir } from "./_page-server";
 import { cliJson } from "../_cli-json";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 const SHOTS = screenshotsDir();
 const NOW_MS = Date.parse("2024-03-06T19:00:00Z"); // Wednesday 14:00 EST
@@ -42,7 +41,7 @@ describe("developer console in headless Chromium", () => {
     // A cheap scrypt cost for the shared test machine; the code path is the production one.
     const service = createConsoleService({ accounts, passwordCost: { N: 1024, r: 8, p: 1 } });
     const app = createApp({
-      market: createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }),
+      market: simulatedMarketAt(42, NOW_MS),
       accounts: keyUses.wrap(accounts),
       rateLimiter: createRateLimiter(),
       concurrency: createConcurrencyLimiter(),

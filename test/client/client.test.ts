@@ -1,12 +1,11 @@
 // The typed client against a real server started here: typed successes with credits and
 // rate-limit headers, typed errors, no retry on 4xx, retries on a real 429 and a real 503.
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { fixedClock } from "../../lib/market/clock";
-import { createSimulatedMarket } from "../../lib/market/simulated";
 import { ApiResponseError, createClient, DeadlineExceededError } from "../../lib/client";
 import { HeatmapDataSchema } from "../../lib/api/positioning";
 import { NOW_MS } from "../server/_harness";
 import { recordingFetch, startClientServer, type ClientServer } from "./_server";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 describe("typed client against the real server", () => {
   let s: ClientServer;
@@ -37,7 +36,7 @@ describe("typed client against the real server", () => {
 
   it("reaches {atlas_url} routes (UDF bodies without the envelope, text/plain time)", async () => {
     // The price routes need minute bars: the simulated market has them.
-    const s = await startClientServer({ market: createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }) });
+    const s = await startClientServer({ market: simulatedMarketAt(42, NOW_MS) });
     onTestFinished(() => s.close());
     const api = createClient({ baseUrl: s.url, apiKey: s.key, validateResponses: true });
     const time = await api.getServerTime();

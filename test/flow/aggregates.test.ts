@@ -12,10 +12,9 @@ import { scoredTradesFromColumns } from "../../lib/flow/scored-trades";
 import { openInterestBySymbol } from "../../lib/flow/board-open-interest";
 import { FlowError } from "../../lib/flow/errors";
 import type { OptionPrint } from "../../lib/market/prints/schemas";
-import { createSimulatedMarket } from "../../lib/market/simulated";
-import { fixedClock } from "../../lib/market/clock";
 import { etInstant } from "../../lib/time";
 import { OPEN_MS, print } from "./_prints";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 const score = (prints: OptionPrint[]) => scoreFlow(prints, { normPremiumUsd: 1_000, openInterest: new Map() });
 // Quote 1.00 / 1.10 (tol 0.01, mid 1.05): price 1.10 at ask, 1.00 at bid, 1.05 mid, 1.08 BA.
@@ -190,7 +189,7 @@ describe("max pain and the chain snapshot", () => {
   });
 
   it("with a simulated board: OI totals and max pain agree with an independent pass over the board", async () => {
-    const market = createSimulatedMarket({ seed: 5, clock: fixedClock(Date.UTC(2024, 3, 1)) });
+    const market = simulatedMarketAt(5, Date.UTC(2024, 3, 1));
     const atMs = Date.UTC(2024, 2, 15, 15, 0);
     const board = await market.chain("SPY", atMs);
     expect(board).not.toBeNull();
@@ -407,7 +406,7 @@ describe("daily rollups and the screener", () => {
 
 describe("scored trades from columns", () => {
   it("equal scoreFlow's objects on a simulated SPY tape", async () => {
-    const market = createSimulatedMarket({ seed: 3, clock: fixedClock(Date.UTC(2024, 3, 1)) });
+    const market = simulatedMarketAt(3, Date.UTC(2024, 3, 1));
     const from = Date.UTC(2024, 2, 15, 14, 0);
     const prints = await market.optionPrints("SPY", from, from + 10 * 60_000);
     const board = await market.chain("SPY", from);

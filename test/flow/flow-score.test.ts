@@ -7,10 +7,9 @@ import { TRADE_SIDES } from "../../lib/flow/trade-side";
 import { DTE_CATEGORIES, MONEYNESS_CATEGORIES } from "../../lib/flow/trade-facts";
 import { OPTION_EXCHANGES } from "../../lib/market/prints/conditions";
 import type { OptionPrint } from "../../lib/market/prints/schemas";
-import { createSimulatedMarket } from "../../lib/market/simulated";
-import { fixedClock } from "../../lib/market/clock";
 import { OPEN_MS, print } from "./_prints";
 import { violations } from "../_helpers/violations";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 /**
  * Asserts each columnar row equals its object trade, field for field (exact: Object.is, as `toBe`
@@ -144,7 +143,7 @@ describe("Flow Score: the columnar batch equals the per-object oracle", () => {
     ["SPY", 20], // multi-listed: sweeps across exchanges
   ])("on simulated %s prints (%i minutes)", async (ticker, minutes) => {
     const from = Date.UTC(2024, 2, 15, 13, 30);
-    const market = createSimulatedMarket({ seed: 11, clock: fixedClock(Date.UTC(2024, 3, 1)) });
+    const market = simulatedMarketAt(11, Date.UTC(2024, 3, 1));
     const prints = await market.optionPrints(ticker, from, from + minutes * 60_000);
     const oi = new Map<string, number>();
     // every third traded contract's open interest is left unknown, every fifth is zero

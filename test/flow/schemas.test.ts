@@ -26,14 +26,13 @@ import {
   tickerDailyRollup,
   windowScores,
 } from "../../lib/flow";
-import { createSimulatedMarket } from "../../lib/market/simulated";
-import { fixedClock } from "../../lib/market/clock";
 import { sessionBounds } from "../../lib/time";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 // Every record parses with its schema unchanged: no missing field, no wrong type, no extra key
 // (zod strips unknown keys, so an extra key would make the parse differ from the input).
 describe("flow records match their schemas (simulated SPY, two sessions)", async () => {
-  const market = createSimulatedMarket({ seed: 9, clock: fixedClock(Date.UTC(2024, 3, 1)) });
+  const market = simulatedMarketAt(9, Date.UTC(2024, 3, 1));
   const day = "2024-03-15";
   const prev = "2024-03-14";
   const { openMs } = sessionBounds(day);

@@ -2,9 +2,8 @@ import { describe, expect, it } from "vitest";
 import { groupSweeps } from "../../lib/flow/sweeps";
 import { detectMultiLeg, packageStrategy } from "../../lib/flow/multi-leg";
 import { isSweepPrint, isMultiLegPrint } from "../../lib/market/prints/conditions";
-import { createSimulatedMarket } from "../../lib/market/simulated";
-import { fixedClock } from "../../lib/market/clock";
 import { OPEN_MS, print } from "./_prints";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 describe("sweep grouping", () => {
   it("three exchanges within 3 ms on the ask: one sweep with its totals", () => {
@@ -49,7 +48,7 @@ describe("sweep grouping", () => {
 
   it("every simulated ISO sweep fill lands in a group of its contract with >= 3 exchanges (SPY, 20 minutes)", async () => {
     const from = Date.UTC(2024, 2, 15, 14, 0);
-    const market = createSimulatedMarket({ seed: 7, clock: fixedClock(Date.UTC(2024, 3, 1)) });
+    const market = simulatedMarketAt(7, Date.UTC(2024, 3, 1));
     const prints = await market.optionPrints("SPY", from, from + 20 * 60_000);
     const { groups, groupOf } = groupSweeps(prints);
     const iso = prints.map((_p, i) => i).filter((i) => isSweepPrint(prints[i]));
@@ -110,7 +109,7 @@ describe("multi-leg packages", () => {
 
   it("simulated packages: every multi-leg print is a leg, most packages have 2-4 legs", async () => {
     const from = Date.UTC(2024, 2, 15, 14, 0);
-    const market = createSimulatedMarket({ seed: 7, clock: fixedClock(Date.UTC(2024, 3, 1)) });
+    const market = simulatedMarketAt(7, Date.UTC(2024, 3, 1));
     const prints = await market.optionPrints("SPY", from, from + 20 * 60_000);
     const { packages, packageOf } = detectMultiLeg(prints);
     prints.forEach((p, i) => {

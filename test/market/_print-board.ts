@@ -1,6 +1,7 @@
 // Prints the simulated SPXW board tables of docs/data.md: npx tsx test/market/_print-board.ts
-import { createSimulatedMarket, fixedClock, chainRows } from "../../lib/market";
-const m = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2025-06-02T20:30:00Z")) });
+import { chainRows } from "../../lib/market";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
+const m = simulatedMarketAt(42, Date.parse("2025-06-02T20:30:00Z"));
 const c = m.chainSync("SPXW", Date.parse("2024-05-15T18:00:00Z"))!; // 14:00 ET
 console.log(
   c.sessionDate,

@@ -1,13 +1,11 @@
-// Statistics of the realism tests (test/market/realism.test.ts), computed over the served window.
-// Also runnable: `npx tsx test/market/_realism-stats.ts` prints every figure of the table.
-import { fixedClock } from "../../lib/market/clock";
-import { createSimulatedMarket, type SimulatedMarket } from "../../lib/market/simulated";
+import type { SimulatedMarket } from "../../lib/market/simulated";
 import { normCdf } from "../../lib/math";
 import { sessionBounds, tradingDaysBetween } from "../../lib/time";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 /** The window the server shows (issue 20): seed 42, 2023-03-28 .. 2025-10-31. */
 export const WINDOW_DAYS = tradingDaysBetween("2023-03-28", "2025-10-31");
-export const windowMarket = (): SimulatedMarket => createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2025-11-01T00:00:00Z")) });
+export const windowMarket = (): SimulatedMarket => simulatedMarketAt(42, Date.parse("2025-11-01T00:00:00Z"));
 
 export const mean = (x: number[]): number => x.reduce((a, b) => a + b, 0) / x.length;
 

@@ -2,13 +2,12 @@ import { describe, expect, it } from "vitest";
 import { bsmPrice, impliedVol } from "../../lib/math";
 import { optionTickRule } from "../../lib/market/tick-size";
 import { chainRows, ChainContractRowSchema, type ChainSnapshot } from "../../lib/market";
-import { fixedClock } from "../../lib/market/clock";
-import { createSimulatedMarket } from "../../lib/market/simulated";
 import { monthlyExpiration } from "../../lib/symbols";
 import { etInstant, sessionBounds, tradingDaysBetween } from "../../lib/time";
 import { violations } from "../_helpers/violations";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
-const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2025-06-02T20:30:00Z")) });
+const market = simulatedMarketAt(42, Date.parse("2025-06-02T20:30:00Z"));
 const YEAR_MS = 365 * 86_400_000;
 const AT = Date.parse("2024-05-01T17:03:00Z"); // 13:03 ET
 const spxw = market.chainSync("SPXW", AT)!;
@@ -74,7 +73,7 @@ describe("simulated chain snapshot shape", () => {
 
   it("never returns a board after the clock's now", () => {
     const now = Date.parse("2024-05-01T15:10:30Z");
-    const m = createSimulatedMarket({ seed: 42, clock: fixedClock(now) });
+    const m = simulatedMarketAt(42, now);
     expect(m.chainSync("SPY", Date.parse("2024-06-01T15:00:00Z"))!.asOfMs).toBe(Date.parse("2024-05-01T15:10:00Z"));
   });
 });
@@ -296,7 +295,7 @@ describe("implied volatility surface", () => {
   });
 
   it("raises short-dated IV after spot falls within a session (vol moves with spot), on most sessions", () => {
-    const m = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2025-06-02T20:30:00Z")) });
+    const m = simulatedMarketAt(42, Date.parse("2025-06-02T20:30:00Z"));
     let agree = 0;
     let pairs = 0;
     for (const d of tradingDaysBetween("2024-07-01", "2024-09-30").filter((_, i) => i % 4 === 0)) {

@@ -6,11 +6,12 @@
 import { correlation } from "./_realism-stats";
 import { describe, expect, it } from "vitest";
 import { loadKernelsSync } from "../../lib/kernels";
-import { createSimulatedMarket, fixedClock, type ChainSnapshot } from "../../lib/market";
+import type { ChainSnapshot } from "../../lib/market";
 import { keyLevels } from "../../lib/positioning";
 import { etInstant, sessionBounds, tradingDaysBetween } from "../../lib/time";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
-const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2026-11-20T21:30:00Z")) });
+const market = simulatedMarketAt(42, Date.parse("2026-11-20T21:30:00Z"));
 const engine = loadKernelsSync();
 const ALL_DAYS = tradingDaysBetween("2023-03-28", "2026-11-20");
 const N_DAYS = 100;

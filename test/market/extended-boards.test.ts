@@ -4,10 +4,11 @@
 // extended minute bars), with the session's listings and open interest, no option volume before
 // the open and the day's volume after the close; no session on holidays and weekends.
 import { describe, expect, it } from "vitest";
-import { createSimulatedMarket, fixedClock, type ChainSnapshot } from "../../lib/market";
+import type { ChainSnapshot } from "../../lib/market";
 import { etInstant, sessionBounds } from "../../lib/time";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
-const market = createSimulatedMarket({ seed: 7, clock: fixedClock(Date.parse("2025-01-01T00:00:00Z")) });
+const market = simulatedMarketAt(7, Date.parse("2025-01-01T00:00:00Z"));
 const MINUTE = 60_000;
 const DAY = "2024-03-06"; // an ordinary Wednesday (no AM settlement, no early close)
 const EARLY = "2024-11-29"; // 13:00 close, post-market ends 17:00
@@ -108,7 +109,7 @@ describe("extended-session boards", () => {
 
   it("never after the clock, and none before the first session", () => {
     const now = at(DAY, "07:12") + 30_000;
-    const live = createSimulatedMarket({ seed: 7, clock: fixedClock(now) });
+    const live = simulatedMarketAt(7, now);
     expect(live.chainSync("SPY", at(DAY, "12:00"), ext)!.asOfMs).toBe(at(DAY, "07:12"));
     expect(live.chainSync("SPY", at(DAY, "12:00"))!.asOfMs).toBe(at("2024-03-05", "16:00"));
     expect(market.chainSync("SPY", at("2023-03-28", "03:59"), ext)).toBeNull();

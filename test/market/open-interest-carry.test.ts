@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../../bench/_mulberry32";
-import { createSimulatedMarket, fixedClock, type ChainSnapshot } from "../../lib/market";
+import type { ChainSnapshot } from "../../lib/market";
 import { simCalendar } from "../../lib/market/simulated/_calendar";
 import { SimEngine } from "../../lib/market/simulated/engine";
 import { carryShares, oiChange } from "../../lib/market/simulated/open-interest-carry";
 import { buildSessionBoard, type SessionBoard } from "../../lib/market/simulated/session-board";
 import { formatOptionSymbol } from "../../lib/symbols";
 import { etInstant, sessionBounds, tradingDaysBetween } from "../../lib/time";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 // Open interest remembers yesterday's tape (docs/methodology.md#open-interest-carry-from-the-tape):
 // OI(d+1) = max(0, shape(d+1) + round(V_d x (opening - closing))), V_d the contract's summed print
@@ -15,7 +16,7 @@ import { etInstant, sessionBounds, tradingDaysBetween } from "../../lib/time";
 // recomputed here from the methodology's formula.
 
 const SEED = 11;
-const market = createSimulatedMarket({ seed: SEED, clock: fixedClock(Date.parse("2026-11-01T00:00:00Z")) });
+const market = simulatedMarketAt(SEED, Date.parse("2026-11-01T00:00:00Z"));
 const engine = new SimEngine(SEED);
 const DAYS = tradingDaysBetween("2023-04-03", "2026-10-30");
 const DAY_MS = 86_400_000;

@@ -3,7 +3,7 @@
 // session's sizes without records equal the records' sizes exactly.
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../../bench/_mulberry32";
-import { createSimulatedMarket, fixedClock, type ChainSnapshot } from "../../lib/market";
+import type { ChainSnapshot } from "../../lib/market";
 import { optionPrintProfile } from "../../lib/market/prints/print-profile";
 import { optionPrintsForMinute } from "../../lib/market/prints/simulated-option-minute";
 import { simulatedOptionSessionSizes } from "../../lib/market/prints/simulated-option-prints";
@@ -11,9 +11,10 @@ import { SimEngine } from "../../lib/market/simulated/engine";
 import { buildSessionBoard, buildSessionGrid } from "../../lib/market/simulated/session-board";
 import { simCalendar } from "../../lib/market/simulated/_calendar";
 import { sessionBounds, tradingDaysBetween } from "../../lib/time";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 const SEED = 23;
-const market = createSimulatedMarket({ seed: SEED, clock: fixedClock(Date.parse("2026-11-01T00:00:00Z")) });
+const market = simulatedMarketAt(SEED, Date.parse("2026-11-01T00:00:00Z"));
 const rand = mulberry32(0x0d3e);
 const days = tradingDaysBetween("2023-06-01", "2026-09-30");
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];

@@ -4,8 +4,9 @@ import { MinuteBarRowSchema } from "../../lib/market";
 import { fixedClock } from "../../lib/market/clock";
 import { createSimulatedMarket } from "../../lib/market/simulated";
 import { etInstant, sessionBounds, tradingDaysBetween } from "../../lib/time";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
-const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2025-06-02T20:30:00Z")) });
+const market = simulatedMarketAt(42, Date.parse("2025-06-02T20:30:00Z"));
 const DAYS = tradingDaysBetween("2023-03-28", "2025-05-30");
 
 function closes(ticker: string): number[] {
@@ -132,7 +133,7 @@ describe("minute bars", () => {
 
   it("returns only bars that have completed by the clock's now, within [from, to)", () => {
     const now = reg.openMs + 10 * 60_000 + 5_000;
-    const m = createSimulatedMarket({ seed: 42, clock: fixedClock(now) });
+    const m = simulatedMarketAt(42, now);
     const b = m.minuteBarsSync("SPY", reg.openMs, reg.closeMs);
     expect(b.t.length).toBe(10);
     expect(market.minuteBarsSync("SPY", reg.openMs + 60_000, reg.openMs + 3 * 60_000).t.length).toBe(2);

@@ -18,17 +18,16 @@
 // x100 multiplier, the 1% scaling) or a wrong T would leave.
 import { describe, expect, it } from "vitest";
 import { loadKernelsSync } from "../../lib/kernels";
-import { fixedClock } from "../../lib/market/clock";
 import type { ChainSnapshot } from "../../lib/market";
-import { createSimulatedMarket } from "../../lib/market/simulated";
 import { bsmPrice, impliedVol, normPdf } from "../../lib/math";
 import { exposureGrid, keyLevels, type ExposureGrid } from "../../lib/positioning";
 import { etInstant, isEarlyClose, nextTradingDay, previousTradingDay, sessionBounds, sessionMinuteCount, tradingDaysBetween } from "../../lib/time";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 const NOW_MS = Date.parse("2026-11-20T21:30:00Z"); // Friday 2026-11-20, 16:30 EST: the pinned clock
 const FIRST_DAY = "2023-03-28";
 const LAST_DAY = "2026-11-20";
-const market = createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) });
+const market = simulatedMarketAt(42, NOW_MS);
 const engine = loadKernelsSync();
 const SYMBOLS = ["SPXW", "SPY", "QQQ", "AAPL", "NVDA"] as const;
 const INDEX_ETF = new Set<string>(["SPXW", "SPY", "QQQ"]);

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { createSimulatedMarket, fixedClock } from "../../lib/market";
 import { OffExchangePrintSchema, OptionPrintSchema, isSweepPrint } from "../../lib/market/prints";
 import { sessionBounds } from "../../lib/time";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 // The print generators wired into the real simulator (integration, not realism: that is
 // prints-simulated.test.ts on independent synthetic boards).
 const DAY = "2024-03-15";
 const session = sessionBounds(DAY);
-const market = createSimulatedMarket({ seed: 7, clock: fixedClock(session.closeMs + 3_600_000) });
+const market = simulatedMarketAt(7, session.closeMs + 3_600_000);
 
 describe("prints on the simulated market", () => {
   it("quote the board exactly at a board refresh minute", async () => {

@@ -8,14 +8,15 @@
 // 2. Earnings gaps are sized per name: large caps typically move 3-5% on earnings, high-beta names
 //    such as NVDA and TSLA 6-9% (sd of the earnings-day move).
 import { describe, expect, it } from "vitest";
-import { createSimulatedMarket, fixedClock, symbolSpecs } from "../../lib/market";
+import { symbolSpecs } from "../../lib/market";
 import { simCalendar } from "../../lib/market/simulated/_calendar";
 import { EARN_AMC, EARN_BMO, earningsGapSd } from "../../lib/market/simulated/daily-path";
 import { SimEngine } from "../../lib/market/simulated/engine";
 import { OVERNIGHT_VARIANCE_SHARE } from "../../lib/market/simulated/params";
 import { nextTradingDay, sessionBounds, tradingDaysBetween } from "../../lib/time";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
-const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2026-11-20T21:30:00Z")) });
+const market = simulatedMarketAt(42, Date.parse("2026-11-20T21:30:00Z"));
 const STOCKS = symbolSpecs()
   .filter((s) => s.type === "stock")
   .map((s) => s.ticker);

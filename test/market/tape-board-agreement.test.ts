@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { createSimulatedMarket, fixedClock, type ChainSnapshot, type OptionPrint } from "../../lib/market";
+import type { ChainSnapshot, OptionPrint } from "../../lib/market";
 import { formatOptionSymbol } from "../../lib/symbols";
 import { sessionBounds, tradingDaysBetween } from "../../lib/time";
 import { mulberry32 } from "../../bench/_mulberry32";
 import { violations } from "../_helpers/violations";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 // One tape is the truth (docs/methodology.md#one-tape-board-volume-from-the-prints): a board's
 // volume is, contract by contract, the summed size of the tape's prints from the open up to the
@@ -12,7 +13,7 @@ import { violations } from "../_helpers/violations";
 /** The test's own draws of symbols, days and minutes (seeded, so failures replay). */
 const draws = mulberry32;
 
-const market = createSimulatedMarket({ seed: 11, clock: fixedClock(Date.parse("2026-11-01T00:00:00Z")) });
+const market = simulatedMarketAt(11, Date.parse("2026-11-01T00:00:00Z"));
 const DAYS = tradingDaysBetween("2023-04-03", "2026-10-30");
 
 /** Summed print sizes by URL-safe contract symbol. */

@@ -1,14 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { groupSweeps } from "../../lib/flow/sweeps";
-import { createSimulatedMarket, fixedClock, isMultiLegPrint, isSweepPrint, type OptionPrint } from "../../lib/market";
+import { isMultiLegPrint, isSweepPrint, type OptionPrint } from "../../lib/market";
 import { optionPrintProfile } from "../../lib/market/prints/print-profile";
 import { dayTilt } from "../../lib/market/prints/simulated-option-minute";
 import { sessionBounds, tradingDaysBetween } from "../../lib/time";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 // What a flow trader reads off the simulated tape, over many sessions (seed 42): the shares of
 // docs/methodology.md#tape-realism, each against the band stated there.
 
-const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2025-11-01T00:00:00Z")) });
+const market = simulatedMarketAt(42, Date.parse("2025-11-01T00:00:00Z"));
 const DAYS = tradingDaysBetween("2024-01-02", "2025-10-31").filter((_, i) => i % 36 === 5);
 /** The sampled part of each session: minutes [FROM, TO) after the open. */
 const FROM = 30;

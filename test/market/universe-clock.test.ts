@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { fixedClock, INDEX_ETF_TIER_SYMBOLS, scaledClock, SymbolInfoSchema, systemClock } from "../../lib/market";
-import { createSimulatedMarket } from "../../lib/market/simulated";
 import { optionRoot } from "../../lib/symbols";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 describe("symbol universe", () => {
-  const market = createSimulatedMarket({ seed: 1, clock: fixedClock(Date.parse("2025-06-02T20:30:00Z")) });
+  const market = simulatedMarketAt(1, Date.parse("2025-06-02T20:30:00Z"));
 
   it("has exactly 63 distinct index/ETF tier symbols, listed first", async () => {
     const u = await market.universe();

@@ -10,7 +10,6 @@
 // SPXW, three sessions, the 10 listed strikes nearest the opening spot, both rights.
 import { describe, expect, it } from "vitest";
 import { openInterestBySymbol } from "../../lib/flow/board-open-interest";
-import { createSimulatedMarket, fixedClock } from "../../lib/market";
 import { simCalendar } from "../../lib/market/simulated/_calendar";
 import { SimEngine } from "../../lib/market/simulated/engine";
 import { carryShares, oiChange } from "../../lib/market/simulated/open-interest-carry";
@@ -18,6 +17,7 @@ import { buildSessionBoard } from "../../lib/market/simulated/session-board";
 import { FlowOiEstimator } from "../../lib/positioning/flow-oi";
 import { formatOptionSymbol } from "../../lib/symbols";
 import { nextTradingDay, sessionBounds } from "../../lib/time";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 const SEED = 42;
 const SYMBOL = "SPXW";
@@ -25,7 +25,7 @@ const SESSIONS = ["2024-03-05", "2025-01-15", "2025-09-10"];
 const ATM_STRIKES = 10;
 const DAY_MS = 86_400_000;
 
-const market = createSimulatedMarket({ seed: SEED, clock: fixedClock(Date.parse("2026-11-01T00:00:00Z")) });
+const market = simulatedMarketAt(SEED, Date.parse("2026-11-01T00:00:00Z"));
 const engine = new SimEngine(SEED);
 
 const median = (a: number[]) => {

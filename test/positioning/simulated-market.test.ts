@@ -3,11 +3,11 @@
 // from the simulated mids reproduce the grid.
 import { describe, expect, it } from "vitest";
 import { jsKernels, loadKernelsSync } from "../../lib/kernels";
-import { createSimulatedMarket, fixedClock } from "../../lib/market";
 import { exposureGrid, heatmapFrame, keyLevels, strikeWindow } from "../../lib/positioning";
 import { etInstant } from "../../lib/time";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
-const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2025-03-07T00:00:00Z")) });
+const market = simulatedMarketAt(42, Date.parse("2025-03-07T00:00:00Z"));
 const t = etInstant("2025-03-05", "11:00");
 const spxw = market.chainSync("SPXW", t)!;
 

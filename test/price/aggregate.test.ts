@@ -2,11 +2,10 @@
 // session anchoring, early closes, DST, daily/weekly time stamps, sided volume.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fixedClock } from "../../lib/market/clock";
-import { createSimulatedMarket } from "../../lib/market/simulated";
 import { aggregateBars, aggregateDaily, aggregateIntraday, aggregateWeekly, RESOLUTIONS, resolutionMinutes } from "../../lib/price";
 import { sessionBounds, sessionMinuteCount } from "../../lib/time";
 import { calendarDates, refDaily, refIntraday, refWeekly, rows, syntheticMinutes, utcMidnight } from "./_reference";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 const INTRADAY = RESOLUTIONS.filter((r) => r !== "D" && r !== "W");
 const hhmmUtc = (ms: number) => new Date(ms).toISOString().slice(11, 16);
@@ -139,7 +138,7 @@ describe("daily and weekly bars", () => {
 
 describe("volume columns", () => {
   it("bv + sv + uv = v on every aggregated bar of the simulator's minutes", async () => {
-    const market = createSimulatedMarket({ seed: 5, clock: fixedClock(Date.parse("2024-06-01T00:00:00Z")) });
+    const market = simulatedMarketAt(5, Date.parse("2024-06-01T00:00:00Z"));
     const { openMs, closeMs } = sessionBounds("2024-05-30", { extended: true });
     const minutes = await market.minuteBars("AAPL", openMs, closeMs, { extended: true });
     for (const r of RESOLUTIONS) {

@@ -2,12 +2,12 @@
 // (white paper: minutes left today + minutes from midnight to settlement + 1,440 per day between,
 // in the exchange's local clock) and the slow reference VIX term (test/vol/_reference-vix.ts).
 import { describe, expect, it } from "vitest";
-import { createSimulatedMarket, fixedClock } from "../../lib/market";
 import { chainTerms, cones, expirationQuotes, impliedMove, svxAll } from "../../lib/vol";
 import { boardSettlement } from "../../lib/vol/_board-settlement";
 import { referenceVixTerm } from "./_reference-vix";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
-const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2026-01-01T00:00:00Z")) });
+const market = simulatedMarketAt(42, Date.parse("2026-01-01T00:00:00Z"));
 
 /** Whole calendar days from `a` to `b` (ISO dates). */
 const daysBetween = (a: string, b: string) => (Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000;

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { createSimulatedMarket, fixedClock } from "../../lib/market";
 import { normCdf } from "../../lib/math";
 import { etInstant, sessionBounds } from "../../lib/time";
 import {
@@ -16,8 +15,9 @@ import {
   smileSides,
   type Smile,
 } from "../../lib/vol";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
-const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2026-01-01T00:00:00Z")) });
+const market = simulatedMarketAt(42, Date.parse("2026-01-01T00:00:00Z"));
 
 const flat = (vol: number, tYears: number, forward = 100): Smile => {
   const strike = Float64Array.from({ length: 401 }, (_, i) => forward * Math.exp(-1 + i / 200));

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { createSimulatedMarket, fixedClock } from "../../lib/market";
 import { sessionBounds } from "../../lib/time";
 import { chainTerms, eventImpliedMove, pastMoveStats, reactionSessions, reportInstantMs, vrp, type ChainTerms, type VixTerm } from "../../lib/vol";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
-const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2026-01-01T00:00:00Z")) });
+const market = simulatedMarketAt(42, Date.parse("2026-01-01T00:00:00Z"));
 
 describe("eventImpliedMove", () => {
   const e = market.earningsSync("AAPL", "2024-04-01", "2024-06-30")[0];

@@ -2,10 +2,10 @@
 // settlements, and forward 30-day vols against the forward-variance formula on hand-made term
 // structures (a stub ChainTerms whose total variance is known in closed form).
 import { describe, expect, it } from "vitest";
-import { createSimulatedMarket, fixedClock } from "../../lib/market";
 import { etInstant } from "../../lib/time";
 import { chainTerms, svxAll, type ChainTerms } from "../../lib/vol";
 import { forwardSvxCurve, vxSettlementDate } from "../../lib/vol/forward-curve";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 describe("vxSettlementDate", () => {
   it.each([
@@ -80,7 +80,7 @@ describe("forwardSvxCurve", () => {
   });
 
   it("on a simulated SPXW board: six positive forwards near the spot 30-day reading", () => {
-    const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2026-01-01T00:00:00Z")) });
+    const market = simulatedMarketAt(42, Date.parse("2026-01-01T00:00:00Z"));
     const terms = chainTerms(market.chainSync("SPXW", etInstant("2024-05-01", "10:30"))!);
     const svx30 = svxAll(terms).svx30!.value;
     const c = forwardSvxCurve(terms, svx30);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { createSimulatedMarket, fixedClock } from "../../lib/market";
 import { etInstant } from "../../lib/time";
 import { IvModuleSchema, TermModuleSchema, chainQuality, ivModule, ivPercentile, svxAll, termModule, termStructure, zScore } from "../../lib/vol";
 import { rng } from "./_boards";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
-const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2026-01-01T00:00:00Z")) });
+const market = simulatedMarketAt(42, Date.parse("2026-01-01T00:00:00Z"));
 const at = etInstant("2024-05-01", "10:30");
 
 describe("ivModule", () => {

@@ -1,14 +1,13 @@
 // The running premium low's inputs and folding: the simulator's per-contract minute quotes equal
 // the whole boards' (`market.chain`) at every minute; foldLow/fromLowPct against direct reductions.
 import { describe, expect, it } from "vitest";
-import { fixedClock } from "../../lib/market/clock";
 import type { ChainSnapshot, ContractRef } from "../../lib/market/market-data";
-import { createSimulatedMarket } from "../../lib/market/simulated";
 import { etInstant } from "../../lib/time";
 import { foldLow, fromLowPct, twoSidedMid } from "../../lib/vol/premium-low";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 const NOW = etInstant("2024-03-06", "10:00");
-const market = createSimulatedMarket({ seed: 42, clock: fixedClock(NOW) });
+const market = simulatedMarketAt(42, NOW);
 
 /** Row of a contract on a board, by a linear scan (independent of the simulator's lookup). */
 function rowOf(board: ChainSnapshot, c: ContractRef): number {

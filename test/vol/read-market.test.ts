@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { createSimulatedMarket, fixedClock } from "../../lib/market";
 import { etInstant, sessionBounds, tradingDaysBetween } from "../../lib/time";
 import { chainTerms, impliedMove, readCones, readSigma, sessionCloseReading, sigmaHistory, svxAll, type SessionCloseReading } from "../../lib/vol";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
-const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2026-01-01T00:00:00Z")) });
+const market = simulatedMarketAt(42, Date.parse("2026-01-01T00:00:00Z"));
 
 describe("daily readings and readSigma", () => {
   it("reads a session's closing board and chains the priced moves", async () => {

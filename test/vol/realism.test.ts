@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { createSimulatedMarket, fixedClock } from "../../lib/market";
 import { nextTradingDay, previousTradingDay, sessionBounds, tradingDaysBetween } from "../../lib/time";
 import { chainTerms, curveState, skew30, svxAll, termStructure } from "../../lib/vol";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 // What a vol trader looks at first, read with lib/vol on the simulated market over many days
 // (issue 15's realism list). Sampled every 10th session 2023-05 to 2026-10, at 15:59 ET.
-const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2027-01-01T00:00:00Z")) });
+const market = simulatedMarketAt(42, Date.parse("2027-01-01T00:00:00Z"));
 const at = (d: string) => sessionBounds(d).closeMs - 60_000;
 
 describe("index volatility on the simulated market", () => {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { createSimulatedMarket, fixedClock } from "../../lib/market";
 import { etInstant, sessionBounds, tradingDaysBetween } from "../../lib/time";
 import { daysToEvent, optionVolume, spotVolCorrelation, svx30 } from "../../lib/vol";
 import { rng } from "./_boards";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 describe("screener fields", () => {
   it("sums the chain's session volume", () => {
-    const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2026-01-01T00:00:00Z")) });
+    const market = simulatedMarketAt(42, Date.parse("2026-01-01T00:00:00Z"));
     const chain = market.chainSync("SPY", etInstant("2024-05-01", "12:00"))!;
     expect(optionVolume(chain)).toBe(Array.from(chain.volume).reduce((a, b) => a + b, 0));
   });
@@ -25,7 +25,7 @@ describe("screener fields", () => {
   });
 
   it("finds negative spot-vol correlation on the simulated index", () => {
-    const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2026-01-01T00:00:00Z")) });
+    const market = simulatedMarketAt(42, Date.parse("2026-01-01T00:00:00Z"));
     const days = tradingDaysBetween("2024-02-01", "2024-05-01").slice(-61);
     const boards = days.map((d) => market.chainSync("SPY", sessionBounds(d).closeMs - 60_000)!);
     const corr = spotVolCorrelation(

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { createSimulatedMarket, fixedClock } from "../../lib/market";
 import { normCdf } from "../../lib/math";
 import { previousTradingDay, sessionBounds, tradingDaysBetween } from "../../lib/time";
 import { VolError, chainTerms, impliedMove, sigma, type SigmaHistoryRow, type SigmaInput } from "../../lib/vol";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 const day = "2024-05-01";
 const { openMs, closeMs } = sessionBounds(day);
@@ -101,7 +101,7 @@ describe("sigma", () => {
 
 describe("sigma on the simulated market", () => {
   it("prices moves that cover the realized ones on most days (positive VRP)", () => {
-    const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2026-01-01T00:00:00Z")) });
+    const market = simulatedMarketAt(42, Date.parse("2026-01-01T00:00:00Z"));
     const days = tradingDaysBetween("2024-02-01", "2024-06-28");
     const history: SigmaHistoryRow[] = [];
     let prevBoard: ReturnType<typeof market.chainSync> = null;

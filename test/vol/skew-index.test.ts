@@ -4,10 +4,10 @@
 // forward) the log return is a normal mixture with closed-form moments and a negative skewness.
 import { describe, expect, it } from "vitest";
 import { bsmPrice } from "../../lib/math";
-import { createSimulatedMarket, fixedClock } from "../../lib/market";
 import { etInstant } from "../../lib/time";
 import { chainTerms, vixTermVariance, type VixTermQuotes } from "../../lib/vol";
 import { skewIndex, skewTermMoments } from "../../lib/vol/skew-index";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 const T_MIN = 30 * 1440;
 const T = T_MIN / 525_600;
@@ -88,7 +88,7 @@ describe("skewTermMoments", () => {
 });
 
 describe("skewIndex on a simulated SPXW board", () => {
-  const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2026-01-01T00:00:00Z")) });
+  const market = simulatedMarketAt(42, Date.parse("2026-01-01T00:00:00Z"));
   const board = market.chainSync("SPXW", etInstant("2024-05-01", "10:30"))!;
   const terms = chainTerms(board);
   const r = skewIndex(terms)!;

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { createSimulatedMarket, fixedClock, type ChainSnapshot } from "../../lib/market";
+import type { ChainSnapshot } from "../../lib/market";
 import { bsmPrice, inverseNormCdf } from "../../lib/math";
 import { etInstant } from "../../lib/time";
 import { deltaIvs, skew30, strikeAtCallDelta, termStructure, tilt, zScore, type Smile } from "../../lib/vol";
 import { rng } from "./_boards";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
-const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2026-01-01T00:00:00Z")) });
+const market = simulatedMarketAt(42, Date.parse("2026-01-01T00:00:00Z"));
 const board = market.chainSync("SPXW", etInstant("2024-05-01", "10:30"))!;
 
 /** The same board repriced at one flat vol (mid = BSM, a fixed half-spread). */

@@ -4,11 +4,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { jsKernels, KernelError, loadKernelsSync, type KernelEngine } from "../../lib/kernels";
-import { createSimulatedMarket, fixedClock } from "../../lib/market";
 import { etInstant } from "../../lib/time";
 import { chainTerms, svxAll, vixTermVariance } from "../../lib/vol";
 import { referenceVixTerm } from "./_reference-vix";
 import { rng, syntheticTerm } from "./_boards";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 const wasm = loadKernelsSync({ engine: "wasm" });
 const relErr = (a: number, b: number) => Math.abs(a - b) / Math.max(Math.abs(b), Number.MIN_VALUE);
@@ -128,7 +128,7 @@ describe("whole VIX terms on both engines", () => {
   });
 
   it("SVX on a whole SPXW board: the engines agree to 1e-12 on every tenor", () => {
-    const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2026-01-01T00:00:00Z")) });
+    const market = simulatedMarketAt(42, Date.parse("2026-01-01T00:00:00Z"));
     const board = market.chainSync("SPXW", etInstant("2024-05-01", "10:30"))!;
     const a = svxAll(chainTerms(board, { engine: wasm }));
     const b = svxAll(chainTerms(board, { engine: jsKernels }));

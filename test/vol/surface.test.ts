@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { createSimulatedMarket, fixedClock } from "../../lib/market";
 import { etInstant } from "../../lib/time";
 import { chainTerms, deltaIvs, expirationSmile, skew30, surface, sviIvAtDelta } from "../../lib/vol";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
-const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2026-01-01T00:00:00Z")) });
+const market = simulatedMarketAt(42, Date.parse("2026-01-01T00:00:00Z"));
 const chain = market.chainSync("SPY", etInstant("2024-05-01", "10:30"))!;
 
 describe("sviIvAtDelta", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createSimulatedMarket, fixedClock } from "../../lib/market";
 import { etInstant } from "../../lib/time";
 import { chainTerms, expirationSmile, fitSvi, sviCalendarGap, sviDurrlemanG, sviTotalVariance, type SviParams, type Smile } from "../../lib/vol";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 const smileOf = (p: SviParams, tYears: number, forward = 100): Smile => {
   const strike = Float64Array.from({ length: 61 }, (_, i) => forward * Math.exp(-0.6 + i * 0.02));
@@ -28,7 +28,7 @@ describe("fitSvi", () => {
   });
 
   it("fits the simulator's SSVI smiles exactly, free of butterfly and calendar arbitrage", () => {
-    const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2026-01-01T00:00:00Z")) });
+    const market = simulatedMarketAt(42, Date.parse("2026-01-01T00:00:00Z"));
     for (const symbol of ["SPY", "AAPL"]) {
       const chain = market.chainSync(symbol, etInstant("2024-05-01", "10:30"))!;
       const terms = chainTerms(chain);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { createSimulatedMarket, fixedClock } from "../../lib/market";
 import { etInstant, nextTradingDay } from "../../lib/time";
 import { SVX_TENORS, SVX_TENOR_MINUTES, chainTerms, constantMaturityVariance, expirationQuotes, svx1d, svxAll, varianceToIndex } from "../../lib/vol";
 import { referenceVixTerm } from "./_reference-vix";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
-const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2026-01-01T00:00:00Z")) });
+const market = simulatedMarketAt(42, Date.parse("2026-01-01T00:00:00Z"));
 const day = "2024-05-01";
 
 describe("SVX on a simulated SPXW board", () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { createSimulatedMarket, fixedClock } from "../../lib/market";
 import { etInstant } from "../../lib/time";
 import { atmIvAtForward, curveState, ratioToReference, svxAll, termSlopePct, termStructure } from "../../lib/vol";
+import { simulatedMarketAt } from "../_helpers/simulated-market";
 
-const market = createSimulatedMarket({ seed: 42, clock: fixedClock(Date.parse("2026-01-01T00:00:00Z")) });
+const market = simulatedMarketAt(42, Date.parse("2026-01-01T00:00:00Z"));
 
 describe("atmIvAtForward", () => {
   it("recovers a smile linear in log-moneyness exactly", () => {

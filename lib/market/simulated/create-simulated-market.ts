@@ -31,7 +31,7 @@ import { computeDayBars, emptyBars, sliceBars, type DayBars } from "./minute-bar
 import { firstSessionIndex, openOf, priceAtBoundary, spotAt } from "./prices";
 import { buildSessionBoard, buildSessionGrid, type SessionBoard, type SessionGrid } from "./session-board";
 import { carryOpenInterest } from "./open-interest-carry";
-import { createTapeVolume, lazyColumn, lazyVolume, snapshotRows } from "./tape-volume";
+import { createTapeVolume, lazyColumn, lazyVolume, snapshotRows, type TapeVolume } from "./tape-volume";
 import { atmTotalVariance } from "./vol-surface";
 import { eventVarianceBetween, surfaceLevel } from "./vol-state";
 
@@ -66,6 +66,14 @@ export type SimulatedMarket = MarketData &
      * @see docs/methodology.md#implied-volatility-state
      */
     atmImpliedVolSync(symbol: string, atMs: number, tenorDays: number): number | null;
+    /**
+     * The same market seen by another clock, sharing every memo (boards, paths, tapes, open
+     * interest): what the market answers about an instant does not depend on the clock, only
+     * whether it answers (nothing after `clock.now()`). Markets of one seed at several instants
+     * (tests, a replay beside a live view) then build each board once.
+     * @example const june = market.withClock(fixedClock(Date.parse("2025-06-13T20:00:00Z")));
+     */
+    withClock(clock: Clock): SimulatedMarket;
   };
 
 /** A seed as a 32-bit integer. */
@@ -89,52 +97,75 @@ const DAY_TAPES_KEPT = 256;
  * @see docs/methodology.md#market-data-and-the-simulated-market
  */
 export function createSimulatedMarket(options: SimulatedMarketOptions = {}): SimulatedMarket {
-  const seed = seedOf(options.seed);
-  const clock = options.clock ?? systemClock;
-  const engine = new SimEngine(seed);
-  // Session boards (about 0.2 MB of arrays each on average: 292 measured at 60 MB): room for every
-  // root's board of today plus its prior session and cone anchors (146 roots), so a per-minute
-  // sweep over the whole universe (the vol screener) does not rebuild each board every minute, as
-  // it did at 64.
-  const boards = new Lru<string, SessionBoard>(SESSION_BOARDS_KEPT);
-  // Grids alone (the previous session's, for its order stream and the carry), kept like boards;
-  // a board built later extends the same grid.
-  const sessionGrids = new Lru<string, SessionGrid>(SESSION_BOARDS_KEPT);
+  return marketOn(createMemo(seedOf(options.seed)), options.clock ?? systemClock).market;
+}
+
+/** The memo caches of one seed's market: pure results, whatever the clock. */
+interface SimMemo {
+  seed: number;
+  engine: SimEngine;
+  boards: Lru<string, SessionBoard>;
+  sessionGrids: Lru<string, SessionGrid>;
+  dayBars: Lru<string, DayBars>;
+  carried: WeakMap<SessionBoard, Float64Array>;
+  tape: TapeVolume;
+  universe?: { list: SymbolInfo[]; byTicker: Map<string, SymbolInfo> };
+}
+
+/** Sees every instant: the tape's generator, asked only for minutes its callers' clocks have passed. */
+const TIMELESS: Clock = { now: () => Number.POSITIVE_INFINITY };
+
+function createMemo(seed: number): SimMemo {
+  const memo: Omit<SimMemo, "tape"> & { tape?: TapeVolume } = {
+    seed,
+    engine: new SimEngine(seed),
+    // Session boards (about 0.2 MB of arrays each on average: 292 measured at 60 MB): room for every
+    // root's board of today plus its prior session and cone anchors (146 roots), so a per-minute
+    // sweep over the whole universe (the vol screener) does not rebuild each board every minute, as
+    // it did at 64.
+    boards: new Lru<string, SessionBoard>(SESSION_BOARDS_KEPT),
+    // Grids alone (the previous session's, for its order stream and the carry), kept like boards;
+    // a board built later extends the same grid.
+    sessionGrids: new Lru<string, SessionGrid>(SESSION_BOARDS_KEPT),
+    dayBars: new Lru<string, DayBars>(256),
+    carried: new WeakMap<SessionBoard, Float64Array>(),
+  };
+  // One tape is the truth: priced boards read their volume from the option tape, which is made on
+  // boards quoted without it (`withTape` false). @see docs/methodology.md#one-tape-board-volume-from-the-prints
+  // One day tape per root in session (146), kept like the session boards: at the default 64 a sweep
+  // over the universe regenerated each root's tape from the open every minute.
+  const { printContext } = marketOn(memo as SimMemo, TIMELESS);
+  memo.tape = createTapeVolume((symbol, day, add, fromMs, toMs) => simulatedOptionSessionSizes(printContext, symbol, day, add, fromMs, toMs), DAY_TAPES_KEPT);
+  return memo as SimMemo;
+}
+
+/** The market of `memo` seen by `clock` (and the context its print generators read). */
+function marketOn(memo: SimMemo, clock: Clock): { market: SimulatedMarket; printContext: SimulatedMarketContext } {
+  const { seed, engine, boards, sessionGrids, dayBars, carried } = memo;
   const gridOf = (symbol: string, spec: SymbolSpec, d: number): SessionGrid =>
     boards.peek(`${symbol}|${d}`) ?? sessionGrids.get(`${symbol}|${d}`, () => buildSessionGrid(engine, spec, d));
   const boardOf = (symbol: string, spec: SymbolSpec, d: number): SessionBoard =>
     boards.get(`${symbol}|${d}`, () => buildSessionBoard(engine, spec, d, sessionGrids.peek(`${symbol}|${d}`)));
-  const dayBars = new Lru<string, DayBars>(256);
-  let universeCache: SymbolInfo[] | undefined;
-  let infoByTicker: Map<string, SymbolInfo> | undefined;
-
-  const universeSync = (): SymbolInfo[] => {
-    if (!universeCache) {
-      universeCache = engine.specList.map(toSymbolInfo);
-      infoByTicker = new Map(universeCache.map((s) => [s.ticker, s]));
+  const universeOf = () => {
+    if (!memo.universe) {
+      const list = engine.specList.map(toSymbolInfo);
+      memo.universe = { list, byTicker: new Map(list.map((s) => [s.ticker, s])) };
     }
-    return universeCache.map((s) => ({ ...s, optionRoots: [...s.optionRoots], tiers: [...s.tiers] }));
+    return memo.universe;
   };
+  const universeSync = (): SymbolInfo[] => universeOf().list.map((s) => ({ ...s, optionRoots: [...s.optionRoots], tiers: [...s.tiers] }));
 
   const symbolInfoSync = (ticker: string): SymbolInfo | undefined => {
-    if (!infoByTicker) universeSync();
-    const s = infoByTicker!.get(ticker);
+    const s = universeOf().byTicker.get(ticker);
     return s && { ...s, optionRoots: [...s.optionRoots], tiers: [...s.tiers] };
   };
 
   /** The board minute at `atMs`, never after the clock. @see docs/methodology.md#extended-hours-boards */
   const boardMinute = (atMs: number, extended = false): BoardMinute | null => boardMinuteAt(Math.min(atMs, clock.now()), { extended });
 
-  // One tape is the truth: priced boards read their volume from the option tape, which is made on
-  // boards quoted without it (`withTape` false). @see docs/methodology.md#one-tape-board-volume-from-the-prints
-  // One day tape per root in session (146), kept like the session boards: at the default 64 a sweep
-  // over the universe regenerated each root's tape from the open every minute.
-  const tape = createTapeVolume((symbol, day, add, fromMs, toMs) => simulatedOptionSessionSizes(printContext, symbol, day, add, fromMs, toMs), DAY_TAPES_KEPT);
-
   // Open interest carries the previous session's net opening volume from the same tape; the
   // generator's boards (`withTape` false) keep the shape, so making a tape never needs another
   // session's tape. @see docs/methodology.md#open-interest-carry-from-the-tape
-  const carried = new WeakMap<SessionBoard, Float64Array>();
   const openInterestOf = (symbol: string, spec: SymbolSpec, board: SessionBoard): Float64Array => {
     let oi = carried.get(board);
     if (oi) return oi;
@@ -142,7 +173,7 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
     if (p < firstSessionIndex(spec)) oi = board.oi;
     else {
       const prev = gridOf(symbol, spec, p);
-      oi = carryOpenInterest(board, prev, tape.sessionVolume(prev), engine.owner(spec).vol);
+      oi = carryOpenInterest(board, prev, memo.tape.sessionVolume(prev), engine.owner(spec).vol);
     }
     carried.set(board, oi);
     return oi;
@@ -171,7 +202,7 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
       return out;
     });
     const priced = select === null || select.prices === true;
-    return priced ? lazyVolume(snap, () => tape.volumeOf(board, snap)) : snap;
+    return priced ? lazyVolume(snap, () => memo.tape.volumeOf(board, snap)) : snap;
   };
   const chainSync = (symbol: string, atMs: number, options?: ChainOptions): ChainSnapshot | null => chainAt(symbol, atMs, null, options);
 
@@ -305,6 +336,7 @@ export function createSimulatedMarket(options: SimulatedMarketOptions = {}): Sim
     offExchangePrints: async (tickers, fromMs, toMs): Promise<OffExchangePrint[]> => simulatedOffExchangePrints(market, tickers, fromMs, toMs),
     earnings: async (ticker, fromDate, toDate) => earningsSync(ticker, fromDate, toDate),
     contractMinuteQuotes: async (symbol, contracts, fromMs, toMs) => contractMinuteQuotesSync(symbol, contracts, fromMs, toMs),
+    withClock: (other) => marketOn(memo, other).market,
   };
-  return market;
+  return { market, printContext };
 }
