@@ -2,6 +2,7 @@
 // Formulas, units, sign model and layout: docs/methodology.md#exposure-kernel.
 // The JS engine (lib/kernels/_js-exposure.ts) performs the same floating-point operations in
 // the same order, so the two engines differ only where vlog and Math.log differ (<= 1 ulp).
+import { capacity, compactRows, rowMapBytes } from "./compact";
 import { vexpWith, vlogWith, VK, VKI } from "./vmath";
 
 // @ts-ignore: decorator
@@ -14,16 +15,9 @@ import { vexpWith, vlogWith, VK, VKI } from "./vmath";
 // @ts-ignore: decorator
 @inline const BLOCK: i32 = 256;
 
-/** Doubles per compacted column: n rounded up to even plus a pad pair. */
-// @ts-ignore: decorator
-@inline
-function capacity(n: i32): usize {
-  return <usize>((n + 2) & ~1);
-}
-
 /** Bytes of scratch memory that `exposure` needs for n contracts. */
 export function exposureScratchBytes(n: i32): usize {
-  return ((<usize>n * 4 + 15) & ~<usize>15) + capacity(n) * 5 * 8 + <usize>BLOCK * 32;
+  return rowMapBytes(n) + capacity(n) * 5 * 8 + <usize>BLOCK * 32;
 }
 
 /**
@@ -49,7 +43,7 @@ export function exposure(
 ): i32 {
   const cap = capacity(n);
   const uidPtr = scratchPtr; // i32 per contract: its row in the compacted columns, -1 if it does not contribute
-  const kPtr = uidPtr + ((<usize>n * 4 + 15) & ~<usize>15); // compacted strike, tYears, iv
+  const kPtr = uidPtr + rowMapBytes(n); // compacted strike, tYears, iv
   const tuPtr = kPtr + cap * 8;
   const ivuPtr = tuPtr + cap * 8;
   const gPtr = ivuPtr + cap * 8; // per compacted row: gamma exposure per signed contract
@@ -62,36 +56,7 @@ export function exposure(
   // Pass 0 (scalar): drop non-contributing contracts, and give a contract with the same strike,
   // tYears and iv as the previous contributing one (a call/put pair quoted at one vol) that
   // contract's row: BSM gamma and vanna are the same for both, so they are computed once.
-  let u = 0;
-  let pk = NaN, pt = NaN, piv = NaN;
-  for (let i = 0; i < n; i++) {
-    const o = <usize>i << 3;
-    const k = load<f64>(strikePtr + o);
-    const t = load<f64>(tPtr + o);
-    const iv = load<f64>(ivPtr + o);
-    const oi = load<f64>(oiPtr + o);
-    if (!(k > 0 && t > 0 && iv > 0 && oi > 0)) {
-      store<i32>(uidPtr + (<usize>i << 2), -1);
-      continue;
-    }
-    if (k == pk && t == pt && iv == piv) {
-      store<i32>(uidPtr + (<usize>i << 2), u - 1);
-      continue;
-    }
-    pk = k;
-    pt = t;
-    piv = iv;
-    const uo = <usize>u << 3;
-    store<f64>(kPtr + uo, k);
-    store<f64>(tuPtr + uo, t);
-    store<f64>(ivuPtr + uo, iv);
-    store<i32>(uidPtr + (<usize>i << 2), u);
-    u++;
-  }
-  // Pad to a whole pair with a harmless row.
-  store<f64>(kPtr + (<usize>u << 3), spot);
-  store<f64>(tuPtr + (<usize>u << 3), 1.0);
-  store<f64>(ivuPtr + (<usize>u << 3), 1.0);
+  const u = compactRows(n, strikePtr, tPtr, ivPtr, oiPtr, uidPtr, kPtr, tuPtr, ivuPtr, spot);
 
   // Pass 1 (SIMD, two rows per step, in blocks of four short stages: log, d1, exp, combine;
   // short loops keep their constants in registers, which V8 does far better than one long body).

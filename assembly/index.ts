@@ -4,7 +4,7 @@
 
 export { exposure, exposureScratchBytes } from "./exposure";
 export { profile, profileScratchBytes } from "./profile";
-export { greekExposure } from "./greek-exposure";
+export { greekExposure, greekExposureScratchBytes } from "./greek-exposure";
 export { expBatch, logBatch } from "./vmath";
 
 /** First byte of linear memory free for the loader's bump region (16-byte aligned). */

@@ -1,7 +1,7 @@
 // JS delta/charm/vomma exposure kernel: the same floating-point operations, in the same order, as
 // assembly/greek-exposure.ts (Math.exp is bitwise the vector exp; Math.log and the vector log
-// differ by at most one ulp; lib/math's normCdf is the same algorithm as the WASM one).
-import { normCdf } from "../math/normal";
+// differ by at most one ulp; lib/math's erfc and erfcx are the same algorithms as the WASM ones).
+import { erfc, erfcx } from "../math/erf";
 import type { ResolvedParams } from "./_validate";
 import { KernelError } from "./errors";
 import type { ChainColumns, GreekExposureResult, GreekMetric } from "./types";
@@ -11,6 +11,10 @@ const INV_SQRT_2PI = 0.3989422804014327;
 const MULTIPLIER = 100;
 /** Calendar days per year: charm per year -> per day. */
 const DAYS_PER_YEAR = 365;
+/** 1/sqrt(2): Phi(x) = erfc(-x / sqrt 2) / 2. */
+const SQRT_HALF = Math.SQRT1_2;
+/** Cody's erfc split: at or below it erfc(y) = 1 - y R(y) needs no exponential. */
+const CODY_THRESHOLD = 0.46875;
 
 /** Kernel code of each greek metric (the WASM export's `metric` argument). */
 export const GREEK_METRIC_CODE: Readonly<Record<GreekMetric, number>> = Object.freeze({ delta: 0, charm: 1, vomma: 2 });
@@ -31,24 +35,23 @@ export function jsGreekExposureInto(c: ChainColumns, p: ResolvedParams, metric: 
   const cDelta = MULTIPLIER * 0.01 * spot;
   const cCharm = (MULTIPLIER * spot) / DAYS_PER_YEAR;
   const cVomma = INV_SQRT_2PI * MULTIPLIER * 0.01 * 0.01 * spot;
+  const twoRMinusQ = 2 * rMinusQ;
+  // Delta, and charm's q term, need dq Phi(+-d1); charm without a dividend yield and vomma do not.
+  const tails = code === 0 || (code === 1 && q !== 0);
   const n = strike.length;
   let used = 0;
   let runCell = -1;
   let run = 0;
   // A contract with the same strike, tYears and iv as the previous contributing one (a call/put
-  // pair quoted at one vol) reuses its d1, exponentials and normal cdfs; e^{-qT} is reused while
-  // tYears repeats. Reuse changes no value: each is the same function of the same inputs.
+  // pair quoted at one vol) reuses its per-call and per-put values (the WASM kernel's compacted
+  // row); e^{-qT} is computed again only when tYears changes. Reuse changes no value.
   let pk = Number.NaN;
   let pt = Number.NaN;
   let piv = Number.NaN;
   let dqT = Number.NaN;
-  let sqrtT = 0;
-  let sst = 0;
-  let d1 = 0;
-  let e = 0;
   let dq = 0;
-  let cdfUp = Number.NaN;
-  let cdfDown = Number.NaN;
+  let xCall = 0;
+  let xPut = 0;
   for (let i = 0; i < n; i++) {
     const row = strikeIndex[i];
     const col = expIndex[i];
@@ -67,45 +70,45 @@ export function jsGreekExposureInto(c: ChainColumns, p: ResolvedParams, metric: 
       pt = t;
       piv = iv;
       const lnMoneyness = Math.log(spot / k);
-      sqrtT = Math.sqrt(t);
-      sst = iv * sqrtT;
+      const sqrtT = Math.sqrt(t);
+      const sst = iv * sqrtT;
       const rs = 1 / sst;
-      d1 = (lnMoneyness + (rMinusQ + 0.5 * iv * iv) * t) * rs;
-      e = code === 0 ? 0 : Math.exp(negQ * t - 0.5 * d1 * d1);
-      cdfUp = Number.NaN;
-      cdfDown = Number.NaN;
-    }
-    if (t !== dqT) {
-      dqT = t;
-      dq = Math.exp(negQ * t);
-    }
-    let x: number;
-    if (code === 0) {
-      if (call) {
-        if (Number.isNaN(cdfUp)) cdfUp = normCdf(d1);
-        x = dq * cdfUp * cDelta;
-      } else {
-        if (Number.isNaN(cdfDown)) cdfDown = normCdf(-d1);
-        x = -(dq * cdfDown) * cDelta;
-      }
-    } else if (code === 1) {
+      const d1 = (lnMoneyness + (rMinusQ + 0.5 * iv * iv) * t) * rs;
+      const e = Math.exp(negQ * t - 0.5 * d1 * d1); // e^{-qT} phi(d1) sqrt(2 pi)
       const d2 = d1 - sst;
-      let qTerm = 0;
-      if (q !== 0) {
-        if (call) {
-          if (Number.isNaN(cdfUp)) cdfUp = normCdf(d1);
-          qTerm = q * dq * cdfUp;
+      let common = 0;
+      if (code === 1) {
+        // e^{-qT} phi(d1) (2 (r - q) T - d2 s) / (2 T s); without q the value is -common per day.
+        common = (e * INV_SQRT_2PI * (twoRMinusQ * t - d2 * sst)) / (2 * t * sst);
+        xCall = (0 - common) * cCharm;
+      } else if (code === 2) {
+        // vega d1 d2 / iv = S e^{-qT} phi(d1) sqrt T d1 d2 / iv, per vol point squared.
+        xCall = e * ((sqrtT * d1 * d2) / iv) * cVomma;
+      }
+      xPut = xCall;
+      if (tails) {
+        if (t !== dqT) {
+          dqT = t;
+          dq = Math.exp(negQ * t);
+        }
+        // tail = e^{-qT} Phi(-|d1|): Cody's erfc at or below the split; beyond it
+        // erfcx(|d1|/sqrt 2) e^{-d1^2/2} / 2, whose exponential times e^{-qT} is e.
+        const ay = Math.abs(d1) * SQRT_HALF;
+        const tail = ay <= CODY_THRESHOLD ? dq * (0.5 * erfc(ay)) : 0.5 * erfcx(ay) * e;
+        const up = d1 >= 0 ? dq - tail : tail; // e^{-qT} Phi(d1)
+        const down = d1 >= 0 ? tail : dq - tail; // e^{-qT} Phi(-d1)
+        if (code === 0) {
+          // theta e^{-qT} Phi(theta d1), per 1% move in dollars.
+          xCall = up * cDelta;
+          xPut = -down * cDelta;
         } else {
-          if (Number.isNaN(cdfDown)) cdfDown = normCdf(-d1);
-          qTerm = -(q * dq * cdfDown);
+          // theta q e^{-qT} Phi(theta d1) - common, per day.
+          xCall = (q * up - common) * cCharm;
+          xPut = (-(q * down) - common) * cCharm;
         }
       }
-      x = (qTerm - (e * INV_SQRT_2PI * (2 * rMinusQ * t - d2 * sst)) / (2 * t * sst)) * cCharm;
-    } else {
-      const d2 = d1 - sst;
-      x = e * ((sqrtT * d1 * d2) / iv) * cVomma;
     }
-    const v = (call ? callSign : putSign) * oi * x;
+    const v = (call ? callSign : putSign) * oi * (call ? xCall : xPut);
     const cell = row * nExp + col;
     if (cell === runCell) {
       run += v;

@@ -137,7 +137,8 @@ export function createWasmEngine(exports: KernelExports): KernelEngine {
     checkGreekMetric(metric);
     const { nStrikes, nExp } = params;
     const cells = nStrikes * nExp;
-    region.reserve(aligned(n * 8) * 4 + aligned(n * 4) * 2 + aligned(n) + aligned(cells * 8) + aligned(nStrikes * 8) + 16);
+    const scratchBytes = exports.greekExposureScratchBytes(n);
+    region.reserve(aligned(n * 8) * 4 + aligned(n * 4) * 2 + aligned(n) + aligned(cells * 8) + aligned(nStrikes * 8) + 16 + aligned(scratchBytes));
     const strikePtr = region.alloc(n * 8);
     const tPtr = region.alloc(n * 8);
     const ivPtr = region.alloc(n * 8);
@@ -148,6 +149,7 @@ export function createWasmEngine(exports: KernelExports): KernelEngine {
     const gridPtr = region.alloc(cells * 8);
     const byStrikePtr = region.alloc(nStrikes * 8);
     const totalPtr = region.alloc(16);
+    const scratchPtr = region.alloc(scratchBytes);
     const buffer = region.buffer;
     put(buffer, strikePtr, input.strike);
     put(buffer, tPtr, input.tYears);
@@ -176,6 +178,7 @@ export function createWasmEngine(exports: KernelExports): KernelEngine {
       gridPtr,
       byStrikePtr,
       totalPtr,
+      scratchPtr,
     );
     if (used < 0) {
       const i = -used - 1;

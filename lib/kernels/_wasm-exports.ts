@@ -48,7 +48,9 @@ export interface KernelExports {
     gridPtr: number,
     byStrikePtr: number,
     totalPtr: number,
+    scratchPtr: number,
   ): number;
+  greekExposureScratchBytes(n: number): number;
   profile(
     n: number,
     strikePtr: number,

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { spxChain } from "../../bench/_spx-chain";
 import { type GreekMetric, jsKernels, KernelError, type KernelEngine, loadKernels } from "../../lib/kernels";
-import { bsmGreeks, bsmPrice } from "../../lib/math";
+import { bsmGreeks, bsmPrice, normCdf, normPdf } from "../../lib/math";
 import { violations } from "../_helpers/violations";
 import { columns, maxAbs, maxRelError, relError } from "./_helpers";
 
@@ -99,6 +99,41 @@ describe.each(engines)("%s engine: delta, charm and vomma exposure", (_name, loa
       expect(relError(r.total, 3 * one("C") - 5 * one("P"), Math.abs(one("C")))).toBeLessThan(1e-14);
       expect(r.contributing).toBe(2);
     }
+  });
+
+  it("keeps delta's and charm's normal cdf terms exact in every erfc range, however the rows pair up", async () => {
+    // The kernels take e^{-qT} Phi(-|d1|) from Cody's erfc pieces and the density's exponential
+    // (docs/methodology.md#greek-exposure-kernel); the WASM one two rows at a time. Strikes put
+    // |d1| / sqrt 2 below 0.46875, in (0.46875, 4] and beyond 4 (d1 from -12 to 12), in a strided,
+    // odd-length order so neighbouring rows mix the ranges; each cell holds one contract.
+    const engine = await load();
+    const [spot, tYears, iv, rate, q] = [100, 0.05, 0.2, 0.04, 0.03];
+    const sst = iv * Math.sqrt(tYears);
+    const d1s = Array.from({ length: 241 }, (_, i) => -12 + i * 0.1);
+    // Stride 97 through 241 (prime): neighbours are 9.7 apart in d1 (mod 24.1).
+    const order = d1s.map((_, i) => (i * 97) % d1s.length);
+    const rows = order.flatMap((j, r) => {
+      const strike = spot * Math.exp(-(d1s[j] * sst - (rate - q + 0.5 * iv * iv) * tYears));
+      return (["C", "P"] as const).map((right) => ({ strike, tYears, iv, oi: 1, right, strikeIndex: r, expIndex: right === "C" ? 1 : 0 }));
+    });
+    const params = { spot, rate, dividendYield: q, callSign: 1, putSign: 1, nStrikes: rows.length / 2, nExp: 2 };
+    const delta = engine.greekExposure(columns(rows), params, "delta").grid;
+    const charm = engine.greekExposure(columns(rows), params, "charm").grid;
+    const bad = violations();
+    for (const row of rows) {
+      const theta = row.right === "C" ? 1 : -1;
+      const d1 = (Math.log(spot / row.strike) + (rate - q + 0.5 * iv * iv) * tYears) / sst;
+      const cdfTerm = theta * Math.exp(-q * tYears) * normCdf(theta * d1);
+      const cell = row.strikeIndex * 2 + row.expIndex;
+      // Delta is the cdf term itself: relative, no floor, down to Phi(-12) ~ 1.8e-33.
+      bad.check(relError(delta[cell] / scaleOf("delta", spot), cdfTerm) < 1e-12, () => `delta d1=${d1}: ${delta[cell]}`);
+      const densityTerm = (Math.exp(-q * tYears) * normPdf(d1) * (2 * (rate - q) * tYears - (d1 - sst) * sst)) / (2 * tYears * sst);
+      const want = q * cdfTerm - densityTerm;
+      // Charm's two terms can cancel: relative to their magnitudes.
+      bad.check(relError(charm[cell] / scaleOf("charm", spot), want, Math.abs(q * cdfTerm) + Math.abs(densityTerm)) < 1e-12, () => `charm d1=${d1}: ${charm[cell]}`);
+    }
+    expect(bad.checked).toBe(2 * rows.length);
+    bad.expectNone("cdf terms");
   });
 
   it("agrees with a per-contract bsmGreeks reference on the whole SPX-like board (<= 1e-11)", async () => {

@@ -30,7 +30,8 @@ describe("wasm/kernels.generated.ts", () => {
     const module = new WebAssembly.Module(bytes as BufferSource);
     for (const imp of WebAssembly.Module.imports(module)) expect(`${imp.module}.${imp.name}`).toBe("env.abort");
     const names = WebAssembly.Module.exports(module).map((e) => e.name);
-    for (const name of ["memory", "heapBase", "exposure", "exposureScratchBytes", "profile", "profileScratchBytes", "impliedVolBatch"]) {
+    const kernels = ["exposure", "exposureScratchBytes", "greekExposure", "greekExposureScratchBytes", "profile", "profileScratchBytes", "impliedVolBatch"];
+    for (const name of ["memory", "heapBase", ...kernels]) {
       expect(names).toContain(name);
     }
   });
