@@ -4,15 +4,14 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { fixedClock } from "../../../lib/market/clock";
 import type { MarketData } from "../../../lib/market/market-data";
-import { createSimulatedMarket } from "../../../lib/market/simulated";
 import { bannerSymbol, firstRunFacts, firstRunLines } from "../../../server/cli/first-run";
 import { main } from "../../../server/main";
+import { simulatedMarketAt } from "../../_helpers/simulated-market";
 
 const WEDNESDAY_1000_ET = Date.parse("2024-03-06T15:00:00Z");
 const SATURDAY_1200_ET = Date.parse("2024-03-09T17:00:00Z");
-const market = (nowMs: number) => createSimulatedMarket({ seed: 42, clock: fixedClock(nowMs) });
+const market = (nowMs: number) => simulatedMarketAt(42, nowMs);
 
 describe("first-run banner", () => {
   it("inside a session: the account id, both commands, a curl line for SPXW, no --now hint", async () => {

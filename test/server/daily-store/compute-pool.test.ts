@@ -2,7 +2,6 @@
 // built on the event loop over the same market, the modules' read paths use it when the app has one,
 // and a pool whose workers cannot start falls back to the loop.
 import { afterAll, describe, expect, it } from "vitest";
-import { createSimulatedMarket, fixedClock } from "../../../lib/market";
 import { previousTradingDay } from "../../../lib/time";
 import { sessionCloseReading } from "../../../lib/vol";
 import { RvolQuerySchema } from "../../../lib/api/flow";
@@ -17,10 +16,11 @@ import { computeSessionSummary, summariesByDate } from "../../../server/modules/
 import { createDailyStore } from "../../../server/modules/vol/daily-store";
 import type { AppServices } from "../../../server/services";
 import { WorkerPoolUnavailable } from "../../../server/workers/worker-pool";
+import { simulatedMarketAt } from "../../_helpers/simulated-market";
 
 const SEED = 11;
 const NOW_MS = Date.parse("2024-03-06T16:00:00Z");
-const market = createSimulatedMarket({ seed: SEED, clock: fixedClock(NOW_MS) });
+const market = simulatedMarketAt(SEED, NOW_MS);
 const pool = createComputePool({ source: { kind: "simulated", seed: SEED } }, 2);
 afterAll(() => pool.close());
 

@@ -6,7 +6,6 @@
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../../lib/market/clock";
-import { createSimulatedMarket } from "../../../lib/market/simulated";
 import { dailyDbPath, FLOW_SUMMARY, marketIdentity, openDailyStore, startDailyFill, VOL_READING, type FillerRole } from "../../../server/daily-store";
 import { FILL_RETRY_MAX_MS, FILL_RETRY_MIN_MS, fillRetryDelayMs } from "../../../server/daily-store/filler";
 import type { FillRetry } from "../../../server/daily-store/progress";
@@ -14,6 +13,7 @@ import { metaModule } from "../../../server/modules/meta";
 import { createVolModule } from "../../../server/modules/vol";
 import { makeHarness } from "../_harness";
 import { LAST_SESSION, NOW_MS, tempDir } from "./_store-fixtures";
+import { simulatedMarketAt } from "../../_helpers/simulated-market";
 
 const t = tempDir();
 afterAll(() => t.remove());
@@ -36,7 +36,7 @@ describe("a store error during a pass", () => {
     const atError: { retry: FillRetry | null; running: boolean; role: FillerRole | undefined; status?: unknown }[] = [];
     let filler: ReturnType<typeof startDailyFill> | undefined;
     const h = makeHarness({
-      market: createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }),
+      market: simulatedMarketAt(42, NOW_MS),
       nowMs: NOW_MS,
       modules: [metaModule, createVolModule({ historySessions: 2, symbols: ["KO"] })],
       dailyStore: store,
@@ -93,7 +93,7 @@ describe("a store error during a pass", () => {
     const store = openDailyStore(dailyDbPath(t.dir), marketIdentity({ kind: "simulated", seed: 42 }));
     try {
       const h = makeHarness({
-        market: createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }),
+        market: simulatedMarketAt(42, NOW_MS),
         nowMs: NOW_MS,
         modules: [metaModule, createVolModule({ historySessions: 2, symbols: ["KO"] })],
         dailyStore: store,
@@ -103,7 +103,7 @@ describe("a store error during a pass", () => {
       expect(res.status).toBe(200);
       expect((await res.json()).data.coverage.dailyFill).toEqual({ running: false, retry: { attempt: 3, nextAt: "2026-01-02T03:04:05Z", reason: "SQLITE_FULL" } });
       const plain = makeHarness({
-        market: createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }),
+        market: simulatedMarketAt(42, NOW_MS),
         nowMs: NOW_MS,
         modules: [metaModule, createVolModule({ historySessions: 2, symbols: ["KO"] })],
       });

@@ -3,7 +3,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../../lib/market/clock";
-import { createSimulatedMarket } from "../../../lib/market/simulated";
 import {
   dailyDbPath,
   fillPlan,
@@ -21,6 +20,7 @@ import { metaModule } from "../../../server/modules/meta";
 import { createVolModule } from "../../../server/modules/vol";
 import { makeHarness } from "../_harness";
 import { countingMarket, LAST_SESSION, NOW_MS, tempDir } from "./_store-fixtures";
+import { simulatedMarketAt } from "../../_helpers/simulated-market";
 
 const identity = marketIdentity({ kind: "simulated", seed: 42 });
 const SCOPE = { symbols: ["KO"], volSessions: 2, flowFrom: LAST_SESSION };
@@ -78,7 +78,7 @@ describe("worker fill and a second app", () => {
   it("a second app on the same data directory serves top contracts from the store without a tape", async () => {
     const second = openDailyStore(dailyDbPath(t.dir), identity);
     try {
-      const { market, calls } = countingMarket(createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }));
+      const { market, calls } = countingMarket(simulatedMarketAt(42, NOW_MS));
       const h = makeHarness({ market, nowMs: NOW_MS, credits: 1000, modules: [metaModule, flowModule], dailyStore: second });
       const res = await h.get(`/v1/contract/top/daily?date=${LAST_SESSION}&ticker=KO&limit=50`);
       expect(res.status).toBe(200);
@@ -88,7 +88,7 @@ describe("worker fill and a second app", () => {
       expect(second.stats().hits).toBeGreaterThanOrEqual(1);
       // The same answer as an app that computes the session from the tape.
       const plain = makeHarness({
-        market: createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }),
+        market: simulatedMarketAt(42, NOW_MS),
         nowMs: NOW_MS,
         credits: 1000,
         modules: [metaModule, flowModule],
@@ -104,7 +104,7 @@ describe("worker fill and a second app", () => {
   it("a second app's vol history comes from the store without a closing board", async () => {
     const second = openDailyStore(dailyDbPath(t.dir), identity);
     try {
-      const { market, calls } = countingMarket(createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }));
+      const { market, calls } = countingMarket(simulatedMarketAt(42, NOW_MS));
       const vol = createVolModule({ historySessions: 2, symbols: ["KO"] });
       const h = makeHarness({ market, nowMs: NOW_MS, modules: [metaModule, vol], dailyStore: second });
       const state = moduleStateOf(h.app.services, vol);
@@ -112,7 +112,7 @@ describe("worker fill and a second app", () => {
       expect(calls.chain).toBe(0);
       expect(history.map((r) => r.date)).toEqual(["2024-03-04", "2024-03-05"]);
       const fresh = createVolModule({ historySessions: 2, symbols: ["KO"] });
-      const p = makeHarness({ market: createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }), nowMs: NOW_MS, modules: [metaModule, fresh] });
+      const p = makeHarness({ market: simulatedMarketAt(42, NOW_MS), nowMs: NOW_MS, modules: [metaModule, fresh] });
       expect(isDeepStrictEqual(history, await moduleStateOf(p.app.services, fresh).daily.before("KO", "2024-03-06", 2))).toBe(true);
     } finally {
       second.close();

@@ -18,12 +18,11 @@ import {
   type FillScope,
 } from "../../../server/daily-store";
 import { surveyFill } from "../../../server/daily-store/survey";
-import { fixedClock } from "../../../lib/market/clock";
-import { createSimulatedMarket } from "../../../lib/market/simulated";
 import { flowModule } from "../../../server/modules/flow";
 import { metaModule } from "../../../server/modules/meta";
 import { makeHarness } from "../_harness";
 import { LAST_SESSION, NOW_MS, tempDir } from "./_store-fixtures";
+import { simulatedMarketAt } from "../../_helpers/simulated-market";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -142,7 +141,7 @@ describe("outside the horizon", () => {
       ),
     ).toBe(false);
     const h = makeHarness({
-      market: createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }),
+      market: simulatedMarketAt(42, NOW_MS),
       nowMs: NOW_MS,
       credits: 1000,
       modules: [metaModule, flowModule],

@@ -5,8 +5,6 @@ import { writeFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { fixedClock } from "../../../lib/market/clock";
-import { createSimulatedMarket } from "../../../lib/market/simulated";
 import { previousTradingDay } from "../../../lib/time";
 import { sessionCloseReading, type SessionCloseReading } from "../../../lib/vol";
 import { decodeDaily, encodeDaily } from "../../../server/daily-store/codec";
@@ -15,6 +13,7 @@ import { FLOW_SUMMARY, VOL_READING } from "../../../server/daily-store/kinds";
 import { dailyDbPath, marketIdentity, openDailyStore, type DailyDataStore } from "../../../server/daily-store";
 import { createDailyStore } from "../../../server/modules/vol/daily-store";
 import { countingMarket, LAST_SESSION, NOW_MS, tempDir } from "./_store-fixtures";
+import { simulatedMarketAt } from "../../_helpers/simulated-market";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -75,7 +74,7 @@ describe("codec", () => {
 });
 
 describe("store round trip over real values", () => {
-  const market = createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) });
+  const market = simulatedMarketAt(42, NOW_MS);
   const produce = dailyProducer(market);
 
   it("a volatility reading read back equals the one computed (random symbols and sessions)", async () => {
@@ -113,7 +112,7 @@ describe("fingerprints", () => {
     const seed42 = marketIdentity({ kind: "simulated", seed: 42 });
     const seed7 = marketIdentity({ kind: "simulated", seed: 7 });
     const { store: a, path } = freshStore(seed42);
-    const m42 = createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) });
+    const m42 = simulatedMarketAt(42, NOW_MS);
     const r42 = await sessionCloseReading(m42, "SPY", LAST_SESSION);
     a.put(VOL_READING, "SPY", LAST_SESSION, r42);
     expect(a.count(VOL_READING)).toBe(1);
@@ -124,7 +123,7 @@ describe("fingerprints", () => {
     expect(b.count(VOL_READING)).toBe(0);
 
     // The vol module's daily store over seed 7 computes the reading (one closing board) and writes it.
-    const { market: m7, calls } = countingMarket(createSimulatedMarket({ seed: 7, clock: fixedClock(NOW_MS) }));
+    const { market: m7, calls } = countingMarket(simulatedMarketAt(7, NOW_MS));
     const daily = createDailyStore(m7, { persisted: b, nowMs: () => NOW_MS });
     const r7 = await daily.reading("SPY", LAST_SESSION);
     expect(calls.chain).toBe(1);
@@ -145,7 +144,7 @@ describe("fingerprints", () => {
 
   it("the session being traded is neither read from nor written to the store", async () => {
     const { store } = freshStore();
-    const { market, calls } = countingMarket(createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }));
+    const { market, calls } = countingMarket(simulatedMarketAt(42, NOW_MS));
     const daily = createDailyStore(market, { persisted: store, nowMs: () => NOW_MS });
     await daily.reading("SPY", "2024-03-06");
     expect(calls.chain).toBe(1);

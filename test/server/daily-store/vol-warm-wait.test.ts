@@ -2,8 +2,6 @@
 // closing board is built on the request thread) and reports the fill's rows as its progress; once
 // the fill has the window, the warm-up loads it from the store on its own.
 import { afterAll, describe, expect, it } from "vitest";
-import { fixedClock } from "../../../lib/market/clock";
-import { createSimulatedMarket } from "../../../lib/market/simulated";
 import { dailyDbPath, marketIdentity, openDailyStore, VOL_READING } from "../../../server/daily-store";
 import { dailyProducer } from "../../../server/daily-store/compute";
 import { moduleStateOf } from "../../../server/modules";
@@ -12,6 +10,7 @@ import { createVolModule } from "../../../server/modules/vol";
 import { sessionsBefore } from "../../../server/modules/vol/daily-store";
 import { makeHarness } from "../_harness";
 import { countingMarket, NOW_MS, tempDir } from "./_store-fixtures";
+import { simulatedMarketAt } from "../../_helpers/simulated-market";
 
 const t = tempDir();
 afterAll(() => t.remove());
@@ -20,7 +19,7 @@ describe("vol warm-up with a background fill", () => {
   it("waits for the fill, shows its progress, then loads the window from the store without a board", async () => {
     const store = openDailyStore(dailyDbPath(t.dir), marketIdentity({ kind: "simulated", seed: 42 }));
     try {
-      const { market, calls, chainAt } = countingMarket(createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }));
+      const { market, calls, chainAt } = countingMarket(simulatedMarketAt(42, NOW_MS));
       const vol = createVolModule({ historySessions: 2, symbols: ["KO"] });
       const h = makeHarness({ market, nowMs: NOW_MS, modules: [metaModule, vol], dailyStore: store });
       const state = moduleStateOf(h.app.services, vol);
@@ -52,7 +51,7 @@ describe("vol warm-up with a background fill", () => {
       const windowBoards = () =>
         chainAt.slice(liveBoards).filter((c) => c.symbol === "KO" && dates.includes(new Date(c.atMs - 5 * 3_600_000).toISOString().slice(0, 10)));
       // The "worker" writes the window (here: computed in this thread on a separate market) and finishes.
-      const produce = dailyProducer(createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }));
+      const produce = dailyProducer(simulatedMarketAt(42, NOW_MS));
       store.putMany(VOL_READING, await Promise.all(dates.map(async (d) => ({ symbol: "KO", session: d, value: await produce(VOL_READING, "KO", d) }))));
       store.fill.update(VOL_READING, { done: 3, total: 3, finished: true });
       await warm;

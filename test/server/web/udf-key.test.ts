@@ -4,13 +4,12 @@
 // carry `Authorization: Bearer <key>`. The requester below does what the library's does (same URL
 // shape, same options, the body parsed as JSON), against a real listening server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixedClock } from "../../../lib/market/clock";
-import { createSimulatedMarket } from "../../../lib/market/simulated";
 import { fetchWithKey, installUdfKey } from "../../../lib/price";
 import { listen, type Listening } from "../../../server/http/listen";
 import { chartPages } from "../../../server/web";
 import type { AppServices } from "../../../server/services";
 import { makeHarness } from "../_harness";
+import { simulatedMarketAt } from "../../_helpers/simulated-market";
 
 /** The UDF datafeed's request path: `${datafeedURL}/${urlPath}?a=b` through `scope.fetch`. */
 function udfRequest(scope: { fetch: typeof fetch }, datafeedUrl: string, urlPath: string, params: Record<string, string | number> = {}) {
@@ -25,7 +24,7 @@ function udfRequest(scope: { fetch: typeof fetch }, datafeedUrl: string, urlPath
 
 describe("TradingView's UDF datafeed with a key", () => {
   const NOW_MS = Date.parse("2024-03-06T15:00:00Z");
-  const h = makeHarness({ credits: 1000, market: createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }) });
+  const h = makeHarness({ credits: 1000, market: simulatedMarketAt(42, NOW_MS) });
   let server: Listening;
   let datafeedUrl: string;
   beforeAll(async () => {

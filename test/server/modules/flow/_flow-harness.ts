@@ -4,17 +4,16 @@
 // and time-limit tests).
 import { watchedMarket } from "../../_watched-market";
 import { expect } from "vitest";
-import { fixedClock } from "../../../../lib/market/clock";
 import type { MarketData } from "../../../../lib/market/market-data";
-import { createSimulatedMarket } from "../../../../lib/market/simulated";
 import { makeHarness, NOW_MS, type Harness } from "../../_harness";
+import { simulatedMarketAt } from "../../../_helpers/simulated-market";
 
 export { NOW_MS };
 export const TODAY = "2024-03-06";
 export const PRIOR = "2024-03-05";
 
 /** One simulated market per test file (its own caches make repeated reads cheap). */
-export const simMarket = createSimulatedMarket({ seed: 7, clock: fixedClock(NOW_MS) });
+export const simMarket = simulatedMarketAt(7, NOW_MS);
 
 export interface FlowHarness extends Harness {
   sim: MarketData;

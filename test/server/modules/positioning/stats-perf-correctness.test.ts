@@ -14,8 +14,9 @@ import { openAccountService } from "../../../../server/accounts";
 import { createApp } from "../../../../server/app";
 import { createConcurrencyLimiter, createRateLimiter } from "../../../../server/limits";
 import { violations } from "../../../_helpers/violations";
+import { simulatedMarketAt } from "../../../_helpers/simulated-market";
 
-const market = createSimulatedMarket({ seed: 7, clock: fixedClock(Date.parse("2024-04-01T00:00:00Z")) });
+const market = simulatedMarketAt(7, Date.parse("2024-04-01T00:00:00Z"));
 // Sessions with an AM-settled monthly inside SPXW (2024-03-15), an early close (2023-11-24) and ordinary days.
 const DATES = ["2023-11-24", "2024-03-14", "2024-03-15", "2024-03-18"];
 const SYMBOLS = ["SPXW", "SPY", "AAPL", "TSLA"];

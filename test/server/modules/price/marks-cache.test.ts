@@ -3,15 +3,14 @@
 // parts; the session still in progress is computed on every call. docs/api.md#chart-marks.
 import { beforeAll, describe, expect, it } from "vitest";
 import { BarMarksSchema } from "../../../../lib/api/marks";
-import { fixedClock } from "../../../../lib/market/clock";
-import { createSimulatedMarket } from "../../../../lib/market/simulated";
 // (Counted per market as the server holds it: `services.market`, the guarded market: server/market-guard.ts.)
 import { sessionsComputed } from "../../../../server/modules/price/session-marks";
 import { makeHarness, type Harness } from "../../_harness";
+import { simulatedMarketAt } from "../../../_helpers/simulated-market";
 
 const NOW = Date.parse("2024-03-06T20:30:00Z"); // Wednesday 15:30 ET: Tuesday is finished
 const s = (iso: string) => Date.parse(iso) / 1000;
-const market = createSimulatedMarket({ seed: 42, clock: fixedClock(NOW) });
+const market = simulatedMarketAt(42, NOW);
 let h: Harness;
 beforeAll(() => {
   h = makeHarness({ market, nowMs: NOW, credits: 100_000 });

@@ -5,18 +5,17 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { BarMarksSchema, TimescaleMarksSchema } from "../../../../lib/api/marks";
 import { groupSweeps } from "../../../../lib/flow/sweeps";
-import { fixedClock } from "../../../../lib/market/clock";
-import { createSimulatedMarket } from "../../../../lib/market/simulated";
 import { MARK_RULES } from "../../../../lib/price/marks";
 import { etInstant } from "../../../../lib/time";
 import { makeHarness, type Harness } from "../../_harness";
+import { simulatedMarketAt } from "../../../_helpers/simulated-market";
 
 // Tuesday 2024-03-05 15:30 ET; the window is that session so far. (A session whose SPY king node
 // moves: since issue 35's anchored market, 2024-03-06's stays at 520 all day.)
 const NOW = Date.parse("2024-03-05T20:30:00Z");
 const FROM_S = Date.parse("2024-03-05T14:30:00Z") / 1000;
 const TO_S = NOW / 1000;
-const market = createSimulatedMarket({ seed: 42, clock: fixedClock(NOW) });
+const market = simulatedMarketAt(42, NOW);
 
 let h: Harness;
 beforeAll(() => {

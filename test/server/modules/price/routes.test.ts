@@ -2,14 +2,13 @@
 // /v1/history, /v1/symbols, /v1/config, /v1/search, /v1/time and the chart page, over the
 // simulator pinned at Wednesday 2024-03-06 10:00 EST.
 import { beforeAll, describe, expect, it } from "vitest";
-import { fixedClock } from "../../../../lib/market/clock";
-import { createSimulatedMarket } from "../../../../lib/market/simulated";
 import { sessionBounds, sessionMinuteCount, tradingDaysBetween } from "../../../../lib/time";
 import { refDaily, utcMidnight } from "../../../price/_reference";
 import { makeHarness, NOW_MS, type Harness } from "../../_harness";
+import { simulatedMarketAt } from "../../../_helpers/simulated-market";
 
 const S = (iso: string) => Date.parse(iso) / 1000;
-const market = createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) });
+const market = simulatedMarketAt(42, NOW_MS);
 
 async function json(res: Response): Promise<any> {
   return JSON.parse(await res.text());

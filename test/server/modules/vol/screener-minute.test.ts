@@ -2,14 +2,13 @@
 // background as soon as a new minute starts (once the screener has been used), and warm requests
 // that only rank, filter and slice the minute's rows.
 import { afterAll, describe, expect, it } from "vitest";
-import { createSimulatedMarket } from "../../../../lib/market/simulated";
-import { fixedClock } from "../../../../lib/market/clock";
 import { moduleStateOf } from "../../../../server/modules";
 import { metaModule } from "../../../../server/modules/meta";
 import { createVolModule } from "../../../../server/modules/vol";
 import { rankRows, REFRESH_POLL_MS, universeRows } from "../../../../server/modules/vol/screener";
 import { makeHarness, NOW_MS } from "../../_harness";
 import { TEST_HISTORY_SESSIONS, TEST_SYMBOLS } from "./_vol-harness";
+import { simulatedMarketAt } from "../../../_helpers/simulated-market";
 
 const clock = {
   ms: NOW_MS,
@@ -18,7 +17,7 @@ const clock = {
   },
 };
 const vol = createVolModule({ historySessions: TEST_HISTORY_SESSIONS, symbols: TEST_SYMBOLS });
-const h = makeHarness({ market: createSimulatedMarket({ seed: 42, clock: fixedClock(NOW_MS) }), clock, credits: 100_000, modules: [metaModule, vol] });
+const h = makeHarness({ market: simulatedMarketAt(42, NOW_MS), clock, credits: 100_000, modules: [metaModule, vol] });
 const state = moduleStateOf(h.app.services, vol);
 const minuteKey = (ms: number) => `rows|${Math.floor(ms / 60_000)}`;
 
