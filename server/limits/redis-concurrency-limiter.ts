@@ -72,7 +72,8 @@ export interface RedisConcurrencyLimiter extends ConcurrencyLimiter {
 export function createRedisConcurrencyLimiter(redis: Redis, options: RedisConcurrencyLimiterOptions = {}): RedisConcurrencyLimiter {
   const prefix = `${options.prefix ?? "optionscope:"}slots:`;
   const leaseMs = options.leaseMs ?? SLOT_LEASE_MS;
-  const client = redis as RedisWithSlots;
+  // Through `unknown`: comparing ioredis's `Redis` with its extension structurally cost tsc 10 s.
+  const client = redis as unknown as RedisWithSlots;
   if (typeof client.optionscopeSlotAcquire !== "function") {
     client.defineCommand("optionscopeSlotAcquire", { numberOfKeys: 1, lua: ACQUIRE });
     client.defineCommand("optionscopeSlotRenew", { lua: RENEW });

@@ -159,7 +159,8 @@ export interface RedisSlidingLog {
 export function createRedisSlidingLog(redis: Redis, options: RedisRateLimiterOptions = {}): RedisSlidingLog {
   const prefix = `${options.prefix ?? "optionscope:"}${options.keyspace ?? "rate:"}`;
   const windowMs = options.windowMs ?? WINDOW_MS;
-  const client = redis as RedisWithSlidingLog;
+  // Through `unknown`: comparing ioredis's `Redis` with its extension structurally cost tsc 10 s.
+  const client = redis as unknown as RedisWithSlidingLog;
   if (typeof client.optionscopeSlidingLogs !== "function") {
     client.defineCommand("optionscopeSlidingLogs", { lua: SLIDING_LOG });
   }

@@ -117,7 +117,8 @@ function fieldsOf(list: string[]): Map<string, string> {
  */
 export function createRedisReplayStore(redis: Redis, options: RedisReplayStoreOptions): ReplayStore {
   const prefix = options.prefix ?? "optionscope:";
-  const client = redis as RedisWithReplay;
+  // Through `unknown`: comparing ioredis's `Redis` with its extension structurally cost tsc 10 s.
+  const client = redis as unknown as RedisWithReplay;
   if (typeof client.optionscopeReplayAppend !== "function") {
     client.defineCommand("optionscopeReplayAppend", { numberOfKeys: 2, lua: APPEND });
     client.defineCommand("optionscopeReplayLookup", { numberOfKeys: 2, lua: LOOKUP });

@@ -30,7 +30,7 @@ export interface LevelAnchor {
  * every day the index moved more than 2%, and every session of the April 2025 tariff shock; the
  * quarter ends carry the quarter's regime vol `rv`. Sources in docs/methodology.md#level-anchors.
  */
-export const SPX_ANCHORS: readonly LevelAnchor[] = Object.freeze([
+export const SPX_ANCHORS: readonly LevelAnchor[] = Object.freeze<LevelAnchor[]>([
   { date: "2023-03-31", close: 4109.31 },
   { date: "2023-05-31", close: 4179.83 },
   { date: "2023-06-30", close: 4450.38, rv: 0.11 },
@@ -149,7 +149,7 @@ export interface NameAnchors {
  * family members (SPY, VOO, IVV, XSP, QQQ, IWM), which trade at a fixed ratio to their anchored head.
  * @see docs/methodology.md#level-anchors, docs/data.md#level-anchors-by-name
  */
-export const NAME_ANCHORS: Readonly<Record<string, NameAnchors>> = Object.freeze({
+export const NAME_ANCHORS: Readonly<Record<string, NameAnchors>> = Object.freeze<Record<string, NameAnchors>>({
   NDX: {
     source: "Nasdaq-100 official close (Nasdaq)",
     closes: [13181.35, 15179.21, 14715.24, 16825.93, 18254.69, 19682.87, 20060.69, 21012.17, 19278.45, 22679.01, 24679.99, 25858.13],
