@@ -1,11 +1,11 @@
 import { cpSync } from "node:fs";
 import { defineConfig } from "tsup";
 
-// Library (isomorphic) and server entry points, ESM + CJS + .d.ts.
+// Server entry points, ESM + CJS + .d.ts. The library is built per module by scripts/build-lib.mjs
+// (dist/lib/, dist/wasm/), after this build: `clean` here would remove it.
 export default defineConfig((cli) => [
   {
     entry: {
-      index: "lib/index.ts",
       server: "server/index.ts",
       cli: "server/main.ts",
       // Daily-statistics worker: started by server/modules/positioning/stats-pool.ts as a sibling file.
@@ -14,9 +14,11 @@ export default defineConfig((cli) => [
       "daily-fill-worker": "server/daily-store/fill-worker.ts",
       // The request path's cold rows off the event loop: started by server/daily-store/compute-pool.ts.
       "compute-worker": "server/daily-store/compute-worker.ts",
+      // The live Massive feed's snapshot polls off the event loop: started by server/feeds/massive/massive-feed.ts.
+      "massive-snapshot-worker": "server/feeds/massive/snapshot-worker.ts",
     },
     format: ["esm", "cjs"],
-    dts: { entry: { index: "lib/index.ts", server: "server/index.ts" } },
+    dts: { entry: { server: "server/index.ts" } },
     platform: "node",
     target: "node20",
     sourcemap: true,

@@ -32,6 +32,8 @@ export default defineConfig({
     alias: [
       { find: /^optionscope$/, replacement: src("./lib/index.ts") },
       { find: /^optionscope\/server$/, replacement: src("./server/index.ts") },
+      // The library's subpath exports (package.json "exports"): one per lib/ area.
+      { find: /^optionscope\/([a-z-]+)$/, replacement: `${src("./lib")}/$1/index.ts` },
     ],
   },
   test: {

@@ -15,6 +15,7 @@ import { CONSOLE_PREFIX } from "./console/console-app";
 import type { MountedModule } from "./modules/define-module";
 import { DEFAULT_STREAM_TIMINGS, type AppOptions, type AppServices, type FetchLike } from "./services";
 import { guardMarket } from "./market-guard";
+import { DEFAULT_STALE_AFTER_MS } from "../lib/market/freshness";
 import { DEFAULT_CACHE_MB, mebibytes } from "./cache/cache-budget";
 
 /** Path prefixes of the hosts on one port (DESIGN section 4). */
@@ -101,6 +102,8 @@ export function createApp(
     computePool: options.computePool,
     metrics: options.metrics,
     serveMetrics: options.serveMetrics === true && options.metrics !== undefined,
+    feedStatus: options.feedStatus,
+    staleAfterMs: options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS,
     modules,
     routes: [],
   };

@@ -84,6 +84,58 @@ export interface ServeConfig {
   metrics?: boolean;
   /** Period of the `event_loop` log line, ms (`OPTIONSCOPE_LOOP_LOG_S`, seconds; 0: no line); absent: 60 s. */
   loopLogIntervalMs?: number;
+  /**
+   * A live vendor feed instead of the simulator (`--feed massive --underlyings SPY,SPXW`); the key
+   * comes from `MASSIVE_API_KEY` only, never a flag. See docs/data.md#massive-live-feed.
+   */
+  feed?: FeedConfig;
+  /** A live board this far behind the newest one is `stale: true` (`--stale-after-s` / `OPTIONSCOPE_STALE_AFTER_S`), ms. */
+  staleAfterMs?: number;
+}
+
+/** The live feed of `serve --feed`. */
+export interface FeedConfig {
+  name: "massive";
+  /** Our symbols to follow (`SPY`, `SPXW`). */
+  underlyings: string[];
+  /** From `MASSIVE_API_KEY`; never logged. */
+  apiKey: string;
+  /** `OPTIONSCOPE_MASSIVE_REST_URL` (a proxy, or the loopback fake in tests); default the vendor's. */
+  restBaseUrl?: string;
+  /** `OPTIONSCOPE_MASSIVE_WS_URL`; default the vendor's. */
+  wsBaseUrl?: string;
+  /** Record the feed into the data directory's store of record (default; `--no-record` / `OPTIONSCOPE_RECORD=off` turn it off). */
+  record: boolean;
+}
+
+/** The live feeds `--feed` accepts. */
+const FEEDS = ["massive"] as const;
+
+function feedOf(
+  name: string | undefined,
+  underlyings: string | undefined,
+  dataDir: string | undefined,
+  record: boolean,
+  env: Record<string, string | undefined>,
+): FeedConfig | undefined {
+  if (name === undefined || name === "") return undefined;
+  if (!(FEEDS as readonly string[]).includes(name)) throw new UsageError(`Invalid --feed: ${JSON.stringify(name.slice(0, 40))} (expected one of: ${FEEDS.join(", ")})`);
+  if (dataDir) throw new UsageError("--feed and --data are two market sources: give one of them");
+  const list = (underlyings ?? "")
+    .split(",")
+    .map((u) => u.trim().toUpperCase())
+    .filter((u) => u !== "");
+  if (list.length === 0) throw new UsageError("--feed massive needs --underlyings (env OPTIONSCOPE_UNDERLYINGS), e.g. --underlyings SPY,SPXW");
+  const apiKey = (env.MASSIVE_API_KEY ?? "").trim();
+  if (apiKey === "") throw new UsageError("--feed massive needs the key in the environment variable MASSIVE_API_KEY (it is never taken as a flag)");
+  return {
+    name: "massive",
+    underlyings: [...new Set(list)],
+    apiKey,
+    restBaseUrl: env.OPTIONSCOPE_MASSIVE_REST_URL || undefined,
+    wsBaseUrl: env.OPTIONSCOPE_MASSIVE_WS_URL || undefined,
+    record,
+  };
 }
 
 /** A usage error of the command line (exit code 2). */
@@ -99,6 +151,13 @@ export const SERVE_USAGE = `Usage: optionscope serve [options]
   --now ISO              pin the simulated clock (env OPTIONSCOPE_NOW)
   --clock-speed X        simulated seconds per real second (env OPTIONSCOPE_CLOCK_SPEED)
   --data DIR             serve real data files from DIR instead of the simulator
+  --feed massive         serve a live Massive (formerly Polygon.io) feed instead of the simulator; the key
+                         comes from the environment variable MASSIVE_API_KEY, never a flag
+  --underlyings A,B      with --feed: the symbols to follow, e.g. SPY,SPXW (env OPTIONSCOPE_UNDERLYINGS)
+  --no-record            with --feed: do not record it into the store of record in --data-dir (env
+                         OPTIONSCOPE_RECORD=off); recorded by default, and replayed after a restart
+  --stale-after-s N      a live board more than N seconds behind the newest one is stale: true
+                         (env OPTIONSCOPE_STALE_AFTER_S, default 1200)
   --host-base NAME       match {base_url} by Host header (also --host-flow-alias, --host-atlas, --host-mcp)
   --request-timeout-ms N request time limit before 504 (default 25000)
   --no-access-log        no JSON line per request (errors and notices are still logged)
@@ -216,6 +275,10 @@ export function resolveServeConfig(argv: string[], env: Record<string, string | 
       "cache-mb": { type: "string" },
       "store-timeout-ms": { type: "string" },
       metrics: { type: "boolean" },
+      feed: { type: "string" },
+      underlyings: { type: "string" },
+      "no-record": { type: "boolean" },
+      "stale-after-s": { type: "string" },
     },
   });
   const nowRaw = values.now ?? env.OPTIONSCOPE_NOW;
@@ -276,5 +339,20 @@ export function resolveServeConfig(argv: string[], env: Record<string, string | 
     metrics: values.metrics === true || env.OPTIONSCOPE_METRICS === "on",
     loopLogIntervalMs: secondsToMs(num("OPTIONSCOPE_LOOP_LOG_S", env.OPTIONSCOPE_LOOP_LOG_S, (n) => n >= 0 && n <= 86_400, "a number of seconds from 0 to 86400")),
     dailyFillSessions: parseFillSessions(values["daily-fill-sessions"] ?? env.OPTIONSCOPE_DAILY_FILL_SESSIONS, "--daily-fill-sessions / OPTIONSCOPE_DAILY_FILL_SESSIONS"),
+    feed: feedOf(
+      values.feed ?? env.OPTIONSCOPE_FEED,
+      values.underlyings ?? env.OPTIONSCOPE_UNDERLYINGS,
+      values.data ?? env.OPTIONSCOPE_DATA,
+      !values["no-record"] && env.OPTIONSCOPE_RECORD !== "off",
+      env,
+    ),
+    staleAfterMs: secondsToMs(
+      num(
+        "--stale-after-s / OPTIONSCOPE_STALE_AFTER_S",
+        values["stale-after-s"] ?? env.OPTIONSCOPE_STALE_AFTER_S,
+        (n) => n >= 60 && n <= 86_400 * 30,
+        "a number of seconds from 60 to 2592000",
+      ),
+    ),
   };
 }

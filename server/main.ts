@@ -11,6 +11,8 @@ import { runAppsCli } from "./cli/apps-cli";
 import { runPauseCli } from "./cli/pause-cli";
 import { runConsoleCli } from "./cli/console-cli";
 import { runPrecomputeCli } from "./cli/precompute-cli";
+import { runImportCli } from "./cli/import-cli";
+import { runRecordCli } from "./cli/record-cli";
 import { isUsageError } from "./cli/_cli-io";
 import { resolveServeConfig, SERVE_USAGE } from "./config";
 import { startServer } from "./serve";
@@ -30,6 +32,8 @@ const USAGE = `optionscope: options analytics API
   optionscope console link|sign-out  a customer's one-time console sign-in link (see: optionscope console --help)
   optionscope invite create|list     invite codes customers redeem in the console at /console
   optionscope precompute [--sessions N|all]  fill the daily store in the foreground (see: optionscope precompute --help)
+  optionscope record --underlyings A,B  record boards, prints and bars into the store of record (see: optionscope record --help)
+  optionscope import cboe-quotes DIR  import Cboe DataShop Option Quotes files into the store of record (see: optionscope import --help)
 `;
 
 async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -50,7 +54,12 @@ async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const shown = config.hostname === "0.0.0.0" || config.hostname === "::" ? "localhost" : config.hostname;
   const baseUrl = `http://${shown}:${running.listening.port}`;
   const say = (msg: string) => process.stderr.write(msg + "\n");
-  say(`optionscope ${packageVersion()} listening on ${baseUrl} (${config.marketDataDir ? `data from ${config.marketDataDir}` : "simulated market"})`);
+  const source = config.feed
+    ? `live ${config.feed.name} feed: ${config.feed.underlyings.join(", ")}`
+    : config.marketDataDir
+      ? `data from ${config.marketDataDir}`
+      : "simulated market";
+  say(`optionscope ${packageVersion()} listening on ${baseUrl} (${source})`);
   say(`  flow alias ${baseUrl}/flow-alias  price ${baseUrl}/atlas  tools ${baseUrl}/mcp  store ${config.dataDir}`);
   say(`  developer console ${baseUrl}/console`);
   // The account and the curl line need the universe, the live-session hint a board: files load
@@ -108,6 +117,20 @@ async function precomputeUntilSigint(argv: string[], env: NodeJS.ProcessEnv): Pr
   }
 }
 
+/** `record` until SIGINT or SIGTERM, which stop it after the minute in progress (what is on disk is kept). */
+async function recordUntilSignal(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    return await runRecordCli(argv, env, undefined, { signal: stop.signal });
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
+
 /**
  * Run the CLI; resolves to the exit code.
  * @example await main(["serve", "--port", "0"], process.env)
@@ -125,6 +148,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     if (command === "console" || command === "invite") return await runConsoleCli(argv, env);
     if (command === "account" || command === "key") return await runAccountsCli(argv, env);
     if (command === "precompute") return await precomputeUntilSigint(argv, env);
+    if (command === "record") return await recordUntilSignal(argv, env);
+    if (command === "import") return await runImportCli(argv, env);
     if (!command || command === "--help" || command === "-h" || command === "help") {
       process.stdout.write(USAGE);
       return command ? 0 : 2;

@@ -24,6 +24,84 @@ import { createMetricsRegistry } from "./metrics/registry";
 import { LOOP_LOG_INTERVAL_MS, monitorEventLoop } from "./metrics/event-loop";
 import { workerPoolCollector } from "./metrics/pool-gauges";
 import { dailyFillCollector } from "./metrics/fill-gauges";
+import type { FeedConfig } from "./config";
+import type { FeedStatus, MarketFeed } from "./feeds/market-feed";
+import { createMassiveFeed } from "./feeds/massive/massive-feed";
+import { recordFeed } from "./feeds/record-feed";
+import { openRecordedMarket } from "./recording/recorded-market";
+import type { RecordingHandle } from "./recording/recorder";
+
+/** A started live feed, the store of record it reads the past from, and its recorder. */
+interface RunningFeed {
+  feed: MarketFeed;
+  stop(): Promise<void>;
+}
+
+/**
+ * Start the configured live feed (its first snapshots taken) over the data directory's store of
+ * record (the past, after a restart), and record it there unless `--no-record`; rejects with a
+ * `FeedError` (docs/data.md#recording-a-live-feed).
+ */
+async function startFeed(
+  config: FeedConfig,
+  dataDir: string,
+  clock: Clock,
+  staleAfterMs: number | undefined,
+  log: (line: Record<string, unknown>) => void,
+): Promise<RunningFeed> {
+  const history = openRecordedMarket(dataDir, { clock });
+  const feed = createMassiveFeed({
+    apiKey: config.apiKey,
+    symbols: config.underlyings,
+    restBaseUrl: config.restBaseUrl,
+    wsBaseUrl: config.wsBaseUrl,
+    clock,
+    history,
+    // The same limit the answers' `stale` uses: past it, a down feed answers 503 instead.
+    staleAfterMs,
+    log,
+  });
+  try {
+    await feed.start();
+  } catch (error) {
+    history.close();
+    throw error;
+  }
+  let recording: RecordingHandle | null = null;
+  try {
+    if (config.record) recording = await recordFeed(feed.market, { dataDir, underlyings: config.underlyings, log });
+  } catch (error) {
+    await feed.stop();
+    history.close();
+    throw error;
+  }
+  return {
+    feed,
+    async stop() {
+      await recording?.stop();
+      await feed.stop();
+      history.close();
+    },
+  };
+}
+
+/** The `feed_status` log line: state, lag, last message, counters; never the key. */
+function feedStatusLine(st: FeedStatus): Record<string, unknown> {
+  return {
+    ts: new Date(st.atMs).toISOString(),
+    level: st.state === "live" ? "info" : st.state === "down" ? "error" : "warn",
+    msg: "feed_status",
+    feed: st.feed,
+    state: st.state,
+    lagS: st.lagS,
+    lastMessage: st.lastMessageMs === null ? null : new Date(st.lastMessageMs).toISOString(),
+    parts: st.parts.map((p) => `${p.name}:${p.state}`).join(","),
+    prints: st.counters.prints,
+    malformed: st.counters.malformed,
+    rest429: st.counters.rest429,
+    gaps: st.gaps.length,
+  };
+}
 
 /** A running server and how to stop it. */
 export interface RunningServer {
@@ -37,6 +115,8 @@ export interface RunningServer {
   demoAccountId: string;
   /** Resolves when the market data is loaded (at once for the simulator); rejects when the files are invalid. */
   ready: Promise<void>;
+  /** The live feed with `--feed` (its status is also at `GET /v1/status/feed`). */
+  feed: MarketFeed | null;
   /** Stop accepting, drain in-flight requests (up to `graceMs`), close the store. */
   shutdown(graceMs?: number): Promise<void>;
 }
@@ -67,6 +147,9 @@ export async function startServer(
   io: { log: (line: Record<string, unknown>) => void; stderr: (text: string) => void; mcp?: FetchLike },
 ): Promise<RunningServer> {
   const clock = clockFor(config);
+  // A live feed starts before the server listens: a refused key or an unknown underlying stops the start.
+  const running = config.feed ? await startFeed(config.feed, config.dataDir, clock, config.staleAfterMs, io.log) : null;
+  const feed = running?.feed ?? null;
   // Files load while the server already listens (503 warming_up until then); the simulator is at once.
   const warming = config.marketDataDir
     ? warmingMarket(clock, (onProgress) => {
@@ -78,7 +161,7 @@ export async function startServer(
         return loadFileMarket(config.marketDataDir!, { clock, onProgress: both });
       })
     : null;
-  const market: MarketData = warming?.market ?? createSimulatedMarket({ seed: config.seed, clock });
+  const market: MarketData = feed?.market ?? warming?.market ?? createSimulatedMarket({ seed: config.seed, clock });
   const known = new Set<string>();
   const learnSymbols = async (m: MarketData) => {
     for (const info of await m.universe()) {
@@ -104,14 +187,16 @@ export async function startServer(
     limits = await sharedLimits(config.redisUrl);
   } catch (error) {
     await accounts.close();
+    await running?.stop();
     throw error;
   }
   // Finished sessions' derived data persisted in the data directory (server/daily-store).
   const source: MarketSource = config.marketDataDir ? { kind: "files", dir: config.marketDataDir } : { kind: "simulated", seed: config.seed };
   // A corrupt file is moved aside and rebuilt, at open and at run time (docs/operations.md#corrupt-daily-store).
-  const dailyStore = openDailyStore(dailyDbPath(config.dataDir), marketIdentity(source), { log: io.log });
+  // A live feed has no source a worker can rebuild: no daily store, fill or compute workers (docs/data.md#massive-live-feed).
+  const dailyStore = feed ? null : openDailyStore(dailyDbPath(config.dataDir), marketIdentity(source), { log: io.log });
   // Cold rows the request path needs are built in worker threads (docs/operations.md#compute-workers).
-  const computeWorkers = config.computeWorkers ?? DEFAULT_COMPUTE_WORKERS;
+  const computeWorkers = feed ? 0 : (config.computeWorkers ?? DEFAULT_COMPUTE_WORKERS);
   const computePool = computeWorkers > 0 ? createComputePool({ source }, computeWorkers) : undefined;
   // Boards get a worker of their own: a live heatmap must not queue behind a year of history.
   const boardPool = computeWorkers > 0 ? createComputePool({ source }, 1, "boards") : undefined;
@@ -145,7 +230,7 @@ export async function startServer(
   const loopLogMs = config.loopLogIntervalMs ?? LOOP_LOG_INTERVAL_MS;
   const loop = monitorEventLoop({ registry: metrics, log: loopLogMs > 0 ? io.log : undefined, logIntervalMs: loopLogMs });
   metrics.register(workerPoolCollector(() => [computePool?.stats() ?? null, boardPool?.stats() ?? null]));
-  metrics.register(dailyFillCollector(() => dailyStore.fill.snapshot()));
+  if (dailyStore) metrics.register(dailyFillCollector(() => dailyStore.fill.snapshot()));
   // The caches' byte budget: the flag, else a default that fits the V8 heap (docs/operations.md#cache-budget).
   const heapLimitMb = Math.round(getHeapStatistics().heap_size_limit / 2 ** 20);
   const cacheMb = config.cacheMb ?? defaultCacheMb(getHeapStatistics().heap_size_limit);
@@ -174,12 +259,17 @@ export async function startServer(
     resumeStore: limits.resumeStore,
     control: createServiceControl({ pauses: sqlite ? openPauseStore(sqlite.db) : pgPauses, warmup: warming?.warmup }),
     mcp: io.mcp,
-    dailyStore,
+    dailyStore: dailyStore ?? undefined,
     computePool,
     cacheMb,
     metrics,
     serveMetrics: config.metrics === true,
+    feedStatus: feed ? () => feed.status() : undefined,
+    staleAfterMs: config.staleAfterMs,
   });
+  // The feed's state, lag and last message in the log once a minute (docs/data.md#feed-status).
+  const feedLog = feed ? setInterval(() => io.log(feedStatusLine(feed.status())), 60_000) : null;
+  feedLog?.unref?.();
   const listening = await listen(app, {
     port: config.port,
     hostname: config.hostname,
@@ -189,7 +279,7 @@ export async function startServer(
   let closed = false;
   // The background fill starts once the market is ready (files loaded); it never blocks serving.
   let filler: DailyFiller | null = null;
-  if (config.dailyFill !== false) {
+  if (config.dailyFill !== false && dailyStore) {
     ready.then(
       () => {
         if (closed) return;
@@ -220,6 +310,7 @@ export async function startServer(
     demoKey: demo.key,
     demoAccountId: demo.accountId,
     ready,
+    feed,
     async shutdown(graceMs = 10_000) {
       if (closed) return;
       closed = true;
@@ -229,10 +320,12 @@ export async function startServer(
       } finally {
         clearTimeout(force);
         loop.stop();
+        if (feedLog) clearInterval(feedLog);
+        await running?.stop();
         await filler?.close();
         await computePool?.close();
         await boardPool?.close();
-        dailyStore.close();
+        dailyStore?.close();
         // The last last-used times, waiting at most 2 s (an unreachable store must not hold the exit).
         await Promise.race([keyUses.stop(), new Promise((r) => setTimeout(r, 2000).unref())]);
         consoleService.close();

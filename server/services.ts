@@ -10,6 +10,7 @@ import type { ServiceControl } from "./control/service-state";
 import type { DailyDataStore } from "./daily-store/store";
 import type { ComputePool } from "./daily-store/compute-pool";
 import type { MetricsRegistry } from "./metrics/registry";
+import type { FeedStatus } from "./feeds/market-feed";
 
 /** A structured log sink: one JSON-able object per line. Never given a key. */
 export type Logger = (line: Record<string, unknown>) => void;
@@ -86,6 +87,16 @@ export interface AppOptions {
    */
   metrics?: MetricsRegistry;
   serveMetrics?: boolean;
+  /**
+   * A live feed's state (`MarketFeed.status`): served at `GET /v1/status/feed` on {base_url}
+   * when given. See docs/data.md#feed-status.
+   */
+  feedStatus?: () => FeedStatus;
+  /**
+   * A live board more than this far behind the newest one that should exist is `stale: true`
+   * (`--stale-after-s`); default DEFAULT_STALE_AFTER_MS (docs/methodology.md#staleness).
+   */
+  staleAfterMs?: number;
 }
 
 /** Stream lifecycle timings, seconds (env STREAM_MAX_DURATION_S, STREAM_BILLING_INTERVAL_S, STREAM_KEEPALIVE_S). */
@@ -132,6 +143,10 @@ export interface AppServices {
   /** Gauges registered here are scraped from `GET /metrics` when `serveMetrics` (docs/operations.md#metrics). */
   metrics?: MetricsRegistry;
   serveMetrics: boolean;
+  /** See `AppOptions.feedStatus`. */
+  feedStatus?: () => FeedStatus;
+  /** See `AppOptions.staleAfterMs`. */
+  staleAfterMs: number;
   /** The mounted modules with their state, in order. */
   modules: readonly MountedModule[];
   /** Every mounted route, in module order (OpenAPI documents, tool list). */

@@ -3,7 +3,7 @@
  * routes. Kept in the library so the server and the typed client (lib/client) share one copy.
  * See docs/api.md#accounts-and-keys.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** Plan tiers of the spec ("Plans decide which data an account may read"). */
 export const PlanSchema = z.enum(["top", "api", "index-etf", "flow", "invite"]);

@@ -2,7 +2,7 @@
  * Request and response schemas of `GET /v1/board` (the raw option board, columnar), shared by the
  * server's route (server/modules/positioning/board.ts) and the typed client.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { instantParam, symbolsParam } from "./params";
 import { FIRST_HISTORY_DATE } from "./positioning";
 

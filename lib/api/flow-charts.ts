@@ -1,7 +1,7 @@
 // Schemas of the two chart paths of the reference (flowseeker.yaml `getUnderlyingChart`,
 // `getContractChart`): one query, one cost rule, a data schema each; shared by the server's routes
 // and the typed client. @see docs/methodology.md#flow-reference-paths-2
-import { z } from "zod";
+import * as z from "zod";
 import { CHART_BUCKETS, CHART_MAX_DAYS, ContractChartBarSchema, UnderlyingChartBarSchema } from "../flow/chart-bars";
 
 /** `interval`: `{N}D`, N trading days from 1 to 365, output as N. */

@@ -2,7 +2,7 @@
 // `{symbol}` path parameter and the contract history; shared by the server's routes
 // (server/modules/flow/contracts/) and the typed client. Names and shapes follow the reference;
 // bounds and messages are ours. The contract chart's schemas are in `./flow-charts`.
-import { z } from "zod";
+import * as z from "zod";
 import { requiredDateParam } from "./params";
 
 const int = z.number().int();
@@ -22,7 +22,7 @@ export const ContractHistoryQuerySchema = z.object({
 });
 
 /** One session of `/v1/contract/{symbol}/history`. */
-export const ContractHistoryRowSchema = z.object({
+const ContractHistoryRowSchema = z.object({
   date: z.string(),
   totalPremium: z.number(),
   totalVolume: int,

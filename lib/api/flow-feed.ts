@@ -3,7 +3,7 @@
 // score and the historical compare; shared by the server's routes (server/modules/flow/feed/) and
 // the typed client. Names and shapes follow the reference; bounds, messages and formulas are ours.
 // @see docs/methodology.md#flow-window-aggregate, docs/methodology.md#flow-reference-paths-2
-import { z } from "zod";
+import * as z from "zod";
 import { BaselineBucketSchema } from "../flow/bull-bear";
 import { HistoricalCompareSchema } from "../flow/historical-compare";
 import { StrikeBreakdownSchema, StrikesConcentrationSchema } from "../flow/strikes";
@@ -136,7 +136,7 @@ export const FlowBaselineDataSchema = z.object({
 });
 
 /** Most timeframes one `/v1/aggregate/{ticker}` call may ask for (reference: at most 8). */
-export const AGGREGATE_MAX_TIMEFRAMES = 8;
+const AGGREGATE_MAX_TIMEFRAMES = 8;
 
 const TIMEFRAME_ATOMS = Object.keys(AGGREGATE_TIMEFRAMES) as AggregateTimeframe[];
 
@@ -211,7 +211,7 @@ export const AggregateDataSchema = z.object({
 });
 
 /** Calendar length of a timeframe for pricing: intraday ones and `1d` count one day. */
-export function timeframeDays(t: AggregateTimeframe): number {
+function timeframeDays(t: AggregateTimeframe): number {
   return AGGREGATE_TIMEFRAMES[t].sessions;
 }
 

@@ -2,7 +2,7 @@
 // (daily, weekly), top contracts weekly, unusual volume and OI, sector flow, market breadth and
 // market tide. Names and shapes follow the reference; bounds and messages are ours.
 // @see docs/methodology.md#flow-market-wide-screens
-import { z } from "zod";
+import * as z from "zod";
 import {
   IndustryBreakdownSchema,
   MARKET_TIDE_BUCKETS,

@@ -2,7 +2,7 @@
  * Query- and path-parameter builders of the flow routes: the reference's names (flowseeker.yaml),
  * our bounds and messages. The schemas built from them live in `./flow`.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { FlowScoreWeightsSchema, type MONEYNESS_CATEGORIES, RATIO_TIMEFRAMES, type FlowScoreWeights } from "../flow";
 import { parseIsoInstantNs, tsNsToMs } from "../market/prints/ts-ns";
 import { dateParam, enumParam, numberParam, optionalIntParam } from "./params";

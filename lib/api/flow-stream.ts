@@ -3,7 +3,7 @@
  * `show_calls`/`show_puts` and `min_size`/`max_size`, not the feed's `option_type`/`min_contracts`).
  * See docs/api.md#flow-stream.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { FLOW_LIST_MAX } from "./flow";
 import { boolParam, numberParam, optionalIntParam, symbolsParam } from "./params";
 import { lastEventIdParam } from "./streams";

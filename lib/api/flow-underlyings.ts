@@ -3,7 +3,7 @@
 // underlyings/) and the typed client. Names and shapes follow the reference; bounds, messages and
 // formulas are ours. The underlying chart's schemas are in `./flow-charts`.
 // @see docs/methodology.md#flow-reference-paths-2
-import { z } from "zod";
+import * as z from "zod";
 import { MoneynessBreakdownSchema } from "../flow/moneyness-breakdown";
 import { VolOiResultSchema } from "../flow/vol-oi";
 import { dateParam, enumParam, intParam, numberParam, optionalIntParam } from "./params";

@@ -4,7 +4,7 @@
  * (lib/client) import these same objects, so the two cannot drift; the route files add handlers,
  * costs and the checks between parameters.
  */
-import { z } from "zod";
+import * as z from "zod";
 import {
   BullBearInterpretationSchema,
   BullBearMetricsSchema,
@@ -116,6 +116,10 @@ export const FlowFeedQuerySchema = z.object({
   min_flow_score: optionalIntParam({ min: -100, max: 100, description: "Only trades with `flowScore` at least this." }),
   min_flow_bonus: optionalIntParam({ min: 0, max: 100, description: "Only trades with `flowBonus` at least this." }),
   min_size_ratio: numberParam({ min: 0, description: "Only trades whose premium is at least this multiple of the ticker's norm." }),
+  min_rvol: numberParam({
+    min: 0,
+    description: "Only trades whose `rvol` is at least this multiple; a trade without `rvol` (no stored baseline yet) is left out.",
+  }),
   include_clusters: boolParam(true, "Attach `cluster` to trades that belong to a sweep or a multi-leg package."),
   date: sessionDateParam(),
 });

@@ -2,7 +2,7 @@
  * Request and response schemas of the chart marks on {atlas_url} (`/v1/marks`,
  * `/v1/timescale_marks`, the UDF conventions), shared by the server's routes and the typed client.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { resolutionParam, tickerParam, unixSecondsParam } from "./price";
 
 /** Query of `/v1/marks` and `/v1/timescale_marks` (the UDF parameters). */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Query-parameter schemas. Each takes the raw string (or `undefined` when absent) and outputs the

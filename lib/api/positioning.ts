@@ -3,7 +3,7 @@
  * server's route files and the typed client (lib/client) import these same objects, so the two
  * cannot drift; the route files add handlers, costs and checks.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { POSITIONING_DEFAULTS as D } from "../positioning/defaults";
 import {
   DailyStatSchema,
@@ -16,14 +16,16 @@ import {
   LevelsSummarySchema,
   ZERO_GAMMA_PROFILE,
 } from "../positioning";
-import { etInstant } from "../time";
 import { boolParam, dateListParam, dateParam, enumParam, instantParam, intOrAllParam, numberParam, requiredDateParam, symbolsParam } from "./params";
 import { lastEventIdParam } from "./streams";
 
 /** First session date with history (spec: replay and statistics go back to 2023-03-28). */
 export const FIRST_HISTORY_DATE = "2023-03-28";
-/** Midnight ET starting that date, ms. */
-export const FIRST_HISTORY_MS = etInstant(FIRST_HISTORY_DATE, "00:00");
+/**
+ * Midnight ET starting that date, ms: 04:00Z (EDT), written out so that importing the library asks
+ * the tz database nothing (test/positioning/first-history.test.ts checks it against `etInstant`).
+ */
+export const FIRST_HISTORY_MS = Date.UTC(2023, 2, 28, 4);
 /** Hard ceiling of symbols per positioning call (spec: at most 10). */
 export const MAX_POSITIONING_SYMBOLS = 10;
 /** Hard ceiling of symbols per stream connection (spec: up to 10). */
@@ -175,6 +177,26 @@ export const StreamQuerySchema = z.object({
   lastEventId: lastEventIdParam,
 });
 
+/** The reference's single-symbol (v1) stream: at most this many strikes, never `all`. */
+export const V1_STREAM_MAX_STRIKES = 400;
+
+/**
+ * Query of `/v1/stream` (SSE): the stream query, plus the reference's legacy single-symbol form.
+ * `symbol=` selects the v1 wire format unless `format=v2`; one of `symbols` and `symbol` is
+ * required, not both (the route checks; docs/api.md#v1-stream-format).
+ */
+export const HeatmapStreamQuerySchema = StreamQuerySchema.extend({
+  symbols: StreamQuerySchema.shape.symbols.optional().meta({
+    description:
+      "Comma-separated tickers or option roots, at most limits.symbolsPerStream (never more than 10); more is 400 invalid_parameter. Required unless symbol= is sent.",
+  }),
+  symbol: symbolsParam(1, "One ticker: the legacy v1 wire format unless format=v2. Send symbol or symbols, not both.").optional(),
+  format: z
+    .enum(["v1", "v2"], { error: "must be one of v1, v2." })
+    .optional()
+    .meta({ description: "Wire format: v2 by default with symbols=, v1 by default with symbol=. v1 is single-symbol only." }),
+});
+
 // --- responses ---
 
 /** A heatmap strike as the API documents it: the library's cell. */
@@ -210,6 +232,12 @@ export const PositioningMetaSchema = z.object({
   metric: z.enum(EXPOSURE_METRICS),
   resolution: z.string(),
   mode: z.enum(["live", "historical"]),
+  asOf: z.string().optional().meta({ description: "Live answers: ISO-8601 UTC instant of the oldest board behind the answer." }),
+  ageS: z.number().optional().meta({ description: "Live answers: seconds from `asOf` to now." }),
+  stale: z
+    .boolean()
+    .optional()
+    .meta({ description: "Live answers: true when the board is more than the server's limit (default 20 minutes) behind the newest board that should exist." }),
   cached: z.boolean(),
   engine: z.string().optional(),
   simulated: z.boolean().optional(),

@@ -3,7 +3,7 @@
  * atlas.yaml names and bounds). The server's route files and the typed client (lib/client) import
  * these same objects.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { normalizeResolution, RESOLUTIONS } from "../price";
 import { boolParam, intParam, symbolsParam, TICKER_RE } from "./params";
 import { lastEventIdParam } from "./streams";

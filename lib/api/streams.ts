@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** The `lastEventId` resume cursor of every stream (for clients that cannot send the header). */
 export const lastEventIdParam = z

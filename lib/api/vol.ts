@@ -4,7 +4,7 @@
  * typed client (lib/client) import these same objects, so the two cannot drift; the route files
  * add handlers, costs and checks.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { EarningsContextSchema } from "../vol/earnings-context";
 import { ConesModuleSchema, IvModuleSchema, SigmaModuleSchema, SurfaceModuleSchema, TermModuleSchema, type SessionCloseReading, type SvxTenor } from "../vol";
 import { boolParam, dateParam, enumParam, intParam, NUM_RE, numberParam, symbolsParam } from "./params";

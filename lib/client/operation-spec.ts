@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 
 /** One route as the client sees it (generated from the server's route table into operations.generated.ts). */
 export interface OperationSpec {

@@ -2,7 +2,7 @@
  * The client's request and response types, derived from the generated operation table (whose
  * schemas are the server's own), so a method's types follow the route without a hand-written line.
  */
-import type { z } from "zod";
+import type * as z from "zod";
 import type { operations } from "./operations.generated";
 import type { OperationSpec } from "./operation-spec";
 import type { RateLimit } from "./response-headers";

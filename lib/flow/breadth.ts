@@ -3,7 +3,7 @@
  * tickers by their FIR, and each sector's rotation signal.
  * @see docs/methodology.md#flow-market-wide-screens
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { IsoDate } from "../time";
 import { ADVANCE_DECLINE_RATIO_CAP, BREADTH_MAJOR_INDICES, ROTATION_FIR, SENTIMENT_FIR } from "./market-params";
 import { firOf, SECTOR_ETFS } from "./sectors";

@@ -3,7 +3,7 @@
  * per-time-of-day flow baseline behind momentum.
  * @see docs/methodology.md#flow-bull-bear-and-baseline
  */
-import { z } from "zod";
+import * as z from "zod";
 import { sessionBounds } from "../time";
 import type { IsoDate } from "../time";
 import { directionSign } from "./direction";

@@ -3,7 +3,7 @@
  * the bar intervals of a window of sessions for each bucket size, and the bars' sums.
  * @see docs/methodology.md#flow-chart-bars
  */
-import { z } from "zod";
+import * as z from "zod";
 import { SIDE_BUCKET, SIDE_CODE, TRADE_SIDES, type TradeSide } from "./trade-side";
 
 /** Bucket sizes: intraday ones in minutes; `1d` one session; `1w` the sessions of one ISO week. */

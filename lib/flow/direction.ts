@@ -3,7 +3,7 @@
  * @see docs/methodology.md#flow-window-scores
  */
 import type { ScoredTrade } from "./flow-score";
-import type { z } from "zod";
+import type * as z from "zod";
 import type { WindowScoresSchema } from "./schemas";
 
 /** Window-level scores and the premium split. */

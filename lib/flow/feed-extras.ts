@@ -5,7 +5,7 @@
  * multi-leg package) it belongs to.
  * @see docs/methodology.md#flow-feed-context-fields
  */
-import { z } from "zod";
+import * as z from "zod";
 import { bsmGreeks } from "../math";
 import { settlementInstantMs } from "../symbols";
 import { FlowTradeItemSchema } from "./feed-items";
@@ -20,6 +20,51 @@ const int = z.number().int();
 const YEAR_MS = 365 * 86_400_000;
 /** Shortest time to settlement a delta is computed with (a print in the last minute before it). */
 const MIN_T_YEARS = 60_000 / YEAR_MS;
+
+/**
+ * The flow feed's relative volume (docs/methodology.md#flow-feed-rvol): the baseline is the
+ * contract's mean daily volume over the `baselineSessions` sessions before the trade's (the
+ * unusual-volume screen's default `avg_period`, 10d); `rvolScore` reaches 100 at
+ * `scoreSaturation`; `categories` are the floors of each `rvolCategory`, highest first (`HIGH`
+ * from the unusual-volume screen's default `min_rvol`, 2). The reference names the fields but
+ * gives no thresholds: these are ours.
+ */
+export const FEED_RVOL_PARAMS = Object.freeze({
+  baselineSessions: 10,
+  scoreSaturation: 5,
+  categories: Object.freeze([
+    ["EXTREME", 5],
+    ["HIGH", 2],
+    ["NORMAL", 0.5],
+    ["LOW", 0],
+  ] as const),
+});
+
+/** `rvolCategory` values, lowest first. */
+const RVOL_CATEGORIES = ["LOW", "NORMAL", "HIGH", "EXTREME"] as const;
+type RvolCategory = (typeof RVOL_CATEGORIES)[number];
+
+/** A trade's RVOL fields. */
+export interface TradeRvol {
+  rvol: number | null;
+  rvolScore: number;
+  rvolCategory: RvolCategory | null;
+}
+
+/**
+ * The RVOL fields of a trade: `rvol = dailyVolume / avgVolume` (the contract's session volume up
+ * to and including the trade over its mean daily volume); null, score 0 and no category without a
+ * baseline (`avgVolume` null: not stored yet; 0: the contract did not trade in the baseline).
+ * @example tradeRvol(600, 200) // { rvol: 3, rvolScore: 60, rvolCategory: "HIGH" }
+ * @see docs/methodology.md#flow-feed-rvol
+ */
+export function tradeRvol(dailyVolume: number, avgVolume: number | null | undefined): TradeRvol {
+  if (avgVolume === null || avgVolume === undefined || !(avgVolume > 0)) return { rvol: null, rvolScore: 0, rvolCategory: null };
+  const rvol = dailyVolume / avgVolume;
+  const rvolScore = Math.round(100 * Math.min(1, rvol / FEED_RVOL_PARAMS.scoreSaturation));
+  const rvolCategory = FEED_RVOL_PARAMS.categories.find(([, floor]) => rvol >= floor)?.[0] ?? "LOW";
+  return { rvol, rvolScore, rvolCategory };
+}
 
 /** The multi-leg or sweep cluster a trade belongs to (the reference's `ClusterInfo`). */
 const ClusterInfoSchema = z.object({
@@ -43,6 +88,12 @@ export const FeedTradeExtrasSchema = z.object({
     .meta({ description: "delta x contracts x 100 x underlying price, USD of underlying held by the option's buyer; null without a delta." }),
   sizeOiScore: int.meta({ description: "100 x min(1, contracts / open interest); 100 when OI is known to be 0, 0 when unknown." }),
   ivChangePct: num.nullable().meta({ description: "Percent change of the IV from the contract's previous print of the session; null for the first or without IVs." }),
+  rvol: num.nullable().meta({
+    description:
+      "dailyVolume / the contract's mean daily volume over the 10 sessions before (docs/methodology.md#flow-feed-rvol); null while that baseline is not stored yet or when the contract did not trade in it.",
+  }),
+  rvolScore: int.meta({ description: "round(100 x min(1, rvol / 5)); 0 without rvol." }),
+  rvolCategory: z.enum(RVOL_CATEGORIES).nullable().meta({ description: "LOW under 0.5, NORMAL under 2, HIGH under 5, EXTREME from 5; null without rvol." }),
   cluster: ClusterInfoSchema.optional().meta({ description: "The sweep or multi-leg package of the print, when `include_clusters` (default true)." }),
 });
 /** One trade of `/v1/flow/{ticker}`: the feed item and its context fields. */
@@ -59,6 +110,8 @@ export interface FeedTradeContext {
   weights: FlowScoreWeights;
   /** IV of the contract's previous print in the session. */
   prevIv: number | null;
+  /** The contract's mean daily volume over the RVOL baseline; null or absent when not known. */
+  avgVolume?: number | null;
   cluster?: ClusterInfo;
 }
 
@@ -83,6 +136,7 @@ export function feedTradeExtras(t: ScoredTrade, c: FeedTradeContext): FeedTradeE
     notionalDeltaExposure: delta === null ? null : delta * t.size * 100 * t.underlyingPrice,
     sizeOiScore,
     ivChangePct: c.prevIv !== null && c.prevIv > 0 && t.iv !== null ? (100 * (t.iv - c.prevIv)) / c.prevIv : null,
+    ...tradeRvol(t.dailyVolume, c.avgVolume),
   };
   if (c.cluster) out.cluster = c.cluster;
   return out;

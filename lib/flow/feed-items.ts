@@ -3,7 +3,7 @@
  * `SweepSummary`), so the server's flow feed and sweeps routes only page and filter.
  * @see docs/methodology.md#flow-feed-items
  */
-import { z } from "zod";
+import * as z from "zod";
 import { formatTsNsIso } from "../market/prints/ts-ns";
 import { roundHalfAway, type ScoredTrade } from "./flow-score";
 import type { SweepGroup } from "./sweeps";

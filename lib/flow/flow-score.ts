@@ -11,7 +11,7 @@ import { DEFAULT_FLOW_SCORE_WEIGHTS, type FlowScoreWeights } from "./score-weigh
 import { groupSweeps } from "./sweeps";
 import { dteCategoryOf, dteDays, moneynessOf, moneynessPct as moneynessPctOf, premiumUsd as premiumUsdOf } from "./trade-facts";
 import { classifySide, aggressionOf } from "./trade-side";
-import type { z } from "zod";
+import type * as z from "zod";
 import type { FlowScoreComponentsSchema, ScoredTradeSchema } from "./schemas";
 
 /** The six conviction components of a scored trade, each in [0, 1]. */

@@ -3,7 +3,7 @@
  * averages, multiples of the average, percentile ranks and the most similar past sessions.
  * @see docs/methodology.md#flow-historical-compare
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** Lookback and the number of similar days. @see docs/methodology.md#flow-historical-compare */
 export const HISTORICAL_COMPARE_PARAMS = { lookbackSessions: 20, similarDays: 5 } as const;

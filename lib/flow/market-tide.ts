@@ -3,7 +3,7 @@
  * and cumulative, over one or more sessions, with an SPY price overlay.
  * @see docs/methodology.md#flow-market-tide
  */
-import { z } from "zod";
+import * as z from "zod";
 import { sessionBounds, type IsoDate } from "../time";
 import { TIDE_DEEP_ITM_PCT } from "./market-params";
 import type { ScoredTrade } from "./flow-score";

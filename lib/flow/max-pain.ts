@@ -5,7 +5,7 @@
 import type { ChainSnapshot } from "../market/market-data";
 import type { IsoDate } from "../time";
 import type { ScoredTrade } from "./flow-score";
-import type { z } from "zod";
+import type * as z from "zod";
 import type { ChainStrikeRowSchema, ExpirationChainSchema } from "./schemas";
 
 /** One strike of the chain snapshot. */

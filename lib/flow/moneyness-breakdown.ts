@@ -3,7 +3,7 @@
  * interpretation (the reference's `/v1/moneyness/{ticker}`).
  * @see docs/methodology.md#flow-moneyness-breakdown
  */
-import { z } from "zod";
+import * as z from "zod";
 import { directionSign } from "./direction";
 import { roundHalfAway, type ScoredTrade } from "./flow-score";
 import { MONEYNESS_CATEGORIES } from "./trade-facts";

@@ -8,7 +8,7 @@ import { directionSign } from "./direction";
 import type { ScoredTrade } from "./flow-score";
 import { RATIO_PARAMS } from "./params";
 import { premiumUsd } from "./trade-facts";
-import type { z } from "zod";
+import type * as z from "zod";
 import type { MarketOverviewSchema, TopTickerSummarySchema } from "./schemas";
 
 /** One of the overview's top tickers. */

@@ -8,7 +8,7 @@ import type { ScoredTrade } from "./flow-score";
 import { directionSign } from "./direction";
 import { MONEYNESS_BANDS, RATIO_PARAMS } from "./params";
 import { SIDE_BUCKET, SIDE_CODE } from "./trade-side";
-import type { z } from "zod";
+import type * as z from "zod";
 import type { ChainRatioResultSchema, ChainRatiosSchema, ContractRatioResultSchema, ContractRatiosSchema, RatioInterpretationSchema } from "./schemas";
 
 /** The spec's interpretation object. */

@@ -3,7 +3,7 @@
  * screener, and the screener's filters and ranking.
  * @see docs/methodology.md#flow-daily-rollups-and-the-screener
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { IsoDate } from "../time";
 import { FlowError } from "./errors";
 import type { ScoredTrade } from "./flow-score";

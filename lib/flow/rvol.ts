@@ -3,7 +3,7 @@
  * bucket over `avg_period` prior sessions, for one contract or one ticker (calls and puts split).
  * @see docs/methodology.md#flow-rvol
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { OptionPrint } from "../market/prints/schemas";
 import { addTradingDays, isTradingDay, previousTradingDay, sessionBounds, tradingDaysBetween } from "../time";
 import type { IsoDate } from "../time";

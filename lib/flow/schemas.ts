@@ -4,7 +4,7 @@
  * "Flow-module records" (and the reference's, where the spec shows none).
  * @see docs/methodology.md#flow-methodology
  */
-import { z } from "zod";
+import * as z from "zod";
 import { DTE_CATEGORIES, MONEYNESS_CATEGORIES } from "./trade-facts";
 import { TRADE_SIDES } from "./trade-side";
 

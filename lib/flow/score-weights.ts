@@ -2,7 +2,7 @@
  * Flow Score conviction weights: the schema (user overrides) and the defaults.
  * @see docs/methodology.md#flow-score
  */
-import { z } from "zod";
+import * as z from "zod";
 import { FLOW_SCORE_WEIGHTS } from "./params";
 
 const weight = z.number().finite().nonnegative();

@@ -3,7 +3,7 @@
  * a sector's flow from its members' session totals.
  * @see docs/methodology.md#flow-market-wide-screens
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { OverviewTrade } from "./overview";
 import { directionSign } from "./direction";
 import type { TickerSessionTotals } from "./top-underlyings";

@@ -2,7 +2,7 @@
  * Strike-level flow concentration (the reference's `/v1/flow/{ticker}/strikes`).
  * @see docs/methodology.md#flow-strike-concentration
  */
-import { z } from "zod";
+import * as z from "zod";
 import { directionSign } from "./direction";
 import type { ScoredTrade } from "./flow-score";
 import { SIDE_BUCKET, SIDE_CODE } from "./trade-side";

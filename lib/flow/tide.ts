@@ -8,7 +8,7 @@ import type { IsoDate } from "../time";
 import { directionSign, windowScores, type WindowTrade } from "./direction";
 import { MOMENTUM_PARAMS } from "./params";
 import type { ScoredTrade } from "./flow-score";
-import type { z } from "zod";
+import type * as z from "zod";
 import type { FlowMomentumSchema, MomentumBaselineSchema, MomentumTrendSchema, MomentumWindowSchema, TideBarSchema } from "./schemas";
 
 /** One tide bar (timestamps in Unix seconds). */

@@ -4,7 +4,7 @@
  * short-vs-long trend and a moneyness split.
  * @see docs/methodology.md#flow-timeframe-aggregate
  */
-import { z } from "zod";
+import * as z from "zod";
 import { compositeBias, COMPOSITE_WEIGHTS, directionSign, signalStrength } from "./direction";
 import { roundHalfAway, type ScoredTrade } from "./flow-score";
 import { MONEYNESS_CATEGORIES, type Moneyness } from "./trade-facts";

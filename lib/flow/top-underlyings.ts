@@ -3,7 +3,7 @@
  * right, net premium and the call/put premium ratio, filtered and ranked.
  * @see docs/methodology.md#flow-market-wide-screens
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { TickerDailyRow } from "./rollups";
 
 /** One ranked ticker (reference `TopUnderlyingItem`). */

@@ -3,7 +3,7 @@
  * per-contract IV direction and the block rule.
  * @see docs/methodology.md#flow-trade-rows
  */
-import { z } from "zod";
+import * as z from "zod";
 import { OPTION_EXCHANGES } from "../market/prints/conditions";
 import { formatOptionSymbol } from "../symbols";
 import { etDateOf } from "../time";

@@ -3,7 +3,7 @@
  * confidence, a direction and intent, the spread analysis and the trade's context.
  * @see docs/methodology.md#flow-trade-score
  */
-import { z } from "zod";
+import * as z from "zod";
 import { formatTsNsIso } from "../market/prints/ts-ns";
 import { roundHalfAway, type ScoredTrade } from "./flow-score";
 import { BLOCK_MIN_CONTRACTS } from "./trade-rows";

@@ -3,7 +3,7 @@
  * baseline (RVOL) and open-interest changes (opening and closing positions).
  * @see docs/methodology.md#flow-market-wide-screens
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { IsoDate } from "../time";
 import { MONEYNESS_BANDS } from "./params";
 import type { TopContractRow } from "./rollups";

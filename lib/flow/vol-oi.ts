@@ -4,7 +4,7 @@
  * be opening.
  * @see docs/methodology.md#flow-vol-oi
  */
-import { z } from "zod";
+import * as z from "zod";
 import { moneynessPct } from "./trade-facts";
 
 /** Signal thresholds on volume / open interest, and the accumulation score's weights. @see docs/methodology.md#flow-vol-oi */

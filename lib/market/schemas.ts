@@ -5,7 +5,7 @@
  * generators in `./prints/schemas`.
  * @see docs/methodology.md#records
  */
-import { z } from "zod";
+import * as z from "zod";
 
 // --- shared scalars ---
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { MathInputError } from "./errors";
 import { normCdf, normPdf } from "./normal";
 import { normalisedBlackCall } from "./normalised-black";

@@ -4,8 +4,9 @@
 // Exposure grid
 export { exposureGrid, EXPOSURE_UNITS } from "./exposure-grid";
 export type { ExposureGrid, ExposureGridMeta, ExposureUnit } from "./exposure-grid";
-export { ExposureGridOptionsSchema, SignModelSchema, DEFAULT_SIGN_MODEL, parseGridOptions } from "./options";
-export type { ExposureGridOptions, ExposureGridOptionsInput } from "./options";
+export { DEFAULT_SIGN_MODEL, parseGridOptions } from "./options";
+export { ExposureGridOptionsSchema, SignModelSchema } from "./options-schema";
+export type { ExposureGridOptions, ExposureGridOptionsInput } from "./options-schema";
 export { selectExpirations } from "./select-expirations";
 export { strikeWindow } from "./strike-window";
 export { tYearsToSettle } from "./time-to-expiry";

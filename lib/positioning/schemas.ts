@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { NODE_TYPES } from "./node-thresholds";
 
 // zod schemas of what the positioning functions return, for the server's route table (response

@@ -1,4 +1,3 @@
-import { formatInTimeZone } from "date-fns-tz";
 import { DAY_MS, daysFromCivil } from "./_civil";
 import { CalendarError } from "./calendar-error";
 
@@ -21,11 +20,20 @@ interface YearDst {
   dstOffsetMs: number;
 }
 
-/** Offset of ET from UTC at an instant, asked of date-fns-tz (the slow, authoritative source). */
+// Made on first use: an Intl formatter is costly to build and importing the library builds nothing.
+let tzFormat: Intl.DateTimeFormat | undefined;
+
+/**
+ * Offset of ET from UTC at an instant, asked of the runtime's tz database through `Intl` (the
+ * slow, authoritative source; no dependency): `longOffset` names it "GMT-05:00" ("GMT" at zero).
+ */
 function offsetFromTzDb(utcMs: number): number {
-  const s = formatInTimeZone(utcMs, ET_ZONE, "xxx"); // "-05:00"
-  const sign = s[0] === "-" ? -1 : 1;
-  return sign * (Number(s.slice(1, 3)) * 60 + Number(s.slice(4, 6))) * MINUTE_MS;
+  tzFormat ??= new Intl.DateTimeFormat("en-US", { timeZone: ET_ZONE, timeZoneName: "longOffset" });
+  const name = tzFormat.formatToParts(utcMs).find((p) => p.type === "timeZoneName")?.value ?? "GMT";
+  const m = /^GMT([+-])(\d{2}):(\d{2})$/.exec(name);
+  if (!m) return 0;
+  const sign = m[1] === "-" ? -1 : 1;
+  return sign * (Number(m[2]) * 60 + Number(m[3])) * MINUTE_MS;
 }
 
 /** First whole minute in `(lo, hi]` whose offset is `target`, given `lo` is not and `hi` is. */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** An ET calendar date written `YYYY-MM-DD` (session dates, expiries). */
 export type IsoDate = string;

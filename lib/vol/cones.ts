@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { ChainSnapshot } from "../market/market-data";
 import { isoUtc } from "../positioning/iso-utc";
 import { sessionBounds, tradingDaysBetween, etDateOf, marketStateAt, sessionDateAt } from "../time";

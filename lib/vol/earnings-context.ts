@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { ChainTerms } from "./chain-terms";
 import { MINUTE_MS, SVX_TENOR_MINUTES } from "./defaults";
 import { reportInstantMs } from "./events";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { IV_WINDOWS, QUALITY_FAIR_STRIKES, QUALITY_GOOD_STRIKES, SVX_TENORS, type SvxTenor } from "./defaults";
 import { ivRankPercentiles, type IvWindow } from "./iv-rank";
 import type { SvxReading, SvxReadings } from "./svx";

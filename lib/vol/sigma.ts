@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { normCdf } from "../math/normal";
 import { isoUtc } from "../positioning/iso-utc";
 import { SIGMA_DAYS, SIGMA_ODDS_SESSIONS } from "./defaults";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { ChainSnapshot } from "../market/market-data";
 import { normCdf } from "../math/normal";
 import { chainTerms, type ChainTerms } from "./chain-terms";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { MINUTES_PER_YEAR, VIX_ZERO_BID_STOP } from "./defaults";
 import { loadKernelsSync, type KernelEngine } from "../kernels";
 

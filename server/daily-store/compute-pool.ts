@@ -11,7 +11,7 @@ import { spawnSiblingWorker } from "../spawn-sibling-worker";
 import { createWorkerPool, WorkerPoolUnavailable, type WorkerPool, type WorkerPoolStats } from "../workers/worker-pool";
 import type { MarketSource } from "./fingerprint";
 import type { RvolQuery, RvolTarget } from "../modules/flow/underlyings/rvol";
-import type { FLOW_SUMMARY, VOL_READING } from "./kinds";
+import type { CONTRACT_VOLUME, FLOW_SUMMARY, VOL_READING } from "./kinds";
 
 /** What a compute worker is started with. */
 export interface ComputeWorkerInit {
@@ -41,7 +41,7 @@ export const FLOW_OI = "flow-oi";
  * session), a whole RVOL answer (its resolved target and validated query), or a simulated board.
  */
 export type ComputeTask =
-  | { kind: typeof FLOW_SUMMARY | typeof VOL_READING; symbol: string; session: IsoDate; nowMs: number }
+  | { kind: typeof FLOW_SUMMARY | typeof VOL_READING | typeof CONTRACT_VOLUME; symbol: string; session: IsoDate; nowMs: number }
   | { kind: typeof FLOW_RVOL; target: RvolTarget; query: RvolQuery; nowMs: number }
   | { kind: typeof FLOW_NORM; ticker: string; session: IsoDate; nowMs: number }
   | { kind: typeof SIM_CHAIN; symbol: string; atMs: number; options: ChainOptions; nowMs: number }

@@ -6,10 +6,11 @@ import { buildContractTable } from "../modules/flow/sessions/contract-top-table"
 import { createFlowState } from "../modules/flow/flow-route";
 import { buildMarketSessionTable } from "../modules/flow/sessions/market-session-table";
 import { buildPrintTimeIndex } from "../modules/flow/sessions/print-time-index";
-import { computeSessionSummary } from "../modules/flow/sessions/session-summary";
+import { computeSessionSummary, type SessionSummary } from "../modules/flow/sessions/session-summary";
+import { contractVolumesOf } from "../modules/flow/sessions/contract-volumes";
 import { mebibytes } from "../cache/cache-budget";
 import type { AppServices } from "../services";
-import { CONTRACT_TOP, FLOW_SUMMARY, MARKET_SESSION, PRINT_INDEX, VOL_READING, type DailyKind } from "./kinds";
+import { CONTRACT_TOP, CONTRACT_VOLUME, FLOW_SUMMARY, MARKET_SESSION, PRINT_INDEX, VOL_READING, type DailyKind } from "./kinds";
 import type { DailyDataStore } from "./store";
 
 /**
@@ -38,6 +39,10 @@ export function dailyProducer(market: MarketData, store?: DailyDataStore): Daily
     if (kind === CONTRACT_TOP) return buildContractTable(flow, session, market.clock.now());
     if (kind === MARKET_SESSION) return buildMarketSessionTable(flow, session, market.clock.now());
     if (kind === PRINT_INDEX) return buildPrintTimeIndex(flow, session);
+    if (kind === CONTRACT_VOLUME) {
+      const stored = store?.get<SessionSummary>(FLOW_SUMMARY, symbol, session);
+      return (stored ? Promise.resolve(stored) : computeSessionSummary(flow, symbol, session, market.clock.now())).then(contractVolumesOf);
+    }
     throw new Error(`unknown daily kind ${String(kind)}`);
   };
 }

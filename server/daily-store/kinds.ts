@@ -23,12 +23,19 @@ export const MARKET_SESSION = "market-session";
  * @see docs/methodology.md#flow-print-time-index
  */
 export const PRINT_INDEX = "print-index";
+/**
+ * Flow: one ticker's per-contract volume of one session (`ContractVolumes`,
+ * server/modules/flow/sessions/contract-volumes.ts), written with each `FLOW_SUMMARY` row it is
+ * read from: the flow feed's RVOL baseline reads a few of these instead of whole summaries.
+ * @see docs/methodology.md#flow-feed-rvol
+ */
+export const CONTRACT_VOLUME = "contract-volume";
 /** The symbol a market-wide row is stored under. */
 export const MARKET_SYMBOL = "*";
 /** Volatility: one symbol's `SessionCloseReading` or null (lib/vol/read-market.ts). */
 export const VOL_READING = "vol-reading";
 
-export type DailyKind = typeof FLOW_SUMMARY | typeof VOL_READING | typeof CONTRACT_TOP | typeof MARKET_SESSION | typeof PRINT_INDEX;
+export type DailyKind = typeof FLOW_SUMMARY | typeof VOL_READING | typeof CONTRACT_TOP | typeof MARKET_SESSION | typeof PRINT_INDEX | typeof CONTRACT_VOLUME;
 
 /** Version of each kind's producer (docs/methodology.md sections cited by the producers). */
 const FLOW_SUMMARY_VERSION = 4; // 2: `tideMinutes` (the market tide); 3: simulated OI carries the previous session's tape; 4: the tape's order stream no longer reads quotes
@@ -40,6 +47,8 @@ export const KIND_VERSIONS: Readonly<Record<DailyKind, number>> = Object.freeze(
   [MARKET_SESSION]: FLOW_SUMMARY_VERSION * 100 + 1,
   // Built from the session's prints: a new tape (a summary version) is a new index too.
   [PRINT_INDEX]: FLOW_SUMMARY_VERSION * 100 + 1,
+  // Read from the summaries: a new summary version is a new volume version too.
+  [CONTRACT_VOLUME]: FLOW_SUMMARY_VERSION * 100 + 1,
 });
 
-export const DAILY_KINDS: readonly DailyKind[] = [FLOW_SUMMARY, VOL_READING, CONTRACT_TOP, MARKET_SESSION, PRINT_INDEX];
+export const DAILY_KINDS: readonly DailyKind[] = [FLOW_SUMMARY, VOL_READING, CONTRACT_TOP, MARKET_SESSION, PRINT_INDEX, CONTRACT_VOLUME];

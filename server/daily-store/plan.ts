@@ -7,7 +7,7 @@
 import { HISTORICAL_COMPARE_PARAMS, PREMIUM_RVOL_LOOKBACK_SESSIONS } from "../../lib/flow";
 import type { IsoDate } from "../../lib/market/market-data";
 import { isTradingDay, previousTradingDay, sessionBounds, sessionDateAt } from "../../lib/time";
-import { CONTRACT_TOP, FLOW_SUMMARY, MARKET_SESSION, MARKET_SYMBOL, PRINT_INDEX, VOL_READING, type DailyKind } from "./kinds";
+import { CONTRACT_TOP, CONTRACT_VOLUME, FLOW_SUMMARY, MARKET_SESSION, MARKET_SYMBOL, PRINT_INDEX, VOL_READING, type DailyKind } from "./kinds";
 
 /** Which symbols and sessions to fill. */
 export interface FillScope {
@@ -97,7 +97,8 @@ export function fillPlan(scope: FillScope, nowMs: number): FillStep[] {
 
 /** Rows planned per kind (progress totals). */
 export function plannedRows(steps: readonly FillStep[]): Record<DailyKind, number> {
-  const out: Record<DailyKind, number> = { [FLOW_SUMMARY]: 0, [VOL_READING]: 0, [CONTRACT_TOP]: 0, [MARKET_SESSION]: 0, [PRINT_INDEX]: 0 };
+  // Contract volumes have no steps of their own: they are written with their summaries (run-fill.ts).
+  const out: Record<DailyKind, number> = { [FLOW_SUMMARY]: 0, [VOL_READING]: 0, [CONTRACT_TOP]: 0, [MARKET_SESSION]: 0, [PRINT_INDEX]: 0, [CONTRACT_VOLUME]: 0 };
   for (const s of steps) out[s.kind] += s.symbols.length;
   return out;
 }

@@ -3,7 +3,9 @@
 // pass yields its event loop after each computed row and between sessions, so a stop, an abort
 // (lease lost) or a lease renewal is seen within one row. See docs/operations.md#daily-store.
 import type { DailyProducer } from "./compute";
-import type { DailyKind } from "./kinds";
+import { contractVolumesOf, type ContractVolumes } from "../modules/flow/sessions/contract-volumes";
+import type { SessionSummary } from "../modules/flow/sessions/session-summary";
+import { CONTRACT_VOLUME, FLOW_SUMMARY, type DailyKind } from "./kinds";
 import { fillPlan, plannedRows, type FillScope } from "./plan";
 import type { KindProgress } from "./progress";
 import type { DailyDataStore, DailyRow } from "./store";
@@ -25,6 +27,41 @@ export interface RunFillOptions {
 
 const yieldLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/**
+ * The contract-volume rows of summary rows (written with them: they have no fill step of their
+ * own). A value that is not a summary (a test's stand-in producer) has none.
+ */
+function volumeRowsOf(rows: readonly DailyRow[]): DailyRow<ContractVolumes>[] {
+  const out: DailyRow<ContractVolumes>[] = [];
+  for (const r of rows) {
+    const contracts = (r.value as Partial<SessionSummary> | null)?.contracts;
+    if (Array.isArray(contracts)) out.push({ symbol: r.symbol, session: r.session, value: contractVolumesOf({ contracts }) });
+  }
+  return out;
+}
+
+/**
+ * Volumes of the session's stored summaries that lack them (a store filled before the kind
+ * existed), read from those summaries; in batches, yielding between rows like the fill itself.
+ */
+async function backfillVolumes(o: RunFillOptions, session: string, summaries: ReadonlySet<string>): Promise<void> {
+  const have = o.store.symbolsAt(CONTRACT_VOLUME, session);
+  let rows: DailyRow[] = [];
+  const flush = () => {
+    if (rows.length > 0) o.store.putMany(CONTRACT_VOLUME, volumeRowsOf(rows));
+    rows = [];
+  };
+  for (const symbol of summaries) {
+    if (o.stopped?.()) break;
+    if (have.has(symbol)) continue;
+    const value = o.store.get<SessionSummary>(FLOW_SUMMARY, symbol, session);
+    if (value !== undefined) rows.push({ symbol, session, value });
+    if (rows.length >= FILL_BATCH_ROWS) flush();
+    await yieldLoop();
+  }
+  flush();
+}
+
 /** Runs one pass; resolves to the number of rows computed. */
 export async function runFill(o: RunFillOptions): Promise<number> {
   const steps = fillPlan(o.scope, o.nowMs);
@@ -38,10 +75,14 @@ export async function runFill(o: RunFillOptions): Promise<number> {
   let computed = 0;
   for (const step of steps) {
     const have = o.store.symbolsAt(step.kind, step.session);
+    if (step.kind === FLOW_SUMMARY) await backfillVolumes(o, step.session, have);
     let batch: DailyRow[] = [];
     let since = performance.now();
     const flush = () => {
-      if (batch.length > 0) o.store.putMany(step.kind, batch);
+      if (batch.length > 0) {
+        o.store.putMany(step.kind, batch);
+        if (step.kind === FLOW_SUMMARY) o.store.putMany(CONTRACT_VOLUME, volumeRowsOf(batch));
+      }
       batch = [];
       since = performance.now();
     };

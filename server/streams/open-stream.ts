@@ -7,6 +7,7 @@ import type { Entitlement, Principal } from "../accounts/types";
 import type { AppServices } from "../services";
 import { createSseSink, SSE_HEADERS } from "./sse-response";
 import type { StreamConnection } from "./connection";
+import type { StreamSink } from "./sink";
 import type { StreamHub } from "./stream-hub";
 
 /** The resume cursor of a request: the `Last-Event-ID` header first, then `lastEventId`; empty counts as absent. */
@@ -52,9 +53,19 @@ export async function openOnHub<Q>(
   return conn;
 }
 
-/** Start `conn` over Server-Sent Events: the route's raw response, ended when the client goes. */
-export function sseResponse(conn: StreamConnection, hub: Pick<StreamHub<unknown>, "lifeNow">, request: Request): { data: null; response: Response } {
-  const { sink, body } = createSseSink(() => conn.dispose());
+/**
+ * Start `conn` over Server-Sent Events: the route's raw response, ended when the client goes.
+ * `wrap` maps the frames to another wire format first (the positioning stream's v1 format).
+ */
+export function sseResponse(
+  conn: StreamConnection,
+  hub: Pick<StreamHub<unknown>, "lifeNow">,
+  request: Request,
+  wrap?: (sink: StreamSink) => StreamSink,
+): { data: null; response: Response } {
+  const created = createSseSink(() => conn.dispose());
+  const { body } = created;
+  const sink = wrap ? wrap(created.sink) : created.sink;
   const onAbort = () => conn.abort();
   if (request.signal?.aborted) conn.abort();
   else {

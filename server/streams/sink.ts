@@ -51,6 +51,8 @@ export interface OutFrame {
   retry?: number;
   /** A keep-alive (`: ping` on SSE, `{"event":"ping"}` on WebSocket). */
   ping?: true;
+  /** The keep-alive's SSE comment text instead of `ping` (the v1 stream's `keepalive`). */
+  comment?: string;
 }
 
 export interface StreamSink {
@@ -94,7 +96,7 @@ function sseEventLines(event: string | undefined, data: string | undefined): str
  * // "id: k3v9x0q2m1c8b7a5.3\nevent: credits\ndata: {\"remaining\":90}\n\n"
  */
 export function sseText(frame: OutFrame): string {
-  if (frame.ping) return ": ping\n\n";
+  if (frame.ping) return `: ${line(frame.comment ?? "ping")}\n\n`;
   const s = frame.shared;
   return sseHead(frame) + (s ? sseEventLines(s.event, s.data) : sseEventLines(frame.event, frame.data));
 }

@@ -57,11 +57,12 @@ export interface ServedBundle {
 }
 
 /**
- * Bundles `entrySource` (an ESM module; absolute import paths) for the browser platform and serves it.
+ * Bundles `entrySource` (an ESM module; absolute import paths, or package names found in
+ * `options.nodePaths`, node_modules folders) for the browser platform and serves it.
  *
  * @example const served = await bundleAndServe(`import { x } from "/abs/lib/index.ts"; window.__result = x();`);
  */
-export async function bundleAndServe(entrySource: string, title = "optionscope"): Promise<ServedBundle> {
+export async function bundleAndServe(entrySource: string, title = "optionscope", options: { nodePaths?: string[] } = {}): Promise<ServedBundle> {
   const dir = mkdtempSync(join(tmpdir(), "optionscope-browser-"));
   let server: Server | undefined;
   try {
@@ -75,6 +76,7 @@ export async function bundleAndServe(entrySource: string, title = "optionscope")
       outfile: join(dir, "bundle.js"),
       metafile: true,
       logLevel: "silent",
+      nodePaths: options.nodePaths,
     });
     const bundle = readFileSync(join(dir, "bundle.js"));
     const html = `<!doctype html><meta charset="utf-8"><title>${title}</title>${NETWORK_TRAP}<script type="module" src="/bundle.js"></script>`;

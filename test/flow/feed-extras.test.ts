@@ -4,7 +4,7 @@
 // sweep and of a multi-leg package.
 import { describe, expect, it } from "vitest";
 import { scoreFlow } from "../../lib/flow/flow-score";
-import { feedTradeExtras, FeedTradeExtrasSchema, packageCluster, sweepCluster } from "../../lib/flow/feed-extras";
+import { feedTradeExtras, FeedTradeExtrasSchema, packageCluster, sweepCluster, tradeRvol } from "../../lib/flow/feed-extras";
 import { detectMultiLeg } from "../../lib/flow/multi-leg";
 import { FLOW_SCORE_WEIGHTS } from "../../lib/flow/params";
 import { groupSweeps } from "../../lib/flow/sweeps";
@@ -78,5 +78,22 @@ describe("feed context fields", () => {
     });
     const withCluster = feedTradeExtras(scored[0], { rates: RATES, weights: FLOW_SCORE_WEIGHTS, prevIv: null, cluster: sweepCluster("2024-03-15", "SPY", g) });
     expect(withCluster.cluster?.clusterTradeCount).toBe(2);
+  });
+
+  it("RVOL (docs/methodology.md#flow-feed-rvol): volume so far over the baseline mean, its score and category floors by hand", () => {
+    expect(tradeRvol(600, 200)).toEqual({ rvol: 3, rvolScore: 60, rvolCategory: "HIGH" });
+    // Each category from its floor: 0.5 NORMAL, 2 HIGH, 5 EXTREME (score saturates at 5).
+    expect(tradeRvol(49, 100)).toEqual({ rvol: 0.49, rvolScore: 10, rvolCategory: "LOW" });
+    expect(tradeRvol(50, 100)).toEqual({ rvol: 0.5, rvolScore: 10, rvolCategory: "NORMAL" });
+    expect(tradeRvol(199, 100).rvolCategory).toBe("NORMAL");
+    expect(tradeRvol(200, 100)).toEqual({ rvol: 2, rvolScore: 40, rvolCategory: "HIGH" });
+    expect(tradeRvol(500, 100)).toEqual({ rvol: 5, rvolScore: 100, rvolCategory: "EXTREME" });
+    expect(tradeRvol(5000, 100)).toEqual({ rvol: 50, rvolScore: 100, rvolCategory: "EXTREME" });
+    // No baseline (not stored, or the contract did not trade in it): no RVOL, never a stand-in.
+    for (const avg of [null, undefined, 0]) expect(tradeRvol(10, avg)).toEqual({ rvol: null, rvolScore: 0, rvolCategory: null });
+    // In the extras: from the trade's dailyVolume (10 + 40 after its contract's earlier print).
+    const x = feedTradeExtras(scored[1], { rates: RATES, weights: FLOW_SCORE_WEIGHTS, prevIv: null, avgVolume: 25 });
+    expect([x.rvol, x.rvolScore, x.rvolCategory]).toEqual([scored[1].dailyVolume / 25, Math.round((100 * scored[1].dailyVolume) / 25 / 5), "HIGH"]);
+    expect(FeedTradeExtrasSchema.parse(x)).toEqual(x);
   });
 });

@@ -27,14 +27,14 @@ describe("npm run build output", () => {
     if (code !== 0) throw new Error(`tsup exited with ${code}:\n${log}`);
   }, 600_000);
 
-  it("has ESM, CJS and declaration files for both entry points", () => {
-    for (const name of ["index", "server"]) {
+  it("has ESM, CJS and declaration files for both entry points (the library per module in lib/)", () => {
+    for (const name of ["lib/index", "lib/kernels/index", "server"]) {
       for (const ext of [".js", ".cjs", ".d.ts", ".d.cts"]) expect(existsSync(join(outDir, name + ext)), name + ext).toBe(true);
     }
   });
 
   it("the ESM build exports the reviewed names and instantiates no WebAssembly at import", async () => {
-    const esm = await import(pathToFileURL(join(outDir, "index.js")).href);
+    const esm = await import(pathToFileURL(join(outDir, "lib", "index.js")).href);
     expect(Object.keys(esm).sort()).toEqual(expected);
     expect(esm.kernelsInfo().wasmInstantiated).toBe(false);
     const engine = await esm.loadKernels();
@@ -42,7 +42,7 @@ describe("npm run build output", () => {
   });
 
   it("the CJS build exports the same names", () => {
-    const cjs = createRequire(import.meta.url)(join(outDir, "index.cjs"));
+    const cjs = createRequire(import.meta.url)(join(outDir, "lib", "index.cjs"));
     expect(
       Object.keys(cjs)
         .filter((k) => k !== "__esModule")
@@ -57,7 +57,9 @@ describe("npm run build output", () => {
 
   it("package.json exports map points at files the build makes", () => {
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
-    const targets = [pkg.exports["."], pkg.exports["./server"]].flatMap((e) => [e.import.default, e.import.types, e.require.default, e.require.types]);
+    const entries = Object.entries(pkg.exports).filter(([k]) => k !== "./package.json");
+    expect(entries.map(([k]) => k)).toEqual(expect.arrayContaining([".", "./server", "./kernels", "./positioning", "./client"]));
+    const targets = entries.flatMap(([, e]: [string, any]) => [e.import.default, e.import.types, e.require.default, e.require.types]);
     for (const t of targets) expect(existsSync(join(outDir, t.replace("./dist/", ""))), t).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Typed access to one CSV row, throwing a `DataFileError` that names file, line and column.
  */
-import type { z } from "zod";
+import type * as z from "zod";
 import { parseIsoInstantNs } from "../prints/ts-ns";
 import { DataFileError } from "./data-file-error";
 import type { ValueRange } from "./value-ranges";

@@ -2,7 +2,7 @@
  * zod schemas of the print records: option trade prints, off-exchange prints and earnings events.
  * Types are `z.output` of these schemas. @see docs/data.md#option-printscsv
  */
-import { z } from "zod";
+import * as z from "zod";
 import { OFF_EXCHANGE_VENUES, OPTION_CONDITIONS, OPTION_EXCHANGES } from "./conditions";
 import { isTsNs, tsNsToMs } from "./ts-ns";
 

@@ -4,6 +4,7 @@ import type { AppServices } from "../../services";
 import { routeDefiner } from "../define-route";
 import { createPagingHints, type PagingHints } from "./shared/paging-hints";
 import { tapeCacheEntryBytes } from "./sessions/tape-bytes";
+import { feedFreshnessMeta } from "../freshness-meta";
 
 /**
  * The flow module's state. `memo` caches small derived values under a string key; `tapes` holds
@@ -44,11 +45,11 @@ export const flowRoute = routeDefiner<FlowState>();
  * The flow module's per-account in-flight cap (spec: "a small fixed cap", not shown): over it is
  * 429 `TOO_MANY_CONCURRENT_QUERIES` with `Retry-After`. @see docs/api.md#flow-in-flight-cap
  */
-export const FLOW_IN_FLIGHT_PER_ACCOUNT = 4;
+const FLOW_IN_FLIGHT_PER_ACCOUNT = 4;
 /** Seconds a client waits after the in-flight 429 (flow queries finish in well under a second warm). */
-export const FLOW_IN_FLIGHT_RETRY_AFTER_S = 1;
+const FLOW_IN_FLIGHT_RETRY_AFTER_S = 1;
 /** The flow module's request time limit (spec, Limits: 25 seconds, then 504 `GATEWAY_TIMEOUT`). */
-export const FLOW_REQUEST_TIMEOUT_MS = 25_000;
+const FLOW_REQUEST_TIMEOUT_MS = 25_000;
 
 /** What every flow route shares: host, module, entitlement, in-flight cap, time limit. */
 export const FLOW_ROUTE_DEFAULTS = {
@@ -76,5 +77,6 @@ export function withFlowLimits<R extends { concurrency?: unknown; timeoutMs?: nu
 
 /** The flow envelope's `meta`: response time and request id, plus paging fields when given. */
 export function flowMeta(services: AppServices, requestId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { timestamp: new Date(services.wallNowMs()).toISOString(), requestId, ...extra };
+  // With a live feed: how old its data is, by the one staleness rule (docs/methodology.md#staleness).
+  return { timestamp: new Date(services.wallNowMs()).toISOString(), requestId, ...feedFreshnessMeta(services), ...extra };
 }

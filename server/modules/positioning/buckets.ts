@@ -2,6 +2,7 @@ import { ExpiryBucketsDataSchema, ExpiryBucketsQuerySchema } from "../../../lib/
 import { gridRoute } from "./grid-route";
 import { knownSymbols, perSymbol } from "./service";
 import { boardShape } from "./shape-runner";
+import { freshnessMeta } from "../freshness-meta";
 
 /** `GET /v1/gex/buckets`: dealer exposure by days-to-expiry bucket. 1 credit per call, like the levels. */
 export const expiryBucketsRoute = gridRoute({
@@ -37,6 +38,8 @@ export const expiryBucketsRoute = gridRoute({
         metric: query.metric,
         resolution: "1m",
         mode: "live",
+        // How old the oldest board is, by the one staleness rule (docs/methodology.md#staleness).
+        ...freshnessMeta(state.services, Math.min(...entries.map((e) => Date.parse(e.asOf))), nowMs),
         cached: false,
         engine: m.engine,
         simulated: entries.some((e) => e.meta.simulated),

@@ -3,6 +3,7 @@ import { heatmapFrame, VELOCITY_LOOKBACK_MINUTES, type ExposureGrid, type Heatma
 import { previousTradingDay, sessionBounds } from "../../../lib/time";
 import { attribution } from "../../attribution";
 import { memoizeJson } from "../../http/json-body";
+import { freshnessMeta } from "../freshness-meta";
 import { boardWithOi, oiMeta } from "./flow-oi";
 import { chainOptionsOf, type BoardQuery, type GridQuery, type HeatmapEntry } from "./grid-route";
 import { gridOf, knownSymbols, liveKey, noData, perSymbol, type PositioningState } from "./service";
@@ -93,12 +94,15 @@ export async function replayEntry(state: PositioningState, symbol: string, q: Bo
 }
 
 /** `meta` of a heatmap-shaped response. */
-function heatmapMeta(built: BuiltEntry[], q: BoardQuery, mode: "live" | "historical") {
+function heatmapMeta(state: PositioningState, built: BuiltEntry[], q: BoardQuery, mode: "live" | "historical") {
   const first = built[0].grid.meta;
+  // A live answer says how old its oldest board is, and whether that is stale (docs/methodology.md#staleness).
+  const oldest = Math.min(...built.map((b) => b.grid.asOfMs));
   return {
     metric: q.metric,
     resolution: "1m",
     mode,
+    ...(mode === "live" ? freshnessMeta(state.services, oldest, state.services.clock.now()) : {}),
     cached: built.every((b) => b.cached),
     engine: first.engine,
     simulated: built.some((b) => b.grid.meta.simulated),
@@ -118,7 +122,7 @@ export async function heatmapResponse(state: PositioningState, q: GridQuery, mod
   const symbols = await knownSymbols(state, q.symbols);
   const built = await perSymbol(symbols, entryOf);
   const data = mode === "live" && built.length === 1 ? liveData(built[0].entry) : { symbols: built.map((b) => b.entry) };
-  return { data, meta: heatmapMeta(built, q, mode) };
+  return { data, meta: heatmapMeta(state, built, q, mode) };
 }
 
 /** `data` of a one-symbol live answer per cached entry, memoized with it (its envelope bytes are then reused). */

@@ -6,6 +6,7 @@ import { attribution } from "../../attribution";
 import { boardWithOi, oiMeta } from "./flow-oi";
 import { gridOptions, gridRoute } from "./grid-route";
 import { knownSymbols, liveKey, noData, perSymbol, type PositioningState } from "./service";
+import { freshnessMeta } from "../freshness-meta";
 
 /**
  * The underlying's close of the session before the board's, as the heatmap's `previousClose`
@@ -75,6 +76,8 @@ export const levelsRoute = gridRoute({
         metric: query.metric,
         resolution: "1m",
         mode: "live",
+        // How old the oldest board is, by the one staleness rule (docs/methodology.md#staleness).
+        ...freshnessMeta(state.services, Math.min(...entries.map((e) => Date.parse(e.asOf))), nowMs),
         cached: allCached,
         engine: m.engine,
         simulated: entries.some((e) => e.meta.simulated),

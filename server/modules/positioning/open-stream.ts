@@ -9,9 +9,11 @@ import { boardQueryOf, type StreamQuery } from "./stream-query";
  * authenticated, validated and charged the open. See docs/api.md#opening-a-stream.
  */
 export async function openConnection(
-  ctx: { query: StreamQuery; principal: Principal; state: PositioningState; request: Request; requestId: string },
+  ctx: { query: StreamQuery; principal: Principal; state: PositioningState; request: Request; requestId: string; resumable?: boolean },
   transport: "sse" | "ws",
 ) {
+  // A stream that does not resume (the v1 format) reads no cursor: neither `Last-Event-ID` nor `lastEventId`.
+  const resumable = ctx.resumable !== false;
   const hub = positioningStreamHub(ctx.state);
   const symbols = await knownSymbols(ctx.state, ctx.query.symbols);
   const conn = await openOnHub(
@@ -21,9 +23,9 @@ export async function openConnection(
       principal: ctx.principal,
       symbols,
       query: boardQueryOf(ctx.query),
-      request: ctx.request,
+      request: resumable ? ctx.request : new Request(ctx.request.url),
       requestId: ctx.requestId,
-      cursor: ctx.query.lastEventId,
+      cursor: resumable ? ctx.query.lastEventId : undefined,
       access: { entitlement: "positioning", symbols },
     },
     transport,

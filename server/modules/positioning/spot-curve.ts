@@ -4,6 +4,7 @@ import { apiErrors } from "../../errors";
 import { gridRoute } from "./grid-route";
 import { knownSymbols, perSymbol } from "./service";
 import { boardShape } from "./shape-runner";
+import { freshnessMeta } from "../freshness-meta";
 
 /** `GET /v1/gex/profile`: the dealer exposure curve over a spot grid. 1 credit per call, like the levels. */
 export const spotCurveRoute = gridRoute({
@@ -45,6 +46,8 @@ export const spotCurveRoute = gridRoute({
         metric: query.metric,
         resolution: "1m",
         mode: "live",
+        // How old the oldest board is, by the one staleness rule (docs/methodology.md#staleness).
+        ...freshnessMeta(state.services, Math.min(...entries.map((e) => Date.parse(e.asOf))), nowMs),
         cached: false,
         engine: m.engine,
         simulated: entries.some((e) => e.meta.simulated),

@@ -3,12 +3,9 @@
 import type { ChainSnapshot } from "../../../lib/market/market-data";
 import { isoUtc } from "../../../lib/positioning/iso-utc";
 import { memoizeJson } from "../../http/json-body";
-import { marketStateAt } from "../../../lib/time";
+import { DEFAULT_STALE_AFTER_MS, freshness } from "../../../lib/market/freshness";
 import { chainTerms, svxAll, type ChainTerms, type SvxReadings } from "../../../lib/vol";
 import type { VolState } from "./vol-route";
-
-/** A reading older than this during the regular session is `stale` (reference: 20 minutes). */
-const STALE_AFTER_MS = 20 * 60_000;
 
 /** The board of a symbol at one minute, its VIX terms and SVX readings. */
 export interface LiveReading {
@@ -19,13 +16,17 @@ export interface LiveReading {
 }
 
 /** The wrapper fields of one symbol (`asOf`, `sessionDate`, `stale`). */
-export function wrapperFields(r: LiveReading, nowMs: number): { symbol: string; asOf: string; sessionDate: string; stale: boolean } {
-  const open = marketStateAt(nowMs) === "open";
+export function wrapperFields(
+  r: LiveReading,
+  nowMs: number,
+  services: { staleAfterMs?: number } = {},
+): { symbol: string; asOf: string; sessionDate: string; stale: boolean } {
   return {
     symbol: r.symbol,
     asOf: isoUtc(r.board.asOfMs),
     sessionDate: r.board.sessionDate,
-    stale: open && nowMs - r.board.asOfMs > STALE_AFTER_MS,
+    // The one staleness rule (docs/methodology.md#staleness), shared with positioning.
+    stale: freshness(r.board.asOfMs, nowMs, services.staleAfterMs ?? DEFAULT_STALE_AFTER_MS).stale,
   };
 }
 

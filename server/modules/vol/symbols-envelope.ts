@@ -37,7 +37,7 @@ async function wrapperEntries(
       missing.push({ symbol: s, reason: "no_history" });
       continue;
     }
-    const entry: Record<string, unknown> = wrapperFields(x.live, nowMs);
+    const entry: Record<string, unknown> = wrapperFields(x.live, nowMs, state.services);
     // Module objects are memoised per board minute: serialise each once for every response.
     for (const m of modules) entry[m] = memoizeJsonOnce(await moduleOf(state, m, x));
     symbols.push(entry);

@@ -52,7 +52,7 @@ async function buildVolState(state: VolState, symbol: string, q: VolStreamQuery,
   if (!(await state.coverage.all()).has(symbol)) return unavailable(symbol, "not covered by the volatility module.");
   const x = await symbolInputs(state, symbol, nowMs);
   if (!x) return unavailable(symbol, "no live board yet.");
-  const entry: Record<string, unknown> = wrapperFields(x.live, nowMs);
+  const entry: Record<string, unknown> = wrapperFields(x.live, nowMs, state.services);
   for (const m of q.modules) entry[m] = await moduleOf(state, m, x);
   const json = JSON.stringify(entry);
   return {

@@ -21,12 +21,7 @@ const NOT_SERVED_REASONS: Record<string, string> = {
  * Gaps issue 37 lists that are not closed yet (not deliberate: work left). The test asserts each is
  * still a gap, so this list can only shrink; docs/design-log.md#reference-gaps-not-closed-yet lists them.
  */
-export const KNOWN_GAPS: readonly string[] = [
-  "flowseeker /v1/flow/{ticker} query:min_rvol",
-  "heatseeker-tempest /v1/stream query:symbol",
-  "heatseeker-tempest /v1/stream query:format",
-  ...["rvol", "rvolScore", "rvolCategory"].map((f) => `flowseeker /v1/flow/{ticker} .data.trades[].${f}`),
-];
+export const KNOWN_GAPS: readonly string[] = [];
 
 /** Parameters we do not read, with the reason. */
 const PARAMS_NOT_READ_REASONS: Record<string, string> = {};

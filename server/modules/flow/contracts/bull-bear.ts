@@ -24,7 +24,7 @@ const totals = (trades: readonly ScoredTrade[]) => ({
 });
 
 /** Chain filters of the bull/bear read. */
-export interface ChainBullBearQuery {
+interface ChainBullBearQuery {
   date?: string;
   timeframe: "5m" | "15m" | "1h" | "4h" | "1d";
   option_type: "call" | "put" | "all";
@@ -34,7 +34,7 @@ export interface ChainBullBearQuery {
 }
 
 /** The chain bull/bear read of a ticker (also composed by the `flow_context` tool). */
-export async function chainBullBear(state: FlowState, rawTicker: string, q: ChainBullBearQuery, nowMs: number): Promise<z.output<typeof ChainBullBearSchema>> {
+async function chainBullBear(state: FlowState, rawTicker: string, q: ChainBullBearQuery, nowMs: number): Promise<z.output<typeof ChainBullBearSchema>> {
   const ticker = await resolveFlowTicker(state, rawTicker);
   const date = resolveFlowDate(q.date, nowMs);
   const tape = await sessionTape(state, ticker, date, nowMs);

@@ -11,7 +11,7 @@ import { scanTickers, summariesOf } from "../sessions/session-summary";
 import { resolveFlowDate, resolveFlowTicker } from "../sessions/tape";
 
 /** Credits: 1 with a `ticker` filter, 3 without (spec). */
-export const TOP_DAILY_COST = { withTicker: 1, marketWide: 3 } as const;
+const TOP_DAILY_COST = { withTicker: 1, marketWide: 3 } as const;
 
 type Query = z.output<typeof TopContractsDailyQuerySchema>;
 

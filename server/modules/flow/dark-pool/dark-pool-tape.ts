@@ -18,9 +18,9 @@ const DARK_POOL_SPLIT = { market: 0.6, tickers: 0.3, matches: 0.1 } as const;
  * Prints of at least this notional (USD) are also kept in a side list per day: the smallest
  * `min_notional` a market-wide query may ask (spec rule 1), so those queries scan ~10% of the tape.
  */
-export const LARGE_PRINT_USD = 100_000;
+const LARGE_PRINT_USD = 100_000;
 /** Sessions averaged for the average daily volume. @see docs/methodology.md#dark-pool-trades-filters-and-paging */
-export const ADV_SESSIONS = 10;
+const ADV_SESSIONS = 10;
 
 interface DayTape {
   rows: DarkPoolRow[];
@@ -59,11 +59,6 @@ function cachesOf(state: FlowState): DarkPoolCaches {
 
 /** The universe by ticker (sector, industry, type), memoised: the module's one table. */
 export const symbolTable = flowUniverse;
-
-/** Tickers that can have off-exchange prints (stocks and ETFs; indices do not trade). */
-export async function darkPoolTickers(state: FlowState): Promise<string[]> {
-  return [...(await symbolTable(state)).values()].filter((s) => s.type !== "index").map((s) => s.ticker);
-}
 
 function toRow(p: OffExchangePrint, info: SymbolInfo | undefined): DarkPoolRow {
   return {

@@ -13,7 +13,7 @@ import { tickerOfPath } from "../shared/path-symbols";
  * The `n` largest prints of a ticker (notional descending; ties newest first) from `fromDate` to
  * `toDate` inclusive, as served. Also used by `flow_context`.
  */
-export async function topPrints(state: FlowState, ticker: string, fromDate: string, toDate: string, n: number, nowMs: number) {
+async function topPrints(state: FlowState, ticker: string, fromDate: string, toDate: string, n: number, nowMs: number) {
   const best: DarkPoolRow[] = [];
   for (const date of calendarDates(fromDate, toDate)) {
     for (const r of await darkPoolDay(state, date, [ticker], nowMs)) {

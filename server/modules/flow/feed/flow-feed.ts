@@ -15,7 +15,7 @@ import {
   type ScoredTrade,
   type WindowScores,
 } from "../../../../lib/flow";
-import { feedTradeExtras, packageCluster, sweepCluster, type ClusterInfo, type FeedTradeExtras } from "../../../../lib/flow/feed-extras";
+import { feedTradeExtras, packageCluster, sweepCluster, tradeRvol, type ClusterInfo, type FeedTradeExtras } from "../../../../lib/flow/feed-extras";
 import { formatTsNsIso } from "../../../../lib/market/prints/ts-ns";
 import { apiErrors } from "../../../errors";
 import { memoizeJson } from "../../../http/json-body";
@@ -24,6 +24,7 @@ import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "../flow-route";
 import { FEED_PAGING_HINT } from "../shared/paging-hints";
 import { resolveFlowDate, resolveFlowTicker, sessionTape, tapeIndexAt, tapeTrades, type SessionTape } from "../sessions/tape";
 import { tickerOfPath } from "../shared/path-symbols";
+import { storedVolumeBaseline, type VolumeBaseline } from "../sessions/contract-volumes";
 
 type Query = z.output<typeof FlowFeedQuerySchema>;
 
@@ -50,8 +51,17 @@ function tradeWindow(q: Query, tape: SessionTape, nowMs: number): { fromMs: numb
   return { fromMs, toMs: Math.max(fromMs, toMs) };
 }
 
-function passes(t: ScoredTrade, q: Query): boolean {
+/**
+ * The contract's mean daily volume in the RVOL baseline: 0 when it did not trade in it, null
+ * without a stored baseline. @see docs/methodology.md#flow-feed-rvol
+ */
+function avgVolumeOf(t: ScoredTrade, baseline: VolumeBaseline | null): number | null {
+  return baseline ? (baseline.avgVolume.get(t.symbol) ?? 0) : null;
+}
+
+function passes(t: ScoredTrade, q: Query, baseline: VolumeBaseline | null): boolean {
   return (
+    (q.min_rvol === undefined || (tradeRvol(t.dailyVolume, avgVolumeOf(t, baseline)).rvol ?? -1) >= q.min_rvol) &&
     matchesContractFilter(t, q) &&
     (q.trade_type === null || (q.trade_type.has("sweep") && t.isSweep) || (q.trade_type.has("multi_leg") && t.isMultiLeg)) &&
     (!q.single_leg_only || !t.isMultiLeg) &&
@@ -69,6 +79,8 @@ interface FeedContext {
   prevIv: (number | null)[];
   /** Per tape index: the print's sweep or multi-leg cluster. */
   clusters: (ClusterInfo | undefined)[];
+  /** The RVOL baseline of the tape's session (null while it is not stored); set per request. */
+  baseline: VolumeBaseline | null;
 }
 
 const CONTEXTS = new WeakMap<SessionTape, FeedContext>();
@@ -85,7 +97,7 @@ function feedContext(tape: SessionTape): FeedContext {
     trades.forEach((t, i) => {
       clusters[i] = t.sweepGroup >= 0 ? sweepClusters[t.sweepGroup] : packageOf[i] >= 0 ? packageClusters[packageOf[i]] : undefined;
     });
-    c = { tape, prevIv: ivChanges(trades).prevIv, clusters };
+    c = { tape, prevIv: ivChanges(trades).prevIv, clusters, baseline: null };
     CONTEXTS.set(tape, c);
   }
   return c;
@@ -98,12 +110,24 @@ function extrasOf(t: ScoredTrade, ctx: FeedContext, q: Query, index: number): Fe
     rates: board ? { rate: board.rate, dividendYield: board.dividendYield } : null,
     weights: q.conviction_weights ?? DEFAULT_FLOW_SCORE_WEIGHTS,
     prevIv: ctx.prevIv[index] ?? null,
+    avgVolume: avgVolumeOf(t, ctx.baseline),
     cluster: q.include_clusters ? ctx.clusters[index] : undefined,
   });
 }
 
-const ITEMS = new WeakMap<ScoredTrade, FlowTradeItem>();
-const ITEMS_NO_CLUSTER = new WeakMap<ScoredTrade, FlowTradeItem>();
+/** Memoised items by trade, one set per RVOL baseline (or none yet) and `include_clusters`. */
+const ITEMS = new WeakMap<object, { clusters: WeakMap<ScoredTrade, FlowTradeItem>; plain: WeakMap<ScoredTrade, FlowTradeItem> }>();
+const NO_BASELINE = {};
+
+function itemMemo(baseline: VolumeBaseline | null, includeClusters: boolean): WeakMap<ScoredTrade, FlowTradeItem> {
+  const key = baseline ?? NO_BASELINE;
+  let m = ITEMS.get(key);
+  if (!m) {
+    m = { clusters: new WeakMap(), plain: new WeakMap() };
+    ITEMS.set(key, m);
+  }
+  return includeClusters ? m.clusters : m.plain;
+}
 
 /**
  * A trade's feed item, built and serialised once per scored trade (the tape's trades live as long
@@ -113,7 +137,7 @@ const ITEMS_NO_CLUSTER = new WeakMap<ScoredTrade, FlowTradeItem>();
 function feedItem(ctx: FeedContext, t: ScoredTrade, q: Query, index: number): FlowTradeItem {
   const tape = ctx.tape;
   // Custom weights re-score the trades (new objects each call) and change `dteMultiplier`: not kept.
-  const memo = q.conviction_weights ? null : q.include_clusters ? ITEMS : ITEMS_NO_CLUSTER;
+  const memo = q.conviction_weights ? null : itemMemo(ctx.baseline, q.include_clusters);
   let item = memo?.get(t);
   if (!item) {
     item = memoizeJson({ ...flowTradeItem(t, t.sweepGroup >= 0 ? tape.sweeps.groups[t.sweepGroup] : null), ...extrasOf(t, ctx, q, index) });
@@ -136,7 +160,7 @@ function buildPage(ctx: FeedContext, trades: readonly ScoredTrade[], q: Query, l
   let last: FeedPage["last"] = null;
   for (let k = before - lo - 1; k >= 0; k--) {
     const t = trades[k];
-    if (!passes(t, q)) continue;
+    if (!passes(t, q, ctx.baseline)) continue;
     if (items.length === q.limit) {
       more = true;
       break;
@@ -165,6 +189,11 @@ function hintFilterKey(q: Query, date: string): string {
 
 const PAGES = new WeakMap<SessionTape, Map<string, FeedPage>>();
 
+/** Pages and aggregates differ once the baseline is stored (its values never change after). */
+function baselineKey(ctx: FeedContext): string {
+  return ctx.baseline ? `b${ctx.baseline.sessions}` : "b-";
+}
+
 /**
  * The page, memoised per tape (a tape is replaced when prints arrive, so a cached page never goes
  * stale) and per window, cursor, limit and filters, with its rows serialised once as a whole: a
@@ -172,7 +201,7 @@ const PAGES = new WeakMap<SessionTape, Map<string, FeedPage>>();
  */
 function cachedPage(ctx: FeedContext, trades: readonly ScoredTrade[], q: Query, lo: number, before: number, windowKey: string): FeedPage {
   const tape = ctx.tape;
-  const key = `${windowKey}|${before}|${q.limit}|${filterKey(q)}`;
+  const key = `${windowKey}|${before}|${q.limit}|${baselineKey(ctx)}|${filterKey(q)}`;
   let byKey = PAGES.get(tape);
   if (!byKey) {
     byKey = new Map();
@@ -196,7 +225,7 @@ const AGGREGATES = new WeakMap<SessionTape, Map<string, WindowScores>>();
  */
 function windowAggregate(ctx: FeedContext, trades: readonly ScoredTrade[], q: Query, fromMs: number, toMs: number): WindowScores {
   const tape = ctx.tape;
-  const key = `${fromMs}|${toMs}|${filterKey(q)}`;
+  const key = `${fromMs}|${toMs}|${baselineKey(ctx)}|${filterKey(q)}`;
   let byKey = AGGREGATES.get(tape);
   if (!byKey) {
     byKey = new Map();
@@ -204,7 +233,7 @@ function windowAggregate(ctx: FeedContext, trades: readonly ScoredTrade[], q: Qu
   }
   let agg = byKey.get(key);
   if (!agg) {
-    agg = windowScores(trades.filter((t) => passes(t, q)));
+    agg = windowScores(trades.filter((t) => passes(t, q, ctx.baseline)));
     if (byKey.size > 64) byKey.clear();
     byKey.set(key, agg);
   }
@@ -252,6 +281,8 @@ export const flowFeedRoute = flowRoute({
       : tapeTrades(tape).slice(lo, hi);
     const before = q.cursor === undefined ? hi : Math.max(lo, Math.min(hi, decodeCursor(q.cursor, date)));
     const ctx = feedContext(tape);
+    // The stored RVOL baseline, or null while it is not (docs/methodology.md#flow-feed-rvol).
+    ctx.baseline = storedVolumeBaseline(state, ticker, date, nowMs);
     // Re-scored trades (custom weights) are new objects each call: their page is not kept.
     const page = q.conviction_weights ? buildPage(ctx, trades, q, lo, before) : cachedPage(ctx, trades, q, lo, before, `${fromMs}|${toMs}`);
     const agg = windowAggregate(ctx, trades, q, fromMs, toMs);

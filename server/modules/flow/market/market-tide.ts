@@ -12,9 +12,9 @@ import { scanTickers } from "../sessions/session-summary";
 import { resolveFlowDate, sessionUptoMs } from "../sessions/tape";
 
 /** Credits: 3 per started 30 sessions; with `exclude_deep_itm`, 3 per session (reference). */
-export const MARKET_TIDE_COST = { perBlock: 3, blockSessions: 30, perDeepItmSession: 3 } as const;
+const MARKET_TIDE_COST = { perBlock: 3, blockSessions: 30, perDeepItmSession: 3 } as const;
 /** Widest `interval` for intraday buckets and for `exclude_deep_itm`, sessions (reference). */
-export const MARKET_TIDE_MAX_SESSIONS = { intraday: 30, deepItm: 5 } as const;
+const MARKET_TIDE_MAX_SESSIONS = { intraday: 30, deepItm: 5 } as const;
 
 /** Sessions of an `interval` such as `30D`. */
 const sessionsOf = (interval: string) => Number(interval.slice(0, -1));

@@ -29,7 +29,7 @@ export interface MarketSessionTable {
 }
 
 /** An opened table: the tickers' positions looked up once. */
-export interface OpenMarketSessionTable {
+interface OpenMarketSessionTable {
   table: MarketSessionTable;
   indexOf: ReadonlyMap<string, number>;
 }
@@ -38,7 +38,7 @@ export interface OpenMarketSessionTable {
 const TIDE_VARIANTS: readonly TideFilters[] = [{}, { excludeMultiLeg: true }, { excludeDeepItm: true }, { excludeMultiLeg: true, excludeDeepItm: true }];
 
 /** Position of a filter set in `tide`. */
-export function tideVariant(f: TideFilters): number {
+function tideVariant(f: TideFilters): number {
   return (f.excludeMultiLeg ? 1 : 0) | (f.excludeDeepItm ? 2 : 0);
 }
 
@@ -56,7 +56,7 @@ function cacheOf(state: FlowState): LruCache<string, OpenMarketSessionTable> {
 }
 
 /** Minutes from the open to the close of `date`'s session. */
-export function sessionMinutes(date: string): number {
+function sessionMinutes(date: string): number {
   const { openMs, closeMs } = sessionBounds(date);
   return Math.round((closeMs - openMs) / 60_000);
 }
@@ -72,7 +72,7 @@ function open(table: MarketSessionTable): OpenMarketSessionTable {
 }
 
 /** The table of `tickers`' summaries (the universe's, in order) of session `date`. */
-export function marketSessionTable(date: string, tickers: readonly string[], summaries: readonly SessionSummary[]): MarketSessionTable {
+function marketSessionTable(date: string, tickers: readonly string[], summaries: readonly SessionSummary[]): MarketSessionTable {
   const minutes = sessionMinutes(date);
   const folds = summaries.map((s) => s.tideMinutes);
   return {
@@ -98,7 +98,7 @@ export function marketSessionTable(date: string, tickers: readonly string[], sum
  * The table of a finished session if one is cached or stored, else undefined (the caller reads
  * the summaries). A table written for another universe is not used.
  */
-export async function storedMarketSession(state: FlowState, date: string, nowMs: number): Promise<OpenMarketSessionTable | undefined> {
+async function storedMarketSession(state: FlowState, date: string, nowMs: number): Promise<OpenMarketSessionTable | undefined> {
   if (!isFinishedSession(date, nowMs)) return undefined;
   const cache = cacheOf(state);
   const hit = cache.get(date);
@@ -114,13 +114,7 @@ export async function storedMarketSession(state: FlowState, date: string, nowMs:
  * After a request read every universe ticker's summary of a finished session: store the table
  * (when the store lacks it) and cache it. `summaries` follow `tickers`.
  */
-export async function rememberMarketSession(
-  state: FlowState,
-  date: string,
-  nowMs: number,
-  tickers: readonly string[],
-  summaries: readonly SessionSummary[],
-): Promise<void> {
+async function rememberMarketSession(state: FlowState, date: string, nowMs: number, tickers: readonly string[], summaries: readonly SessionSummary[]): Promise<void> {
   if (!isFinishedSession(date, nowMs) || !sameList(tickers, await universeTickers(state))) return;
   const table = marketSessionTable(date, tickers, summaries);
   const store = state.services.dailyStore;

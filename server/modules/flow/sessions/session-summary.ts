@@ -19,7 +19,8 @@ import { previousTradingDay, sessionBounds } from "../../../../lib/time";
 import { planDefinition } from "../../../accounts/plans";
 import type { Principal } from "../../../accounts/types";
 import { computeOffLoop } from "../../../daily-store/compute-pool";
-import { FLOW_SUMMARY } from "../../../daily-store/kinds";
+import { CONTRACT_VOLUME, FLOW_SUMMARY } from "../../../daily-store/kinds";
+import { contractVolumesOf } from "./contract-volumes";
 import type { FlowState } from "../flow-route";
 import { FLOW_FIRST_DATE, flowUniverse, openingBoard, sessionTape, sessionUptoMs, tapeTrades, type SessionTape } from "./tape";
 
@@ -129,7 +130,11 @@ export async function sessionSummary(state: FlowState, ticker: string, date: str
       : computeOffLoop(state.services.computePool, { kind: FLOW_SUMMARY, symbol: ticker, session: date, nowMs }, () =>
           computeSessionSummary(state, ticker, date, nowMs),
         ).then((summary) => {
-          if (finished) state.services.dailyStore?.put(FLOW_SUMMARY, ticker, date, summary);
+          if (finished) {
+            state.services.dailyStore?.put(FLOW_SUMMARY, ticker, date, summary);
+            // Its per-contract volumes too: the flow feed's RVOL baseline reads them (contract-volumes.ts).
+            state.services.dailyStore?.put(CONTRACT_VOLUME, ticker, date, contractVolumesOf(summary));
+          }
           return summary;
         });
     state.summaries.set(key, p);

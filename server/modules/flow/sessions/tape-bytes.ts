@@ -40,7 +40,7 @@ export function tapeBytes(tape: SessionTape): number {
 }
 
 /** Estimated bytes of a session's raw prints. */
-export function printsBytes(prints: readonly OptionPrint[]): number {
+function printsBytes(prints: readonly OptionPrint[]): number {
   return prints.length * TAPE_ROW_BYTES.print;
 }
 

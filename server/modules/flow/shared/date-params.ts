@@ -1,8 +1,5 @@
-// Calendar helpers and the trade-date range rules of the dark-pool routes and by-strike (`date` or
-// `date_start`/`date_end`, capped span). The parameter schemas live in lib/api/flow-params.ts.
-import { composeTsNs } from "../../../../lib/market/prints/ts-ns";
 import { etDateOf } from "../../../../lib/time";
-import { type ApiError, apiErrors } from "../../../errors";
+import { apiErrors } from "../../../errors";
 
 const DAY_MS = 86_400_000;
 
@@ -24,9 +21,6 @@ export function calendarDates(start: string, end: string): string[] {
   for (let i = 0, n = countCalendarDays(start, end); i < n; i++) out.push(addCalendarDays(start, i));
   return out;
 }
-
-/** The nanosecond text of an instant in milliseconds. */
-export const msToNs = (ms: number): string => composeTsNs(ms, 0);
 
 /** An inclusive range of ET trade dates. */
 export interface TradeDateRange {
@@ -72,9 +66,4 @@ export function tradeDateRange(
     });
   }
   return range;
-}
-
-/** 400 naming `name` (a rule between parameters that no single schema can state). */
-export function invalidCombination(name: string, detail: string): ApiError {
-  return apiErrors.invalidParameter(name, detail);
 }

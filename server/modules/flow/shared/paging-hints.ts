@@ -11,7 +11,7 @@ import { LruCache } from "../../../cache/lru-cache";
  * each, and within the budget's `flowPagingHints` share, the detector's memory is bounded whatever
  * the clients send. An evicted key only loses a hint.
  */
-export const HINT_KEYS_KEPT = 4_096;
+const HINT_KEYS_KEPT = 4_096;
 
 /** Where each feed's cursor paging is explained (the header's docs link). */
 export const FEED_PAGING_HINT = "use next_cursor (/docs/api.md#flow-feed-paging)";

@@ -27,7 +27,7 @@ export const FLOW_STREAM_TOPIC = "flow";
  * Trade positions: `tsMs * POS_PER_MS + k`, `k` the trade's rank among the topic's trades of the
  * same millisecond (print order, then ticker). Below 2^53 until 2039.
  */
-export const POS_PER_MS = 4096;
+const POS_PER_MS = 4096;
 
 /** The stream's options: the resolved tickers (sorted) and the trade filters. */
 export interface FlowStreamTopicQuery {
@@ -80,7 +80,7 @@ export interface FlowStreamSourceOptions {
  * extended minute by minute, so a market-wide stream does not churn the module's tape cache), one
  * list of scored trades per (ticker, minute) shared by every topic, and each topic's filtered minutes.
  */
-export function flowTopicSource(state: FlowState, options: FlowStreamSourceOptions = {}): TopicSource<FlowStreamTopicQuery, EventsState> {
+function flowTopicSource(state: FlowState, options: FlowStreamSourceOptions = {}): TopicSource<FlowStreamTopicQuery, EventsState> {
   const windowMinutes = options.windowMinutes ?? 11;
   const tapes = new Map<string, Promise<SessionTape>>();
   const minuteTrades = new Map<string, Promise<MinuteTrade[]>>();

@@ -13,7 +13,7 @@ import { FLOW_ROUTE_DEFAULTS, flowRoute } from "../flow-route";
 import { openFlowConnection, type FlowStreamContext } from "./flow-stream";
 import { checkStreamQuery } from "./flow-stream-filter";
 
-export const FLOW_STREAM_WS_PATH = "/v1/flow/stream/ws";
+const FLOW_STREAM_WS_PATH = "/v1/flow/stream/ws";
 
 async function openFlowWebSocket(ctx: FlowStreamContext) {
   requireWebSocketUpgrade(httpRequestOf(ctx.request), "/v1/flow/stream");

@@ -18,7 +18,7 @@ import { FLOW_STREAM_TOPIC, flowStreamHub, livePosition, streamTickersOf, topicQ
 import { flowUniverse, resolveFlowTickers } from "../sessions/tape";
 
 /** Concurrency slot kind of open flow streams (per account). */
-export const SLOT_FLOW_STREAMS = "flow-streams";
+const SLOT_FLOW_STREAMS = "flow-streams";
 
 function flowStreamLimit(retryAfterS: number): ApiError {
   return new ApiError(429, "stream_limit_reached", `This account may hold at most ${FLOW_STREAMS_PER_ACCOUNT} flow streams open at once.`, {

@@ -9,7 +9,7 @@ import { resolveFlowDate, resolveFlowTicker } from "../sessions/tape";
 import { tickerOfPath } from "../shared/path-symbols";
 
 /** Longest window, calendar days (our bound; the spec gives none): about 22 sessions. */
-export const HISTORY_MAX_CALENDAR_DAYS = 31;
+const HISTORY_MAX_CALENDAR_DAYS = 31;
 
 const DAY_MS = 86_400_000;
 
