@@ -69,10 +69,9 @@ async function clientKeys(dataDir: string, n: number): Promise<string[]> {
 
 /** Start the server; resolves once it listens. */
 function startServer(port: number, dataDir: string, computeWorkers: string | undefined): Promise<{ child: ChildProcess }> {
+  // The CLI launcher, as `npm start` runs it (the sources bundled by esbuild: bin/optionscope.mjs).
   const args = [
-    "--import",
-    "tsx",
-    "server/main.ts",
+    "bin/optionscope.mjs",
     "serve",
     "--port",
     String(port),

@@ -12,6 +12,7 @@ import { createWorkerPool, WorkerPoolUnavailable, type WorkerPool, type WorkerPo
 import type { MarketSource } from "./fingerprint";
 import type { RvolQuery, RvolTarget } from "../modules/flow/underlyings/rvol";
 import type { CONTRACT_VOLUME, FLOW_SUMMARY, VOL_READING } from "./kinds";
+import { COMPUTE_NICE } from "./priority";
 
 /** What a compute worker is started with. */
 export interface ComputeWorkerInit {
@@ -76,7 +77,7 @@ export function createComputePool(init: ComputeWorkerInit, size = DEFAULT_COMPUT
     size,
     // One task at a time per worker: a task sets the worker's market clock to its own instant.
     pipelineDepth: 1,
-    spawn: () => spawnSiblingWorker(import.meta.url, { source: "./compute-worker.ts", built: "./compute-worker.js" }, init),
+    spawn: () => spawnSiblingWorker(import.meta.url, { source: "./compute-worker.ts", built: "./compute-worker.js" }, init, { nice: COMPUTE_NICE }),
   });
   return {
     // Tasks are queued round-robin by symbol: one symbol's year of sessions does not hold back

@@ -1,6 +1,8 @@
 // The compute pool builds the request path's cold rows in worker threads: each row equals the one
 // built on the event loop over the same market, the modules' read paths use it when the app has one,
 // and a pool whose workers cannot start falls back to the loop.
+import { readdirSync, readFileSync } from "node:fs";
+import { getPriority } from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
 import { previousTradingDay } from "../../../lib/time";
 import { sessionCloseReading } from "../../../lib/vol";
@@ -16,6 +18,7 @@ import { computeSessionSummary, summariesByDate } from "../../../server/modules/
 import { createDailyStore } from "../../../server/modules/vol/daily-store";
 import type { AppServices } from "../../../server/services";
 import { WorkerPoolUnavailable } from "../../../server/workers/worker-pool";
+import { COMPUTE_NICE } from "../../../server/daily-store/priority";
 import { simulatedMarketAt } from "../../_helpers/simulated-market";
 
 const SEED = 11;
@@ -57,6 +60,16 @@ describe("compute pool", () => {
     expect(pool.stats().completed - before).toBe(3 + DATES.length);
     expect(pool.stats()).toMatchObject({ name: "compute", workers: 2, queued: 0, running: 0 });
     expect(previousTradingDay("2024-03-06")).toBe(DATES[2]);
+  });
+
+  it("its workers run below the event loop's priority (nice COMPUTE_NICE); this thread keeps its own", () => {
+    // Field 19 of /proc/self/task/<tid>/stat is a thread's nice value (Linux keeps one per thread).
+    const nices = readdirSync("/proc/self/task").map((tid) => {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+    });
+    expect(nices.filter((n) => n === COMPUTE_NICE).length).toBeGreaterThanOrEqual(2);
+    expect(getPriority()).toBe(0);
   });
 
   it("an RVOL answer from a worker equals the one built here; a contract never listed is null", async () => {
