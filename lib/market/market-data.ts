@@ -121,6 +121,20 @@ export interface ContractMinuteQuotes {
   ask: Float64Array[];
 }
 
+/**
+ * The part of a board `MarketData.chainWindow` returns: the nearest `maxExpirations` unsettled
+ * expirations (settlement after `asOfMs`) and the strike rows `strikeWindow` picks.
+ */
+export interface ChainWindow {
+  /** The nearest this many unsettled expirations, or all. */
+  maxExpirations: number | "all";
+  /**
+   * The strike rows kept, a half-open range `[lo, hi)` into the board's ascending unique strikes,
+   * given spot (for example `lib/positioning`'s `strikeWindow` with `maxStrikes`).
+   */
+  strikeWindow: (strikes: Float64Array, spot: number) => { lo: number; hi: number };
+}
+
 /** Options of `MarketData.minuteBars`. */
 export interface MinuteBarsOptions {
   /** Add pre-market (04:00-09:30 ET) and post-market (16:00-20:00 ET) bars; default false. */
@@ -178,6 +192,17 @@ export interface MarketData {
    * @see docs/methodology.md#premium-low-and-cheap-from-low
    */
   contractMinuteQuotes?(symbol: string, contracts: readonly ContractRef[], fromMs: number, toMs: number): Promise<ContractMinuteQuotes | null>;
+  /**
+   * Optional (a market that can read part of a board for less than the whole, such as the store
+   * of record): `chain(symbol, atMs, options)` with only the rows of `window` (its expirations
+   * and strike rows). Everything else is the whole board's (`asOfMs`, `spot`, every expiration
+   * and strike), and each kept row's `strikeIndex`, `expIndex`, `right`, `oi`, `iv`, `bid` and
+   * `ask` equal the whole board's, in the board's order, so an exposure grid over that window is
+   * identical to one over `chain`; `last` and `volume` may be NaN. Callers that need only a window
+   * of every minute (daily statistics) use it when present, `chain` otherwise.
+   * @see docs/architecture.md#windowed-boards
+   */
+  chainWindow?(symbol: string, atMs: number, window: ChainWindow, options?: ChainOptions): Promise<ChainSnapshot | null>;
 }
 
 // --- the seam between the simulator (lib/market/simulated) and the print generators ---

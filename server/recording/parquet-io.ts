@@ -34,8 +34,15 @@ const asSource = (c: ColumnIn) => ({
   ...(c.encoding ? { encoding: c.encoding } : {}),
 });
 
-/** One row group's bytes as a whole file, with key-value metadata. */
-export function parquetBytes(columns: readonly ColumnIn[], kv: Record<string, string> = {}): Uint8Array {
+/**
+ * Data page size of board columns, in bytes of values before encoding: about 2,000 doubles or
+ * 4,000 integers a page, so a read of a board's first rows (a window's nearest expirations)
+ * decodes those pages only and stops (docs/data.md#windowed-reads).
+ */
+export const BOARD_PAGE_BYTES = 16 * 1024;
+
+/** One row group's bytes as a whole file, with key-value metadata (one page per column unless `pageSize`). */
+export function parquetBytes(columns: readonly ColumnIn[], kv: Record<string, string> = {}, pageSize?: number): Uint8Array {
   const writer = new ByteWriter();
   parquetWrite({
     writer,
@@ -46,6 +53,7 @@ export function parquetBytes(columns: readonly ColumnIn[], kv: Record<string, st
     rowGroupSize: Math.max(1, columns[0]?.data.length ?? 1),
     kvMetadata: Object.entries(kv).map(([key, value]) => ({ key, value })),
     createdBy: "optionscope recorder",
+    ...(pageSize ? { pageSize } : {}),
   });
   return new Uint8Array(writer.getBuffer());
 }
@@ -54,7 +62,10 @@ export function parquetBytes(columns: readonly ColumnIn[], kv: Record<string, st
  * A file of several row groups written one after another (the compacted session files): the
  * schema is that of `template`; every group must give the same column names.
  */
-export function multiGroupWriter(template: readonly ColumnIn[]): { add(columns: readonly ColumnIn[]): void; finish(kv: Record<string, string>): Uint8Array } {
+export function multiGroupWriter(
+  template: readonly ColumnIn[],
+  pageSize?: number,
+): { add(columns: readonly ColumnIn[]): void; finish(kv: Record<string, string>): Uint8Array } {
   const writer = new ByteWriter();
   const schema = schemaFromColumnData({ columnData: template.map(asSource) });
   let pq: ParquetWriter | null = null;
@@ -67,6 +78,7 @@ export function multiGroupWriter(template: readonly ColumnIn[]): { add(columns: 
       void pq.write({
         columnData: columns.map((c) => ({ name: c.name, data: c.data as unknown as number[], nullable: c.nullable, ...(c.encoding ? { encoding: c.encoding } : {}) })),
         rowGroupSize: n,
+        ...(pageSize ? { pageSize } : {}),
       });
     },
     finish(kv) {
@@ -126,10 +138,11 @@ export interface ParquetFile {
   /** Columns (all when `columns` is absent) of rows `[rowStart, rowEnd)`. */
   read(rowStart: number, rowEnd: number, columns?: readonly string[]): Promise<Record<string, ArrayLike<unknown>>>;
   /**
-   * Columns of row group `index` alone: hyparquet is handed a footer holding that group only, so a
-   * read costs the group's pages, not a plan over every group of the file.
+   * Columns of row group `index` alone (its first `rowEnd` rows when given): hyparquet is handed a
+   * footer holding that group only, so a read costs the group's pages (those before `rowEnd`), not
+   * a plan over every group of the file.
    */
-  readGroup(index: number, columns?: readonly string[]): Promise<Record<string, ArrayLike<unknown>>>;
+  readGroup(index: number, columns?: readonly string[], rowEnd?: number): Promise<Record<string, ArrayLike<unknown>>>;
   close(): void;
 }
 
@@ -172,10 +185,10 @@ export function openParquet(path: string): ParquetFile {
       bytes: size,
       kv: (key) => kvMap.get(key),
       read: (rowStart, rowEnd, columns) => readRows(file, metadata, rowStart, rowEnd, columns),
-      readGroup: (index, columns) => {
+      readGroup: (index, columns, rowEnd) => {
         const group = metadata.row_groups[index];
         const one: FileMetaData = { ...metadata, row_groups: [group], num_rows: group.num_rows };
-        return readRows(file, one, 0, Number(group.num_rows), columns);
+        return readRows(file, one, 0, Math.min(Number(group.num_rows), rowEnd ?? Number.POSITIVE_INFINITY), columns);
       },
       close: () => closeSync(fd),
     };
@@ -216,6 +229,12 @@ async function readRows(
       out[name] = list[0].data;
       continue;
     }
+    // Pages of one typed column (a board's are several: BOARD_PAGE_BYTES) join into one typed array.
+    const typed = typedConcat(list, rowStart, rowEnd);
+    if (typed) {
+      out[name] = typed;
+      continue;
+    }
     const merged: unknown[] = new Array(rowEnd - rowStart);
     for (const p of list) {
       for (let i = 0; i < p.data.length; i++) {
@@ -224,6 +243,23 @@ async function readRows(
       }
     }
     out[name] = merged;
+  }
+  return out;
+}
+
+type TypedColumn = Float64Array | Int32Array;
+
+/** Chunks of one typed array kind, sorted by row, as one array of rows `[rowStart, rowEnd)`; null when they are not all of one such kind. */
+function typedConcat(list: readonly { rowStart: number; data: ArrayLike<unknown> }[], rowStart: number, rowEnd: number): TypedColumn | null {
+  const first = list[0].data;
+  const Kind = first instanceof Float64Array ? Float64Array : first instanceof Int32Array ? Int32Array : null;
+  if (!Kind || !list.every((p) => p.data instanceof Kind)) return null;
+  const out = new Kind(rowEnd - rowStart);
+  for (const p of list) {
+    const data = p.data as TypedColumn;
+    const from = Math.max(rowStart, p.rowStart);
+    const to = Math.min(rowEnd, p.rowStart + data.length);
+    if (to > from) out.set(data.subarray(from - p.rowStart, to - p.rowStart), from - rowStart);
   }
   return out;
 }

@@ -6,10 +6,12 @@
  * @see docs/data.md#replay-over-the-store
  */
 import { systemClock } from "../../lib/market/clock";
+import { boardWindowPlan, sliceBoardWindow } from "../../lib/market/recorded/board-codec";
 import type { MinuteRow } from "../../lib/market/recorded/record-codec";
 import type {
   ChainOptions,
   ChainSnapshot,
+  ChainWindow,
   Clock,
   EarningsEvent,
   IsoDate,
@@ -41,6 +43,7 @@ export interface RecordedMarket extends MarketData {
   readonly dataDir: string;
   /** Recorded session dates, ascending. */
   dates(): IsoDate[];
+  chainWindow(symbol: string, atMs: number, window: ChainWindow, options?: ChainOptions): Promise<ChainSnapshot | null>;
   /** Closes open files. */
   close(): void;
 }
@@ -105,21 +108,38 @@ export function openRecordedMarket(dataDir: string, options: RecordedMarketOptio
     return b ? (p.complete ? cloneBoard(b) : b) : null;
   };
 
-  const chain = async (symbol: string, atMs: number, opts: ChainOptions = {}): Promise<ChainSnapshot | null> => {
+  /** The latest recorded board at or before the board instant of `atMs`: in its session, else an earlier one. */
+  const locate = (symbol: string, atMs: number, opts: ChainOptions): { p: PartitionReader; date: string; asOfMs: number } | null => {
     if (!Number.isFinite(atMs)) return null;
     const target = boardTarget(Math.min(atMs, clock.now()), opts.extended === true);
     if (!target) return null;
     const all = dates();
-    // The latest recorded board at or before the target instant: in its session, else an earlier one.
     for (let i = upperBound(all, target.date) - 1; i >= 0; i--) {
       const date = all[i];
       const p = partition(date, symbol);
       if (!p) continue;
       const times = p.boardTimes;
       const j = upperBound(times, date === target.date ? target.atMs : Number.POSITIVE_INFINITY) - 1;
-      if (j >= 0) return readBoard(p, date, symbol, times[j]);
+      if (j >= 0) return { p, date, asOfMs: times[j] };
     }
     return null;
+  };
+
+  const chain = async (symbol: string, atMs: number, opts: ChainOptions = {}): Promise<ChainSnapshot | null> => {
+    const at = locate(symbol, atMs, opts);
+    return at ? readBoard(at.p, at.date, symbol, at.asOfMs) : null;
+  };
+
+  /**
+   * `MarketData.chainWindow`: the same board as `chain`, only the window's rows, read from the
+   * store without decoding the rest (or cut from the decoded board when it is kept). docs/data.md#windowed-reads
+   */
+  const chainWindow = async (symbol: string, atMs: number, window: ChainWindow, opts: ChainOptions = {}): Promise<ChainSnapshot | null> => {
+    const at = locate(symbol, atMs, opts);
+    if (!at) return null;
+    const hit = boards.get(`${symbol}|${at.asOfMs}`);
+    if (hit) return sliceBoardWindow(hit, boardWindowPlan({ ...hit, n: hit.strikeIndex.length }, window));
+    return at.p.readBoardWindow(at.asOfMs, window);
   };
 
   /** A symbol's recorded rows of a table on one date (cached when the partition is finished). */
@@ -245,6 +265,7 @@ export function openRecordedMarket(dataDir: string, options: RecordedMarketOptio
     universe,
     symbolInfo: async (ticker) => (await universe()).find((s) => s.ticker === ticker),
     chain,
+    chainWindow,
     spot,
     minuteBars,
     optionPrints,

@@ -23,10 +23,18 @@ import {
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
-import { BOARD_COLUMN_NAMES, decodeBoard, encodeBoard, type BoardHeader } from "../../lib/market/recorded/board-codec";
+import {
+  BOARD_COLUMN_NAMES,
+  boardWindowPlan,
+  decodeBoard,
+  decodeBoardWindow,
+  encodeBoard,
+  WINDOW_COLUMN_NAMES,
+  type BoardHeader,
+} from "../../lib/market/recorded/board-codec";
 import { columnsToRecords, MINUTE_LAYOUT, OFF_EXCHANGE_LAYOUT, OPTION_PRINT_LAYOUT, recordsToColumns, type MinuteRow } from "../../lib/market/recorded/record-codec";
-import type { ChainSnapshot, EarningsEvent, OffExchangePrint, OptionPrint, SymbolInfo } from "../../lib/market/market-data";
-import { fsyncDir, multiGroupWriter, openParquet, parquetBytes, unlinkQuiet, writeFileDurable, type ColumnIn, type ParquetFile } from "./parquet-io";
+import type { ChainSnapshot, ChainWindow, EarningsEvent, OffExchangePrint, OptionPrint, SymbolInfo } from "../../lib/market/market-data";
+import { BOARD_PAGE_BYTES, fsyncDir, multiGroupWriter, openParquet, parquetBytes, unlinkQuiet, writeFileDurable, type ColumnIn, type ParquetFile } from "./parquet-io";
 
 /** Format version of the store (manifest.json `format`). */
 const STORE_FORMAT = 1;
@@ -115,7 +123,7 @@ export function writePendingBoard(root: string, board: ChainSnapshot, sync = tru
   const dir = join(partitionDir(root, board.sessionDate, board.symbol), "boards");
   mkdirSync(dir, { recursive: true });
   const { header, columns } = encodeBoard(board);
-  const bytes = parquetBytes(columns as ColumnIn[], { [BOARDS_KV]: JSON.stringify([header]) });
+  const bytes = parquetBytes(columns as ColumnIn[], { [BOARDS_KV]: JSON.stringify([header]) }, BOARD_PAGE_BYTES);
   writeFileDurable(join(dir, boardFileName(board.asOfMs)), bytes, sync);
   return bytes.length;
 }
@@ -278,7 +286,10 @@ export async function compactPartition(root: string, date: string, symbol: strin
         : { name, data, type: "INT32", nullable: false, encoding: "DELTA_BINARY_PACKED" };
   let bytes = 0;
   if (boards.length > 0) {
-    const w = multiGroupWriter(ordered.map((n) => boardColumn(n, [])));
+    const w = multiGroupWriter(
+      ordered.map((n) => boardColumn(n, [])),
+      BOARD_PAGE_BYTES,
+    );
     for (const b of boards) {
       w.add(ordered.map((n) => boardColumn(n, b.cols[n] ?? new Array<null>(b.header.n).fill(null))));
       // One row group's encoding at a time (about 40 ms for SPXW): the event loop runs between them.
@@ -386,6 +397,11 @@ export interface PartitionReader {
   /** Board instants, ascending. */
   readonly boardTimes: number[];
   readBoard(asOfMs: number): Promise<ChainSnapshot | null>;
+  /**
+   * The window of the board at `asOfMs` (`MarketData.chainWindow`), decoding only the rows before
+   * the window's last expiration ends and only the columns a grid reads. docs/data.md#windowed-reads
+   */
+  readBoardWindow(asOfMs: number, select: ChainWindow): Promise<ChainSnapshot | null>;
   minutes(): Promise<MinuteRow[]>;
   prints(): Promise<OptionPrint[]>;
   off(): Promise<OffExchangePrint[]>;
@@ -408,6 +424,19 @@ export function openPartition(root: string, date: string, symbol: string): Parti
       try {
         const header = (JSON.parse(f.kv(BOARDS_KV) ?? "[]") as BoardHeader[])[0];
         return decodeBoard(header, (await f.read(0, header.n)) as Record<string, ArrayLike<number | null>>);
+      } finally {
+        f.close();
+      }
+    },
+    readBoardWindow: async (asOfMs, select) => {
+      const p = join(dir, "boards", boardFileName(asOfMs));
+      if (!existsSync(p)) return null;
+      const f = openParquet(p);
+      try {
+        const header = (JSON.parse(f.kv(BOARDS_KV) ?? "[]") as BoardHeader[])[0];
+        const plan = boardWindowPlan(header, select);
+        const cols = await f.read(0, plan.rowEnd, windowColumns(f));
+        return decodeBoardWindow(header, cols as Record<string, ArrayLike<number | null>>, plan);
       } finally {
         f.close();
       }
@@ -443,6 +472,14 @@ function openCompletePartition(dir: string): PartitionReader {
       // One row group per minute, in header order.
       return decodeBoard(h, (await boardsFile.readGroup(i)) as Record<string, ArrayLike<number | null>>);
     },
+    readBoardWindow: async (asOfMs, select) => {
+      const i = index.get(asOfMs);
+      if (i === undefined || !boardsFile) return null;
+      const h = headers[i];
+      const plan = boardWindowPlan(h, select);
+      const cols = plan.rowEnd > 0 ? await boardsFile.readGroup(i, windowColumns(boardsFile), plan.rowEnd) : {};
+      return decodeBoardWindow(h, cols as Record<string, ArrayLike<number | null>>, plan);
+    },
     minutes: () => table<MinuteRow>("minutes.parquet", MINUTE_LAYOUT),
     prints: () => table<OptionPrint>("prints.parquet", OPTION_PRINT_LAYOUT),
     off: () => table<OffExchangePrint>("offexchange.parquet", OFF_EXCHANGE_LAYOUT),
@@ -451,4 +488,10 @@ function openCompletePartition(dir: string): PartitionReader {
       boardsFile = null;
     },
   };
+}
+
+/** The window's columns that a board file has (`_x` columns exist only where some value needed one). */
+function windowColumns(f: ParquetFile): string[] {
+  const names = new Set(f.metadata.schema.map((e) => e.name));
+  return WINDOW_COLUMN_NAMES.filter((n) => names.has(n));
 }

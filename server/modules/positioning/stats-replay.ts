@@ -16,7 +16,7 @@ import {
   type ExposureGridOptionsInput,
   type StatFrame,
 } from "../../../lib/positioning";
-import { windowedSource } from "./windowed-boards";
+import { windowedBoards } from "./windowed-boards";
 
 /** One symbol-session to replay. */
 export interface StatsSessionTask {
@@ -39,11 +39,12 @@ export interface StatsSessionTask {
 export async function replayStatsSession(market: MarketData, engine: KernelEngine, task: StatsSessionTask): Promise<DailyStat | null> {
   const { symbol, date, extended, nowMs, options } = task;
   // Extended sessions replay extended-hours boards (docs/methodology.md#extended-hours-boards).
-  const windowed = windowedSource(market, options, { extended });
+  // A window's rows only, where the market can read less than whole boards (the simulator, the store of record).
+  const windowed = windowedBoards(market, options, { extended });
   const frames: StatFrame[] = [];
   for (const t of sessionFrameInstants(date, { extended })) {
     if (t > nowMs) break;
-    const chain = windowed ? windowed(symbol, t) : await market.chain(symbol, t, { extended });
+    const chain = windowed ? await windowed(symbol, t) : await market.chain(symbol, t, { extended });
     if (!chain || chain.asOfMs !== t) continue;
     try {
       frames.push(statFrame(exposureGrid(chain, options, engine)));

@@ -6,11 +6,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { jsKernels } from "../../../lib/kernels";
 import { createSimulatedMarket, fixedClock } from "../../../lib/market";
 import type { MarketData } from "../../../lib/market/market-data";
+import { exposureGrid, strikeWindow, type ExposureGridOptionsInput } from "../../../lib/positioning";
 import { etInstant } from "../../../lib/time";
 import { runRecordCli } from "../../../server/cli/record-cli";
-import { openRecordedMarket } from "../../../server/recording/recorded-market";
+import { gridOptions } from "../../../server/modules/positioning/grid-route";
+import { statsGridQuery } from "../../../server/modules/positioning/stats-daily";
+import { replayStatsSession } from "../../../server/modules/positioning/stats-replay";
+import { openRecordedMarket, type RecordedMarket } from "../../../server/recording/recorded-market";
 import { startRecording, type MinuteAck } from "../../../server/recording/recorder";
 import { compactPartition, isComplete, recordedRoot } from "../../../server/recording/store";
 import { makeHarness } from "../_harness";
@@ -44,6 +49,71 @@ async function answers(market: MarketData): Promise<string[]> {
   return out;
 }
 
+// Windows of the grid: the replay default, the nearest expiration alone, every expiration, narrow and all strikes.
+const WINDOWS: { maxExpirations: number | "all"; maxStrikes: number | "all" }[] = [
+  { maxExpirations: 5, maxStrikes: 92 },
+  { maxExpirations: 1, maxStrikes: 10 },
+  { maxExpirations: "all", maxStrikes: "all" },
+  { maxExpirations: 2, maxStrikes: 3 },
+];
+
+/**
+ * Issue 33's windowed read: at every recorded minute, `chainWindow` holds exactly the window's rows
+ * of `chain`'s board, and the gamma and vanna grids over it equal those over the whole board; the
+ * session's daily statistics with and without `chainWindow` are equal.
+ */
+async function expectWindowsMatchBoards(rec: RecordedMarket): Promise<void> {
+  let windowRows = 0;
+  let boardRows = 0;
+  for (let t = etInstant(DATE, "09:30"); t <= NOW; t += 60_000) {
+    // Windows first: read from the files, before `chain` decodes (and, once compacted, keeps) the board.
+    const wins = [];
+    for (const w of WINDOWS) {
+      wins.push((await rec.chainWindow(SYMBOL, t, { maxExpirations: w.maxExpirations, strikeWindow: (k, spot) => strikeWindow(k, spot, w.maxStrikes) }))!);
+    }
+    const board = (await rec.chain(SYMBOL, t))!;
+    expect(board.asOfMs).toBe(t);
+    for (const [wi, w] of WINDOWS.entries()) {
+      const win = wins[wi];
+      expect({ ...win, strikeIndex: [], expIndex: [], right: [], oi: [], bid: [], ask: [], last: [], iv: [], volume: [] }).toEqual({
+        ...board,
+        strikeIndex: [],
+        expIndex: [],
+        right: [],
+        oi: [],
+        bid: [],
+        ask: [],
+        last: [],
+        iv: [],
+        volume: [],
+      });
+      // The kept rows are the board's rows in the window, in board order, with the board's values.
+      const { lo, hi } = strikeWindow(board.strikes, board.spot, w.maxStrikes);
+      const live = board.expirations.map((_, j) => j).filter((j) => board.expirySettleMs[j] > t);
+      const kept = new Set(w.maxExpirations === "all" ? live : live.slice(0, w.maxExpirations));
+      const rows = [...board.strikeIndex.keys()].filter((i) => board.strikeIndex[i] >= lo && board.strikeIndex[i] < hi && kept.has(board.expIndex[i]));
+      for (const col of ["strikeIndex", "expIndex", "right", "oi", "bid", "ask", "iv"] as const) {
+        expect(Array.from(win[col]), col).toEqual(rows.map((i) => board[col][i]));
+      }
+      windowRows += rows.length;
+      boardRows += board.strikeIndex.length;
+      for (const metric of ["gamma", "vanna"] as const) {
+        const options: ExposureGridOptionsInput = { metric, ...w };
+        expect(exposureGrid(win, options, jsKernels)).toEqual(exposureGrid(board, options, jsKernels));
+      }
+    }
+  }
+  // A window is a small part of the board (what makes the statistics cheap).
+  expect(windowRows).toBeLessThan(boardRows / 2);
+  const wholeBoards: MarketData = { ...rec, chainWindow: undefined };
+  for (const metric of ["gamma", "vanna"] as const) {
+    const task = { symbol: SYMBOL, date: DATE, extended: false, nowMs: NOW, options: gridOptions(statsGridQuery(metric)) };
+    const windowed = await replayStatsSession(rec, jsKernels, task);
+    expect(windowed?.frames).toBe(31);
+    expect(windowed).toEqual(await replayStatsSession(wholeBoards, jsKernels, task));
+  }
+}
+
 describe("recorded session replay", () => {
   let dir: string;
   const clock = fixedClock(NOW);
@@ -65,6 +135,12 @@ describe("recorded session replay", () => {
     expect(acks.filter((a) => a.board).map((a) => a.t)).toEqual(Array.from({ length: 31 }, (_, i) => etInstant(DATE, "09:30") + i * 60_000));
   });
 
+  it("reads a window of a pending board that gives the whole board's grids and statistics", async () => {
+    const rec = openRecordedMarket(dir, { clock });
+    await expectWindowsMatchBoards(rec);
+    rec.close();
+  });
+
   it("answers /v1/historical, /v1/historical/range and /v1/stats/daily byte for byte, before and after compaction", async () => {
     expect(live.map((a) => a.slice(0, 300)).filter((a) => !a.startsWith("200 "))).toEqual([]);
     const pending = openRecordedMarket(dir, { clock });
@@ -76,6 +152,15 @@ describe("recorded session replay", () => {
     const compacted = openRecordedMarket(dir, { clock });
     expect(await answers(compacted)).toEqual(live);
     compacted.close();
+  });
+
+  it("reads a window of a compacted board that gives the whole board's grids and statistics, decoded board kept or not", async () => {
+    expect(isComplete(recordedRoot(dir), DATE, SYMBOL)).toBe(true);
+    const rec = openRecordedMarket(dir, { clock });
+    await expectWindowsMatchBoards(rec);
+    // Again: the finished session's boards are kept decoded now, and the windows are cut from them.
+    await expectWindowsMatchBoards(rec);
+    rec.close();
   });
 
   it("answers spot, bars, prints, off-exchange prints and earnings as the simulator did; nothing unrecorded", async () => {
