@@ -11,7 +11,7 @@ const npx = process.platform === "win32" ? "npx.cmd" : "npx";
 
 const check = spawnSync(npm, ["run", "--silent", "check"], { stdio: "inherit" });
 const checkCode = check.status ?? 1;
-console.log(`npm run check (biome ci, tsc --noEmit, knip): ${checkCode === 0 ? "clean" : `FAILED (exit ${checkCode})`}`);
+console.log(`npm run check (biome ci, typecheck, knip): ${checkCode === 0 ? "clean" : `FAILED (exit ${checkCode})`}`);
 // Read by scripts/ci-summary.mjs: a failed check counts as a failure in CI's one-line summary.
 mkdirSync(".vitest", { recursive: true });
 writeFileSync(".vitest/check.json", JSON.stringify({ code: checkCode }));
