@@ -38,6 +38,48 @@ function put(buffer: ArrayBuffer, ptr: number, src: Float64Array | Int32Array | 
   else new Uint8Array(buffer, ptr, src.length).set(src);
 }
 
+/** Bytes the seven chain columns of `n` contracts take in the region. */
+const chainBytes = (n: number): number => aligned(n * 8) * 4 + aligned(n * 4) * 2 + aligned(n);
+
+/** Addresses of a chain's columns in linear memory, in the kernels' argument order. */
+interface ChainPtrs {
+  strike: number;
+  t: number;
+  iv: number;
+  oi: number;
+  right: number;
+  exp: number;
+  strikeIdx: number;
+}
+
+/** Allocates the chain's columns in `region` (already reserved) and copies them in. */
+function putChain(region: WasmRegion, input: ChainColumns, n: number): ChainPtrs {
+  const ptrs: ChainPtrs = {
+    strike: region.alloc(n * 8),
+    t: region.alloc(n * 8),
+    iv: region.alloc(n * 8),
+    oi: region.alloc(n * 8),
+    exp: region.alloc(n * 4),
+    strikeIdx: region.alloc(n * 4),
+    right: region.alloc(n),
+  };
+  const buffer = region.buffer;
+  put(buffer, ptrs.strike, input.strike);
+  put(buffer, ptrs.t, input.tYears);
+  put(buffer, ptrs.iv, input.iv);
+  put(buffer, ptrs.oi, input.oi);
+  put(buffer, ptrs.exp, input.expIndex);
+  put(buffer, ptrs.strikeIdx, input.strikeIndex);
+  put(buffer, ptrs.right, input.right);
+  return ptrs;
+}
+
+/** The kernels' error for a contract whose (strike, expiration) cell is outside the grid. */
+function outsideGrid(input: ChainColumns, used: number, nStrikes: number, nExp: number): KernelError {
+  const i = -used - 1;
+  return new KernelError("invalid_index", `contract ${i}: (strikeIndex ${input.strikeIndex[i]}, expIndex ${input.expIndex[i]}) outside a ${nStrikes} x ${nExp} grid`);
+}
+
 /**
  * Wraps an instantiated kernels module as a KernelEngine.
  * @example const engine = createWasmEngine(instance.exports as unknown as KernelExports);
@@ -51,14 +93,8 @@ export function createWasmEngine(exports: KernelExports): KernelEngine {
     const { nStrikes, nExp } = params;
     const cells = nStrikes * nExp;
     const scratchBytes = exports.exposureScratchBytes(n);
-    region.reserve(aligned(n * 8) * 4 + aligned(n * 4) * 2 + aligned(n) + aligned(cells * 8) * 2 + aligned(nStrikes * 8) * 2 + 16 + aligned(scratchBytes));
-    const strikePtr = region.alloc(n * 8);
-    const tPtr = region.alloc(n * 8);
-    const ivPtr = region.alloc(n * 8);
-    const oiPtr = region.alloc(n * 8);
-    const expPtr = region.alloc(n * 4);
-    const strikeIdxPtr = region.alloc(n * 4);
-    const rightPtr = region.alloc(n);
+    region.reserve(chainBytes(n) + aligned(cells * 8) * 2 + aligned(nStrikes * 8) * 2 + 16 + aligned(scratchBytes));
+    const c = putChain(region, input, n);
     const gammaGridPtr = region.alloc(cells * 8);
     const vannaGridPtr = region.alloc(cells * 8);
     const gammaByStrikePtr = region.alloc(nStrikes * 8);
@@ -66,22 +102,15 @@ export function createWasmEngine(exports: KernelExports): KernelEngine {
     const totalsPtr = region.alloc(16);
     const scratchPtr = region.alloc(scratchBytes);
     const buffer = region.buffer;
-    put(buffer, strikePtr, input.strike);
-    put(buffer, tPtr, input.tYears);
-    put(buffer, ivPtr, input.iv);
-    put(buffer, oiPtr, input.oi);
-    put(buffer, expPtr, input.expIndex);
-    put(buffer, strikeIdxPtr, input.strikeIndex);
-    put(buffer, rightPtr, input.right);
     const used = exports.exposure(
       n,
-      strikePtr,
-      tPtr,
-      ivPtr,
-      oiPtr,
-      rightPtr,
-      expPtr,
-      strikeIdxPtr,
+      c.strike,
+      c.t,
+      c.iv,
+      c.oi,
+      c.right,
+      c.exp,
+      c.strikeIdx,
       p.spot,
       p.rate,
       p.q,
@@ -96,10 +125,7 @@ export function createWasmEngine(exports: KernelExports): KernelEngine {
       totalsPtr,
       scratchPtr,
     );
-    if (used < 0) {
-      const i = -used - 1;
-      throw new KernelError("invalid_index", `contract ${i}: (strikeIndex ${input.strikeIndex[i]}, expIndex ${input.expIndex[i]}) outside a ${nStrikes} x ${nExp} grid`);
-    }
+    if (used < 0) throw outsideGrid(input, used, nStrikes, nExp);
     // The kernel never allocates, so `buffer` is still attached here.
     const gammaGrid = new Float64Array(buffer, gammaGridPtr, cells);
     const vannaGrid = new Float64Array(buffer, vannaGridPtr, cells);
@@ -138,35 +164,22 @@ export function createWasmEngine(exports: KernelExports): KernelEngine {
     const { nStrikes, nExp } = params;
     const cells = nStrikes * nExp;
     const scratchBytes = exports.greekExposureScratchBytes(n);
-    region.reserve(aligned(n * 8) * 4 + aligned(n * 4) * 2 + aligned(n) + aligned(cells * 8) + aligned(nStrikes * 8) + 16 + aligned(scratchBytes));
-    const strikePtr = region.alloc(n * 8);
-    const tPtr = region.alloc(n * 8);
-    const ivPtr = region.alloc(n * 8);
-    const oiPtr = region.alloc(n * 8);
-    const expPtr = region.alloc(n * 4);
-    const strikeIdxPtr = region.alloc(n * 4);
-    const rightPtr = region.alloc(n);
+    region.reserve(chainBytes(n) + aligned(cells * 8) + aligned(nStrikes * 8) + 16 + aligned(scratchBytes));
+    const c = putChain(region, input, n);
     const gridPtr = region.alloc(cells * 8);
     const byStrikePtr = region.alloc(nStrikes * 8);
     const totalPtr = region.alloc(16);
     const scratchPtr = region.alloc(scratchBytes);
     const buffer = region.buffer;
-    put(buffer, strikePtr, input.strike);
-    put(buffer, tPtr, input.tYears);
-    put(buffer, ivPtr, input.iv);
-    put(buffer, oiPtr, input.oi);
-    put(buffer, expPtr, input.expIndex);
-    put(buffer, strikeIdxPtr, input.strikeIndex);
-    put(buffer, rightPtr, input.right);
     const used = exports.greekExposure(
       n,
-      strikePtr,
-      tPtr,
-      ivPtr,
-      oiPtr,
-      rightPtr,
-      expPtr,
-      strikeIdxPtr,
+      c.strike,
+      c.t,
+      c.iv,
+      c.oi,
+      c.right,
+      c.exp,
+      c.strikeIdx,
       p.spot,
       p.rate,
       p.q,
@@ -180,10 +193,7 @@ export function createWasmEngine(exports: KernelExports): KernelEngine {
       totalPtr,
       scratchPtr,
     );
-    if (used < 0) {
-      const i = -used - 1;
-      throw new KernelError("invalid_index", `contract ${i}: (strikeIndex ${input.strikeIndex[i]}, expIndex ${input.expIndex[i]}) outside a ${nStrikes} x ${nExp} grid`);
-    }
+    if (used < 0) throw outsideGrid(input, used, nStrikes, nExp);
     const grid = new Float64Array(buffer, gridPtr, cells);
     const byStrike = new Float64Array(buffer, byStrikePtr, nStrikes);
     const total = new Float64Array(buffer, totalPtr, 1)[0];
