@@ -4,7 +4,7 @@
 // answered long before the client has sent it (the server stopped reading), against a real server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readBodyText } from "../../../server/http/read-body";
-import { chunkedUpload } from "../../_helpers/raw-http";
+import { chunkedUpload, rawExchange } from "../../_helpers/raw-http";
 import { startMcpHarness, type McpHarness } from "./_mcp-harness";
 
 const UPLOAD_BYTES = 64 * 1024 * 1024;
@@ -71,6 +71,31 @@ describe("MCP endpoint: chunked bodies stop at the SDK's 4 MiB", () => {
     expect(r.sentAll).toBe(false);
     expect(r.sentBeforeAnswer).toBeLessThan(24 * 1024 * 1024);
     // The SDK's answer keeps the connection alive; the server closes it anyway (the rest is unread).
+    expect(r.closedMs).not.toBeNull();
+  });
+});
+
+describe("the lingering close", () => {
+  it("a client that goes on sending 16 MiB after the 413 (a busy event loop) still reads the 413: no reset", async () => {
+    // Before: the server read 1 MiB after answering, then destroyed the socket with the rest
+    // unread; the kernel's reset failed the client's next write and the unread 413 was lost.
+    const frame = Buffer.concat([Buffer.from("10000\r\n"), Buffer.alloc(0x10000, 0x61), Buffer.from("\r\n")]);
+    const r = await rawExchange(
+      h.listening.port,
+      async (write, done) => {
+        write(head("/mcp/oauth/register", "application/json"));
+        for (let sent = 0; sent < 16 << 20 && !done(); sent += 0x10000) {
+          if (!write(frame)) await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+      },
+      10_000,
+      // A client too busy to read for a second: the answer waits in its kernel buffer meanwhile.
+      (socket) => {
+        socket.pause();
+        setTimeout(() => socket.resume(), 1_000);
+      },
+    );
+    expect(r.status, r.text.slice(0, 300)).toBe(413);
     expect(r.closedMs).not.toBeNull();
   });
 });
