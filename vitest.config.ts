@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { DurationSequencer } from "./test/_setup/duration-sequencer";
 
 const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -42,6 +43,8 @@ export default defineConfig({
     // Vitest's default is one worker per core less one: a single worker on a 2-core machine.
     // Most files wait on sockets, child processes or a browser as much as they compute.
     maxWorkers: WORKERS,
+    // Longest files first in each project, from test/durations.json (a fresh clone has no cache).
+    sequence: { sequencer: DurationSequencer },
     // The JSON report is what .ci/run counts (scripts/ci-summary.mjs); the default reporter is for people.
     reporters: ["default", ["json", { outputFile: ".vitest/report.json" }]],
     projects: [
