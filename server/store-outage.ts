@@ -1,6 +1,6 @@
 /**
  * Whether a thrown value is a backing store that could not be used (PostgreSQL via `postgres`,
- * Redis via `ioredis`, SQLite via `better-sqlite3`) rather than a programming error: the one
+ * Redis via `ioredis`, SQLite via `server/sqlite.ts`) rather than a programming error: the one
  * classifier behind the 503 `store_unavailable` of every renderer. The lists of codes and
  * messages, and why each is there, are in docs/operations.md#store-failures-that-reach-no-guard.
  */
@@ -17,7 +17,7 @@ const PG_SQLSTATE = /^(08|53|58|57P0[1-5]$|57014$|40001$|40P01$|55P03$|25006$)/;
 /** SQLite result codes of a database that is busy, locked, unreadable or unwritable (extended codes included). */
 const SQLITE_CODE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|PROTOCOL|CORRUPT|NOTADB)(_|$)/;
 
-/** Messages of `better-sqlite3` (closed handle) and `ioredis` (no connection, offline queue off, timeout). */
+/** Messages of `server/sqlite.ts` (closed handle) and `ioredis` (no connection, offline queue off, timeout). */
 const CLIENT_MESSAGES = [
   /^The database connection is not open$/,
   /^Connection is closed\.$/,

@@ -2,7 +2,7 @@
  * What the SQLite auth, ledger and admin parts share: one connection, the clock, the rows every
  * part reads (account, balance), ledger writes and the lazy plan grants. Internal to the store.
  */
-import type Database from "better-sqlite3";
+import type { Sqlite } from "../sqlite";
 import { ApiError, isApiError } from "../errors";
 import type { LedgerEntry } from "./admin-types";
 import { storeFailure } from "./account-errors";
@@ -23,7 +23,7 @@ interface AccountRow {
 }
 
 export interface SqliteStore {
-  db: Database.Database;
+  db: Sqlite;
   now: () => number;
   /** Run a store operation, turning store failures (busy, I/O, closed) into 503 credit_check_failed. */
   guarded<T>(fn: () => T): T;
@@ -55,7 +55,7 @@ export function limitsOf(plan: Plan, rpmOverride: number | null): AccountLimits 
   return limits;
 }
 
-export function createSqliteStore(db: Database.Database, now: () => number): SqliteStore {
+export function createSqliteStore(db: Sqlite, now: () => number): SqliteStore {
   const q = {
     account: db.prepare<[string], AccountRow>(`SELECT * FROM accounts WHERE id = ?`),
     balance: db.prepare<[string], { credits: number }>(`SELECT credits FROM balances WHERE account_id = ?`),

@@ -4,7 +4,7 @@
  * module over one shared connection, composed here into what the app and the CLI receive.
  * See docs/api.md#accounts-and-keys and docs/api.md#credits-and-ledger.
  */
-import type Database from "better-sqlite3";
+import type { Sqlite } from "../sqlite";
 import { isApiError } from "../errors";
 import { openOAuthStore, type GrantStanding, type OAuthStoreOptions, type SyncOAuthStore } from "../oauth/oauth-store";
 import type { SyncAdmin } from "./admin-types";
@@ -59,7 +59,7 @@ export interface SqliteAccountService extends Omit<AccountService, keyof SyncAut
   /** How many group commits acknowledged how many async debits and refunds so far. */
   groupCommitStats(): GroupCommitStats;
   /** The underlying connection (tests, backups); the app and the CLI go through the interfaces. */
-  readonly db: Database.Database;
+  readonly db: Sqlite;
   close(): void;
 }
 

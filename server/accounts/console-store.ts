@@ -6,7 +6,7 @@
  * See docs/operations.md#console-sign-in and docs/operations.md#invite-codes.
  */
 import { createHash, randomBytes } from "node:crypto";
-import type Database from "better-sqlite3";
+import type { Sqlite } from "../sqlite";
 import { base62 } from "./keys";
 import type { ConsoleKey, ConsoleSession, InviteCode, NewSession, SessionTtls } from "./console-types";
 import type { Plan } from "./types";
@@ -27,7 +27,7 @@ const iso = (ms: number | null): string | null => (ms == null ? null : new Date(
 /** A session's last-seen time is written at most this often (reads stay reads). */
 export const TOUCH_EVERY_MS = 60_000;
 
-function migrateConsole(db: Database.Database): void {
+function migrateConsole(db: Sqlite): void {
   db.exec(`
     CREATE TABLE IF NOT EXISTS console_credentials (
       account_id    TEXT PRIMARY KEY REFERENCES accounts(id),
@@ -115,7 +115,7 @@ export function inviteOf(row: InviteRow, tsMs: number): InviteCode {
  * Open the console tables on an accounts database (created when missing).
  * @example const store = openConsoleStore(accounts.db); const token = store.createSetupLink("acct_x");
  */
-export function openConsoleStore(db: Database.Database, options: { now?: () => number; sessionTtls?: SessionTtls } = {}) {
+export function openConsoleStore(db: Sqlite, options: { now?: () => number; sessionTtls?: SessionTtls } = {}) {
   migrateConsole(db);
   const now = options.now ?? Date.now;
   const ttls = options.sessionTtls ?? DEFAULT_SESSION_TTLS;

@@ -1,11 +1,11 @@
 /**
- * Group commit over one better-sqlite3 connection: operations submitted within a short window are
+ * Group commit over one SQLite connection (server/sqlite.ts): operations submitted within a short window are
  * applied one by one inside ONE `BEGIN IMMEDIATE` transaction (each in its own savepoint, so each
  * keeps its own success or failure), then one `COMMIT` (one fsync at `synchronous=FULL`)
  * acknowledges them all. No promise resolves before the commit that holds its operation returned.
  * See docs/operations.md#group-commit.
  */
-import type Database from "better-sqlite3";
+import type { Sqlite } from "../sqlite";
 import { isApiError } from "../errors";
 
 /** Options of `createGroupCommitter`. */
@@ -62,7 +62,7 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  * const gc = createGroupCommitter(db, { storeFailure: () => new Error("store") });
  * const [a, b] = await Promise.all([gc.submit(() => debitTxn(p, 1, r1)), gc.submit(() => debitTxn(p, 1, r2))]); // one fsync
  */
-export function createGroupCommitter(db: Database.Database, options: GroupCommitOptions): GroupCommitter {
+export function createGroupCommitter(db: Sqlite, options: GroupCommitOptions): GroupCommitter {
   const windowMs = Math.max(0, options.windowMs ?? 0);
   const maxBatch = Math.max(1, options.maxBatch ?? 1024);
   let queue: Pending[] = [];

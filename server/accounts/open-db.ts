@@ -4,7 +4,7 @@
  */
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import Database from "better-sqlite3";
+import { openSqlite, PAGE_CACHE_PRAGMA, type Sqlite } from "../sqlite";
 import { migrate } from "./schema";
 
 /** File name of the accounts store inside the data directory. */
@@ -37,7 +37,7 @@ export interface OpenDbOptions {
    * debits on this machine. See docs/operations.md#durability.
    */
   durability?: "full" | "normal";
-  /** Called with the SQL of every statement run (better-sqlite3's `verbose`). */
+  /** Called with the SQL of every statement run, parameters filled in (server/sqlite.ts `trace`). */
   traceSql?: (sql: string) => void;
 }
 
@@ -75,14 +75,13 @@ function restrictDbFiles(dbPath: string): void {
  * WAL lets the CLI write while the server reads; `synchronous=FULL` makes every acknowledged
  * commit survive a `kill -9` and an OS crash; `busy_timeout` queues writers instead of failing.
  */
-export function openAccountsDb(dbPath: string, options: OpenDbOptions = {}): Database.Database {
+export function openAccountsDb(dbPath: string, options: OpenDbOptions = {}): Sqlite {
   const onDisk = dbPath !== ":memory:" && dbPath !== "";
   if (onDisk && !options.readonly) prepareDbFile(dbPath);
-  const trace = options.traceSql;
-  const db = new Database(dbPath, { readonly: options.readonly ?? false, verbose: trace ? (sql) => trace(String(sql)) : undefined });
+  const db = openSqlite(dbPath, { readonly: options.readonly ?? false, timeoutMs: options.busyTimeoutMs ?? 5000, trace: options.traceSql });
   try {
-    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
     if (!options.readonly) {
+      db.pragma(PAGE_CACHE_PRAGMA);
       db.pragma("journal_mode = WAL");
       db.pragma(`synchronous = ${options.durability === "normal" ? "NORMAL" : "FULL"}`);
       db.pragma("foreign_keys = ON");

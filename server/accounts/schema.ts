@@ -2,7 +2,7 @@
  * The accounts store's schema as an ordered list of migrations, tracked by `PRAGMA user_version`.
  * Append new migrations; never edit a released one. See docs/operations.md#schema.
  */
-import type Database from "better-sqlite3";
+import type { Sqlite } from "../sqlite";
 
 /** Migration `i` moves the store from `user_version = i` to `i + 1`. */
 const MIGRATIONS: readonly string[] = [
@@ -78,7 +78,7 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
  * Bring `db` up to `SCHEMA_VERSION` in one IMMEDIATE transaction (safe when the CLI and the
  * server open the same file at once). Refuses a store written by a newer build.
  */
-export function migrate(db: Database.Database): void {
+export function migrate(db: Sqlite): void {
   db.transaction(() => {
     const current = db.pragma("user_version", { simple: true }) as number;
     if (current > SCHEMA_VERSION) {

@@ -8,13 +8,13 @@ import { ApiError } from "../errors";
 import type { SyncAdmin } from "./admin-types";
 import { openConsoleStore } from "./console-store";
 import type { ConsoleStore, ConsoleStoreOptions, SignedUp } from "./console-types";
-import type Database from "better-sqlite3";
+import type { Sqlite } from "../sqlite";
 import { usageReport } from "./usage-report";
 import type { Plan } from "./types";
 
 /** The SQLite service parts the console store writes through. */
 export interface SqliteConsoleAccounts extends Pick<SyncAdmin, "createAccount" | "updateAccount"> {
-  readonly db: Database.Database;
+  readonly db: Sqlite;
 }
 
 export const inviteNotFound = () => new ApiError(404, "invite_not_found", "That invite code is unknown, already redeemed or expired.");

@@ -6,7 +6,7 @@
  * new rows, not the ledger. A UTC hour never straddles an ET midnight (ET offsets are whole
  * hours), so the ET day of each hour bucket is exact. See docs/methodology.md#console-usage-report.
  */
-import type Database from "better-sqlite3";
+import type { Sqlite } from "../sqlite";
 import { etPeriods } from "./et-periods";
 
 export interface UsageReport {
@@ -22,7 +22,7 @@ export interface UsageReport {
 export const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
-function migrateRollup(db: Database.Database): void {
+function migrateRollup(db: Sqlite): void {
   db.exec(`
     CREATE TABLE IF NOT EXISTS usage_rollup (
       account_id TEXT NOT NULL REFERENCES accounts(id),
@@ -39,7 +39,7 @@ function migrateRollup(db: Database.Database): void {
 }
 
 /** Fold the account's ledger rows written since the last report into the rollup. */
-function catchUp(db: Database.Database, accountId: string): void {
+function catchUp(db: Sqlite, accountId: string): void {
   db.transaction(() => {
     const mark =
       db.prepare<[string], { last_ledger_id: number }>(`SELECT last_ledger_id FROM usage_rollup_mark WHERE account_id = ?`).get(accountId)?.last_ledger_id ?? 0;
@@ -98,7 +98,7 @@ export function foldUsage(buckets: readonly UsageBucket[], nowMs: number, days: 
  * The account's spend over the last `days` ET days (today included).
  * @example usageReport(db, "acct_x", Date.now(), 30).byDay.length // 30
  */
-export function usageReport(db: Database.Database, accountId: string, nowMs: number, days: number): UsageReport {
+export function usageReport(db: Sqlite, accountId: string, nowMs: number, days: number): UsageReport {
   migrateRollup(db);
   catchUp(db, accountId);
   const { fromHour, toHour } = usageWindow(nowMs, days);

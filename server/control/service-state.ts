@@ -3,7 +3,7 @@
  * warming up (real data still loading after a start). Read by the route executor before anything
  * is charged, and by the stream hubs. See docs/operations.md#maintenance-and-warm-up.
  */
-import type Database from "better-sqlite3";
+import type { Sqlite } from "../sqlite";
 
 /** What a data route answers now. */
 type ServiceState =
@@ -30,7 +30,7 @@ export interface PauseRecord {
  * The pause flag in the accounts database, shared by the server and the CLI (one row).
  * @example const pauses = openPauseStore(db); pauses.pause({ retryAfterS: 300, message: "Upgrading" }, Date.now());
  */
-export function openPauseStore(db: Database.Database) {
+export function openPauseStore(db: Sqlite) {
   db.exec(`CREATE TABLE IF NOT EXISTS service_pause (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     retry_after_s INTEGER NOT NULL CHECK (retry_after_s > 0),

@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
-import Database from "better-sqlite3";
+import { openSqlite } from "../sqlite";
 
 /** How long a lease lasts without renewal, ms of wall time. */
 export const FILL_LEASE_MS = 60_000;
@@ -92,8 +92,7 @@ export function openFillLease(path: string, options: FillLeaseOptions = {}): Fil
   const pid = options.pid ?? process.pid;
   const host = options.host ?? hostname();
   const owner = `${host}:${pid}:${randomUUID()}`;
-  const db = new Database(path);
-  db.pragma("busy_timeout = 5000");
+  const db = openSqlite(path, { timeoutMs: 5000 });
   db.pragma("journal_mode = WAL");
   db.exec(SCHEMA);
   const qHolder = db.prepare("SELECT owner, pid, host, expires_ms AS expiresMs FROM fill_lease WHERE id = 1");

@@ -6,9 +6,9 @@
 // See docs/architecture.md#persisted-daily-store and docs/operations.md#daily-store.
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import Database from "better-sqlite3";
 import { DATA_DIR_MODE, DB_FILE_MODE } from "../accounts/open-db";
 import type { Logger } from "../services";
+import { openSqlite, PAGE_CACHE_PRAGMA, type Sqlite, type SqliteStatement } from "../sqlite";
 import { decodeDaily, encodeDaily } from "./codec";
 import { corruptionError, headerProblem, isCorruptionError, moveAside } from "./corruption";
 import { kindFingerprint } from "./fingerprint";
@@ -106,15 +106,15 @@ const FOLLOW_CHECK_MS = 1000;
 
 /** One SQLite connection to the file and its statements. */
 interface Connection {
-  db: Database.Database;
+  db: Sqlite;
   /** Inode of the file it opened: a different one at `path` means the file was replaced. */
   ino: number;
-  get: Database.Statement;
-  session: Database.Statement;
-  range: Database.Statement;
-  symbols: Database.Statement;
-  put: Database.Statement;
-  count: Database.Statement;
+  get: SqliteStatement;
+  session: SqliteStatement;
+  range: SqliteStatement;
+  symbols: SqliteStatement;
+  put: SqliteStatement;
+  count: SqliteStatement;
   putAll: (kind: DailyKind, rows: readonly DailyRow[]) => void;
 }
 
@@ -124,9 +124,9 @@ interface Connection {
  */
 function connect(path: string, fp: Record<DailyKind, string>, check: boolean): Connection {
   prepareFile(path);
-  const db = new Database(path);
+  const db = openSqlite(path, { timeoutMs: 5000 });
   try {
-    db.pragma("busy_timeout = 5000");
+    db.pragma(PAGE_CACHE_PRAGMA);
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     if (check) {
@@ -156,7 +156,7 @@ function connect(path: string, fp: Record<DailyKind, string>, check: boolean): C
 }
 
 /** A stored body that no longer decodes (a damaged row in a sound file) reads as missing. */
-function decodeOrMiss<T>(body: Buffer): T | undefined {
+function decodeOrMiss<T>(body: Uint8Array): T | undefined {
   try {
     return decodeDaily<T>(body);
   } catch {
@@ -285,7 +285,7 @@ export function openDailyStore(path: string, identity: string, options: DailySto
     identity,
     get<T>(kind: DailyKind, symbol: string, session: string) {
       const body = guarded(
-        (k) => k.get.get(kind, symbol, session, fp[kind]) as Buffer | undefined,
+        (k) => k.get.get(kind, symbol, session, fp[kind]) as Uint8Array | undefined,
         () => undefined,
       );
       const value = body === undefined ? undefined : decodeOrMiss<T>(body);
@@ -298,7 +298,7 @@ export function openDailyStore(path: string, identity: string, options: DailySto
     },
     session<T>(kind: DailyKind, session: string) {
       const rows = guarded(
-        (k) => k.session.all(kind, session, fp[kind]) as { symbol: string; body: Buffer }[],
+        (k) => k.session.all(kind, session, fp[kind]) as { symbol: string; body: Uint8Array }[],
         () => [],
       );
       const out = new Map<string, T>();
@@ -311,7 +311,7 @@ export function openDailyStore(path: string, identity: string, options: DailySto
     },
     range<T>(kind: DailyKind, symbol: string, from: string, to: string) {
       const rows = guarded(
-        (k) => k.range.all(kind, symbol, from, to, fp[kind]) as { session: string; body: Buffer }[],
+        (k) => k.range.all(kind, symbol, from, to, fp[kind]) as { session: string; body: Uint8Array }[],
         () => [],
       );
       const out = new Map<string, T>();

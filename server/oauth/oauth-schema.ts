@@ -4,7 +4,7 @@
  * `IF NOT EXISTS`: opening is idempotent and safe from the server and the CLI at once.
  * Secrets are stored only as SHA-256 hex (`*_hash`); times are Unix ms.
  */
-import type Database from "better-sqlite3";
+import type { Sqlite } from "../sqlite";
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS oauth_clients (
@@ -57,7 +57,7 @@ CREATE INDEX IF NOT EXISTS oauth_tokens_by_app ON oauth_tokens (app_id);
  * Each code and token records the API key that signed in (`key_id`), so revoking the key revokes
  * the grant. Added to stores created before; their grants have no key and must sign in again.
  */
-function addGrantKeys(db: Database.Database): void {
+function addGrantKeys(db: Sqlite): void {
   db.transaction(() => {
     for (const table of ["oauth_codes", "oauth_tokens"]) {
       const columns = db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
@@ -72,7 +72,7 @@ function addGrantKeys(db: Database.Database): void {
 }
 
 /** Create the OAuth tables if they are missing (idempotent). */
-export function migrateOAuth(db: Database.Database): void {
+export function migrateOAuth(db: Sqlite): void {
   db.exec(DDL);
   addGrantKeys(db);
 }

@@ -2,11 +2,11 @@
  * The OAuth 2.1 state of the tool server over SQLite: registered clients (RFC 7591), connected
  * apps (one per account and client, listed and revoked with `optionscope apps`), single-use
  * authorization codes bound to a PKCE S256 challenge, and opaque access/refresh tokens bound to
- * one resource (RFC 8707). Everything is synchronous (better-sqlite3) and every secret is
+ * one resource (RFC 8707). Everything is synchronous (server/sqlite.ts) and every secret is
  * stored hashed. See docs/api.md#oauth-sign-in-for-tool-clients.
  */
 import { randomBytes } from "node:crypto";
-import type Database from "better-sqlite3";
+import type { Sqlite } from "../sqlite";
 import { OAuthError } from "./oauth-error";
 import { clientOf, connectedAppOf, type AppRow, type ClientRow, type CodeRow, type TokenRow } from "./oauth-rows";
 import { migrateOAuth } from "./oauth-schema";
@@ -165,7 +165,7 @@ export function refreshedScope(input: { scope: string | null; resource: string |
  * The app opens it through `accounts.openOAuthStore()`, on the accounts database.
  * @example const oauth = openOAuthStore(db, { now: () => Date.now() });
  */
-export function openOAuthStore(db: Database.Database, options: OAuthStoreOptions = {}): SyncOAuthStore {
+export function openOAuthStore(db: Sqlite, options: OAuthStoreOptions = {}): SyncOAuthStore {
   migrateOAuth(db);
   const now = options.now ?? Date.now;
   const ttls: OAuthTtls = {

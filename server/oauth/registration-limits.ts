@@ -7,7 +7,7 @@
  * the count never passes the cap between prunes (one registering process, the server). The per-address registration rate
  * lives in the authorization server. See docs/api.md#oauth-sign-in-for-tool-clients.
  */
-import type Database from "better-sqlite3";
+import type { Sqlite } from "../sqlite";
 
 export interface RegistrationLimits {
   /** Seconds an unused client stays valid after registering; default 86400 (24 h). */
@@ -23,7 +23,7 @@ const UNUSED = `NOT EXISTS (SELECT 1 FROM oauth_apps a WHERE a.client_id = oauth
  * The registration bookkeeping over the OAuth tables (which must exist).
  * @example const reg = registrationLimits(db, { maxUnusedClients: 10 }); reg.makeRoom(Date.now());
  */
-export function registrationLimits(db: Database.Database, options: Partial<RegistrationLimits> = {}) {
+export function registrationLimits(db: Sqlite, options: Partial<RegistrationLimits> = {}) {
   const limits: RegistrationLimits = { ...DEFAULT_REGISTRATION_LIMITS, ...options };
   // Eviction picks the oldest clients and "used" is a lookup by client: both need an index.
   db.exec(`CREATE INDEX IF NOT EXISTS oauth_clients_by_created ON oauth_clients (created_ms);

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import { openSqlite } from "../../server/sqlite";
 import Redis from "ioredis";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -112,14 +112,14 @@ describe("Redis (ioredis)", () => {
   });
 });
 
-describe("SQLite (better-sqlite3)", () => {
+describe("SQLite (server/sqlite.ts)", () => {
   it("a closed database and a locked one (SQLITE_BUSY) are store outages; bad SQL and a constraint are not", () => {
     const dir = mkdtempSync(join(tmpdir(), "optionscope-outage-"));
     try {
       const path = join(dir, "t.sqlite");
-      const a = new Database(path);
+      const a = openSqlite(path);
       a.exec("CREATE TABLE t (id INTEGER PRIMARY KEY)");
-      const b = new Database(path, { timeout: 0 });
+      const b = openSqlite(path, { timeoutMs: 0 });
       a.exec("BEGIN EXCLUSIVE");
       let busy: unknown = null;
       try {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
-import Database from "better-sqlite3";
+import { openSqlite } from "../../../server/sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApiError } from "../../../server/errors";
 import { caught } from "../../_helpers/thrown";
@@ -80,7 +80,7 @@ describe("debit and refund", () => {
   it("store failures are 503 credit_check_failed and charge nothing", () => {
     const p = account("top", { credits: 50, dailyCapCredits: null });
     const fast = openAccountService({ dbPath: accountsDbPath(dir), clock: () => nowMs, busyTimeoutMs: 20 });
-    const locker = new Database(accountsDbPath(dir));
+    const locker = openSqlite(accountsDbPath(dir));
     try {
       locker.exec("BEGIN EXCLUSIVE");
       const e = caught(ApiError, () => fast.debit(p, 5, ref()));

@@ -8,7 +8,7 @@
 // write queue, a driver bug unrelated to this.) The answer is 503 `store_unavailable`, and
 // it is true: the old password still works, no session, no account, and the same link or code
 // works once the store is healthy again. On both accounts stores.
-import Database from "better-sqlite3";
+import { SqliteError } from "../../../server/sqlite";
 import postgres from "postgres";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { AccountStore, SqliteAccountService } from "../../../server/accounts";
@@ -34,7 +34,7 @@ async function failWritesTo(kind: ConsoleStoreKind, accounts: AccountStore, tabl
   if (kind === "sqlite") {
     const { db } = accounts as SqliteAccountService;
     db.function("inject_outage", () => {
-      throw new Database.SqliteError("disk I/O error", "SQLITE_IOERR");
+      throw new SqliteError("disk I/O error", "SQLITE_IOERR");
     });
     db.exec(`CREATE TEMP TRIGGER inject_outage_i BEFORE INSERT ON main.${table} BEGIN SELECT inject_outage(); END;
              CREATE TEMP TRIGGER inject_outage_u BEFORE UPDATE ON main.${table} BEGIN SELECT inject_outage(); END;`);

@@ -3,7 +3,7 @@
 // then given up (nothing left pending); a key is pending until a retry has succeeded; `close()`
 // stops a pending retry.
 import { signedInApp } from "../oauth/_signed-in-app";
-import Database from "better-sqlite3";
+import { openSqlite } from "../../../server/sqlite";
 import { describe, expect, it } from "vitest";
 import { createGrantRevoker } from "../../../server/console/grant-revoker";
 import { openOAuthStore } from "../../../server/oauth/oauth-store";
@@ -12,7 +12,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** An OAuth store holding one access and one refresh token signed in with `keyId`. */
 async function storeWithGrant(keyId: string) {
-  const db = new Database(":memory:");
+  const db = openSqlite(":memory:");
   const oauth = openOAuthStore(db);
   await signedInApp(oauth, { accountId: "acct_1", keyId, resource: "http://x/mcp" });
   return { db, oauth };

@@ -1,7 +1,7 @@
 // Damage a daily store file the ways disks and crashes do: garbage in place of the file, a
 // truncated file, and pages overwritten in the middle of a file another connection has open.
 import { closeSync, openSync, statSync, truncateSync, writeSync } from "node:fs";
-import Database from "better-sqlite3";
+import { openSqlite } from "../../../server/sqlite";
 
 /** Deterministic noise (xorshift32): the same bytes on every run. */
 export function noise(length: number, seed = 0x9e3779b9): Buffer {
@@ -20,7 +20,7 @@ export function noise(length: number, seed = 0x9e3779b9): Buffer {
 
 /** Move every committed page into the database file itself (from a connection of its own). */
 function checkpoint(path: string): void {
-  const db = new Database(path);
+  const db = openSqlite(path);
   try {
     db.pragma("wal_checkpoint(TRUNCATE)");
   } finally {
@@ -45,7 +45,7 @@ export function corruptPages(path: string): { pages: number } {
   } finally {
     closeSync(fd);
   }
-  const db = new Database(path);
+  const db = openSqlite(path);
   try {
     db.pragma("user_version = 7");
   } finally {

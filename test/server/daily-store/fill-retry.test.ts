@@ -3,7 +3,6 @@
 // SQLITE_FULL), the filler logs the error with its retry, shows it in the tracker and
 // `/v1/vol/status`, and a new worker finishes the plan once the store takes writes again. The
 // backoff doubles per failure in a row up to its bound (docs/operations.md#daily-fill-retries).
-import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../../lib/market/clock";
 import { dailyDbPath, FLOW_SUMMARY, marketIdentity, openDailyStore, startDailyFill, VOL_READING, type FillerRole } from "../../../server/daily-store";
@@ -11,6 +10,7 @@ import { FILL_RETRY_MAX_MS, FILL_RETRY_MIN_MS, fillRetryDelayMs } from "../../..
 import type { FillRetry } from "../../../server/daily-store/progress";
 import { metaModule } from "../../../server/modules/meta";
 import { createVolModule } from "../../../server/modules/vol";
+import { openSqlite } from "../../../server/sqlite";
 import { makeHarness } from "../_harness";
 import { LAST_SESSION, NOW_MS, tempDir } from "./_store-fixtures";
 import { simulatedMarketAt } from "../../_helpers/simulated-market";
@@ -31,7 +31,7 @@ describe("a store error during a pass", () => {
   it("is logged with its retry, shown in the status, and the next pass completes the plan", async () => {
     const path = dailyDbPath(t.dir);
     const store = openDailyStore(path, marketIdentity({ kind: "simulated", seed: 42 }));
-    const locker = new Database(path);
+    const locker = openSqlite(path);
     const logs: Record<string, unknown>[] = [];
     const atError: { retry: FillRetry | null; running: boolean; role: FillerRole | undefined; status?: unknown }[] = [];
     let filler: ReturnType<typeof startDailyFill> | undefined;

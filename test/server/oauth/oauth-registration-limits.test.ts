@@ -1,7 +1,7 @@
 // Issue 13 item 3: dynamic client registration was unlimited and never pruned (22,416
 // registrations in 10 s from one address). Now: 20 per address in any 60 s (429 + Retry-After),
 // at most 1000 clients that never signed in (oldest evicted), and those expire after 24 h.
-import Database from "better-sqlite3";
+import { openSqlite, type Sqlite } from "../../../server/sqlite";
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REGISTRATIONS_PER_MINUTE } from "../../../server/oauth/authorization-server";
@@ -14,7 +14,7 @@ const REDIRECT = "http://127.0.0.1:53123/callback";
 const reg = (name = "c") => ({ clientName: name, redirectUris: ["https://c.example/cb"], authMethod: "none" as const, metadata: {} });
 
 function setup(registration: { maxUnusedClients?: number; unusedClientTtlS?: number } = {}) {
-  const db = new Database(":memory:");
+  const db = openSqlite(":memory:");
   const clock = { ms: Date.parse("2025-01-02T03:04:05Z") };
   const store = openOAuthStore(db, { now: () => clock.ms, registration });
   const count = () => (db.prepare("SELECT count(*) AS n FROM oauth_clients").get() as { n: number }).n;
@@ -125,7 +125,7 @@ describe("over a real server: registrations per address", () => {
 
   it("a registered client that never signs in is refused at authorize once 24 h have passed", async () => {
     // A fresh address window is not needed: this reads a client registered in the previous test.
-    const db = (h.accounts as unknown as { db: Database.Database }).db;
+    const db = (h.accounts as unknown as { db: Sqlite }).db;
     const row = db.prepare("SELECT client_id FROM oauth_clients ORDER BY created_ms LIMIT 1").get() as { client_id: string };
     const authorize = () =>
       fetch(

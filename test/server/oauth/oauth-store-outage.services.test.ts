@@ -5,7 +5,7 @@
 // the key is invalid (401). And
 // `oauthErrorResponse` keeps the headers an OAuth error carries (Retry-After of a 503 or a 429).
 import { createHash } from "node:crypto";
-import Database from "better-sqlite3";
+import { openSqlite } from "../../../server/sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AccountStore } from "../../../server/accounts";
 import { STORE_RETRY_AFTER_S } from "../../../server/errors";
@@ -66,7 +66,7 @@ describe("OAuth endpoints on a closed SQLite store", () => {
 describe("the sign-in form while the accounts store is down (the OAuth store up)", () => {
   let h: McpHarness;
   beforeAll(async () => {
-    h = await startMcpHarness({ toolServer: { oauth: openOAuthStore(new Database(":memory:")) } });
+    h = await startMcpHarness({ toolServer: { oauth: openOAuthStore(openSqlite(":memory:")) } });
   });
   afterAll(() => h.close());
 

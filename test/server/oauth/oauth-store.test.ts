@@ -1,13 +1,13 @@
 // The OAuth store on its own: PKCE against the RFC 7636 test vector, single-use and expiring
 // codes on a pinned clock, hashed secrets, audience binding, and grants tied to the signing key.
 import { describe, expect, it } from "vitest";
-import Database from "better-sqlite3";
+import { openSqlite } from "../../../server/sqlite";
 import { openOAuthStore, pkceMatches, s256Challenge, sameResource } from "../../../server/oauth";
 
 const RESOURCE = "http://localhost:8080/mcp";
 
 function setup(ttls: { codeTtlS?: number; accessTokenTtlS?: number } = {}) {
-  const db = new Database(":memory:");
+  const db = openSqlite(":memory:");
   const clock = { ms: Date.parse("2025-01-02T03:04:05Z") };
   const store = openOAuthStore(db, { now: () => clock.ms, ...ttls });
   const client = store.registerClient({ clientName: "t", redirectUris: ["https://c.example/cb"], authMethod: "none", metadata: {} });
@@ -108,7 +108,7 @@ describe("grants carry the API key that signed in (issue 13 item 6)", () => {
   const verifier = "w".repeat(50);
 
   function signedIn(standing: Map<string, "live" | "paused" | "gone">, trace?: (sql: string) => void) {
-    const db = new Database(":memory:", trace ? { verbose: (m) => trace(String(m)) } : {});
+    const db = openSqlite(":memory:", trace ? { trace } : {});
     const store = openOAuthStore(db, { grantStanding: ({ keyId }) => (keyId === null ? "gone" : (standing.get(keyId) ?? "live")) });
     const client = store.registerClient({ clientName: "t", redirectUris: ["https://c.example/cb"], authMethod: "none", metadata: {} });
     const app = store.connectApp({ accountId: "acct_1", clientId: client.clientId, resource: RESOURCE, scope: "mcp" });
