@@ -1,7 +1,13 @@
-// Starts Debian's PostgreSQL for a test file: `initdb` a cluster in a temporary directory and run
-// `postgres` on loopback on a free port (installed by scripts/ensure-services.sh; nothing
-// system-wide is started). PostgreSQL refuses to run as root, so under root the cluster belongs
-// to the `postgres` system user (or $PG_TEST_USER) and its processes run as that user.
+// Debian's PostgreSQL for the test files (installed by scripts/ensure-services.sh; nothing
+// system-wide is started): one cluster per test worker, `initdb`ed in a temporary directory on first
+// use and run on loopback on a free port, and a fresh database on it per `startPostgres()` (CREATE
+// DATABASE from template0 takes milliseconds; initdb takes 1-3 s of CPU). The integration layer's
+// files share one module graph per worker (`isolate: false`, docs/architecture.md#test-layers) and
+// run one at a time in it, so the cluster outlives a file and only one file uses it at a time:
+// stopping, crashing or freezing it (what the outage tests do) touches no other file's database.
+// A file that leaves it stopped or frozen (a failed test) gets it back running for the next file.
+// PostgreSQL refuses to run as root, so under root the cluster belongs to the `postgres` system
+// user (or $PG_TEST_USER) and its processes run as that user.
 // Missing binaries fail the test with a message saying how to install them: never a skip.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
@@ -10,8 +16,9 @@ import { join } from "node:path";
 import { freePort } from "./redis-server";
 
 export interface PostgresProcess {
-  /** `postgres://` URL of the test database (trust auth on loopback). */
+  /** `postgres://` URL of this file's own database (trust auth on loopback). */
   url: string;
+  /** The worker's cluster's port (the same for every file the worker runs). */
   port: number;
   /** Stop the server (fast shutdown), keeping the cluster: `start()` brings it back on the same port. */
   pause(): Promise<void>;
@@ -29,7 +36,10 @@ export interface PostgresProcess {
   thaw(): void;
   /** Start it again after `pause()` or `crash()`. */
   start(): Promise<void>;
-  /** Stop it and remove the cluster. */
+  /**
+   * Drop this file's database, with the server back up if a test left it stopped or frozen. The
+   * cluster stays for the worker's next file; it is shut down and removed when the worker exits.
+   */
   stop(): Promise<void>;
 }
 
@@ -73,8 +83,55 @@ function runAs(): { uid: number; gid: number } | null {
   return { uid: Number(r.stdout.trim()), gid: Number(g.stdout.trim()) };
 }
 
-/** initdb a cluster and start it; resolves once it accepts connections. */
+/** The worker's running cluster: what `PostgresProcess` controls, for every database on it. */
+interface Cluster {
+  bin: string;
+  port: number;
+  start(): Promise<void>;
+  halt(): Promise<void>;
+  crash(signal?: "SIGQUIT" | "SIGKILL"): Promise<void>;
+  freeze(): void;
+  thaw(): void;
+  /** Up and answering (started again, thawed) whatever the last file left it in. */
+  ensureUp(): Promise<void>;
+  /** Runs one statement through psql on the `postgres` database. */
+  psql(statement: string): void;
+}
+
+let cluster: Promise<Cluster> | null = null;
+let databases = 0;
+
+/** A fresh database on the worker's cluster (initdb and start on first use); resolves once it accepts connections. */
 export async function startPostgres(): Promise<PostgresProcess> {
+  if (!cluster) {
+    const created = createCluster();
+    cluster = created;
+    created.catch(() => {
+      if (cluster === created) cluster = null;
+    });
+  }
+  const c = await cluster;
+  await c.ensureUp();
+  const name = `t${process.pid}_${++databases}`;
+  c.psql(`CREATE DATABASE ${name} TEMPLATE template0`);
+  return {
+    url: `postgres://optionscope@127.0.0.1:${c.port}/${name}`,
+    port: c.port,
+    pause: c.halt,
+    crash: c.crash,
+    freeze: c.freeze,
+    thaw: c.thaw,
+    start: c.start,
+    stop: async () => {
+      await c.ensureUp();
+      // FORCE ends the connections the file's stores may still hold.
+      c.psql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
+  };
+}
+
+/** initdb a cluster and start it, with a watchdog that removes it once this worker exits. */
+async function createCluster(): Promise<Cluster> {
   const bin = postgresBinDir();
   if (!bin) {
     throw new Error("PostgreSQL binaries not found under /usr/lib/postgresql/*/bin: run scripts/ensure-services.sh (apt-get install postgresql)");
@@ -92,9 +149,14 @@ export async function startPostgres(): Promise<PostgresProcess> {
     encoding: "utf8",
     ...ids,
   });
-  if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout || init.error?.message}`);
+  if (init.status !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`initdb failed: ${init.stderr || init.stdout || init.error?.message}`);
+  }
+  removeOnExit(dir, dataDir);
 
   let child: ChildProcess | null = null;
+  let frozen = false;
   const start = async () => {
     const proc = spawn(
       join(bin, "postgres"),
@@ -156,25 +218,46 @@ export async function startPostgres(): Promise<PostgresProcess> {
       .filter(Boolean)
       .map(Number);
     for (const p of [pid, ...kids]) process.kill(p, signal);
+    frozen = signal === "SIGSTOP";
   };
 
+  const running = () => child !== null && child.exitCode === null && child.signalCode === null;
   await start();
-  // The database `postgres` exists after initdb; tests get their own.
-  const create = spawnSync(join(bin, "psql"), ["-h", "127.0.0.1", "-p", String(port), "-U", "optionscope", "-d", "postgres", "-c", "CREATE DATABASE optionscope"], {
-    encoding: "utf8",
-  });
-  if (create.status !== 0) throw new Error(`CREATE DATABASE failed: ${create.stderr}`);
   return {
-    url: `postgres://optionscope@127.0.0.1:${port}/optionscope`,
+    bin,
     port,
-    pause: halt,
+    start,
+    halt,
     crash,
     freeze: () => signalAll("SIGSTOP"),
     thaw: () => signalAll("SIGCONT"),
-    start,
-    stop: async () => {
-      await halt();
-      rmSync(dir, { recursive: true, force: true });
+    ensureUp: async () => {
+      if (frozen) signalAll("SIGCONT");
+      if (!running()) await start();
+    },
+    psql: (statement) => {
+      const r = spawnSync(join(bin, "psql"), ["-h", "127.0.0.1", "-p", String(port), "-U", "optionscope", "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-c", statement], {
+        encoding: "utf8",
+      });
+      if (r.status !== 0) throw new Error(`${statement} failed: ${r.stderr || r.error?.message}`);
     },
   };
+}
+
+/**
+ * Shuts the cluster down and removes its directory once this process is gone, however it ends
+ * (vitest stops a worker with SIGTERM and SIGKILL, which run no exit handler): a detached shell
+ * waits for end-of-file on a pipe only this process holds open, then resumes a frozen server,
+ * stops it at once (SIGQUIT, the backends with it) and removes the directory.
+ */
+function removeOnExit(dir: string, dataDir: string): void {
+  const script = [
+    "cat >/dev/null",
+    `pid=$(head -n 1 '${dataDir}/postmaster.pid' 2>/dev/null)`,
+    'if [ -n "$pid" ]; then pkill -CONT -P "$pid"; kill -CONT "$pid"; kill -QUIT "$pid"; i=0; while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; fi',
+    `rm -rf '${dir}'`,
+  ].join("; ");
+  const watchdog = spawn("sh", ["-c", script], { detached: true, stdio: ["pipe", "ignore", "ignore"] });
+  watchdog.unref();
+  (watchdog.stdin as unknown as { unref(): void }).unref();
 }

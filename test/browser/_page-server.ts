@@ -1,6 +1,7 @@
 // What every page test in headless Chromium stands on: the app over the simulated market (seed 42)
-// pinned at one instant, listening on a free loopback port, and one Chromium. `usePageServer`
-// registers their start (beforeAll) and stop (afterAll) and returns an object filled at start.
+// pinned at one instant, listening on a free loopback port, and the worker's Chromium (shared by the
+// worker's browser files: test/_helpers/shared-chromium.ts). `usePageServer` registers their start
+// (beforeAll) and stop (afterAll) and returns an object filled at start.
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Browser } from "playwright-core";
@@ -12,7 +13,7 @@ import { createApp, type OptionscopeApp } from "../../server/app";
 import { listen, type Listening } from "../../server/http/listen";
 import { createConcurrencyLimiter, createRateLimiter } from "../../server/limits";
 import type { AppOptions } from "../../server/services";
-import { launchChromium } from "./_bundle";
+import { sharedChromium } from "../_helpers/shared-chromium";
 
 /**
  * Where page tests write their screenshots: `docs/screenshots/` (the README's images) only with
@@ -52,8 +53,9 @@ export interface PageServer {
 }
 
 /**
- * Before the file's tests: the apps `apps()` builds, each listening, and Chromium. After them:
- * Chromium and the listeners closed, then `afterClose` (stores, databases).
+ * Before the file's tests: the apps `apps()` builds, each listening, and the worker's Chromium.
+ * After them: the listeners closed (Chromium stays for the worker's next file), then `afterClose`
+ * (stores, databases).
  * @example const ctx = usePageServer(() => simulatedApp({ now: NOW_MS, accounts })); // ctx.server.url
  */
 export function usePageServer(
@@ -64,10 +66,9 @@ export function usePageServer(
   beforeAll(async () => {
     for (const app of [await apps()].flat()) ctx.servers.push(await listen(app, { port: 0 }));
     ctx.server = ctx.servers[0]!;
-    ctx.browser = await launchChromium();
+    ctx.browser = await sharedChromium();
   }, 120_000);
   afterAll(async () => {
-    await ctx.browser?.close();
     for (const s of ctx.servers) await s.close(true);
     await options.afterClose?.();
   });

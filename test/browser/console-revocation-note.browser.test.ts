@@ -2,7 +2,7 @@
 // OAuth store's SQLite database closed under it): the key shows as revoked, and the page tells the
 // customer that the key is revoked and the grants are being retried, instead of an error that
 // would suggest nothing happened.
-import Database from "better-sqlite3";
+import { openSqlite, type Sqlite } from "../../server/sqlite";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openAccountService, type SqliteAccountService } from "../../server/accounts";
@@ -12,7 +12,7 @@ import { createConsoleApp, createConsoleService, type ConsoleService } from "../
 import { listen, type Listening } from "../../server/http/listen";
 import { createConcurrencyLimiter, createRateLimiter } from "../../server/limits";
 import { openOAuthStore } from "../../server/oauth/oauth-store";
-import { launchChromium } from "./_bundle";
+import { sharedChromium } from "../_helpers/shared-chromium";
 import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 const NOW_MS = Date.parse("2024-03-06T19:00:00Z");
@@ -23,12 +23,12 @@ describe("console key revocation with a failing OAuth store, in headless Chromiu
   let server: Listening;
   let browser: Browser;
   let accounts: SqliteAccountService;
-  let oauthDb: Database.Database;
+  let oauthDb: Sqlite;
   let service: ConsoleService;
 
   beforeAll(async () => {
     accounts = openAccountService({ dbPath: ":memory:" });
-    oauthDb = new Database(":memory:");
+    oauthDb = openSqlite(":memory:");
     service = createConsoleService({ accounts, oauth: openOAuthStore(oauthDb), passwordCost: COST, grantRevocationRetryMs: [600_000] });
     const app = createApp({
       market: simulatedMarketAt(42, NOW_MS),
@@ -39,12 +39,11 @@ describe("console key revocation with a failing OAuth store, in headless Chromiu
       console: createConsoleApp({ service }),
     });
     server = await listen(app, { port: 0 });
-    browser = await launchChromium();
+    browser = await sharedChromium(); // the worker's, kept open for its next file
   }, 120_000);
 
   afterAll(async () => {
     service?.close();
-    await browser?.close();
     await server?.close(true);
     accounts?.close();
   });

@@ -15,7 +15,7 @@ import { runConsoleCli } from "../../server/cli/console-cli";
 import { createConsoleApp, createConsoleService, createKeyUseTracker, type KeyUseTracker } from "../../server/console";
 import { listen, type Listening } from "../../server/http/listen";
 import { createConcurrencyLimiter, createRateLimiter } from "../../server/limits";
-import { launchChromium } from "./_bundle";
+import { sharedChromium } from "../_helpers/shared-chromium";
 import { screenshotsDir } from "./_page-server";
 import { cliJson } from "../_cli-json";
 import { simulatedMarketAt } from "../_helpers/simulated-market";
@@ -49,11 +49,10 @@ describe("developer console in headless Chromium", () => {
       console: createConsoleApp({ service }),
     });
     server = await listen(app, { port: 0 });
-    browser = await launchChromium();
+    browser = await sharedChromium(); // the worker's, kept open for its next file
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
     await server?.close(true);
     keyUses?.stop();
     accounts?.close();

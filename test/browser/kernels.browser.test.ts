@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsKernels } from "../../lib/kernels";
 import { spotLevels, spxChain } from "../../bench/_spx-chain";
 import { maxAbs, maxRelError, relError } from "../kernels/_helpers";
-import { bundleAndServe, launchChromium, runPage, type ServedBundle } from "./_bundle";
+import { sharedChromium } from "../_helpers/shared-chromium";
+import { bundleAndServe, runPage, type ServedBundle } from "./_bundle";
 
 const root = resolve(__dirname, "../..");
 const SEED = 99;
@@ -49,11 +50,10 @@ describe("kernels in headless Chromium", () => {
 
   beforeAll(async () => {
     served = await bundleAndServe(ENTRY, "optionscope kernels");
-    browser = await launchChromium();
+    browser = await sharedChromium(); // the worker's, kept open for its next file
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
     await served?.close();
   });
 

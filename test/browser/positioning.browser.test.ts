@@ -9,7 +9,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bundleAndServe, launchChromium, nodeBuiltinInputs, runPage, type PageRun, type ServedBundle } from "./_bundle";
+import { sharedChromium } from "../_helpers/shared-chromium";
+import { bundleAndServe, nodeBuiltinInputs, runPage, type PageRun, type ServedBundle } from "./_bundle";
 import {
   computeWorkload,
   positioningWorkload,
@@ -77,7 +78,7 @@ describe("positioning in headless Chromium", () => {
 
   beforeAll(async () => {
     served = await bundleAndServe(ENTRY, "optionscope positioning");
-    browser = await launchChromium();
+    browser = await sharedChromium(); // the worker's, kept open for its next file
     node = await positioningWorkload();
     const wire = node.inputs;
     page = await runPage(browser, served.url, (p) =>
@@ -86,7 +87,6 @@ describe("positioning in headless Chromium", () => {
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
     await served?.close();
   });
 

@@ -56,6 +56,10 @@ export function useServeInstances(options: { now: string; count?: number; args?:
         "--redis",
         cluster.redis.url,
         "--no-access-log",
+        // No background daily fill (a volatility year and 20 flow sessions: a core busy for the
+        // whole file): nothing here reads the daily store; a row a request needs is computed on
+        // demand (docs/operations.md#daily-store).
+        "--no-daily-fill",
         ...(options.args ?? []),
       ];
       cluster.servers.push(await startServer(resolveServeConfig(argv, {}), io));
