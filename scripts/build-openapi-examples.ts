@@ -17,6 +17,7 @@ import { createConcurrencyLimiter, createRateLimiter } from "../server/limits";
 import { allRoutes, builtinModules } from "../server/modules";
 import type { AnyRoute } from "../server/modules/define-route";
 import { exampleKey, type OperationExample } from "../server/openapi/examples";
+import type { FeedStatus } from "../server/feeds/market-feed";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const outFile = join(root, "server/openapi/examples.generated.json");
@@ -71,6 +72,27 @@ const QUERIES: Record<string, string> = {
   "atlas /v1/stream/bars": "/atlas/v1/stream/bars?symbols=SPY",
   "atlas /v1/marks": `/atlas/v1/marks?symbol=SPY&from=${NOW_S - 86400}&to=${NOW_S}&resolution=60`,
   "atlas /v1/timescale_marks": `/atlas/v1/timescale_marks?symbol=SPY&from=${NOW_S - 86400}&to=${NOW_S}&resolution=60`,
+};
+
+/**
+ * The feed status `/v1/status/feed` shows in its example: the simulated market has no feed, so the
+ * app is given the status a Massive feed following SPY reports a minute after its start
+ * (server/feeds/massive/massive-feed.ts; the fields are those of lib/api/feed-status.ts).
+ */
+const EXAMPLE_FEED_STATUS: FeedStatus = {
+  feed: "massive",
+  state: "live",
+  atMs: NOW_MS + 10_000,
+  boards: { SPY: NOW_MS },
+  lagS: 0,
+  lastMessageMs: NOW_MS + 9_200,
+  parts: [
+    { name: "snapshots", state: "live", lastMessageMs: NOW_MS + 2_100, lastError: null, reconnects: 0 },
+    { name: "options", state: "live", lastMessageMs: NOW_MS + 9_200, lastError: null, reconnects: 0 },
+    { name: "stocks", state: "live", lastMessageMs: NOW_MS + 1_000, lastError: null, reconnects: 0 },
+  ],
+  counters: { polls: 2, pages: 14, rest429: 0, pollFailures: 0, messages: 1843, malformed: 0, prints: 1210, printsWithoutNbbo: 37, quotes: 611, bars: 2 },
+  gaps: [],
 };
 
 /** The request of a route with no entry above: its path with SPY for `:ticker`, nothing else. */
@@ -130,7 +152,7 @@ async function main(): Promise<void> {
   }) as MarketData;
   const accounts = openAccountService({ dbPath: ":memory:", clock: () => NOW_MS + 10_000 });
   const { key } = accounts.createAccount({ plan: "top", credits: 1_000_000 });
-  const app = createApp({
+  const appOptions: Parameters<typeof createApp>[0] = {
     market,
     accounts,
     rateLimiter: createRateLimiter(),
@@ -142,8 +164,13 @@ async function main(): Promise<void> {
     // the flow routes' own 25 s limit included.
     requestTimeoutMs: 600_000,
     modules: builtinModules.map((m) => ({ ...m, routes: m.routes.map((r) => ({ ...r, timeoutMs: 600_000 })) })),
-  });
-  const get = (path: string) => app.request(path, { headers: { Authorization: `Bearer ${key}`, "Accept-Encoding": "identity" } });
+  };
+  const app = createApp(appOptions);
+  // The feed status alone is asked of an app that has a feed: given to the main app, the feed's
+  // freshness would reach the flow answers' meta, which the simulated market's never carry.
+  const feedApp = createApp({ ...appOptions, feedStatus: () => EXAMPLE_FEED_STATUS });
+  const get = (path: string) =>
+    (path === "/v1/status/feed" ? feedApp : app).request(path, { headers: { Authorization: `Bearer ${key}`, "Accept-Encoding": "identity" } });
 
   const feed = (await (await get("/v1/flow/SPY?limit=1")).json()) as {
     data: { trades: { tradeId: string; optionSymbol?: string; strike: number; expiration: string; optionType: string }[] };

@@ -14,6 +14,21 @@ export type { ServeConfig } from "./config";
 export { clockFor, startServer } from "./serve";
 export type { RunningServer } from "./serve";
 
+// Real markets: live feeds, the store of record and its replay (docs/data.md#live-feeds, docs/data.md#store-of-record)
+export { createLiveMarket } from "./feeds/live-market";
+export type { LiveMarket, LiveMarketOptions } from "./feeds/live-market";
+export { FeedError } from "./feeds/market-feed";
+export type { FeedGap, FeedPartStatus, FeedState, FeedStatus, MarketFeed } from "./feeds/market-feed";
+export { createMassiveFeed } from "./feeds/massive/massive-feed";
+export type { MassiveFeed, MassiveFeedOptions } from "./feeds/massive/massive-feed";
+export { recordFeed, RECORD_LAG_MS } from "./feeds/record-feed";
+export { openRecordedMarket } from "./recording/recorded-market";
+export type { RecordedMarket, RecordedMarketOptions } from "./recording/recorded-market";
+export { startRecording, RecordingError } from "./recording/recorder";
+export type { MinuteAck, RecordingHandle, RecordingOptions } from "./recording/recorder";
+export { importCboeQuotes } from "./recording/cboe-import";
+export type { ImportOptions, ImportProgress, ImportSummary } from "./recording/cboe-import";
+
 // Modules and the route table
 export * from "./modules";
 export { validateParams } from "./http/validate";

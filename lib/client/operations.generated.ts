@@ -4,6 +4,7 @@
 import { AccountRecordSchema, OpenApiDocumentSchema } from "../api/account";
 import { BoardDataSchema, BoardMetaSchema, BoardQuerySchema } from "../api/board";
 import { EmptyQuerySchema } from "../api/common";
+import { FeedStatusSchema } from "../api/feed-status";
 import { ByStrikeQuerySchema, ChainBullBearSchema, ChainTimeframeQuerySchema, ContractBulkStatsDataSchema, ContractBulkStatsQuerySchema, ContractBullBearSchema, ContractStatsSchema, ContractSymbolParamsSchema, ContractTimeframeQuerySchema, DarkPoolDailyDataSchema, DarkPoolDailyMetaSchema, DarkPoolDailyQuerySchema, DarkPoolLevelsDataSchema, DarkPoolLevelsMetaSchema, DarkPoolLevelsQuerySchema, DarkPoolTickerParamsSchema, DarkPoolTopPrintsDataSchema, DarkPoolTopPrintsMetaSchema, DarkPoolTopPrintsQuerySchema, DarkPoolTradesDataSchema, DarkPoolTradesMetaSchema, DarkPoolTradesQuerySchema, FlowFeedDataSchema, FlowFeedQuerySchema, FlowMomentumDataSchema, FlowMomentumQuerySchema, FlowTickerParamsSchema, FlowTideDataSchema, FlowTideQuerySchema, MarketOverviewQuerySchema, ReferenceContractSymbolParamsSchema, RvolQuerySchema, SessionDateQuerySchema, StrikeExpirationsDataSchema, StrikeExpirationsParamsSchema, SweepsDataSchema, SweepsQuerySchema, TopContractsDailyDataSchema, TopContractsDailyQuerySchema, UnderlyingBulkStatsDataSchema, UnderlyingBulkStatsQuerySchema, UnderlyingByStrikeDataSchema, UnderlyingChainQuerySchema, UnderlyingExpirationsDataSchema, UnderlyingHistoryDataSchema, UnderlyingHistoryQuerySchema, UnderlyingSearchDataSchema, UnderlyingSearchQuerySchema, UnderlyingStatsSchema } from "../api/flow";
 import { ChartQuerySchema, ContractChartDataSchema, UnderlyingChartDataSchema } from "../api/flow-charts";
 import { ContractHistoryDataSchema, ContractHistoryQuerySchema, FlowRefContractParamsSchema } from "../api/flow-contracts";
@@ -71,6 +72,18 @@ export const operations = {
     paging: null,
     query: EmptyQuerySchema,
     data: OpenApiDocumentSchema,
+  },
+  getFeedStatus: {
+    operationId: "getFeedStatus",
+    path: "/v1/status/feed",
+    host: "base",
+    kind: "rest",
+    auth: "none",
+    envelope: true,
+    cost: 0,
+    paging: null,
+    query: EmptyQuerySchema,
+    data: FeedStatusSchema,
   },
   getHeatmap: {
     operationId: "getHeatmap",

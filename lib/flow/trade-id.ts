@@ -22,7 +22,8 @@ function nsOfHex(hex: string): string | null {
 }
 
 /**
- * Parses any accepted form (case-insensitive). Rules: `ROOT-<minute>-<n>` is ours; `flow_<hex>_<idx>`
+ * Parses any accepted form (case-insensitive). Rules: `ROOT-<minute>-<n>` is ours, and so is a live
+ * Massive print's `M-<contract>-<ms>-<sequence>`; `flow_<hex>_<idx>`
  * is the print at that hex nanosecond time, `idx` its 0-based rank among the prints of that exact
  * time; a run of at least {@link RAW_NANOS_MIN_DIGITS} decimal digits is raw nanoseconds; any other
  * 1 to 16 hex digits are a bare hex time (both rank 0). Null for anything else.
@@ -33,6 +34,8 @@ export function parseTradeRef(raw: string): TradeRef | null {
   const s = raw.trim();
   const ours = parseTradeId(s.toUpperCase());
   if (ours) return { kind: "feed", id: s.toUpperCase(), root: ours.root, minuteMs: ours.minuteMs };
+  const live = liveFeedTradeRef(s.toUpperCase());
+  if (live) return live;
   const lower = s.toLowerCase();
   const flow = /^flow_([0-9a-f]{1,16})_(\d{1,6})$/.exec(lower);
   if (flow) {
@@ -46,6 +49,18 @@ export function parseTradeRef(raw: string): TradeRef | null {
   }
   const tsNs = nsOfHex(lower);
   return tsNs ? { kind: "time", tsNs, index: 0 } : null;
+}
+
+/**
+ * A live Massive print's id, `M-<contract, URL form>-<Unix ms>-<sequence>` (lib/market/massive/trade-print.ts):
+ * its root and minute locate the tape like ours. Null for anything else.
+ * @example liveFeedTradeRef("M-SPY__251205C00650000-1764774001000-2") // { kind: "feed", id: "M-SPY__251205C00650000-1764774001000-2", root: "SPY", minuteMs: 1764774000000 }
+ */
+function liveFeedTradeRef(id: string): TradeRef | null {
+  const m = /^M-([A-Z0-9.]{1,6})__\d{6}[CP]\d{8}-(\d{1,15})-\d{1,20}$/.exec(id);
+  if (!m) return null;
+  const ms = Number(m[2]);
+  return { kind: "feed", id, root: m[1], minuteMs: ms - (ms % 60_000) };
 }
 
 /** The reference's canonical id of a print: `flow_<hex nanoseconds>_<rank>`. */

@@ -4,51 +4,21 @@
  * `LiveMarket` through its `LiveSink`); nothing else in the server knows which vendor it is.
  * @see docs/data.md#live-feeds
  */
+import type { z } from "zod";
+import type { FeedGapSchema, FeedPartStatusSchema, FeedStateSchema, FeedStatusSchema } from "../../lib/api/feed-status";
 import type { LiveMarket } from "./live-market";
 
 /** Where a feed is: starting, serving fresh data, serving with a part down, or not serving. */
-export type FeedState = "connecting" | "live" | "degraded" | "down";
+export type FeedState = z.output<typeof FeedStateSchema>;
 
 /** A stretch of data the feed could not deliver and could not fill afterwards: recorded, never interpolated. */
-export interface FeedGap {
-  /** What is missing: a symbol's boards, a stream's events. */
-  kind: "boards" | "trades" | "quotes" | "bars";
-  /** The symbol (boards), or the stream's cluster (`options`, `stocks`, `indices`). */
-  source: string;
-  fromMs: number;
-  toMs: number;
-  reason: string;
-}
+export type FeedGap = z.output<typeof FeedGapSchema>;
 
 /** One connection or poll loop of a feed. */
-export interface FeedPartStatus {
-  name: string;
-  state: FeedState;
-  /** Wall-clock instant of the last message or answer received, ms; null before the first. */
-  lastMessageMs: number | null;
-  /** The last error, as the log wrote it (never the key). */
-  lastError: string | null;
-  reconnects: number;
-}
+export type FeedPartStatus = z.output<typeof FeedPartStatusSchema>;
 
-/** A feed's state as `/v1/status/feed` and the `feed_status` log line show it. */
-export interface FeedStatus {
-  feed: string;
-  state: FeedState;
-  /** Wall-clock instant the status was taken, ms. */
-  atMs: number;
-  /** Newest board instant per symbol, ms (null before the first board). */
-  boards: Record<string, number | null>;
-  /** Seconds from the oldest of the newest boards to now: the feed's lag. */
-  lagS: number | null;
-  /** Wall-clock instant of the last message of any part, ms. */
-  lastMessageMs: number | null;
-  parts: FeedPartStatus[];
-  /** Counters since the start (messages, malformed, 429s, prints, ...). */
-  counters: Record<string, number>;
-  /** The most recent gaps (the last 50), oldest first. */
-  gaps: FeedGap[];
-}
+/** A feed's state as `/v1/status/feed` and the `feed_status` log line show it (its schema: lib/api/feed-status.ts). */
+export type FeedStatus = z.output<typeof FeedStatusSchema>;
 
 /** A live source. */
 export interface MarketFeed {

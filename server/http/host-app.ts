@@ -68,14 +68,6 @@ export function buildHostApp(host: RestHost, prefix: string, services: AppServic
       () => new Response(metrics.render(), { status: 200, headers: { "Content-Type": PROMETHEUS_CONTENT_TYPE, "Cache-Control": "no-store" } }),
     );
   }
-  // A live feed's state, lag and last message, like /metrics: no key, no charge (docs/data.md#feed-status).
-  const feedStatus = services.feedStatus;
-  if (host === "base" && feedStatus) {
-    app.get(
-      prefix + "/v1/status/feed",
-      () => new Response(JSON.stringify({ data: feedStatus() }), { status: 200, headers: { "Content-Type": "application/json", "Cache-Control": "no-store" } }),
-    );
-  }
   // Non-API pages (the price module's chart page): GET only, no key, no charge.
   for (const page of services.modules.flatMap((m) => m.def.pages ?? [])) {
     if (page.host !== host) continue;

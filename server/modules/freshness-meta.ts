@@ -24,3 +24,38 @@ export function feedFreshnessMeta(services: Pick<AppServices, "staleAfterMs" | "
   if (newest.length === 0) return {};
   return freshnessMeta(services, Math.min(...newest), services.clock.now());
 }
+
+/**
+ * What a live stream sends instead of a board past the staleness limit: `symbol_unavailable` with
+ * reason `stale` and the JSON answers' fields (`asOf`, `ageS`, `stale: true`), so a subscriber
+ * holding the last board learns it has gone stale (the hub re-sends only newer boards). Null while
+ * the board is fresh. @see docs/methodology.md#staleness
+ */
+export function staleStreamState(
+  services: Pick<AppServices, "staleAfterMs">,
+  symbol: string,
+  asOfMs: number,
+  nowMs: number,
+): { kind: "unavailable"; reason: "stale"; message: string; fields: { asOf: string; ageS: number; stale: true } } | null {
+  const f = freshnessMeta(services, asOfMs, nowMs);
+  if (!f.stale) return null;
+  return {
+    kind: "unavailable",
+    reason: "stale",
+    message: `${symbol}'s newest board (${f.asOf}) is ${f.ageS} s old, past the staleness limit: the feed is behind.`,
+    fields: { asOf: f.asOf, ageS: f.ageS, stale: true },
+  };
+}
+
+/**
+ * The freshness fields of a symbol's newest board on the live feed (`asOf`, `ageS`, `stale`), for a
+ * live read the feed refused (503 `data_unavailable` while it is down); empty without a feed or
+ * before the symbol's first board.
+ */
+export function feedBoardFreshness(
+  services: Pick<AppServices, "staleAfterMs" | "feedStatus" | "clock">,
+  symbol: string,
+): { asOf?: string; ageS?: number; stale?: boolean } {
+  const ms = services.feedStatus?.().boards[symbol];
+  return typeof ms === "number" ? freshnessMeta(services, ms, services.clock.now()) : {};
+}

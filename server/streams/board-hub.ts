@@ -44,7 +44,13 @@ export type BoardState =
       velocityJson?: string;
       velocityEvent?: SharedEvent;
     }
-  | { kind: "unavailable"; reason: string; message: string };
+  | {
+      kind: "unavailable";
+      reason: string;
+      message: string;
+      /** More fields of the `symbol_unavailable` event: a stale board's `asOf`, `ageS` and `stale` (docs/methodology.md#staleness). */
+      fields?: Record<string, unknown>;
+    };
 
 /** One discrete event of an `events` state, at its place in the topic's order. */
 export interface PositionedEvent {

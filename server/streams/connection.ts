@@ -391,7 +391,7 @@ export class StreamConnection {
       this.enqueue({
         kind: "event",
         event: "symbol_unavailable",
-        data: JSON.stringify({ symbol, reason: state.reason, message: state.message }),
+        data: JSON.stringify({ symbol, reason: state.reason, message: state.message, ...state.fields }),
       });
       return;
     }

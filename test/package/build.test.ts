@@ -53,6 +53,10 @@ describe("npm run build output", () => {
   it("the server entry exports the app factory", async () => {
     const server = await import(pathToFileURL(join(outDir, "server.js")).href);
     expect(typeof server.createApp).toBe("function");
+    // The real-data seam (docs/data.md#live-feeds): a live market, a feed, the recorder, replay of the store, the Cboe importer.
+    for (const name of ["createLiveMarket", "createMassiveFeed", "recordFeed", "openRecordedMarket", "startRecording", "importCboeQuotes"]) {
+      expect(typeof server[name], name).toBe("function");
+    }
   });
 
   it("package.json exports map points at files the build makes", () => {

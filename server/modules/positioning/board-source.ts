@@ -6,6 +6,7 @@
 import { VELOCITY_LOOKBACK_MINUTES, type ExposureMetric } from "../../../lib/positioning";
 import { etDateOf, marketStateAt } from "../../../lib/time";
 import { toApiError } from "../../errors";
+import { feedBoardFreshness, staleStreamState } from "../freshness-meta";
 import { createBoardHub, type BoardState, type TopicSource } from "../../streams/board-hub";
 import { eventData } from "../../streams/replay-store";
 import { SharedEvent } from "../../streams/sink";
@@ -71,6 +72,10 @@ export async function buildBoardState(state: PositioningState, symbol: string, q
     if (etDateOf(asOfMs) !== etDateOf(nowMs)) {
       return { kind: "unavailable", reason: "no_live_board", message: `${symbol} has no board in today's session yet.` };
     }
+    // A board past the staleness limit (a live feed behind or stopped) is not sent as live: the
+    // stream says it is stale, with the JSON answers' fields (docs/methodology.md#staleness).
+    const stale = staleStreamState(state.services, symbol, asOfMs, nowMs);
+    if (stale) return stale;
     const snapshot: Record<string, unknown> = {
       ...entry,
       strikes: entry.strikes.map((s) => ({ strike: s.strike, value: s.value, nodeType: s.nodeType })),
@@ -94,6 +99,11 @@ export async function buildBoardState(state: PositioningState, symbol: string, q
     const e = toApiError(error);
     if (e.code === "expiration_not_found") return { kind: "unavailable", reason: "expiration_not_found", message: e.message };
     if (e.status === 404) return { kind: "unavailable", reason: "no_live_board", message: e.message };
+    // A live feed that is down refuses boards past the limit (503, like /v1/heatmap): say so, with
+    // the age of the symbol's newest board.
+    if (e.code === "data_unavailable" && state.services.feedStatus) {
+      return { kind: "unavailable", reason: "data_unavailable", message: e.message, fields: feedBoardFreshness(state.services, symbol) };
+    }
     throw error;
   }
 }

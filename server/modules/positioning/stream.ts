@@ -31,7 +31,8 @@ export const streamRoute = positioningRoute({
   description:
     "Server-Sent Events of live per-strike boards: `connected` first, a `snapshot` and `velocity` per symbol whenever its board " +
     "changes (at least each new minute of the session), `credits` after each per-minute debit, `symbol_unavailable` outside the " +
-    "session (still billed), `: ping` every 15 s, `reconnect` after 60 minutes or on shutdown, `closed` when credits, caps, the " +
+    "session (still billed) or, with reason `stale` and the board's `asOf`, `ageS` and `stale: true`, when a live feed's newest " +
+    "board is past the staleness limit, `: ping` every 15 s, `reconnect` after 60 minutes or on shutdown, `closed` when credits, caps, the " +
     "key or the account stop the stream (`access_withdrawn` once the plan no longer includes positioning data, re-checked " +
     "every second). Resume with Last-Event-ID (or lastEventId). 1 credit per symbol to open, then 1 per " +
     "symbol per minute. Over limits.streamSymbolsConcurrent: 429 stream_limit_reached with Retry-After. " +

@@ -82,7 +82,8 @@ export const volStreamRoute = volRoute({
   summary: "Live volatility readings (SSE, up to 10 symbols per connection)",
   description:
     "Server-Sent Events: `connected` first, then a `vol` event per symbol (a data.symbols[] element of /v1/vol/snapshot " +
-    "with the requested modules) each time its board minute changes, `symbol_unavailable` when a symbol has no board, " +
+    "with the requested modules) each time its board minute changes, `symbol_unavailable` when a symbol has no board " +
+    "(reason `stale`, with `asOf`, `ageS` and `stale: true`, when a live feed's newest board is past the staleness limit), " +
     "a `market` event (the /v1/vol/market object) each time SPXW's board minute changes with market=true (billed as one more symbol), " +
     "`credits` after each per-minute debit, `: ping` every 15 s, `reconnect` after 60 minutes or on shutdown, `closed` when " +
     "credits, caps, the key or the account stop the stream, or `access_withdrawn` when the plan stops including volatility data (re-checked every second). Resume with Last-Event-ID (or lastEventId). 1 credit per " +

@@ -7,6 +7,8 @@ import { SharedEvent } from "../../streams/sink";
 import { createStreamHub, type StreamHub } from "../../streams/stream-hub";
 import type { BoardState, TopicSource } from "../../streams/board-hub";
 import { wrapperFields } from "./live-reading";
+import { toApiError } from "../../errors";
+import { feedBoardFreshness, staleStreamState } from "../freshness-meta";
 import type { VolModuleName } from "../../../lib/api/vol";
 import { volMarket } from "./market";
 import { moduleOf, symbolInputs } from "./module-objects";
@@ -35,6 +37,8 @@ function unavailable(symbol: string, message: string): BoardState {
 async function buildMarketState(state: VolState, nowMs: number): Promise<BoardState> {
   const m = await volMarket(state, nowMs);
   if (!m) return { kind: "unavailable", reason: "no_live_board", message: `${REFERENCE_SYMBOL}: no live board yet for the market complex.` };
+  const stale = staleStreamState(state.services, REFERENCE_SYMBOL, Date.parse(m.asOf), nowMs);
+  if (stale) return stale;
   const json = JSON.stringify(m);
   return {
     kind: "board",
@@ -50,8 +54,20 @@ async function buildMarketState(state: VolState, nowMs: number): Promise<BoardSt
 /** The `vol` event of `symbol` at `nowMs`. */
 async function buildVolState(state: VolState, symbol: string, q: VolStreamQuery, nowMs: number): Promise<BoardState> {
   if (!(await state.coverage.all()).has(symbol)) return unavailable(symbol, "not covered by the volatility module.");
-  const x = await symbolInputs(state, symbol, nowMs);
+  let x: Awaited<ReturnType<typeof symbolInputs>>;
+  try {
+    x = await symbolInputs(state, symbol, nowMs);
+  } catch (error) {
+    // A live feed that is down refuses boards past the limit (503, like the JSON routes): say so,
+    // with the age of the symbol's newest board (docs/methodology.md#staleness).
+    const e = toApiError(error);
+    if (e.code !== "data_unavailable" || !state.services.feedStatus) throw error;
+    return { kind: "unavailable", reason: "data_unavailable", message: e.message, fields: feedBoardFreshness(state.services, symbol) };
+  }
   if (!x) return unavailable(symbol, "no live board yet.");
+  // Past the staleness limit the stream says so instead of re-sending nothing (docs/methodology.md#staleness).
+  const stale = staleStreamState(state.services, symbol, x.live.board.asOfMs, nowMs);
+  if (stale) return stale;
   const entry: Record<string, unknown> = wrapperFields(x.live, nowMs, state.services);
   for (const m of q.modules) entry[m] = await moduleOf(state, m, x);
   const json = JSON.stringify(entry);
