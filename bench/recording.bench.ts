@@ -2,9 +2,11 @@
 // of the simulated market: the recorder's CPU per SPXW minute (encoding, Parquet, durable write of
 // the board and the minute's journal line; the simulator's own cost to make the board is left out),
 // the session's store size once compacted, a cold replay of one recorded minute board, and a
-// recorded full-session daily statistic (/v1/stats/daily's replay over the store).
+// recorded full-session daily statistic (/v1/stats/daily's replay over the store); then the same
+// boards and the extended session's through the recorder's worker thread: the recording thread's
+// own time per minute and the store size with extended boards.
 //
-//   npx tsx bench/recording.bench.ts          (about two minutes: the session is recorded first)
+//   npx tsx bench/recording.bench.ts          (about four minutes: the session is recorded twice first)
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +18,7 @@ import { statsGridQuery } from "../server/modules/positioning/stats-daily";
 import { replayStatsSession } from "../server/modules/positioning/stats-replay";
 import { openRecordedMarket } from "../server/recording/recorded-market";
 import { compactPartition, JournalWriter, journalPath, partitionBytes, recordedRoot, writePendingBoard } from "../server/recording/store";
+import { createStoreWriter } from "../server/recording/writer";
 import type { Suite, SuiteReport } from "./suites";
 
 const DATE = "2025-03-05";
@@ -56,6 +59,33 @@ export async function runRecordingBench(): Promise<SuiteReport> {
       perMinute.push(cpuMs() - c0);
     }
     journal.close();
+
+    // The same boards through the recorder's worker (server/recording/writer.ts), into another
+    // store: the CPU the recording thread itself spends per minute (copying the board into the
+    // message), and the extended session's boards (04:00-09:30, 16:01-20:00 ET) with their bytes.
+    const other = join(dir, "worker");
+    const otherRoot = recordedRoot(other);
+    const writer = createStoreWriter();
+    const postMs: number[] = [];
+    const ext = sessionBounds(DATE, { extended: true });
+    let extBoards = 0;
+    for (let t = ext.openMs; t <= ext.closeMs; t += 60_000) {
+      const regular = t >= openMs && t <= closeMs;
+      const board = regular ? await market.chain(SYMBOL, t) : await market.chain(SYMBOL, t, { extended: true });
+      if (!board || board.asOfMs !== t) continue;
+      if (!regular) extBoards++;
+      void board.oi;
+      void board.volume;
+      // CPU of the synchronous part (the copy into the message): the worker is idle until it arrives.
+      const p0 = cpuMs();
+      const done = writer.run<number>({ kind: "board", root: otherRoot, board });
+      postMs.push(cpuMs() - p0);
+      await done;
+    }
+    if (!writer.inWorker) throw new Error("the recorder's worker did not start");
+    await writer.run({ kind: "compact", root: otherRoot, date: DATE, symbol: SYMBOL, retentionDays: 0 });
+    await writer.close();
+    const withExtendedBytes = partitionBytes(otherRoot, DATE, SYMBOL);
     const pendingBytes = partitionBytes(root, DATE, SYMBOL);
     const c0 = cpuMs();
     await compactPartition(root, DATE, SYMBOL);
@@ -97,6 +127,9 @@ export async function runRecordingBench(): Promise<SuiteReport> {
       { figure: "recording CPU per SPXW minute (p99 ms)", value: Number(quantile(perMinute, 0.99).toFixed(1)), target: "" },
       { figure: "store size per SPXW session, compacted (MB)", value: Number((sessionBytes / MB).toFixed(1)), target: "<= 150" },
       { figure: "store size before compaction (MB)", value: Number((pendingBytes / MB).toFixed(1)), target: "" },
+      { figure: `store size with the extended session's ${extBoards} boards, boards only (MB)`, value: Number((withExtendedBytes / MB).toFixed(1)), target: "" },
+      { figure: "recording thread's CPU per SPXW minute, worker (mean ms)", value: Number(mean(postMs).toFixed(2)), target: "" },
+      { figure: "recording thread's CPU per SPXW minute, worker (p99 ms)", value: Number(quantile(postMs, 0.99).toFixed(2)), target: "" },
       { figure: "compaction CPU (ms)", value: Number(compactCpu.toFixed(0)), target: "" },
       { figure: "replay of a minute board, cold (mean ms)", value: Number(mean(cold).toFixed(1)), target: "<= 20" },
       { figure: "replay of a minute board, cold (p99 ms)", value: Number(quantile(cold, 0.99).toFixed(1)), target: "" },

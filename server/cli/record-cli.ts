@@ -16,10 +16,11 @@ import { RecordingError, startRecording } from "../recording/recorder";
 import { EXIT_FAILED, EXIT_OK, isUsageError, processIo, type CliIo } from "./_cli-io";
 
 const RECORD_USAGE = `Usage: optionscope record --underlyings A,B [options]
-  Record boards (regular-session minutes), prints, bars and spot (04:00-20:00 ET) minute by minute
-  into the store of record (recorded/ in the data directory), without serving. A minute is printed
-  once it is on disk; a restart resumes after the last one. SIGINT/SIGTERM stop after the minute in
-  progress. Source: the simulated market, or a live feed with --feed.
+  Record boards, prints, bars and spot minute by minute, 04:00-20:00 ET (extended-hours boards
+  where the market quotes them), into the store of record (recorded/ in the data directory), without
+  serving; one recorder per data directory. A minute is printed once it is on disk; a restart
+  resumes after the last one. SIGINT/SIGTERM stop after the minute in progress. Source: the
+  simulated market, or a live feed with --feed.
   --underlyings A,B      symbols to record, as the API names them (tickers or option roots: SPXW,SPY)
   --feed massive         record the Massive live feed (key from the environment variable
                          MASSIVE_API_KEY, never a flag; docs/data.md#massive-live-feed), 90 s behind it

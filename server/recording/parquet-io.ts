@@ -146,6 +146,14 @@ export interface ParquetFile {
   close(): void;
 }
 
+/** Bytes read from store files by this thread since it started (a count the windowed-read tests bound). */
+let storeBytesRead = 0;
+
+/** Bytes this thread has read from Parquet files of the store (footers and pages). docs/data.md#windowed-reads */
+export function parquetBytesRead(): number {
+  return storeBytesRead;
+}
+
 /** A synchronous slice reader over an open file descriptor. */
 function fdBuffer(fd: number, size: number): AsyncBuffer {
   return {
@@ -159,6 +167,7 @@ function fdBuffer(fd: number, size: number): AsyncBuffer {
         if (r === 0) break;
         off += r;
       }
+      storeBytesRead += off;
       return buf.buffer.slice(buf.byteOffset, buf.byteOffset + off);
     },
   };
@@ -215,6 +224,9 @@ async function readRows(
     columns: columns ? [...columns] : undefined,
     rowStart,
     rowEnd,
+    // A read of a board's first rows fetches the pages holding them only (the writer's offset
+    // index locates each page), not the whole column chunks: docs/data.md#windowed-reads.
+    useOffsetIndex: true,
     compressors: decompressors,
     onChunk: (chunk) => {
       const list = parts.get(chunk.columnName) ?? [];

@@ -108,10 +108,15 @@ export function openRecordedMarket(dataDir: string, options: RecordedMarketOptio
     return b ? (p.complete ? cloneBoard(b) : b) : null;
   };
 
-  /** The latest recorded board at or before the board instant of `atMs`: in its session, else an earlier one. */
+  /**
+   * The latest recorded board at or before the board instant of `atMs`: in its session, else an
+   * earlier one; only boards inside the session's bounds of the asked kind count (a partition also
+   * holds extended-session boards: docs/methodology.md#recorded-market).
+   */
   const locate = (symbol: string, atMs: number, opts: ChainOptions): { p: PartitionReader; date: string; asOfMs: number } | null => {
     if (!Number.isFinite(atMs)) return null;
-    const target = boardTarget(Math.min(atMs, clock.now()), opts.extended === true);
+    const extended = opts.extended === true;
+    const target = boardTarget(Math.min(atMs, clock.now()), extended);
     if (!target) return null;
     const all = dates();
     for (let i = upperBound(all, target.date) - 1; i >= 0; i--) {
@@ -119,8 +124,9 @@ export function openRecordedMarket(dataDir: string, options: RecordedMarketOptio
       const p = partition(date, symbol);
       if (!p) continue;
       const times = p.boardTimes;
-      const j = upperBound(times, date === target.date ? target.atMs : Number.POSITIVE_INFINITY) - 1;
-      if (j >= 0) return { p, date, asOfMs: times[j] };
+      const { openMs, closeMs } = sessionBounds(date, { extended });
+      const j = upperBound(times, date === target.date ? target.atMs : closeMs) - 1;
+      if (j >= 0 && times[j] >= openMs) return { p, date, asOfMs: times[j] };
     }
     return null;
   };

@@ -2,30 +2,23 @@
  * The recorder: follows any `MarketData` (the simulator, a live feed) minute by minute and writes
  * what the analytics read into the store of record. For each symbol and each minute boundary of
  * the extended session (04:00-20:00 ET) it stores the spot, the bar that ended there and the
- * minute's option and off-exchange prints (one fsynced journal line), and in the regular session
- * (09:30-16:00, both ends) the board (one Parquet file, fsynced, renamed into place) first. A
- * minute is acknowledged (`onMinute`) only once both are durable, so a process killed at any
- * instant loses at most the minute in progress; after a restart recording resumes after the last
- * acknowledged minute. At each session's extended close the partition is compacted and sessions
- * older than the retention are deleted.
+ * minute's option and off-exchange prints (one fsynced journal line), and the board of that very
+ * minute (one Parquet file, fsynced, renamed into place) first: in the regular session (09:30-16:00,
+ * both ends) and, where the market quotes them, the extended session's boards too. A minute is
+ * acknowledged (`onMinute`) only once both are durable, so a process killed at any instant loses
+ * at most the minute in progress; after a restart recording resumes after the last acknowledged
+ * minute. At each session's extended close the partition is compacted and sessions older than the
+ * retention are deleted. Encoding, writes and compaction run in a worker thread (writer.ts); one
+ * recorder per store at a time (a lease, lock.ts).
  * @see docs/data.md#recorder
  */
-import type { MarketData, OffExchangePrint, OptionPrint } from "../../lib/market/market-data";
+import type { ChainSnapshot, MarketData, OffExchangePrint, OptionPrint } from "../../lib/market/market-data";
 import type { MinuteRow } from "../../lib/market/recorded/record-codec";
 import { etDateOf, isTradingDay, nextTradingDay, previousTradingDay, sessionBounds } from "../../lib/time";
-import {
-  applyRetention,
-  compactPartition,
-  isComplete,
-  journalPath,
-  JournalWriter,
-  listDates,
-  mergeManifest,
-  readPending,
-  recordedRoot,
-  writePendingBoard,
-  type CompactionResult,
-} from "./store";
+import { tryRecorderLock } from "./lock";
+import { isComplete, journalPath, listDates, mergeManifest, readPending, recordedRoot, type CompactionResult, type JournalLine } from "./store";
+import type { CompactOutcome } from "./write-task";
+import { createStoreWriter } from "./writer";
 
 const MINUTE_MS = 60_000;
 /** Days of the earnings calendar stored ahead of each recorded session. */
@@ -60,6 +53,14 @@ export interface RecordingOptions {
   onSession?: (date: string, symbol: string, result: CompactionResult) => void;
   /** Called with an error of one minute (the minute is tried again at the next poll). */
   onError?: (error: unknown) => void;
+  /**
+   * Boards of the extended session's minutes too (04:00-09:30 and 16:00-20:00 ET), where the market
+   * quotes them (`chain(symbol, t, { extended: true })` answers a board of that very minute); default
+   * true. docs/data.md#recorder
+   */
+  extendedBoards?: boolean;
+  /** Encoding, writes and compaction in a worker thread (default true; false: in this thread). */
+  worker?: boolean;
 }
 
 /** A running recorder. */
@@ -123,8 +124,23 @@ export async function startRecording(market: MarketData, options: RecordingOptio
   const known = new Map(universe.map((s) => [s.ticker, s]));
   const unknown = symbols.filter((s) => !known.has(s));
   if (unknown.length > 0) throw new RecordingError(`unknown underlying ${unknown.join(", ")}: not in the market's universe (${universe.length} symbols)`);
+  let stopped = false;
+  // One recorder per store: taken before anything is written (throws a RecordingError naming the holder).
+  const took = tryRecorderLock(root, (error) => {
+    stopped = true;
+    options.onError?.(new RecordingError(error.message));
+  });
+  if (!took.held) throw new RecordingError(took.message);
+  const lock = took.lock;
+  const writer = createStoreWriter({ worker: options.worker });
+  const extendedBoards = options.extendedBoards !== false;
   const infos = universe.filter((s) => symbols.includes(s.ticker));
-  mergeManifest(root, { simulated: market.simulated, symbols: infos });
+  try {
+    mergeManifest(root, { simulated: market.simulated, symbols: infos });
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   // The underlying tickers' spot and bars too (an SPXW board's previous close is SPX's), minutes only.
   const minutesOnly = new Set(infos.map((s) => s.underlying).filter((u) => !symbols.includes(u) && known.has(u)));
   const targets = [...symbols, ...minutesOnly];
@@ -139,23 +155,22 @@ export async function startRecording(market: MarketData, options: RecordingOptio
     if (resume === null) fresh.add(s);
     next.set(s, nextRecordedBoundary(resume ?? startAt));
   }
-  const journals = new Map<string, JournalWriter>();
   const earningsDone = new Set<string>();
+  const appendLine = (date: string, symbol: string, line: JournalLine) => writer.run<number>({ kind: "journal", path: journalPath(root, date, symbol), line });
 
-  const journalOf = (date: string, symbol: string): JournalWriter => {
-    const key = `${date}|${symbol}`;
-    let j = journals.get(key);
-    if (!j) {
-      j = new JournalWriter(journalPath(root, date, symbol));
-      journals.set(key, j);
-    }
-    return j;
+  /** The board of minute `m` itself, or null (a market that has none answers an earlier one). */
+  const boardOf = async (symbol: string, m: number, date: string): Promise<ChainSnapshot | null> => {
+    const reg = sessionBounds(date);
+    const regular = m >= reg.openMs && m <= reg.closeMs;
+    if (!regular && !extendedBoards) return null;
+    // Inside the regular session the extended board is the regular one (docs/methodology.md#extended-hours-boards).
+    const snap = regular ? await market.chain(symbol, m) : await market.chain(symbol, m, { extended: true });
+    return snap && snap.asOfMs === m && snap.sessionDate === date ? snap : null;
   };
 
   const recordMinute = async (symbol: string, m: number): Promise<MinuteAck> => {
     const date = etDateOf(m);
     const ext = sessionBounds(date, { extended: true });
-    const reg = sessionBounds(date);
     const full = !minutesOnly.has(symbol);
     if (fresh.delete(symbol)) {
       // A symbol's first minute ever: the spot at the previous session's close first (the previous
@@ -163,7 +178,7 @@ export async function startRecording(market: MarketData, options: RecordingOptio
       const t = sessionBounds(previousTradingDay(date)).closeMs;
       const spot = await market.spot(symbol, t);
       const minute: MinuteRow = { t, spot, o: null, h: null, l: null, c: null, v: null, bv: null, sv: null, uv: null };
-      journalOf(date, symbol).append({ t, minute, prints: [], off: [] });
+      await appendLine(date, symbol, { t, minute, prints: [], off: [] });
     }
     if (full && !earningsDone.has(`${date}|${symbol}`)) {
       const to = new Date(Date.parse(`${date}T00:00:00Z`) + EARNINGS_AHEAD_DAYS * 86_400_000).toISOString().slice(0, 10);
@@ -173,13 +188,10 @@ export async function startRecording(market: MarketData, options: RecordingOptio
     }
     let bytes = 0;
     let board = false;
-    if (full && m >= reg.openMs && m <= reg.closeMs) {
-      const snap = await market.chain(symbol, m);
-      // Only the board of this very minute (a market that has none answers an earlier one).
-      if (snap && snap.asOfMs === m && snap.sessionDate === date) {
-        bytes += writePendingBoard(root, snap);
-        board = true;
-      }
+    const snap = full ? await boardOf(symbol, m, date) : null;
+    if (snap) {
+      bytes += await writer.run<number>({ kind: "board", root, board: snap });
+      board = true;
     }
     const from = m - MINUTE_MS;
     const [spot, bars, prints, off] = await Promise.all([
@@ -193,20 +205,16 @@ export async function startRecording(market: MarketData, options: RecordingOptio
       bars && i >= 0
         ? { t: m, spot, o: bars.o[i], h: bars.h[i], l: bars.l[i], c: bars.c[i], v: bars.v[i], bv: bars.bv[i], sv: bars.sv[i], uv: bars.uv[i] }
         : { t: m, spot, o: null, h: null, l: null, c: null, v: null, bv: null, sv: null, uv: null };
-    bytes += journalOf(date, symbol).append({ t: m, minute, prints: prints as OptionPrint[], off: off as OffExchangePrint[] });
+    bytes += await appendLine(date, symbol, { t: m, minute, prints: prints as OptionPrint[], off: off as OffExchangePrint[] });
     return { symbol, t: m, board, bytes };
   };
 
   const finishSession = async (date: string, symbol: string) => {
-    const key = `${date}|${symbol}`;
-    journals.get(key)?.close();
-    journals.delete(key);
-    const result = await compactPartition(root, date, symbol);
+    await writer.run({ kind: "close-journals", paths: [journalPath(root, date, symbol)] });
+    const { result } = await writer.run<CompactOutcome>({ kind: "compact", root, date, symbol, retentionDays: options.retentionDays ?? 0 });
     options.onSession?.(date, symbol, result);
-    applyRetention(root, options.retentionDays ?? 0, date);
   };
 
-  let stopped = false;
   let running: Promise<void> | null = null;
   let timer: NodeJS.Timeout | null = null;
 
@@ -246,15 +254,19 @@ export async function startRecording(market: MarketData, options: RecordingOptio
   // pollMs 0: no timer, the caller drives `catchUp` (tests, a pinned clock).
   if (options.pollMs !== 0) void catchUp().finally(schedule);
 
+  let stopping: Promise<void> | null = null;
   return {
     catchUp,
     lastRecordedMs: (symbol) => last.get(symbol.toUpperCase()) ?? null,
-    stop: async () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running?.catch(() => {});
-      for (const j of journals.values()) j.close();
-      journals.clear();
+    stop: () => {
+      stopping ??= (async () => {
+        stopped = true;
+        if (timer) clearTimeout(timer);
+        await running?.catch(() => {});
+        await writer.close();
+        lock.release();
+      })();
+      return stopping;
     },
   };
 }

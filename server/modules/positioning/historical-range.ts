@@ -7,7 +7,7 @@ import { apiErrors } from "../../errors";
 import { attribution, FIRST_HISTORY_DATE, FIRST_HISTORY_MS, gridOptions, gridRoute, type BoardQuery } from "./grid-route";
 import { HISTORICAL_RETRY_AFTER_S } from "./historical";
 import { knownSymbols, noData, perSymbol, type PositioningState } from "./service";
-import { windowedSource } from "./windowed-boards";
+import { windowedBoards } from "./windowed-boards";
 
 const MINUTE_MS = 60_000;
 
@@ -17,13 +17,15 @@ type SymbolRange = z.output<typeof SymbolRangeSchema>;
 async function symbolRange(state: PositioningState, symbol: string, q: BoardQuery, fromMs: number, toMs: number): Promise<SymbolRange> {
   const { market, kernels } = state.services;
   const options = gridOptions(q);
-  const windowed = windowedSource(market, options);
+  // A window of each board where the market can give one (the simulator, the store of record's
+  // chainWindow: docs/architecture.md#windowed-boards); the grid is the whole board's.
+  const windowed = windowedBoards(market, options);
   const axes: SymbolRange["axes"] = [];
   const axisIds = new Map<string, number>();
   const frames: SymbolRange["frames"] = [];
   const previousCloses = new Map<string, number | null>();
   for (let t = Math.ceil(fromMs / MINUTE_MS) * MINUTE_MS; t <= toMs; t += MINUTE_MS) {
-    const chain = windowed ? windowed(symbol, t) : await market.chain(symbol, t);
+    const chain = windowed ? await windowed(symbol, t) : await market.chain(symbol, t);
     if (!chain || chain.asOfMs !== t) continue;
     const frame = heatmapFrame(exposureGrid(chain, options, kernels), { live: false, layout: "net" });
     const strikes = frame.strikes.map((s) => s.strike);

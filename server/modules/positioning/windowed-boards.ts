@@ -19,7 +19,7 @@ function gridWindow(options: ExposureGridOptionsInput): ChainWindow | null {
  * options select a plain nearest-N window: only the window's contracts are generated, with the
  * values the full board gives them, so the grid is identical at a fraction of the cost.
  */
-export function windowedSource(
+function windowedSource(
   market: MarketData,
   options: ExposureGridOptionsInput,
   chainOptions: ChainOptions = {},
@@ -31,7 +31,8 @@ export function windowedSource(
 }
 
 /**
- * The windowed board source the statistics replay reads (docs/architecture.md#windowed-boards):
+ * The windowed board source the statistics replay, `/v1/historical/range` and the chart marks'
+ * king samples read (docs/architecture.md#windowed-boards):
  * the simulator's `chainWindowSync`, else the market's optional `chainWindow` (the store of record
  * decodes only the window's rows), for a plain nearest-N window; null otherwise (read `chain`).
  */

@@ -11,7 +11,7 @@ import { blockMarks, kingSampleInstants, MARK_RULES, sweepMarks, type BarMark } 
 import { sessionBounds, type IsoDate } from "../../../lib/time";
 import { cacheShareBytes } from "../../cache/cache-budget";
 import { LruCache } from "../../cache/lru-cache";
-import { windowedSource } from "../positioning/windowed-boards";
+import { windowedBoards } from "../positioning/windowed-boards";
 import { PRICE_SPLIT } from "./price-route";
 
 /** The king strike at a sample instant (null: no king on that board). */
@@ -78,15 +78,16 @@ export interface SessionMarksInput {
 }
 
 // The king is the default window's (docs/methodology.md#chart-marks): the simulator generates just
-// that window's contracts, with the values the full board gives them.
+// that window's contracts, and the store of record reads just their rows, with the values the full
+// board gives them (docs/architecture.md#windowed-boards).
 const KING_WINDOW = { maxStrikes: POSITIONING_DEFAULTS.maxStrikes, maxExpirations: POSITIONING_DEFAULTS.maxExpirations };
 
 async function kingAt(i: SessionMarksInput, cache: MarksCache, t: number): Promise<number | null | undefined> {
   const key = `${i.root}|${t}`;
   const known = cache.kings.get(key);
   if (known !== undefined) return known;
-  const windowed = windowedSource(i.market, KING_WINDOW);
-  const chain = windowed ? windowed(i.root, t) : await i.market.chain(i.root, t);
+  const windowed = windowedBoards(i.market, KING_WINDOW);
+  const chain = windowed ? await windowed(i.root, t) : await i.market.chain(i.root, t);
   if (!chain) return undefined;
   const frame = heatmapFrame(exposureGrid(chain, KING_WINDOW, i.kernels), { live: false, layout: "net" });
   const k = kingIndex(frame.strikes, frame.spot);

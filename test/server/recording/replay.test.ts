@@ -123,7 +123,8 @@ describe("recorded session replay", () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "optionscope-replay-"));
-    const rec = await startRecording(sim, { dataDir: dir, underlyings: [SYMBOL], fromMs: FROM, pollMs: 0, onMinute: (a) => acks.push(a) });
+    // Regular-session boards only here (extended ones: extended-boards.test.ts).
+    const rec = await startRecording(sim, { dataDir: dir, underlyings: [SYMBOL], fromMs: FROM, pollMs: 0, extendedBoards: false, onMinute: (a) => acks.push(a) });
     await rec.catchUp();
     await rec.stop();
     live = await answers(sim);
