@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
-import { DurationSequencer } from "./test/_setup/duration-sequencer";
+import { DurationSequencer } from "./test/_setup/duration-sequencer.mjs";
 
 const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 

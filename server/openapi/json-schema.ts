@@ -16,12 +16,23 @@ function dropSafeIntegerBounds(node: unknown): void {
   for (const v of Object.values(o)) dropSafeIntegerBounds(v);
 }
 
+/**
+ * Each schema's conversion, by direction: zod schemas are immutable and `z.toJSONSchema` is most of
+ * what building an OpenAPI document or a tool list costs (every document, every app's tool list and
+ * every tool-list test converts the same few hundred schemas again). Callers get a copy to edit.
+ */
+const converted = { input: new WeakMap<z.ZodType, Record<string, unknown>>(), output: new WeakMap<z.ZodType, Record<string, unknown>>() };
+
 /** A zod schema as an inline JSON Schema 2020-12 object (OpenAPI 3.1 dialect), without `$schema` and without zod's safe-integer bounds. */
 export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
-  const out = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Record<string, unknown>;
-  delete out.$schema;
-  dropSafeIntegerBounds(out);
-  return out;
+  let out = converted[io].get(schema);
+  if (!out) {
+    out = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Record<string, unknown>;
+    delete out.$schema;
+    dropSafeIntegerBounds(out);
+    converted[io].set(schema, out);
+  }
+  return structuredClone(out);
 }
 
 /** The value a parameter takes when absent, if it has a JSON-able default. */

@@ -94,7 +94,9 @@ describe("optionscope invite", () => {
 describe("npm start serves the console (real process)", () => {
   it("the host prints a link; the customer sets a password, creates a key and uses it, without the host", async () => {
     const procEnv = { ...process.env, OPTIONSCOPE_DATA_DIR: dir, OPTIONSCOPE_NOW: "2024-03-06T15:00:00Z", PORT: "0" };
-    const child = spawn(process.execPath, ["bin/optionscope.mjs", "serve", "--hostname", "127.0.0.1", "--no-access-log"], { env: procEnv });
+    // No daily fill: the console reads none of it, and its worker would compute the whole universe's
+    // history beside the test (serve's fill is test/server/daily-store/serve-fill.test.ts's).
+    const child = spawn(process.execPath, ["bin/optionscope.mjs", "serve", "--hostname", "127.0.0.1", "--no-access-log", "--no-daily-fill"], { env: procEnv });
     try {
       let stderr = "";
       const consoleUrl = await new Promise<string>((resolve, reject) => {

@@ -31,7 +31,9 @@ describe("optionscope serve (real process, simulated market)", () => {
 
   it("prints a curl line that returns a live SPXW heatmap; the CLI changes accounts while it runs; SIGTERM exits 0", async () => {
     const env = { ...process.env, OPTIONSCOPE_DATA_DIR: dataDir, OPTIONSCOPE_NOW: "2024-03-06T15:00:00Z", PORT: "0" };
-    const child = spawn(process.execPath, ["bin/optionscope.mjs", "serve", "--hostname", "127.0.0.1", "--no-access-log"], { env });
+    // No daily fill: nothing here reads it, and its worker would compute the whole universe's history
+    // beside the test (serve's fill is test/server/daily-store/serve-fill.test.ts's).
+    const child = spawn(process.execPath, ["bin/optionscope.mjs", "serve", "--hostname", "127.0.0.1", "--no-access-log", "--no-daily-fill"], { env });
     let stderr = "";
     const curl = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no curl line:\n${stderr}`)), 60_000);

@@ -117,7 +117,10 @@ describe("at open", () => {
 });
 
 describe("serve over a corrupt daily store", () => {
-  const ARGS = ["--port", "0", "--hostname", "127.0.0.1", "--seed", "42", "--now", "2024-03-06T15:00:00Z", "--ip-ceiling", "off", "--no-daily-fill"];
+  // No compute workers: the routes compute on the loop, so each start does not also load and warm
+  // worker threads (the store's recovery is the same either way; the fill's workers are tested below).
+  const NO_WORKERS = ["--compute-workers", "0"];
+  const ARGS = ["--port", "0", "--hostname", "127.0.0.1", "--seed", "42", "--now", "2024-03-06T15:00:00Z", "--ip-ceiling", "off", "--no-daily-fill", ...NO_WORKERS];
   const ROUTES = [`/v1/vol/history?symbols=KO&from=2024-02-29&to=${LAST_SESSION}&fields=svx30,close`, `/v1/contract/top/daily?date=${LAST_SESSION}&ticker=KO&limit=5`];
 
   async function serveAndAsk(dir: string): Promise<Record<string, unknown>[]> {
@@ -161,7 +164,8 @@ describe("serve over a corrupt daily store", () => {
 });
 
 describe("(c) pages damaged under a running app", () => {
-  const TICKERS = ["TXN", "LMT"];
+  // One ticker: the weekly flow route still reads 5 sessions from the store per request.
+  const TICKERS = ["TXN"];
   const flowAt = (date: string) => `/v1/underlying/top/weekly?date=${date}`;
   const volAt = (from: string, to: string) => `/v1/vol/history?symbols=TXN&from=${from}&to=${to}&fields=svx30,close`;
 

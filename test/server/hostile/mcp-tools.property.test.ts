@@ -52,6 +52,13 @@ const TOOLS: ToolCase[] = [
   })),
 ];
 
+// Built once (as in _hostile-inputs.ts): building an `fc.jsonValue` or `fc.string` costs
+// milliseconds, and every argument of every tool asked for its own. Arbitraries are stateless, so a
+// shared one generates exactly what a fresh one would.
+const ANY_JSON_2 = fc.jsonValue({ maxDepth: 2 });
+const ANY_JSON_1 = fc.jsonValue({ maxDepth: 1 });
+const ANY_NAME_8 = fc.string({ maxLength: 8 });
+
 /** A JSON argument value: the parameter's text, or that text as another JSON kind, or a wrong kind. */
 function jsonValue(p: ParamPlan): fc.Arbitrary<unknown> {
   const text = valueFor(p, 4);
@@ -59,7 +66,7 @@ function jsonValue(p: ParamPlan): fc.Arbitrary<unknown> {
     { weight: 6, arbitrary: text },
     { weight: 2, arbitrary: text.map((v) => (Number.isFinite(Number(v)) && v.trim() !== "" ? Number(v) : v)) },
     { weight: 1, arbitrary: fc.constantFrom<unknown>(true, false, null, 0, -1, 1e308, Number.MAX_SAFE_INTEGER + 2, [], ["SPY", "QQQ"], {}, { a: 1 }, [[]]) },
-    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
+    { weight: 1, arbitrary: ANY_JSON_2 },
   );
 }
 
@@ -72,7 +79,7 @@ function argsFor(tool: ToolCase): fc.Arbitrary<Record<string, unknown>> {
       { weight: Math.round(share * 100), arbitrary: jsonValue(p).map((v): [string, unknown] => [arg, v]) },
     ),
   );
-  const unknown = fc.tuple(fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES, "x", ""), fc.string({ maxLength: 8 })), fc.jsonValue({ maxDepth: 1 }));
+  const unknown = fc.tuple(fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES, "x", ""), ANY_NAME_8), ANY_JSON_1);
   return fc
     .tuple(fc.tuple(...known), fc.oneof({ weight: 3, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(unknown, { minLength: 1, maxLength: 2 }) }))
     .map(([picked, extra]) => Object.fromEntries([...picked.filter((e): e is [string, unknown] => e !== null), ...extra]));

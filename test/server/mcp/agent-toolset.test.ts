@@ -6,6 +6,8 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENT_RESULT_BYTES, roundForAgent, shapeForAgent } from "../../../server/mcp/agent-result";
+import { builtinModules } from "../../../server/modules";
+import { createVolModule } from "../../../server/modules/vol";
 import { body, flowHarness, type FlowHarness } from "../modules/flow/_flow-harness";
 
 let h: FlowHarness;
@@ -40,7 +42,11 @@ function unrounded(value: unknown, path = ""): string[] {
 let agent: Client;
 
 beforeAll(async () => {
-  h = flowHarness({ credits: 100_000, universe: ["SPY"] });
+  // The volatility module over 3 sessions of SPY history, not the default 252: the volatility
+  // tools' answers have the same shape and size, and 252 session-close boards were most of this
+  // file's CPU.
+  const vol = createVolModule({ historySessions: 3, symbols: ["SPY"] });
+  h = flowHarness({ credits: 100_000, universe: ["SPY"], modules: builtinModules.map((m) => (m.name === "volatility" ? vol : m)) });
   agent = await connect("?toolset=agent");
 });
 

@@ -8,7 +8,6 @@
 import WebSocket from "crossws/websocket";
 import { EventSource } from "eventsource";
 import { describe, expect, it } from "vitest";
-import { createSimulatedMarket } from "../../../lib/market";
 import { openAccountService } from "../../../server/accounts";
 import type { UpdateAccountInput } from "../../../server/accounts/admin-types";
 import { createApp } from "../../../server/app";
@@ -17,6 +16,7 @@ import { flowModule, positioningModule, priceModule } from "../../../server/modu
 import { metaModule } from "../../../server/modules/meta";
 import { createVolModule } from "../../../server/modules/vol";
 import { configureStreams } from "../../../server/streams/settings";
+import { simulatedMarketAt } from "../../_helpers/simulated-market";
 import { watchedMarket } from "../_watched-market";
 import { openRaw, sleep, type Frame } from "./_sse";
 import { useListening } from "./_server";
@@ -36,7 +36,8 @@ const REVALIDATE_MS = 100;
 const PROMPT_MS = 3_000;
 
 const accounts = openAccountService({ dbPath: ":memory:" });
-const market = watchedMarket(createSimulatedMarket({ seed: 7, clock }), { universe: ["SPY", "AAPL", "QQQ"] });
+// The worker's seed-7 market seen through this file's clock: boards and tapes other files built are reused.
+const market = watchedMarket(simulatedMarketAt(7, START_MS).withClock(clock), { universe: ["SPY", "AAPL", "QQQ"] });
 const app = createApp({
   market,
   accounts,

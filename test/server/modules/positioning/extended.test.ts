@@ -3,7 +3,6 @@
 // board /v1/historical?extended=true replays at that minute; the heatmap, replay and stream serve
 // extended-session boards when asked and regular-session ones otherwise.
 import { afterAll, describe, expect, it } from "vitest";
-import { createSimulatedMarket } from "../../../../lib/market";
 import { dailyStats, sessionFrameInstants } from "../../../../lib/positioning";
 import { etInstant } from "../../../../lib/time";
 import { openAccountService } from "../../../../server/accounts";
@@ -16,12 +15,15 @@ import { listen } from "../../../../server/http/listen";
 import { configureStreams } from "../../../../server/streams/settings";
 import { fixedClock } from "../../../../lib/market";
 import { openRaw } from "../../streams/_sse";
+import { simulatedMarketAt } from "../../../_helpers/simulated-market";
 
 const REGULAR_DAY = "2024-11-27"; // Wednesday before Thanksgiving: a full session
 const HOLIDAY = "2024-11-28"; // Thanksgiving: no session
 const EARLY_CLOSE = "2024-11-29"; // 13:00 close, post-market to 17:00
 const clock = { ms: etInstant("2024-12-02", "12:00") };
-const sim = createSimulatedMarket({ seed: 11, clock: { now: () => clock.ms } });
+// The worker's seed-11 market through this file's movable clock (the stream test's app sees it
+// through another clock): each board is built once for both.
+const sim = simulatedMarketAt(11, clock.ms).withClock({ now: () => clock.ms });
 const accounts = openAccountService({ dbPath: ":memory:" });
 const { key } = accounts.createAccount({ plan: "top", credits: 1_000_000, dailyCapCredits: null, requestsPerMinute: 100_000 });
 const app = createApp({
@@ -170,7 +172,7 @@ describe("board routes with extended", () => {
     const nowMs = pre + 30_000;
     const clockAt = fixedClock(nowMs);
     const live = createApp({
-      market: createSimulatedMarket({ seed: 11, clock: clockAt }),
+      market: sim.withClock(clockAt),
       accounts,
       rateLimiter: createRateLimiter(),
       concurrency: createConcurrencyLimiter(),

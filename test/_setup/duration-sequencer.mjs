@@ -5,17 +5,21 @@
 // Projects stay contiguous and in vitest's order: a worker is reused only for the next file of the
 // same project, so interleaving projects would restart workers and reload the server's module graph.
 // Refresh the table with `node scripts/record-test-durations.mjs` after a full run.
+// Plain JavaScript: vitest.config.ts imports it, and Vite's config loader wants a file extension.
 import { readFileSync } from "node:fs";
 import { relative } from "node:path";
-import { BaseSequencer, type TestSpecification } from "vitest/node";
+import { BaseSequencer } from "vitest/node";
 
-const table: Record<string, number> = JSON.parse(readFileSync(new URL("../durations.json", import.meta.url), "utf8"));
+/** @type {Record<string, number>} */
+const table = JSON.parse(readFileSync(new URL("../durations.json", import.meta.url), "utf8"));
 
 export class DurationSequencer extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+  /** @param {import("vitest/node").TestSpecification[]} files */
+  async sort(files) {
     const root = this.ctx.config.root;
     // Unknown files (new since the table was recorded) first, as vitest does: they may be long.
-    const seconds = (spec: TestSpecification) => table[relative(root, spec.moduleId)] ?? Number.POSITIVE_INFINITY;
+    /** @param {import("vitest/node").TestSpecification} spec */
+    const seconds = (spec) => table[relative(root, spec.moduleId)] ?? Number.POSITIVE_INFINITY;
     return [...files].sort((a, b) => {
       const group = a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder;
       if (group !== 0) return group;
