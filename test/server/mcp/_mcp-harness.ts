@@ -60,7 +60,10 @@ export async function startMcpHarness(opts: McpHarnessOptions & { storeUrl?: str
     modules: opts.extraRoutes ? [...builtinModules, defineModule({ name: "test", routes: opts.extraRoutes })] : builtinModules,
     toolServer: opts.toolServer,
   });
-  const listening = await listen(app, { port: 0, hostname: "127.0.0.1" });
+  // Keep-alive longer than any pause between a client's requests here: with Node's 5 s, a client
+  // that spent seconds of a loaded machine compiling its tools' validators reused a socket the
+  // server was closing at that moment (ECONNRESET on a POST, which no client retries).
+  const listening = await listen(app, { port: 0, hostname: "127.0.0.1", keepAliveTimeoutMs: 60_000 });
   const origin = `http://127.0.0.1:${listening.port}`;
   const clients: Client[] = [];
   return {
