@@ -1,8 +1,9 @@
 import { cpSync } from "node:fs";
 import { defineConfig } from "tsup";
 
-// Server entry points, ESM + CJS + .d.ts. The library is built per module by scripts/build-lib.mjs
-// (dist/lib/, dist/wasm/), after this build: `clean` here would remove it.
+// Server entry points, ESM + CJS. The library (dist/lib/, dist/wasm/) and every declaration file,
+// the server's included, are built per module by scripts/build-lib.mjs after this build: `clean`
+// here would remove them.
 export default defineConfig((cli) => [
   {
     entry: {
@@ -16,16 +17,18 @@ export default defineConfig((cli) => [
       "compute-worker": "server/daily-store/compute-worker.ts",
       // The live Massive feed's snapshot polls off the event loop: started by server/feeds/massive/massive-feed.ts.
       "massive-snapshot-worker": "server/feeds/massive/snapshot-worker.ts",
+      // The recorder's encoding, writes and compaction off the event loop: started by server/recording/writer.ts.
+      "recording-worker": "server/recording/write-worker.ts",
     },
     format: ["esm", "cjs"],
-    dts: { entry: { server: "server/index.ts" } },
     platform: "node",
     target: "node20",
     sourcemap: true,
     clean: true,
     splitting: false,
     shims: true,
-    external: ["better-sqlite3"],
+    // The SQLite addon finds its prebuilt binary beside its own files (server/sqlite.ts): never bundled.
+    external: ["@photostructure/sqlite"],
     // The PostgreSQL store reads its SQL migrations from `./migrations` beside the running file
     // (server/accounts/postgres/migrate.ts), which in the build is dist/.
     onSuccess: async () => cpSync("server/accounts/postgres/migrations", `${cli.outDir ?? "dist"}/migrations`, { recursive: true }),

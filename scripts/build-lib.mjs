@@ -1,6 +1,7 @@
 // The library's package build (issue 32): one output file per source module, so a consumer's
 // bundler drops every module a page does not reach (`sideEffects: false`) and Node loads only the
-// graph an import needs. ESM (`.js`), CJS (`.cjs`) and declarations per module (`.d.ts`, `.d.cts`).
+// graph an import needs. ESM (`.js`), CJS (`.cjs`) and declarations per module (`.d.ts`, `.d.cts`),
+// the server entry's declarations included (`buildServerDts`).
 //
 //   node scripts/build-lib.mjs [--out-dir dist] [--no-dts]
 //
@@ -11,7 +12,8 @@
 // Relative imports are rewritten to the emitted file (`./time` -> `./time/index.js`) because
 // Node's ESM loader and TypeScript's `nodenext` need full paths; `zod` stays an import.
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -72,22 +74,48 @@ async function buildJs(entryPoints, outDir, format) {
   });
 }
 
+const tsc = join(root, "node_modules/typescript-native/bin/tsc");
+
+/** A declaration's relative specifiers with the emitted file's extension (`ext`: ".js" or ".cjs"). */
+function withExtensions(text, srcDir, ext) {
+  return text.replace(/(from\s+|import\s*\(\s*|import\s+)(["'])(\.{1,2}\/[^"']*)\2/g, (_m, pre, q, spec) => `${pre}${q}${withExtension(spec, srcDir, ext)}${q}`);
+}
+
+/** `file` (a .d.ts emitted from the source file at `srcFile`) written to `target` and its .d.cts twin. */
+function writeDeclarationPair(file, srcFile, target) {
+  const text = readFileSync(file, "utf8");
+  mkdirSync(dirname(target), { recursive: true });
+  writeFileSync(target, withExtensions(text, dirname(srcFile), ".js"));
+  writeFileSync(target.replace(/\.d\.ts$/, ".d.cts"), withExtensions(text, dirname(srcFile), ".cjs"));
+}
+
 /** Declarations per module: tsc emits .d.ts; specifiers get extensions; .d.cts twins for require. */
 function buildDts(outDir) {
-  execFileSync(process.execPath, [join(root, "node_modules/typescript-native/bin/tsc"), "-p", join(root, "tsconfig.lib.json"), "--outDir", outDir], {
-    cwd: root,
-    stdio: "inherit",
-  });
+  execFileSync(process.execPath, [tsc, "-p", join(root, "tsconfig.lib.json"), "--outDir", outDir], { cwd: root, stdio: "inherit" });
   for (const dir of SOURCES) {
-    for (const file of declFiles(join(outDir, dir))) {
-      const srcDir = dirname(join(root, relative(outDir, file)));
-      const text = readFileSync(file, "utf8");
-      const rewrite = (ext) =>
-        text.replace(/(from\s+|import\s*\(\s*|import\s+)(["'])(\.{1,2}\/[^"']*)\2/g, (_m, pre, q, spec) => `${pre}${q}${withExtension(spec, srcDir, ext)}${q}`);
-      writeFileSync(file, rewrite(".js"));
-      writeFileSync(file.replace(/\.d\.ts$/, ".d.cts"), rewrite(".cjs"));
-    }
+    for (const file of declFiles(join(outDir, dir))) writeDeclarationPair(file, join(root, relative(outDir, file)), file);
   }
+}
+
+/**
+ * The server entry's declarations, per module like the library's (`dist/server/**`, behind
+ * `dist/server.d.ts`), from TypeScript's native compiler: a bundled .d.ts from tsup took about a
+ * minute of CPU, most of the package build. Emitted to a temporary folder because the emit also
+ * holds lib/ declarations, which the library build has already written with its stricter config.
+ */
+export function buildServerDts(outDir) {
+  const tmp = mkdtempSync(join(tmpdir(), "optionscope-server-dts-"));
+  try {
+    execFileSync(process.execPath, [tsc, "-p", join(root, "tsconfig.server.json"), "--outDir", tmp], { cwd: root, stdio: "inherit" });
+    for (const file of declFiles(join(tmp, "server"))) {
+      const rel = relative(tmp, file);
+      writeDeclarationPair(file, join(root, rel), join(outDir, rel));
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  writeFileSync(join(outDir, "server.d.ts"), 'export * from "./server/index.js";\n');
+  writeFileSync(join(outDir, "server.d.cts"), 'export * from "./server/index.cjs";\n');
 }
 
 function declFiles(dir) {
@@ -105,7 +133,10 @@ export async function buildLib(outDir, { dts = true } = {}) {
   for (const dir of SOURCES) rmSync(join(outDir, dir), { recursive: true, force: true });
   const entryPoints = SOURCES.flatMap((d) => sourceFiles(join(root, d)));
   await Promise.all([buildJs(entryPoints, outDir, "esm"), buildJs(entryPoints, outDir, "cjs")]);
-  if (dts) buildDts(outDir);
+  if (dts) {
+    buildDts(outDir);
+    buildServerDts(outDir);
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
