@@ -29,9 +29,13 @@ export function correlation(a: number[], b: number[]): number {
   return sab / Math.sqrt(saa * sbb);
 }
 
+/** Strikes within 10% of spot: a window of the board (chainWindowSync) that holds the strike nearest spot of every expiration. */
+const nearSpot = (k: Float64Array, spot: number) => ({ lo: k.findIndex((x) => x >= 0.9 * spot), hi: k.findLastIndex((x) => x <= 1.1 * spot) + 1 });
+
 /** Full spread and mid of the call nearest spot on the expiration nearest 30 days out. */
 export function atmSpread30(m: SimulatedMarket, symbol: string, t: number): { spread: number; mid: number } {
-  const c = m.chainSync(symbol, t)!;
+  // The rows near spot, priced with the values the full board gives them (a tenth of its rows).
+  const c = m.chainWindowSync(symbol, t, { maxExpirations: "all", strikeWindow: nearSpot, prices: true })!;
   let e = 0;
   for (let j = 0; j < c.expirations.length; j++)
     if (Math.abs(c.expirySettleMs[j] - c.asOfMs - 30 * 86_400_000) < Math.abs(c.expirySettleMs[e] - c.asOfMs - 30 * 86_400_000)) e = j;

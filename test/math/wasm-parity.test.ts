@@ -1,9 +1,12 @@
-import asc from "assemblyscript/asc";
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { bsmPrice } from "../../lib/math/black-scholes";
 import { erf, erfc, erfcx } from "../../lib/math/erf";
 import { impliedVolsInto } from "../../lib/math/implied-vol-batch";
 import { inverseNormCdf, normCdf, normPdf } from "../../lib/math/normal";
+import { violations } from "../_helpers/violations";
+import { withoutWasmTierUp } from "../_helpers/wasm-tier";
 
 /**
  * The WASM kernels in assembly/normal.ts and assembly/implied-vol.ts, compiled here in memory
@@ -12,9 +15,24 @@ import { inverseNormCdf, normCdf, normPdf } from "../../lib/math/normal";
  * identical step counts and identical price-evaluation counts.
  */
 
-async function compile(entry: string): Promise<WebAssembly.Instance> {
+/**
+ * Both kernels in one asc run (a virtual entry beside them re-exports them): the compiler's fixed
+ * cost (the standard library, Binaryen's passes) is paid once instead of once per file. Wasm
+ * arithmetic is IEEE-exact, so which functions an entry exports changes no result.
+ */
+const PARITY_ENTRY = "assembly/__parity-entry.ts";
+const PARITY_SOURCE = 'export { impliedVolBatch } from "./implied-vol";\nexport { erf, erfc, erfcx, inverseNormCdf, normCdf, normPdf } from "./normal";\n';
+
+async function compile(): Promise<WebAssembly.Instance> {
+  // Imported here, inside withoutWasmTierUp: loading the compiler compiles Binaryen's module.
+  const { default: asc } = await import("assemblyscript/asc");
   let binary: Uint8Array | undefined;
-  const { error, stderr } = await asc.main([entry, "-O3", "--runtime", "stub", "--noAssert", "--enable", "simd", "--outFile", "out.wasm"], {
+  const { error, stderr } = await asc.main([PARITY_ENTRY, "-O3", "--runtime", "stub", "--noAssert", "--enable", "simd", "--outFile", "out.wasm"], {
+    readFile: (name, baseDir) => {
+      const path = resolve(baseDir, name);
+      if (path === resolve(PARITY_ENTRY)) return PARITY_SOURCE;
+      return existsSync(path) ? readFileSync(path, "utf8") : null;
+    },
     writeFile: (name, contents) => {
       if (name.endsWith(".wasm") && typeof contents !== "string") binary = contents;
     },
@@ -40,9 +58,9 @@ let iv: IvExports;
 let normal: Record<string, (x: number) => number>;
 
 beforeAll(async () => {
-  const [a, b] = await Promise.all([compile("assembly/implied-vol.ts"), compile("assembly/normal.ts")]);
-  iv = a.exports as unknown as IvExports;
-  normal = b.exports as unknown as Record<string, (x: number) => number>;
+  const exports = (await withoutWasmTierUp(compile)).exports;
+  iv = exports as unknown as IvExports;
+  normal = exports as unknown as Record<string, (x: number) => number>;
 });
 
 const rel = (a: number, b: number): number => (a === b ? 0 : Math.abs(a - b) / Math.abs(b));
@@ -57,16 +75,20 @@ describe("assembly/normal.ts vs lib/math/normal.ts", () => {
       ["erfcx", erfcx, -20, 1e3],
       ["inverseNormCdf", inverseNormCdf, 1e-300, 1],
     ];
+    // One assertion over all 24,006 points: an expect each costs more than the point (test/_helpers/violations.ts).
+    const v = violations();
     for (const [name, js, lo, hi] of pairs) {
       const wasm = normal[name];
       for (let i = 0; i <= 4000; i++) {
         const x = name === "inverseNormCdf" ? Math.exp((Math.log(lo) * (4000 - i)) / 4000) * (i % 2 ? 1 : 0.5) : lo + ((hi - lo) * i) / 4000;
         const a = wasm(x);
         const b = js(x);
-        if (b === 0 || !Number.isFinite(b)) expect(a, `${name}(${x})`).toBe(b);
-        else expect(rel(a, b), `${name}(${x})`).toBeLessThanOrEqual(1e-14);
+        if (b === 0 || !Number.isFinite(b)) v.check(Object.is(a, b), () => `${name}(${x}): wasm ${a}, js ${b}`);
+        else v.check(rel(a, b) <= 1e-14, () => `${name}(${x}): wasm ${a}, js ${b}, relative difference ${rel(a, b)}`);
       }
     }
+    v.expectNone("wasm vs js");
+    expect(v.checked).toBe(6 * 4001);
   });
 });
 
@@ -133,23 +155,26 @@ describe("impliedVolBatch (WASM) vs impliedVolsInto (JS)", () => {
     expect(jsFailures).toBeLessThan(n);
     let solved = 0;
     let evaluations = 0;
+    // One assertion over every row (test/_helpers/violations.ts): the same checks, row by row.
+    const v = violations();
     for (let i = 0; i < n; i++) {
-      expect(wasmIt[i], `row ${i}`).toBe(jsIt[i]);
-      expect(wasmEv[i], `row ${i}`).toBe(jsEv[i]);
+      v.check(wasmIt[i] === jsIt[i], () => `row ${i}: steps wasm ${wasmIt[i]}, js ${jsIt[i]}`);
+      v.check(wasmEv[i] === jsEv[i], () => `row ${i}: evaluations wasm ${wasmEv[i]}, js ${jsEv[i]}`);
       if (Number.isNaN(jsOut[i])) {
-        expect(Number.isNaN(wasmOut[i])).toBe(true);
-        expect(wasmEv[i]).toBe(0);
+        v.check(Number.isNaN(wasmOut[i]), () => `row ${i}: wasm ${wasmOut[i]} where js fails`);
+        v.check(wasmEv[i] === 0, () => `row ${i}: ${wasmEv[i]} evaluations on a failed row`);
       } else {
         solved++;
         evaluations += wasmEv[i];
-        expect(wasmEv[i]).toBe(1 + wasmIt[i]);
-        expect(rel(wasmOut[i], jsOut[i]), `row ${i}`).toBeLessThanOrEqual(1e-12);
+        v.check(wasmEv[i] === 1 + wasmIt[i], () => `row ${i}: ${wasmEv[i]} evaluations for ${wasmIt[i]} steps`);
+        v.check(rel(wasmOut[i], jsOut[i]) <= 1e-12, () => `row ${i}: wasm ${wasmOut[i]}, js ${jsOut[i]}`);
         if (i < k && prices[i] >= 1e-100 && (rights[i] === 1) === rows[i][0] >= 1) {
           // out of the money: also the absolute error against the true vol
-          expect(Math.abs(wasmOut[i] - rows[i][2]), `row ${i}`).toBeLessThanOrEqual(1e-12);
+          v.check(Math.abs(wasmOut[i] - rows[i][2]) <= 1e-12, () => `row ${i}: wasm ${wasmOut[i]}, true vol ${rows[i][2]}`);
         }
       }
     }
+    v.expectNone("impliedVolBatch vs impliedVolsInto");
     expect(solved).toBeGreaterThan(n / 3);
     expect(evaluations / solved).toBeLessThanOrEqual(3);
     expect(Array.from(wasmIt.subarray(k))).toEqual([-1, -2, -3, -3, -3]);
@@ -160,9 +185,11 @@ describe("impliedVolBatch (WASM) vs impliedVolsInto (JS)", () => {
     expect(iv.impliedVolBatch(n, pricePtr, spot, strikePtr, tPtr, rate, q, rightPtr, outPtr, 0)).toBe(jsFailures);
     expect(new Int32Array(iv.memory.buffer, evalPtr, n).every((e) => e === -7)).toBe(true);
     const again = new Float64Array(iv.memory.buffer, outPtr, n);
+    const w = violations();
     for (let i = 0; i < n; i++) {
-      if (Number.isNaN(jsOut[i])) expect(Number.isNaN(again[i])).toBe(true);
-      else expect(rel(again[i], jsOut[i])).toBeLessThanOrEqual(1e-12);
+      if (Number.isNaN(jsOut[i])) w.check(Number.isNaN(again[i]), () => `row ${i}: ${again[i]} where js fails`);
+      else w.check(rel(again[i], jsOut[i]) <= 1e-12, () => `row ${i}: wasm ${again[i]}, js ${jsOut[i]}`);
     }
+    w.expectNone("without the step and evaluation columns");
   });
 });

@@ -198,13 +198,14 @@ export function dayTilt(spotUsd: number, sessionOpenUsd: number | undefined, pro
  * no carry, at the minute's spot): the order stream's cheap stand-in for a zero bid, so that the
  * choice of contract never reads a quote. @see docs/methodology.md#contract-choice
  */
-function underOneTick(grid: PrintGridView, row: number, minuteMs: number, spotUsd: number, profile: OptionPrintProfile, tick: number): boolean {
-  const strike = grid.strikes[grid.strikeIndex[row]];
-  const tYears = Math.max((grid.expirySettleMs[grid.expIndex[row]] - minuteMs) / YEAR_MS, MINUTE_MS / YEAR_MS);
+function underOneTick(minuteMs: number, spotUsd: number, profile: OptionPrintProfile, tick: number): boolean {
+  // The contract `pickRow` just drew (its strike, settlement and right, as the grid lists them).
+  const { strike, settleMs, call: isCall } = picked;
+  const tYears = Math.max((settleMs - minuteMs) / YEAR_MS, MINUTE_MS / YEAR_MS);
   const sd = profile.ivRef * Math.sqrt(tYears);
   const d1 = (Math.log(spotUsd / strike) + 0.5 * sd * sd) / sd;
   const call = spotUsd * normCdf(d1) - strike * normCdf(d1 - sd);
-  const value = grid.right[row] === 1 ? call : call - spotUsd + strike;
+  const value = isCall ? call : call - spotUsd + strike;
   return value < tick;
 }
 
@@ -223,7 +224,7 @@ function minuteOrders(input: OrderMinuteInput, sink: OrderSink): void {
   const index = rg.index;
 
   const minuteIndex = Math.floor(minuteMs / MINUTE_MS);
-  const rng = createRng(hashText(`${seed}|${root}|orders`), minuteIndex);
+  const rng = createRng(ordersKey(seed, root), minuteIndex);
   const x = (minuteMs + MINUTE_MS / 2 - session.openMs) / (session.closeMs - session.openMs);
   // Per-minute rate of a full 390-minute session, so early closes simply have fewer minutes.
   const lambda = (profile.ordersPerDay / 390) * uCurve(x);
@@ -237,7 +238,7 @@ function minuteOrders(input: OrderMinuteInput, sink: OrderSink): void {
     // Orders go to contracts with a two-sided market: a contract drawn worth less than one tick
     // is drawn again once.
     let row = pickRow(rng, rg, total, minuteMs, spotUsd, profile);
-    if (row >= 0 && underOneTick(grid, row, minuteMs, spotUsd, profile, minTick)) row = pickRow(rng, rg, total, minuteMs, spotUsd, profile);
+    if (row >= 0 && underOneTick(minuteMs, spotUsd, profile, minTick)) row = pickRow(rng, rg, total, minuteMs, spotUsd, profile);
     if (row < 0) continue;
     const u = rng.next();
     if (u < profile.sweepShare) {
@@ -269,6 +270,9 @@ function minuteOrders(input: OrderMinuteInput, sink: OrderSink): void {
   }
 }
 
+/** The contract the last `pickRow` drew: its strike, settlement (ms) and right (read by `underOneTick`). */
+const picked = { strike: 0, settleMs: 0, call: false };
+
 /** Draws a contract row: expiration by weight, right, then a strike around spot. @see docs/methodology.md#contract-choice */
 function pickRow(rng: Rng, rg: RootGrid, total: number, minuteMs: number, spotUsd: number, profile: OptionPrintProfile): number {
   const j = rng.pick(rg.weights, total);
@@ -281,7 +285,27 @@ function pickRow(rng: Rng, rg: RootGrid, total: number, minuteMs: number, spotUs
   // Most flow is out of the money: calls above spot, puts below.
   const otm = rng.next() < 0.8;
   const sign = call === otm ? 1 : -1;
-  return bucket.rows[nearestIndex(bucket.strikes, spotUsd * Math.exp(sign * distance))];
+  const at = nearestIndex(bucket.strikes, spotUsd * Math.exp(sign * distance));
+  picked.strike = bucket.strikes[at];
+  picked.settleMs = rg.settleMs[j];
+  picked.call = call;
+  return bucket.rows[at];
+}
+
+/** Stream keys of the roots' order streams by seed (a hash of `${seed}|${root}|orders`, made once rather than every minute). */
+const ordersKeys = new Map<number, Map<string, number>>();
+function ordersKey(seed: number, root: string): number {
+  let bySeed = ordersKeys.get(seed);
+  if (!bySeed) {
+    bySeed = new Map();
+    ordersKeys.set(seed, bySeed);
+  }
+  let k = bySeed.get(root);
+  if (k === undefined) {
+    k = hashText(`${seed}|${root}|orders`);
+    bySeed.set(root, k);
+  }
+  return k;
 }
 
 /** The sizes path needs no order boundaries. */

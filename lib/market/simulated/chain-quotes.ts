@@ -260,11 +260,11 @@ function snapshotOf(
   spot: number,
   first: number,
   strikes: Float64Array,
-  rows: { strikeIndex: Int32Array; right: Uint8Array; oi: Float64Array },
+  rows: { strikeIndex: Int32Array; right: Uint8Array; oi: () => Float64Array },
   out: QuoteColumns,
 ): ChainSnapshot {
   const exps = board.expirations.slice(first);
-  return {
+  const snap: ChainSnapshot = {
     symbol: board.symbol,
     underlying: board.underlying,
     asOfMs: c.asOfMs,
@@ -280,7 +280,7 @@ function snapshotOf(
     strikeIndex: rows.strikeIndex,
     expIndex: out.expIndex,
     right: rows.right,
-    oi: rows.oi,
+    oi: EMPTY_OI,
     bid: out.bid,
     ask: out.ask,
     last: out.last,
@@ -288,7 +288,20 @@ function snapshotOf(
     // Not quoted: the market reads volume from the option tape (tape-volume.ts) on first use.
     volume: new Float64Array(rows.right.length).fill(Number.NaN),
   };
+  // The board's open interest on first read (and kept; assignable): quotes alone never compute it.
+  let oi: Float64Array | undefined;
+  Object.defineProperty(snap, "oi", {
+    enumerable: true,
+    configurable: true,
+    get: () => (oi ??= rows.oi()),
+    set: (v: Float64Array) => {
+      oi = v;
+    },
+  });
+  return snap;
 }
+
+const EMPTY_OI = new Float64Array(0);
 
 /**
  * The board at `asOfMs` (a minute boundary in [open, close]) with underlying `spot` and the
@@ -305,7 +318,7 @@ export function quoteBoard(board: SessionBoard, asOfMs: number, spot: number, _o
   for (let e = first; e < exps.length; e++) {
     quoteRows(board, c, e, e - first, board.expStart[e], board.expStart[e + 1], board.expStart[e] - start, out);
   }
-  return snapshotOf(board, c, spot, first, strikes, { strikeIndex: strikeIndex.slice(), right: board.right.slice(start), oi: board.oi.slice(start) }, out);
+  return snapshotOf(board, c, spot, first, strikes, { strikeIndex: strikeIndex.slice(), right: board.right.slice(start), oi: () => board.oi.slice(start) }, out);
 }
 
 const grids = new WeakMap<SessionGrid, Map<number, PrintGrid>>();
@@ -407,7 +420,6 @@ export function quoteBoardWindow(board: SessionBoard, asOfMs: number, spot: numb
   const out = newColumns(n, select.prices !== true);
   const c = minuteContext(board, asOfMs, spot);
   const right = new Uint8Array(n);
-  const oi = new Float64Array(n);
   const rowStrikeIndex = new Int32Array(n);
   let o = 0;
   for (let j = 0; j < ranges.length; j += 3) {
@@ -416,10 +428,17 @@ export function quoteBoardWindow(board: SessionBoard, asOfMs: number, spot: numb
     const to = ranges[j + 2];
     quoteRows(board, c, e, e - first, from, to, o, out);
     right.set(board.right.subarray(from, to), o);
-    oi.set(board.oi.subarray(from, to), o);
     rowStrikeIndex.set(strikeIndex.subarray(from - start, to - start), o);
     o += to - from;
   }
+  const oi = () => {
+    const col = new Float64Array(n);
+    for (let j = 0, at = 0; j < ranges.length; j += 3) {
+      col.set(board.oi.subarray(ranges[j + 1], ranges[j + 2]), at);
+      at += ranges[j + 2] - ranges[j + 1];
+    }
+    return col;
+  };
   return snapshotOf(board, c, spot, first, strikes, { strikeIndex: rowStrikeIndex, right, oi }, out);
 }
 

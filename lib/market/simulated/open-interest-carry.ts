@@ -51,7 +51,8 @@ export function oiChange(volume: number, shares: CarryShares): number {
  * @see docs/methodology.md#open-interest-carry-from-the-tape
  */
 export function carryOpenInterest(board: SessionBoard, prev: SessionGrid, prevVolume: Float64Array, vol: number): Float64Array {
-  const out = Float64Array.from(board.oi);
+  const shape = board.oi; // computed on first read (session-board.ts): read once
+  const out = Float64Array.from(shape);
   const prevExp = new Map(prev.expirations.map((x, e) => [x.expiry, e]));
   const tradedMs = Date.parse(`${prev.sessionDate}T00:00:00Z`);
   // The previous close (board.refSpot, in this board's units) is where the day's volume ended.
@@ -73,7 +74,7 @@ export function carryOpenInterest(board: SessionBoard, prev: SessionGrid, prevVo
       const v = prevVolume[j];
       if (v === 0) continue;
       const change = oiChange(v, carryShares(dteDays, Math.abs(board.lnStrike[i] - lnClose) / sdScale));
-      out[i] = Math.max(0, board.oi[i] + change);
+      out[i] = Math.max(0, shape[i] + change);
     }
   }
   return out;

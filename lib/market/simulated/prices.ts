@@ -23,23 +23,40 @@ export function firstSessionIndex(spec: SymbolSpec): number {
   return cal.days.findIndex((d) => d >= spec.firstDate);
 }
 
+/**
+ * ln price of a path owner at minute boundary `k` of session `d`. The bridges pin the regular
+ * open and close to the daily path's open and close exactly (docs/methodology.md#intraday-paths:
+ * each bridge starts at its first value with zero noise), so those two boundaries are read off
+ * the daily path without building the session's minute path (daily closes over years, the
+ * anchors' checks: no minute path each).
+ */
+function lnAtBoundary(engine: SimEngine, ownerTicker: string, d: number, k: number): number {
+  const regular = regularBoundaries(d);
+  if (k === regular.open) return Math.log(engine.dailyPath(ownerTicker).open[d]);
+  if (k === regular.close) return Math.log(engine.dailyPath(ownerTicker).close[d]);
+  return engine.intradayPath(ownerTicker, d).ln[k];
+}
+
 /** Price at minute boundary `k` (from the extended open) of session `d`. */
 export function priceAtBoundary(engine: SimEngine, spec: SymbolSpec, d: number, k: number): number {
-  const owner = engine.owner(spec);
-  const path = engine.intradayPath(owner.ticker, d);
-  return toCents(engine.ratio(spec) * Math.exp(path.ln[k]));
+  return toCents(engine.ratio(spec) * Math.exp(lnAtBoundary(engine, engine.owner(spec).ticker, d, k)));
+}
+
+/** Minutes from the extended open to the regular open and to the regular close of session `d` (the path's `nPre`, `nPre + nReg`). */
+function regularBoundaries(d: number): { open: number; close: number } {
+  const cal = simCalendar();
+  const open = Math.round((cal.regOpen[d] - cal.extOpen[d]) / MINUTE_MS);
+  return { open, close: open + Math.round((cal.regClose[d] - cal.regOpen[d]) / MINUTE_MS) };
 }
 
 /** Regular close of session `d` (the path's value at the close boundary). */
 function closeOf(engine: SimEngine, spec: SymbolSpec, d: number): number {
-  const path = engine.intradayPath(engine.owner(spec).ticker, d);
-  return priceAtBoundary(engine, spec, d, path.nPre + path.nReg);
+  return priceAtBoundary(engine, spec, d, regularBoundaries(d).close);
 }
 
 /** Regular open of session `d`. */
 export function openOf(engine: SimEngine, spec: SymbolSpec, d: number): number {
-  const path = engine.intradayPath(engine.owner(spec).ticker, d);
-  return priceAtBoundary(engine, spec, d, path.nPre);
+  return priceAtBoundary(engine, spec, d, regularBoundaries(d).open);
 }
 
 /**
@@ -58,11 +75,10 @@ export function spotAt(engine: SimEngine, spec: SymbolSpec, atMs: number): numbe
       return closeOf(engine, spec, d);
     }
     if (atMs >= cal.regClose[d]) return closeOf(engine, spec, d);
-    const path = engine.intradayPath(engine.owner(spec).ticker, d);
-    return priceAtBoundary(engine, spec, d, path.nPre + Math.floor((atMs - cal.regOpen[d]) / MINUTE_MS));
+    return priceAtBoundary(engine, spec, d, regularBoundaries(d).open + Math.floor((atMs - cal.regOpen[d]) / MINUTE_MS));
   }
-  const path = engine.intradayPath(engine.owner(spec).ticker, d);
-  const total = path.nPre + path.nReg + path.nPost;
+  const { close } = regularBoundaries(d);
+  const total = close + Math.round((cal.extClose[d] - cal.regClose[d]) / MINUTE_MS);
   const k = Math.min(Math.floor((atMs - cal.extOpen[d]) / MINUTE_MS), total);
   return priceAtBoundary(engine, spec, d, k);
 }

@@ -12,7 +12,7 @@ import type { SimEngine } from "./engine";
 import { listedExpirations, type Expiration } from "./expirations";
 import { lnOiAnchor, oiExpiryShape, oiRegime, oiShapeWeight } from "./open-interest";
 import { OI, SIM_RATE } from "./params";
-import { sessionStrikes } from "./strike-grid";
+import { sessionStrikes, sortedUnique } from "./strike-grid";
 import type { VolState } from "./vol-state";
 
 const MINUTE_MS = 60_000;
@@ -174,20 +174,48 @@ export function buildSessionGrid(engine: SimEngine, spec: SymbolSpec, d: number)
   };
 }
 
-/** Builds the board of `spec`'s first option root for session index `d` (its grid, extended). */
+/**
+ * Builds the board of `spec`'s first option root for session index `d` (its grid, extended).
+ * Its open interest is computed on first read: readers of quotes alone (IV, spreads, the strikes
+ * of a window) never pay for it (a normal draw and the shape weight of every row, most of a
+ * board's cost).
+ */
 export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number, grid = buildSessionGrid(engine, spec, d)): SessionBoard {
-  const { root, ratio, refSpot, regOpenMs, expirations, expStart, n, strike, lnStrike } = grid;
+  const { root, ratio, n } = grid;
   const owner = engine.owner(spec);
   const daily = engine.dailyPath(owner.ticker);
   const lnAnchor = lnOiAnchor(daily.close, daily.refPrice, d) + Math.log(ratio);
+  const rootId = hashText(root);
+  const lastPos = new Float64Array(n);
+  const dayKey = key(engine.seed, rootId, d, 0x5e55);
+  for (let i = 0; i < n; i++) lastPos[i] = 0.9 * (uniform(dayKey, 2_000_000 + i) - 0.5);
+  let oi: Float64Array | undefined;
+  const board = {
+    ...grid,
+    rate: SIM_RATE,
+    dividendYield: spec.dividendYield,
+    oiAnchor: Math.exp(lnAnchor),
+    lastPos,
+    volState: engine.volState(owner.ticker),
+  } as SessionBoard;
+  Object.defineProperty(board, "oi", {
+    enumerable: true,
+    get: () => (oi ??= openInterestShape(engine, spec, d, grid, lnAnchor)),
+  });
+  return board;
+}
+
+/** The open interest shape of a session's board (before the previous session's carry). @see docs/methodology.md#open-interest-and-volume */
+function openInterestShape(engine: SimEngine, spec: SymbolSpec, d: number, grid: SessionGrid, lnAnchor: number): Float64Array {
+  const { root, refSpot, regOpenMs, expirations, expStart, n, strike, lnStrike } = grid;
+  const owner = engine.owner(spec);
+  const daily = engine.dailyPath(owner.ticker);
   // Indices and ETFs carry the index-style put skew and put-heavy OI; single names a smile.
   const isIndexLike = spec.type !== "stock";
   const seed = engine.seed;
   const rootId = hashText(root);
   const nExp = expirations.length;
   const oiW = new Float64Array(n);
-  const lastPos = new Float64Array(n);
-  const dayKey = key(seed, rootId, d, 0x5e55);
   const regime = oiRegime(lnAnchor, isIndexLike, daily.hTotal[d], daily.longRunVar);
   const putRoundPower = isIndexLike ? OI.putRoundPower : 1;
   const unit = Math.pow(10, Math.floor(Math.log10(refSpot)));
@@ -217,7 +245,6 @@ export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number
         const w = oiShapeWeight(m, rt, shape) * roundW * expMult * timeW * noise;
         oiW[i] = w;
         oiSum += w;
-        lastPos[i] = 0.9 * (uniform(dayKey, 2_000_000 + i) - 0.5);
       }
     }
   }
@@ -226,33 +253,29 @@ export function buildSessionBoard(engine: SimEngine, spec: SymbolSpec, d: number
   const oiTotal = spec.optionAdv * OI.daysOfVolume;
   const oi = new Float64Array(n);
   for (let i = 0; i < n; i++) oi[i] = Math.round((oiTotal * oiW[i]) / oiSum);
-
-  const board: SessionBoard = {
-    ...grid,
-    rate: SIM_RATE,
-    dividendYield: spec.dividendYield,
-    oiAnchor: Math.exp(lnAnchor),
-    oi,
-    lastPos,
-    volState: engine.volState(owner.ticker),
-  };
-  return board;
+  return oi;
 }
 
 /** Sorted unique strikes of the rows from expiration `first` on, and each row's index into them. */
 export function strikeUnionFrom(board: SessionGrid, first: number): { strikes: Float64Array; strikeIndex: Int32Array } {
   let u = board.strikeUnion.get(first);
   if (u) return u;
-  const start = board.expStart[first];
+  const { strike, expStart } = board;
+  const start = expStart[first];
   const rows = board.n - start;
-  const uniq = [...new Set(board.strike.subarray(start))].sort((a, b) => a - b);
-  const strikes = Float64Array.from(uniq);
-  const pos = new Map<number, number>();
-  strikes.forEach((k, i) => {
-    pos.set(k, i);
-  });
+  // Rows come in (put, call) pairs of one strike: every other row holds each listed strike once.
+  const listed = new Float64Array(rows >> 1);
+  for (let i = 0; i < listed.length; i++) listed[i] = strike[start + 2 * i];
+  const strikes = sortedUnique(listed);
   const strikeIndex = new Int32Array(rows);
-  for (let i = 0; i < rows; i++) strikeIndex[i] = pos.get(board.strike[start + i])!;
+  for (let e = first; e + 1 < expStart.length; e++) {
+    // Strikes ascend within an expiration: one pointer walks the union per expiration.
+    let j = 0;
+    for (let i = expStart[e]; i < expStart[e + 1]; i++) {
+      while (strikes[j] < strike[i]) j++;
+      strikeIndex[i - start] = j;
+    }
+  }
   u = { strikes, strikeIndex };
   board.strikeUnion.set(first, u);
   return u;

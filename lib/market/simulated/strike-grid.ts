@@ -31,11 +31,22 @@ function strikeBands(s: number): { fine: number; mid: number; down: number; up: 
 }
 
 /** Adds the multiples of `step` in [lo, hi]; `outward` also the nearest multiple beyond each end. */
-function addMultiples(out: Set<number>, lo: number, hi: number, step: number, outward = false): void {
+function addMultiples(out: number[], lo: number, hi: number, step: number, outward = false): void {
   const start = outward ? Math.floor(lo / step + 1e-9) : Math.ceil(lo / step - 1e-9);
   const end = outward ? Math.ceil(hi / step - 1e-9) : Math.floor(hi / step + 1e-9);
   // Strikes as exact decimals (0.5 steps and larger are exact in binary; round the product anyway).
-  for (let i = Math.max(start, 1); i <= end; i++) out.add(Math.round(i * step * 1000) / 1000);
+  for (let i = Math.max(start, 1); i <= end; i++) out.push(Math.round(i * step * 1000) / 1000);
+}
+
+/**
+ * The distinct values of `values` in ascending order (sorts `values` in place). A typed sort and
+ * one pass: about twice as fast as a Set of doubles and a sort with a comparator, same result.
+ */
+export function sortedUnique(values: Float64Array): Float64Array {
+  values.sort();
+  let n = 0;
+  for (let i = 0; i < values.length; i++) if (n === 0 || values[i] !== values[n - 1]) values[n++] = values[i];
+  return values.slice(0, n);
 }
 
 /**
@@ -46,13 +57,13 @@ function addMultiples(out: Set<number>, lo: number, hi: number, step: number, ou
 export function expiryStrikes(spot: number, vol: number, tYears: number, type: "index" | "etf" | "stock"): Float64Array {
   const [fine, mid, far] = strikeSteps(spot, type);
   const b = strikeBands(vol * Math.sqrt(Math.max(tYears, 1 / 365)));
-  const set = new Set<number>();
-  addMultiples(set, spot * (1 - b.fine), spot * (1 + b.fine), fine);
-  addMultiples(set, spot * (1 - b.mid), spot * (1 + Math.min(b.mid, b.up)), mid);
+  const all: number[] = [];
+  addMultiples(all, spot * (1 - b.fine), spot * (1 + b.fine), fine);
+  addMultiples(all, spot * (1 - b.mid), spot * (1 + Math.min(b.mid, b.up)), mid);
   // The far band reaches to the first far-step strike beyond each edge, so a coarse far step
   // (low-priced names: 2.5 at $5) still lists strikes on both sides of the band.
-  addMultiples(set, spot * (1 - b.down), spot * (1 + b.up), far, true);
-  return Float64Array.from([...set].sort((x, y) => x - y));
+  addMultiples(all, spot * (1 - b.down), spot * (1 + b.up), far, true);
+  return sortedUnique(Float64Array.from(all));
 }
 
 /**
