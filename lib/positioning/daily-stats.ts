@@ -100,8 +100,9 @@ export function dailyStatsInWindow(frames: readonly StatFrame[], w: StatsWindow)
     spotHigh,
     spotLow,
     spotClose: last.spot,
-    minValue: minValue === Infinity ? 0 : minValue,
-    maxValue: maxValue === -Infinity ? 0 : maxValue,
+    // `+ 0` turns -0 into 0: which zero a comparison loop keeps depends on the cells' order.
+    minValue: minValue === Infinity ? 0 : minValue + 0,
+    maxValue: maxValue === -Infinity ? 0 : maxValue + 0,
     peakAbsMean: peakSum / inside.length,
     peakAbsMax,
   };

@@ -69,8 +69,9 @@ function naiveStats(frames: StatFrame[], openMs: number, closeMs: number) {
     spotHigh: Math.max(...spots),
     spotLow: Math.min(...spots),
     spotClose: spots[spots.length - 1],
-    minValue: minV,
-    maxValue: maxV,
+    // Zero without a sign, as the library answers it (a random board of -0 and 0 cells failed once).
+    minValue: minV + 0,
+    maxValue: maxV + 0,
     peakAbsMean: sum / peaks.length,
     peakAbsMax: Math.max(...peaks),
   };
