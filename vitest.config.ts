@@ -12,6 +12,7 @@ const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
  *   machine kept busy by CPU burners (`*.loaded.test.ts`, alone after everything else);
  * - server: everything else under test/server/, test/client/ and test/stream-client/ (an app or
  *   server in process, loopback sockets at most);
+ * - simulation: `*.sim.test.ts`, statistics of the simulated market over many sessions;
  * - unit: the rest (the library and pure helpers: no server, no network, no child process).
  * The files of a worker share one module graph (`isolate: false`): loading the server's modules
  * once per worker instead of once per file is most of what a server test file costs. A file that
@@ -22,6 +23,9 @@ const LOADED = ["test/**/*.loaded.test.ts"];
 const INTEGRATION = ["test/**/*.services.test.ts", "test/**/*.browser.test.ts", "test/**/*.process.test.ts", ...PACKAGE, ...LOADED];
 const SERVER = ["test/server/**/*.test.ts", "test/client/**/*.test.ts", "test/stream-client/**/*.test.ts"];
 const ISOLATED = ["test/**/*.isolated.test.ts"];
+// The simulated market's statistics over hundreds of sessions (realism bands, coverage, the flow
+// OI estimate's error): library code, but seconds each, so not in the unit layer's quick loop.
+const SIMULATION = ["test/**/*.sim.test.ts"];
 const WORKERS = Number(process.env.VITEST_MAX_WORKERS) || 3;
 // The integration layer's load tests (three instances under 64 clients, Redis and PostgreSQL
 // stopped mid-run) keep their time limits only with one neighbour at a time.
@@ -50,8 +54,9 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [...INTEGRATION, ...SERVER, ...ISOLATED], isolate: false, sequence: { groupOrder: 1 } },
+        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [...INTEGRATION, ...SERVER, ...ISOLATED, ...SIMULATION], isolate: false, sequence: { groupOrder: 1 } },
       },
+      { extends: true, test: { name: "simulation", include: SIMULATION, isolate: false, sequence: { groupOrder: 1 } } },
       { extends: true, test: { name: "server", include: SERVER, exclude: [...INTEGRATION, ...ISOLATED], isolate: false, sequence: { groupOrder: 1 } } },
       {
         extends: true,
