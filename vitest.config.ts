@@ -54,7 +54,13 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [...INTEGRATION, ...SERVER, ...ISOLATED, ...SIMULATION], isolate: false, sequence: { groupOrder: 1 } },
+        test: {
+          name: "unit",
+          include: ["test/**/*.test.ts"],
+          exclude: [...INTEGRATION, ...SERVER, ...ISOLATED, ...SIMULATION],
+          isolate: false,
+          sequence: { groupOrder: 1 },
+        },
       },
       { extends: true, test: { name: "simulation", include: SIMULATION, isolate: false, sequence: { groupOrder: 1 } } },
       { extends: true, test: { name: "server", include: SERVER, exclude: [...INTEGRATION, ...ISOLATED], isolate: false, sequence: { groupOrder: 1 } } },
