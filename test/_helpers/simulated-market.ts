@@ -2,7 +2,10 @@
 // module graph: vitest.config.ts `isolate: false`), seen at each file's own instant through
 // `withClock`: a board, path or tape another file already built is not built again. Answers about
 // an instant do not depend on the clock (lib/market/simulated/create-simulated-market.ts).
-import { createSimulatedMarket, fixedClock, type SimulatedMarket } from "../../lib/index";
+// The two modules it needs, not lib/index: importing the whole library (its API schemas among it)
+// was most of a small unit file's start-up.
+import { fixedClock } from "../../lib/market/clock";
+import { createSimulatedMarket, type SimulatedMarket } from "../../lib/market/simulated/create-simulated-market";
 
 const bySeed = new Map<number | string, SimulatedMarket>();
 
