@@ -8,6 +8,7 @@
 import type { ChainSnapshot, Clock, IsoDate, MarketData, MinuteBars, MinuteBarsOptions, OffExchangePrint, OptionPrint } from "../../lib/market/market-data";
 import type { SymbolInfo } from "../../lib/market/schemas";
 import type { EarningsEvent } from "../../lib/market/prints/schemas";
+import { lowerBound } from "../../lib/market/files/file-market";
 import { marketStateAt } from "../../lib/time";
 
 const MINUTE_MS = 60_000;
@@ -46,17 +47,6 @@ export interface LiveMarketOptions {
   clock: Clock;
   /** Where instants before the feed's first item of a series are answered (a recorded store); absent: null or empty. */
   history?: MarketData;
-}
-
-function lowerBound(sorted: readonly number[], x: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** A time-sorted series that accepts out-of-order inserts (late prints) at their place. */

@@ -14,6 +14,7 @@ import { createGunzip } from "node:zlib";
 import { DataFileError } from "../../lib/market/files/data-file-error";
 import { DEFAULT_FILE_RATE } from "../../lib/market/files/file-market-builder";
 import { splitCsvRecord } from "../../lib/market/files/csv";
+import { contractColumns } from "../../lib/market/contract-columns";
 import type { ChainSnapshot, SymbolInfo } from "../../lib/market/market-data";
 import type { MinuteRow } from "../../lib/market/recorded/record-codec";
 import { symbolSpecs, toSymbolInfo } from "../../lib/market/universe";
@@ -149,15 +150,7 @@ function boardOf(g: MinuteGroup, cumVolume: Map<string, number>, rate: number, d
     expirySettleMs: expirations.map((e) => settlementInstantMs(g.root, e)),
     expiryRoot: expirations.map(() => g.root),
     strikes,
-    strikeIndex: new Int32Array(n),
-    expIndex: new Int32Array(n),
-    right: new Uint8Array(n),
-    oi: new Float64Array(n),
-    bid: new Float64Array(n),
-    ask: new Float64Array(n),
-    last: new Float64Array(n),
-    iv: new Float64Array(n),
-    volume: new Float64Array(n),
+    ...contractColumns(n),
   };
   for (let i = 0; i < n; i++) {
     const r = rows[i];

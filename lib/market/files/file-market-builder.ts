@@ -9,6 +9,7 @@ import { optionRoot } from "../../symbols/option-roots";
 import { OptionSymbolError } from "../../symbols/option-symbol-error";
 import { parseOptionSymbol } from "../../symbols/parse-option-symbol";
 import { settlementInstantMs } from "../../symbols/settlement";
+import { contractColumns } from "../contract-columns";
 import type { ChainSnapshot, MinuteBars } from "../market-data";
 import { ChainContractRowSchema, ChainSnapshotHeaderSchema, MinuteBarRowSchema, SymbolInfoSchema, type SymbolInfo } from "../schemas";
 import { CONDITION_ALIASES, EXCHANGE_ALIASES, OFF_EXCHANGE_VENUES, OPTION_CONDITIONS, OPTION_EXCHANGES } from "../prints/conditions";
@@ -513,17 +514,7 @@ function packBoard(g: ChainGroup): ChainSnapshot {
   const expiryRoot: string[] = [];
   const strikes = Float64Array.from(new Set(rows.map((r) => r.strike))).sort();
   const n = rows.length;
-  const cols = {
-    strikeIndex: new Int32Array(n),
-    expIndex: new Int32Array(n),
-    right: new Uint8Array(n),
-    oi: new Float64Array(n),
-    bid: new Float64Array(n),
-    ask: new Float64Array(n),
-    last: new Float64Array(n),
-    iv: new Float64Array(n),
-    volume: new Float64Array(n),
-  };
+  const cols = contractColumns(n);
   for (let i = 0; i < n; i++) {
     const r = rows[i];
     const e = expirations.length - 1;

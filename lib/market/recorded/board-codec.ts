@@ -7,20 +7,14 @@
  */
 import type { ChainSnapshot, ChainWindow } from "../market-data";
 
+/** A board's scalar fields as `ChainSnapshot` has them, strikes as a plain array (JSON). */
+type BoardScalars = Pick<
+  ChainSnapshot,
+  "symbol" | "underlying" | "asOfMs" | "sessionDate" | "spot" | "rate" | "dividendYield" | "simulated" | "expirations" | "expirySettleMs" | "expiryRoot"
+> & { strikes: number[] };
+
 /** The scalar part of a board (one JSON object in the file's key-value metadata). */
-export interface BoardHeader {
-  symbol: string;
-  underlying: string;
-  asOfMs: number;
-  sessionDate: string;
-  spot: number;
-  rate: number;
-  dividendYield: number;
-  simulated: boolean;
-  expirations: string[];
-  expirySettleMs: number[];
-  expiryRoot: string[];
-  strikes: number[];
+export interface BoardHeader extends BoardScalars {
   /** Rows of the board (the row group's length). */
   n: number;
   /**
