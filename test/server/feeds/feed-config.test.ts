@@ -1,6 +1,8 @@
 // `serve --feed`: its flags and environment, and the usage errors a host sees before anything starts.
 import { describe, expect, it } from "vitest";
 import { resolveServeConfig, SERVE_USAGE } from "../../../server/config";
+import { simulatedMarketAt } from "../../_helpers/simulated-market";
+import { makeHarness } from "../_harness";
 
 describe("serve --feed configuration", () => {
   const env = { MASSIVE_API_KEY: "k-123" };
@@ -30,5 +32,17 @@ describe("serve --feed configuration", () => {
     expect(SERVE_USAGE).toMatch(/MASSIVE_API_KEY/);
     expect(SERVE_USAGE).toMatch(/--underlyings A,B/);
     expect(SERVE_USAGE).toMatch(/--stale-after-s N/);
+  });
+});
+
+describe("GET /v1/status/feed without a feed", () => {
+  const h = makeHarness({ market: simulatedMarketAt(42, Date.parse("2024-03-06T15:00:00Z")) });
+
+  it("answers 404 not_found saying the server has no live feed, without a key", async () => {
+    const res = await h.get("/v1/status/feed", { key: null });
+    expect(res.status).toBe(404);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("not_found");
+    expect(body.error.message).toMatch(/no live feed/);
   });
 });
