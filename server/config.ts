@@ -63,6 +63,11 @@ export interface ServeConfig {
    */
   computeWorkers?: number;
   /**
+   * Threads of the background fill (`--fill-threads N` / `OPTIONSCOPE_FILL_THREADS`, 1 to 64);
+   * absent: one per core. See docs/operations.md#daily-fill-threads.
+   */
+  fillThreads?: number;
+  /**
    * Group-commit window of the accounts store, ms (`--group-commit-ms` /
    * `OPTIONSCOPE_GROUP_COMMIT_MS`); absent: the store's default (docs/operations.md#group-commit).
    */
@@ -170,6 +175,8 @@ export const SERVE_USAGE = `Usage: optionscope serve [options]
   --daily-fill-sessions N|all
                          flow sessions the background fill keeps, newest first (env OPTIONSCOPE_DAILY_FILL_SESSIONS,
                          default ${DEFAULT_FLOW_FILL_SESSIONS}; older sessions are computed on demand; more: optionscope precompute)
+  --fill-threads N       threads of the background fill, at the lowest CPU priority (env OPTIONSCOPE_FILL_THREADS;
+                         default one per core, 1 to 64)
   --compute-workers N    worker threads for cold flow summaries and volatility readings, off the request loop
                          (env OPTIONSCOPE_COMPUTE_WORKERS; default the cores less one, 1 to 4; 0 computes on the loop)
   --cache-mb N           MiB all caches may hold together, split across them (env OPTIONSCOPE_CACHE_MB;
@@ -271,6 +278,7 @@ export function resolveServeConfig(argv: string[], env: Record<string, string | 
       "no-daily-fill": { type: "boolean" },
       "daily-fill-sessions": { type: "string" },
       "compute-workers": { type: "string" },
+      "fill-threads": { type: "string" },
       "group-commit-ms": { type: "string" },
       "cache-mb": { type: "string" },
       "store-timeout-ms": { type: "string" },
@@ -335,6 +343,12 @@ export function resolveServeConfig(argv: string[], env: Record<string, string | 
       values["compute-workers"] ?? env.OPTIONSCOPE_COMPUTE_WORKERS,
       (n) => Number.isInteger(n) && n >= 0 && n <= 64,
       "an integer from 0 to 64",
+    ),
+    fillThreads: num(
+      "--fill-threads / OPTIONSCOPE_FILL_THREADS",
+      values["fill-threads"] ?? env.OPTIONSCOPE_FILL_THREADS,
+      (n) => Number.isInteger(n) && n >= 1 && n <= 64,
+      "an integer from 1 to 64",
     ),
     metrics: values.metrics === true || env.OPTIONSCOPE_METRICS === "on",
     loopLogIntervalMs: secondsToMs(num("OPTIONSCOPE_LOOP_LOG_S", env.OPTIONSCOPE_LOOP_LOG_S, (n) => n >= 0 && n <= 86_400, "a number of seconds from 0 to 86400")),

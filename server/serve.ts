@@ -18,6 +18,7 @@ import type { FetchLike } from "./services";
 import { createComputePool, DEFAULT_COMPUTE_WORKERS } from "./daily-store/compute-pool";
 import { withPooledChains } from "./daily-store/pooled-chains";
 import { dailyDbPath, marketIdentity, openDailyStore, startRebuildingFill, type DailyFiller, type MarketSource } from "./daily-store";
+import { DEFAULT_FILL_THREADS } from "./daily-store/filler";
 import { FLOW_FIRST_DATE } from "./modules/flow/sessions/tape";
 import { DEFAULT_HISTORY_SESSIONS } from "./modules/vol/daily-store";
 import { createMetricsRegistry } from "./metrics/registry";
@@ -290,6 +291,7 @@ export async function startServer(
           volSessions: DEFAULT_HISTORY_SESSIONS,
           flowFrom: FLOW_FIRST_DATE,
           flowSessions: config.dailyFillSessions,
+          threads: config.fillThreads ?? DEFAULT_FILL_THREADS,
           log: io.log,
         });
       },

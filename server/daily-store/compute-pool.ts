@@ -68,16 +68,17 @@ export const DEFAULT_COMPUTE_WORKERS = Math.min(4, Math.max(1, availableParallel
 
 /**
  * Start `size` compute workers over the market of `source` (they load on the first task, or on
- * `prestart`); `name` labels the pool in errors and metrics (`serve` runs "compute" and "boards").
+ * `prestart`); `name` labels the pool in errors and metrics (`serve` runs "compute" and "boards"),
+ * `nice` is its threads' priority (the fill's own pool runs at FILL_NICE).
  * @example const pool = createComputePool({ source: { kind: "simulated", seed: 42 } }); await pool.run({ kind: "vol-reading", symbol: "SPY", session: "2025-06-12", nowMs });
  */
-export function createComputePool(init: ComputeWorkerInit, size = DEFAULT_COMPUTE_WORKERS, name = "compute"): ComputePool {
+export function createComputePool(init: ComputeWorkerInit, size = DEFAULT_COMPUTE_WORKERS, name = "compute", nice = COMPUTE_NICE): ComputePool {
   const pool: WorkerPool<ComputeTask, unknown> = createWorkerPool({
     name,
     size,
     // One task at a time per worker: a task sets the worker's market clock to its own instant.
     pipelineDepth: 1,
-    spawn: () => spawnSiblingWorker(import.meta.url, { source: "./compute-worker.ts", built: "./compute-worker.js" }, init, { nice: COMPUTE_NICE }),
+    spawn: () => spawnSiblingWorker(import.meta.url, { source: "./compute-worker.ts", built: "./compute-worker.js" }, init, { nice }),
   });
   return {
     // Tasks are queued round-robin by symbol: one symbol's year of sessions does not hold back

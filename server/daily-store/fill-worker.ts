@@ -8,10 +8,12 @@ import { parentPort, workerData } from "node:worker_threads";
 import { createSimulatedMarket } from "../../lib/market";
 import type { MarketData } from "../../lib/market/market-data";
 import { loadFileMarket } from "../data";
-import { dailyProducer } from "./compute";
+import { dailyProducer, type DailyProducer } from "./compute";
+import { computeOffLoop, createComputePool, type ComputePool } from "./compute-pool";
+import { FLOW_SUMMARY, VOL_READING, type DailyKind } from "./kinds";
 import type { MarketSource } from "./fingerprint";
 import type { FillScope } from "./plan";
-import { lowerFillPriority } from "./priority";
+import { FILL_NICE, lowerFillPriority } from "./priority";
 import { runFill } from "./run-fill";
 import { fillScopeOf } from "./scope";
 import { openDailyStore } from "./store";
@@ -29,6 +31,12 @@ export interface FillWorkerInit {
   flowFrom: string;
   /** Flow sessions back from the last finished one (Infinity: all). */
   flowSessions: number;
+  /**
+   * Threads that compute summaries and closing readings (absent or 1: this thread alone; more: a
+   * pool of that many at the fill's priority, this thread then only plans and writes).
+   * @see docs/operations.md#daily-fill-threads
+   */
+  threads?: number;
 }
 
 export type FillWorkerRequest = { type: "fill"; nowMs: number } | { type: "abort" } | { type: "stop" };
@@ -48,6 +56,13 @@ async function marketOf(source: MarketSource): Promise<MarketData> {
   return loadFileMarket(source.dir, { clock });
 }
 
+/** The pool of fill threads when asked for more than this one; absent otherwise. */
+const pool: ComputePool | undefined = (init.threads ?? 1) > 1 ? createComputePool({ source: init.source }, init.threads, "fill", FILL_NICE) : undefined;
+/** The kinds a pool thread computes (the others read this thread's store). */
+const POOLED = new Set<DailyKind>([FLOW_SUMMARY, VOL_READING]);
+/** Rows of a step in flight at once: one per pool thread for the pooled kinds. */
+const concurrency = (kind: DailyKind) => (pool && POOLED.has(kind) ? (init.threads ?? 1) : 1);
+
 const nice = lowerFillPriority();
 const ready = (async () => {
   const market = await marketOf(init.source);
@@ -55,8 +70,18 @@ const ready = (async () => {
   const store = openDailyStore(init.dbPath, init.identity, { corruption: "throw" });
   const scope = await fillScopeOf(market, init);
   post({ type: "ready", scope, nice });
-  return { store, produce: dailyProducer(market, store), scope };
+  return { store, produce: pooledProducer(dailyProducer(market, store), pool), scope };
 })();
+
+/** `inline`, with the pooled kinds sent to `pool` (inline again if its threads cannot start). */
+function pooledProducer(inline: DailyProducer, workers: ComputePool | undefined): DailyProducer {
+  if (!workers) return inline;
+  return (kind, symbol, session) => {
+    if (!POOLED.has(kind)) return inline(kind, symbol, session);
+    const task = { kind: kind as typeof FLOW_SUMMARY | typeof VOL_READING, symbol, session, nowMs };
+    return computeOffLoop(workers, task, () => inline(kind, symbol, session));
+  };
+}
 /** A failure as the filler logs it (the stack) and shows it in the status (the code only). */
 const failure = (error: unknown): FillWorkerReply => {
   const code = (error as { code?: unknown })?.code;
@@ -87,6 +112,7 @@ parentPort!.on("message", (m: FillWorkerRequest) => {
         scope,
         nowMs,
         stopped: () => stopping || aborted,
+        concurrency,
         onProgress: (kind, p) => post({ type: "progress", kind, ...p }),
       });
       post({ type: "idle", computed });

@@ -8,6 +8,7 @@
 // exponential backoff (docs/operations.md#daily-fill-retries); meanwhile requests compute what
 // they need on demand.
 // See docs/operations.md#daily-store and docs/architecture.md#persisted-daily-store.
+import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
 import type { Clock } from "../../lib/market/market-data";
 import type { Logger } from "../services";
@@ -21,6 +22,12 @@ import { DEFAULT_FLOW_FILL_SESSIONS, lastFinishedSession, type FillScope } from 
 import { FILL_NICE } from "./priority";
 import type { DailyDataStore } from "./store";
 import { surveyFill } from "./survey";
+
+/**
+ * Default fill threads: one per core. They run at nice 19, so they only take cores the serving
+ * threads leave idle. @see docs/operations.md#daily-fill-threads
+ */
+export const DEFAULT_FILL_THREADS = Math.max(1, availableParallelism());
 
 /** How often the filler checks whether a new session has closed, ms of wall time. */
 const FILL_POLL_MS = 60_000;
@@ -54,6 +61,8 @@ export interface DailyFillOptions {
   flowSessions?: number;
   /** Narrow the scope (tests); absent: the whole universe. */
   symbols?: readonly string[];
+  /** Threads computing rows (FillWorkerInit.threads; absent: 1). @see docs/operations.md#daily-fill-threads */
+  threads?: number;
   log?: Logger;
   pollMs?: number;
   /** Standby retry period, lease length and renewal period, ms (tests shorten them). */
@@ -235,6 +244,7 @@ export function startDailyFill(o: DailyFillOptions): DailyFiller {
         volSessions: o.volSessions,
         flowFrom: o.flowFrom,
         flowSessions,
+        threads: o.threads,
       });
     } catch (error) {
       fail(String((error as Error)?.message ?? error), (error as { code?: string })?.code);

@@ -23,6 +23,11 @@ export interface RunFillOptions {
   /** Checked between rows: true ends the pass early. */
   stopped?: () => boolean;
   onProgress?: (kind: DailyKind, p: KindProgress) => void;
+  /**
+   * Rows of one step computed at a time, per kind (default 1): a producer that runs rows in a pool
+   * of threads gets as many in flight as it has threads (docs/operations.md#daily-fill-threads).
+   */
+  concurrency?: (kind: DailyKind) => number;
 }
 
 const yieldLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -86,18 +91,28 @@ export async function runFill(o: RunFillOptions): Promise<number> {
       batch = [];
       since = performance.now();
     };
-    for (const symbol of step.symbols) {
-      if (o.stopped?.()) {
-        flush();
-        return computed;
-      }
-      if (!have.has(symbol)) {
-        batch.push({ symbol, session: step.session, value: await o.produce(step.kind, symbol, step.session) });
+    const missing = step.symbols.filter((symbol) => !have.has(symbol));
+    done[step.kind] = (done[step.kind] ?? 0) + step.symbols.length - missing.length;
+    // Each lane takes the next missing symbol until none is left or the pass is stopped; rows are
+    // written in completion order (a row is keyed by symbol and session, so order is immaterial).
+    let next = 0;
+    const lane = async () => {
+      while (next < missing.length && !o.stopped?.()) {
+        const symbol = missing[next++];
+        // Awaited before `batch` is read: another lane may flush (and replace) it meanwhile.
+        const value = await o.produce(step.kind, symbol, step.session);
+        batch.push({ symbol, session: step.session, value });
         computed++;
+        done[step.kind]++;
         if (batch.length >= FILL_BATCH_ROWS || performance.now() - since >= FILL_BATCH_MS) flush();
         await yieldLoop();
       }
-      done[step.kind] = (done[step.kind] ?? 0) + 1;
+    };
+    const lanes = Math.max(1, Math.min(o.concurrency?.(step.kind) ?? 1, missing.length));
+    await Promise.all(Array.from({ length: lanes }, lane));
+    if (o.stopped?.()) {
+      flush();
+      return computed;
     }
     flush();
     left[step.kind]--;

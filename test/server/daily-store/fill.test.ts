@@ -120,6 +120,42 @@ describe("worker fill and a second app", () => {
   }, 60_000);
 });
 
+describe("fill threads", () => {
+  const one = tempDir();
+  const two = tempDir();
+  afterAll(() => {
+    one.remove();
+    two.remove();
+  });
+
+  it("a fill on two threads stores exactly the rows of a fill on one", async () => {
+    const scope = { symbols: ["KO", "PEP"], volSessions: 2, flowFrom: LAST_SESSION };
+    const fill = async (dir: string, threads: number) => {
+      const store = openDailyStore(dailyDbPath(dir), identity);
+      const filler = startDailyFill({ store, source: { kind: "simulated", seed: 42 }, clock: fixedClock(NOW_MS), ...scope, threads });
+      const computed = await filler.idle();
+      await filler.close();
+      return { store, computed };
+    };
+    const [a, b] = [await fill(one.dir, 1), await fill(two.dir, 2)];
+    try {
+      // Flow: 2 tickers at the last session; vol: 2 symbols over 3 sessions.
+      expect(a.computed).toBe(8);
+      expect(b.computed).toBe(8);
+      for (const kind of [FLOW_SUMMARY, VOL_READING]) {
+        for (const symbol of scope.symbols) {
+          const rows = b.store.range(kind, symbol, "2024-02-01", LAST_SESSION);
+          expect(rows.size, `${kind} ${symbol}`).toBe(kind === FLOW_SUMMARY ? 1 : 3);
+          expect(isDeepStrictEqual(rows, a.store.range(kind, symbol, "2024-02-01", LAST_SESSION)), `${kind} ${symbol}`).toBe(true);
+        }
+      }
+    } finally {
+      a.store.close();
+      b.store.close();
+    }
+  }, 120_000);
+});
+
 describe("serve option", () => {
   it("the fill is on by default; --no-daily-fill and OPTIONSCOPE_DAILY_FILL=off turn it off", async () => {
     const { resolveServeConfig } = await import("../../../server/config");
