@@ -142,7 +142,7 @@ describe("fill threads", () => {
       // Flow: 2 tickers at the last session; vol: 2 symbols over 3 sessions.
       expect(a.computed).toBe(8);
       expect(b.computed).toBe(8);
-      for (const kind of [FLOW_SUMMARY, VOL_READING]) {
+      for (const kind of [FLOW_SUMMARY, VOL_READING] as const) {
         for (const symbol of scope.symbols) {
           const rows = b.store.range(kind, symbol, "2024-02-01", LAST_SESSION);
           expect(rows.size, `${kind} ${symbol}`).toBe(kind === FLOW_SUMMARY ? 1 : 3);
