@@ -25,7 +25,11 @@ export function openInterestBySymbol(board: ChainSnapshot): Map<string, number> 
     const e = board.expIndex[i];
     const k = board.strikeIndex[i];
     // The strike's digits do not depend on the root: format with the row's own root once per strike.
-    const digits = (strikeDigits[k] ??= formatOptionSymbol({ root: board.expiryRoot[e], expiry: board.expirations[e], strike: board.strikes[k], right: "C" }).slice(-8));
+    let digits = strikeDigits[k];
+    if (digits === undefined) {
+      digits = formatOptionSymbol({ root: board.expiryRoot[e], expiry: board.expirations[e], strike: board.strikes[k], right: "C" }).slice(-8);
+      strikeDigits[k] = digits;
+    }
     out.set(`${expiryParts[e]}${board.right[i] === 1 ? "C" : "P"}${digits}`, board.oi[i]);
   }
   return out;

@@ -12,7 +12,12 @@ function oracle(board: ChainSnapshot): Map<string, number> {
   const out = new Map<string, number>();
   for (let i = 0; i < board.right.length; i++) {
     const e = board.expIndex[i];
-    const symbol = formatOptionSymbol({ root: board.expiryRoot[e], expiry: board.expirations[e], strike: board.strikes[board.strikeIndex[i]], right: board.right[i] === 1 ? "C" : "P" });
+    const symbol = formatOptionSymbol({
+      root: board.expiryRoot[e],
+      expiry: board.expirations[e],
+      strike: board.strikes[board.strikeIndex[i]],
+      right: board.right[i] === 1 ? "C" : "P",
+    });
     out.set(symbol, board.oi[i]);
   }
   return out;

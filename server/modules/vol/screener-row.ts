@@ -7,6 +7,7 @@ import { coneHorizonTargets, impliedMove, ivRankPercentiles, optionVolume, repor
 import { MINUTE_MS, SVX_TENOR_MINUTES } from "../../../lib/vol/defaults";
 import { eventsOf, ivOf, sigmaOf, symbolInputs, tiltOf, type SymbolInputs } from "./module-objects";
 import type { VolState } from "./vol-route";
+import { timeSlicer } from "../../yield-to-loop";
 
 /** How much of an SVX reading's interpolation a scheduled report falls inside. */
 type EarningsOverlap = "none" | "partial" | "full";
@@ -53,12 +54,18 @@ export async function screenerRow(state: VolState, symbol: string, info: { secto
 
 async function buildRow(state: VolState, x: SymbolInputs, info: { sector: string; type: string }): Promise<ScreenerRow> {
   const { board, terms } = x.live;
+  // Each module is tens of ms on a cold symbol (tilt reads its premium lows): sliced.
+  const slice = timeSlicer();
   const iv = await ivOf(state, x);
+  await slice();
   const skew = skew30(board, terms);
   const rrSeries = [...x.history.map((r) => r.rr25_30 ?? Number.NaN), skew?.rr25_30 ?? Number.NaN];
   const t = await tiltOf(state, x);
+  await slice();
   const sg = await sigmaOf(state, x);
+  await slice();
   const ev = await eventsOf(state, x);
+  await slice();
   const oneDay = coneHorizonTargets(board.asOfMs).find((h) => h.name === "1d");
   const em1d = oneDay?.settleMs ? (impliedMove(terms, oneDay.settleMs)?.em1Pct ?? null) : null;
   const closes = [...x.history.map((r) => r.close), board.spot];

@@ -4,6 +4,7 @@
 import type { z } from "zod";
 import { VolMetaSchema, VolSymbolsQuerySchema, type VolMissing, type VolModuleName } from "../../../lib/api/vol";
 import { apiErrors } from "../../errors";
+import { timeSlicer } from "../../yield-to-loop";
 import { memoizeJsonOnce, wrapperFields } from "./live-reading";
 import { moduleOf, symbolInputs } from "./module-objects";
 import { volMeta } from "./vol-meta";
@@ -25,6 +26,8 @@ async function wrapperEntries(
   const missing: VolMissing[] = [];
   let newestMs: number | null = null;
   let cached = true;
+  // A symbol's modules (an SVI fit per expiration, premium lows, ...) are tens of ms each: sliced.
+  const slice = timeSlicer();
   for (const s of requested) {
     if (!covered.has(s)) {
       missing.push({ symbol: s, reason: "not_covered" });
@@ -39,7 +42,10 @@ async function wrapperEntries(
     }
     const entry: Record<string, unknown> = wrapperFields(x.live, nowMs, state.services);
     // Module objects are memoised per board minute: serialise each once for every response.
-    for (const m of modules) entry[m] = memoizeJsonOnce(await moduleOf(state, m, x));
+    for (const m of modules) {
+      entry[m] = memoizeJsonOnce(await moduleOf(state, m, x));
+      await slice();
+    }
     symbols.push(entry);
     newestMs = Math.max(newestMs ?? -Infinity, x.live.board.asOfMs);
   }

@@ -1,5 +1,6 @@
 // GET /v1/flow/{ticker}: the scored options flow of a ticker, newest first, paged by cursor
 // (spec "Flow endpoints"; parameters and shape from the reference's getFlow).
+import { timeSlicer } from "../../../yield-to-loop";
 import type { z } from "zod";
 import { FlowFeedDataSchema, FlowFeedQuerySchema, FlowTickerParamsSchema } from "../../../../lib/api/flow";
 import {
@@ -261,7 +262,10 @@ export const flowFeedRoute = flowRoute({
     const started = performance.now();
     const ticker = await resolveFlowTicker(state, p.ticker);
     const date = resolveFlowDate(q.date, nowMs);
+    // A cold tape's trades, context and stored baseline are each tens of ms (SPY): sliced.
+    const slice = timeSlicer();
     const tape = await sessionTape(state, ticker, date, nowMs);
+    await slice();
     const { fromMs, toMs } = tradeWindow(q, tape, nowMs);
     // Recorded once the window is valid. Cursor pages are the paging the hint recommends: neither recorded nor hinted.
     const hint =
@@ -279,10 +283,15 @@ export const flowFeedRoute = flowRoute({
     const trades = q.conviction_weights
       ? scoredTradesFromColumns(tape.prints, tape.columns, scoreFlowColumns(tape.columns, { normPremiumUsd: tape.norm, weights: q.conviction_weights }), lo, hi)
       : tapeTrades(tape).slice(lo, hi);
+    await slice();
     const before = q.cursor === undefined ? hi : Math.max(lo, Math.min(hi, decodeCursor(q.cursor, date)));
     const ctx = feedContext(tape);
+    await slice();
     // The stored RVOL baseline, or null while it is not (docs/methodology.md#flow-feed-rvol).
-    ctx.baseline = storedVolumeBaseline(state, ticker, date, nowMs);
+    const baseline = storedVolumeBaseline(state, ticker, date, nowMs);
+    await slice();
+    // Set after the last yield: another request on this tape sets its own before reading it.
+    ctx.baseline = baseline;
     // Re-scored trades (custom weights) are new objects each call: their page is not kept.
     const page = q.conviction_weights ? buildPage(ctx, trades, q, lo, before) : cachedPage(ctx, trades, q, lo, before, `${fromMs}|${toMs}`);
     const agg = windowAggregate(ctx, trades, q, fromMs, toMs);

@@ -5,6 +5,7 @@
  * (cached, extended) tape.
  * @see docs/methodology.md#flow-session-summaries
  */
+import { timeSlicer, yieldToLoop } from "../../../yield-to-loop";
 import {
   contractDailyRollups,
   foldTideMinutes,
@@ -166,7 +167,7 @@ export async function scanTickers(state: FlowState, principal: Principal | null)
  * whole scan had finished.
  */
 export function yieldToTimers(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+  return yieldToLoop();
 }
 
 /** Summaries of many tickers' sessions, in the given order (sequential: the work is CPU-bound). */
@@ -187,7 +188,19 @@ export async function summariesOf(state: FlowState, tickers: readonly string[], 
  * still computed are kept for the next caller.
  */
 async function pooledInOrder<K>(keys: readonly K[], signal: AbortSignal | undefined, one: (k: K) => Promise<SessionSummary>): Promise<SessionSummary[]> {
-  const all = Promise.all(keys.map(one));
+  // Asking is not free: a stored summary is decoded on this thread. Time-sliced, so a scan of the
+  // universe's stored summaries does not hold the loop for all of them in one stretch.
+  const asked: Promise<SessionSummary>[] = [];
+  const slice = timeSlicer();
+  for (const k of keys) {
+    if (signal?.aborted) throw signal.reason;
+    const p = one(k);
+    // Handled here too: one may fail while the rest are still being asked for.
+    p.catch(() => {});
+    asked.push(p);
+    await slice();
+  }
+  const all = Promise.all(asked);
   if (!signal) return all;
   if (signal.aborted) throw signal.reason;
   all.catch(() => {});
