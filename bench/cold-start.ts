@@ -88,7 +88,9 @@ function startServer(port: number, dataDir: string, computeWorkers: string | und
     "--no-access-log",
   ];
   if (computeWorkers !== undefined) args.push("--compute-workers", computeWorkers);
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"] });
+  // BENCH_CPU_PROF=<dir>: a CPU profile of every thread of the server (the loop's long tasks).
+  const prof = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...prof, ...args], { stdio: ["ignore", "ignore", "pipe"] });
   return new Promise((resolve, reject) => {
     let err = "";
     child.stderr!.on("data", (d: Buffer) => {
@@ -243,7 +245,9 @@ async function main(): Promise<void> {
     if (checks.some((c) => !c.pass)) process.exitCode = 1;
   } finally {
     screenerDeadline = 0;
+    const exited = new Promise((r) => child.once("exit", r));
     child.kill("SIGTERM");
+    await exited;
     for (const b of burners) b.kill("SIGKILL");
     rmSync(dataDir, { recursive: true, force: true });
   }
