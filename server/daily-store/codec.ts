@@ -5,7 +5,8 @@
 // then the bytes are deflated. Decoding rebuilds the same records, so a read equals what was
 // written. See docs/architecture.md#persisted-daily-store (sizes and timings there).
 import { deserialize, serialize } from "node:v8";
-import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { promisify } from "node:util";
+import { deflateRaw, deflateRawSync, inflateRawSync } from "node:zlib";
 
 /** Tag of a column-encoded array (a key no record of ours has). */
 const COLS = "\u0000cols";
@@ -122,6 +123,16 @@ function fromStored(v: unknown): unknown {
 /** The bytes stored for `value` (throws on what cannot be cloned: functions, symbols). */
 export function encodeDaily(value: unknown): Buffer {
   return deflateRawSync(serialize(toStored(value)), { level: DEFLATE_LEVEL });
+}
+
+const deflateRawAsync = promisify(deflateRaw);
+
+/**
+ * `encodeDaily`'s bytes (identical), deflated on libuv's thread pool: the caller's thread only
+ * serialises. A market-wide table deflates for ~100 ms, which a request loop must not hold.
+ */
+export function encodeDailyOffThread(value: unknown): Promise<Buffer> {
+  return deflateRawAsync(serialize(toStored(value)), { level: DEFLATE_LEVEL });
 }
 
 /** The value `encodeDaily` wrote. */

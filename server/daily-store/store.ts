@@ -9,7 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { DATA_DIR_MODE, DB_FILE_MODE } from "../accounts/open-db";
 import type { Logger } from "../services";
 import { openSqlite, PAGE_CACHE_PRAGMA, type Sqlite, type SqliteStatement } from "../sqlite";
-import { decodeDaily, encodeDaily } from "./codec";
+import { decodeDaily, encodeDaily, encodeDailyOffThread } from "./codec";
 import { corruptionError, headerProblem, isCorruptionError, moveAside } from "./corruption";
 import { kindFingerprint } from "./fingerprint";
 import { DAILY_KINDS, type DailyKind } from "./kinds";
@@ -51,6 +51,11 @@ export interface DailyDataStore {
   symbolsAt(kind: DailyKind, session: string): Set<string>;
   /** Write one value (replacing a stale row). */
   put<T>(kind: DailyKind, symbol: string, session: string, value: T): void;
+  /**
+   * `put`, its compression on the thread pool (the calling thread only serialises the value):
+   * what a request loop writes. Resolves once written; a closed store writes nothing.
+   */
+  putOffThread?<T>(kind: DailyKind, symbol: string, session: string, value: T): Promise<void>;
   /** Write many values in one transaction: all of them or, if any fails, none. */
   putMany<T>(kind: DailyKind, rows: readonly DailyRow<T>[]): void;
   /** Fresh rows of `kind`. */
@@ -335,6 +340,13 @@ export function openDailyStore(path: string, identity: string, options: DailySto
       guarded(write, () => write(conn()));
       stats.writes++;
     },
+    async putOffThread(kind, symbol, session, value) {
+      const body = await encodeDailyOffThread(value);
+      if (closed) return;
+      const write = (k: Connection) => void k.put.run(kind, symbol, session, fp[kind], body);
+      guarded(write, () => write(conn()));
+      stats.writes++;
+    },
     putMany(kind, rows) {
       guarded(
         (k) => k.putAll(kind, rows),
@@ -364,4 +376,15 @@ export function openDailyStore(path: string, identity: string, options: DailySto
       c?.db.close();
     },
   };
+}
+
+/**
+ * Write a value from a request loop: off-thread compression when the store offers it (every
+ * SQLite store does; a test's stand-in may not).
+ * @see docs/architecture.md#worker-pools
+ */
+export function putFromLoop<T>(store: DailyDataStore, kind: DailyKind, symbol: string, session: string, value: T): Promise<void> {
+  if (store.putOffThread) return store.putOffThread(kind, symbol, session, value);
+  store.put(kind, symbol, session, value);
+  return Promise.resolve();
 }

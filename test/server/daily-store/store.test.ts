@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { previousTradingDay } from "../../../lib/time";
 import { sessionCloseReading, type SessionCloseReading } from "../../../lib/vol";
-import { decodeDaily, encodeDaily } from "../../../server/daily-store/codec";
+import { decodeDaily, encodeDaily, encodeDailyOffThread } from "../../../server/daily-store/codec";
 import { dailyProducer } from "../../../server/daily-store/compute";
 import { FLOW_SUMMARY, VOL_READING } from "../../../server/daily-store/kinds";
 import { dailyDbPath, marketIdentity, openDailyStore, type DailyDataStore } from "../../../server/daily-store";
@@ -64,6 +64,15 @@ describe("codec", () => {
     );
   });
 
+  it("deflates off the thread to exactly the bytes it deflates on it", async () => {
+    await fc.assert(
+      fc.asyncProperty(value, async (v) => {
+        expect(Buffer.compare(await encodeDailyOffThread(v), encodeDaily(v))).toBe(0);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
   it("keeps a '__proto__' key a key", () => {
     const rows = Array.from({ length: 10 }, (_, i) => JSON.parse(`{"__proto__": ${i}, "a": ${i}}`));
     const back = decodeDaily<Record<string, unknown>[]>(encodeDaily(rows));
@@ -82,7 +91,9 @@ describe("store round trip over real values", () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom("SPY", "QQQ", "AAPL", "KO", "IWM", "XLE"), fc.constantFrom(...recentSessions(30)), async (symbol, session) => {
         const computed = await produce(VOL_READING, symbol, session);
-        store.put(VOL_READING, symbol, session, computed);
+        // Half of them through the loop's off-thread write.
+        if (session.endsWith("1") || session.endsWith("3")) await store.putOffThread!(VOL_READING, symbol, session, computed);
+        else store.put(VOL_READING, symbol, session, computed);
         const read = store.get<SessionCloseReading | null>(VOL_READING, symbol, session);
         expect(read).not.toBeUndefined();
         expect(isDeepStrictEqual(read, computed)).toBe(true);

@@ -9,6 +9,7 @@ import { sessionBounds } from "../../../../lib/time";
 import { cacheShareBytes } from "../../../cache/cache-budget";
 import { LruCache } from "../../../cache/lru-cache";
 import { CONTRACT_TOP, MARKET_SYMBOL } from "../../../daily-store/kinds";
+import { putFromLoop } from "../../../daily-store/store";
 import type { FlowState } from "../flow-route";
 import { summariesOf } from "./session-summary";
 import { flowUniverse, sessionUptoMs } from "./tape";
@@ -74,9 +75,10 @@ export async function rememberContractTable(state: FlowState, date: string, nowM
   const universe = await universeTickers(state);
   if (tickers.length !== universe.length || tickers.some((t, i) => t !== universe[i])) return;
   const table = contractTable(tickers, rows);
-  const store = state.services.dailyStore;
-  if (store && !store.symbolsAt(CONTRACT_TOP, date).has(MARKET_SYMBOL)) store.put(CONTRACT_TOP, MARKET_SYMBOL, date, table);
   cacheOf(state).set(date, openContractTable(table));
+  const store = state.services.dailyStore;
+  // ~10 MB of columns: deflated off the loop.
+  if (store && !store.symbolsAt(CONTRACT_TOP, date).has(MARKET_SYMBOL)) await putFromLoop(store, CONTRACT_TOP, MARKET_SYMBOL, date, table);
 }
 
 /**

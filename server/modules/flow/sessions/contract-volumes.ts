@@ -7,6 +7,7 @@
  * compute pool, off the event loop, for a later request.
  * @see docs/methodology.md#flow-feed-rvol
  */
+import { putFromLoop } from "../../../daily-store/store";
 import { FEED_RVOL_PARAMS } from "../../../../lib/flow/feed-extras";
 import { CONTRACT_VOLUME } from "../../../daily-store/kinds";
 import type { FlowState } from "../flow-route";
@@ -109,7 +110,7 @@ function computeMissing(state: FlowState, ticker: string, sessions: readonly str
     computing.add(key);
     pool
       .run<ContractVolumes>({ kind: CONTRACT_VOLUME, symbol: ticker, session, nowMs })
-      .then((v) => store.put(CONTRACT_VOLUME, ticker, session, v))
+      .then((v) => putFromLoop(store, CONTRACT_VOLUME, ticker, session, v))
       // A failed computation (no worker, a closed store) leaves the row to the background fill.
       .catch(() => {})
       .finally(() => computing.delete(key));

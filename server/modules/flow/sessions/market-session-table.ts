@@ -5,6 +5,7 @@
  * session summary (the fill worker's producer, and the first market-wide request that read them all).
  * @see docs/methodology.md#flow-market-session-table
  */
+import { putFromLoop } from "../../../daily-store/store";
 import type { TickerSessionTotals } from "../../../../lib/flow";
 import { tideMinuteSeries, type TideFilters, type TideMinuteSeries } from "../../../../lib/flow/market-tide";
 import { sessionBounds } from "../../../../lib/time";
@@ -117,9 +118,10 @@ async function storedMarketSession(state: FlowState, date: string, nowMs: number
 async function rememberMarketSession(state: FlowState, date: string, nowMs: number, tickers: readonly string[], summaries: readonly SessionSummary[]): Promise<void> {
   if (!isFinishedSession(date, nowMs) || !sameList(tickers, await universeTickers(state))) return;
   const table = marketSessionTable(date, tickers, summaries);
-  const store = state.services.dailyStore;
-  if (store && !store.symbolsAt(MARKET_SESSION, date).has(MARKET_SYMBOL)) store.put(MARKET_SESSION, MARKET_SYMBOL, date, table);
   cacheOf(state).set(date, open(table));
+  const store = state.services.dailyStore;
+  // Deflated off the loop.
+  if (store && !store.symbolsAt(MARKET_SESSION, date).has(MARKET_SYMBOL)) await putFromLoop(store, MARKET_SESSION, MARKET_SYMBOL, date, table);
 }
 
 /** The table of session `date` from every universe ticker's summary (stored ones read, missing ones computed): the fill worker's producer. */

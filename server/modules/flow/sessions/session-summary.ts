@@ -5,6 +5,7 @@
  * (cached, extended) tape.
  * @see docs/methodology.md#flow-session-summaries
  */
+import { putFromLoop } from "../../../daily-store/store";
 import { timeSlicer, yieldToLoop } from "../../../yield-to-loop";
 import {
   contractDailyRollups,
@@ -130,11 +131,16 @@ export async function sessionSummary(state: FlowState, ticker: string, date: str
       ? Promise.resolve(stored)
       : computeOffLoop(state.services.computePool, { kind: FLOW_SUMMARY, symbol: ticker, session: date, nowMs }, () =>
           computeSessionSummary(state, ticker, date, nowMs),
-        ).then((summary) => {
-          if (finished) {
-            state.services.dailyStore?.put(FLOW_SUMMARY, ticker, date, summary);
-            // Its per-contract volumes too: the flow feed's RVOL baseline reads them (contract-volumes.ts).
-            state.services.dailyStore?.put(CONTRACT_VOLUME, ticker, date, contractVolumesOf(summary));
+        ).then(async (summary) => {
+          const store = state.services.dailyStore;
+          if (finished && store) {
+            // Compressed off the loop (an SPXW summary is 1.7 MB before deflate), awaited so a
+            // caller that sees the summary sees it stored.
+            await Promise.all([
+              putFromLoop(store, FLOW_SUMMARY, ticker, date, summary),
+              // Its per-contract volumes too: the flow feed's RVOL baseline reads them (contract-volumes.ts).
+              putFromLoop(store, CONTRACT_VOLUME, ticker, date, contractVolumesOf(summary)),
+            ]);
           }
           return summary;
         });
