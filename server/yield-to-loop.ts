@@ -8,6 +8,9 @@ export function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+/** A slice's default budget, ms: well under the event-loop delay targets (docs/architecture.md#worker-pools). */
+const DEFAULT_SLICE_MS = 10;
+
 /**
  * A loop's yield point that only yields once `budgetMs` of work has run since the last one: call
  * it between the items of a long synchronous run (decoding 146 stored summaries, building one
@@ -24,6 +27,3 @@ export function timeSlicer(budgetMs = DEFAULT_SLICE_MS): () => Promise<void> {
     since = performance.now();
   };
 }
-
-/** A slice's default budget, ms: well under the event-loop delay targets (docs/architecture.md#worker-pools). */
-export const DEFAULT_SLICE_MS = 10;

@@ -1,10 +1,12 @@
 /**
  * `createClient`: the typed API client, one method per route of the server's table
  * (operations.generated.ts), isomorphic (fetch, AbortSignal, timers). See docs/api.md#typed-client.
+ * Nothing here imports a schema: the route table holds what a call needs, and the schemas load
+ * only when responses are validated (docs/methodology.md#package-budgets).
  */
 import { openStream } from "../stream-client/stream-client";
 import { RETRY_DEFAULTS } from "../stream-client/backoff";
-import type { OperationSpec } from "./operation-spec";
+import type { OperationRoute, ResponseSchemas } from "./operation-spec";
 import { operations } from "./operations.generated";
 import { pages } from "./paging";
 import { RateLimitPacer, type RateLimitPacing } from "./pacing";
@@ -28,8 +30,13 @@ export interface ClientOptions {
   capBackoffMs?: number;
   /** Uniform [0, 1) source of the jitter; inject for tests. */
   random?: () => number;
-  /** Check each success against the route's `data` schema (throws a ZodError on a mismatch). */
-  validateResponses?: boolean;
+  /**
+   * Check each success against the route's `data` schema (the call rejects with a ZodError on a
+   * mismatch). `true` loads the generated schema table on the first call (Node, unbundled ESM);
+   * a bundled page passes the table itself, `operationSchemas` from `optionscope/client/schemas`,
+   * so the schemas are in its bundle only when it validates. See docs/api.md#typed-client.
+   */
+  validateResponses?: boolean | ResponseSchemas;
   /**
    * Self-pacing on `X-RateLimit-Remaining` (spec retry guidance rule 4): while the headers say no
    * request is left (or no more than `reserve`), calls wait until `X-RateLimit-Reset` instead of
@@ -42,6 +49,28 @@ export interface ClientOptions {
 
 const trimSlash = (s: string) => s.replace(/\/+$/, "");
 
+// The schema table's module, named through a constant so that bundlers neither follow nor inline
+// it: `import { createClient }` stays free of zod and of every route's schema (a literal
+// `import()` is bundled into the client's own file by esbuild). Resolved from this module's URL:
+// the sibling file in the package, the source file under tsx and vitest.
+const SCHEMAS_MODULE = "./operation-schemas.generated.js";
+let schemaTable: Promise<ResponseSchemas> | undefined;
+
+/** The generated schema table, imported once per process (a failed import is retried next call). */
+function loadSchemaTable(): Promise<ResponseSchemas> {
+  schemaTable ??= import(/* @vite-ignore */ /* webpackIgnore: true */ SCHEMAS_MODULE).then(
+    (m: { operationSchemas: ResponseSchemas }) => m.operationSchemas,
+    (error: unknown) => {
+      schemaTable = undefined;
+      throw new Error(
+        `validateResponses: true could not load the schema table (${error instanceof Error ? error.message : String(error)}); in a bundled page pass validateResponses: operationSchemas, exported by optionscope/client/schemas.`,
+        { cause: error },
+      );
+    },
+  );
+  return schemaTable;
+}
+
 /** A parameter value on the wire: lists comma-joined, dates as RFC 3339. */
 function wireValue(value: unknown): string {
   if (Array.isArray(value)) return value.join(",");
@@ -49,12 +78,16 @@ function wireValue(value: unknown): string {
   return String(value);
 }
 
-/** Split a request into path parameters (filled into `:name` segments) and the query string. */
-function buildUrl(root: string, spec: OperationSpec, request: Record<string, unknown> = {}): string {
-  const pathKeys = new Set(spec.params ? Object.keys(spec.params.shape) : []);
+/**
+ * Split a request into path parameters (filled into `:name` segments, the keys of the route's
+ * params schema: test/client/generated.test.ts) and the query string.
+ */
+function buildUrl(root: string, spec: OperationRoute, request: Record<string, unknown> = {}): string {
+  const pathKeys = new Set<string>();
   const path = spec.path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => {
     const v = request[name];
     if (v === undefined) throw new TypeError(`${spec.operationId}: path parameter ${name} is required.`);
+    pathKeys.add(name);
     return encodeURIComponent(wireValue(v));
   });
   const query = new URLSearchParams();
@@ -87,21 +120,23 @@ export function createClient(options: ClientOptions): OptionscopeClient {
     // One pacer for every host: the limit counts the key's requests on all of them together.
     pacer: options.rateLimitPacing === false ? undefined : new RateLimitPacer(options.rateLimitPacing),
   };
-  const rootOf = (spec: OperationSpec) => (spec.host === "atlas" ? atlasUrl : baseUrl);
+  const rootOf = (spec: OperationRoute) => (spec.host === "atlas" ? atlasUrl : baseUrl);
+  const validate = options.validateResponses;
+  const schemasFor = validate === true ? loadSchemaTable : validate ? () => Promise.resolve(validate) : null;
 
-  const call = async (spec: OperationSpec, request: Record<string, unknown> = {}, callOptions?: CallOptions): Promise<ApiResponse<unknown, unknown>> => {
+  const call = async (name: string, spec: OperationRoute, request: Record<string, unknown> = {}, callOptions?: CallOptions): Promise<ApiResponse<unknown, unknown>> => {
     const headers: Record<string, string> = { Accept: "application/json" };
     if (spec.auth === "key") headers.Authorization = `Bearer ${options.apiKey}`;
     const sent = await send(transport, buildUrl(rootOf(spec), spec, request), headers, callOptions);
     const body = sent.body as { data?: unknown; meta?: unknown } | null;
     const data = spec.envelope ? body?.data : sent.body;
     const meta = spec.envelope ? body?.meta : undefined;
-    if (options.validateResponses) spec.data.parse(data);
+    if (schemasFor) (await schemasFor())[name]?.data.parse(data);
     const { status, requestId, creditsRemaining, rateLimit, attempts } = sent;
     return { data, meta, status, requestId, creditsRemaining, rateLimit, attempts, headers: sent.headers };
   };
 
-  const openSse = (spec: OperationSpec, request: Record<string, unknown>, streamOptions: StreamOptions = {}) => {
+  const openSse = (spec: OperationRoute, request: Record<string, unknown>, streamOptions: StreamOptions = {}) => {
     const { symbols, ...rest } = request;
     const params: Record<string, string> = {};
     for (const [k, v] of Object.entries(rest)) if (v !== undefined) params[k] = wireValue(v);
@@ -116,7 +151,7 @@ export function createClient(options: ClientOptions): OptionscopeClient {
     });
   };
 
-  const openWs = (spec: OperationSpec, request: Record<string, unknown>) => {
+  const openWs = (spec: OperationRoute, request: Record<string, unknown>) => {
     const Ws = options.WebSocket ?? globalThis.WebSocket;
     if (!Ws) throw new TypeError(`${spec.operationId}: no WebSocket constructor here; pass createClient({ WebSocket }).`);
     const url = buildUrl(rootOf(spec), spec, request).replace(/^http/, "ws");
@@ -125,14 +160,13 @@ export function createClient(options: ClientOptions): OptionscopeClient {
   };
 
   const client: Record<string, unknown> = {};
-  // Through `unknown`: the generated table's schemas compared with OperationSpec's cost tsc seconds.
-  for (const [name, spec] of Object.entries(operations) as unknown as [string, OperationSpec][]) {
+  for (const [name, spec] of Object.entries(operations) as [string, OperationRoute][]) {
     if (spec.kind === "stream") {
       client[name] = spec.transport === "ws" ? (r: Record<string, unknown>) => openWs(spec, r) : (r: Record<string, unknown>, o?: StreamOptions) => openSse(spec, r, o);
       continue;
     }
-    client[name] = (r?: Record<string, unknown>, o?: CallOptions) => call(spec, r, o);
-    if (spec.paging) client[`${name}Pages`] = (r: Record<string, unknown> = {}, o?: CallOptions) => pages((req) => call(spec, req, o), spec.paging, r);
+    client[name] = (r?: Record<string, unknown>, o?: CallOptions) => call(name, spec, r, o);
+    if (spec.paging) client[`${name}Pages`] = (r: Record<string, unknown> = {}, o?: CallOptions) => pages((req) => call(name, spec, req, o), spec.paging, r);
   }
   return client as OptionscopeClient;
 }

@@ -2,7 +2,7 @@
 export { createClient, type ClientOptions } from "./create-client";
 export { ApiResponseError, DeadlineExceededError, NetworkError, OptionscopeClientError } from "./errors";
 export { operations } from "./operations.generated";
-export type { OperationSpec } from "./operation-spec";
+export type { OperationRoute, OperationSchemas, OperationSpec, ResponseSchemas } from "./operation-spec";
 export type { RateLimitPacing } from "./pacing";
 export type { RateLimit } from "./response-headers";
 export type { CallOptions } from "./send";

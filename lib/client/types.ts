@@ -1,15 +1,21 @@
 /**
- * The client's request and response types, derived from the generated operation table (whose
+ * The client's request and response types, derived from the generated operation tables (whose
  * schemas are the server's own), so a method's types follow the route without a hand-written line.
+ * The schema table is imported for its types only: the client's code never loads it unless asked
+ * to validate (create-client.ts).
  */
 import type * as z from "zod";
+import type { operationSchemas } from "./operation-schemas.generated";
 import type { operations } from "./operations.generated";
 import type { OperationSpec } from "./operation-spec";
 import type { RateLimit } from "./response-headers";
 import type { CallOptions } from "./send";
 import type { StreamClient, StreamClientOptions } from "../stream-client/stream-client";
 
-export type Operations = typeof operations;
+type RouteTable = typeof operations;
+type SchemaTable = typeof operationSchemas;
+/** Every route: what a call needs (`operations`) and its schemas (`operationSchemas`), by method name. */
+export type Operations = { [K in keyof RouteTable & keyof SchemaTable]: RouteTable[K] & SchemaTable[K] };
 export type OperationName = keyof Operations;
 
 /** What a parameter is sent as: the schema's input, or its output where the input is untyped (preprocessed strings). */

@@ -1,28 +1,46 @@
-// The generated operation table against the live route table: no drift, a method per route, and a
-// loud failure naming the route when a schema is not exported from lib/.
+// The generated operation tables against the live route table: no drift, a method per route with
+// the route's own schemas, and a loud failure naming the route when a schema is not exported from lib/.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createClient, operations } from "../../lib/client";
+import { operationSchemas } from "../../lib/client/schemas";
 import { GridQuerySchema, HeatmapDataSchema } from "../../lib/api/positioning";
 import { allRoutes, isToolRoute, type AnyRoute } from "../../server/modules";
-import { GENERATED_PATH, generateClientOperations, indexLibSchemas, methodName, renderOperations, UnexportedSchemaError } from "../../scripts/gen-client";
+import {
+  GENERATED_PATH,
+  GENERATED_SCHEMAS_PATH,
+  generateClientOperations,
+  indexLibSchemas,
+  methodName,
+  renderOperations,
+  UnexportedSchemaError,
+} from "../../scripts/gen-client";
 
 describe("client generator", () => {
-  it("operations.generated.ts is what `npm run gen:client` writes from the current route table", async () => {
-    expect(await generateClientOperations()).toBe(readFileSync(GENERATED_PATH, "utf8"));
+  it("operations.generated.ts and operation-schemas.generated.ts are what `npm run gen:client` writes from the current route table", async () => {
+    const generated = await generateClientOperations();
+    expect(generated.table).toBe(readFileSync(GENERATED_PATH, "utf8"));
+    expect(generated.schemas).toBe(readFileSync(GENERATED_SCHEMAS_PATH, "utf8"));
   }, 60_000);
 
   it("every route of the table has a client method with the route's own schemas (by identity)", () => {
     const client = createClient({ baseUrl: "http://localhost:1", apiKey: "k" }) as unknown as Record<string, unknown>;
     expect(Object.keys(operations).length).toBe(allRoutes.length);
+    expect(Object.keys(operationSchemas)).toEqual(Object.keys(operations));
     for (const route of allRoutes) {
       const op = (operations as Record<string, (typeof operations)[keyof typeof operations]>)[methodName(route.operationId)];
+      const schemas = (operationSchemas as Record<string, (typeof operationSchemas)[keyof typeof operationSchemas]>)[methodName(route.operationId)];
       expect(op, route.operationId).toBeDefined();
       expect(op.path).toBe(route.path);
-      expect(op.query).toBe(route.query);
-      expect(op.data).toBe(route.data);
-      expect("meta" in op ? op.meta : undefined).toBe(route.meta);
+      expect(schemas.query).toBe(route.query);
+      expect("params" in schemas ? schemas.params : undefined).toBe(route.params);
+      expect(schemas.data).toBe(route.data);
+      expect("meta" in schemas ? schemas.meta : undefined).toBe(route.meta);
+      // The run-time table carries no schema: the client finds path parameters in the path, which
+      // must name exactly the params schema's keys.
+      expect(Object.values(op).some((v) => v !== null && typeof v === "object")).toBe(false);
+      expect([...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]).sort(), route.operationId).toEqual(Object.keys(route.params?.shape ?? {}).sort());
       expect(op.kind).toBe(route.kind ?? "rest");
       expect(typeof client[methodName(route.operationId)]).toBe("function");
       // Every MCP tool route is a plain method returning a promise (not a stream).
@@ -43,7 +61,8 @@ describe("client generator", () => {
     expect(() => renderOperations([inline], index)).toThrow(UnexportedSchemaError);
     expect(() => renderOperations([inline], index)).toThrow(/getInlineThing \(GET \/v1\/inline\): its data schema is not exported from lib\//);
     const fine: AnyRoute = { ...inline, data: HeatmapDataSchema };
-    expect(renderOperations([fine], index)).toContain("data: HeatmapDataSchema,");
+    expect(renderOperations([fine], index).schemas).toContain("data: HeatmapDataSchema,");
+    expect(renderOperations([fine], index).table).not.toContain("HeatmapDataSchema");
   }, 60_000);
 
   it("detects paging from the query's keys", async () => {
@@ -54,7 +73,7 @@ describe("client generator", () => {
     index.set(cursorQuery, { from: "../api/fake", name: "CursorQuery" });
     index.set(offsetQuery, { from: "../api/fake", name: "OffsetQuery" });
     const base = { ...allRoutes[0], data: HeatmapDataSchema, meta: undefined };
-    const text = renderOperations(
+    const { table: text } = renderOperations(
       [
         { ...base, operationId: "getA", query: cursorQuery },
         { ...base, operationId: "getB", query: offsetQuery },

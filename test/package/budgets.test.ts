@@ -30,7 +30,7 @@ describe("the packed library", () => {
 
   it("ships no source maps and one small declaration file per module", () => {
     expect(pack.packed.sourceMapBytes).toBe(0);
-    // The largest is the client's operation table (the zod types of every route).
+    // The largest is the client's schema table (the zod types of every route: operation-schemas.generated).
     expect(pack.packed.largestDts?.bytes ?? 0).toBeLessThanOrEqual(300_000);
     const index = readFileSync(join(pack.stage, "dist", "lib", "index.d.ts"), "utf8");
     expect(index.length).toBeLessThan(5_000);
