@@ -1,0 +1,36 @@
+// timeSlicer yields to the loop (an immediate queued before it runs first) only once its budget
+// of work has run since the last yield, and yieldToLoop always does.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { timeSlicer, yieldToLoop } from "../../server/yield-to-loop";
+
+/** Whether an immediate queued now runs before `p` resolves. */
+async function yielded(p: () => Promise<void>): Promise<boolean> {
+  let ran = false;
+  setImmediate(() => {
+    ran = true;
+  });
+  await p();
+  return ran;
+}
+
+describe("yieldToLoop and timeSlicer", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("yieldToLoop lets the loop's queued work run first", async () => {
+    expect(await yielded(yieldToLoop)).toBe(true);
+  });
+
+  it("a slicer yields only after its budget has run, then counts from the yield", async () => {
+    let now = 1000;
+    vi.spyOn(performance, "now").mockImplementation(() => now);
+    const slice = timeSlicer(10);
+    now = 1009;
+    expect(await yielded(slice)).toBe(false);
+    now = 1010;
+    expect(await yielded(slice)).toBe(true);
+    now = 1015;
+    expect(await yielded(slice)).toBe(false);
+    now = 1021;
+    expect(await yielded(slice)).toBe(true);
+  });
+});
