@@ -19,6 +19,7 @@ import {
 } from "../../../lib/price";
 import { sessionBounds, tradingDaysBetween, type IsoDate } from "../../../lib/time";
 import type { PriceState } from "./price-route";
+import { timeSlicer } from "../../yield-to-loop";
 
 /** Sessions searched backwards for `nextTime` when a window is empty. */
 const NEXT_TIME_LOOKBACK_SESSIONS = 30;
@@ -101,8 +102,27 @@ function utcMidnightMs(date: IsoDate): number {
   return Date.UTC(+date.slice(0, 4), +date.slice(5, 7) - 1, +date.slice(8, 10));
 }
 
-async function readMinutes(market: MarketData, ticker: string, fromMs: number, toMs: number, extended: boolean) {
-  return market.minuteBars(ticker, fromMs, toMs, { extended });
+/** 06:00 UTC falls outside every session, regular or extended (04:00-20:00 ET). */
+const SPLIT_HOUR_UTC = 6;
+
+/**
+ * Minute bars of `[fromMs, toMs)`, read a day at a time (split at 06:00 UTC) with the loop let
+ * through between days: a simulated day's minute path is tens of ms, and a window of days read at
+ * once held the loop for all of them (docs/architecture.md#worker-pools).
+ */
+async function readMinutes(market: MarketData, ticker: string, fromMs: number, toMs: number, extended: boolean): Promise<PriceBars> {
+  const parts: PriceBars[] = [];
+  const slice = timeSlicer();
+  for (let a = fromMs; a < toMs; ) {
+    const day = new Date(a);
+    let b = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), SPLIT_HOUR_UTC);
+    if (b <= a) b += 86_400_000;
+    b = Math.min(b, toMs);
+    parts.push(await market.minuteBars(ticker, a, b, { extended }));
+    await slice();
+    a = b;
+  }
+  return parts.length === 0 ? emptyPriceBars(true) : concatBars(parts);
 }
 
 /**

@@ -2,6 +2,7 @@
 // /v1/history, /v1/symbols, /v1/config, /v1/search, /v1/time and the chart page, over the
 // simulator pinned at Wednesday 2024-03-06 10:00 EST.
 import { beforeAll, describe, expect, it } from "vitest";
+import { aggregateIntraday } from "../../../../lib/price";
 import { sessionBounds, sessionMinuteCount, tradingDaysBetween } from "../../../../lib/time";
 import { refDaily, utcMidnight } from "../../../price/_reference";
 import { makeHarness, NOW_MS, type Harness } from "../../_harness";
@@ -75,6 +76,19 @@ describe("/v1/history", () => {
     expect((await day("2024-03-05", true)).t).toHaveLength(960);
     expect((await day("2023-11-24", false)).t).toHaveLength(210);
     expect((await day("2023-11-24", true)).t).toHaveLength(780);
+  });
+
+  it("a minute-tier window over several days (read a day at a time) equals aggregating the window's minutes read at once", async () => {
+    for (const extended of [false, true]) {
+      const from = S("2024-02-28T03:00:00Z");
+      const to = S("2024-03-05T23:30:00Z");
+      const body = await json(await h.get(history({ symbol: "SPY", resolution: "5", from, to, extended })));
+      const whole = aggregateIntraday(await market.minuteBars("SPY", from * 1000, to * 1000, { extended }), 5, { extended });
+      expect(body.t.length).toBeGreaterThan(4 * 78);
+      expect(body.t).toEqual(Array.from(whole.t, (t) => t / 1000));
+      expect(body.c).toEqual(Array.from(whole.c));
+      expect(body.v).toEqual(Array.from(whole.v));
+    }
   });
 
   it("5-minute bars of the prior session are anchored at 09:30 and cached 60 s; older days are immutable", async () => {
