@@ -1,7 +1,7 @@
-// What the background fill computes, in which order: the most recent finished session first
-// (every market-wide flow read of "yesterday" and every live vol reading need it), then the
-// volatility window (a year of closing readings gates the screener), then the flow sessions
-// backwards, newest first, down to the flow horizon (by default the windows of the flow
+// What the background fill computes, in which order: the volatility window first, newest session
+// first (a year of closing readings gates the screener, and every live vol reading needs the last
+// session's), then the most recent finished session's flow summaries (every market-wide flow read
+// of "yesterday" needs them), then the older flow sessions backwards down to the flow horizon (by default the windows of the flow
 // endpoints' defaults; older sessions are computed on demand). Pure: the worker runs the steps,
 // skipping rows the store already holds. See docs/operations.md#daily-fill-horizon.
 import { HISTORICAL_COMPARE_PARAMS, PREMIUM_RVOL_LOOKBACK_SESSIONS } from "../../lib/flow";
@@ -70,7 +70,7 @@ function sessionsBackFrom(last: IsoDate, count: number): IsoDate[] {
  * The steps of a fill at `nowMs`, in order; each kind's sessions newest first. The vol window is
  * the module's history behind today's board plus the last finished session (tomorrow's board
  * reads it): `volSessions + 1` sessions. Flow: the last `flowSessions` finished sessions.
- * @example fillPlan(scope, Date.parse("2024-03-06T15:00:00Z"))[0] // { kind: "flow-summary", session: "2024-03-05", ... }
+ * @example fillPlan(scope, Date.parse("2024-03-06T15:00:00Z"))[0] // { kind: "vol-reading", session: "2024-03-05", ... }
  */
 export function fillPlan(scope: FillScope, nowMs: number): FillStep[] {
   const last = lastFinishedSession(nowMs);
@@ -87,9 +87,11 @@ export function fillPlan(scope: FillScope, nowMs: number): FillStep[] {
       ...(scope.printIndexes ? [{ kind: PRINT_INDEX as DailyKind, session, symbols: [MARKET_SYMBOL] }] : []),
     );
   const vol = (session: IsoDate) => scope.volSymbols.length > 0 && steps.push({ kind: VOL_READING, session, symbols: scope.volSymbols });
-  if (flowSessions >= 1) flow(last);
+  // The volatility window first: it gates the screener's warm-up, the most called cold route; a
+  // flow read of the last session meanwhile computes what it needs in the compute pool.
   const volDates = sessionsBackFrom(last, scope.volSessions + 1);
   for (const d of volDates) vol(d);
+  if (flowSessions >= 1) flow(last);
   let n = 1;
   for (let d = previousTradingDay(last); n < flowSessions && d >= scope.flowFrom; d = previousTradingDay(d), n++) flow(d);
   return steps;

@@ -26,16 +26,16 @@ const identity = marketIdentity({ kind: "simulated", seed: 42 });
 const SCOPE = { symbols: ["KO"], volSessions: 2, flowFrom: LAST_SESSION };
 
 describe("fill plan", () => {
-  it("starts with the last finished session, then the vol window newest first, then flow backwards", () => {
+  it("starts with the vol window newest first, then the last finished session's flow, then flow backwards", () => {
     expect(lastFinishedSession(NOW_MS)).toBe("2024-03-05");
     expect(lastFinishedSession(Date.parse("2024-03-06T21:00:00Z"))).toBe("2024-03-06"); // 16:00 ET close passed
     expect(lastFinishedSession(Date.parse("2024-03-09T15:00:00Z"))).toBe("2024-03-08"); // Saturday
     const steps = fillPlan({ flowTickers: ["A"], volSymbols: ["B"], volSessions: 2, flowFrom: "2024-02-29" }, NOW_MS);
     expect(steps.map((s) => `${s.kind}:${s.session}`)).toEqual([
-      "flow-summary:2024-03-05",
       "vol-reading:2024-03-05",
       "vol-reading:2024-03-04",
       "vol-reading:2024-03-01",
+      "flow-summary:2024-03-05",
       "flow-summary:2024-03-04",
       "flow-summary:2024-03-01",
       "flow-summary:2024-02-29",

@@ -92,9 +92,10 @@ describe("a pass over a tiny horizon", () => {
       const distinct = sessions.filter((s, i) => sessions.indexOf(s) === i);
       expect(distinct).toEqual(kind === FLOW_SUMMARY ? flowDates : volDates);
     }
-    // The last finished session first, before any vol row.
-    expect(calls[0].split("|")[0]).toBe(FLOW_SUMMARY);
+    // The vol window first (the last finished session's readings first), then the flow sessions.
+    expect(calls.slice(0, 3).map((c) => c.split("|")[0])).toEqual([VOL_READING, VOL_READING, VOL_READING]);
     expect(calls[0].endsWith(LAST_SESSION)).toBe(true);
+    expect(calls[3]).toBe(`${FLOW_SUMMARY}|KO|${LAST_SESSION}`);
     // The store: exactly those rows, and the value each was computed as.
     expect(store.count(FLOW_SUMMARY)).toBe(8);
     expect(store.count(VOL_READING)).toBe(3);
