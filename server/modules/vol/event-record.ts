@@ -4,6 +4,7 @@
 import type { EarningsEvent, IsoDate } from "../../../lib/market/market-data";
 import { reactionSessions } from "../../../lib/vol";
 import type { VolState } from "./vol-route";
+import { yieldToLoop } from "../../yield-to-loop";
 
 /** Years back searched for past reports, and reports kept in the record (the last eight quarters). */
 const PAST_EVENT_DAYS = 3 * 365;
@@ -45,11 +46,17 @@ export async function recordReports(state: VolState, symbol: string, today: IsoD
  * minute of a process builds up to sixteen closing boards per stock.
  */
 export async function warmRecordCloses(state: VolState, symbol: string, today: IsoDate): Promise<void> {
-  for (const e of await recordReports(state, symbol, today)) {
+  const sessions = (await recordReports(state, symbol, today)).flatMap((e) => {
     const { before, after } = reactionSessions(e);
-    for (const d of [before, after]) {
-      await state.daily.reading(symbol, d);
-      await new Promise((r) => setImmediate(r));
-    }
+    return [before, after];
+  });
+  // With compute workers, asked for at once (the loop only awaits; the workers take them in turn).
+  if (state.services.computePool) {
+    await Promise.all(sessions.map((d) => state.daily.reading(symbol, d)));
+    return;
+  }
+  for (const d of sessions) {
+    await state.daily.reading(symbol, d);
+    await yieldToLoop();
   }
 }
