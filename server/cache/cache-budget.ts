@@ -22,7 +22,7 @@ export const MAX_CACHE_MB = 1_048_576;
  */
 export const CACHE_SHARES = Object.freeze({
   /** Flow: scored session tapes and finished sessions' raw prints (`tape.ts`). */
-  flowTapes: 0.4,
+  flowTapes: 0.38,
   /** Flow: per-ticker session summaries (`session-summary.ts`). */
   flowSummaries: 0.1,
   /** Flow: small memoised values (universe, norms, opening boards, rollups). */
@@ -41,8 +41,12 @@ export const CACHE_SHARES = Object.freeze({
   flowPagingHints: 0.01,
   /** Positioning: live heatmap entries and key levels, daily statistics. */
   positioning: 0.08,
-  /** Volatility: live readings, premium lows, daily closing readings. */
-  vol: 0.06,
+  /**
+   * Volatility: live readings, premium lows, daily closing readings. The daily part (40%) holds
+   * the universe's year of readings (~37,000 of ~0.3 KB) with room: when it did not, each screener
+   * minute re-read and re-decoded every symbol's year from disk (docs/operations.md#cache-budget).
+   */
+  vol: 0.08,
   /** Price: finished sessions' bars and chart-mark sessions. */
   price: 0.05,
   /** Heatmap page: the latest boards' columns and JSON (`board-memo.ts`). */
