@@ -6,7 +6,7 @@
  * callers when the workers cannot start. See docs/architecture.md#worker-pools.
  */
 import { availableParallelism } from "node:os";
-import type { ChainOptions, IsoDate } from "../../lib/market/market-data";
+import type { ChainOptions, ContractRef, IsoDate } from "../../lib/market/market-data";
 import { spawnSiblingWorker } from "../spawn-sibling-worker";
 import { createWorkerPool, WorkerPoolUnavailable, type WorkerPool, type WorkerPoolStats } from "../workers/worker-pool";
 import type { MarketSource } from "./fingerprint";
@@ -28,6 +28,9 @@ export const FLOW_NORM = "flow-norm";
 /** A simulated board (`MarketData.chain`): pooled-chains.ts. */
 export const SIM_CHAIN = "sim-chain";
 
+/** Bid and ask of a few contracts on every board of a session so far (`MarketData.contractMinuteQuotes`: premium lows): pooled-chains.ts. */
+export const SIM_MINUTE_QUOTES = "sim-minute-quotes";
+
 /** A slice of a simulated ticker's option prints (`MarketData.optionPrints`): pooled-chains.ts. */
 export const SIM_PRINTS = "sim-prints";
 
@@ -47,6 +50,7 @@ export type ComputeTask =
   | { kind: typeof FLOW_NORM; ticker: string; session: IsoDate; nowMs: number }
   | { kind: typeof SIM_CHAIN; symbol: string; atMs: number; options: ChainOptions; nowMs: number }
   | { kind: typeof SIM_PRINTS; ticker: string; fromMs: number; toMs: number; nowMs: number }
+  | { kind: typeof SIM_MINUTE_QUOTES; symbol: string; contracts: readonly ContractRef[]; fromMs: number; toMs: number; nowMs: number }
   | { kind: typeof SIM_OFF_EXCHANGE; tickers: readonly string[] | null; fromMs: number; toMs: number; nowMs: number }
   | { kind: typeof FLOW_OI; symbol: string; session: IsoDate; uptoMs: number; nowMs: number };
 

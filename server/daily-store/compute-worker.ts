@@ -17,7 +17,7 @@ import { servePoolTasks } from "../workers/worker-pool";
 import { WORKER_CACHE_MB } from "./compute";
 import { premiumNormFor } from "../modules/flow/sessions/tape";
 import { FlowOiSessions } from "../modules/positioning/flow-oi-sessions";
-import { FLOW_NORM, FLOW_OI, FLOW_RVOL, SIM_CHAIN, SIM_OFF_EXCHANGE, SIM_PRINTS, type ComputeTask, type ComputeWorkerInit } from "./compute-pool";
+import { FLOW_NORM, FLOW_OI, FLOW_RVOL, SIM_CHAIN, SIM_MINUTE_QUOTES, SIM_OFF_EXCHANGE, SIM_PRINTS, type ComputeTask, type ComputeWorkerInit } from "./compute-pool";
 import { CONTRACT_VOLUME, FLOW_SUMMARY } from "./kinds";
 import { contractVolumesOf } from "../modules/flow/sessions/contract-volumes";
 
@@ -46,6 +46,7 @@ servePoolTasks(parentPort!, async (task: ComputeTask) => {
   nowMs = task.nowMs;
   if (task.kind === SIM_CHAIN) return market.chain(task.symbol, task.atMs, task.options);
   if (task.kind === SIM_PRINTS) return market.optionPrints(task.ticker, task.fromMs, task.toMs);
+  if (task.kind === SIM_MINUTE_QUOTES) return market.contractMinuteQuotes?.(task.symbol, task.contracts, task.fromMs, task.toMs) ?? null;
   if (task.kind === SIM_OFF_EXCHANGE) return market.offExchangePrints(task.tickers, task.fromMs, task.toMs);
   if (task.kind === FLOW_OI) return flowOi.estimate(task.symbol, task.session, task.uptoMs);
   if (task.kind === FLOW_NORM) return premiumNormFor(flow, task.ticker, task.session);

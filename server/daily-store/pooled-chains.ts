@@ -7,12 +7,14 @@
  *   in 15-minute slices of the regular session, each its own task and reply, so receiving the
  *   print objects (structured clone, about 10 us each) costs the event loop a few ms per slice
  *   between other work, never the whole session at once.
+ * - `contractMinuteQuotes` (premium lows: a few contracts on every board of a session so far, which
+ *   builds the session's grid first) runs in a worker and comes back as columns.
  * The event loop only awaits. Every other method is the market's own. See
  * docs/architecture.md#worker-pools.
  */
-import type { ChainOptions, ChainSnapshot, MarketData, OffExchangePrint, OptionPrint } from "../../lib/market/market-data";
+import type { ChainOptions, ChainSnapshot, ContractMinuteQuotes, ContractRef, MarketData, OffExchangePrint, OptionPrint } from "../../lib/market/market-data";
 import { CalendarError, etDateOf, isTradingDay, sessionBounds } from "../../lib/time";
-import { computeOffLoop, SIM_CHAIN, SIM_OFF_EXCHANGE, SIM_PRINTS, type ComputePool } from "./compute-pool";
+import { computeOffLoop, SIM_CHAIN, SIM_MINUTE_QUOTES, SIM_OFF_EXCHANGE, SIM_PRINTS, type ComputePool } from "./compute-pool";
 
 /** One print task's span: the boards' refresh cadence (each slice reads one anchor board). */
 export const PRINT_SLICE_MS = 15 * 60_000;
@@ -78,9 +80,15 @@ export function withPooledChains(market: MarketData, pool: ComputePool): MarketD
     );
     return parts.length === 1 ? parts[0] : ([] as OffExchangePrint[]).concat(...parts);
   };
+  const ownMinuteQuotes = market.contractMinuteQuotes?.bind(market);
+  const contractMinuteQuotes = (symbol: string, contracts: readonly ContractRef[], fromMs: number, toMs: number): Promise<ContractMinuteQuotes | null> => {
+    const task = { kind: SIM_MINUTE_QUOTES, symbol, contracts, fromMs, toMs, nowMs: market.clock.now() } as const;
+    return computeOffLoop(pool, task, () => ownMinuteQuotes!(symbol, contracts, fromMs, toMs));
+  };
   return new Proxy(market, {
     get(target, prop) {
       if (prop === "chain") return chain;
+      if (prop === "contractMinuteQuotes" && ownMinuteQuotes) return contractMinuteQuotes;
       if (prop === "optionPrints") return optionPrints;
       if (prop === "offExchangePrints") return offExchangePrints;
       const v = Reflect.get(target, prop, target);

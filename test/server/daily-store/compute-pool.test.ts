@@ -96,6 +96,22 @@ describe("compute pool", () => {
     expect(withPooledChains(files, pool)).toBe(files);
   });
 
+  it("contract minute quotes (premium lows) from a worker equal this thread's", async () => {
+    const pooled = withPooledChains(market, pool);
+    const board = (await market.chain("XOM", Date.parse("2024-03-06T14:45:00Z")))!;
+    const contracts = [0, 7, 40].map((i) => ({
+      expiration: board.expirations[board.expIndex[i]],
+      strike: board.strikes[board.strikeIndex[i]],
+      right: board.right[i] === 1 ? ("C" as const) : ("P" as const),
+    }));
+    const from = Date.parse("2024-03-06T14:30:00Z");
+    const before = pool.stats().completed;
+    const got = await pooled.contractMinuteQuotes!("XOM", contracts, from, NOW_MS);
+    expect(pool.stats().completed - before).toBe(1);
+    expect(got?.t.length).toBeGreaterThan(10);
+    expect(got).toEqual(await market.contractMinuteQuotes!("XOM", contracts, from, NOW_MS));
+  });
+
   it("option prints from workers, a 15-minute slice per task, equal this thread's for any window", async () => {
     const pooled = withPooledChains(market, pool);
     const open = Date.parse("2024-03-05T14:30:00Z");
