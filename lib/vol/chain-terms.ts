@@ -36,6 +36,8 @@ export interface ChainTerms {
   expirations: readonly TermExpiration[];
   /** The term of `expirations[k]`, null when its quotes give no forward or strip. */
   term(k: number): VixTerm | null;
+  /** The quotes of `expirations[k]` (`expirationQuotes`), kept: the term, tilt and skew share them. */
+  quotes(k: number): VixTermQuotes;
   /** Constant-maturity variance to `targetMinutes` from the board's instant; null without a usable term. */
   varianceTo(targetMinutes: number): VarianceRead | null;
 }
@@ -64,8 +66,40 @@ export function expirationRowRange(chain: ChainSnapshot, expIndex: number): [num
     else hi = mid;
   }
   let end = lo;
-  while (end < n && ex[end] === expIndex) end++;
+  hi = n;
+  while (end < hi) {
+    const mid = (end + hi) >>> 1;
+    if (ex[mid] <= expIndex) end = mid + 1;
+    else hi = mid;
+  }
   return [lo, end];
+}
+
+/**
+ * `expirationQuotes` of rows `[start, end)` when every strike has a put row then a call row (the
+ * simulator's boards): one pass, no side missing, the same values; null otherwise.
+ */
+function pairedQuotes(chain: ChainSnapshot, start: number, end: number): VixTermQuotes | null {
+  const { strikeIndex, right, bid, ask, strikes } = chain;
+  if (((end - start) & 1) !== 0) return null;
+  const m = (end - start) >> 1;
+  const strike = new Float64Array(m);
+  const callBid = new Float64Array(m);
+  const callAsk = new Float64Array(m);
+  const putBid = new Float64Array(m);
+  const putAsk = new Float64Array(m);
+  let prev = -1;
+  for (let j = 0, i = start; j < m; j++, i += 2) {
+    const k = strikeIndex[i];
+    if (k === prev || strikeIndex[i + 1] !== k || right[i] !== 0 || right[i + 1] !== 1) return null;
+    prev = k;
+    strike[j] = strikes[k];
+    putBid[j] = bid[i];
+    putAsk[j] = ask[i];
+    callBid[j] = bid[i + 1];
+    callAsk[j] = ask[i + 1];
+  }
+  return { strike, callBid, callAsk, putBid, putAsk };
 }
 
 /**
@@ -77,6 +111,8 @@ export function expirationRowRange(chain: ChainSnapshot, expIndex: number): [num
 export function expirationQuotes(chain: ChainSnapshot, expIndex: number): VixTermQuotes {
   const { strikeIndex, right, bid, ask, strikes } = chain;
   const [start, end] = expirationRowRange(chain, expIndex);
+  const paired = pairedQuotes(chain, start, end);
+  if (paired) return paired;
   let m = 0;
   let last = -1;
   for (let i = start; i < end; i++) {
@@ -128,11 +164,13 @@ export function chainTerms(chain: ChainSnapshot, options: ChainTermsOptions = {}
   });
   expirations.sort((a, b) => a.tMinutes - b.tMinutes);
   const cache: (VixTerm | null | undefined)[] = new Array(expirations.length);
+  const quoteCache: (VixTermQuotes | undefined)[] = new Array(expirations.length);
 
+  const quotes = (k: number): VixTermQuotes => (quoteCache[k] ??= expirationQuotes(chain, expirations[k].expIndex));
   const term = (k: number): VixTerm | null => {
     if (cache[k] === undefined) {
       const e = expirations[k];
-      const t = vixTermVariance(expirationQuotes(chain, e.expIndex), { tMinutes: e.tMinutes, rateAnnual: chain.rate }, engine);
+      const t = vixTermVariance(quotes(k), { tMinutes: e.tMinutes, rateAnnual: chain.rate }, engine);
       cache[k] = t && t.varianceAnnual > 0 && Number.isFinite(t.varianceAnnual) ? t : null;
     }
     return cache[k]!;
@@ -152,5 +190,5 @@ export function chainTerms(chain: ChainSnapshot, options: ChainTermsOptions = {}
     return read ? { ...read, near, next } : null;
   };
 
-  return { symbol: chain.symbol, asOfMs: chain.asOfMs, expirations, term, varianceTo };
+  return { symbol: chain.symbol, asOfMs: chain.asOfMs, expirations, term, quotes, varianceTo };
 }

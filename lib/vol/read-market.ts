@@ -10,8 +10,9 @@ import { impliedMove } from "./implied-move";
 import { type ChainQuality, chainQuality } from "./modules";
 import { sigma, type SigmaHistoryRow, type SigmaModule } from "./sigma";
 import { skew30 } from "./skew";
+import { MINUTE_MS, MINUTES_PER_DAY, SKEW_TENOR_MINUTES, SVX_TENOR_MINUTES, SVX_TENORS, TILT_HEADLINE_DAYS } from "./defaults";
 import { svxAll } from "./svx";
-import { tilt } from "./tilt";
+import { tilt21 } from "./tilt";
 
 /** A symbol's readings on its closing board of one session (one row of a daily history). */
 export interface SessionCloseReading {
@@ -34,22 +35,66 @@ export interface SessionCloseReading {
   quality: ChainQuality;
 }
 
+/** A market that can build the head of a board (the simulator's `chainHeadSync`). */
+type HeadChain = (symbol: string, atMs: number, untilMs: number) => ChainSnapshot | null;
+
+/**
+ * How far out a closing reading looks, minutes: its longest tenor (SVX6M; the 30-day skew and the
+ * 21-day tilt are shorter). The expirations up to the first at or past it bracket every tenor.
+ */
+const READING_REACH_MINUTES = Math.max(...Object.values(SVX_TENOR_MINUTES), SKEW_TENOR_MINUTES, TILT_HEADLINE_DAYS * MINUTES_PER_DAY);
+
 /**
  * The readings of `symbol` on the closing board of session `date` (as `MarketData.chain` answers
- * at the session's close). Null when the market has no board.
+ * at the session's close). Null when the market has no board. On a market that builds heads of
+ * boards (the simulator), the head out to the reach is read first; the full board only when a
+ * reading there looked past the head's last expiration (same values either way).
  *
  * @example await sessionCloseReading(market, "SPXW", "2024-05-01")
  * @see docs/methodology.md#daily-readings
  */
 export async function sessionCloseReading(market: MarketData, symbol: string, date: IsoDate): Promise<SessionCloseReading | null> {
   const { closeMs } = sessionBounds(date);
+  const nextClose = sessionBounds(nextTradingDay(date)).closeMs;
+  const headOf = (market as MarketData & { chainHeadSync?: HeadChain }).chainHeadSync;
+  if (typeof headOf === "function") {
+    const untilMs = Math.max(closeMs + READING_REACH_MINUTES * MINUTE_MS, nextClose);
+    const head = headOf.call(market, symbol, closeMs, untilMs);
+    // The head is null exactly when the board is (same session, same instant).
+    if (!head || head.sessionDate !== date) return null;
+    const read = readingOn(head, date, nextClose);
+    // A head that ends before the reach is the whole board.
+    const whole = head.expirySettleMs[head.expirySettleMs.length - 1] < untilMs;
+    if (read.withinHead || whole) return read.reading;
+  }
   const board = await market.chain(symbol, closeMs);
   if (!board || board.sessionDate !== date) return null;
+  return readingOn(board, date, nextClose).reading;
+}
+
+/**
+ * The reading of one closing board, and whether every search for a term forward of a tenor
+ * (SVX's next term, the implied move's, the skew's, the tilt's headline) found it on this board.
+ * Each search starts at the first expiration at or past its target and stops at the first usable
+ * one, and everything else reads nearer expirations: so a reading whose searches all stopped
+ * within a head of the board (every expiration up to one past each target) equals the reading of
+ * the full board. @see docs/methodology.md#daily-readings
+ */
+function readingOn(board: ChainSnapshot, date: IsoDate, nextClose: number): { reading: SessionCloseReading; withinHead: boolean } {
   const terms = chainTerms(board);
   const svx = svxAll(terms);
   const v = (x: { value: number } | null) => x?.value ?? null;
-  const nextClose = sessionBounds(nextTradingDay(date)).closeMs;
-  return {
+  const em = impliedMove(terms, nextClose);
+  const skew = skew30(board, terms);
+  const tilt_21 = tilt21(board, terms);
+  const withinHead =
+    SVX_TENORS.every((t) => svx[t]?.next) &&
+    em?.read.next != null &&
+    // The skew's forward read is `next`, or `near` when no read came before 30 days.
+    skew !== null &&
+    (skew.next !== null || skew.near.tMinutes >= SKEW_TENOR_MINUTES) &&
+    tilt_21 !== null;
+  const reading: SessionCloseReading = {
     date,
     closeMs: board.asOfMs,
     close: board.spot,
@@ -58,13 +103,14 @@ export async function sessionCloseReading(market: MarketData, symbol: string, da
     svx30: v(svx.svx30),
     svx3m: v(svx.svx3m),
     svx6m: v(svx.svx6m),
-    em_1d_next_pct: impliedMove(terms, nextClose)?.em1Pct ?? null,
+    em_1d_next_pct: em?.em1Pct ?? null,
     term_slope: termSlopePct(v(svx.svx30), v(svx.svx3m)),
     curve: curveState({ svx9: v(svx.svx9), svx30: v(svx.svx30), svx3m: v(svx.svx3m) }),
-    rr25_30: skew30(board, terms)?.rr25_30 ?? null,
-    tilt_21: tilt(board, terms).tilt_21,
+    rr25_30: skew?.rr25_30 ?? null,
+    tilt_21,
     quality: chainQuality(svx.svx30),
   };
+  return { reading, withinHead };
 }
 
 /**

@@ -80,7 +80,7 @@ export function skew30(chain: ChainSnapshot, terms: ChainTerms = chainTerms(chai
     const e = terms.expirations[k];
     const tYears = e.tMinutes / MINUTES_PER_YEAR;
     const forward = terms.term(k)?.forward ?? chain.spot * Math.exp((chain.rate - chain.dividendYield) * tYears);
-    const d = deltaIvs(expirationSmile(chain, e.expIndex, forward, tYears));
+    const d = deltaIvs(expirationSmile(chain, e.expIndex, forward, tYears, terms.quotes(k).strike));
     return d && { expiration: e.expiration, tMinutes: e.tMinutes, ...d };
   };
   const exps = terms.expirations;

@@ -81,9 +81,15 @@ export function termStructure(chain: ChainSnapshot, terms: ChainTerms = chainTer
   return rows;
 }
 
-/** Put and call IVs of one expiration by strike (NaN where missing). */
-function expirationIvs(chain: ChainSnapshot, expIndex: number): { strike: Float64Array; putIv: Float64Array; callIv: Float64Array } {
-  const { strike } = expirationQuotes(chain, expIndex);
+/**
+ * Put and call IVs of one expiration by strike (NaN where missing); `strike`, when the caller has
+ * the expiration's quotes already, is their `strike`.
+ */
+function expirationIvs(
+  chain: ChainSnapshot,
+  expIndex: number,
+  strike = expirationQuotes(chain, expIndex).strike,
+): { strike: Float64Array; putIv: Float64Array; callIv: Float64Array } {
   const putIv = new Float64Array(strike.length).fill(Number.NaN);
   const callIv = new Float64Array(strike.length).fill(Number.NaN);
   const [start, end] = expirationRowRange(chain, expIndex);
@@ -151,11 +157,12 @@ export function ratioToReference(value: number | null, reference: number | null)
 /**
  * One expiration's smile for quantiles: the out-of-the-money IV at each strike (puts below the
  * forward, calls at or above; the other side where one is missing), strikes without either dropped.
+ * `strikes`: the expiration's strikes when the caller has its quotes (`ChainTerms.quotes`).
  *
  * @see docs/methodology.md#skew-aware-sides
  */
-export function expirationSmile(chain: ChainSnapshot, expIndex: number, forward: number, tYears: number): Smile {
-  const { strike, putIv, callIv } = expirationIvs(chain, expIndex);
+export function expirationSmile(chain: ChainSnapshot, expIndex: number, forward: number, tYears: number, strikes?: Float64Array): Smile {
+  const { strike, putIv, callIv } = expirationIvs(chain, expIndex, strikes);
   const ks: number[] = [];
   const vs: number[] = [];
   for (let i = 0; i < strike.length; i++) {

@@ -1,6 +1,6 @@
 import type { ChainSnapshot } from "../market/market-data";
 import { bsmPrice } from "../math/black-scholes";
-import { chainTerms, expirationQuotes, type ChainTerms } from "./chain-terms";
+import { chainTerms, type ChainTerms } from "./chain-terms";
 import { MINUTES_PER_DAY, MINUTES_PER_YEAR, TILT_HEADLINE_DAYS, TILT_ROWS, TILT_Z_MIN_READINGS } from "./defaults";
 import { atmIvAtForward, expirationSmile } from "./term-structure";
 
@@ -36,7 +36,7 @@ export function tiltRow(chain: ChainSnapshot, terms: ChainTerms, k: number): Til
   const e = terms.expirations[k];
   const tYears = e.tMinutes / MINUTES_PER_YEAR;
   const forward = terms.term(k)?.forward ?? chain.spot * Math.exp((chain.rate - chain.dividendYield) * tYears);
-  const q = expirationQuotes(chain, e.expIndex);
+  const q = terms.quotes(k);
   let ic = -1;
   let ip = -1;
   for (let i = 0; i < q.strike.length; i++) {
@@ -45,7 +45,7 @@ export function tiltRow(chain: ChainSnapshot, terms: ChainTerms, k: number): Til
   }
   if (ic < 0 || ip < 0) return null;
   if (!(q.callBid[ic] > 0 && q.callAsk[ic] >= q.callBid[ic] && q.putBid[ip] > 0 && q.putAsk[ip] >= q.putBid[ip])) return null;
-  const smile = expirationSmile(chain, e.expIndex, forward, tYears);
+  const smile = expirationSmile(chain, e.expIndex, forward, tYears, q.strike);
   const atm = smile.strike.length >= 2 ? atmIvAtForward(smile.strike, smile.ivDecimal, smile.ivDecimal, forward) : null;
   if (atm === null) return null;
   const cMid = (q.callBid[ic] + q.callAsk[ic]) / 2;
@@ -98,6 +98,23 @@ export function tilt(chain: ChainSnapshot, terms: ChainTerms = chainTerms(chain)
   });
   const h = headline as TiltRow | null;
   return { tilt_21: h ? h.tilt : null, headline: h, rows };
+}
+
+/**
+ * `tilt(chain, terms).tilt_21` alone: the tilt of the first expiration with at least
+ * `TILT_HEADLINE_DAYS` days to settlement whose tilt can be read, without the nearby rows.
+ *
+ * @example tilt21(chain, chainTerms(chain)) === tilt(chain).tilt_21 // true
+ * @see docs/methodology.md#tilt
+ */
+export function tilt21(chain: ChainSnapshot, terms: ChainTerms): number | null {
+  const exps = terms.expirations;
+  for (let k = 0; k < exps.length; k++) {
+    if (exps[k].tMinutes < TILT_HEADLINE_DAYS * MINUTES_PER_DAY) continue;
+    const r = tiltRow(chain, terms, k);
+    if (r) return r.tilt;
+  }
+  return null;
 }
 
 /**

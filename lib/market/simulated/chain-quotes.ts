@@ -4,7 +4,7 @@
  * mid and last trade (the market reads volume from the option tape, tape-volume.ts).
  * @see docs/methodology.md#quotes-and-spreads
  */
-import { normCdf } from "../../math";
+import { normCdf } from "../../math/normal";
 import type { ChainSnapshot, PrintGrid } from "../market-data";
 import { strikeUnionFrom, type SessionBoard, type SessionGrid } from "./session-board";
 import { SPREAD, SURFACE } from "./params";
@@ -102,11 +102,11 @@ function quoteRows(board: SessionBoard, c: MinuteContext, e: number, col: number
   const sRel = spread.relative;
   const tb = tick.belowCents;
   const ta = tick.aboveCents;
-  const { lastPos } = board;
+  const { lastPos, strike, lnStrike } = board;
   // Rows come in (put, call) pairs per strike: price both from one d1/d2.
   for (let i = rowFrom; i < rowTo; i += 2) {
-    const K = board.strike[i];
-    const k = board.lnStrike[i] - lnF;
+    const K = strike[i];
+    const k = lnStrike[i] - lnF;
     const pk = phi * k;
     const w = halfTheta * (1 + rho * pk + Math.sqrt((pk + rho) * (pk + rho) + oneMinusRho2));
     const sw = Math.sqrt(w);
@@ -134,18 +134,19 @@ function quoteRows(board: SessionBoard, c: MinuteContext, e: number, col: number
     // The vega term of the width; skipped where it is below 0.05 cent (far from the money).
     const d1sq = d1 * d1;
     const vegaPart = d1sq < vegaCut ? vegaScale * Math.exp(-0.5 * d1sq) : 0;
-    for (let side = 0; side < 2; side++) {
-      const row = i + side;
-      const o = row - rowFrom + oFrom;
-      const price = side === 0 ? put : call;
-      // Spread width by product and moneyness, at least one tick; quotes on the tick grid
-      // around the model value (bid <= value <= ask), a zero bid below one tick. In whole cents.
-      // Model value and half-width now; placed on the tick grid in the pass below.
-      bid[o] = price;
-      ask[o] = 0.5 * (sBase + sRel * price + vegaPart);
-      iv[o] = vol;
-      expIndex[o] = col;
-    }
+    // Spread width by product and moneyness, at least one tick; quotes on the tick grid
+    // around the model value (bid <= value <= ask), a zero bid below one tick. In whole cents.
+    // Model value and half-width now (put row, then call row); placed on the tick grid in the
+    // pass below.
+    const o = i - rowFrom + oFrom;
+    bid[o] = put;
+    ask[o] = 0.5 * (sBase + sRel * put + vegaPart);
+    iv[o] = vol;
+    expIndex[o] = col;
+    bid[o + 1] = call;
+    ask[o + 1] = 0.5 * (sBase + sRel * call + vegaPart);
+    iv[o + 1] = vol;
+    expIndex[o + 1] = col;
   }
   toTickGrid(bid, ask, last, lastPos, rowFrom, rowTo, oFrom, tb, ta);
 }
@@ -262,6 +263,7 @@ function snapshotOf(
   strikes: Float64Array,
   rows: { strikeIndex: Int32Array; right: Uint8Array; oi: () => Float64Array },
   out: QuoteColumns,
+  owned = false,
 ): ChainSnapshot {
   const exps = board.expirations.slice(first);
   const snap: ChainSnapshot = {
@@ -276,7 +278,7 @@ function snapshotOf(
     expirations: exps.map((x) => x.expiry),
     expirySettleMs: exps.map((x) => x.settleMs),
     expiryRoot: exps.map(() => board.root),
-    strikes: strikes.slice(),
+    strikes: owned ? strikes : strikes.slice(),
     strikeIndex: rows.strikeIndex,
     expIndex: out.expIndex,
     right: rows.right,
@@ -285,9 +287,19 @@ function snapshotOf(
     ask: out.ask,
     last: out.last,
     iv: out.iv,
-    // Not quoted: the market reads volume from the option tape (tape-volume.ts) on first use.
-    volume: new Float64Array(rows.right.length).fill(Number.NaN),
+    volume: EMPTY_OI,
   };
+  // Not quoted: the market reads volume from the option tape (tape-volume.ts) on first use; NaN
+  // until then, made on first read (the market's boards replace it unread).
+  let volume: Float64Array | undefined;
+  Object.defineProperty(snap, "volume", {
+    enumerable: true,
+    configurable: true,
+    get: () => (volume ??= new Float64Array(rows.right.length).fill(Number.NaN)),
+    set: (v: Float64Array) => {
+      volume = v;
+    },
+  });
   // The board's open interest on first read (and kept; assignable): quotes alone never compute it.
   let oi: Float64Array | undefined;
   Object.defineProperty(snap, "oi", {
@@ -306,8 +318,10 @@ const EMPTY_OI = new Float64Array(0);
 /**
  * The board at `asOfMs` (a minute boundary in [open, close]) with underlying `spot` and the
  * session's regular open `_openSpot` (not read by the quotes). Expirations settled at or before `asOfMs` are left out.
+ * `owned`: the board is the caller's alone (built for this snapshot, not memoised), so the
+ * snapshot takes its strike columns without copies.
  */
-export function quoteBoard(board: SessionBoard, asOfMs: number, spot: number, _openSpot: number): ChainSnapshot {
+export function quoteBoard(board: SessionBoard, asOfMs: number, spot: number, _openSpot: number, owned = false): ChainSnapshot {
   const exps = board.expirations;
   const first = firstLive(board, asOfMs);
   const start = board.expStart[first];
@@ -318,7 +332,10 @@ export function quoteBoard(board: SessionBoard, asOfMs: number, spot: number, _o
   for (let e = first; e < exps.length; e++) {
     quoteRows(board, c, e, e - first, board.expStart[e], board.expStart[e + 1], board.expStart[e] - start, out);
   }
-  return snapshotOf(board, c, spot, first, strikes, { strikeIndex: strikeIndex.slice(), right: board.right.slice(start), oi: () => board.oi.slice(start) }, out);
+  const rows = owned
+    ? { strikeIndex, right: board.right.subarray(start), oi: () => board.oi.subarray(start) }
+    : { strikeIndex: strikeIndex.slice(), right: board.right.slice(start), oi: () => board.oi.slice(start) };
+  return snapshotOf(board, c, spot, first, strikes, rows, out, owned);
 }
 
 const grids = new WeakMap<SessionGrid, Map<number, PrintGrid>>();

@@ -16,8 +16,9 @@ import type {
   MinuteBarsOptions,
   SimulatedMarketContext,
 } from "../market-data";
-import { simulatedEarnings, simulatedOffExchangePrints, simulatedOptionPrints } from "../prints";
-import { simulatedOptionSessionSizes } from "../prints/simulated-option-prints";
+import { simulatedEarnings } from "../prints/simulated-earnings";
+import { simulatedOffExchangePrints } from "../prints/simulated-off-exchange";
+import { simulatedOptionPrints, simulatedOptionSessionSizes } from "../prints/simulated-option-prints";
 import type { EarningsEvent, OffExchangePrint, OptionPrint } from "../prints/schemas";
 import type { SymbolInfo } from "../schemas";
 import { toSymbolInfo, type SymbolSpec } from "../universe";
@@ -57,6 +58,17 @@ export type SimulatedMarket = MarketData &
      * @example market.chainWindowSync("SPXW", t, { maxExpirations: 5, strikeWindow: (k, s) => strikeWindow(k, s, 92) })
      */
     chainWindowSync(symbol: string, atMs: number, select: ChainWindowSelect, options?: ChainOptions): ChainSnapshot | null;
+    /**
+     * The head of `chainSync(symbol, atMs)`: its unsettled expirations up to the first that
+     * settles at or after `untilMs` (all when none does; at least one), the strike union of their
+     * contracts and every contract of theirs, each with exactly the values the full board gives
+     * it (open interest and volume, when read, from the full board). Only the head's part of the
+     * session's grid is built and quoted: for readers that need the near expirations only (a
+     * closing reading out to six months). Null where `chainSync` is null.
+     * @example market.chainHeadSync("SPXW", closeMs, closeMs + 184 * 86_400_000)
+     * @see docs/methodology.md#daily-readings
+     */
+    chainHeadSync(symbol: string, atMs: number, untilMs: number, options?: ChainOptions): ChainSnapshot | null;
     /**
      * The constant-maturity at-the-money-forward implied vol (decimal) of a symbol's surface at
      * the instant its board would be quoted (`chainSync(symbol, atMs).asOfMs`), `tenorDays`
@@ -227,6 +239,28 @@ function marketOn(memo: SimMemo, clock: Clock): { market: SimulatedMarket; print
   const chainWindowSync = (symbol: string, atMs: number, select: ChainWindowSelect, options?: ChainOptions): ChainSnapshot | null =>
     chainAt(symbol, atMs, select, options);
 
+  // Not memoised: a head is read once (a closing reading goes to the daily store); a board
+  // already built is not reused either (its strike union is the whole board's).
+  const chainHeadSync = (symbol: string, atMs: number, untilMs: number, options: ChainOptions = {}): ChainSnapshot | null => {
+    const spec = engine.spec(symbol);
+    if (!spec || !Number.isFinite(atMs)) return null;
+    const at = boardMinute(atMs, options.extended === true);
+    if (!at || at.d < firstSessionIndex(spec)) return null;
+    const { d, asOfMs, k } = at;
+    // Through an expiration unsettled at asOfMs: the head is empty only when the board is.
+    const grid = buildSessionGrid(engine, spec, d, Math.max(untilMs, asOfMs + 1));
+    if (grid.expirations.every((e) => e.settleMs <= asOfMs)) return null;
+    const head = buildSessionBoard(engine, spec, d, grid);
+    const snap = quoteBoard(head, asOfMs, priceAtBoundary(engine, spec, d, k), openOf(engine, spec, d), true);
+    // The head's rows are the full board's first rows from the first live expiration on, in
+    // order: its open interest (normalised over the whole board) and volume are the full
+    // snapshot's first rows.
+    const n = snap.right.length;
+    const full = (name: "oi" | "volume") => () => chainAt(symbol, atMs, null, options)![name].slice(0, n);
+    lazyColumn(snap, "oi", full("oi"));
+    return lazyVolume(snap, full("volume"));
+  };
+
   /** @see MarketData.contractMinuteQuotes: one session's minutes, priced row by row (no board). */
   const contractMinuteQuotesSync = (symbol: string, contracts: readonly ContractRef[], fromMs: number, toMs: number): ContractMinuteQuotes | null => {
     const spec = engine.spec(symbol);
@@ -323,6 +357,7 @@ function marketOn(memo: SimMemo, clock: Clock): { market: SimulatedMarket; print
     symbolInfoSync,
     chainSync,
     chainWindowSync,
+    chainHeadSync,
     atmImpliedVolSync,
     spotSync,
     minuteBarsSync,

@@ -4,11 +4,12 @@
  * depends on the order of requests: every cached value is a pure function of its key.
  * @see docs/methodology.md#determinism
  */
-import { simulatedEarnings } from "../prints";
+import { simulatedEarnings } from "../prints/simulated-earnings";
 import { symbolSpecs, type SymbolSpec } from "../universe";
 import { simCalendar } from "./_calendar";
 import { Lru } from "./_lru";
 import { computeDailyPath, type DailyPath } from "./daily-path";
+import { listedExpirations, listingClass, type Expiration } from "./expirations";
 import { computeIntradayPath, type IntradayPath } from "./intraday-path";
 import { computeVolState, type VolState } from "./vol-state";
 
@@ -20,6 +21,8 @@ export class SimEngine {
   private readonly intraday = new Lru<string, IntradayPath>(512);
   private readonly volStates = new Map<string, VolState>();
   private readonly earningsMemo = new Map<string, ReadonlyMap<string, "bmo" | "amc">>();
+  // A few listing classes per session: room for every class of a year of sessions.
+  private readonly listings = new Lru<string, readonly Expiration[]>(2048);
 
   constructor(readonly seed: number) {
     this.specList = symbolSpecs();
@@ -51,6 +54,14 @@ export class SimEngine {
       this.earningsMemo.set(ticker, m);
     }
     return m;
+  }
+
+  /**
+   * `listedExpirations(root, sessionDate)`, shared by the roots of one listing class (frozen: the
+   * boards of those roots hold the same objects).
+   */
+  expirations(root: string, sessionDate: string): readonly Expiration[] {
+    return this.listings.get(`${listingClass(root)}|${sessionDate}`, () => Object.freeze(listedExpirations(root, sessionDate).map((e) => Object.freeze(e))));
   }
 
   /** Daily factors of a path owner (memoized for the engine's lifetime). */

@@ -46,6 +46,15 @@ function quarterEnd(year: number, month: number): string {
 }
 
 /**
+ * What a root's listing depends on besides the session: its cycle, exercise style and settlement
+ * (roots of one class list the same expirations on every session).
+ */
+export function listingClass(root: string): string {
+  const info = optionRoot(root);
+  return `${info.cycle}|${info.exercise}|${info.settlement}`;
+}
+
+/**
  * Expirations of `root` listed on session `sessionDate` (ascending, each settling at or after
  * that session's open).
  * @example

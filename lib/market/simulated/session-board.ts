@@ -9,10 +9,10 @@ import type { SymbolSpec } from "../universe";
 import { simCalendar } from "./_calendar";
 import { hashText, key, normal, uniform } from "./_hash";
 import type { SimEngine } from "./engine";
-import { listedExpirations, type Expiration } from "./expirations";
+import type { Expiration } from "./expirations";
 import { lnOiAnchor, oiExpiryShape, oiRegime, oiShapeWeight } from "./open-interest";
 import { OI, SIM_RATE } from "./params";
-import { sessionStrikes, sortedUnique } from "./strike-grid";
+import { sessionStrikesView, unionOfRuns } from "./strike-grid";
 import type { VolState } from "./vol-state";
 
 const MINUTE_MS = 60_000;
@@ -106,8 +106,14 @@ export type SessionGrid = Pick<
   | "strikeUnion"
 >;
 
-/** Builds the grid of `spec`'s first option root for session index `d`. */
-export function buildSessionGrid(engine: SimEngine, spec: SymbolSpec, d: number): SessionGrid {
+/**
+ * Builds the grid of `spec`'s first option root for session index `d`. With `untilMs`, only its
+ * head: the expirations up to the first that settles at or after `untilMs` (all when none does).
+ * Expirations are listed by settlement, so a head's rows are the full grid's first rows, each
+ * identical (strike, right, row index), at the cost of the expirations it keeps.
+ * @see docs/methodology.md#daily-readings
+ */
+export function buildSessionGrid(engine: SimEngine, spec: SymbolSpec, d: number, untilMs = Number.POSITIVE_INFINITY): SessionGrid {
   const cal = simCalendar();
   const sessionDate = cal.days[d];
   const root = spec.optionRoots[0];
@@ -119,13 +125,15 @@ export function buildSessionGrid(engine: SimEngine, spec: SymbolSpec, d: number)
   const regOpenMs = cal.regOpen[d];
   const regCloseMs = cal.regClose[d];
   const nReg = Math.round((regCloseMs - regOpenMs) / MINUTE_MS);
-  const expirations = listedExpirations(root, sessionDate);
+  const listed = engine.expirations(root, sessionDate);
+  const through = listed.findIndex((e) => e.settleMs >= untilMs);
+  const expirations = listed.slice(0, through < 0 ? listed.length : through + 1);
   const nExp = expirations.length;
   const grids: Float64Array[] = [];
   let n = 0;
   for (const e of expirations) {
     const t = Math.max(e.settleMs - regOpenMs, MINUTE_MS) / YEAR_MS;
-    const g = sessionStrikes(refSpot, openSpot, owner.vol, t, spec.type);
+    const g = sessionStrikesView(refSpot, openSpot, owner.vol, t, spec.type);
     grids.push(g);
     n += 2 * g.length;
   }
@@ -137,15 +145,19 @@ export function buildSessionGrid(engine: SimEngine, spec: SymbolSpec, d: number)
   let row = 0;
   for (let e = 0; e < nExp; e++) {
     expStart[e] = row;
-    for (const K of grids[e]) {
+    const g = grids[e];
+    for (let j = 0; j < g.length; j++) {
+      const K = g[j];
       const lnK = Math.log(K);
-      for (let rt = 0; rt < 2; rt++) {
-        strike[row] = K;
-        lnStrike[row] = lnK;
-        right[row] = rt; // 0 put, 1 call
-        expIndex[row] = e;
-        row++;
-      }
+      // Rows 0 put, 1 call (`right` starts at 0).
+      strike[row] = K;
+      strike[row + 1] = K;
+      lnStrike[row] = lnK;
+      lnStrike[row + 1] = lnK;
+      right[row + 1] = 1;
+      expIndex[row] = e;
+      expIndex[row + 1] = e;
+      row += 2;
     }
   }
   expStart[nExp] = row;
@@ -263,10 +275,9 @@ export function strikeUnionFrom(board: SessionGrid, first: number): { strikes: F
   const { strike, expStart } = board;
   const start = expStart[first];
   const rows = board.n - start;
-  // Rows come in (put, call) pairs of one strike: every other row holds each listed strike once.
-  const listed = new Float64Array(rows >> 1);
-  for (let i = 0; i < listed.length; i++) listed[i] = strike[start + 2 * i];
-  const strikes = sortedUnique(listed);
+  // Rows come in (put, call) pairs of one strike, ascending within an expiration: every other row
+  // of an expiration is one ascending run of its strikes. @see docs/methodology.md#strikes
+  const strikes = unionOfRuns(strike, expStart.subarray(first), 2);
   const strikeIndex = new Int32Array(rows);
   for (let e = first; e + 1 < expStart.length; e++) {
     // Strikes ascend within an expiration: one pointer walks the union per expiration.

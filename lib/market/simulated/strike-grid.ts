@@ -30,23 +30,107 @@ function strikeBands(s: number): { fine: number; mid: number; down: number; up: 
   };
 }
 
-/** Adds the multiples of `step` in [lo, hi]; `outward` also the nearest multiple beyond each end. */
-function addMultiples(out: number[], lo: number, hi: number, step: number, outward = false): void {
+/** The multiples `i * step` for `i` in `[from, to]` (i >= 1): one ascending run of a grid. */
+interface Run {
+  from: number;
+  to: number;
+  step: number;
+}
+
+/** The run of multiples of `step` in [lo, hi]; `outward` also the nearest multiple beyond each end. */
+function multiples(lo: number, hi: number, step: number, outward = false): Run {
   const start = outward ? Math.floor(lo / step + 1e-9) : Math.ceil(lo / step - 1e-9);
   const end = outward ? Math.ceil(hi / step - 1e-9) : Math.floor(hi / step + 1e-9);
-  // Strikes as exact decimals (0.5 steps and larger are exact in binary; round the product anyway).
-  for (let i = Math.max(start, 1); i <= end; i++) out.push(Math.round(i * step * 1000) / 1000);
+  return { from: Math.max(start, 1), to: end, step };
+}
+
+// Strikes as exact decimals (0.5 steps and larger are exact in binary; round the product anyway).
+const strikeOf = (i: number, step: number): number => Math.round(i * step * 1000) / 1000;
+
+/** The three runs (near, mid, far band) of one expiration's grid around `spot`. */
+function expiryRuns(spot: number, vol: number, tYears: number, type: "index" | "etf" | "stock"): Run[] {
+  const [fine, mid, far] = strikeSteps(spot, type);
+  const b = strikeBands(vol * Math.sqrt(Math.max(tYears, 1 / 365)));
+  return [
+    multiples(spot * (1 - b.fine), spot * (1 + b.fine), fine),
+    multiples(spot * (1 - b.mid), spot * (1 + Math.min(b.mid, b.up)), mid),
+    // The far band reaches to the first far-step strike beyond each edge, so a coarse far step
+    // (low-priced names: 2.5 at $5) still lists strikes on both sides of the band.
+    multiples(spot * (1 - b.down), spot * (1 + b.up), far, true),
+  ];
 }
 
 /**
- * The distinct values of `values` in ascending order (sorts `values` in place). A typed sort and
- * one pass: about twice as fast as a Set of doubles and a sort with a comparator, same result.
+ * The distinct strikes of `runs` in ascending order, in one merge pass (no sort): each run
+ * ascends strictly, so the smallest head is the next strike and every run at it steps on. Runs of
+ * one step whose index ranges touch are one run first (the same strikes). Identical to sorting
+ * all the runs' strikes and dropping repeats. @see docs/methodology.md#strikes
  */
-export function sortedUnique(values: Float64Array): Float64Array {
-  values.sort();
+function mergeRuns(runs: Run[]): Float64Array {
+  const live: Run[] = [];
+  for (const r of runs) {
+    if (r.from > r.to) continue;
+    const same = live.find((x) => x.step === r.step && r.from <= x.to + 1 && x.from <= r.to + 1);
+    if (same) {
+      same.from = Math.min(same.from, r.from);
+      same.to = Math.max(same.to, r.to);
+    } else live.push({ ...r });
+  }
+  let cap = 0;
+  for (const r of live) cap += r.to - r.from + 1;
+  const out = new Float64Array(cap);
+  const k = live.length;
+  const head = new Float64Array(k);
+  for (let j = 0; j < k; j++) head[j] = strikeOf(live[j].from, live[j].step);
   let n = 0;
-  for (let i = 0; i < values.length; i++) if (n === 0 || values[i] !== values[n - 1]) values[n++] = values[i];
-  return values.slice(0, n);
+  for (;;) {
+    let min = Number.POSITIVE_INFINITY;
+    for (let j = 0; j < k; j++) if (head[j] < min) min = head[j];
+    if (min === Number.POSITIVE_INFINITY) break;
+    out[n++] = min;
+    for (let j = 0; j < k; j++) {
+      if (head[j] !== min) continue;
+      const r = live[j];
+      head[j] = r.from < r.to ? strikeOf(++r.from, r.step) : Number.POSITIVE_INFINITY;
+    }
+  }
+  // A view: callers that keep the grid copy it (`sessionStrikes`), the board copies it into rows.
+  return out.subarray(0, n);
+}
+
+/**
+ * The distinct values of the ascending runs of `values` that start at `starts[0]`, `starts[1]`,
+ * ... (run j ends where run j + 1 starts; a run reads every `stride`-th value), in ascending
+ * order: each run merged into the union so far (no sort). Identical to sorting all the values and
+ * dropping repeats.
+ */
+export function unionOfRuns(values: Float64Array, starts: ArrayLike<number>, stride: number): Float64Array {
+  let total = 0;
+  for (let j = 0; j + 1 < starts.length; j++) total += Math.ceil((starts[j + 1] - starts[j]) / stride);
+  let acc = new Float64Array(total);
+  let out = new Float64Array(total);
+  let na = 0;
+  // Later expirations list wider grids: merging from the last, most runs add few strikes.
+  for (let j = starts.length - 2; j >= 0; j--) {
+    const to = starts[j + 1];
+    let a = 0;
+    let b = starts[j];
+    let n = 0;
+    while (a < na || b < to) {
+      let x: number;
+      if (b >= to || (a < na && acc[a] <= values[b])) x = acc[a++];
+      else {
+        x = values[b];
+        b += stride;
+      }
+      if (n === 0 || out[n - 1] !== x) out[n++] = x;
+    }
+    const t = acc;
+    acc = out;
+    out = t;
+    na = n;
+  }
+  return acc.slice(0, na);
 }
 
 /**
@@ -55,15 +139,7 @@ export function sortedUnique(values: Float64Array): Float64Array {
  * expiryStrikes(4000, 0.17, 30 / 365, "index").includes(4000); // true
  */
 export function expiryStrikes(spot: number, vol: number, tYears: number, type: "index" | "etf" | "stock"): Float64Array {
-  const [fine, mid, far] = strikeSteps(spot, type);
-  const b = strikeBands(vol * Math.sqrt(Math.max(tYears, 1 / 365)));
-  const all: number[] = [];
-  addMultiples(all, spot * (1 - b.fine), spot * (1 + b.fine), fine);
-  addMultiples(all, spot * (1 - b.mid), spot * (1 + Math.min(b.mid, b.up)), mid);
-  // The far band reaches to the first far-step strike beyond each edge, so a coarse far step
-  // (low-priced names: 2.5 at $5) still lists strikes on both sides of the band.
-  addMultiples(all, spot * (1 - b.down), spot * (1 + b.up), far, true);
-  return sortedUnique(Float64Array.from(all));
+  return mergeRuns(expiryRuns(spot, vol, tYears, type)).slice();
 }
 
 /**
@@ -75,16 +151,11 @@ export function expiryStrikes(spot: number, vol: number, tYears: number, type: "
  * @see docs/methodology.md#strikes
  */
 export function sessionStrikes(prevClose: number, open: number, vol: number, tYears: number, type: "index" | "etf" | "stock"): Float64Array {
-  const a = expiryStrikes(prevClose, vol, tYears, type);
-  const b = expiryStrikes(open, vol, tYears, type);
-  // Merge two ascending grids without duplicates.
-  const out = new Float64Array(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let n = 0;
-  while (i < a.length || j < b.length) {
-    const k = j >= b.length || (i < a.length && a[i] <= b[j]) ? a[i++] : b[j++];
-    if (n === 0 || out[n - 1] !== k) out[n++] = k;
-  }
-  return out.slice(0, n);
+  return sessionStrikesView(prevClose, open, vol, tYears, type).slice();
+}
+
+/** `sessionStrikes` without its final copy (a view of a buffer sized for the runs): for a caller that copies it at once. */
+export function sessionStrikesView(prevClose: number, open: number, vol: number, tYears: number, type: "index" | "etf" | "stock"): Float64Array {
+  // Both grids' runs merged at once: no grid is built apart, nothing sorted.
+  return mergeRuns([...expiryRuns(prevClose, vol, tYears, type), ...expiryRuns(open, vol, tYears, type)]);
 }

@@ -25,10 +25,12 @@ export function countingMarket(market: MarketData): { market: MarketData; calls:
   const wrapped = new Proxy(market, {
     get(target, prop, receiver) {
       const v = Reflect.get(target, prop, receiver);
-      if ((prop === "chain" || prop === "optionPrints") && typeof v === "function") {
+      // The simulator's head of a board (a closing reading's first read) counts as a board read.
+      if ((prop === "chain" || prop === "chainHeadSync" || prop === "optionPrints") && typeof v === "function") {
+        const counted = prop === "optionPrints" ? prop : "chain";
         return (...args: unknown[]) => {
-          calls[prop]++;
-          if (prop === "chain") chainAt.push({ symbol: args[0] as string, atMs: args[1] as number });
+          calls[counted]++;
+          if (counted === "chain") chainAt.push({ symbol: args[0] as string, atMs: args[1] as number });
           return (v as (...a: unknown[]) => unknown).apply(target, args);
         };
       }

@@ -17,7 +17,8 @@ const clock = {
 };
 const sim = createSimulatedMarket({ seed: 42, clock });
 const asked: number[] = [];
-// The simulator, with every board request's instant logged.
+// The simulator, with every board request's instant logged (a closing reading reads the head of
+// its board first).
 const market = new Proxy(sim, {
   get: (target, prop, receiver) =>
     prop === "chain"
@@ -25,7 +26,12 @@ const market = new Proxy(sim, {
           asked.push(at);
           return target.chain(symbol, at, o as never);
         }
-      : Reflect.get(target, prop, receiver),
+      : prop === "chainHeadSync"
+        ? (symbol: string, at: number, untilMs: number) => {
+            asked.push(at);
+            return target.chainHeadSync(symbol, at, untilMs);
+          }
+        : Reflect.get(target, prop, receiver),
 });
 const vol = createVolModule({ historySessions: TEST_HISTORY_SESSIONS, symbols: TEST_SYMBOLS });
 const h = makeHarness({ market, clock, credits: 100_000, modules: [metaModule, vol] });
