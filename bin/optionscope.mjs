@@ -13,8 +13,12 @@ if (existsSync(built)) {
   mod = await import(pathToFileURL(built).href);
 } else {
   const source = fileURLToPath(new URL("../server/main.ts", import.meta.url));
-  const { ensureBundle } = await import("../server/workers/source-bundle.mjs");
-  const bundle = process.env.OPTIONSCOPE_WORKER_BUNDLE === "off" ? null : await ensureBundle(source);
+  const { ensureBundle, WORKER_ENTRIES } = await import("../server/workers/source-bundle.mjs");
+  const bundling = process.env.OPTIONSCOPE_WORKER_BUNDLE !== "off";
+  // `serve` starts worker threads at once: their bundles too, built beside the CLI's (esbuild runs
+  // them in parallel; nothing is built when the sources have not changed).
+  const entries = bundling ? [source, ...(process.argv[2] === "serve" ? WORKER_ENTRIES : [])] : [];
+  const [bundle = null] = await Promise.all(entries.map((e) => ensureBundle(e)));
   if (bundle) {
     mod = await import(pathToFileURL(bundle).href);
   } else {

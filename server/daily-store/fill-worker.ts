@@ -60,8 +60,11 @@ async function marketOf(source: MarketSource): Promise<MarketData> {
 const pool: ComputePool | undefined = (init.threads ?? 1) > 1 ? createComputePool({ source: init.source }, init.threads, "fill", FILL_NICE) : undefined;
 /** The kinds a pool thread computes (the others read this thread's store). */
 const POOLED = new Set<DailyKind>([FLOW_SUMMARY, VOL_READING]);
-/** Rows of a step in flight at once: one per pool thread for the pooled kinds. */
-const concurrency = (kind: DailyKind) => (pool && POOLED.has(kind) ? (init.threads ?? 1) : 1);
+/**
+ * Rows of a step in flight at once: two per pool thread for the pooled kinds, so each thread has
+ * its next row queued while this thread receives and writes the last one.
+ */
+const concurrency = (kind: DailyKind) => (pool && POOLED.has(kind) ? 2 * (init.threads ?? 1) : 1);
 
 const nice = lowerFillPriority();
 const ready = (async () => {

@@ -102,6 +102,19 @@ export async function buildBundle(entry, cacheDir = SOURCE_BUNDLE_CACHE) {
   }
 }
 
+/**
+ * The worker threads' entries (as tsup.config.ts names them for dist/): a checkout's `serve` builds
+ * their bundles before it starts (bin/optionscope.mjs), so its first workers do not load through
+ * tsx (about 3 s of CPU each, six of them competing with the first requests).
+ */
+export const WORKER_ENTRIES = [
+  "server/modules/positioning/stats-worker.ts",
+  "server/daily-store/fill-worker.ts",
+  "server/daily-store/compute-worker.ts",
+  "server/feeds/massive/snapshot-worker.ts",
+  "server/recording/write-worker.ts",
+].map((p) => fileURLToPath(new URL(`../../${p}`, import.meta.url)));
+
 /** `entry`'s current bundle, built first when there is none; null when it cannot be built. */
 export async function ensureBundle(entry, cacheDir = SOURCE_BUNDLE_CACHE) {
   return currentBundle(entry, cacheDir) ?? (await buildBundle(entry, cacheDir));
