@@ -145,6 +145,9 @@ function connect(path: string, fp: Record<DailyKind, string>, check: boolean): C
     throw error;
   }
   const put = db.prepare("INSERT OR REPLACE INTO daily (kind, symbol, session, fingerprint, body) VALUES (?, ?, ?, ?, ?)");
+  const insertAll = db.transaction((kind: DailyKind, rows: readonly DailyRow[], bodies: readonly Buffer[]) => {
+    for (let i = 0; i < rows.length; i++) put.run(kind, rows[i].symbol, rows[i].session, fp[kind], bodies[i]);
+  });
   return {
     db,
     ino: statSync(path).ino,
@@ -154,9 +157,15 @@ function connect(path: string, fp: Record<DailyKind, string>, check: boolean): C
     symbols: db.prepare("SELECT symbol FROM daily WHERE kind = ? AND session = ? AND fingerprint = ?").pluck(),
     put,
     count: db.prepare("SELECT count(*) FROM daily WHERE kind = ? AND fingerprint = ?").pluck(),
-    putAll: db.transaction((kind: DailyKind, rows: readonly DailyRow[]) => {
-      for (const r of rows) put.run(kind, r.symbol, r.session, fp[kind], encodeDaily(r.value));
-    }),
+    // Encoded before the transaction: the write lock, which the server's loop may be waiting for
+    // (the fill writes from its own thread), is held only for the inserts. A value that cannot be
+    // encoded still writes none of the rows.
+    putAll: (kind: DailyKind, rows: readonly DailyRow[]) =>
+      insertAll(
+        kind,
+        rows,
+        rows.map((r) => encodeDaily(r.value)),
+      ),
   };
 }
 
