@@ -3,9 +3,33 @@
 // else. A request's time limit is a timer, and the loop's longest task is what every other client
 // waits for (docs/architecture.md#worker-pools).
 
-/** Resolves after the loop's I/O and timers have had their turn (a `setImmediate`). */
-export function yieldToLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+/**
+ * Resumed work one check phase of the loop may run before the rest waits a turn, ms. Node runs
+ * every immediate queued before its check phase in that phase: sixteen requests that each yield
+ * would otherwise all resume back to back, and timers and sockets wait for all of them.
+ */
+const TURN_BUDGET_MS = 15;
+/** When the current check phase resumed its first yielded piece (-1: none yet). */
+let turnStartMs = -1;
+
+/**
+ * Resolves after the loop's I/O and timers have had their turn (a `setImmediate`), in a check
+ * phase that has not yet resumed `TURN_BUDGET_MS` of yielded work; else it waits another turn.
+ */
+export async function yieldToLoop(): Promise<void> {
+  for (;;) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const now = performance.now();
+    if (turnStartMs < 0) {
+      turnStartMs = now;
+      // Queued now, it runs first in the next check phase, before the pieces re-queued after it.
+      setImmediate(() => {
+        turnStartMs = -1;
+      });
+      return;
+    }
+    if (now - turnStartMs < TURN_BUDGET_MS) return;
+  }
 }
 
 /** A slice's default budget, ms: well under the event-loop delay targets (docs/architecture.md#worker-pools). */

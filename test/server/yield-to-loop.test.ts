@@ -34,3 +34,27 @@ describe("yieldToLoop and timeSlicer", () => {
     expect(await yielded(slice)).toBe(true);
   });
 });
+
+describe("a turn's budget of resumed work", () => {
+  it("sixteen pieces yielding at once do not all resume in one check phase, and all resume", async () => {
+    const turnOf: number[] = [];
+    let turn = 0;
+    // A timer per loop turn: counts the turns in which timers got to run.
+    const ticker = setInterval(() => turn++, 0);
+    const busy = (ms: number) => {
+      const end = performance.now() + ms;
+      while (performance.now() < end);
+    };
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        await yieldToLoop();
+        turnOf.push(turn);
+        busy(5);
+      }),
+    );
+    clearInterval(ticker);
+    expect(turnOf).toHaveLength(16);
+    // 16 x 5 ms of work with a 15 ms turn budget: spread over several turns, timers between them.
+    expect(new Set(turnOf).size).toBeGreaterThanOrEqual(4);
+  });
+});

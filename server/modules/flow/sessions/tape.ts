@@ -27,6 +27,7 @@
  * - `sessionUptoMs(date, nowMs)` -> the end of the part of the session that has happened.
  * @see docs/methodology.md#flow-session-tape
  */
+import { yieldToLoop } from "../../../yield-to-loop";
 import { computeOffLoop, FLOW_NORM } from "../../../daily-store/compute-pool";
 import {
   flowColumns,
@@ -267,9 +268,15 @@ export async function openingBoard(state: FlowState, ticker: string, date: strin
   return p;
 }
 
-function scoreTape(base: Omit<SessionTape, "columns" | "scores" | "sweeps">): SessionTape {
+/**
+ * The tape's columns, scores and sweeps: each a pass over every print (tens of ms each for SPY's
+ * session), with the loop let through between them (docs/architecture.md#worker-pools).
+ */
+async function scoreTape(base: Omit<SessionTape, "columns" | "scores" | "sweeps">): Promise<SessionTape> {
   const columns = flowColumns(base.prints, base.oi);
+  await yieldToLoop();
   const scores = scoreFlowColumns(columns, { normPremiumUsd: base.norm });
+  await yieldToLoop();
   return { ...base, columns, scores, sweeps: groupSweeps(base.prints) };
 }
 
