@@ -128,8 +128,10 @@ export function encodeDaily(value: unknown): Buffer {
 const deflateRawAsync = promisify(deflateRaw);
 
 /**
- * `encodeDaily`'s bytes (identical), deflated on libuv's thread pool: the caller's thread only
- * serialises. A market-wide table deflates for ~100 ms, which a request loop must not hold.
+ * `encodeDaily`'s format, deflated on libuv's thread pool: the caller's thread only serialises.
+ * A market-wide table deflates for ~100 ms, which a request loop must not hold. `decodeDaily`
+ * reads it back to the same value (the deflate stream's blocks may differ from the synchronous
+ * call's, so the bytes are not always identical).
  */
 export function encodeDailyOffThread(value: unknown): Promise<Buffer> {
   return deflateRawAsync(serialize(toStored(value)), { level: DEFLATE_LEVEL });
