@@ -1,7 +1,8 @@
 // A closing reading on the simulator reads the head of the closing board (its expirations out to
 // six months, `chainHeadSync`) and falls back to the full board only when a search for a term ran
 // past the head. The readings must equal, exactly, the readings of the full board
-// (docs/methodology.md#daily-readings).
+// (docs/methodology.md#daily-readings). In the simulation layer: it compares every root's readings
+// on several sessions (about 5 s), not a unit file's quick check.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { MarketData } from "../../lib/market/market-data";
 import { sessionBounds } from "../../lib/time";
