@@ -2,6 +2,7 @@
  * A synthetic board for the print-generator tests, built here from Black-Scholes with a simple
  * skew so that the tests do not depend on the simulator's internals. Not a test file.
  */
+import { contractColumns } from "../../lib/market/contract-columns";
 import { normCdf } from "../../lib/math/normal";
 import type { ChainSnapshot, SimulatedMarketContext, MinuteBars } from "../../lib/market/market-data";
 import { sessionBounds, addTradingDays } from "../../lib/time";
@@ -69,17 +70,7 @@ export function syntheticBoard(spec: BoardSpec, sessionDate: string, asOfMs: num
   const strikes: number[] = [];
   for (let k = lo; k <= hi + 1e-9; k += spec.strikeStep) strikes.push(Math.round(k * 1000) / 1000);
   const n = expirations.length * strikes.length * 2;
-  const cols = {
-    strikeIndex: new Int32Array(n),
-    expIndex: new Int32Array(n),
-    right: new Uint8Array(n),
-    oi: new Float64Array(n),
-    bid: new Float64Array(n),
-    ask: new Float64Array(n),
-    last: new Float64Array(n),
-    iv: new Float64Array(n),
-    volume: new Float64Array(n),
-  };
+  const cols = contractColumns(n);
   let i = 0;
   for (let e = 0; e < expirations.length; e++) {
     const t = Math.max((expirySettleMs[e] - asOfMs) / YEAR_MS, 60_000 / YEAR_MS);

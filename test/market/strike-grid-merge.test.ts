@@ -1,6 +1,7 @@
 // The strike grids are built by merging sorted runs (no sort). Boards must stay byte-identical, so
 // the merge is checked against the implementation it replaced (push every band's multiples, sort,
 // drop repeats), kept here as the oracle, over many levels, vols, tenors and all three types.
+import { mulberry32 } from "../../bench/_mulberry32";
 import { describe, expect, it } from "vitest";
 import { simCalendar } from "../../lib/market/simulated/_calendar";
 import { SimEngine } from "../../lib/market/simulated/engine";
@@ -44,18 +45,6 @@ function diff(got: Float64Array, want: Float64Array): string {
   return "";
 }
 
-/** Deterministic uniform draws (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 // Levels across every step threshold (and right at them), vols from calm to extreme, tenors from
 // minutes to three years.
 const LEVELS = [0.8, 4.99, 5, 7.3, 24.99, 25, 61.2, 99.99, 100, 187.4, 249.99, 250, 433, 499.99, 500, 742.1, 999.99, 1000, 2113, 5432.1, 7999.99, 8000, 21_345.6];
@@ -72,7 +61,7 @@ describe("strike grids by merge", () => {
   });
 
   it("sessionStrikes equals the sorted oracle for random closes, gaps across step thresholds, vols and tenors", () => {
-    const u = rng(7);
+    const u = mulberry32(7);
     for (let i = 0; i < 3000; i++) {
       const type = TYPES[i % 3];
       const prev = Math.exp(Math.log(0.5) + u() * Math.log(40_000));

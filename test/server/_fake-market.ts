@@ -1,6 +1,7 @@
 // A tiny deterministic MarketData for server tests: three symbols, 41 strikes, the next three
 // trading days as expirations, boards only on regular-session minutes. Independent of the
 // simulator so pipeline tests stay fast and exact.
+import { contractColumns } from "../../lib/market/contract-columns";
 import type { ChainSnapshot, MarketData, SymbolInfo } from "../../lib/market/market-data";
 import { etDateOf, isTradingDay, nextTradingDay, previousTradingDay, sessionBounds } from "../../lib/time";
 
@@ -81,17 +82,7 @@ function buildChain(symbol: string, asOfMs: number): ChainSnapshot {
   }
   const expirySettleMs = expirations.map((e) => sessionBounds(e).closeMs);
   const n = strikes.length * expirations.length * 2;
-  const c = {
-    strikeIndex: new Int32Array(n),
-    expIndex: new Int32Array(n),
-    right: new Uint8Array(n),
-    oi: new Float64Array(n),
-    bid: new Float64Array(n),
-    ask: new Float64Array(n),
-    last: new Float64Array(n),
-    iv: new Float64Array(n),
-    volume: new Float64Array(n),
-  };
+  const c = contractColumns(n);
   let r = 0;
   for (let e = 0; e < expirations.length; e++) {
     for (let s = 0; s < strikes.length; s++) {
