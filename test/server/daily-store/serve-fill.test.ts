@@ -26,6 +26,15 @@ describe("serve options", () => {
     }
   });
 
+  it("fill threads: absent by default (one per core), N from the flag or the environment; bad values name the flag and the range", () => {
+    expect(resolveServeConfig([], {}).fillThreads).toBeUndefined();
+    expect(resolveServeConfig(["--fill-threads", "3"], {}).fillThreads).toBe(3);
+    expect(resolveServeConfig([], { OPTIONSCOPE_FILL_THREADS: "1" }).fillThreads).toBe(1);
+    for (const bad of ["0", "65", "1.5", "two", "-1"]) {
+      expect(() => resolveServeConfig([`--fill-threads=${bad}`], {})).toThrow(/--fill-threads \/ OPTIONSCOPE_FILL_THREADS.*an integer from 1 to 64/);
+    }
+  });
+
   it("serve starts the filler with the default horizon; --daily-fill-sessions sets it; --no-daily-fill starts none", async () => {
     const runs: [string[], unknown][] = [
       [[], DEFAULT_FLOW_FILL_SESSIONS],
