@@ -27,7 +27,7 @@ interface LoopReading {
  * the time between its sampling timer's runs, which an idle loop keeps at the resolution: the
  * delay is that time less the resolution (0 when idle, N ms more when the loop was held N ms).
  */
-function loopWindow(resolutionMs: number): { read(): LoopReading; stop(): void } {
+function loopWindow(resolutionMs: number): { read(): LoopReading; empty(): boolean; stop(): void } {
   const h: IntervalHistogram = monitorEventLoopDelay({ resolution: resolutionMs });
   h.enable();
   let elu: EventLoopUtilization = performance.eventLoopUtilization();
@@ -47,6 +47,7 @@ function loopWindow(resolutionMs: number): { read(): LoopReading; stop(): void }
       h.reset();
       return reading;
     },
+    empty: () => h.count === 0,
     stop: () => h.disable(),
   };
 }
@@ -89,8 +90,15 @@ export function monitorEventLoop(o: EventLoopMonitorOptions = {}): EventLoopMoni
   const unregister = scrape && o.registry ? o.registry.register(() => loopFamilies(scrape.read())) : () => {};
   const logWindow = loopWindow(resolution);
   let stopped = false;
-  const logLine = () => {
+  const logLine = (deferred = false) => {
     if (stopped) return;
+    // No sample since the last line: the histogram's own timer has not run since (a stall that
+    // delayed both timers can order it after this one, even past this turn). One resolution later
+    // it has, and the line covers the stall.
+    if (logWindow.empty() && !deferred) {
+      setTimeout(() => logLine(true), resolution).unref?.();
+      return;
+    }
     const r = logWindow.read();
     o.log!({
       ts: new Date().toISOString(),
@@ -104,7 +112,7 @@ export function monitorEventLoop(o: EventLoopMonitorOptions = {}): EventLoopMoni
   };
   // The line is read after this turn's timers phase: a stall that made this timer late also made
   // the histogram's own sampling timer late, and that one may be ordered after ours.
-  const timer = o.log ? setInterval(() => setImmediate(logLine), o.logIntervalMs ?? LOOP_LOG_INTERVAL_MS) : null;
+  const timer = o.log ? setInterval(() => setImmediate(() => logLine()), o.logIntervalMs ?? LOOP_LOG_INTERVAL_MS) : null;
   timer?.unref?.();
   return {
     readLogWindow: () => logWindow.read(),
