@@ -17,7 +17,7 @@
 // pinger's p99 against its idle p99, and PASS/FAIL against the issue's targets. Figures are only
 // meaningful with nothing else running (or exactly the burners): say which in bench/README.md.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { createServer } from "node:net";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -92,10 +92,15 @@ function startServer(port: number, dataDir: string, computeWorkers: string | und
   if (computeWorkers !== undefined) args.push("--compute-workers", computeWorkers);
   // BENCH_CPU_PROF=<dir>: a CPU profile of every thread of the server (the loop's long tasks).
   const prof = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...prof, ...args], { stdio: ["ignore", "ignore", "pipe"] });
+  // BENCH_NODE_ARGS="--trace-gc ...": extra V8/Node flags for the server; its stdout goes to BENCH_SERVER_STDOUT (a file).
+  const extra = process.env.BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
+  const out = process.env.BENCH_SERVER_STDOUT ? openSync(process.env.BENCH_SERVER_STDOUT, "w") : "ignore";
+  const child = spawn(process.execPath, [...prof, ...extra, ...args], { stdio: ["ignore", out, "pipe"] });
   return new Promise((resolve, reject) => {
     let err = "";
+    const errCopy = process.env.BENCH_SERVER_STDOUT ? openSync(`${process.env.BENCH_SERVER_STDOUT}.err`, "w") : null;
     child.stderr!.on("data", (d: Buffer) => {
+      if (errCopy !== null) writeSync(errCopy, d);
       err += d.toString();
       if (err.includes("listening on")) resolve({ child });
     });

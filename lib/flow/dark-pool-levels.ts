@@ -63,15 +63,41 @@ export type LevelSort = (typeof LEVEL_SORTS)[number];
  * @see docs/methodology.md#dark-pool-levels-and-daily-totals
  */
 export function darkPoolLevels(prints: readonly LevelPrint[], bucketUsd: number | null, sort: LevelSort): DarkPoolLevels {
+  const totals = levelTotals([prints]);
+  const width = bucketUsd ?? autoLevelBucket(totals.vwap);
+  const byEdge: LevelBook = new Map();
+  bucketLevels(byEdge, prints, width);
+  return rankedLevels(byEdge, totals, width, sort);
+}
+
+/** Totals of a window's prints given in parts (a day each): the same sums as one flat pass. */
+export interface LevelTotals {
+  totalShares: number;
+  totalNotional: number;
+  vwap: number;
+}
+
+/** Levels being built, by bucket edge. */
+export type LevelBook = Map<number, DarkPoolLevel>;
+
+/**
+ * `darkPoolLevels`' totals over `parts` in order (the window's days, each a list of prints): a
+ * caller bucketing day by day sums the same way as one pass over the concatenation.
+ */
+export function levelTotals(parts: readonly (readonly LevelPrint[])[]): LevelTotals {
   let totalShares = 0;
   let totalNotional = 0;
-  for (const p of prints) {
-    totalShares += p.size;
-    totalNotional += p.notionalUsd;
+  for (const prints of parts) {
+    for (const p of prints) {
+      totalShares += p.size;
+      totalNotional += p.notionalUsd;
+    }
   }
-  const vwap = totalShares > 0 ? totalNotional / totalShares : 0;
-  const width = bucketUsd ?? autoLevelBucket(vwap);
-  const byEdge = new Map<number, DarkPoolLevel>();
+  return { totalShares, totalNotional, vwap: totalShares > 0 ? totalNotional / totalShares : 0 };
+}
+
+/** Add `prints` to the levels of `byEdge` at bucket width `width` (one part of the window at a time). */
+export function bucketLevels(byEdge: LevelBook, prints: readonly LevelPrint[], width: number): void {
   for (const p of prints) {
     const edge = bucketFloor(p.price, width);
     let level = byEdge.get(edge);
@@ -87,6 +113,11 @@ export function darkPoolLevels(prints: readonly LevelPrint[], bucketUsd: number 
       level.blockNotional += p.notionalUsd;
     }
   }
+}
+
+/** The finished levels of `byEdge`, rounded and ranked by `sort` (largest first, ties: lower price first). */
+export function rankedLevels(byEdge: LevelBook, totals: LevelTotals, width: number, sort: LevelSort): DarkPoolLevels {
+  const { totalShares, totalNotional, vwap } = totals;
   const key: Record<LevelSort, (l: DarkPoolLevel) => number> = {
     notional: (l) => l.notional,
     shares: (l) => l.shares,

@@ -68,23 +68,41 @@ export function sviIvAtDelta(p: SviParams, tYears: number, delta: number): numbe
  * @see docs/methodology.md#surface
  */
 export function surface(chain: ChainSnapshot, terms: ChainTerms = chainTerms(chain)): SurfaceModule {
+  const steps = surfaceSteps(chain, terms);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * `surface` one expiration's fit at a time: the generator yields after each fitted expiration
+ * (an SVI fit is several ms on a large root) and returns the module, so a caller on an event loop
+ * can let other work run between fits. Same values as `surface`.
+ * @example const it = surfaceSteps(chain, terms); let r = it.next(); while (!r.done) r = it.next(); r.value.expiries
+ * @see docs/methodology.md#surface
+ */
+export function* surfaceSteps(chain: ChainSnapshot, terms: ChainTerms = chainTerms(chain)): Generator<void, SurfaceModule, void> {
   const expiries: SurfaceExpiry[] = [];
   let prev: SviFit | null = null;
-  terms.expirations.forEach((e, k) => {
-    if (e.tMinutes < MINUTES_PER_DAY) return;
+  for (let k = 0; k < terms.expirations.length; k++) {
+    const e = terms.expirations[k];
+    if (e.tMinutes < MINUTES_PER_DAY) continue;
     const tYears = e.tMinutes / MINUTES_PER_YEAR;
     const forward = terms.term(k)?.forward ?? chain.spot * Math.exp((chain.rate - chain.dividendYield) * tYears);
     const fit = fitSvi(expirationSmile(chain, e.expIndex, forward, tYears));
-    if (!fit) return;
+    yield;
+    if (!fit) continue;
+    const params = fit.params;
     const at = (delta: number) => {
-      const v = sviIvAtDelta(fit.params, tYears, delta);
+      const v = sviIvAtDelta(params, tYears, delta);
       return v === null ? null : 100 * v;
     };
     const [p10, p25, c25, c10] = SURFACE_DELTAS.map(at);
     expiries.push({
       expiration: e.expiration,
       dte: e.tMinutes / MINUTES_PER_DAY,
-      atm_iv: 100 * Math.sqrt(Math.max(sviTotalVariance(fit.params, 0), 0) / tYears),
+      atm_iv: 100 * Math.sqrt(Math.max(sviTotalVariance(params, 0), 0) / tYears),
       iv_10p: p10,
       iv_25p: p25,
       iv_25c: c25,
@@ -94,11 +112,11 @@ export function surface(chain: ChainSnapshot, terms: ChainTerms = chainTerms(cha
         n: fit.n,
         rmse_iv: fit.rmseIv,
         butterfly_ok: fit.butterflyOk,
-        calendar_ok: prev ? sviCalendarGap(prev.params, fit.params) >= 0 : null,
+        calendar_ok: prev ? sviCalendarGap(prev.params, params) >= 0 : null,
       },
     });
     prev = fit;
-  });
+  }
   const s = skew30(chain, terms);
   return { rr25_30: s?.rr25_30 ?? null, bf25_30: s?.bf25_30 ?? null, atm_30: s?.atm_30 ?? null, expiries };
 }

@@ -22,6 +22,13 @@ export interface ComputeWorkerInit {
 /** A flow RVOL answer (`/v1/underlying/{ticker}/rvol`, `/v1/contract/{symbol}/rvol`): a year and more of raw prints. */
 export const FLOW_RVOL = "flow-rvol";
 
+/**
+ * A finished session's flow summary with the store's encoded bodies of it and of its contract
+ * volumes (`StoredSummary`): the worker encodes, so the loop writes bytes instead of column-encoding
+ * an SPXW summary (1.7 MB of rows) itself.
+ */
+export const FLOW_SUMMARY_STORED = "flow-summary-stored";
+
 /** A ticker's premium norm for a session (`premiumNormFor`: the prior session's whole tape for one number). */
 export const FLOW_NORM = "flow-norm";
 
@@ -45,7 +52,7 @@ export const FLOW_OI = "flow-oi";
  * session), a whole RVOL answer (its resolved target and validated query), or a simulated board.
  */
 export type ComputeTask =
-  | { kind: typeof FLOW_SUMMARY | typeof VOL_READING | typeof CONTRACT_VOLUME; symbol: string; session: IsoDate; nowMs: number }
+  | { kind: typeof FLOW_SUMMARY | typeof VOL_READING | typeof CONTRACT_VOLUME | typeof FLOW_SUMMARY_STORED; symbol: string; session: IsoDate; nowMs: number }
   | { kind: typeof FLOW_RVOL; target: RvolTarget; query: RvolQuery; nowMs: number }
   | { kind: typeof FLOW_NORM; ticker: string; session: IsoDate; nowMs: number }
   | { kind: typeof SIM_CHAIN; symbol: string; atMs: number; options: ChainOptions; nowMs: number }

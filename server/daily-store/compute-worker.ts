@@ -17,9 +17,21 @@ import { servePoolTasks } from "../workers/worker-pool";
 import { WORKER_CACHE_MB } from "./compute";
 import { premiumNormFor } from "../modules/flow/sessions/tape";
 import { FlowOiSessions } from "../modules/positioning/flow-oi-sessions";
-import { FLOW_NORM, FLOW_OI, FLOW_RVOL, SIM_CHAIN, SIM_MINUTE_QUOTES, SIM_OFF_EXCHANGE, SIM_PRINTS, type ComputeTask, type ComputeWorkerInit } from "./compute-pool";
+import {
+  FLOW_NORM,
+  FLOW_OI,
+  FLOW_RVOL,
+  FLOW_SUMMARY_STORED,
+  SIM_CHAIN,
+  SIM_MINUTE_QUOTES,
+  SIM_OFF_EXCHANGE,
+  SIM_PRINTS,
+  type ComputeTask,
+  type ComputeWorkerInit,
+} from "./compute-pool";
 import { CONTRACT_VOLUME, FLOW_SUMMARY } from "./kinds";
 import { contractVolumesOf } from "../modules/flow/sessions/contract-volumes";
+import { storedSummaryOf } from "../modules/flow/sessions/stored-summary";
 
 const init = workerData as ComputeWorkerInit;
 let nowMs = 0;
@@ -52,6 +64,7 @@ servePoolTasks(parentPort!, async (task: ComputeTask) => {
   if (task.kind === FLOW_NORM) return premiumNormFor(flow, task.ticker, task.session);
   if (task.kind === FLOW_RVOL) return rvolAnswer(flow, task.target, task.query, task.nowMs);
   if (task.kind === FLOW_SUMMARY) return computeSessionSummary(flow, task.symbol, task.session, task.nowMs);
+  if (task.kind === FLOW_SUMMARY_STORED) return storedSummaryOf(await computeSessionSummary(flow, task.symbol, task.session, task.nowMs));
   // Only the volumes cross back to the loop (the flow feed's RVOL baseline), not the whole summary.
   if (task.kind === CONTRACT_VOLUME) return contractVolumesOf(await computeSessionSummary(flow, task.symbol, task.session, task.nowMs));
   return sessionCloseReading(market, task.symbol, task.session);

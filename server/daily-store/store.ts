@@ -56,6 +56,11 @@ export interface DailyDataStore {
    * what a request loop writes. Resolves once written; a closed store writes nothing.
    */
   putOffThread?<T>(kind: DailyKind, symbol: string, session: string, value: T): Promise<void>;
+  /**
+   * Write a body `encodeDaily` made (in a worker: `FLOW_SUMMARY_STORED`), so the calling thread
+   * neither encodes nor compresses. Absent on a test's stand-in store.
+   */
+  putEncoded?(kind: DailyKind, symbol: string, session: string, body: Uint8Array): void;
   /** Write many values in one transaction: all of them or, if any fails, none. */
   putMany<T>(kind: DailyKind, rows: readonly DailyRow<T>[]): void;
   /** Fresh rows of `kind`. */
@@ -351,6 +356,12 @@ export function openDailyStore(path: string, identity: string, options: DailySto
     },
     async putOffThread(kind, symbol, session, value) {
       const body = await encodeDailyOffThread(value);
+      if (closed) return;
+      const write = (k: Connection) => void k.put.run(kind, symbol, session, fp[kind], body);
+      guarded(write, () => write(conn()));
+      stats.writes++;
+    },
+    putEncoded(kind, symbol, session, body) {
       if (closed) return;
       const write = (k: Connection) => void k.put.run(kind, symbol, session, fp[kind], body);
       guarded(write, () => write(conn()));

@@ -1,7 +1,7 @@
 // The pure dark-pool pieces: cursor text round trip and its refusal of anything else, time paging
 // on a hand-built tape (no gap or repeat either way), ranking, and the level buckets.
 import { describe, expect, it } from "vitest";
-import { autoLevelBucket, bucketFloor, darkPoolLevels } from "../../lib/flow/dark-pool-levels";
+import { autoLevelBucket, bucketFloor, bucketLevels, darkPoolLevels, levelTotals, rankedLevels, type LevelBook } from "../../lib/flow/dark-pool-levels";
 import { dailyPctAvgVol, darkPoolDailyRows } from "../../lib/flow/dark-pool-daily";
 import { decodeDarkPoolCursor, encodeDarkPoolCursor, pageByRank, pageByTime, pctOfAvgVolume, printNotionalUsd, type DarkPoolRow } from "../../lib/flow/dark-pool-trades";
 import { FlowError } from "../../lib/flow";
@@ -106,6 +106,20 @@ describe("ranking, percent of ADV, levels, daily rows", () => {
       [10.1, 1, 1],
     ]);
     expect(lv.totalShares).toBe(301);
+  });
+  it("levels built a part (a day) at a time equal the levels of the whole window, to the bit", () => {
+    // The route buckets a window day by day with the loop's other work in between (dark-pool-levels.ts).
+    const cuts = [0, 3, 3, Math.floor(tape.length / 2), tape.length - 1, tape.length];
+    const parts = cuts.slice(1).map((c, i) => tape.slice(cuts[i], c));
+    for (const bucket of [null, 0.05]) {
+      const whole = darkPoolLevels(tape, bucket, "block_notional");
+      const totals = levelTotals(parts);
+      const width = bucket ?? autoLevelBucket(totals.vwap);
+      const book: LevelBook = new Map();
+      for (const part of parts) bucketLevels(book, part, width);
+      expect(rankedLevels(book, totals, width, "block_notional")).toEqual(whole);
+      expect(whole.levels.length).toBeGreaterThan(1);
+    }
   });
   it("daily rows sum per ticker and day, or per ticker over the range", () => {
     const p = (ticker: string, price: number, size: number) => ({ ticker, price, size, notionalUsd: price * size });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { etInstant } from "../../lib/time";
 import { chainTerms, deltaIvs, expirationSmile, skew30, surface, sviIvAtDelta } from "../../lib/vol";
+import { surfaceSteps } from "../../lib/vol/surface";
 import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 const market = simulatedMarketAt(42, Date.parse("2026-01-01T00:00:00Z"));
@@ -28,6 +29,19 @@ describe("surface", () => {
       expect(e.fit.calendar_ok).not.toBe(false);
       expect(e.dte).toBeGreaterThanOrEqual(1);
     }
+  });
+
+  it("in steps, pauses after each fitted expiration and ends with the same module", () => {
+    // The server runs the steps with the loop's other work between fits (module-objects.ts).
+    const steps = surfaceSteps(chain);
+    let pauses = 0;
+    let r = steps.next();
+    while (!r.done) {
+      pauses++;
+      r = steps.next();
+    }
+    expect(pauses).toBeGreaterThanOrEqual(s.expiries.length);
+    expect(r.value).toEqual(s);
   });
 
   it("agrees with the 25-delta IVs read directly on the quoted smile", () => {

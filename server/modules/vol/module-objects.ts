@@ -16,7 +16,6 @@ import {
   readCones,
   readSigma,
   reportInstantMs,
-  surface,
   SVX_TENORS,
   termModule,
   termStructure,
@@ -32,6 +31,8 @@ import { runningLows } from "./premium-low";
 import type { EarningsReportSchema, EventsModuleSchema, SurfaceWithPctSchema, TermWithContextSchema, TiltModuleSchema, VolModuleName } from "../../../lib/api/vol";
 import { earningsContext } from "../../../lib/vol/earnings-context";
 import { skewIndex } from "../../../lib/vol/skew-index";
+import { surfaceSteps } from "../../../lib/vol/surface";
+import { timeSlicer } from "../../yield-to-loop";
 import { earningsOf, recordReports, shiftDays } from "./event-record";
 import { liveReading, type LiveReading } from "./live-reading";
 import { REFERENCE_SYMBOL, type VolState } from "./vol-route";
@@ -101,8 +102,16 @@ async function contextOf(state: VolState, x: SymbolInputs) {
  * The `surface` module with `skew_pct_1y` (percentile of `rr25_30` in its trailing year) and the
  * symbol's own SKEW-style index. @see docs/methodology.md#surface @see docs/methodology.md#skew-index
  */
-function surfaceOf(x: SymbolInputs): z.output<typeof SurfaceWithPctSchema> {
-  const s = surface(x.live.board, x.live.terms);
+async function surfaceOf(x: SymbolInputs): Promise<z.output<typeof SurfaceWithPctSchema>> {
+  // One SVI fit per expiration, ~100 ms for SPY in all: the loop runs other work between fits.
+  const steps = surfaceSteps(x.live.board, x.live.terms);
+  const slice = timeSlicer();
+  let r = steps.next();
+  while (!r.done) {
+    await slice();
+    r = steps.next();
+  }
+  const s = r.value;
   return {
     ...s,
     skew_pct_1y: ivRankPercentiles(series(x.history, (r) => r.rr25_30, s.rr25_30)).iv_pct,

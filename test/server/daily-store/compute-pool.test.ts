@@ -12,7 +12,10 @@ import { FlowOiSessions } from "../../../server/modules/positioning/flow-oi-sess
 import { premiumNormFor } from "../../../server/modules/flow/sessions/tape";
 import { rvolAnswer } from "../../../server/modules/flow/underlyings/rvol";
 import { PRINT_SLICE_MS, printSlices, withPooledChains } from "../../../server/daily-store/pooled-chains";
-import { FLOW_SUMMARY, VOL_READING } from "../../../server/daily-store/kinds";
+import { CONTRACT_VOLUME, FLOW_SUMMARY, VOL_READING } from "../../../server/daily-store/kinds";
+import { dailyDbPath, marketIdentity, openDailyStore } from "../../../server/daily-store";
+import { contractVolumesOf } from "../../../server/modules/flow/sessions/contract-volumes";
+import { tempDir } from "./_store-fixtures";
 import { createFlowState } from "../../../server/modules/flow/flow-route";
 import { computeSessionSummary, summariesByDate } from "../../../server/modules/flow/sessions/session-summary";
 import { createDailyStore } from "../../../server/modules/vol/daily-store";
@@ -60,6 +63,26 @@ describe("compute pool", () => {
     expect(pool.stats().completed - before).toBe(3 + DATES.length);
     expect(pool.stats()).toMatchObject({ name: "compute", workers: 2, queued: 0, running: 0 });
     expect(previousTradingDay("2024-03-06")).toBe(DATES[2]);
+  });
+
+  it("a finished summary computed for a request with a store: the worker encodes it, the rows read back equal to this thread's summary", async () => {
+    const t = tempDir();
+    const store = openDailyStore(dailyDbPath(t.dir), marketIdentity({ kind: "simulated", seed: SEED }));
+    try {
+      const before = store.stats().writes;
+      const flow = createFlowState({ market, computePool: pool, dailyStore: store } as unknown as AppServices);
+      const [summary] = await summariesByDate(flow, "CVX", ["2024-03-05"], NOW_MS);
+      const inline = await computeSessionSummary(createFlowState({ market } as unknown as AppServices), "CVX", "2024-03-05", NOW_MS);
+      expect(summary).toEqual(inline);
+      // Written before the summary resolved, as `putEncoded` bytes: the summary and its contract volumes.
+      expect(store.stats().writes - before).toBe(2);
+      expect(store.get(FLOW_SUMMARY, "CVX", "2024-03-05")).toEqual(inline);
+      expect(store.get(CONTRACT_VOLUME, "CVX", "2024-03-05")).toEqual(contractVolumesOf(inline));
+      expect(inline.contracts.length).toBeGreaterThan(8);
+    } finally {
+      store.close();
+      t.remove();
+    }
   });
 
   it("its workers run below the event loop's priority (nice COMPUTE_NICE); this thread keeps its own", () => {

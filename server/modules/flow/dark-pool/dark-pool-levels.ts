@@ -7,10 +7,11 @@ import {
   DarkPoolLevelsQuerySchema,
   DarkPoolTickerParamsSchema,
 } from "../../../../lib/api/flow";
-import { darkPoolLevels } from "../../../../lib/flow/dark-pool-levels";
+import { autoLevelBucket, bucketLevels, levelTotals, rankedLevels, type LevelBook } from "../../../../lib/flow/dark-pool-levels";
 import type { DarkPoolRow } from "../../../../lib/flow/dark-pool-trades";
 import { etDateOf } from "../../../../lib/time";
 import { apiErrors } from "../../../errors";
+import { timeSlicer } from "../../../yield-to-loop";
 import { addCalendarDays, calendarDates, countCalendarDays } from "../shared/date-params";
 import { darkPoolDay, symbolTable } from "./dark-pool-tape";
 import { flowMeta, flowRoute } from "../flow-route";
@@ -46,9 +47,18 @@ export const darkPoolLevelsRoute = flowRoute({
     if (!(await symbolTable(state)).has(params.ticker)) throw apiErrors.symbolNotFound([params.ticker]);
     const dateEnd = q.date_end ?? etDateOf(nowMs);
     const dateStart = q.date_start ?? addCalendarDays(dateEnd, -q.lookback_days);
-    const prints: DarkPoolRow[] = [];
-    for (const date of calendarDates(dateStart, dateEnd)) for (const r of await darkPoolDay(state, date, [params.ticker], nowMs)) prints.push(r);
-    const result = darkPoolLevels(prints, q.bucket ?? null, q.sort);
+    const days: DarkPoolRow[][] = [];
+    for (const date of calendarDates(dateStart, dateEnd)) days.push(await darkPoolDay(state, date, [params.ticker], nowMs));
+    // A month of a large ticker's prints is ~100 ms to bucket: a day at a time, the loop's other work between.
+    const totals = levelTotals(days);
+    const width = q.bucket ?? autoLevelBucket(totals.vwap);
+    const byEdge: LevelBook = new Map();
+    const slice = timeSlicer();
+    for (const day of days) {
+      bucketLevels(byEdge, day, width);
+      await slice();
+    }
+    const result = rankedLevels(byEdge, totals, width, q.sort);
     return {
       data: result.levels.slice(0, q.limit),
       meta: {

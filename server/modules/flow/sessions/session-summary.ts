@@ -20,7 +20,8 @@ import { directionSign } from "../../../../lib/flow";
 import { previousTradingDay, sessionBounds } from "../../../../lib/time";
 import { planDefinition } from "../../../accounts/plans";
 import type { Principal } from "../../../accounts/types";
-import { computeOffLoop } from "../../../daily-store/compute-pool";
+import { computeOffLoop, FLOW_SUMMARY_STORED } from "../../../daily-store/compute-pool";
+import type { StoredSummary } from "./stored-summary";
 import { CONTRACT_VOLUME, FLOW_SUMMARY } from "../../../daily-store/kinds";
 import { contractVolumesOf } from "./contract-volumes";
 import type { FlowState } from "../flow-route";
@@ -127,27 +128,45 @@ export async function sessionSummary(state: FlowState, ticker: string, date: str
   let p = state.summaries.get(key) as Promise<SessionSummary> | undefined;
   if (!p) {
     const stored = finished ? storedSummary(state, ticker, date) : undefined;
-    p = stored
-      ? Promise.resolve(stored)
-      : computeOffLoop(state.services.computePool, { kind: FLOW_SUMMARY, symbol: ticker, session: date, nowMs }, () =>
-          computeSessionSummary(state, ticker, date, nowMs),
-        ).then(async (summary) => {
-          const store = state.services.dailyStore;
-          if (finished && store) {
-            // Compressed off the loop (an SPXW summary is 1.7 MB before deflate), awaited so a
-            // caller that sees the summary sees it stored.
-            await Promise.all([
-              putFromLoop(store, FLOW_SUMMARY, ticker, date, summary),
-              // Its per-contract volumes too: the flow feed's RVOL baseline reads them (contract-volumes.ts).
-              putFromLoop(store, CONTRACT_VOLUME, ticker, date, contractVolumesOf(summary)),
-            ]);
-          }
-          return summary;
-        });
+    p = stored ? Promise.resolve(stored) : finished ? computeFinishedSummary(state, ticker, date, nowMs) : computeSummary(state, ticker, date, nowMs);
     state.summaries.set(key, p);
     p.catch(() => state.summaries.delete(key));
   }
   return p;
+}
+
+/** A session's summary so far, computed in the compute pool when there is one. */
+function computeSummary(state: FlowState, ticker: string, date: string, nowMs: number): Promise<SessionSummary> {
+  return computeOffLoop(state.services.computePool, { kind: FLOW_SUMMARY, symbol: ticker, session: date, nowMs }, () =>
+    computeSessionSummary(state, ticker, date, nowMs),
+  );
+}
+
+/**
+ * A finished session's summary, computed and written to the daily store (when the server has one)
+ * before it resolves, so a caller that sees the summary sees it stored. With a compute pool the
+ * worker encodes the rows (an SPXW summary is 1.7 MB of rows) and the loop writes their bytes.
+ */
+async function computeFinishedSummary(state: FlowState, ticker: string, date: string, nowMs: number): Promise<SessionSummary> {
+  const store = state.services.dailyStore;
+  if (!store) return computeSummary(state, ticker, date, nowMs);
+  const task = { kind: FLOW_SUMMARY_STORED, symbol: ticker, session: date, nowMs } as const;
+  const r = await computeOffLoop<StoredSummary | { summary: SessionSummary; summaryBody?: undefined; volumesBody?: undefined }>(
+    state.services.computePool,
+    task,
+    async () => ({
+      summary: await computeSessionSummary(state, ticker, date, nowMs),
+    }),
+  );
+  if (r.summaryBody && store.putEncoded) {
+    store.putEncoded(FLOW_SUMMARY, ticker, date, r.summaryBody);
+    // Its per-contract volumes too: the flow feed's RVOL baseline reads them (contract-volumes.ts).
+    store.putEncoded(CONTRACT_VOLUME, ticker, date, r.volumesBody);
+  } else {
+    // Compressed off the loop (an SPXW summary is 1.7 MB before deflate).
+    await Promise.all([putFromLoop(store, FLOW_SUMMARY, ticker, date, r.summary), putFromLoop(store, CONTRACT_VOLUME, ticker, date, contractVolumesOf(r.summary))]);
+  }
+  return r.summary;
 }
 
 /** The summary of a finished session if one was built or stored (baselines use what exists). */
