@@ -4,6 +4,7 @@ import { optionRoot } from "../../../lib/symbols";
 import { etDateOf, previousTradingDay, sessionBounds } from "../../../lib/time";
 import { attribution } from "../../attribution";
 import { boardWithOi, oiMeta } from "./flow-oi";
+import { boardShape } from "./shape-runner";
 import { gridOptions, gridRoute } from "./grid-route";
 import { knownSymbols, liveKey, noData, perSymbol, type PositioningState } from "./service";
 import { freshnessMeta } from "../freshness-meta";
@@ -39,7 +40,7 @@ export const levelsRoute = gridRoute({
     "The strikes classified as nodes on the live board (king first, then strongest |value|), each with its distance " +
     "from spot, and a summary: net exposure, the positive and negative walls, where the running sum by strike changes " +
     "sign, and the zero-gamma level of the spot profile. Same board, parameters and cache as the heatmap.",
-  handler: async ({ query, services, state, nowMs }) => {
+  handler: async ({ query, services, state, nowMs, signal, principal }) => {
     const symbols = await knownSymbols(state, query.symbols);
     const q = { ...query, layout: "net" as const };
     const cache = state.levels;
@@ -50,10 +51,15 @@ export const levelsRoute = gridRoute({
       let lv = cache.get(key, wall);
       if (!lv) {
         allCached = false;
-        const board = await services.market.chain(s, nowMs);
-        if (!board) throw noData(s, nowMs);
-        // `oi=flow`: the open interest estimated from the tape (docs/methodology.md#flow-open-interest).
-        lv = keyLevels(await boardWithOi(state, board, q), gridOptions(q), services.kernels);
+        if (q.oi === "flow") {
+          const board = await services.market.chain(s, nowMs);
+          if (!board) throw noData(s, nowMs);
+          // `oi=flow`: the open interest estimated from the tape (docs/methodology.md#flow-open-interest).
+          lv = keyLevels(await boardWithOi(state, board, q), gridOptions(q), services.kernels);
+        } else {
+          // The grid and the zero-gamma spot profile (~80 ms on SPXW) in a statistics worker when there is one.
+          lv = await boardShape(state, { kind: "levels", symbol: s, nowMs, options: gridOptions(q) }, signal, principal?.accountId ?? "");
+        }
         cache.set(key, lv, wall);
       }
       return lv;
