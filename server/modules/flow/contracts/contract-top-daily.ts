@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import { TopContractsDailyDataSchema, TopContractsDailyQuerySchema } from "../../../../lib/api/flow";
 import { rankContractTable, rankTopContracts } from "../../../../lib/flow";
+import { rankInSlices } from "./rank-in-slices";
 import { apiErrors } from "../../../errors";
 import { rememberContractTable, storedContractTable, tableSubset } from "../sessions/contract-top-table";
 import { checkBounds } from "../shared/trade-filters";
@@ -80,6 +81,6 @@ export const contractTopDailyRoute = flowRoute({
     if (table && subset !== null) return { data: rankContractTable(table, filters, subset), meta: flowMeta(services, requestId) };
     const rows = (await summariesOf(state, tickers, date, nowMs, signal)).flatMap((s) => s.contracts);
     await rememberContractTable(state, date, nowMs, tickers, rows);
-    return { data: rankTopContracts(rows, filters), meta: flowMeta(services, requestId) };
+    return { data: await rankInSlices(rows, filters), meta: flowMeta(services, requestId) };
   },
 });
