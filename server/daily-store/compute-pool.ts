@@ -11,6 +11,7 @@ import { spawnSiblingWorker } from "../spawn-sibling-worker";
 import { createWorkerPool, WorkerPoolUnavailable, type WorkerPool, type WorkerPoolStats } from "../workers/worker-pool";
 import type { MarketSource } from "./fingerprint";
 import type { RvolQuery, RvolTarget } from "../modules/flow/underlyings/rvol";
+import type { LevelsWindow } from "../modules/flow/dark-pool/dark-pool-levels";
 import type { CONTRACT_VOLUME, FLOW_SUMMARY, VOL_READING } from "./kinds";
 import { COMPUTE_NICE } from "./priority";
 
@@ -44,6 +45,9 @@ export const SIM_PRINTS = "sim-prints";
 /** A slice of simulated off-exchange prints (`MarketData.offExchangePrints`): pooled-chains.ts. */
 export const SIM_OFF_EXCHANGE = "sim-off-exchange";
 
+/** A ticker's dark-pool levels over a window (`/v1/dark-pool/levels`: a month of prints in, the levels out): dark-pool-levels.ts. */
+export const DARK_POOL_LEVELS = "dark-pool-levels";
+
 /** A symbol's open interest estimated from its session tape (`oi=flow`): positioning/flow-oi.ts. */
 export const FLOW_OI = "flow-oi";
 
@@ -59,7 +63,8 @@ export type ComputeTask =
   | { kind: typeof SIM_PRINTS; ticker: string; fromMs: number; toMs: number; nowMs: number }
   | { kind: typeof SIM_MINUTE_QUOTES; symbol: string; contracts: readonly ContractRef[]; fromMs: number; toMs: number; nowMs: number }
   | { kind: typeof SIM_OFF_EXCHANGE; tickers: readonly string[] | null; fromMs: number; toMs: number; nowMs: number }
-  | { kind: typeof FLOW_OI; symbol: string; session: IsoDate; uptoMs: number; nowMs: number };
+  | { kind: typeof FLOW_OI; symbol: string; session: IsoDate; uptoMs: number; nowMs: number }
+  | ({ kind: typeof DARK_POOL_LEVELS; nowMs: number } & LevelsWindow);
 
 /** The pool as the modules see it (`services.computePool`). */
 export interface ComputePool {

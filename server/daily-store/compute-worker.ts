@@ -18,6 +18,7 @@ import { WORKER_CACHE_MB } from "./compute";
 import { premiumNormFor } from "../modules/flow/sessions/tape";
 import { FlowOiSessions } from "../modules/positioning/flow-oi-sessions";
 import {
+  DARK_POOL_LEVELS,
   FLOW_NORM,
   FLOW_OI,
   FLOW_RVOL,
@@ -32,6 +33,7 @@ import {
 import { CONTRACT_VOLUME, FLOW_SUMMARY } from "./kinds";
 import { contractVolumesOf } from "../modules/flow/sessions/contract-volumes";
 import { storedSummaryOf } from "../modules/flow/sessions/stored-summary";
+import { windowLevels } from "../modules/flow/dark-pool/dark-pool-levels";
 
 const init = workerData as ComputeWorkerInit;
 let nowMs = 0;
@@ -63,6 +65,7 @@ servePoolTasks(parentPort!, async (task: ComputeTask) => {
   if (task.kind === FLOW_OI) return flowOi.estimate(task.symbol, task.session, task.uptoMs);
   if (task.kind === FLOW_NORM) return premiumNormFor(flow, task.ticker, task.session);
   if (task.kind === FLOW_RVOL) return rvolAnswer(flow, task.target, task.query, task.nowMs);
+  if (task.kind === DARK_POOL_LEVELS) return windowLevels(flow, task, task.nowMs);
   if (task.kind === FLOW_SUMMARY) return computeSessionSummary(flow, task.symbol, task.session, task.nowMs);
   if (task.kind === FLOW_SUMMARY_STORED) return storedSummaryOf(await computeSessionSummary(flow, task.symbol, task.session, task.nowMs));
   // Only the volumes cross back to the loop (the flow feed's RVOL baseline), not the whole summary.

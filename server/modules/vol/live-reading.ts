@@ -4,7 +4,8 @@ import type { ChainSnapshot } from "../../../lib/market/market-data";
 import { isoUtc } from "../../../lib/positioning/iso-utc";
 import { memoizeJson } from "../../http/json-body";
 import { DEFAULT_STALE_AFTER_MS, freshness } from "../../../lib/market/freshness";
-import { chainTerms, svxAll, type ChainTerms, type SvxReadings } from "../../../lib/vol";
+import { chainTerms, svx as svxOf, SVX_TENORS, type ChainTerms, type SvxReadings } from "../../../lib/vol";
+import { timeSlicer } from "../../yield-to-loop";
 import type { VolState } from "./vol-route";
 
 /** The board of a symbol at one minute, its VIX terms and SVX readings. */
@@ -38,10 +39,17 @@ export function liveReading(state: VolState, symbol: string, nowMs: number): Pro
   const key = `live|${symbol}|${Math.floor(nowMs / 60_000)}`;
   let p = state.memo.get(key) as Promise<LiveReading | null> | undefined;
   if (!p) {
-    p = state.services.market.chain(symbol, nowMs).then((board) => {
+    p = state.services.market.chain(symbol, nowMs).then(async (board) => {
       if (!board) return null;
       const terms = chainTerms(board);
-      return { symbol, board, terms, svx: svxAll(terms) };
+      // `svxAll`, a tenor per slice: each is a VIX-style sum over two expirations' strikes (tens of ms on SPXW).
+      const svx = {} as SvxReadings;
+      const slice = timeSlicer();
+      for (const tenor of SVX_TENORS) {
+        await slice();
+        svx[tenor] = svxOf(terms, tenor);
+      }
+      return { symbol, board, terms, svx };
     });
     state.memo.set(key, p);
   }

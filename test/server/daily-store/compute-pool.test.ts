@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { previousTradingDay } from "../../../lib/time";
 import { sessionCloseReading } from "../../../lib/vol";
 import { RvolQuerySchema } from "../../../lib/api/flow";
-import { computeOffLoop, createComputePool, FLOW_NORM, FLOW_OI, FLOW_RVOL, type ComputePool } from "../../../server/daily-store/compute-pool";
+import { computeOffLoop, createComputePool, DARK_POOL_LEVELS, FLOW_NORM, FLOW_OI, FLOW_RVOL, type ComputePool } from "../../../server/daily-store/compute-pool";
 import { FlowOiSessions } from "../../../server/modules/positioning/flow-oi-sessions";
 import { premiumNormFor } from "../../../server/modules/flow/sessions/tape";
 import { rvolAnswer } from "../../../server/modules/flow/underlyings/rvol";
@@ -16,6 +16,8 @@ import { CONTRACT_VOLUME, FLOW_SUMMARY, VOL_READING } from "../../../server/dail
 import { dailyDbPath, marketIdentity, openDailyStore } from "../../../server/daily-store";
 import { contractVolumesOf } from "../../../server/modules/flow/sessions/contract-volumes";
 import { tempDir } from "./_store-fixtures";
+import { windowLevels } from "../../../server/modules/flow/dark-pool/dark-pool-levels";
+import type { DarkPoolLevels } from "../../../lib/flow/dark-pool-levels";
 import { createFlowState } from "../../../server/modules/flow/flow-route";
 import { computeSessionSummary, summariesByDate } from "../../../server/modules/flow/sessions/session-summary";
 import { createDailyStore } from "../../../server/modules/vol/daily-store";
@@ -83,6 +85,15 @@ describe("compute pool", () => {
       store.close();
       t.remove();
     }
+  });
+
+  it("a ticker's dark-pool levels over a window from a worker equal this thread's (day by day, sliced)", async () => {
+    const window = { ticker: "XOM", dateStart: "2024-02-28", dateEnd: "2024-03-06", bucket: null, sort: "notional" as const };
+    const pooled = await pool.run<DarkPoolLevels>({ kind: DARK_POOL_LEVELS, ...window, nowMs: NOW_MS });
+    const inline = await windowLevels(createFlowState({ market } as unknown as AppServices), window, NOW_MS, true);
+    expect(pooled).toEqual(inline);
+    expect(inline.levels.length).toBeGreaterThan(3);
+    expect(inline.totalShares).toBeGreaterThan(0);
   });
 
   it("its workers run below the event loop's priority (nice COMPUTE_NICE); this thread keeps its own", () => {

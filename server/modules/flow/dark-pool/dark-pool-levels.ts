@@ -7,15 +7,44 @@ import {
   DarkPoolLevelsQuerySchema,
   DarkPoolTickerParamsSchema,
 } from "../../../../lib/api/flow";
-import { autoLevelBucket, bucketLevels, levelTotals, rankedLevels, type LevelBook } from "../../../../lib/flow/dark-pool-levels";
+import { autoLevelBucket, bucketLevels, levelTotals, rankedLevels, type DarkPoolLevels, type LevelBook, type LevelSort } from "../../../../lib/flow/dark-pool-levels";
+import { computeOffLoop, DARK_POOL_LEVELS } from "../../../daily-store/compute-pool";
 import type { DarkPoolRow } from "../../../../lib/flow/dark-pool-trades";
 import { etDateOf } from "../../../../lib/time";
 import { apiErrors } from "../../../errors";
 import { timeSlicer } from "../../../yield-to-loop";
 import { addCalendarDays, calendarDates, countCalendarDays } from "../shared/date-params";
 import { darkPoolDay, symbolTable } from "./dark-pool-tape";
-import { flowMeta, flowRoute } from "../flow-route";
+import { flowMeta, flowRoute, type FlowState } from "../flow-route";
 import { tickerOfPath } from "../shared/path-symbols";
+
+/** One levels request's window (what a compute task carries). */
+export interface LevelsWindow {
+  ticker: string;
+  dateStart: string;
+  dateEnd: string;
+  bucket: number | null;
+  sort: LevelSort;
+}
+
+/**
+ * The levels of a ticker's off-exchange prints over a window, every level (the caller slices).
+ * On a request loop (`sliced`) the days are bucketed one per slice, the loop's other work between.
+ * @see docs/methodology.md#dark-pool-levels-and-daily-totals
+ */
+export async function windowLevels(state: FlowState, w: LevelsWindow, nowMs: number, sliced = false): Promise<DarkPoolLevels> {
+  const days: DarkPoolRow[][] = [];
+  for (const date of calendarDates(w.dateStart, w.dateEnd)) days.push(await darkPoolDay(state, date, [w.ticker], nowMs));
+  const totals = levelTotals(days);
+  const width = w.bucket ?? autoLevelBucket(totals.vwap);
+  const byEdge: LevelBook = new Map();
+  const slice = sliced ? timeSlicer() : null;
+  for (const day of days) {
+    bucketLevels(byEdge, day, width);
+    await slice?.();
+  }
+  return rankedLevels(byEdge, totals, width, w.sort);
+}
 
 export const darkPoolLevelsRoute = flowRoute({
   host: "flow",
@@ -43,22 +72,14 @@ export const darkPoolLevelsRoute = flowRoute({
   summary: "Dark-pool volume by price level",
   description: "Off-exchange prints, shares and notional per price bucket of a ticker over a window, largest first (read as support and resistance).",
   tags: ["Dark Pool"],
-  handler: async ({ query: q, params, state, nowMs, services, requestId }) => {
+  handler: async ({ query: q, params, state, nowMs, services, requestId, signal }) => {
     if (!(await symbolTable(state)).has(params.ticker)) throw apiErrors.symbolNotFound([params.ticker]);
     const dateEnd = q.date_end ?? etDateOf(nowMs);
     const dateStart = q.date_start ?? addCalendarDays(dateEnd, -q.lookback_days);
-    const days: DarkPoolRow[][] = [];
-    for (const date of calendarDates(dateStart, dateEnd)) days.push(await darkPoolDay(state, date, [params.ticker], nowMs));
-    // A month of a large ticker's prints is ~100 ms to bucket: a day at a time, the loop's other work between.
-    const totals = levelTotals(days);
-    const width = q.bucket ?? autoLevelBucket(totals.vwap);
-    const byEdge: LevelBook = new Map();
-    const slice = timeSlicer();
-    for (const day of days) {
-      bucketLevels(byEdge, day, width);
-      await slice();
-    }
-    const result = rankedLevels(byEdge, totals, width, q.sort);
+    const window = { ticker: params.ticker, dateStart, dateEnd, bucket: q.bucket ?? null, sort: q.sort };
+    // A month of a large ticker's prints (~1M objects for SPY) is read and bucketed in a compute
+    // worker: only the levels cross to the loop.
+    const result = await computeOffLoop(services.computePool, { kind: DARK_POOL_LEVELS, ...window, nowMs }, () => windowLevels(state, window, nowMs, true), signal);
     return {
       data: result.levels.slice(0, q.limit),
       meta: {
