@@ -5,7 +5,8 @@ import { isoUtc } from "./iso-utc";
 import type { NodeType } from "./node-thresholds";
 import type { ExposureGridOptionsInput } from "./options";
 import type { HeatmapCell, PositioningChain } from "./types";
-import { zeroGammaLevel, type ZeroGamma } from "./zero-gamma";
+import { ZERO_GAMMA_PROFILE } from "./defaults";
+import { spotProfileSteps, zeroGammaOf, type ZeroGamma } from "./zero-gamma";
 import { cumulativeSum, nearestCrossing, zeroCrossings } from "./zero-crossings";
 
 /** A strike as a key level (the reference's `Level`). */
@@ -139,18 +140,40 @@ export function levelsFromFrame(frame: { spot: number; strikes: readonly Heatmap
  * @see docs/methodology.md#key-levels
  */
 export function keyLevels(chain: PositioningChain, options: ExposureGridOptionsInput | undefined, engine: KernelEngine = loadKernelsSync()): KeyLevels {
+  const steps = keyLevelsSteps(chain, options, engine, Number.POSITIVE_INFINITY);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * `keyLevels` in pieces: it pauses after the grid's levels and after each `spotChunk` spots of the
+ * zero-gamma profile (the profile of a large root is tens of ms), so a caller on an event loop can
+ * run other work between them. Same values as `keyLevels`.
+ * @example const it = keyLevelsSteps(chain, {}, engine, 25); let r = it.next(); while (!r.done) r = it.next();
+ * @see docs/methodology.md#key-levels
+ */
+export function* keyLevelsSteps(
+  chain: PositioningChain,
+  options: ExposureGridOptionsInput | undefined,
+  engine: KernelEngine,
+  spotChunk: number,
+): Generator<void, KeyLevels, void> {
   const grid = exposureGrid(chain, options, engine);
   const frame = heatmapFrame(grid, { layout: "net" });
   const base = levelsFromFrame(frame);
   // Delta: no cumulative-by-strike flip (docs/methodology.md#levels-of-the-other-metrics).
   const summary = grid.metric === "delta" ? { ...base.summary, flip: null, zeroCrossings: [] } : base.summary;
+  yield;
+  const profile = yield* spotProfileSteps(chain, options, engine, ZERO_GAMMA_PROFILE, "gamma", spotChunk);
   return {
     symbol: grid.symbol,
     asOf: isoUtc(grid.asOfMs),
     spot: grid.spot,
     kingNode: base.kingNode,
     levels: base.levels,
-    summary: { ...summary, zeroGamma: zeroGammaLevel(chain, options, engine) },
+    summary: { ...summary, zeroGamma: zeroGammaOf(profile.spots, profile.totals, chain.spot, ZERO_GAMMA_PROFILE) },
     meta: { ...grid.meta, flipMethod: "cumulative_by_strike", zeroGammaMethod: "spot_profile" },
   };
 }

@@ -89,21 +89,43 @@ export function spotProfile(
   profile: { rangePct: number; stepPct: number },
   metric: ProfileMetric,
 ): { spots: Float64Array; totals: Float64Array } {
+  const steps = spotProfileSteps(chain, options, engine, profile, metric, Number.POSITIVE_INFINITY);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * `spotProfile` `chunk` hypothetical spots per kernel call, pausing after each (a whole profile
+ * of a large root is tens of ms): each spot's total is its own sum over the contracts, so the
+ * totals equal one call's.
+ * @example const it = spotProfileSteps(chain, {}, engine, { rangePct: 10, stepPct: 0.1 }, "gamma", 25);
+ */
+export function* spotProfileSteps(
+  chain: PositioningChain,
+  options: ExposureGridOptionsInput | undefined,
+  engine: KernelEngine,
+  profile: { rangePct: number; stepPct: number },
+  metric: ProfileMetric,
+  chunk: number,
+): Generator<void, { spots: Float64Array; totals: Float64Array }, void> {
   const opts = parseGridOptions(options);
   const expCols = selectExpirations(chain, opts);
   const { columns } = selectColumns(chain, expCols, 0, chain.strikes.length, engine);
   const spots = profileSpots(chain.spot, profile.rangePct, profile.stepPct);
-  const totals = engine.profile(
-    columns,
-    {
-      spot: chain.spot,
-      rate: chain.rate,
-      dividendYield: chain.dividendYield,
-      callSign: opts.signModel.calls,
-      putSign: opts.signModel.puts,
-    },
-    spots,
-    metric,
-  );
+  const params = {
+    spot: chain.spot,
+    rate: chain.rate,
+    dividendYield: chain.dividendYield,
+    callSign: opts.signModel.calls,
+    putSign: opts.signModel.puts,
+  };
+  if (!(chunk < spots.length)) return { spots, totals: engine.profile(columns, params, spots, metric) };
+  const totals = new Float64Array(spots.length);
+  for (let i = 0; i < spots.length; i += chunk) {
+    totals.set(engine.profile(columns, params, spots.slice(i, i + chunk), metric), i);
+    yield;
+  }
   return { spots, totals };
 }

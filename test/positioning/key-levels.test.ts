@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { jsKernels, loadKernelsSync } from "../../lib/kernels";
 import { classifyNodes } from "../../lib/positioning/classify-nodes";
-import { keyLevels, levelsFromFrame } from "../../lib/positioning/key-levels";
+import { keyLevels, keyLevelsSteps, levelsFromFrame } from "../../lib/positioning/key-levels";
 import { zeroGammaLevel, profileSpots } from "../../lib/positioning/zero-gamma";
 import { zeroCrossings } from "../../lib/positioning/zero-crossings";
 import { etInstant } from "../../lib/time";
@@ -184,5 +184,29 @@ describe("outputs match the exported zod schemas (strict: no undeclared fields)"
     const { exposureGrid } = await import("../../lib/positioning/exposure-grid");
     const f = heatmapFrame(exposureGrid(chain, { layout: "matrix" }, jsKernels), { live: true });
     expect(HeatmapFrameSchema.strict().parse(f)).toEqual(f);
+  });
+});
+
+describe("keyLevelsSteps: the pieces a request loop runs between other work", () => {
+  it("equal keyLevels for any chunk of profile spots, on both kernel engines", async () => {
+    const { simulatedMarketAt } = await import("../_helpers/simulated-market");
+    const nowMs = etInstant("2024-03-15", "11:00");
+    const chain = (await simulatedMarketAt(5, nowMs).chain("SPY", nowMs))!;
+    for (const engine of [jsKernels, loadKernelsSync()]) {
+      const whole = keyLevels(chain, { maxExpirations: 6 }, engine);
+      expect(whole.summary.zeroGamma.rangePct / whole.summary.zeroGamma.stepPct).toBe(100);
+      for (const chunk of [1, 7, 25, 500]) {
+        const steps = keyLevelsSteps(chain, { maxExpirations: 6 }, engine, chunk);
+        let pauses = 0;
+        let r = steps.next();
+        while (!r.done) {
+          pauses++;
+          r = steps.next();
+        }
+        // One pause after the grid's levels, then one per chunk of the 201 spots (none when one chunk holds them all).
+        expect(pauses).toBe(1 + (chunk < 201 ? Math.ceil(201 / chunk) : 0));
+        expect(r.value).toEqual(whole);
+      }
+    }
   });
 });

@@ -8,12 +8,10 @@ import type { KernelEngine } from "../../../lib/kernels";
 import type { MarketData } from "../../../lib/market/market-data";
 import {
   expiryBuckets,
-  keyLevels,
   PositioningError,
   spotCurve,
   type ExpiryBuckets,
   type ExposureGridOptionsInput,
-  type KeyLevels,
   type PositioningErrorCode,
   type SpotCurve,
   type SpotCurveOptions,
@@ -22,15 +20,13 @@ import {
 /** One symbol's board shape at the request's market instant. */
 export type BoardShapeTask =
   | { kind: "buckets"; symbol: string; nowMs: number; options: ExposureGridOptionsInput }
-  | { kind: "curve"; symbol: string; nowMs: number; options: SpotCurveOptions }
-  // Key levels of the exchange-OI board (`/v1/gex/levels`): the grid and the zero-gamma spot profile.
-  | { kind: "levels"; symbol: string; nowMs: number; options: ExposureGridOptionsInput };
+  | { kind: "curve"; symbol: string; nowMs: number; options: SpotCurveOptions };
 
 /**
  * What a task answers: the shape, null when the symbol has no board, or the library's error as
  * data (a worker's thrown error reaches the caller as a bare message; its code must survive).
  */
-export type BoardShapeResult = { ok: true; shape: ExpiryBuckets | SpotCurve | KeyLevels | null } | { ok: false; code: PositioningErrorCode; message: string };
+export type BoardShapeResult = { ok: true; shape: ExpiryBuckets | SpotCurve | null } | { ok: false; code: PositioningErrorCode; message: string };
 
 /**
  * Compute one board shape.
@@ -40,12 +36,7 @@ export async function computeBoardShape(market: MarketData, engine: KernelEngine
   const chain = await market.chain(task.symbol, task.nowMs);
   if (!chain) return { ok: true, shape: null };
   try {
-    const shape =
-      task.kind === "buckets"
-        ? expiryBuckets(chain, task.options, engine)
-        : task.kind === "levels"
-          ? keyLevels(chain, task.options, engine)
-          : spotCurve(chain, task.options, engine);
+    const shape = task.kind === "buckets" ? expiryBuckets(chain, task.options, engine) : spotCurve(chain, task.options, engine);
     return { ok: true, shape };
   } catch (error) {
     if (error instanceof PositioningError) return { ok: false, code: error.code, message: error.message };
@@ -54,7 +45,7 @@ export async function computeBoardShape(market: MarketData, engine: KernelEngine
 }
 
 /** The shape of a result, or its library error rethrown (the error table maps it). */
-export function shapeOrThrow(result: BoardShapeResult): ExpiryBuckets | SpotCurve | KeyLevels | null {
+export function shapeOrThrow(result: BoardShapeResult): ExpiryBuckets | SpotCurve | null {
   if (!result.ok) throw new PositioningError(result.code, result.message);
   return result.shape;
 }

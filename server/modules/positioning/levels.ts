@@ -1,10 +1,10 @@
 import { LevelsDataSchema, LevelsQuerySchema } from "../../../lib/api/positioning";
-import { keyLevels } from "../../../lib/positioning";
+import { keyLevelsSteps } from "../../../lib/positioning/key-levels";
+import { timeSlicer } from "../../yield-to-loop";
 import { optionRoot } from "../../../lib/symbols";
 import { etDateOf, previousTradingDay, sessionBounds } from "../../../lib/time";
 import { attribution } from "../../attribution";
 import { boardWithOi, oiMeta } from "./flow-oi";
-import { boardShape } from "./shape-runner";
 import { gridOptions, gridRoute } from "./grid-route";
 import { knownSymbols, liveKey, noData, perSymbol, type PositioningState } from "./service";
 import { freshnessMeta } from "../freshness-meta";
@@ -23,6 +23,9 @@ async function previousCloseOf(state: PositioningState, symbol: string, asOf: st
   }
 }
 
+/** Hypothetical spots of the zero-gamma profile per kernel call (201 in all). */
+const PROFILE_SPOTS_PER_SLICE = 25;
+
 /** Credits per `/v1/gex/levels` call: the spec leaves it open; the reference and the heatmap charge 1. */
 const LEVELS_COST = 1;
 
@@ -40,7 +43,7 @@ export const levelsRoute = gridRoute({
     "The strikes classified as nodes on the live board (king first, then strongest |value|), each with its distance " +
     "from spot, and a summary: net exposure, the positive and negative walls, where the running sum by strike changes " +
     "sign, and the zero-gamma level of the spot profile. Same board, parameters and cache as the heatmap.",
-  handler: async ({ query, services, state, nowMs, signal, principal }) => {
+  handler: async ({ query, services, state, nowMs }) => {
     const symbols = await knownSymbols(state, query.symbols);
     const q = { ...query, layout: "net" as const };
     const cache = state.levels;
@@ -51,15 +54,18 @@ export const levelsRoute = gridRoute({
       let lv = cache.get(key, wall);
       if (!lv) {
         allCached = false;
-        if (q.oi === "flow") {
-          const board = await services.market.chain(s, nowMs);
-          if (!board) throw noData(s, nowMs);
-          // `oi=flow`: the open interest estimated from the tape (docs/methodology.md#flow-open-interest).
-          lv = keyLevels(await boardWithOi(state, board, q), gridOptions(q), services.kernels);
-        } else {
-          // The grid and the zero-gamma spot profile (~80 ms on SPXW) in a statistics worker when there is one.
-          lv = await boardShape(state, { kind: "levels", symbol: s, nowMs, options: gridOptions(q) }, signal, principal?.accountId ?? "");
+        const board = await services.market.chain(s, nowMs);
+        if (!board) throw noData(s, nowMs);
+        // `oi=flow`: the open interest estimated from the tape (docs/methodology.md#flow-open-interest).
+        // The grid's levels, then the zero-gamma spot profile (~80 ms on SPXW) a chunk of spots per loop slice.
+        const steps = keyLevelsSteps(await boardWithOi(state, board, q), gridOptions(q), services.kernels, PROFILE_SPOTS_PER_SLICE);
+        const slice = timeSlicer();
+        let r = steps.next();
+        while (!r.done) {
+          await slice();
+          r = steps.next();
         }
+        lv = r.value;
         cache.set(key, lv, wall);
       }
       return lv;

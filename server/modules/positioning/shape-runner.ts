@@ -1,6 +1,6 @@
 // Runs a board-shape task where the module's heavy work runs: a statistics-pool worker when the
 // app has one (a simulated market with a seed), else this thread, after which the loop yields.
-import type { ExpiryBuckets, KeyLevels, SpotCurve } from "../../../lib/positioning";
+import type { ExpiryBuckets, SpotCurve } from "../../../lib/positioning";
 import { computeBoardShape, shapeOrThrow, type BoardShapeResult, type BoardShapeTask } from "./board-shapes";
 import { noData, type PositioningState } from "./service";
 import { StatsPoolUnavailable } from "./stats-pool";
@@ -28,8 +28,7 @@ async function runTask(state: PositioningState, task: BoardShapeTask, signal: Ab
  */
 export async function boardShape(state: PositioningState, task: BoardShapeTask & { kind: "buckets" }, signal: AbortSignal, tenant: string): Promise<ExpiryBuckets>;
 export async function boardShape(state: PositioningState, task: BoardShapeTask & { kind: "curve" }, signal: AbortSignal, tenant: string): Promise<SpotCurve>;
-export async function boardShape(state: PositioningState, task: BoardShapeTask & { kind: "levels" }, signal: AbortSignal, tenant: string): Promise<KeyLevels>;
-export async function boardShape(state: PositioningState, task: BoardShapeTask, signal: AbortSignal, tenant: string): Promise<ExpiryBuckets | SpotCurve | KeyLevels> {
+export async function boardShape(state: PositioningState, task: BoardShapeTask, signal: AbortSignal, tenant: string): Promise<ExpiryBuckets | SpotCurve> {
   const shape = shapeOrThrow(await runTask(state, task, signal, tenant));
   if (!shape) throw noData(task.symbol, task.nowMs);
   return shape;

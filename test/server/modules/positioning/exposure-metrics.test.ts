@@ -13,8 +13,6 @@ import { createConcurrencyLimiter, createRateLimiter } from "../../../../server/
 import { moduleStateOf, positioningModule } from "../../../../server/modules";
 import { buildBoardState } from "../../../../server/modules/positioning/board-source";
 import { computeBoardShape } from "../../../../server/modules/positioning/board-shapes";
-import { gridOptions } from "../../../../server/modules/positioning/grid-route";
-import { LevelsQuerySchema } from "../../../../lib/api/positioning";
 import { boardQueryOf, streamQuery } from "../../../../server/modules/positioning/stream-query";
 import { type Harness, makeHarness, NOW_MS } from "../../_harness";
 
@@ -176,19 +174,5 @@ describe("board shapes in the statistics workers (simulated market)", () => {
     expect(curve.data.symbols[0].points).toEqual((c.shape as { points: unknown }).points);
     // Both ran in the workers.
     expect(state.statsPool()?.stats().completed).toBe(2);
-  });
-
-  it("key levels come from a worker too, equal to this thread's on the same board; oi=flow stays on this thread", async () => {
-    const get = async (path: string) => (await app.request(path, { headers: { Authorization: `Bearer ${key}` } })).json();
-    const before = state.statsPool()!.stats().completed;
-    const levels = (await get("/v1/gex/levels?symbols=SPY")).data.symbols[0];
-    expect(state.statsPool()!.stats().completed).toBe(before + 1);
-    const options = gridOptions({ ...LevelsQuerySchema.parse({ symbols: "SPY" }), layout: "net" });
-    const inline = keyLevels((await sim.chain("SPY", nowMs))!, options, app.services.kernels);
-    expect(levels.levels).toEqual(inline.levels);
-    expect(levels.summary).toEqual(inline.summary);
-    expect(levels.summary.zeroGamma.method).toBe("spot_profile");
-    await get("/v1/gex/levels?symbols=SPY&oi=flow");
-    expect(state.statsPool()!.stats().completed).toBe(before + 1);
   });
 });
