@@ -6,7 +6,7 @@
  * callers when the workers cannot start. See docs/architecture.md#worker-pools.
  */
 import { availableParallelism } from "node:os";
-import type { ChainOptions, ContractRef, IsoDate } from "../../lib/market/market-data";
+import type { ChainOptions, ContractRef, IsoDate, MinuteBarsOptions } from "../../lib/market/market-data";
 import { spawnSiblingWorker } from "../spawn-sibling-worker";
 import { createWorkerPool, WorkerPoolUnavailable, type WorkerPool, type WorkerPoolStats } from "../workers/worker-pool";
 import type { MarketSource } from "./fingerprint";
@@ -42,6 +42,9 @@ export const SIM_MINUTE_QUOTES = "sim-minute-quotes";
 /** A slice of a simulated ticker's option prints (`MarketData.optionPrints`): pooled-chains.ts. */
 export const SIM_PRINTS = "sim-prints";
 
+/** A simulated ticker's minute bars over a span (`MarketData.minuteBars`: tens of ms of path per day): pooled-chains.ts. */
+export const SIM_MINUTE_BARS = "sim-minute-bars";
+
 /** A slice of simulated off-exchange prints (`MarketData.offExchangePrints`): pooled-chains.ts. */
 export const SIM_OFF_EXCHANGE = "sim-off-exchange";
 
@@ -61,6 +64,7 @@ export type ComputeTask =
   | { kind: typeof FLOW_NORM; ticker: string; session: IsoDate; nowMs: number }
   | { kind: typeof SIM_CHAIN; symbol: string; atMs: number; options: ChainOptions; nowMs: number }
   | { kind: typeof SIM_PRINTS; ticker: string; fromMs: number; toMs: number; nowMs: number }
+  | { kind: typeof SIM_MINUTE_BARS; ticker: string; fromMs: number; toMs: number; options: MinuteBarsOptions; nowMs: number }
   | { kind: typeof SIM_MINUTE_QUOTES; symbol: string; contracts: readonly ContractRef[]; fromMs: number; toMs: number; nowMs: number }
   | { kind: typeof SIM_OFF_EXCHANGE; tickers: readonly string[] | null; fromMs: number; toMs: number; nowMs: number }
   | { kind: typeof FLOW_OI; symbol: string; session: IsoDate; uptoMs: number; nowMs: number }

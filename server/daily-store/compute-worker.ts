@@ -24,6 +24,7 @@ import {
   FLOW_RVOL,
   FLOW_SUMMARY_STORED,
   SIM_CHAIN,
+  SIM_MINUTE_BARS,
   SIM_MINUTE_QUOTES,
   SIM_OFF_EXCHANGE,
   SIM_PRINTS,
@@ -60,6 +61,7 @@ servePoolTasks(parentPort!, async (task: ComputeTask) => {
   nowMs = task.nowMs;
   if (task.kind === SIM_CHAIN) return market.chain(task.symbol, task.atMs, task.options);
   if (task.kind === SIM_PRINTS) return market.optionPrints(task.ticker, task.fromMs, task.toMs);
+  if (task.kind === SIM_MINUTE_BARS) return market.minuteBars(task.ticker, task.fromMs, task.toMs, task.options);
   if (task.kind === SIM_MINUTE_QUOTES) return market.contractMinuteQuotes?.(task.symbol, task.contracts, task.fromMs, task.toMs) ?? null;
   if (task.kind === SIM_OFF_EXCHANGE) return market.offExchangePrints(task.tickers, task.fromMs, task.toMs);
   if (task.kind === FLOW_OI) return flowOi.estimate(task.symbol, task.session, task.uptoMs);

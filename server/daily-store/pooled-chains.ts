@@ -7,14 +7,26 @@
  *   in 15-minute slices of the regular session, each its own task and reply, so receiving the
  *   print objects (structured clone, about 10 us each) costs the event loop a few ms per slice
  *   between other work, never the whole session at once.
+ * - `minuteBars` (price history, a day at a time from its caller: a day of the simulated path) runs
+ *   in a worker and comes back as columns.
  * - `contractMinuteQuotes` (premium lows: a few contracts on every board of a session so far, which
  *   builds the session's grid first) runs in a worker and comes back as columns.
  * The event loop only awaits. Every other method is the market's own. See
  * docs/architecture.md#worker-pools.
  */
-import type { ChainOptions, ChainSnapshot, ContractMinuteQuotes, ContractRef, MarketData, OffExchangePrint, OptionPrint } from "../../lib/market/market-data";
+import type {
+  ChainOptions,
+  ChainSnapshot,
+  ContractMinuteQuotes,
+  ContractRef,
+  MarketData,
+  MinuteBars,
+  MinuteBarsOptions,
+  OffExchangePrint,
+  OptionPrint,
+} from "../../lib/market/market-data";
 import { CalendarError, etDateOf, isTradingDay, sessionBounds } from "../../lib/time";
-import { computeOffLoop, SIM_CHAIN, SIM_MINUTE_QUOTES, SIM_OFF_EXCHANGE, SIM_PRINTS, type ComputePool } from "./compute-pool";
+import { computeOffLoop, SIM_CHAIN, SIM_MINUTE_BARS, SIM_MINUTE_QUOTES, SIM_OFF_EXCHANGE, SIM_PRINTS, type ComputePool } from "./compute-pool";
 
 /** One print task's span: the boards' refresh cadence (each slice reads one anchor board). */
 export const PRINT_SLICE_MS = 15 * 60_000;
@@ -80,6 +92,11 @@ export function withPooledChains(market: MarketData, pool: ComputePool): MarketD
     );
     return parts.length === 1 ? parts[0] : ([] as OffExchangePrint[]).concat(...parts);
   };
+  // A day of minute bars is a day of the simulated path (tens of ms): built in a worker, sent back as columns.
+  const minuteBars = (ticker: string, fromMs: number, toMs: number, options?: MinuteBarsOptions): Promise<MinuteBars> => {
+    const task = { kind: SIM_MINUTE_BARS, ticker, fromMs, toMs, options: options ?? {}, nowMs: market.clock.now() } as const;
+    return computeOffLoop(pool, task, () => market.minuteBars(ticker, fromMs, toMs, options));
+  };
   const ownMinuteQuotes = market.contractMinuteQuotes?.bind(market);
   const contractMinuteQuotes = (symbol: string, contracts: readonly ContractRef[], fromMs: number, toMs: number): Promise<ContractMinuteQuotes | null> => {
     const task = { kind: SIM_MINUTE_QUOTES, symbol, contracts, fromMs, toMs, nowMs: market.clock.now() } as const;
@@ -90,6 +107,7 @@ export function withPooledChains(market: MarketData, pool: ComputePool): MarketD
       if (prop === "chain") return chain;
       if (prop === "contractMinuteQuotes" && ownMinuteQuotes) return contractMinuteQuotes;
       if (prop === "optionPrints") return optionPrints;
+      if (prop === "minuteBars") return minuteBars;
       if (prop === "offExchangePrints") return offExchangePrints;
       const v = Reflect.get(target, prop, target);
       return typeof v === "function" ? v.bind(target) : v;

@@ -146,6 +146,23 @@ describe("compute pool", () => {
     expect(got).toEqual(await market.contractMinuteQuotes!("XOM", contracts, from, NOW_MS));
   });
 
+  it("minute bars (price history) from a worker equal this thread's, regular and extended, over a day and a part of today", async () => {
+    const pooled = withPooledChains(market, pool);
+    const before = pool.stats().completed;
+    // [from, to, extended, minutes]: a regular session, an extended one (04:00-20:00 ET), today's two hours so far.
+    const windows: [number, number, boolean, number][] = [
+      [Date.parse("2024-03-05T06:00:00Z"), Date.parse("2024-03-06T06:00:00Z"), false, 390],
+      [Date.parse("2024-03-05T06:00:00Z"), Date.parse("2024-03-06T06:00:00Z"), true, 960],
+      [Date.parse("2024-03-06T14:00:00Z"), NOW_MS, true, 120],
+    ];
+    for (const [from, to, extended, minutes] of windows) {
+      const got = await pooled.minuteBars("XOM", from, to, { extended });
+      expect(got.t.length).toBe(minutes);
+      expect(got).toEqual(await market.minuteBars("XOM", from, to, { extended }));
+    }
+    expect(pool.stats().completed - before).toBe(windows.length);
+  });
+
   it("option prints from workers, a 15-minute slice per task, equal this thread's for any window", async () => {
     const pooled = withPooledChains(market, pool);
     const open = Date.parse("2024-03-05T14:30:00Z");

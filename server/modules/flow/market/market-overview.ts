@@ -1,5 +1,6 @@
 // GET /v1/market/overview: market-wide (or listed tickers') flow of the session so far (spec
 // "Flow endpoints", `/v1/market/overview` parameters; record "Market overview").
+import { timeSlicer } from "../../../yield-to-loop";
 import { MarketOverviewQuerySchema } from "../../../../lib/api/flow";
 import { marketOverview, MarketOverviewSchema, PREMIUM_RVOL_LOOKBACK_SESSIONS } from "../../../../lib/flow";
 import { addTradingDays, previousTradingDay, sessionBounds } from "../../../../lib/time";
@@ -28,6 +29,8 @@ async function baselinePremiums(state: FlowState, tickers: readonly string[], da
   const minute = Math.floor(elapsedMs / 60_000);
   let d = previousTradingDay(date);
   const first = addTradingDays(date, -PREMIUM_RVOL_LOOKBACK_SESSIONS);
+  // Up to 20 sessions x the universe of stored summaries, each decoded on first read: sliced.
+  const slice = timeSlicer();
   for (; d >= first && d >= FLOW_FIRST_DATE; d = previousTradingDay(d)) {
     wanted++;
     let sum = 0;
@@ -39,6 +42,7 @@ async function baselinePremiums(state: FlowState, tickers: readonly string[], da
         break;
       }
       sum += s.premiumByMinute[Math.min(minute, s.premiumByMinute.length - 1)];
+      await slice();
     }
     if (complete) premiums.push(sum);
   }
