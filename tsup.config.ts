@@ -1,7 +1,8 @@
 import { cpSync } from "node:fs";
 import { defineConfig } from "tsup";
 
-// Server entry points, ESM + CJS. The library (dist/lib/, dist/wasm/) and every declaration file,
+// Server entry points, ESM + CJS: the build of the @optionscope/server package (staged and packed
+// by scripts/pack-server.mjs). The library (dist/lib/, dist/wasm/) and every declaration file,
 // the server's included, are built per module by scripts/build-lib.mjs after this build: `clean`
 // here would remove them.
 export default defineConfig((cli) => [
@@ -27,8 +28,12 @@ export default defineConfig((cli) => [
     clean: true,
     splitting: false,
     shims: true,
-    // The SQLite addon finds its prebuilt binary beside its own files (server/sqlite.ts): never bundled.
-    external: ["@photostructure/sqlite"],
+    // The server package's dependencies (server/package.json: h3, the stores' drivers, the MCP SDK,
+    // zod...) stay imports, installed with @optionscope/server; tsup's own default reads only the
+    // root package.json, the library's, which no longer lists them. The library's code the server
+    // imports by relative path (`../lib/...`) is bundled: docs/architecture.md#packages. The SQLite
+    // addon, among them, finds its prebuilt binary beside its own files (server/sqlite.ts).
+    external: ["server/package.json"],
     // The PostgreSQL store reads its SQL migrations from `./migrations` beside the running file
     // (server/accounts/postgres/migrate.ts), which in the build is dist/.
     onSuccess: async () => cpSync("server/accounts/postgres/migrations", `${cli.outDir ?? "dist"}/migrations`, { recursive: true }),

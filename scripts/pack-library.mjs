@@ -49,8 +49,10 @@ export function libraryManifest(pkg, imports) {
   const out = Object.fromEntries(keep.filter((k) => pkg[k] !== undefined).map((k) => [k, pkg[k]]));
   out.exports = Object.fromEntries(Object.entries(pkg.exports).filter(([k]) => k !== "./server"));
   out.files = LIBRARY_FILES;
-  const deps = Object.entries(pkg.dependencies ?? {}).filter(([name]) => imports.has(name));
-  const missing = [...imports].filter((name) => !pkg.dependencies?.[name]);
+  // Node's builds load `optionscope/client/schemas` by the package's own name (scripts/build-lib.mjs).
+  const external = new Set([...imports].filter((name) => name !== pkg.name));
+  const deps = Object.entries(pkg.dependencies ?? {}).filter(([name]) => external.has(name));
+  const missing = [...external].filter((name) => !pkg.dependencies?.[name]);
   if (missing.length > 0) throw new Error(`the library imports ${missing.join(", ")}, which package.json does not list as dependencies`);
   if (deps.length > 0) out.dependencies = Object.fromEntries(deps);
   return out;

@@ -65,5 +65,8 @@ describe("npm run build output", () => {
     expect(entries.map(([k]) => k)).toEqual(expect.arrayContaining([".", "./server", "./kernels", "./positioning", "./client"]));
     const targets = entries.flatMap(([, e]: [string, any]) => [e.import.default, e.import.types, e.require.default, e.require.types]);
     for (const t of targets) expect(existsSync(join(outDir, t.replace("./dist/", ""))), t).toBe(true);
+    // Node's few-file ESM build (scripts/build-lib.mjs), one per library entry.
+    const library = entries.filter(([, e]: [string, any]) => e.import.default.startsWith("./dist/lib/"));
+    for (const [k, e] of library as [string, any][]) expect(existsSync(join(outDir, String(e.import.node).replace("./dist/", ""))), `${k}: ${e.import.node}`).toBe(true);
   });
 });

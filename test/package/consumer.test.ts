@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -40,6 +40,25 @@ const USE_JS = `
   const result = { before, engine: engine.name, after: lib.kernelsInfo().wasmInstantiated, vol: iv.ok ? iv.vol : null,
     net: Array.from(grid.net), nodes: frame.strikes.length };`;
 
+/**
+ * Identity across entries, run in the consumer after `lib` (the root) is loaded: every subpath's
+ * names are the root's own objects; a schema reached through `optionscope/client/schemas` is the
+ * root's; a validation error from either is one ZodError class (one vendored zod). `load` is
+ * `import` or `require`.
+ */
+const IDENTITY_JS = (load: string, subpaths: string[]) => `
+  const mismatched = [];
+  for (const s of ${JSON.stringify(subpaths)}) {
+    const m = await ${load}("optionscope/" + s);
+    for (const [k, v] of Object.entries(m)) if (k !== "__esModule" && k in lib && lib[k] !== v) mismatched.push(s + ":" + k);
+  }
+  const { operationSchemas } = await ${load}("optionscope/client/schemas");
+  const identity = {
+    mismatched,
+    sharedSchema: Object.values(operationSchemas).some((op) => op.data === lib.MarketOverviewSchema),
+    oneZodError: lib.IsoDateSchema.safeParse(1).error.constructor === operationSchemas.getServerTime.data.safeParse("x").error.constructor,
+  };`;
+
 function node(cwd: string, args: string[]) {
   const r = spawnSync(process.execPath, args, { cwd, encoding: "utf8" });
   if (r.status !== 0) throw new Error(r.stderr);
@@ -48,13 +67,20 @@ function node(cwd: string, args: string[]) {
 
 describe("a fresh project using the installed library", () => {
   let pack: PackResult;
+  let subpaths: string[];
   let esm: { keys: string[]; sameInstance: boolean; before: boolean; engine: string; after: boolean; vol: number; net: number[]; nodes: number };
   beforeAll(async () => {
     pack = (await waitForPackage()).pack;
+    const manifest = JSON.parse(readFileSync(join(pack.stage, "package.json"), "utf8"));
+    subpaths = Object.keys(manifest.exports)
+      .filter((k) => k.startsWith("./") && k !== "./package.json")
+      .map((k) => k.slice(2));
   }, 600_000);
 
+  const sameObjects = { mismatched: [], sharedSchema: true, oneZodError: true };
+
   it("ESM: the reviewed names, subpaths sharing one module graph, nothing instantiated before first use", () => {
-    esm = node(pack.consumer, [
+    const run = node(pack.consumer, [
       "--input-type=module",
       "-e",
       `${CHAIN_JS}
@@ -63,11 +89,16 @@ describe("a fresh project using the installed library", () => {
       const math = await import("optionscope/math");
       const client = await import("optionscope/client");
       const sameInstance = kernels.loadKernels === lib.loadKernels && math.impliedVol === lib.impliedVol && client.createClient === lib.createClient;
+      ${IDENTITY_JS("import", subpaths)}
       ${USE_JS}
-      process.stdout.write(JSON.stringify({ keys: Object.keys(lib).sort(), sameInstance, ...result }));`,
+      process.stdout.write(JSON.stringify({ keys: Object.keys(lib).sort(), sameInstance, identity, resolved: import.meta.resolve("optionscope"), ...result }));`,
     ]);
+    esm = run;
     expect(esm.keys).toEqual(expected);
     expect(esm.sameInstance).toBe(true);
+    expect(run.identity).toEqual(sameObjects);
+    // Node takes the few-file build (the `node` condition), bundlers the per-module one.
+    expect(run.resolved).toMatch(/\/optionscope\/dist\/lib\/node\/index\.js$/);
     expect([esm.before, esm.engine, esm.after]).toEqual([false, "wasm", true]);
     expect(esm.vol).toBeCloseTo(0.27, 12);
     expect(esm.net.some((v) => v !== 0)).toBe(true);
@@ -80,13 +111,18 @@ describe("a fresh project using the installed library", () => {
       const { loadKernelsSync } = require("optionscope/kernels");
       const { impliedVol } = require("optionscope/math");
       const r = impliedVol({ price: 2, spot: 100, strike: 100, tYears: 0.1, rate: 0, dividendYield: 0, right: "P" });
-      process.stdout.write(JSON.stringify({ keys: Object.keys(lib).filter((k) => k !== "__esModule").sort(), engine: loadKernelsSync().name, ok: r.ok }));`,
+      (async () => {
+        ${IDENTITY_JS("require", subpaths)}
+        process.stdout.write(JSON.stringify({ keys: Object.keys(lib).filter((k) => k !== "__esModule").sort(), engine: loadKernelsSync().name, ok: r.ok, identity }));
+      })();`,
     ]);
-    expect(cjs).toEqual({ keys: expected, engine: "wasm", ok: true });
+    expect(cjs).toEqual({ keys: expected, engine: "wasm", ok: true, identity: sameObjects });
   });
 
-  it("strict TypeScript (nodenext, no skipLibCheck) type-checks an ESM and a CJS consumer", () => {
+  it("strict TypeScript (nodenext, no skipLibCheck) type-checks an ESM and a CJS consumer, without zod installed", () => {
     const dir = pack.consumer;
+    // The schemas' zod types resolve to the declarations vendored in the package.
+    expect(existsSync(join(dir, "node_modules", "zod"))).toBe(false);
     writeFileSync(
       join(dir, "tsconfig.json"),
       JSON.stringify({
@@ -96,20 +132,22 @@ describe("a fresh project using the installed library", () => {
     );
     writeFileSync(
       join(dir, "use.mts"),
-      `import { impliedVol, loadKernels, type ExposureGrid, type ImpliedVolResult } from "optionscope";
+      `import { impliedVol, IsoDateSchema, loadKernels, type ExposureGrid, type ImpliedVolResult } from "optionscope";
 import { loadKernels as fromSubpath } from "optionscope/kernels";
 import { createClient } from "optionscope/client";
 const r: ImpliedVolResult = impliedVol({ price: 5, spot: 100, strike: 100, tYears: 0.25, rate: 0, dividendYield: 0, right: "C" });
 export const same: boolean = r.ok && fromSubpath === loadKernels;
 export type Grid = ExposureGrid;
 export const client = createClient({ baseUrl: "http://localhost:8080", apiKey: "k" });
+export const day: string = IsoDateSchema.parse("2025-03-05");
 `,
     );
     writeFileSync(
       join(dir, "use.cts"),
-      `import { bsmPrice } from "optionscope/math";
+      `import { bsmPrice, BsmInputSchema } from "optionscope/math";
 import * as os from "optionscope";
 export const price: number = bsmPrice({ spot: 100, strike: 100, tYears: 0.25, rate: 0, dividendYield: 0, vol: 0.2, right: "C" });
+export const spot: number = BsmInputSchema.parse({ spot: 100, strike: 100, tYears: 0.25, rate: 0, dividendYield: 0, vol: 0.2, right: "C" }).spot;
 export const names: number = Object.keys(os).length;
 `,
     );

@@ -2,7 +2,7 @@
 // legend, the spot profile and the session heatmap. Each function draws one canvas from data and
 // leaves behind, for that canvas, what the pointer reads (`hoverAt`) and the boxes of the labels
 // it printed (`labelBoxes`: placed so that no two overlap; docs/methodology.md#heatmap-page-labels).
-import { formatUsd } from "../../../../lib/positioning/briefs";
+import { formatUsd } from "optionscope/positioning";
 import { etHhmm, etYmd } from "./et-format";
 import { colorOf, legendValue, pixelOf, scaleOf } from "./colors";
 import type { HeatmapView } from "./model";

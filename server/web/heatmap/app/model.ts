@@ -1,7 +1,7 @@
 // What the heatmap page computes from one board, in the browser, with the library's kernels:
 // the strike x expiration grid, its classified per-strike frame, the key levels, the spot profile.
 // Pure (no DOM), so the page, the static build and the tests share it.
-import type { KernelEngine } from "../../../../lib/kernels";
+import type { KernelEngine } from "optionscope/kernels";
 import {
   exposureGrid,
   heatmapFrame,
@@ -17,7 +17,7 @@ import {
   type Metric,
   type PositioningChain,
   type SignModel,
-} from "../../../../lib/positioning";
+} from "optionscope/positioning";
 import type { BoardJson } from "../../../modules/positioning/board-columns";
 
 export type { BoardJson };

@@ -2,11 +2,10 @@
 // control change (metric, expirations, strikes, sign, what-if spot) and redraws; loads the
 // session history; replays any minute; follows the live stream. State shown to tests and screen
 // readers on `#board[data-state]` and `#status`, owned by one state machine (page-status.ts).
-import { loadKernels, type KernelEngine } from "../../../../lib/kernels";
-import { formatUsd } from "../../../../lib/positioning/briefs";
-import type { PositioningChain } from "../../../../lib/positioning";
-import { etInstant, marketStateAt, sessionBounds } from "../../../../lib/time";
-import { openStream } from "../../../../lib/stream-client";
+import { loadKernels, type KernelEngine } from "optionscope/kernels";
+import { formatUsd, type PositioningChain } from "optionscope/positioning";
+import { etInstant, marketStateAt, sessionBounds } from "optionscope/time";
+import { openStream } from "optionscope/stream-client";
 import { etHhmm, etYmd } from "./et-format";
 import { drawBoard, drawLegend, drawSession, drawSpotProfile, hoverAt, labelBoxes, remeasure, unitLabel, type LabelBox } from "./draw";
 import type { HeatmapPageConfig } from "../heatmap-html";

@@ -1,8 +1,8 @@
 // Where the page's boards and session history come from: the API (the served page) or the
 // simulated market computed in the browser (the static build). The page only sees `DataSource`.
-import type { MarketData } from "../../../../lib/market/market-data";
-import type { KernelEngine } from "../../../../lib/kernels";
-import { exposureGrid, heatmapFrame, type Metric } from "../../../../lib/positioning";
+import type { MarketData } from "optionscope/market";
+import type { KernelEngine } from "optionscope/kernels";
+import { exposureGrid, heatmapFrame, type Metric } from "optionscope/positioning";
 import { boardColumns, type BoardJson } from "../../../modules/positioning/board-columns";
 
 /** One minute of the session history: per-strike net values on the frame's strikes. */

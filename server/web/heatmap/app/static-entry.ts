@@ -1,8 +1,7 @@
 // Browser entry of the static build (scripts/build-heatmap-static.ts): the simulated market and the
 // kernels run in the page; no server, no key, no network.
-import { systemClock } from "../../../../lib/market/clock";
-import { createSimulatedMarket } from "../../../../lib/market/simulated";
-import { loadKernels } from "../../../../lib/kernels";
+import { createSimulatedMarket, systemClock } from "optionscope/market";
+import { loadKernels } from "optionscope/kernels";
 import type { HeatmapPageConfig } from "../heatmap-html";
 import { startHeatmapPage } from "./page";
 import { simulatedSource } from "./source";
