@@ -20,7 +20,7 @@ import {
   type MassiveFeed,
   type RecordedMarket,
   type RecordingHandle,
-} from "../../../server";
+} from "../../../server/index";
 import { exampleOf } from "../../../server/openapi/examples";
 import { makeHarness, type Harness } from "../_harness";
 import { startFakeMassive, type FakeMassive } from "./_fake-massive";
