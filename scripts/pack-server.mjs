@@ -14,7 +14,7 @@ import { parseArgs } from "node:util";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** Files the server's build must hold: the API entry, the CLI, and the pages' prebuilt scripts. */
-const REQUIRED = ["server.js", "server.cjs", "server.d.ts", "cli.js", "migrations", "web/heatmap-app.js"];
+const REQUIRED = ["server.js", "server.cjs", "server.d.ts", "cli.js", "migrations", "web/heatmap-app.js", "web/redoc.standalone.js"];
 
 /**
  * A declaration file (the server's `.d.ts` import the library's, which ship beside them), or the

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { WebPage } from "./chart-page";
 import { NAV_CSS, pageNav } from "./page-nav";
 
@@ -16,8 +16,13 @@ const DOCUMENTS = {
 } as const;
 type DocumentName = keyof typeof DOCUMENTS;
 
-/** Redoc's standalone build (defines `Redoc` and renders every `<redoc>` element on load). */
-const REDOC_FILE = "bundles/redoc.standalone.js";
+/** Redoc's standalone build (defines `Redoc` and renders every `<redoc>` element on load), in its package. */
+export const REDOC_BUNDLE = "bundles/redoc.standalone.js";
+/**
+ * The same file in the server's build, beside its entries (scripts/build-page-scripts.ts copies
+ * it): the server package ships it instead of depending on `redoc`.
+ */
+export const REDOC_PREBUILT = "web/redoc.standalone.js";
 const REDOC_CDN_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg";
 
 /**
@@ -30,18 +35,26 @@ const DOCS_CSP =
 
 let redocCached: string | null | undefined; // the file never changes while the process runs
 
-/** Redoc's standalone script, or null when the package is not installed. */
+/** Redoc's standalone script: the build's copy, else the installed package's; null when neither exists. */
 function redocSource(): string | null {
   if (redocCached !== undefined) return redocCached;
-  try {
-    const from = typeof import.meta?.url === "string" ? import.meta.url : pathToFileURL(join(process.cwd(), "index.js")).href;
-    // The package's `exports` map may hide bundles/, so resolve its package.json and join.
-    const pkg = createRequire(from).resolve("redoc/package.json");
-    // The one thing the bundle fetches from elsewhere: its footer logo from Redocly's CDN. With no
-    // source the image fails and Redoc hides it, so the page loads nothing from another origin.
-    redocCached = readFileSync(join(dirname(pkg), REDOC_FILE), "utf8").replaceAll(REDOC_CDN_LOGO, "");
-  } catch {
-    redocCached = null;
+  const from = typeof import.meta?.url === "string" ? import.meta.url : pathToFileURL(join(process.cwd(), "index.js")).href;
+  const candidates = [
+    // The packaged server (dist/cli.js -> dist/web/...); from source this path never exists.
+    () => fileURLToPath(new URL(`./${REDOC_PREBUILT}`, from)),
+    // A checkout: the package's `exports` map may hide bundles/, so resolve its package.json and join.
+    () => join(dirname(createRequire(from).resolve("redoc/package.json")), REDOC_BUNDLE),
+  ];
+  redocCached = null;
+  for (const path of candidates) {
+    try {
+      // The one thing the bundle fetches from elsewhere: its footer logo from Redocly's CDN. With no
+      // source the image fails and Redoc hides it, so the page loads nothing from another origin.
+      redocCached = readFileSync(path(), "utf8").replaceAll(REDOC_CDN_LOGO, "");
+      break;
+    } catch {
+      // Not there: the next place, or null.
+    }
   }
   return redocCached;
 }

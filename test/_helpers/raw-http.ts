@@ -78,7 +78,8 @@ export function rawExchange(
     socket.on("data", (d) => {
       if (firstByteMs === null) firstByteMs = performance.now() - started;
       chunks.push(d);
-      // A complete Content-Length response: wait briefly to see whether the server hangs up, then stop.
+      // A complete Content-Length response: wait to see whether the server hangs up, then stop. A server
+      // that hangs up does so at once; 2 s covers a loaded machine's scheduling (CI ran past 500 ms).
       const got = parseResponse(Buffer.concat(chunks).toString("latin1"));
       const complete =
         got.headers["content-length"] !== undefined
@@ -86,7 +87,7 @@ export function rawExchange(
           : /\r\n0\r\n\r\n$/.test(Buffer.concat(chunks).toString("latin1"));
       if (!graceSet && got.status > 0 && complete) {
         graceSet = true;
-        setTimeout(finish, 500);
+        setTimeout(finish, 2_000);
       }
     });
     socket.on("error", () => {

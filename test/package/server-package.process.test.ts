@@ -98,6 +98,16 @@ describe("the server package installed from its tarball beside the library's", (
     expect((await res.text()).length).toBeGreaterThan(10_000);
   });
 
+  it("serves the API reference page's Redoc script from its own build (redoc's ~100 packages are not installed)", async () => {
+    expect(existsSync(join(host, "node_modules", "redoc"))).toBe(false);
+    const res = await fetch(`${origin}/docs/redoc.standalone.js`);
+    expect(res.status).toBe(200);
+    const js = await res.text();
+    expect(js.length).toBeGreaterThan(500_000);
+    expect(js).toContain("Redoc");
+    expect(existsSync(join(host, "node_modules", "@optionscope", "server", "dist", "web", "redoc.standalone.js.LICENSE"))).toBe(true);
+  });
+
   it("reports the released version: the server package's, equal to the library's", async () => {
     const { stdout } = await run(cli, ["--version"], { cwd: host, encoding: "utf8" });
     expect(stdout.trim()).toBe(`optionscope ${libraryPkg.version}`);

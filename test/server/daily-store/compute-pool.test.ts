@@ -88,7 +88,7 @@ describe("compute pool", () => {
   });
 
   it("a ticker's dark-pool levels over a window from a worker equal this thread's (day by day, sliced)", async () => {
-    const window = { ticker: "XOM", dateStart: "2024-02-28", dateEnd: "2024-03-06", bucket: null, sort: "notional" as const };
+    const window = { ticker: "XOM", dateStart: "2024-03-04", dateEnd: "2024-03-06", bucket: null, sort: "notional" as const };
     const pooled = await pool.run<DarkPoolLevels>({ kind: DARK_POOL_LEVELS, ...window, nowMs: NOW_MS });
     const inline = await windowLevels(createFlowState({ market } as unknown as AppServices), window, NOW_MS, true);
     expect(pooled).toEqual(inline);
