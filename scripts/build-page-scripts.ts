@@ -1,7 +1,7 @@
 // The pages' browser bundles for the package (issues 17 and 31): `npm run build` writes
 // dist/web/heatmap-app.js, chart-app.js and console-app.js, which the packaged server serves as
 // /heatmap/app.js, /chart/app.js and /console/app.js (no esbuild needed at run time;
-// server/web/bundle.ts). Usage: tsx scripts/build-page-scripts.ts [outDir]
+// server/web/bundle.ts). Usage: tsx scripts/build-page-scripts.ts [outDir [page.js ...]]
 import { copyFileSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
@@ -37,7 +37,9 @@ export function copyRedocBundle(outDir = resolve(ROOT, "dist")): { file: string;
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const outDir = process.argv[2] ? resolve(process.argv[2]) : undefined;
-  for (const script of PAGE_SCRIPTS) {
+  // Further arguments name the only pages to build (`heatmap-app.js`): the package test needs one.
+  const only = process.argv.slice(3);
+  for (const script of PAGE_SCRIPTS.filter((s) => only.length === 0 || only.some((name) => s.prebuilt.endsWith(name)))) {
     const { file, bytes } = await buildPageScript(script, outDir);
     console.log(`wrote ${file} (${(bytes / 1024).toFixed(0)} KiB)`);
   }

@@ -37,7 +37,7 @@ describe("the server package installed from its tarball beside the library's", (
     pack = build.pack;
     // The pages' prebuilt scripts, which `npm run build` writes beside the server's entries (the
     // global setup builds only the entries and the library).
-    await run(process.execPath, [join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/build-page-scripts.ts", build.outDir], { cwd: root });
+    await run(process.execPath, [join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/build-page-scripts.ts", build.outDir, "heatmap-app.js"], { cwd: root });
     const out = mkdtempSync(join(tmpdir(), "optionscope-server-pack-"));
     const packed = await run(process.execPath, ["scripts/pack-server.mjs", "--build-dir", build.outDir, "--out", out], { cwd: root, encoding: "utf8" });
     const server: { tarball: string } = JSON.parse(packed.stdout);
