@@ -1,10 +1,11 @@
 /**
  * Group commit over one SQLite connection (server/sqlite.ts): operations submitted within a short window are
  * applied one by one inside ONE `BEGIN IMMEDIATE` transaction (each in its own savepoint, so each
- * keeps its own success or failure), then one `COMMIT` (one fsync at `synchronous=FULL`)
- * acknowledges them all. No promise resolves before the commit that holds its operation returned.
+ * keeps its own success or failure), then one `COMMIT` and, at `synchronous=FULL`, one fsync of
+ * the WAL on the thread pool acknowledge them all. No promise resolves before the commit that holds its operation returned.
  * See docs/operations.md#group-commit.
  */
+import { type FileHandle, open } from "node:fs/promises";
 import type { Sqlite } from "../sqlite";
 import { isApiError } from "../errors";
 
@@ -24,6 +25,42 @@ export interface GroupCommitOptions {
   storeFailure: () => Error;
   /** Called when a batch was rolled back as a whole (drop caches of rows written inside it). */
   onRollback?: () => void;
+  /** How the WAL file is flushed to disk after a batch's COMMIT (tests observe it); default `fsyncFile`. */
+  syncWal?: (path: string) => Promise<void>;
+}
+
+/**
+ * fsync of `path` on libuv's thread pool: the event loop does not wait for the disk. A WAL that
+ * is gone was checkpointed into the database (synced) and removed by the last connection's close.
+ */
+export async function fsyncFile(path: string): Promise<void> {
+  let fh: FileHandle;
+  try {
+    fh = await open(path, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw error;
+  }
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * The WAL file a durable commit must reach the disk through, or null when commits are not to be
+ * fsynced (`synchronous` below FULL, not WAL, in memory).
+ */
+function durableWalOf(db: Sqlite): string | null {
+  try {
+    if (Number(db.pragma("synchronous", { simple: true })) < 2) return null;
+    if (String(db.pragma("journal_mode", { simple: true })).toLowerCase() !== "wal") return null;
+    const main = (db.pragma("database_list") as { name: string; file: string }[]).find((d) => d.name === "main");
+    return main?.file ? `${main.file}-wal` : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Counters for tests and the bench: how many commits acknowledged how many operations. */
@@ -63,6 +100,13 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  * const [a, b] = await Promise.all([gc.submit(() => debitTxn(p, 1, r1)), gc.submit(() => debitTxn(p, 1, r2))]); // one fsync
  */
 export function createGroupCommitter(db: Sqlite, options: GroupCommitOptions): GroupCommitter {
+  // At synchronous=FULL a COMMIT fsyncs the WAL in this thread: under other disk writes (the daily
+  // store's fill) that held the event loop for hundreds of ms. A batch commits at NORMAL instead
+  // and its operations are acknowledged only after the WAL is fsynced on the thread pool: the same
+  // guarantee (an acknowledged operation is on disk), the loop free meanwhile.
+  // See docs/operations.md#group-commit.
+  const durableWal = durableWalOf(db);
+  const syncWal = options.syncWal ?? fsyncFile;
   const windowMs = Math.max(0, options.windowMs ?? 0);
   const maxBatch = Math.max(1, options.maxBatch ?? 1024);
   let queue: Pending[] = [];
@@ -118,16 +162,30 @@ export function createGroupCommitter(db: Sqlite, options: GroupCommitOptions): G
     if (queue.length > 0) schedule();
     const outcomes: Outcome[] = new Array(batch.length);
     let committed = true;
+    const deferSync = durableWal !== null && db.open;
     try {
       if (!db.open) throw new Error("store closed");
+      if (deferSync) db.pragma("synchronous = NORMAL");
       runBatch.immediate(batch, outcomes);
     } catch {
       committed = false;
       options.onRollback?.();
+    } finally {
+      if (deferSync && db.open) db.pragma("synchronous = FULL");
     }
     stats.batches++;
     stats.ops += batch.length;
     if (batch.length > stats.largestBatch) stats.largestBatch = batch.length;
+    if (committed && deferSync && durableWal !== null) {
+      // Acknowledged once on disk; a failed fsync acknowledges nothing (the store failed).
+      syncWal(durableWal).then(
+        () => settle(batch, outcomes, true),
+        () => settle(batch, outcomes, false),
+      );
+    } else settle(batch, outcomes, committed);
+  }
+
+  function settle(batch: Pending[], outcomes: Outcome[], committed: boolean): void {
     for (let i = 0; i < batch.length; i++) {
       const o = outcomes[i];
       if (o && !o.ok && (committed || isApiError(o.error))) batch[i].reject(o.error);
