@@ -72,6 +72,20 @@ const POSITION_OF_SIDE: Readonly<Record<TradeSide, SpreadPosition>> = {
  * @see docs/methodology.md#flow-sweeps
  */
 export function groupSweeps(prints: readonly OptionPrint[], window: { maxGapMs: number; maxSpanMs: number } = SWEEP_WINDOW): SweepGrouping {
+  const steps = groupSweepsSteps(prints, window, Number.POSITIVE_INFINITY);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * `groupSweeps` pausing after every `chunk` prints (a large root's session is ~100,000 prints, tens
+ * of ms in all), so a caller on an event loop can run other work between the pieces. Same groups.
+ * @example const it = groupSweepsSteps(prints, SWEEP_WINDOW, 10_000); let r = it.next(); while (!r.done) r = it.next();
+ * @see docs/methodology.md#flow-sweeps
+ */
+export function* groupSweepsSteps(prints: readonly OptionPrint[], window: { maxGapMs: number; maxSpanMs: number }, chunk: number): Generator<void, SweepGrouping, void> {
   interface Candidate {
     members: number[];
     sign: 1 | -1;
@@ -81,6 +95,7 @@ export function groupSweeps(prints: readonly OptionPrint[], window: { maxGapMs: 
   const open = new Map<string, Candidate>();
   const candidates: Candidate[] = [];
   for (let i = 0; i < prints.length; i++) {
+    if (i > 0 && i % chunk === 0) yield;
     const p = prints[i];
     if (isMultiLegPrint(p) || isCrossPrint(p)) continue;
     const a = SIDE_AGGRESSION[sideCode(p.price, p.nbboBid, p.nbboAsk)];
@@ -99,7 +114,9 @@ export function groupSweeps(prints: readonly OptionPrint[], window: { maxGapMs: 
   }
   const groupOf = new Int32Array(prints.length).fill(-1);
   const groups: SweepGroup[] = [];
-  for (const c of candidates) {
+  for (let k = 0; k < candidates.length; k++) {
+    if (k > 0 && k % chunk === 0) yield;
+    const c = candidates[k];
     const exchanges: string[] = [];
     let iso = false;
     for (const i of c.members) {

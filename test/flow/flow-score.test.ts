@@ -1,3 +1,5 @@
+import { groupSweeps, groupSweepsSteps } from "../../lib/flow/sweeps";
+import { SWEEP_WINDOW } from "../../lib/flow/params";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { scoreFlow, premiumNorm, roundHalfAway, sizeComponent, type ScoredTrade } from "../../lib/flow/flow-score";
@@ -158,6 +160,17 @@ describe("Flow Score: the columnar batch equals the per-object oracle", () => {
     expect(new Set(o.map((t) => t.flowScoreInterpretation)).size).toBeGreaterThanOrEqual(4);
     if (ticker === "SPY") expect(o.filter((t) => t.isSweep).length).toBeGreaterThan(20);
     expect(o.filter((t) => t.repeatCount > 0).length).toBeGreaterThan(10);
+    // The sweeps grouped in pieces (the server's loop runs other work between them) equal one pass.
+    const whole = groupSweeps(prints);
+    const steps = groupSweepsSteps(prints, SWEEP_WINDOW, 97);
+    let pauses = 0;
+    let r = steps.next();
+    while (!r.done) {
+      pauses++;
+      r = steps.next();
+    }
+    expect(pauses).toBeGreaterThanOrEqual(Math.floor((prints.length - 1) / 97));
+    expect(r.value).toEqual(whole);
   });
 
   it("property: on random tapes (contracts, sides, exchanges, conditions, bursts)", () => {

@@ -5,7 +5,7 @@ import { TopContractsDailyDataSchema, TopContractsDailyQuerySchema } from "../..
 import { rankContractTable, rankTopContracts } from "../../../../lib/flow";
 import { rankInSlices } from "./rank-in-slices";
 import { apiErrors } from "../../../errors";
-import { rememberContractTable, storedContractTable, tableSubset } from "../sessions/contract-top-table";
+import { isFinishedSession, rememberContractTable, storedContractTable, tableSubset } from "../sessions/contract-top-table";
 import { checkBounds } from "../shared/trade-filters";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "../flow-route";
 import { scanTickers, summariesOf } from "../sessions/session-summary";
@@ -79,8 +79,9 @@ export const contractTopDailyRoute = flowRoute({
     const table = await storedContractTable(state, date, nowMs);
     const subset = table && tableSubset(table, tickers);
     if (table && subset !== null) return { data: rankContractTable(table, filters, subset), meta: flowMeta(services, requestId) };
-    const rows = (await summariesOf(state, tickers, date, nowMs, signal)).flatMap((s) => s.contracts);
-    await rememberContractTable(state, date, nowMs, tickers, rows);
-    return { data: await rankInSlices(rows, filters), meta: flowMeta(services, requestId) };
+    const parts = (await summariesOf(state, tickers, date, nowMs, signal)).map((s) => s.contracts);
+    // Only a finished session's rows are kept as a table: today's are never joined into one array.
+    if (isFinishedSession(date, nowMs)) await rememberContractTable(state, date, nowMs, tickers, parts.flat());
+    return { data: await rankInSlices(parts, filters), meta: flowMeta(services, requestId) };
   },
 });

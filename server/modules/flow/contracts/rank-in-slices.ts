@@ -1,23 +1,31 @@
-// The top-contract ranking of a whole market's rows (a session's ~200,000 contracts) a chunk at a
-// time, with the loop's other work between chunks (docs/architecture.md#worker-pools).
+// The top-contract ranking of a whole market's rows (a session's ~200,000 contracts across the
+// universe's summaries) a part at a time, with the loop's other work between parts
+// (docs/architecture.md#worker-pools).
 import { rankTopContracts, type TopContractFiltersInput, type TopContractRow } from "../../../../lib/flow";
 import { timeSlicer } from "../../../yield-to-loop";
 
-/** Rows ranked per loop slice. */
+/** Rows ranked per loop slice at most. */
 const RANK_CHUNK_ROWS = 20_000;
 
 /**
- * `rankTopContracts(rows, filters)`, each chunk's top `limit` first, then the top of those: the
- * same rows, since the order is total (ties by contract symbol, unique in a session).
- * @example await rankInSlices(marketRows, { limit: 50, orderBy: "premium" })
+ * `rankTopContracts` of the concatenation of `parts` (one ticker's contracts each, never joined
+ * into one array), each piece's top `limit` first, then the top of those: the same rows, since the
+ * order is total (ties by contract symbol, unique in a session).
+ * @example await rankInSlices(summaries.map((s) => s.contracts), { limit: 50, orderBy: "premium" })
  */
-export async function rankInSlices(rows: readonly TopContractRow[], filters: TopContractFiltersInput, chunkRows = RANK_CHUNK_ROWS): Promise<TopContractRow[]> {
-  if (rows.length <= chunkRows) return rankTopContracts(rows, filters);
+export async function rankInSlices(
+  parts: readonly (readonly TopContractRow[])[],
+  filters: TopContractFiltersInput,
+  chunkRows = RANK_CHUNK_ROWS,
+): Promise<TopContractRow[]> {
   const slice = timeSlicer();
   const winners: TopContractRow[] = [];
-  for (let i = 0; i < rows.length; i += chunkRows) {
-    for (const r of rankTopContracts(rows.slice(i, i + chunkRows), filters)) winners.push(r);
-    await slice();
+  for (const part of parts) {
+    for (let i = 0; i < part.length; i += chunkRows) {
+      const piece = i === 0 && part.length <= chunkRows ? part : part.slice(i, i + chunkRows);
+      for (const r of rankTopContracts(piece, filters)) winners.push(r);
+      await slice();
+    }
   }
   return rankTopContracts(winners, filters);
 }

@@ -27,15 +27,16 @@
  * - `sessionUptoMs(date, nowMs)` -> the end of the part of the session that has happened.
  * @see docs/methodology.md#flow-session-tape
  */
-import { yieldToLoop } from "../../../yield-to-loop";
+import { timeSlicer, yieldToLoop } from "../../../yield-to-loop";
+import { groupSweepsSteps } from "../../../../lib/flow/sweeps";
 import { computeOffLoop, FLOW_NORM } from "../../../daily-store/compute-pool";
 import {
   flowColumns,
-  groupSweeps,
   openInterestBySymbol,
   premiumNorm,
   scoreFlowColumns,
   scoredTradesFromColumns,
+  SWEEP_WINDOW,
   type FlowColumns,
   type FlowScoreColumns,
   type ScoredTrade,
@@ -268,6 +269,9 @@ export async function openingBoard(state: FlowState, ticker: string, date: strin
   return p;
 }
 
+/** Prints per piece of the sweeps' grouping on the loop. */
+const SWEEP_PRINTS_PER_PIECE = 10_000;
+
 /**
  * The tape's columns, scores and sweeps: each a pass over every print (tens of ms each for SPY's
  * session), with the loop let through between them (docs/architecture.md#worker-pools).
@@ -276,8 +280,15 @@ async function scoreTape(base: Omit<SessionTape, "columns" | "scores" | "sweeps"
   const columns = flowColumns(base.prints, base.oi);
   await yieldToLoop();
   const scores = scoreFlowColumns(columns, { normPremiumUsd: base.norm });
-  await yieldToLoop();
-  return { ...base, columns, scores, sweeps: groupSweeps(base.prints) };
+  // The sweeps' grouping walks every print object: ~50 ms for SPY's session, a piece per slice.
+  const steps = groupSweepsSteps(base.prints, SWEEP_WINDOW, SWEEP_PRINTS_PER_PIECE);
+  const slice = timeSlicer();
+  let r = steps.next();
+  while (!r.done) {
+    await slice();
+    r = steps.next();
+  }
+  return { ...base, columns, scores, sweeps: r.value };
 }
 
 /** A tape built from scratch (the stream keeps its own tapes; see `sessionTape` for the cached path). */

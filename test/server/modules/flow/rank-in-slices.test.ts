@@ -35,7 +35,10 @@ describe("rankInSlices", () => {
   it.each(cases)("equals one ranking over every row: %o", async (filters) => {
     const whole = rankTopContracts(rows, filters);
     expect(whole.length).toBeGreaterThan(0);
-    // 5,003 rows in chunks of 1,000: six chunks, the last one short.
-    expect(await rankInSlices(rows, filters, 1_000)).toEqual(whole);
+    // Parts of uneven sizes (one ticker's contracts each; an empty one), pieces of at most 1,000 rows.
+    const cuts = [0, 2_500, 2_500, 2_501, 4_000, rows.length];
+    const parts = cuts.slice(1).map((c, i) => rows.slice(cuts[i], c));
+    expect(await rankInSlices(parts, filters, 1_000)).toEqual(whole);
+    expect(await rankInSlices([rows], filters)).toEqual(whole);
   });
 });
