@@ -33,7 +33,7 @@ export interface GroupCommitOptions {
  * fsync of `path` on libuv's thread pool: the event loop does not wait for the disk. A WAL that
  * is gone was checkpointed into the database (synced) and removed by the last connection's close.
  */
-export async function fsyncFile(path: string): Promise<void> {
+async function fsyncFile(path: string): Promise<void> {
   let fh: FileHandle;
   try {
     fh = await open(path, "r");
