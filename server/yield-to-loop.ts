@@ -51,3 +51,18 @@ export function timeSlicer(budgetMs = DEFAULT_SLICE_MS): () => Promise<void> {
     since = performance.now();
   };
 }
+
+/**
+ * Run a computation written as steps (a library generator that pauses between pieces, such as
+ * `surfaceSteps`) on the loop, yielding once a slice's budget has run: the loop's other work
+ * goes between the pieces. Returns the computation's result.
+ * @example const s = await runStepsOnLoop(surfaceSteps(board, terms));
+ */
+export async function runStepsOnLoop<T>(steps: Generator<void, T, void>): Promise<T> {
+  const slice = timeSlicer();
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    await slice();
+  }
+}

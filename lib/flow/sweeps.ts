@@ -2,6 +2,7 @@
  * Sweep grouping: one order split across exchanges within milliseconds, same contract, same side.
  * @see docs/methodology.md#flow-sweeps
  */
+import { finishSteps } from "../finish-steps";
 import type { OptionPrint } from "../market/prints/schemas";
 import { isCrossPrint, isMultiLegPrint, isSweepPrint } from "../market/prints/conditions";
 import { SWEEP_WINDOW } from "./params";
@@ -72,11 +73,7 @@ const POSITION_OF_SIDE: Readonly<Record<TradeSide, SpreadPosition>> = {
  * @see docs/methodology.md#flow-sweeps
  */
 export function groupSweeps(prints: readonly OptionPrint[], window: { maxGapMs: number; maxSpanMs: number } = SWEEP_WINDOW): SweepGrouping {
-  const steps = groupSweepsSteps(prints, window, Number.POSITIVE_INFINITY);
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
+  return finishSteps(groupSweepsSteps(prints, window, Number.POSITIVE_INFINITY));
 }
 
 /**

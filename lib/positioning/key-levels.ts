@@ -1,3 +1,4 @@
+import { finishSteps } from "../finish-steps";
 import { loadKernelsSync, type KernelEngine } from "../kernels";
 import { exposureGrid, type ExposureGridMeta } from "./exposure-grid";
 import { heatmapFrame } from "./heatmap-frame";
@@ -140,11 +141,7 @@ export function levelsFromFrame(frame: { spot: number; strikes: readonly Heatmap
  * @see docs/methodology.md#key-levels
  */
 export function keyLevels(chain: PositioningChain, options: ExposureGridOptionsInput | undefined, engine: KernelEngine = loadKernelsSync()): KeyLevels {
-  const steps = keyLevelsSteps(chain, options, engine, Number.POSITIVE_INFINITY);
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
+  return finishSteps(keyLevelsSteps(chain, options, engine, Number.POSITIVE_INFINITY));
 }
 
 /**

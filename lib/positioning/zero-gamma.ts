@@ -1,3 +1,4 @@
+import { finishSteps } from "../finish-steps";
 import { loadKernelsSync, type KernelEngine, type ProfileMetric } from "../kernels";
 import { selectColumns } from "./_chain-columns";
 import { ZERO_GAMMA_PROFILE } from "./defaults";
@@ -89,11 +90,7 @@ export function spotProfile(
   profile: { rangePct: number; stepPct: number },
   metric: ProfileMetric,
 ): { spots: Float64Array; totals: Float64Array } {
-  const steps = spotProfileSteps(chain, options, engine, profile, metric, Number.POSITIVE_INFINITY);
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
+  return finishSteps(spotProfileSteps(chain, options, engine, profile, metric, Number.POSITIVE_INFINITY));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { finishSteps } from "../finish-steps";
 import * as z from "zod";
 import type { ChainSnapshot } from "../market/market-data";
 import { normCdf } from "../math/normal";
@@ -68,11 +69,7 @@ export function sviIvAtDelta(p: SviParams, tYears: number, delta: number): numbe
  * @see docs/methodology.md#surface
  */
 export function surface(chain: ChainSnapshot, terms: ChainTerms = chainTerms(chain)): SurfaceModule {
-  const steps = surfaceSteps(chain, terms);
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
+  return finishSteps(surfaceSteps(chain, terms));
 }
 
 /**

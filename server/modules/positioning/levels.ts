@@ -1,6 +1,6 @@
 import { LevelsDataSchema, LevelsQuerySchema } from "../../../lib/api/positioning";
 import { keyLevelsSteps } from "../../../lib/positioning/key-levels";
-import { timeSlicer } from "../../yield-to-loop";
+import { runStepsOnLoop } from "../../yield-to-loop";
 import { optionRoot } from "../../../lib/symbols";
 import { etDateOf, previousTradingDay, sessionBounds } from "../../../lib/time";
 import { attribution } from "../../attribution";
@@ -58,14 +58,7 @@ export const levelsRoute = gridRoute({
         if (!board) throw noData(s, nowMs);
         // `oi=flow`: the open interest estimated from the tape (docs/methodology.md#flow-open-interest).
         // The grid's levels, then the zero-gamma spot profile (~80 ms on SPXW) a chunk of spots per loop slice.
-        const steps = keyLevelsSteps(await boardWithOi(state, board, q), gridOptions(q), services.kernels, PROFILE_SPOTS_PER_SLICE);
-        const slice = timeSlicer();
-        let r = steps.next();
-        while (!r.done) {
-          await slice();
-          r = steps.next();
-        }
-        lv = r.value;
+        lv = await runStepsOnLoop(keyLevelsSteps(await boardWithOi(state, board, q), gridOptions(q), services.kernels, PROFILE_SPOTS_PER_SLICE));
         cache.set(key, lv, wall);
       }
       return lv;

@@ -32,7 +32,7 @@ import type { EarningsReportSchema, EventsModuleSchema, SurfaceWithPctSchema, Te
 import { earningsContext } from "../../../lib/vol/earnings-context";
 import { skewIndex } from "../../../lib/vol/skew-index";
 import { surfaceSteps } from "../../../lib/vol/surface";
-import { timeSlicer } from "../../yield-to-loop";
+import { runStepsOnLoop } from "../../yield-to-loop";
 import { earningsOf, recordReports, shiftDays } from "./event-record";
 import { liveReading, type LiveReading } from "./live-reading";
 import { REFERENCE_SYMBOL, type VolState } from "./vol-route";
@@ -104,14 +104,7 @@ async function contextOf(state: VolState, x: SymbolInputs) {
  */
 async function surfaceOf(x: SymbolInputs): Promise<z.output<typeof SurfaceWithPctSchema>> {
   // One SVI fit per expiration, ~100 ms for SPY in all: the loop runs other work between fits.
-  const steps = surfaceSteps(x.live.board, x.live.terms);
-  const slice = timeSlicer();
-  let r = steps.next();
-  while (!r.done) {
-    await slice();
-    r = steps.next();
-  }
-  const s = r.value;
+  const s = await runStepsOnLoop(surfaceSteps(x.live.board, x.live.terms));
   return {
     ...s,
     skew_pct_1y: ivRankPercentiles(series(x.history, (r) => r.rr25_30, s.rr25_30)).iv_pct,

@@ -27,7 +27,7 @@
  * - `sessionUptoMs(date, nowMs)` -> the end of the part of the session that has happened.
  * @see docs/methodology.md#flow-session-tape
  */
-import { timeSlicer, yieldToLoop } from "../../../yield-to-loop";
+import { runStepsOnLoop, yieldToLoop } from "../../../yield-to-loop";
 import { groupSweepsSteps } from "../../../../lib/flow/sweeps";
 import { computeOffLoop, FLOW_NORM } from "../../../daily-store/compute-pool";
 import {
@@ -281,14 +281,8 @@ async function scoreTape(base: Omit<SessionTape, "columns" | "scores" | "sweeps"
   await yieldToLoop();
   const scores = scoreFlowColumns(columns, { normPremiumUsd: base.norm });
   // The sweeps' grouping walks every print object: ~50 ms for SPY's session, a piece per slice.
-  const steps = groupSweepsSteps(base.prints, SWEEP_WINDOW, SWEEP_PRINTS_PER_PIECE);
-  const slice = timeSlicer();
-  let r = steps.next();
-  while (!r.done) {
-    await slice();
-    r = steps.next();
-  }
-  return { ...base, columns, scores, sweeps: r.value };
+  const sweeps = await runStepsOnLoop(groupSweepsSteps(base.prints, SWEEP_WINDOW, SWEEP_PRINTS_PER_PIECE));
+  return { ...base, columns, scores, sweeps };
 }
 
 /** A tape built from scratch (the stream keeps its own tapes; see `sessionTape` for the cached path). */
