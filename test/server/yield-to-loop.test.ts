@@ -1,7 +1,7 @@
 // timeSlicer yields to the loop (an immediate queued before it runs first) only once its budget
 // of work has run since the last yield, and yieldToLoop always does.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { timeSlicer, yieldToLoop } from "../../server/yield-to-loop";
+import { runStepsOnLoop, timeSlicer, yieldToLoop } from "../../server/yield-to-loop";
 
 /** Whether an immediate queued now runs before `p` resolves. */
 async function yielded(p: () => Promise<void>): Promise<boolean> {
@@ -56,5 +56,31 @@ describe("a turn's budget of resumed work", () => {
     expect(turnOf).toHaveLength(16);
     // 16 x 5 ms of work with a 15 ms turn budget: spread over several turns, timers between them.
     expect(new Set(turnOf).size).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe("runStepsOnLoop", () => {
+  it("returns the steps' result, and the loop's queued work runs between pieces longer than a slice", async () => {
+    const busy = (ms: number) => {
+      const end = performance.now() + ms;
+      while (performance.now() < end);
+    };
+    let ranBetween = 0;
+    const order: string[] = [];
+    function* steps(): Generator<void, number, void> {
+      for (let i = 0; i < 3; i++) {
+        order.push(`piece ${i}`);
+        setImmediate(() => {
+          ranBetween++;
+          order.push(`other ${i}`);
+        });
+        busy(12); // over the 10 ms slice budget: the driver yields after each piece
+        yield;
+      }
+      return 42;
+    }
+    expect(await runStepsOnLoop(steps())).toBe(42);
+    expect(ranBetween).toBe(3);
+    expect(order.slice(0, 4)).toEqual(["piece 0", "other 0", "piece 1", "other 1"]);
   });
 });
