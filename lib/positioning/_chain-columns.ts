@@ -124,3 +124,11 @@ function solveMissing(chain: PositioningChain, pick: Int32Array, m: number, coun
   });
   return r.vols;
 }
+
+/** The kernel parameters every exposure of a board shares: its market inputs and the dealer sign model. */
+export function boardExposureParams(
+  chain: PositioningChain,
+  signModel: { calls: number; puts: number },
+): { spot: number; rate: number; dividendYield: number; callSign: number; putSign: number } {
+  return { spot: chain.spot, rate: chain.rate, dividendYield: chain.dividendYield, callSign: signModel.calls, putSign: signModel.puts };
+}

@@ -1,5 +1,5 @@
 import { loadKernelsSync, type ChainColumns, type GridParams, type KernelEngine, type KernelEngineName } from "../kernels";
-import { selectColumns } from "./_chain-columns";
+import { boardExposureParams, selectColumns } from "./_chain-columns";
 import { POSITIONING_DEFAULTS } from "./defaults";
 import { parseGridOptions, type ExposureGridOptionsInput } from "./options";
 import { selectExpirations } from "./select-expirations";
@@ -103,11 +103,7 @@ export function exposureGrid(chain: PositioningChain, options: ExposureGridOptio
   const nStrikesWin = hi - lo;
   const nExp = expCols.length;
   const params = {
-    spot: chain.spot,
-    rate: chain.rate,
-    dividendYield: chain.dividendYield,
-    callSign: opts.signModel.calls,
-    putSign: opts.signModel.puts,
+    ...boardExposureParams(chain, opts.signModel),
     nStrikes: nStrikesWin,
     nExp,
   };

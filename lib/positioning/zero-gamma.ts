@@ -1,6 +1,6 @@
 import { finishSteps } from "../finish-steps";
 import { loadKernelsSync, type KernelEngine, type ProfileMetric } from "../kernels";
-import { selectColumns } from "./_chain-columns";
+import { boardExposureParams, selectColumns } from "./_chain-columns";
 import { ZERO_GAMMA_PROFILE } from "./defaults";
 import { parseGridOptions, type ExposureGridOptionsInput } from "./options";
 import { selectExpirations } from "./select-expirations";
@@ -111,13 +111,7 @@ export function* spotProfileSteps(
   const expCols = selectExpirations(chain, opts);
   const { columns } = selectColumns(chain, expCols, 0, chain.strikes.length, engine);
   const spots = profileSpots(chain.spot, profile.rangePct, profile.stepPct);
-  const params = {
-    spot: chain.spot,
-    rate: chain.rate,
-    dividendYield: chain.dividendYield,
-    callSign: opts.signModel.calls,
-    putSign: opts.signModel.puts,
-  };
+  const params = boardExposureParams(chain, opts.signModel);
   if (!(chunk < spots.length)) return { spots, totals: engine.profile(columns, params, spots, metric) };
   const totals = new Float64Array(spots.length);
   for (let i = 0; i < spots.length; i += chunk) {

@@ -251,20 +251,22 @@ describe("the group-commit window on SQLite (docs/methodology.md#postgresql-grou
 });
 
 describe("the commit's fsync off the event loop (synchronous=FULL)", () => {
-  it("acknowledges a batch only once its WAL is synced, and leaves the connection at FULL between batches", async () => {
+  /** A WAL file with one table, at `synchronous`, and a group committer over it with `syncWal`. */
+  async function walStore(name: string, synchronous: "FULL" | "NORMAL", syncWal: (path: string) => Promise<void>) {
     const { openSqlite } = await import("../../../server/sqlite");
     const { createGroupCommitter } = await import("../../../server/accounts/group-commit");
-    const path = join(dir, "gc-sync.sqlite");
+    const path = join(dir, name);
     const db = openSqlite(path);
-    db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; CREATE TABLE t (v INTEGER)");
+    db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous}; CREATE TABLE t (v INTEGER)`);
+    const gc = createGroupCommitter(db, { storeFailure: () => new Error("store"), syncWal });
+    return { path, db, gc, insert: (v: number) => () => db.prepare("INSERT INTO t (v) VALUES (?)").run(v) };
+  }
+
+  it("acknowledges a batch only once its WAL is synced, and leaves the connection at FULL between batches", async () => {
     const syncs: { path: string; done: () => void }[] = [];
-    const gc = createGroupCommitter(db, {
-      storeFailure: () => new Error("store"),
-      syncWal: (p) => new Promise<void>((resolve) => syncs.push({ path: p, done: resolve })),
-    });
-    const insert = db.transaction((v: number) => db.prepare("INSERT INTO t (v) VALUES (?)").run(v));
+    const { path, db, gc, insert } = await walStore("gc-sync.sqlite", "FULL", (p) => new Promise<void>((resolve) => syncs.push({ path: p, done: resolve })));
     let acknowledged = 0;
-    const ops = [1, 2, 3].map((v) => gc.submit(() => insert(v)).then(() => acknowledged++));
+    const ops = [1, 2, 3].map((v) => gc.submit(insert(v)).then(() => acknowledged++));
     // One batch, one commit: the rows are committed, the WAL sync asked for once, nothing acknowledged yet.
     await vi.waitFor(() => expect(syncs).toHaveLength(1));
     expect(syncs[0].path).toBe(`${path}-wal`);
@@ -280,24 +282,16 @@ describe("the commit's fsync off the event loop (synchronous=FULL)", () => {
   });
 
   it("a failed WAL sync acknowledges nothing: each operation gets the store failure", async () => {
-    const { openSqlite } = await import("../../../server/sqlite");
-    const { createGroupCommitter } = await import("../../../server/accounts/group-commit");
-    const db = openSqlite(join(dir, "gc-fail.sqlite"));
-    db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; CREATE TABLE t (v INTEGER)");
-    const gc = createGroupCommitter(db, { storeFailure: () => new Error("store"), syncWal: () => Promise.reject(new Error("EIO")) });
-    await expect(gc.submit(() => db.prepare("INSERT INTO t (v) VALUES (1)").run())).rejects.toThrow("store");
+    const { db, gc, insert } = await walStore("gc-fail.sqlite", "FULL", () => Promise.reject(new Error("EIO")));
+    await expect(gc.submit(insert(1))).rejects.toThrow("store");
     gc.close();
     db.close();
   });
 
   it("at synchronous=NORMAL (durability normal) a batch is acknowledged at its commit, with no fsync", async () => {
-    const { openSqlite } = await import("../../../server/sqlite");
-    const { createGroupCommitter } = await import("../../../server/accounts/group-commit");
-    const db = openSqlite(join(dir, "gc-normal.sqlite"));
-    db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; CREATE TABLE t (v INTEGER)");
     let synced = 0;
-    const gc = createGroupCommitter(db, { storeFailure: () => new Error("store"), syncWal: async () => void synced++ });
-    await gc.submit(() => db.prepare("INSERT INTO t (v) VALUES (1)").run());
+    const { db, gc, insert } = await walStore("gc-normal.sqlite", "NORMAL", async () => void synced++);
+    await gc.submit(insert(1));
     expect(synced).toBe(0);
     gc.close();
     db.close();
