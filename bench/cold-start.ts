@@ -215,6 +215,8 @@ async function main(): Promise<void> {
     );
     endStorm();
     const loop = await loopDelay(base);
+    const stormStartS = (stormEnd - stormMs - startedMs) / 1000;
+    console.log(`storm from ${stormStartS.toFixed(1)} s to ${((performance.now() - startedMs) / 1000).toFixed(1)} s after the server's spawn`);
     const storm = await ping;
 
     // 3. The screener: at most `--screener-wait-s` more after the storm.

@@ -175,7 +175,7 @@ export const SERVE_USAGE = `Usage: optionscope serve [options]
   --daily-fill-sessions N|all
                          flow sessions the background fill keeps, newest first (env OPTIONSCOPE_DAILY_FILL_SESSIONS,
                          default ${DEFAULT_FLOW_FILL_SESSIONS}; older sessions are computed on demand; more: optionscope precompute)
-  --fill-threads N       threads of the background fill, at the lowest CPU priority (env OPTIONSCOPE_FILL_THREADS;
+  --fill-threads N       threads of the background fill, below the serving priority (env OPTIONSCOPE_FILL_THREADS;
                          default one per core, 1 to 64)
   --compute-workers N    worker threads for cold flow summaries and volatility readings, off the request loop
                          (env OPTIONSCOPE_COMPUTE_WORKERS; default the cores less one, 1 to 4; 0 computes on the loop)

@@ -195,7 +195,7 @@ export async function startServer(
   const source: MarketSource = config.marketDataDir ? { kind: "files", dir: config.marketDataDir } : { kind: "simulated", seed: config.seed };
   // A corrupt file is moved aside and rebuilt, at open and at run time (docs/operations.md#corrupt-daily-store).
   // A live feed has no source a worker can rebuild: no daily store, fill or compute workers (docs/data.md#massive-live-feed).
-  const dailyStore = feed ? null : openDailyStore(dailyDbPath(config.dataDir), marketIdentity(source), { log: io.log });
+  const dailyStore = feed ? null : openDailyStore(dailyDbPath(config.dataDir), marketIdentity(source), { log: io.log, lockedWrites: "defer" });
   // Cold rows the request path needs are built in worker threads (docs/operations.md#compute-workers).
   const computeWorkers = feed ? 0 : (config.computeWorkers ?? DEFAULT_COMPUTE_WORKERS);
   const computePool = computeWorkers > 0 ? createComputePool({ source }, computeWorkers) : undefined;

@@ -24,8 +24,8 @@ import type { DailyDataStore } from "./store";
 import { surveyFill } from "./survey";
 
 /**
- * Default fill threads: one per core. They run at nice 19, so they only take cores the serving
- * threads leave idle. @see docs/operations.md#daily-fill-threads
+ * Default fill threads: one per core. They run at nice 5 (FILL_NICE), so the event loop wins every
+ * contended core. @see docs/operations.md#daily-fill-threads
  */
 export const DEFAULT_FILL_THREADS = Math.max(1, availableParallelism());
 

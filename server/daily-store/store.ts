@@ -11,6 +11,7 @@ import type { Logger } from "../services";
 import { openSqlite, PAGE_CACHE_PRAGMA, type Sqlite, type SqliteStatement } from "../sqlite";
 import { decodeDaily, encodeDaily, encodeDailyOffThread } from "./codec";
 import { corruptionError, headerProblem, isCorruptionError, moveAside } from "./corruption";
+import { type BodyWrite, createDeferredWrites, isLockBusy } from "./deferred-writes";
 import { kindFingerprint } from "./fingerprint";
 import { DAILY_KINDS, type DailyKind } from "./kinds";
 import { createFillTracker, type FillTracker } from "./progress";
@@ -35,6 +36,10 @@ interface DailyStoreStats {
   hits: number;
   misses: number;
   writes: number;
+  /** Rows written late because another connection held the file (`lockedWrites: "defer"`). */
+  writesDeferred: number;
+  /** Rows given up after waiting too long for the lock, or that failed to write. */
+  writesDropped: number;
 }
 
 export interface DailyDataStore {
@@ -114,6 +119,9 @@ function restrict(path: string): void {
  */
 const FOLLOW_CHECK_MS = 1000;
 
+/** SQLite's busy timeout of a connection that waits for another's lock, ms. */
+const WAITING_BUSY_TIMEOUT_MS = 5000;
+
 /** One SQLite connection to the file and its statements. */
 interface Connection {
   db: Sqlite;
@@ -126,15 +134,19 @@ interface Connection {
   put: SqliteStatement;
   count: SqliteStatement;
   putAll: (kind: DailyKind, rows: readonly DailyRow[]) => void;
+  /** Encoded rows of any kinds in one transaction. */
+  putBodies: (writes: readonly BodyWrite[]) => void;
 }
 
 /**
  * Connect to the file at `path`; with `check`, a damaged file throws a corruption error
  * (`PRAGMA quick_check`, which reads every page but checks no index against its table).
  */
-function connect(path: string, fp: Record<DailyKind, string>, check: boolean): Connection {
+function connect(path: string, fp: Record<DailyKind, string>, check: boolean, busyTimeoutMs: number): Connection {
   prepareFile(path);
-  const db = openSqlite(path, { timeoutMs: 5000 });
+  // Opening waits like any connection (another process may be creating the file); `defer` stores
+  // stop waiting once open.
+  const db = openSqlite(path, { timeoutMs: WAITING_BUSY_TIMEOUT_MS });
   try {
     db.pragma(PAGE_CACHE_PRAGMA);
     db.pragma("journal_mode = WAL");
@@ -145,6 +157,7 @@ function connect(path: string, fp: Record<DailyKind, string>, check: boolean): C
     }
     db.exec(SCHEMA);
     restrict(path);
+    if (busyTimeoutMs !== WAITING_BUSY_TIMEOUT_MS) db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   } catch (error) {
     db.close();
     throw error;
@@ -152,6 +165,9 @@ function connect(path: string, fp: Record<DailyKind, string>, check: boolean): C
   const put = db.prepare("INSERT OR REPLACE INTO daily (kind, symbol, session, fingerprint, body) VALUES (?, ?, ?, ?, ?)");
   const insertAll = db.transaction((kind: DailyKind, rows: readonly DailyRow[], bodies: readonly Buffer[]) => {
     for (let i = 0; i < rows.length; i++) put.run(kind, rows[i].symbol, rows[i].session, fp[kind], bodies[i]);
+  });
+  const insertBodies = db.transaction((writes: readonly BodyWrite[]) => {
+    for (const w of writes) put.run(w.kind, w.symbol, w.session, fp[w.kind], w.body);
   });
   return {
     db,
@@ -171,6 +187,7 @@ function connect(path: string, fp: Record<DailyKind, string>, check: boolean): C
         rows,
         rows.map((r) => encodeDaily(r.value)),
       ),
+    putBodies: (writes) => insertBodies(writes),
   };
 }
 
@@ -196,7 +213,15 @@ export interface DailyStoreOptions {
   log?: Logger;
   /** Wall clock of the moved-aside file's name (tests pin it). */
   nowMs?: () => number;
+  /**
+   * When another connection (the fill worker's) holds the file's write lock: `wait` (default) up
+   * to SQLite's busy timeout, 5 s; `defer` (the server's event loop) never waits: a write is kept
+   * and retried later (`deferred-writes.ts`) and a read that meets the lock reads as a miss.
+   * See docs/operations.md#daily-store-locks.
+   */
+  lockedWrites?: "wait" | "defer";
 }
+
 
 /**
  * Open (creating if needed) the store at `path` for the market `identity`. WAL lets the fill
@@ -210,7 +235,9 @@ export function openDailyStore(path: string, identity: string, options: DailySto
   const log = options.log ?? (() => {});
   const wallMs = options.nowMs ?? Date.now;
   const fp = Object.fromEntries(DAILY_KINDS.map((k) => [k, kindFingerprint(identity, k)])) as Record<DailyKind, string>;
-  const stats: DailyStoreStats = { hits: 0, misses: 0, writes: 0 };
+  const stats = { hits: 0, misses: 0, writes: 0 };
+  const defers = options.lockedWrites === "defer";
+  const busyTimeoutMs = defers ? 0 : WAITING_BUSY_TIMEOUT_MS;
   const resetListeners = new Set<() => void>();
   let closed = false;
   let followCheckedAt = performance.now();
@@ -233,16 +260,16 @@ export function openDailyStore(path: string, identity: string, options: DailySto
 
   let c: Connection | null = null;
   try {
-    if (!recovering) c = connect(path, fp, false);
+    if (!recovering) c = connect(path, fp, false, busyTimeoutMs);
     else {
       const problem = headerProblem(path);
       if (problem) setAside(problem, "open");
       try {
-        c = connect(path, fp, true);
+        c = connect(path, fp, true, busyTimeoutMs);
       } catch (error) {
         if (!isCorruptionError(error)) throw error;
         setAside(String((error as Error).message), "open");
-        c = connect(path, fp, false);
+        c = connect(path, fp, false, busyTimeoutMs);
       }
     }
   } catch (error) {
@@ -261,13 +288,13 @@ export function openDailyStore(path: string, identity: string, options: DailySto
         c.db.close();
         c = null;
         log({ ts: new Date().toISOString(), level: "info", msg: "daily_store_replaced", file: path });
-        c = connect(path, fp, false);
+        c = connect(path, fp, false, busyTimeoutMs);
         reset();
       }
     }
     if (!c) {
       // The reopen after a recovery failed (a full disk): this one starts the refill instead.
-      c = connect(path, fp, false);
+      c = connect(path, fp, false, busyTimeoutMs);
       reset();
     }
     return c;
@@ -283,7 +310,7 @@ export function openDailyStore(path: string, identity: string, options: DailySto
     } catch {
       // closing a damaged file may fail; the handle is dropped either way
     }
-    c = connect(path, fp, false);
+    c = connect(path, fp, false, busyTimeoutMs);
     reset();
   };
 
@@ -293,10 +320,32 @@ export function openDailyStore(path: string, identity: string, options: DailySto
     try {
       return op(k);
     } catch (error) {
+      // A read that meets another connection's lock without waiting: `after` is the miss.
+      if (defers && isLockBusy(error)) return after();
       if (!recovering || closed || !isCorruptionError(error)) throw error;
       recover(error);
       return after();
     }
+  };
+
+  /** Encoded rows in one transaction, retried on a new connection after a recovery. */
+  const writeAll = (writes: readonly BodyWrite[]) =>
+    guarded(
+      (k) => k.putBodies(writes),
+      () => conn().putBodies(writes),
+    );
+  const deferred = defers
+    ? createDeferredWrites({
+        writeAll,
+        onError: (error, dropped) =>
+          log({ ts: new Date().toISOString(), level: "error", msg: "daily_store_write_failed", file: path, dropped, error: String((error as Error)?.message ?? error).slice(0, 500) }),
+      })
+    : null;
+  /** Now, or (a `defer` store while another connection holds the lock) later. */
+  const writeBodies = (writes: readonly BodyWrite[]) => {
+    if (deferred) deferred.write(writes);
+    else writeAll(writes);
+    stats.writes += writes.length;
   };
 
   return {
@@ -349,25 +398,22 @@ export function openDailyStore(path: string, identity: string, options: DailySto
         ),
       ),
     put(kind, symbol, session, value) {
-      const body = encodeDaily(value);
-      const write = (k: Connection) => void k.put.run(kind, symbol, session, fp[kind], body);
-      guarded(write, () => write(conn()));
-      stats.writes++;
+      writeBodies([{ kind, symbol, session, body: encodeDaily(value) }]);
     },
     async putOffThread(kind, symbol, session, value) {
       const body = await encodeDailyOffThread(value);
       if (closed) return;
-      const write = (k: Connection) => void k.put.run(kind, symbol, session, fp[kind], body);
-      guarded(write, () => write(conn()));
-      stats.writes++;
+      writeBodies([{ kind, symbol, session, body }]);
     },
     putEncoded(kind, symbol, session, body) {
       if (closed) return;
-      const write = (k: Connection) => void k.put.run(kind, symbol, session, fp[kind], body);
-      guarded(write, () => write(conn()));
-      stats.writes++;
+      writeBodies([{ kind, symbol, session, body }]);
     },
     putMany(kind, rows) {
+      if (deferred) {
+        writeBodies(rows.map((r) => ({ kind, symbol: r.symbol, session: r.session, body: encodeDaily(r.value) })));
+        return;
+      }
       guarded(
         (k) => k.putAll(kind, rows),
         () => conn().putAll(kind, rows),
@@ -379,7 +425,7 @@ export function openDailyStore(path: string, identity: string, options: DailySto
         (k) => k.count.get(kind, fp[kind]) as number,
         () => 0,
       ),
-    stats: () => ({ ...stats }),
+    stats: () => ({ ...stats, writesDeferred: deferred?.stats().deferred ?? 0, writesDropped: deferred?.stats().dropped ?? 0 }),
     fill: options.fill ?? createFillTracker(),
     onReset(listener) {
       resetListeners.add(listener);
@@ -391,6 +437,7 @@ export function openDailyStore(path: string, identity: string, options: DailySto
     },
     close() {
       if (closed) return;
+      deferred?.close();
       closed = true;
       resetListeners.clear();
       c?.db.close();

@@ -2,7 +2,7 @@
 // on the same data directory stands by (computing nothing, reporting the stored progress), and
 // takes over as soon as the first is killed with SIGKILL (its pid is gone; no waiting for the
 // lease to expire), finishing exactly the rows the first had not stored. The fill thread runs
-// at nice 19 (with the module loader thread it starts under tsx) while this process's other
+// at FILL_NICE (with the module loader thread it starts under tsx) while this process's other
 // threads stay at 0.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { fixedClock } from "../../../lib/market/clock";
 import { previousTradingDay } from "../../../lib/time";
 import { dailyDbPath, FLOW_SUMMARY, marketIdentity, openDailyStore, startDailyFill, VOL_READING, type DailyFiller } from "../../../server/daily-store";
+import { FILL_NICE } from "../../../server/daily-store/priority";
 import { LAST_SESSION, LOCK_SCOPE, NOW_MS, tempDir } from "./_store-fixtures";
 import { tsEntryArgs } from "../../_helpers/ts-entry";
 
@@ -89,10 +90,10 @@ describe("one filler per store", () => {
       expect(computed).toBe(4 - storedByFirst);
 
       // The fill thread here is niced; this thread is not.
-      expect(logs.find((l) => l.msg === "daily_fill_worker_ready")).toMatchObject({ nice: 19 });
+      expect(logs.find((l) => l.msg === "daily_fill_worker_ready")).toMatchObject({ nice: FILL_NICE });
       const nices = threadNices();
       expect(nices.get(process.pid)).toBe(0);
-      expect([...nices.values()]).toContain(19);
+      expect([...nices.values()]).toContain(FILL_NICE);
       // Every thread this process had before the filler (event loop, V8 and libuv helpers) keeps its priority.
       for (const [tid, nice] of serverThreads) if (nices.has(tid)) expect(nices.get(tid)).toBe(nice);
 
