@@ -17,7 +17,6 @@ import {
   kernelsInfo,
   keyLevels,
   loadKernels,
-  type SimulatedMarket,
   parseOptionSymbol,
   sessionBounds,
   statFrame,
@@ -27,6 +26,7 @@ import {
   type MinuteBars,
   type Resolution,
 } from "../../lib/index";
+import type { SimulatedMarket } from "../../lib/market";
 import { simulatedMarketAt } from "../_helpers/simulated-market";
 
 /** The pinned clock: Wednesday 2024-03-06, 16:30 EST (after the close). */
