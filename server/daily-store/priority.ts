@@ -12,14 +12,14 @@ import { setPriority } from "node:os";
 export const COMPUTE_NICE = 5;
 
 /**
- * The background fill's nice value: the request pools' value, not lower. The fill's threads share
+ * The background fill's nice value: the request pools' value (`COMPUTE_NICE`), not lower. The fill's threads share
  * the process with the event loop, and with it locks no priority can skip (the process's memory
  * map, malloc's arenas, libuv's work queue): at nice 19 a fill thread preempted while holding one
  * stayed off a core for up to a second on a busy machine, and the loop slept that long waiting for
  * it (bench/README.md, "loop stalls were lock waits"). At nice 5 it gets a core back within
  * milliseconds and still yields to the loop.
  */
-export const FILL_NICE = COMPUTE_NICE;
+export const FILL_NICE = 5;
 
 /** Lower the calling thread to `FILL_NICE`; the value set, or null when the OS refuses. */
 export function lowerFillPriority(): number | null {

@@ -222,7 +222,6 @@ export interface DailyStoreOptions {
   lockedWrites?: "wait" | "defer";
 }
 
-
 /**
  * Open (creating if needed) the store at `path` for the market `identity`. WAL lets the fill
  * worker write while the server reads; `synchronous=NORMAL` is enough for data that can always
@@ -338,7 +337,14 @@ export function openDailyStore(path: string, identity: string, options: DailySto
     ? createDeferredWrites({
         writeAll,
         onError: (error, dropped) =>
-          log({ ts: new Date().toISOString(), level: "error", msg: "daily_store_write_failed", file: path, dropped, error: String((error as Error)?.message ?? error).slice(0, 500) }),
+          log({
+            ts: new Date().toISOString(),
+            level: "error",
+            msg: "daily_store_write_failed",
+            file: path,
+            dropped,
+            error: String((error as Error)?.message ?? error).slice(0, 500),
+          }),
       })
     : null;
   /** Now, or (a `defer` store while another connection holds the lock) later. */
