@@ -19,50 +19,9 @@ export * from "./kernels";
 // The market-data interface, its records and clocks, print records, and the file-backed provider. The simulated
 // market (its universe, boards and prints) is `optionscope/market`: about 43 KB gzip that a page
 // computing from its own chains never needs (docs/architecture.md#packages).
-export type {
-  MarketData,
-  Clock,
-  ChainSnapshot,
-  MinuteBars,
-  ChainOptions,
-  MinuteBarsOptions,
-  ContractRef,
-  ContractMinuteQuotes,
-} from "./market/market-data";
-export {
-  TickerSchema,
-  SymbolTypeSchema,
-  TierSchema,
-  RightSchema,
-  SymbolInfoSchema,
-  ChainContractRowSchema,
-  ChainSnapshotHeaderSchema,
-  MinuteBarRowSchema,
-} from "./market/schemas";
-export type { SymbolInfo, ChainContractRow, ChainSnapshotHeader, MinuteBarRow } from "./market/schemas";
-export { chainRows } from "./market/chain-rows";
-export { boardInstantMs, lastListingInstantsMs } from "./market/board-instant";
-export { systemClock, fixedClock, scaledClock } from "./market/clock";
-export type { ScaledClockOptions } from "./market/clock";
+export * from "./market/interface";
 export * from "./market/files";
-// Print records, condition codes and nanosecond timestamps: what a feed of real prints is read with.
-export { OptionPrintSchema, OffExchangePrintSchema, EarningsEventSchema } from "./market/prints/schemas";
-export type { OptionPrint, OffExchangePrint, EarningsEvent } from "./market/prints/schemas";
-export {
-  OPTION_CONDITIONS,
-  SWEEP_CONDITIONS,
-  MULTI_LEG_CONDITIONS,
-  CROSS_CONDITIONS,
-  CONDITION_ALIASES,
-  OPTION_EXCHANGES,
-  EXCHANGE_ALIASES,
-  OFF_EXCHANGE_VENUES,
-  isSweepPrint,
-  isMultiLegPrint,
-  isCrossPrint,
-} from "./market/prints/conditions";
-export type { OptionCondition, OptionExchange, OffExchangeVenue } from "./market/prints/conditions";
-export { composeTsNs, tsNsToMs, isTsNs, compareTsNs, parseIsoInstantNs, formatTsNsIso } from "./market/prints/ts-ns";
+export * from "./market/prints/records";
 
 // Positioning analytics: exposure grid, heatmap frames, nodes, key levels, daily statistics
 export * from "./positioning";

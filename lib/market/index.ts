@@ -1,36 +1,5 @@
-// The interface and its records
-export type {
-  MarketData,
-  Clock,
-  ChainSnapshot,
-  MinuteBars,
-  ChainOptions,
-  MinuteBarsOptions,
-  IsoDate,
-  SimulatedMarketContext,
-  SimulatedEarningsFn,
-  SimulatedOptionPrintsFn,
-  SimulatedOffExchangePrintsFn,
-  ContractRef,
-  ContractMinuteQuotes,
-} from "./market-data";
-export {
-  TickerSchema,
-  SymbolTypeSchema,
-  TierSchema,
-  RightSchema,
-  SymbolInfoSchema,
-  ChainContractRowSchema,
-  ChainSnapshotHeaderSchema,
-  MinuteBarRowSchema,
-} from "./schemas";
-export type { SymbolInfo, ChainContractRow, ChainSnapshotHeader, MinuteBarRow } from "./schemas";
-export { chainRows } from "./chain-rows";
-export { boardInstantMs, lastListingInstantsMs } from "./board-instant";
-
-// Clocks
-export { systemClock, fixedClock, scaledClock } from "./clock";
-export type { ScaledClockOptions } from "./clock";
+// The interface and its records, clocks
+export * from "./interface";
 
 // Symbol universe
 export { INDEX_ETF_TIER_SYMBOLS, SIMULATION_START_DATE, symbolSpecs, toSymbolInfo } from "./universe";
