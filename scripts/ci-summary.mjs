@@ -30,7 +30,11 @@ try {
   // Not run through npm test (vitest alone): nothing to add.
 }
 if (checkFailed) console.log("npm run check failed (Biome, tsc or knip): see its output above.");
-const failed = (report.numFailedTests ?? 0) + failedSuites + checkFailed;
+// A run vitest itself reports failed with no failed test or file (a configuration error, an
+// unhandled error between tests) is one failure too: "0 passed, 0 failed" would read as nothing wrong.
+const counted = (report.numFailedTests ?? 0) + failedSuites;
+const runFailed = report.success === false && counted === 0 ? 1 : 0;
+const failed = counted + runFailed + checkFailed;
 const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);
