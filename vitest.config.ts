@@ -77,13 +77,10 @@ export default defineConfig({
         },
       },
       // Part of the integration layer, a project of its own so that its global setup (the package
-      // build, started once in the background as the run begins) runs only when its tests do. In
-      // group 1, beside the unit and server layers (so with their worker count, which vitest
-      // requires of one group): its checks have no time limits a neighbour could break, and in
-      // group 0 they were its last 35 s with one core idle.
+      // build, started once in the background as the run begins) runs only when its tests do.
       {
         extends: true,
-        test: { name: "package", include: PACKAGE, globalSetup: ["test/package/_build-once.ts"], sequence: { groupOrder: 1 } },
+        test: { name: "package", include: PACKAGE, globalSetup: ["test/package/_build-once.ts"], maxWorkers: INTEGRATION_WORKERS, sequence: { groupOrder: 0 } },
       },
       // Part of the integration layer, last and alone (group 2): its CPU burners would push its
       // neighbours' load tests past their limits.
