@@ -62,15 +62,11 @@ export function createDeferredWrites(options: DeferredWritesOptions): DeferredWr
   let closed = false;
   const counts = { deferred: 0, dropped: 0 };
 
-  const drop = (n: number) => {
-    counts.dropped += n;
-  };
-
   /** Writes the queue; false while the file is still locked. Other failures drop the rows. */
   const flush = (): boolean => {
     const t = now();
     const fresh = queue.filter((q) => t - q.atMs <= maxAgeMs);
-    drop(queue.length - fresh.length);
+    counts.dropped += queue.length - fresh.length;
     queue = fresh;
     if (queue.length === 0) return true;
     try {
@@ -81,7 +77,7 @@ export function createDeferredWrites(options: DeferredWritesOptions): DeferredWr
       if (isLockBusy(error)) return false;
       const n = queue.length;
       queue = [];
-      drop(n);
+      counts.dropped += n;
       options.onError(error, n);
       return true;
     }
@@ -118,7 +114,7 @@ export function createDeferredWrites(options: DeferredWritesOptions): DeferredWr
       for (const w of writes) queue.push({ write: w, atMs });
       counts.deferred += writes.length;
       if (queue.length > maxRows) {
-        drop(queue.length - maxRows);
+        counts.dropped += queue.length - maxRows;
         queue.splice(0, queue.length - maxRows);
       }
       schedule();
@@ -131,7 +127,7 @@ export function createDeferredWrites(options: DeferredWritesOptions): DeferredWr
       if (timer) clearTimeout(timer);
       timer = null;
       if (!flush()) {
-        drop(queue.length);
+        counts.dropped += queue.length;
         queue = [];
       }
     },
