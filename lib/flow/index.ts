@@ -64,7 +64,7 @@ export type { FlowColumns, FlowScoreColumns } from "./flow-columns";
 export { openInterestBySymbol } from "./board-open-interest";
 
 // RVOL
-export { rvol, rvolSessions, RvolOptionsSchema, RVOL_BUCKETS } from "./rvol";
+export { rvol, rvolPrintColumns, rvolSessions, RvolOptionsSchema, RVOL_BUCKETS } from "./rvol";
 export type {
   RvolOptions,
   RvolOptionsInput,
@@ -72,6 +72,7 @@ export type {
   RvolStats,
   RvolPrint,
   RvolSession,
+  RvolPrintColumns,
   ContractRvol,
   ContractRvolBar,
   TickerRvol,

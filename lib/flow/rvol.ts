@@ -67,11 +67,55 @@ export type RvolOptionsInput = z.input<typeof RvolOptionsSchema>;
 /** Prints RVOL reads. */
 export type RvolPrint = Pick<OptionPrint, "tsMs" | "symbol" | "right" | "price" | "size" | "underlyingPrice">;
 
-/** The prints of one session (all of the ticker's, or the contract's and others: the contract is filtered). */
+/**
+ * One session's prints as columns, in time order: what {@link rvol} reads of them. A year of a
+ * liquid ticker's print records is gigabytes of objects, and a heap that size makes every garbage
+ * collection of its thread take seconds; its columns are a few hundred kilobytes per session,
+ * outside the heap (docs/architecture.md#worker-pools).
+ */
+export interface RvolPrintColumns {
+  /** The contract the prints were filtered to, or null: all of the ticker's. */
+  readonly symbol: string | null;
+  readonly tsMs: Float64Array;
+  readonly size: Float64Array;
+  /** `premiumUsd(price, size)` of each print. */
+  readonly premium: Float64Array;
+  /** 1 for a call, 0 for a put. */
+  readonly call: Uint8Array;
+  readonly underlyingPrice: Float64Array;
+}
+
+/**
+ * The prints of one session: records (all of the ticker's, or the contract's and others: the
+ * contract is filtered), or columns made by {@link rvolPrintColumns} for the same scope.
+ */
 export interface RvolSession {
   date: IsoDate;
-  prints: readonly RvolPrint[];
+  prints: readonly RvolPrint[] | RvolPrintColumns;
 }
+
+/**
+ * A session's prints as columns, in time order (stable), keeping only `symbol`'s when given: hold
+ * these, not the records, when a call reads many sessions.
+ * @example const sessions = dates.map((date) => ({ date, prints: rvolPrintColumns(printsOf(date)) }));
+ */
+export function rvolPrintColumns(prints: readonly RvolPrint[], symbol: string | null = null): RvolPrintColumns {
+  const kept = symbol === null ? prints : prints.filter((p) => p.symbol === symbol);
+  const ordered = isTimeOrdered(kept) ? kept : [...kept].sort((a, b) => a.tsMs - b.tsMs);
+  const n = ordered.length;
+  const c = { symbol, tsMs: new Float64Array(n), size: new Float64Array(n), premium: new Float64Array(n), call: new Uint8Array(n), underlyingPrice: new Float64Array(n) };
+  for (let i = 0; i < n; i++) {
+    const p = ordered[i];
+    c.tsMs[i] = p.tsMs;
+    c.size[i] = p.size;
+    c.premium[i] = premiumUsd(p.price, p.size);
+    c.call[i] = p.right === "C" ? 1 : 0;
+    c.underlyingPrice[i] = p.underlyingPrice;
+  }
+  return c;
+}
+
+const isColumns = (prints: RvolSession["prints"]): prints is RvolPrintColumns => !Array.isArray(prints);
 
 /**
  * Which sessions an RVOL request reads: the view (the `interval` sessions ending at `date`) and
@@ -108,29 +152,29 @@ interface Sums {
 
 const zero = (): Sums => ({ volume: 0, premium: 0, call: 0, put: 0, lastPrice: Number.NaN });
 
-/** First index with `tsMs >= t` (prints in time order). */
-function lowerBound(prints: readonly RvolPrint[], t: number): number {
+/** First index with `tsMs[i] >= t` (time order). */
+function lowerBound(tsMs: Float64Array, t: number): number {
   let lo = 0;
-  let hi = prints.length;
+  let hi = tsMs.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (prints[mid].tsMs < t) lo = mid + 1;
+    if (tsMs[mid] < t) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
-/** Sums of prints (time order, already filtered) with `fromOffset <= tsMs - open < toOffset`. */
-function sumSpan(prints: readonly RvolPrint[], openMs: number, fromOffset: number, toOffset: number): Sums {
+/** Sums of a session's prints with `fromOffset <= tsMs - open < toOffset`. */
+function sumSpan(c: RvolPrintColumns | undefined, openMs: number, fromOffset: number, toOffset: number): Sums {
   const s = zero();
+  if (!c) return s;
   const end = openMs + toOffset;
-  for (let i = lowerBound(prints, openMs + fromOffset); i < prints.length && prints[i].tsMs < end; i++) {
-    const p = prints[i];
-    s.volume += p.size;
-    s.premium += premiumUsd(p.price, p.size);
-    if (p.right === "C") s.call += p.size;
-    else s.put += p.size;
-    s.lastPrice = p.underlyingPrice;
+  for (let i = lowerBound(c.tsMs, openMs + fromOffset); i < c.tsMs.length && c.tsMs[i] < end; i++) {
+    s.volume += c.size[i];
+    s.premium += c.premium[i];
+    if (c.call[i] === 1) s.call += c.size[i];
+    else s.put += c.size[i];
+    s.lastPrice = c.underlyingPrice[i];
   }
   return s;
 }
@@ -209,10 +253,12 @@ export function rvol(
   const o = parsed.data;
   const plan = rvolSessions(o.date, o.interval, o.avgPeriod);
   const symbol = scope.kind === "contract" ? scope.symbol : null;
-  const byDate = new Map<IsoDate, readonly RvolPrint[]>();
+  const byDate = new Map<IsoDate, RvolPrintColumns>();
   for (const s of sessions) {
-    const prints = symbol === null ? s.prints : s.prints.filter((p) => p.symbol === symbol);
-    byDate.set(s.date, isTimeOrdered(prints) ? prints : [...prints].sort((a, b) => a.tsMs - b.tsMs));
+    if (isColumns(s.prints) && s.prints.symbol !== symbol) {
+      throw new RangeError(`rvol: the ${s.date} columns hold ${s.prints.symbol ?? "every contract"}'s prints, the call is about ${symbol ?? "every contract"}'s`);
+    }
+    byDate.set(s.date, isColumns(s.prints) ? s.prints : rvolPrintColumns(s.prints, symbol));
   }
   const asOfMs = o.asOfMs ?? Number.POSITIVE_INFINITY;
   const baseline = plan.baseline.filter((d) => byDate.has(d));
@@ -235,7 +281,7 @@ export function rvol(
     const avg = { volume: 0, premium: 0, call: 0, put: 0 };
     let days = 0;
     for (const piece of span.pieces) {
-      const s = sumSpan(byDate.get(piece.date) ?? [], boundsOf(piece.date).openMs, piece.fromOffset, piece.toOffset);
+      const s = sumSpan(byDate.get(piece.date), boundsOf(piece.date).openMs, piece.fromOffset, piece.toOffset);
       today.volume += s.volume;
       today.premium += s.premium;
       today.call += s.call;
@@ -247,7 +293,7 @@ export function rvol(
       for (const d of baseline) {
         const { openMs, closeMs } = boundsOf(d);
         if (!daily && piece.fromOffset >= closeMs - openMs) continue; // an early close has no such bucket
-        const b = sumSpan(byDate.get(d) ?? [], openMs, piece.fromOffset, piece.toOffset);
+        const b = sumSpan(byDate.get(d), openMs, piece.fromOffset, piece.toOffset);
         sum.volume += b.volume;
         sum.premium += b.premium;
         sum.call += b.call;

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { rvol, rvolSessions, type RvolSession } from "../../lib/flow/rvol";
+import { rvol, rvolPrintColumns, rvolSessions, type RvolPrint, type RvolSession } from "../../lib/flow/rvol";
 import { FlowError } from "../../lib/flow/errors";
 import { CodedError } from "../../lib/coded-error";
 import { etInstant } from "../../lib/time";
@@ -95,7 +95,7 @@ describe("rvol: hand-computed 15-minute bars", () => {
   });
 
   it("contract: only the contract's prints, summary format drops the bars", () => {
-    const symbol = sessions[0].prints[0].symbol; // SPY 510 C
+    const symbol = (sessions[0].prints as RvolPrint[])[0].symbol; // SPY 510 C
     const r = rvol({ kind: "contract", symbol }, sessions, options);
     // bar 1: today 10 (1000 USD); baseline 03-13 4, 03-14 0 -> avg 2 (200 USD)
     // bar 2: today 0; baseline 09:45-09:52 none -> avg 0
@@ -105,6 +105,18 @@ describe("rvol: hand-computed 15-minute bars", () => {
     ]);
     expect(r.stats.rvolVolume).toBe(10 / 2);
     expect(rvol({ kind: "contract", symbol }, sessions, { ...options, format: "summary" })).toEqual({ stats: r.stats });
+  });
+
+  it("sessions given as columns answer exactly as their records; columns of another scope are refused", () => {
+    const symbol = (sessions[0].prints as RvolPrint[])[0].symbol;
+    const columnsOf = (only: string | null) => sessions.map((s) => ({ date: s.date, prints: rvolPrintColumns(s.prints as RvolPrint[], only) }));
+    expect(rvol({ kind: "ticker" }, columnsOf(null), options)).toEqual(rvol({ kind: "ticker" }, sessions, options));
+    expect(rvol({ kind: "contract", symbol }, columnsOf(symbol), options)).toEqual(rvol({ kind: "contract", symbol }, sessions, options));
+    expect(() => rvol({ kind: "contract", symbol }, columnsOf(null), options)).toThrow(/every contract/);
+    expect(() => rvol({ kind: "ticker" }, columnsOf(symbol), options)).toThrow(RangeError);
+    // Out of order records come out in time order.
+    const shuffled = rvolPrintColumns([...(sessions[0].prints as RvolPrint[])].reverse());
+    expect([...shuffled.tsMs]).toEqual([...(sessions[0].prints as RvolPrint[])].map((p) => p.tsMs));
   });
 
   it("a missing baseline session is unavailable, not zero", () => {
@@ -218,6 +230,8 @@ describe("rvol: against a slow independent reference", () => {
           }));
         const asOfMs = etInstant("2024-03-15", "09:30") + cutMin * 60_000;
         const r = rvol({ kind: "ticker" }, sessions, { date: "2024-03-15", bucket: `${stepMin}min` as "15min", avgPeriod: "4d", asOfMs });
+        const columns = sessions.map((s) => ({ date: s.date, prints: rvolPrintColumns(s.prints) }));
+        expect(rvol({ kind: "ticker" }, columns, { date: "2024-03-15", bucket: `${stepMin}min` as "15min", avgPeriod: "4d", asOfMs })).toEqual(r);
         // Reference: bucket k of a day holds prints with open + k*step <= ts < min(open + (k+1)*step, close, cut),
         // where cut applies at the same offset in every day.
         const step = stepMin * 60_000;

@@ -3,7 +3,7 @@
 // "Contract RVOL response" and "Ticker RVOL response").
 import type { z } from "zod";
 import { ContractSymbolParamsSchema, FlowTickerParamsSchema, RvolQuerySchema } from "../../../../lib/api/flow";
-import { ContractRvolSchema, rvol, rvolSessions, TickerRvolSchema, type RvolSession } from "../../../../lib/flow";
+import { ContractRvolSchema, rvol, rvolPrintColumns, rvolSessions, TickerRvolSchema, type RvolPrintColumns } from "../../../../lib/flow";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute, type FlowState } from "../flow-route";
 import { yieldToTimers } from "../sessions/session-summary";
 import { isTradingDay, previousTradingDay } from "../../../../lib/time";
@@ -13,19 +13,31 @@ import { FLOW_FIRST_DATE, currentFlowDate, openingBoard, resolveFlowContract, re
 import { contractRootOfPath, tickerOfPath } from "../shared/path-symbols";
 
 type Query = z.output<typeof RvolQuerySchema>;
+/** A session of an RVOL call: its prints as columns. */
+type ColumnSession = { date: string; prints: RvolPrintColumns };
 /** A validated RVOL query (what a compute task carries). */
 export type RvolQuery = Query;
 
-/** The sessions an RVOL call reads (view and baseline), each session's prints. */
-async function rvolInput(state: FlowState, ticker: string, q: Query, nowMs: number, signal?: AbortSignal): Promise<{ date: string; sessions: RvolSession[] }> {
+/**
+ * The sessions an RVOL call reads (view and baseline), each session's prints as columns (only
+ * `symbol`'s when given): a year of records held at once would be gigabytes of heap.
+ */
+async function rvolInput(
+  state: FlowState,
+  ticker: string,
+  symbol: string | null,
+  q: Query,
+  nowMs: number,
+  signal?: AbortSignal,
+): Promise<{ date: string; sessions: ColumnSession[] }> {
   const date = resolveFlowDate(q.date, nowMs);
   const plan = rvolSessions(date, q.interval, q.avg_period);
   const dates = [...plan.baseline, ...plan.view].filter((d) => d >= FLOW_FIRST_DATE);
-  const sessions: RvolSession[] = [];
+  const sessions: ColumnSession[] = [];
   for (const d of dates) {
     await yieldToTimers();
     if (signal?.aborted) throw signal.reason;
-    sessions.push({ date: d, prints: await sessionPrints(state, ticker, d, nowMs) });
+    sessions.push({ date: d, prints: rvolPrintColumns(await sessionPrints(state, ticker, d, nowMs), symbol) });
   }
   return { date, sessions };
 }
@@ -36,8 +48,8 @@ async function rvolInput(state: FlowState, ticker: string, q: Query, nowMs: numb
  * A strike never listed is 404, as for an unknown ticker (spec: a contract never seen).
  * @see docs/methodology.md#flow-contract-listing
  */
-async function contractKnown(state: FlowState, ticker: string, symbol: string, expiry: string, sessions: readonly RvolSession[], nowMs: number): Promise<boolean> {
-  if (sessions.some((s) => s.prints.some((p) => p.symbol === symbol))) return true;
+async function contractKnown(state: FlowState, ticker: string, symbol: string, expiry: string, sessions: readonly ColumnSession[], nowMs: number): Promise<boolean> {
+  if (sessions.some((s) => s.prints.tsMs.length > 0)) return true;
   const today = currentFlowDate(nowMs);
   let last = expiry < today ? expiry : today;
   if (!isTradingDay(last)) last = previousTradingDay(last);
@@ -66,7 +78,7 @@ export type RvolTarget = { kind: "ticker"; ticker: string } | { kind: "contract"
  * year and more of raw prints, so with a compute pool it runs in a worker (compute-worker.ts).
  */
 export async function rvolAnswer(state: FlowState, target: RvolTarget, q: Query, nowMs: number, signal?: AbortSignal) {
-  const { date, sessions } = await rvolInput(state, target.ticker, q, nowMs, signal);
+  const { date, sessions } = await rvolInput(state, target.ticker, target.kind === "contract" ? target.symbol : null, q, nowMs, signal);
   if (target.kind === "ticker") return rvol({ kind: "ticker" }, sessions, options(q, date, nowMs));
   if (!(await contractKnown(state, target.ticker, target.symbol, target.expiry, sessions, nowMs))) return null;
   return rvol({ kind: "contract", symbol: target.symbol }, sessions, options(q, date, nowMs));
