@@ -7,7 +7,7 @@
  */
 import { availableParallelism } from "node:os";
 import type { ChainOptions, ContractRef, IsoDate, MinuteBarsOptions } from "../../lib/market/market-data";
-import { spawnSiblingWorker } from "../spawn-sibling-worker";
+import { spawnSiblingWorker, type SiblingWorkerOptions } from "../spawn-sibling-worker";
 import { createWorkerPool, WorkerPoolUnavailable, type WorkerPool, type WorkerPoolStats } from "../workers/worker-pool";
 import type { MarketSource } from "./fingerprint";
 import type { RvolQuery, RvolTarget } from "../modules/flow/underlyings/rvol";
@@ -92,13 +92,19 @@ export const DEFAULT_COMPUTE_WORKERS = Math.min(4, Math.max(1, availableParallel
  * `nice` is its threads' priority (the fill's own pool runs at FILL_NICE).
  * @example const pool = createComputePool({ source: { kind: "simulated", seed: 42 } }); await pool.run({ kind: "vol-reading", symbol: "SPY", session: "2025-06-12", nowMs });
  */
-export function createComputePool(init: ComputeWorkerInit, size = DEFAULT_COMPUTE_WORKERS, name = "compute", nice = COMPUTE_NICE): ComputePool {
+export function createComputePool(
+  init: ComputeWorkerInit,
+  size = DEFAULT_COMPUTE_WORKERS,
+  name = "compute",
+  nice = COMPUTE_NICE,
+  isolation: SiblingWorkerOptions["isolation"] = "process",
+): ComputePool {
   const pool: WorkerPool<ComputeTask, unknown> = createWorkerPool({
     name,
     size,
     // One task at a time per worker: a task sets the worker's market clock to its own instant.
     pipelineDepth: 1,
-    spawn: () => spawnSiblingWorker(import.meta.url, { source: "./compute-worker.ts", built: "./compute-worker.js" }, init, { nice }),
+    spawn: () => spawnSiblingWorker(import.meta.url, { source: "./compute-worker.ts", built: "./compute-worker.js" }, init, { nice, isolation }),
   });
   return {
     // Tasks are queued round-robin by symbol: one symbol's year of sessions does not hold back

@@ -3,7 +3,8 @@
 // server's source (the same seed or data folder), so the event loop that answers requests only
 // awaits it. It runs at normal priority: a caller is waiting. The caller writes finished sessions'
 // rows to the daily store. See docs/architecture.md#worker-pools.
-import { parentPort, workerData } from "node:worker_threads";
+// First: a worker process takes its priority before its other modules load (host-port.ts).
+import { hostData, hostPort } from "../workers/host-port";
 import { createSimulatedMarket } from "../../lib/market";
 import type { MarketData } from "../../lib/market/market-data";
 import { sessionCloseReading } from "../../lib/vol";
@@ -36,7 +37,7 @@ import { contractVolumesOf } from "../modules/flow/sessions/contract-volumes";
 import { storedSummaryOf } from "../modules/flow/sessions/stored-summary";
 import { windowLevels } from "../modules/flow/dark-pool/dark-pool-levels";
 
-const init = workerData as ComputeWorkerInit;
+const init = hostData<ComputeWorkerInit>();
 let nowMs = 0;
 const clock = { now: () => nowMs };
 
@@ -55,7 +56,7 @@ const ready = marketOf().then((market) => ({
   flowOi: new FlowOiSessions(market),
 }));
 
-servePoolTasks(parentPort!, async (task: ComputeTask) => {
+servePoolTasks(hostPort(), async (task: ComputeTask) => {
   const { market, flow, flowOi } = await ready;
   // Each task carries the request's market instant (a session in progress is read up to it).
   nowMs = task.nowMs;

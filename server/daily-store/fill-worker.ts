@@ -4,7 +4,8 @@
 // every contended core. Messages: in `{ type: "fill", nowMs }` (plan again at this instant), `abort` (end
 // the current pass: the lease was lost) and `stop`; out `ready` (the scope, for the filler's
 // survey), `progress` per kind and `idle` when a pass ends. See docs/operations.md#daily-store.
-import { parentPort, workerData } from "node:worker_threads";
+// First: a worker process takes its priority before its other modules load (host-port.ts).
+import { hostData, hostPort } from "../workers/host-port";
 import { createSimulatedMarket } from "../../lib/market";
 import type { MarketData } from "../../lib/market/market-data";
 import { loadFileMarket } from "../data";
@@ -46,10 +47,11 @@ export type FillWorkerReply =
   | { type: "idle"; computed: number }
   | { type: "error"; message: string; code?: string };
 
-const init = workerData as FillWorkerInit;
+const init = hostData<FillWorkerInit>();
 let nowMs = init.nowMs;
 const clock = { now: () => nowMs };
-const post = (m: FillWorkerReply) => parentPort!.postMessage(m);
+const host = hostPort();
+const post = (m: FillWorkerReply) => host.postMessage(m);
 
 async function marketOf(source: MarketSource): Promise<MarketData> {
   if (source.kind === "simulated") return createSimulatedMarket({ seed: source.seed, clock });
@@ -57,7 +59,7 @@ async function marketOf(source: MarketSource): Promise<MarketData> {
 }
 
 /** The pool of fill threads when asked for more than this one; absent otherwise. */
-const pool: ComputePool | undefined = (init.threads ?? 1) > 1 ? createComputePool({ source: init.source }, init.threads, "fill", FILL_NICE) : undefined;
+const pool: ComputePool | undefined = (init.threads ?? 1) > 1 ? createComputePool({ source: init.source }, init.threads, "fill", FILL_NICE, "thread") : undefined;
 /** The kinds a pool thread computes (the others read this thread's store). */
 const POOLED = new Set<DailyKind>([FLOW_SUMMARY, VOL_READING]);
 /**
@@ -95,7 +97,7 @@ ready.catch((error) => post(failure(error)));
 let stopping = false;
 let aborted = false;
 let queue: Promise<void> = Promise.resolve();
-parentPort!.on("message", (m: FillWorkerRequest) => {
+host.on("message", (m: FillWorkerRequest) => {
   if (m.type === "stop") {
     stopping = true;
     return;

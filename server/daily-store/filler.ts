@@ -9,10 +9,9 @@
 // they need on demand.
 // See docs/operations.md#daily-store and docs/architecture.md#persisted-daily-store.
 import { availableParallelism } from "node:os";
-import type { Worker } from "node:worker_threads";
 import type { Clock } from "../../lib/market/market-data";
 import type { Logger } from "../services";
-import { spawnSiblingWorker } from "../spawn-sibling-worker";
+import { spawnSiblingWorker, type SiblingWorker } from "../spawn-sibling-worker";
 import type { MarketSource } from "./fingerprint";
 import type { FillWorkerInit, FillWorkerReply } from "./fill-worker";
 import { isCorruptionError } from "./corruption";
@@ -87,9 +86,9 @@ export interface DailyFiller {
   close(): Promise<void>;
 }
 
-/** The fill worker, niced from its first instruction (module loading included). */
-const spawnFillWorker = (init: FillWorkerInit): Worker =>
-  spawnSiblingWorker(import.meta.url, { source: "./fill-worker.ts", built: "./daily-fill-worker.js" }, init, { nice: FILL_NICE });
+/** The fill worker: a process of its own, niced (docs/architecture.md#worker-pools). */
+const spawnFillWorker = (init: FillWorkerInit): SiblingWorker =>
+  spawnSiblingWorker(import.meta.url, { source: "./fill-worker.ts", built: "./daily-fill-worker.js" }, init, { nice: FILL_NICE, isolation: "process" });
 
 const holderLine = (h: LeaseHolder) => ({ pid: h.pid, host: h.host, expires: new Date(h.expiresMs).toISOString() });
 
@@ -106,7 +105,7 @@ export function startDailyFill(o: DailyFillOptions): DailyFiller {
   let idleWaiters: ((n: number) => void)[] = [];
   let role: FillerRole = "idle";
   let closed = false;
-  let worker: Worker | null = null;
+  let worker: SiblingWorker | null = null;
   let lease: FillLease | null = null;
   let scope: FillScope | null = null;
   let renewTimer: ReturnType<typeof setInterval> | null = null;
@@ -233,7 +232,7 @@ export function startDailyFill(o: DailyFillOptions): DailyFiller {
 
   /** Spawn the worker and listen to it; false (after scheduling a retry) when it cannot start. */
   const startWorker = (): boolean => {
-    let w: Worker;
+    let w: SiblingWorker;
     try {
       w = spawnFillWorker({
         dbPath: o.store.path,

@@ -7,7 +7,7 @@
  * one dies, `run` rejects with `WorkerPoolUnavailable` and the caller computes in its own thread;
  * once closed, with `WorkerPoolClosed` (nothing is computed any more).
  */
-import type { Worker } from "node:worker_threads";
+import type { SiblingWorker } from "../spawn-sibling-worker";
 import { apiErrors } from "../errors";
 import { FairQueue } from "../limits/fair-queue";
 
@@ -55,7 +55,7 @@ export interface WorkerPoolOptions {
   /** Shown in errors and stats. */
   name: string;
   /** Starts one worker (throws when it cannot: the pool then reports itself unavailable). */
-  spawn: () => Worker;
+  spawn: () => SiblingWorker;
   size: number;
   /** Tasks sent to one worker ahead of its current one (hides the message round trip). Default 2. */
   pipelineDepth?: number;
@@ -69,7 +69,7 @@ interface Job<Task, Result> {
 }
 
 interface Slot<Task, Result> {
-  worker: Worker;
+  worker: SiblingWorker;
   inFlight: Map<number, Job<Task, Result>>;
 }
 
@@ -119,7 +119,7 @@ export function createWorkerPool<Task, Result>(options: WorkerPoolOptions): Work
   const start = () => {
     if (slots.length > 0 || broken) return;
     for (let i = 0; i < size; i++) {
-      let worker: Worker;
+      let worker: SiblingWorker;
       try {
         worker = spawn();
       } catch (error) {

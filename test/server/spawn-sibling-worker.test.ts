@@ -2,9 +2,12 @@
 // server/workers/dev-worker-bundle.ts)
 // and gets the workerData, at the nice value asked for (this thread keeps its own); a missing
 // module surfaces as the worker's error (callers fall back).
+import { spawn } from "node:child_process";
 import { getPriority } from "node:os";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { spawnSiblingWorker } from "../../server/spawn-sibling-worker";
+import { tsEntryArgs } from "../_helpers/ts-entry";
 
 describe("spawnSiblingWorker", () => {
   it("runs the .ts sibling of the caller with the data given", async () => {
@@ -15,7 +18,7 @@ describe("spawnSiblingWorker", () => {
           w.once("message", resolve);
           w.once("error", reject);
         }),
-      ).toEqual({ echoed: 42, nice: getPriority() });
+      ).toMatchObject({ echoed: 42, nice: getPriority(), pid: process.pid });
     } finally {
       await w.terminate();
     }
@@ -30,7 +33,7 @@ describe("spawnSiblingWorker", () => {
           w.once("message", resolve);
           w.once("error", reject);
         }),
-      ).toEqual({ echoed: 2, nice: 17 });
+      ).toMatchObject({ echoed: 2, nice: 17 });
       expect(getPriority()).toBe(before);
     } finally {
       await w.terminate();
@@ -50,5 +53,57 @@ describe("spawnSiblingWorker", () => {
     });
     expect(String(failure)).toMatch(/no-such-dir\/x-worker\.js|Cannot find module/);
     await (w as ReturnType<typeof spawnSiblingWorker> | null)?.terminate();
+  });
+
+  it('isolation "process": the same module in a child process, its data cloned (Infinity, Maps), every thread at `nice`; terminate ends it', async () => {
+    const w = spawnSiblingWorker(
+      import.meta.url,
+      { source: "./spawn-sibling-worker.fixture.ts", built: "./never-built.js" },
+      { n: 4, big: Number.POSITIVE_INFINITY, map: new Map([["a", 1]]) },
+      { nice: 13, isolation: "process" },
+    );
+    try {
+      const first = await new Promise<{ echoed: number; pid: number; big: number; map: Map<string, number> }>((resolve, reject) => {
+        w.once("message", resolve);
+        w.once("error", reject);
+      });
+      expect(first).toMatchObject({ echoed: 8, big: Number.POSITIVE_INFINITY, map: new Map([["a", 1]]) });
+      expect(first.pid).toBe(w.pid);
+      expect(first.pid).not.toBe(process.pid);
+      w.postMessage("threads?");
+      const { nices } = await new Promise<{ nices: number[] }>((resolve) => w.once("message", resolve));
+      expect(nices.length).toBeGreaterThan(1);
+      expect(new Set(nices)).toEqual(new Set([13]));
+      expect(getPriority()).toBe(0);
+    } finally {
+      const exited = new Promise((resolve) => w.once("exit", resolve));
+      await w.terminate();
+      await exited;
+    }
+    expect(() => process.kill(w.pid!, 0)).toThrow();
+  });
+
+  it("a worker process exits when its host does, even SIGKILLed", async () => {
+    // A host process that starts a worker process, prints its pid, and is then killed.
+    const host = spawn(process.execPath, [...(await tsEntryArgs(fileURLToPath(new URL("./spawn-sibling-host.fixture.ts", import.meta.url))))], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const workerPid = await new Promise<number>((resolve, reject) => {
+      host.stdout!.once("data", (d: Buffer) => resolve(Number(d.toString().trim())));
+      host.once("exit", (code) => reject(new Error(`host exited (${code})`)));
+    });
+    expect(() => process.kill(workerPid, 0)).not.toThrow();
+    host.kill("SIGKILL");
+    const end = Date.now() + 10_000;
+    let alive = true;
+    while (alive && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 50));
+      try {
+        process.kill(workerPid, 0);
+      } catch {
+        alive = false;
+      }
+    }
+    expect(alive).toBe(false);
   });
 });

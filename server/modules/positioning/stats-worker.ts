@@ -5,7 +5,8 @@
  * simulator's per-session memo (boards, paths) is reused across tasks.
  * See docs/operations.md#daily-statistics-performance.
  */
-import { parentPort, workerData } from "node:worker_threads";
+// First: a worker process takes its priority before its other modules load (host-port.ts).
+import { hostData, hostPort } from "../../workers/host-port";
 import { loadKernelsSync, type KernelEngineName } from "../../../lib/kernels";
 import { createSimulatedMarket } from "../../../lib/market";
 import { servePoolTasks } from "../../workers/worker-pool";
@@ -18,13 +19,13 @@ export interface StatsWorkerInit {
   engine: KernelEngineName;
 }
 
-const init = workerData as StatsWorkerInit;
+const init = hostData<StatsWorkerInit>();
 // The clock only caps "now"; every replayed minute is at or before the task's nowMs.
 let nowMs = 0;
 const market = createSimulatedMarket({ seed: init.seed, clock: { now: () => nowMs } });
 const engine = loadKernelsSync({ engine: init.engine });
 
-servePoolTasks(parentPort!, async (task: StatsSessionTask | BoardShapeTask) => {
+servePoolTasks(hostPort(), async (task: StatsSessionTask | BoardShapeTask) => {
   nowMs = task.nowMs;
   // Board shapes carry a `kind`; statistics sessions do not.
   return "kind" in task ? computeBoardShape(market, engine, task) : replayStatsSession(market, engine, task);

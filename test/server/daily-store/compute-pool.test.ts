@@ -1,7 +1,6 @@
 // The compute pool builds the request path's cold rows in worker threads: each row equals the one
 // built on the event loop over the same market, the modules' read paths use it when the app has one,
 // and a pool whose workers cannot start falls back to the loop.
-import { readdirSync, readFileSync } from "node:fs";
 import { getPriority } from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
 import { previousTradingDay } from "../../../lib/time";
@@ -25,6 +24,7 @@ import type { AppServices } from "../../../server/services";
 import { WorkerPoolUnavailable } from "../../../server/workers/worker-pool";
 import { COMPUTE_NICE } from "../../../server/daily-store/priority";
 import { simulatedMarketAt } from "../../_helpers/simulated-market";
+import { workerProcesses } from "../../_helpers/worker-processes";
 
 const SEED = 11;
 const NOW_MS = Date.parse("2024-03-06T16:00:00Z");
@@ -96,13 +96,11 @@ describe("compute pool", () => {
     expect(inline.totalShares).toBeGreaterThan(0);
   });
 
-  it("its workers run below the event loop's priority (nice COMPUTE_NICE); this thread keeps its own", () => {
-    // Field 19 of /proc/self/task/<tid>/stat is a thread's nice value (Linux keeps one per thread).
-    const nices = readdirSync("/proc/self/task").map((tid) => {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
-      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
-    });
-    expect(nices.filter((n) => n === COMPUTE_NICE).length).toBeGreaterThanOrEqual(2);
+  it("its workers are processes of their own, every thread of each below the event loop's priority (nice COMPUTE_NICE); this process keeps its own", () => {
+    // Processes, not threads: a thread's full garbage collections would share V8's process-wide lock with the loop's.
+    const workers = workerProcesses("compute-worker");
+    expect(workers.length).toBeGreaterThanOrEqual(2);
+    for (const w of workers) expect(new Set(w.nices)).toEqual(new Set([COMPUTE_NICE]));
     expect(getPriority()).toBe(0);
   });
 

@@ -4,6 +4,7 @@
 // lease to expire), finishing exactly the rows the first had not stored. The fill thread runs
 // at FILL_NICE (with the module loader thread it starts under tsx) while this process's other
 // threads stay at 0.
+import { workerProcesses } from "../../_helpers/worker-processes";
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -89,11 +90,13 @@ describe("one filler per store", () => {
       expect(logs.find((l) => l.msg === "daily_fill_takeover")).toMatchObject({ previous: { pid: child.pid } });
       expect(computed).toBe(4 - storedByFirst);
 
-      // The fill thread here is niced; this thread is not.
+      // The fill is a process of its own, every thread of it niced; this thread is not.
       expect(logs.find((l) => l.msg === "daily_fill_worker_ready")).toMatchObject({ nice: FILL_NICE });
+      const fills = workerProcesses("fill-worker");
+      expect(fills.length).toBe(1);
+      expect(new Set(fills[0].nices)).toEqual(new Set([FILL_NICE]));
       const nices = threadNices();
       expect(nices.get(process.pid)).toBe(0);
-      expect([...nices.values()]).toContain(FILL_NICE);
       // Every thread this process had before the filler (event loop, V8 and libuv helpers) keeps its priority.
       for (const [tid, nice] of serverThreads) if (nices.has(tid)) expect(nices.get(tid)).toBe(nice);
 
