@@ -6,6 +6,7 @@
 import type { OptionPrint } from "../market/prints/schemas";
 import { CROSS_CONDITIONS, MULTI_LEG_CONDITIONS, OPTION_EXCHANGES, SWEEP_CONDITIONS, type OptionCondition } from "../market/prints/conditions";
 import { etEpochDayOf } from "../time/et-time";
+import { finishSteps } from "../finish-steps";
 import { DTE_CONVICTION, FLOW_SCORE_PARAMS, MONEYNESS_CONVICTION, SWEEP_WINDOW } from "./params";
 import { DEFAULT_FLOW_SCORE_WEIGHTS, type FlowScoreWeights } from "./score-weights";
 import { roundHalfAway, sizeComponent } from "./flow-score";
@@ -77,38 +78,23 @@ const EXCHANGE_INDEX = new Map<string, number>(OPTION_EXCHANGES.map((e, i) => [e
 const MONEYNESS_TABLE = Float64Array.from(MONEYNESS_CATEGORIES, (m) => MONEYNESS_CONVICTION[m]);
 const DTE_TABLE = Float64Array.from(DTE_CATEGORIES, (d) => DTE_CONVICTION[d]);
 
-/**
- * Builds the columns of a batch from prints (time order) and open interest by symbol.
- * @example
- * const cols = flowColumns(prints, new Map([["SPY__240322C00510000", 1200]]));
- * @see docs/methodology.md#flow-score-batch-path
- */
-export function flowColumns(prints: readonly OptionPrint[], openInterest: ReadonlyMap<string, number>): FlowColumns {
-  const n = prints.length;
-  const c: FlowColumns = {
-    n,
-    tsMs: new Float64Array(n),
-    contract: new Int32Array(n),
-    right: new Uint8Array(n),
-    priceUsd: new Float64Array(n),
-    size: new Float64Array(n),
-    bidUsd: new Float64Array(n),
-    askUsd: new Float64Array(n),
-    strike: new Float64Array(n),
-    underlyingPrice: new Float64Array(n),
-    dte: new Int32Array(n),
-    flags: new Uint8Array(n),
-    exchange: new Uint8Array(n),
-    symbols: [],
-    contractOi: new Float64Array(0),
-  };
-  const index = new Map<string, number>();
-  const expiryDay = new Map<string, number>();
-  const flagsOfCondition = new Map<string, number>();
+/** A columns build in progress (pieces of prints filled in order). */
+interface ColumnsBuild {
+  c: FlowColumns;
+  index: Map<string, number>;
+  expiryDay: Map<string, number>;
+  flagsOfCondition: Map<string, number>;
+  lastMinute: number;
+  lastDay: number;
+}
+
+/** Rows `from` to `to` of the columns, from their prints. */
+function fillColumns(prints: readonly OptionPrint[], b: ColumnsBuild, from: number, to: number): void {
+  const { c, index, expiryDay, flagsOfCondition } = b;
   // The ET day changes at most once a session: remember it per UTC minute.
-  let lastMinute = Number.NaN;
-  let lastDay = 0;
-  for (let i = 0; i < n; i++) {
+  let lastMinute = b.lastMinute;
+  let lastDay = b.lastDay;
+  for (let i = from; i < to; i++) {
     const p = prints[i];
     let k = index.get(p.symbol);
     if (k === undefined) {
@@ -153,12 +139,55 @@ export function flowColumns(prints: readonly OptionPrint[], openInterest: Readon
     c.flags[i] = flags;
     c.exchange[i] = EXCHANGE_INDEX.get(p.exchange) ?? 0;
   }
+  b.lastMinute = lastMinute;
+  b.lastDay = lastDay;
+}
+
+/**
+ * {@link flowColumns} as steps: pauses after each `printsPerPiece` prints (an event loop runs
+ * other work between them: `runStepsOnLoop`), returns the same columns.
+ * @example const cols = finishSteps(flowColumnsSteps(prints, oi, 10_000));
+ */
+export function* flowColumnsSteps(prints: readonly OptionPrint[], openInterest: ReadonlyMap<string, number>, printsPerPiece: number): Generator<void, FlowColumns, void> {
+  const n = prints.length;
+  const c: FlowColumns = {
+    n,
+    tsMs: new Float64Array(n),
+    contract: new Int32Array(n),
+    right: new Uint8Array(n),
+    priceUsd: new Float64Array(n),
+    size: new Float64Array(n),
+    bidUsd: new Float64Array(n),
+    askUsd: new Float64Array(n),
+    strike: new Float64Array(n),
+    underlyingPrice: new Float64Array(n),
+    dte: new Int32Array(n),
+    flags: new Uint8Array(n),
+    exchange: new Uint8Array(n),
+    symbols: [],
+    contractOi: new Float64Array(0),
+  };
+  const b: ColumnsBuild = { c, index: new Map(), expiryDay: new Map(), flagsOfCondition: new Map(), lastMinute: Number.NaN, lastDay: 0 };
+  for (let from = 0; from < n; from += printsPerPiece) {
+    if (from > 0) yield;
+    fillColumns(prints, b, from, Math.min(n, from + printsPerPiece));
+  }
   c.contractOi = new Float64Array(c.symbols.length);
   for (let k = 0; k < c.symbols.length; k++) {
     const oi = openInterest.get(c.symbols[k]);
     c.contractOi[k] = oi !== undefined && Number.isFinite(oi) && oi >= 0 ? oi : Number.NaN;
   }
   return c;
+}
+
+/**
+ * Builds the columns of a batch from prints (time order) and open interest by symbol.
+ * @example
+ * const cols = flowColumns(prints, new Map([["SPY__240322C00510000", 1200]]));
+ * @see docs/methodology.md#flow-score-batch-path
+ */
+export function flowColumns(prints: readonly OptionPrint[], openInterest: ReadonlyMap<string, number>): FlowColumns {
+  return finishSteps(flowColumnsSteps(prints, openInterest, Number.POSITIVE_INFINITY));
 }
 
 /** Allocates output columns for `n` prints. */
@@ -195,38 +224,36 @@ function popcount(x: number): number {
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
-/**
- * Scores a batch in two passes over typed arrays: (1) side, aggression and sweep candidates per
- * (contract, side sign); (2) components and scores, with running contract volume and a ring of
- * the last order times per (contract, side sign) for the repeat component. Results equal
- * `scoreFlow` on the same prints, field for field.
- * @param out reuse columns of a previous call (length >= `cols.n`) to avoid allocation
- * @example
- * const s = scoreFlowColumns(flowColumns(prints, oi), { normPremiumUsd: 3_000 });
- * s.flowScore[0]; // -100..100
- * @see docs/methodology.md#flow-score-batch-path
- */
-export function scoreFlowColumns(
-  cols: FlowColumns,
-  context: { normPremiumUsd: number; weights?: FlowScoreWeights },
-  out: FlowScoreColumns = allocateFlowScoreColumns(cols.n),
-): FlowScoreColumns {
-  const n = cols.n;
-  const nKeys = cols.symbols.length * 2;
-  const w = context.weights ?? DEFAULT_FLOW_SCORE_WEIGHTS;
-  const P = FLOW_SCORE_PARAMS;
-  const { tsMs, contract, right, priceUsd, size, bidUsd, askUsd, strike, underlyingPrice, dte, flags, exchange } = cols;
-  const { side, aggression, sweepGroup } = out;
+/** A scoring in progress: its input, output and the state each pass carries from print to print. */
+interface ScoreRun {
+  cols: FlowColumns;
+  out: FlowScoreColumns;
+  weights: FlowScoreWeights;
+  norm: number;
+  // Pass 1: per (contract, side sign) key, the open sweep candidate and its first and last times.
+  lastTs: Float64Array;
+  firstTs: Float64Array;
+  openCand: Int32Array;
+  candMask: Int32Array;
+  candIso: Uint8Array;
+  nCand: number;
+  // Pass 2: the sweep of each candidate, running contract volume, the ring of order times per key.
+  sweepOfCand: Int32Array;
+  volume: Float64Array;
+  ring: Float64Array;
+  ringHead: Int32Array;
+  ringLen: Int32Array;
+  lastGroup: Int32Array;
+}
 
-  // Pass 1: side, aggression, sweep candidates.
-  const lastTs = new Float64Array(nKeys);
-  const firstTs = new Float64Array(nKeys);
-  const openCand = new Int32Array(nKeys).fill(-1);
-  const candMask = new Int32Array(n);
-  const candIso = new Uint8Array(n);
-  let nCand = 0;
+/** Pass 1 over prints `from` to `to`: side, aggression, sweep candidates. */
+function scoreSides(run: ScoreRun, from: number, to: number): void {
+  const { tsMs, contract, priceUsd, bidUsd, askUsd, flags, exchange } = run.cols;
+  const { side, aggression, sweepGroup } = run.out;
+  const { lastTs, firstTs, openCand, candMask, candIso } = run;
+  let nCand = run.nCand;
   const noJoin = FLOW_FLAGS.multiLeg | FLOW_FLAGS.cross;
-  for (let i = 0; i < n; i++) {
+  for (let i = from; i < to; i++) {
     const s = sideCode(priceUsd[i], bidUsd[i], askUsd[i]);
     side[i] = s;
     const f = flags[i];
@@ -249,20 +276,18 @@ export function scoreFlowColumns(
     if ((f & FLOW_FLAGS.sweepCondition) !== 0) candIso[cand] = 1;
     sweepGroup[i] = cand; // candidate for now; mapped to a sweep id below
   }
-  const sweepOfCand = new Int32Array(nCand);
-  let nSweeps = 0;
-  for (let k = 0; k < nCand; k++) sweepOfCand[k] = candIso[k] !== 0 || popcount(candMask[k]) >= 2 ? nSweeps++ : -1;
+  run.nCand = nCand;
+}
 
-  // Pass 2: components and scores.
-  const volume = new Float64Array(cols.symbols.length);
+/** Pass 2 over prints `from` to `to`: components and scores. */
+function scoreComponents(run: ScoreRun, from: number, to: number): void {
+  const P = FLOW_SCORE_PARAMS;
+  const w = run.weights;
+  const { out, sweepOfCand, volume, ring, ringHead, ringLen, lastGroup, norm } = run;
+  const { tsMs, contract, right, priceUsd, size, strike, underlyingPrice, dte, flags, contractOi } = run.cols;
+  const { aggression, sweepGroup } = out;
   const R = P.repeatSaturation + 1;
-  const ring = new Float64Array(nKeys * R);
-  const ringHead = new Int32Array(nKeys);
-  const ringLen = new Int32Array(nKeys);
-  const lastGroup = new Int32Array(nKeys).fill(-1);
-  const norm = context.normPremiumUsd;
-  const { contractOi } = cols;
-  for (let i = 0; i < n; i++) {
+  for (let i = from; i < to; i++) {
     const cand = sweepGroup[i];
     const g = cand >= 0 ? sweepOfCand[cand] : -1;
     sweepGroup[i] = g;
@@ -342,5 +367,78 @@ export function scoreFlowColumns(
     out.flowScore[i] = Math.max(-100, Math.min(100, roundHalfAway(baseDirection * multiplier)));
     out.flowBonus[i] = Math.max(0, Math.min(100, roundHalfAway(100 * conviction)));
   }
+}
+
+/**
+ * {@link scoreFlowColumns} as steps: pauses after each `printsPerPiece` prints of each pass (an
+ * event loop runs other work between them: `runStepsOnLoop`), returns the same scores.
+ * @example const s = finishSteps(scoreFlowColumnsSteps(cols, { normPremiumUsd: 3_000 }, 10_000));
+ */
+export function* scoreFlowColumnsSteps(
+  cols: FlowColumns,
+  context: { normPremiumUsd: number; weights?: FlowScoreWeights },
+  printsPerPiece: number,
+  out: FlowScoreColumns = allocateFlowScoreColumns(cols.n),
+): Generator<void, FlowScoreColumns, void> {
+  const n = cols.n;
+  const nKeys = cols.symbols.length * 2;
+  const run: ScoreRun = {
+    cols,
+    out,
+    weights: context.weights ?? DEFAULT_FLOW_SCORE_WEIGHTS,
+    norm: context.normPremiumUsd,
+    lastTs: new Float64Array(nKeys),
+    firstTs: new Float64Array(nKeys),
+    openCand: new Int32Array(nKeys).fill(-1),
+    candMask: new Int32Array(n),
+    candIso: new Uint8Array(n),
+    nCand: 0,
+    sweepOfCand: new Int32Array(0),
+    volume: new Float64Array(0),
+    ring: new Float64Array(0),
+    ringHead: new Int32Array(0),
+    ringLen: new Int32Array(0),
+    lastGroup: new Int32Array(0),
+  };
+  for (let from = 0; from < n; from += printsPerPiece) {
+    if (from > 0) yield;
+    scoreSides(run, from, Math.min(n, from + printsPerPiece));
+  }
+  const { candMask, candIso, nCand } = run;
+  const sweepOfCand = new Int32Array(nCand);
+  let nSweeps = 0;
+  for (let k = 0; k < nCand; k++) sweepOfCand[k] = candIso[k] !== 0 || popcount(candMask[k]) >= 2 ? nSweeps++ : -1;
+  const R = FLOW_SCORE_PARAMS.repeatSaturation + 1;
+  Object.assign(run, {
+    sweepOfCand,
+    volume: new Float64Array(cols.symbols.length),
+    ring: new Float64Array(nKeys * R),
+    ringHead: new Int32Array(nKeys),
+    ringLen: new Int32Array(nKeys),
+    lastGroup: new Int32Array(nKeys).fill(-1),
+  });
+  for (let from = 0; from < n; from += printsPerPiece) {
+    if (n > printsPerPiece) yield;
+    scoreComponents(run, from, Math.min(n, from + printsPerPiece));
+  }
   return out;
+}
+
+/**
+ * Scores a batch in two passes over typed arrays: (1) side, aggression and sweep candidates per
+ * (contract, side sign); (2) components and scores, with running contract volume and a ring of
+ * the last order times per (contract, side sign) for the repeat component. Results equal
+ * `scoreFlow` on the same prints, field for field.
+ * @param out reuse columns of a previous call (length >= `cols.n`) to avoid allocation
+ * @example
+ * const s = scoreFlowColumns(flowColumns(prints, oi), { normPremiumUsd: 3_000 });
+ * s.flowScore[0]; // -100..100
+ * @see docs/methodology.md#flow-score-batch-path
+ */
+export function scoreFlowColumns(
+  cols: FlowColumns,
+  context: { normPremiumUsd: number; weights?: FlowScoreWeights },
+  out: FlowScoreColumns = allocateFlowScoreColumns(cols.n),
+): FlowScoreColumns {
+  return finishSteps(scoreFlowColumnsSteps(cols, context, Number.POSITIVE_INFINITY, out));
 }

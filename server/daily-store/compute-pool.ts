@@ -58,6 +58,13 @@ export const FLOW_OI = "flow-oi";
  * One piece of cold work at the request's market instant: a daily row (its kind, symbol and
  * session), a whole RVOL answer (its resolved target and validated query), or a simulated board.
  */
+/**
+ * Stored flow summaries' bodies decoded for one column, each one's `premiumByMinute` (null: the
+ * body does not decode): the overview's baseline reads a number from summaries that are megabytes
+ * of rows each (server/modules/flow/market/market-overview.ts).
+ */
+export const SUMMARY_PREMIUMS = "summary-premiums";
+
 export type ComputeTask =
   | { kind: typeof FLOW_SUMMARY | typeof VOL_READING | typeof CONTRACT_VOLUME | typeof FLOW_SUMMARY_STORED; symbol: string; session: IsoDate; nowMs: number }
   | { kind: typeof FLOW_RVOL; target: RvolTarget; query: RvolQuery; nowMs: number }
@@ -68,6 +75,7 @@ export type ComputeTask =
   | { kind: typeof SIM_MINUTE_QUOTES; symbol: string; contracts: readonly ContractRef[]; fromMs: number; toMs: number; nowMs: number }
   | { kind: typeof SIM_OFF_EXCHANGE; tickers: readonly string[] | null; fromMs: number; toMs: number; nowMs: number }
   | { kind: typeof FLOW_OI; symbol: string; session: IsoDate; uptoMs: number; nowMs: number }
+  | { kind: typeof SUMMARY_PREMIUMS; symbol: "*"; session: IsoDate; bodies: readonly Uint8Array[]; nowMs: number }
   | ({ kind: typeof DARK_POOL_LEVELS; nowMs: number } & LevelsWindow);
 
 /** The pool as the modules see it (`services.computePool`). */

@@ -11,7 +11,8 @@ import { sessionCloseReading } from "../../lib/vol";
 import { loadFileMarket } from "../data";
 import { createFlowState } from "../modules/flow/flow-route";
 import { rvolAnswer } from "../modules/flow/underlyings/rvol";
-import { computeSessionSummary } from "../modules/flow/sessions/session-summary";
+import { computeSessionSummary, type SessionSummary } from "../modules/flow/sessions/session-summary";
+import { decodeDaily } from "./codec";
 import type { AppServices } from "../services";
 import { mebibytes } from "../cache/cache-budget";
 import { servePoolTasks } from "../workers/worker-pool";
@@ -29,6 +30,7 @@ import {
   SIM_MINUTE_QUOTES,
   SIM_OFF_EXCHANGE,
   SIM_PRINTS,
+  SUMMARY_PREMIUMS,
   type ComputeTask,
   type ComputeWorkerInit,
 } from "./compute-pool";
@@ -38,6 +40,15 @@ import { storedSummaryOf } from "../modules/flow/sessions/stored-summary";
 import { windowLevels } from "../modules/flow/dark-pool/dark-pool-levels";
 
 const init = hostData<ComputeWorkerInit>();
+
+/** A stored summary's premium by minute, or null when its body does not decode (it reads as missing). */
+function summaryPremiums(body: Uint8Array): Float64Array | null {
+  try {
+    return decodeDaily<SessionSummary>(body).premiumByMinute;
+  } catch {
+    return null;
+  }
+}
 let nowMs = 0;
 const clock = { now: () => nowMs };
 
@@ -65,6 +76,7 @@ servePoolTasks(hostPort(), async (task: ComputeTask) => {
   if (task.kind === SIM_MINUTE_BARS) return market.minuteBars(task.ticker, task.fromMs, task.toMs, task.options);
   if (task.kind === SIM_MINUTE_QUOTES) return market.contractMinuteQuotes?.(task.symbol, task.contracts, task.fromMs, task.toMs) ?? null;
   if (task.kind === SIM_OFF_EXCHANGE) return market.offExchangePrints(task.tickers, task.fromMs, task.toMs);
+  if (task.kind === SUMMARY_PREMIUMS) return task.bodies.map(summaryPremiums);
   if (task.kind === FLOW_OI) return flowOi.estimate(task.symbol, task.session, task.uptoMs);
   if (task.kind === FLOW_NORM) return premiumNormFor(flow, task.ticker, task.session);
   if (task.kind === FLOW_RVOL) return rvolAnswer(flow, task.target, task.query, task.nowMs);

@@ -48,6 +48,11 @@ export interface DailyDataStore {
   readonly identity: string;
   /** The value of (kind, symbol, session), or undefined when absent or stale. `null` is a stored value. */
   get<T>(kind: DailyKind, symbol: string, session: string): T | undefined;
+  /**
+   * The stored body of (kind, symbol, session) as `encodeDaily` made it, not decoded (a worker
+   * decodes it: `SUMMARY_PREMIUMS`), or undefined when absent or stale. Absent on a test's stand-in store.
+   */
+  getEncoded?(kind: DailyKind, symbol: string, session: string): Uint8Array | undefined;
   /** Every symbol's fresh value of one session. */
   session<T>(kind: DailyKind, session: string): Map<string, T>;
   /** One symbol's fresh values of the sessions in `[from, to]`, by session. */
@@ -357,6 +362,15 @@ export function openDailyStore(path: string, identity: string, options: DailySto
   return {
     path,
     identity,
+    getEncoded(kind: DailyKind, symbol: string, session: string) {
+      const body = guarded(
+        (k) => k.get.get(kind, symbol, session, fp[kind]) as Uint8Array | undefined,
+        () => undefined,
+      );
+      if (body === undefined) stats.misses++;
+      else stats.hits++;
+      return body;
+    },
     get<T>(kind: DailyKind, symbol: string, session: string) {
       const body = guarded(
         (k) => k.get.get(kind, symbol, session, fp[kind]) as Uint8Array | undefined,

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 const statFields = (text: string) => text.slice(text.lastIndexOf(")") + 2).split(" ");
 
 /** Nice value of each thread of process `pid`. */
-export function threadNices(pid: number | "self"): number[] {
+function threadNices(pid: number | "self"): number[] {
   return readdirSync(`/proc/${pid}/task`).map((tid) => Number(statFields(readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8"))[16]));
 }
 

@@ -3,7 +3,7 @@ import { SWEEP_WINDOW } from "../../lib/flow/params";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { scoreFlow, premiumNorm, roundHalfAway, sizeComponent, type ScoredTrade } from "../../lib/flow/flow-score";
-import { flowColumns, scoreFlowColumns, type FlowScoreColumns } from "../../lib/flow/flow-columns";
+import { flowColumns, flowColumnsSteps, scoreFlowColumns, scoreFlowColumnsSteps, type FlowScoreColumns } from "../../lib/flow/flow-columns";
 import { FlowScoreWeightsSchema } from "../../lib/flow/score-weights";
 import { TRADE_SIDES } from "../../lib/flow/trade-side";
 import { DTE_CATEGORIES, MONEYNESS_CATEGORIES } from "../../lib/flow/trade-facts";
@@ -171,6 +171,22 @@ describe("Flow Score: the columnar batch equals the per-object oracle", () => {
     }
     expect(pauses).toBeGreaterThanOrEqual(Math.floor((prints.length - 1) / 97));
     expect(r.value).toEqual(whole);
+    // So are the columns and their scores.
+    const piecewise = <T>(gen: Generator<void, T, void>) => {
+      let n = 0;
+      let step = gen.next();
+      while (!step.done) {
+        n++;
+        step = gen.next();
+      }
+      return { value: step.value, pauses: n };
+    };
+    const cols = piecewise(flowColumnsSteps(prints, oi, 97));
+    expect(cols.pauses).toBe(Math.ceil(prints.length / 97) - 1);
+    expect(cols.value).toEqual(flowColumns(prints, oi));
+    const scored = piecewise(scoreFlowColumnsSteps(cols.value, ctx, 97));
+    expect(scored.pauses).toBe(2 * Math.ceil(prints.length / 97) - 1);
+    expect(scored.value).toEqual(c);
   });
 
   it("property: on random tapes (contracts, sides, exchanges, conditions, bursts)", () => {

@@ -111,6 +111,9 @@ export function createPositioningState(services: AppServices, options: Positioni
       await pool?.close();
     },
   };
+  // A server with worker pools starts its statistics workers with them: a worker is a process,
+  // and forking one holds the loop for milliseconds it should not spend under a request storm.
+  if (services.computePool) state.statsPool()?.prestart();
   return state;
 }
 

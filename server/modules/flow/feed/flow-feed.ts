@@ -1,6 +1,7 @@
 // GET /v1/flow/{ticker}: the scored options flow of a ticker, newest first, paged by cursor
 // (spec "Flow endpoints"; parameters and shape from the reference's getFlow).
-import { timeSlicer } from "../../../yield-to-loop";
+import { runStepsOnLoop, timeSlicer } from "../../../yield-to-loop";
+import { scoreFlowColumnsSteps } from "../../../../lib/flow/flow-columns";
 import type { z } from "zod";
 import { FlowFeedDataSchema, FlowFeedQuerySchema, FlowTickerParamsSchema } from "../../../../lib/api/flow";
 import {
@@ -8,7 +9,6 @@ import {
   detectMultiLeg,
   flowTradeItem,
   ivChanges,
-  scoreFlowColumns,
   scoredTradesFromColumns,
   timeframeWindow,
   windowScores,
@@ -23,7 +23,7 @@ import { memoizeJson } from "../../../http/json-body";
 import { checkBounds, CONTRACT_FILTER_BOUNDS, matchesContractFilter } from "../shared/trade-filters";
 import { FLOW_ROUTE_DEFAULTS, flowMeta, flowRoute } from "../flow-route";
 import { FEED_PAGING_HINT } from "../shared/paging-hints";
-import { resolveFlowDate, resolveFlowTicker, sessionTape, tapeIndexAt, tapeTrades, type SessionTape } from "../sessions/tape";
+import { resolveFlowDate, resolveFlowTicker, sessionTape, TAPE_PRINTS_PER_PIECE, tapeIndexAt, tapeTrades, type SessionTape } from "../sessions/tape";
 import { tickerOfPath } from "../shared/path-symbols";
 import { storedVolumeBaseline, type VolumeBaseline } from "../sessions/contract-volumes";
 
@@ -280,8 +280,15 @@ export const flowFeedRoute = flowRoute({
       });
     const lo = tapeIndexAt(tape, fromMs);
     const hi = tapeIndexAt(tape, toMs);
+    // Custom weights re-score the whole tape: in pieces, as the tape was scored.
     const trades = q.conviction_weights
-      ? scoredTradesFromColumns(tape.prints, tape.columns, scoreFlowColumns(tape.columns, { normPremiumUsd: tape.norm, weights: q.conviction_weights }), lo, hi)
+      ? scoredTradesFromColumns(
+          tape.prints,
+          tape.columns,
+          await runStepsOnLoop(scoreFlowColumnsSteps(tape.columns, { normPremiumUsd: tape.norm, weights: q.conviction_weights }, TAPE_PRINTS_PER_PIECE)),
+          lo,
+          hi,
+        )
       : tapeTrades(tape).slice(lo, hi);
     await slice();
     const before = q.cursor === undefined ? hi : Math.max(lo, Math.min(hi, decodeCursor(q.cursor, date)));

@@ -169,14 +169,13 @@ async function computeFinishedSummary(state: FlowState, ticker: string, date: st
   return r.summary;
 }
 
-/** The summary of a finished session if one was built or stored (baselines use what exists). */
-export async function cachedSummary(state: FlowState, ticker: string, date: string): Promise<SessionSummary | undefined> {
-  const key = `summary|${ticker}|${date}|${sessionBounds(date).closeMs}`;
-  const p = state.summaries.get(key) as Promise<SessionSummary> | undefined;
-  if (p) return p.catch(() => undefined);
-  const stored = storedSummary(state, ticker, date);
-  if (stored) state.summaries.set(key, Promise.resolve(stored));
-  return stored;
+/**
+ * The summary of a finished session if this process holds one (built or read before), without
+ * reading the store; undefined when it holds none or its build failed.
+ */
+export function heldSummary(state: FlowState, ticker: string, date: string): Promise<SessionSummary | undefined> | undefined {
+  const p = state.summaries.get(`summary|${ticker}|${date}|${sessionBounds(date).closeMs}`) as Promise<SessionSummary> | undefined;
+  return p?.catch(() => undefined);
 }
 
 /** The tickers a market-wide scan covers: the universe, limited to the caller's plan symbols. */

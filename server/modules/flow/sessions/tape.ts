@@ -27,14 +27,13 @@
  * - `sessionUptoMs(date, nowMs)` -> the end of the part of the session that has happened.
  * @see docs/methodology.md#flow-session-tape
  */
-import { runStepsOnLoop, yieldToLoop } from "../../../yield-to-loop";
+import { runStepsOnLoop } from "../../../yield-to-loop";
 import { groupSweepsSteps } from "../../../../lib/flow/sweeps";
+import { flowColumnsSteps, scoreFlowColumnsSteps } from "../../../../lib/flow/flow-columns";
 import { computeOffLoop, FLOW_NORM } from "../../../daily-store/compute-pool";
 import {
-  flowColumns,
   openInterestBySymbol,
   premiumNorm,
-  scoreFlowColumns,
   scoredTradesFromColumns,
   SWEEP_WINDOW,
   type FlowColumns,
@@ -269,19 +268,18 @@ export async function openingBoard(state: FlowState, ticker: string, date: strin
   return p;
 }
 
-/** Prints per piece of the sweeps' grouping on the loop. */
-const SWEEP_PRINTS_PER_PIECE = 10_000;
+/** Prints per piece of the tape's passes on the loop (a few ms each). */
+export const TAPE_PRINTS_PER_PIECE = 10_000;
 
 /**
  * The tape's columns, scores and sweeps: each a pass over every print (tens of ms each for SPY's
- * session), with the loop let through between them (docs/architecture.md#worker-pools).
+ * session, more for SPXW's), a piece at a time with the loop let through once a slice's budget
+ * has run (docs/architecture.md#worker-pools).
  */
 async function scoreTape(base: Omit<SessionTape, "columns" | "scores" | "sweeps">): Promise<SessionTape> {
-  const columns = flowColumns(base.prints, base.oi);
-  await yieldToLoop();
-  const scores = scoreFlowColumns(columns, { normPremiumUsd: base.norm });
-  // The sweeps' grouping walks every print object: ~50 ms for SPY's session, a piece per slice.
-  const sweeps = await runStepsOnLoop(groupSweepsSteps(base.prints, SWEEP_WINDOW, SWEEP_PRINTS_PER_PIECE));
+  const columns = await runStepsOnLoop(flowColumnsSteps(base.prints, base.oi, TAPE_PRINTS_PER_PIECE));
+  const scores = await runStepsOnLoop(scoreFlowColumnsSteps(columns, { normPremiumUsd: base.norm }, TAPE_PRINTS_PER_PIECE));
+  const sweeps = await runStepsOnLoop(groupSweepsSteps(base.prints, SWEEP_WINDOW, TAPE_PRINTS_PER_PIECE));
   return { ...base, columns, scores, sweeps };
 }
 
