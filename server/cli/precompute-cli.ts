@@ -2,7 +2,7 @@
  * `optionscope precompute [--sessions N|all] [--kinds K,K]`: fill the daily store in the
  * foreground, beyond the background fill's horizon (or instead of it), with progress on stderr.
  * It takes the same fill lease as a server's filler, so it never computes beside one, and runs at
- * the fill's CPU priority (nice 5, FILL_NICE). See docs/operations.md#precompute.
+ * the fill's CPU priority (nice 19, FILL_NICE). See docs/operations.md#precompute.
  */
 import { parseArgs } from "node:util";
 import { createSimulatedMarket, fixedClock } from "../../lib/market";

@@ -13,7 +13,7 @@ import type { MarketSource } from "./fingerprint";
 import type { RvolQuery, RvolTarget } from "../modules/flow/underlyings/rvol";
 import type { LevelsWindow } from "../modules/flow/dark-pool/dark-pool-levels";
 import type { CONTRACT_VOLUME, FLOW_SUMMARY, VOL_READING } from "./kinds";
-import { COMPUTE_NICE } from "./priority";
+import { WORKER_PROCESS_NICE } from "./priority";
 
 /** What a compute worker is started with. */
 export interface ComputeWorkerInit {
@@ -104,7 +104,7 @@ export function createComputePool(
   init: ComputeWorkerInit,
   size = DEFAULT_COMPUTE_WORKERS,
   name = "compute",
-  nice = COMPUTE_NICE,
+  nice = WORKER_PROCESS_NICE,
   isolation: SiblingWorkerOptions["isolation"] = "process",
 ): ComputePool {
   const pool: WorkerPool<ComputeTask, unknown> = createWorkerPool({

@@ -1,7 +1,7 @@
-// Worker thread of the background fill: builds its own market from the server's source (the same
+// Worker process of the background fill: builds its own market from the server's source (the same
 // seed or data folder), plans the missing rows and writes them to the store, most recent first.
-// It runs below the event loop's priority (nice 5, FILL_NICE: this thread only), so the loop wins
-// every contended core. Messages: in `{ type: "fill", nowMs }` (plan again at this instant), `abort` (end
+// It runs at the lowest priority (nice 19, FILL_NICE: every thread of its process), so the loop
+// and the request pools' workers win every contended core. Messages: in `{ type: "fill", nowMs }` (plan again at this instant), `abort` (end
 // the current pass: the lease was lost) and `stop`; out `ready` (the scope, for the filler's
 // survey), `progress` per kind and `idle` when a pass ends. See docs/operations.md#daily-store.
 // First: a worker process takes its priority before its other modules load (host-port.ts).

@@ -1,4 +1,4 @@
-// The background fill, main-thread side: one niced worker thread that computes the store's missing
+// The background fill, main-thread side: one niced worker process that computes the store's missing
 // rows up to the fill horizon, started at server start and told to plan again whenever a new
 // session has closed. Of the processes sharing a data directory only the holder of the fill lease
 // (lease.ts) computes; the others stand by, report the holder's progress from the store (so their
@@ -23,8 +23,8 @@ import type { DailyDataStore } from "./store";
 import { surveyFill } from "./survey";
 
 /**
- * Default fill threads: one per core. They run at nice 5 (FILL_NICE), so the event loop wins every
- * contended core. @see docs/operations.md#daily-fill-threads
+ * Default fill threads: one per core. They run at nice 19 (FILL_NICE), in a process of their own,
+ * so the event loop and the request pools' workers win every contended core. @see docs/operations.md#daily-fill-threads
  */
 export const DEFAULT_FILL_THREADS = Math.max(1, availableParallelism());
 

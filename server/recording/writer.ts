@@ -1,6 +1,6 @@
 /**
  * Where the recorder's encoding, durable writes and compaction run: one worker thread
- * (write-worker.ts) at the request pools' priority `COMPUTE_NICE`, so the thread that records (the
+ * (write-worker.ts) at the in-process worker threads' priority `COMPUTE_NICE`, so the thread that records (the
  * server's event loop under `serve --feed`) only reads the market, routes the work and awaits it
  * (docs/data.md#recorder). When the worker cannot start, or dies, the same tasks run in the
  * calling thread with the same result (as the compute pool falls back, docs/architecture.md#worker-pools).

@@ -12,7 +12,7 @@ import type { DailyStat } from "../../../lib/positioning";
 import type { BoardShapeResult, BoardShapeTask } from "./board-shapes";
 import type { StatsSessionTask } from "./stats-replay";
 import type { StatsWorkerInit } from "./stats-worker";
-import { COMPUTE_NICE } from "../../daily-store/priority";
+import { WORKER_PROCESS_NICE } from "../../daily-store/priority";
 
 /** The pool could not run the task (no workers); replay in-process instead. */
 export const StatsPoolUnavailable = WorkerPoolUnavailable;
@@ -36,6 +36,6 @@ export function createStatsPool(init: StatsWorkerInit, size = Math.min(4, Math.m
   return createWorkerPool<StatsSessionTask | BoardShapeTask, unknown>({
     name: "stats",
     size,
-    spawn: () => spawnSiblingWorker(import.meta.url, { source: "./stats-worker.ts", built: "./stats-worker.js" }, init, { nice: COMPUTE_NICE, isolation: "process" }),
+    spawn: () => spawnSiblingWorker(import.meta.url, { source: "./stats-worker.ts", built: "./stats-worker.js" }, init, { nice: WORKER_PROCESS_NICE, isolation: "process" }),
   }) as StatsPool; // one task union in, the overloads say which result each kind answers
 }

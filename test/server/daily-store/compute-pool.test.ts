@@ -22,7 +22,7 @@ import { computeSessionSummary, summariesByDate } from "../../../server/modules/
 import { createDailyStore } from "../../../server/modules/vol/daily-store";
 import type { AppServices } from "../../../server/services";
 import { WorkerPoolUnavailable } from "../../../server/workers/worker-pool";
-import { COMPUTE_NICE } from "../../../server/daily-store/priority";
+import { WORKER_PROCESS_NICE } from "../../../server/daily-store/priority";
 import { simulatedMarketAt } from "../../_helpers/simulated-market";
 import { workerProcesses } from "../../_helpers/worker-processes";
 
@@ -96,11 +96,11 @@ describe("compute pool", () => {
     expect(inline.totalShares).toBeGreaterThan(0);
   });
 
-  it("its workers are processes of their own, every thread of each below the event loop's priority (nice COMPUTE_NICE); this process keeps its own", () => {
+  it("its workers are processes of their own, every thread of each below the event loop's priority (nice WORKER_PROCESS_NICE); this process keeps its own", () => {
     // Processes, not threads: a thread's full garbage collections would share V8's process-wide lock with the loop's.
     const workers = workerProcesses("compute-worker");
     expect(workers.length).toBeGreaterThanOrEqual(2);
-    for (const w of workers) expect(new Set(w.nices)).toEqual(new Set([COMPUTE_NICE]));
+    for (const w of workers) expect(new Set(w.nices)).toEqual(new Set([WORKER_PROCESS_NICE]));
     expect(getPriority()).toBe(0);
   });
 
