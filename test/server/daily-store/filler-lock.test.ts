@@ -1,9 +1,8 @@
 // One filler per store: a filler in another process holds the lease and computes; a second filler
 // on the same data directory stands by (computing nothing, reporting the stored progress), and
 // takes over as soon as the first is killed with SIGKILL (its pid is gone; no waiting for the
-// lease to expire), finishing exactly the rows the first had not stored. The fill thread runs
-// at FILL_NICE (with the module loader thread it starts under tsx) while this process's other
-// threads stay at 0.
+// lease to expire), finishing exactly the rows the first had not stored. The fill runs in a
+// process of its own, every thread of it at FILL_NICE, while this process's threads keep theirs.
 import { workerProcesses } from "../../_helpers/worker-processes";
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
