@@ -16,6 +16,7 @@ import { createConsoleApp, createConsoleService, createKeyUseTracker } from "./c
 import { sharedLimits } from "./limits/shared-limits";
 import type { FetchLike } from "./services";
 import { createComputePool, DEFAULT_COMPUTE_WORKERS } from "./daily-store/compute-pool";
+import { COMPUTE_NICE } from "./daily-store/priority";
 import { withPooledChains } from "./daily-store/pooled-chains";
 import { dailyDbPath, marketIdentity, openDailyStore, startRebuildingFill, type DailyFiller, type MarketSource } from "./daily-store";
 import { DEFAULT_FILL_THREADS } from "./daily-store/filler";
@@ -200,7 +201,8 @@ export async function startServer(
   const computeWorkers = feed ? 0 : (config.computeWorkers ?? DEFAULT_COMPUTE_WORKERS);
   const computePool = computeWorkers > 0 ? createComputePool({ source }, computeWorkers) : undefined;
   // Boards get a worker of their own: a live heatmap must not queue behind a year of history.
-  const boardPool = computeWorkers > 0 ? createComputePool({ source }, 1, "boards") : undefined;
+  // At the threads' nice 5, not 10: a board is what users wait on first (docs/operations.md#compute-workers).
+  const boardPool = computeWorkers > 0 ? createComputePool({ source }, 1, "boards", COMPUTE_NICE) : undefined;
   boardPool?.prestart();
   // Their modules load while the server starts, not during the first cold request.
   computePool?.prestart();

@@ -154,7 +154,12 @@ function spawnSiblingProcess(callerUrl: string, files: SiblingWorkerFiles, worke
     },
     terminate: () => {
       // At once, as a thread's terminate: no task finishes and the daily store's transactions roll back.
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      if (child.exitCode === null && child.signalCode === null) {
+        // Awaited: the host's loop stays up for the exit (an unref'd child would let a host that
+        // awaits it at top level end with "unsettled top-level await", exit code 13).
+        child.ref();
+        child.kill("SIGKILL");
+      }
       return exit;
     },
   };

@@ -4,8 +4,8 @@
 import { setPriority } from "node:os";
 
 /**
- * The nice value of worker threads inside the server's process (the recorder's writer). Not
- * lower: a thread shares locks no priority can skip with the event loop (the process's memory
+ * The nice value of worker threads inside the server's process (the recorder's writer), and of
+ * the boards worker process, which a live heatmap or stream waits on. A thread goes no lower: a thread shares locks no priority can skip with the event loop (the process's memory
  * map, malloc's arenas, libuv's work queue), and at nice 19 a thread preempted while holding one
  * stayed off a core for up to a second on a busy machine while the loop slept waiting for it
  * (bench/README.md, "loop stalls were lock waits"). At nice 5 it gets a core back within
@@ -14,7 +14,7 @@ import { setPriority } from "node:os";
 export const COMPUTE_NICE = 5;
 
 /**
- * The request pools' worker processes (compute, boards, statistics): nice 10. A process shares
+ * The cold request pools' worker processes (compute, statistics): nice 10. A process shares
  * no lock with the loop, so it can sit lower than a thread: CPU time goes by weight (1024 at nice
  * 0, 110 at 10, 335 at 5), and at nice 5 three busy workers on the loop's core held it to half
  * of that core on a quiet machine (bench/README.md, "worker processes"). A cold request's

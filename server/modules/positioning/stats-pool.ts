@@ -36,6 +36,7 @@ export function createStatsPool(init: StatsWorkerInit, size = Math.min(4, Math.m
   return createWorkerPool<StatsSessionTask | BoardShapeTask, unknown>({
     name: "stats",
     size,
-    spawn: () => spawnSiblingWorker(import.meta.url, { source: "./stats-worker.ts", built: "./stats-worker.js" }, init, { nice: WORKER_PROCESS_NICE, isolation: "process" }),
+    spawn: () =>
+      spawnSiblingWorker(import.meta.url, { source: "./stats-worker.ts", built: "./stats-worker.js" }, init, { nice: WORKER_PROCESS_NICE, isolation: "process" }),
   }) as StatsPool; // one task union in, the overloads say which result each kind answers
 }

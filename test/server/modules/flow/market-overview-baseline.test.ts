@@ -1,5 +1,6 @@
 // /v1/market/overview's premiumRvol: from the whole trailing 20-session baseline or null, never
 // from the part of it this process happens to have built (the same request gave 0, 0.83, 0.69).
+import { getPriority } from "node:os";
 import { describe, expect, it } from "vitest";
 import { PREMIUM_RVOL_LOOKBACK_SESSIONS } from "../../../../lib/flow";
 import { addTradingDays, previousTradingDay, sessionBounds } from "../../../../lib/time";
@@ -69,7 +70,8 @@ describe("/v1/market/overview premiumRvol", () => {
   it("from the daily store: each stored summary decoded in a compute worker for its premium column, the same ratio; a body that does not decode leaves the baseline incomplete", async () => {
     const t = tempDir();
     const store = openDailyStore(dailyDbPath(t.dir), marketIdentity({ kind: "simulated", seed: 42 }));
-    const pool = createComputePool({ source: { kind: "simulated", seed: 42 } }, 1);
+    // At this process's priority: the test checks what is decoded, and a niced worker can starve behind busy test workers.
+    const pool = createComputePool({ source: { kind: "simulated", seed: 42 } }, 1, "compute", getPriority());
     try {
       baselineDates.forEach((d, i) => {
         store.put(FLOW_SUMMARY, "AAPL", d, summaryOf("AAPL", d, 1_000 * (i + 1)));
