@@ -55,15 +55,15 @@ export interface SiblingWorkerOptions {
   nice?: number;
 }
 
-/** tsx's ESM API, resolved from here (the eval worker's base would be the process's working directory). */
-function tsxApi(): string {
+/** A package specifier resolved from here (a worker's base would be the process's working directory), else as given. */
+function resolvedHere(specifier: string): string {
   try {
     const resolve = (import.meta as ImportMeta & { resolve?: (s: string) => string }).resolve;
-    if (typeof resolve === "function") return resolve("tsx/esm/api");
+    if (typeof resolve === "function") return resolve(specifier);
   } catch {
     // keep the bare specifier
   }
-  return "tsx/esm/api";
+  return specifier;
 }
 
 /**
@@ -84,7 +84,7 @@ export function spawnSiblingWorker(callerUrl: string, files: SiblingWorkerFiles,
     const bundle = process.env.OPTIONSCOPE_WORKER_BUNDLE === "off" ? null : devWorkerBundle(fileURLToPath(new URL(files.source, callerUrl)));
     if (bundle) return startBuilt(pathToFileURL(bundle), prologue, workerData);
     const url = new URL(files.source, callerUrl).href;
-    const code = `${prologue}import(${JSON.stringify(tsxApi())}).then((m) => m.tsImport(${JSON.stringify(url)}, ${JSON.stringify(url)}));`;
+    const code = `${prologue}import(${JSON.stringify(resolvedHere("tsx/esm/api"))}).then((m) => m.tsImport(${JSON.stringify(url)}, ${JSON.stringify(url)}));`;
     return new Worker(code, { eval: true, workerData });
   }
   return startBuilt(new URL(files.built, callerUrl), prologue, workerData);
@@ -119,7 +119,7 @@ function spawnSiblingProcess(callerUrl: string, files: SiblingWorkerFiles, worke
     const source = fileURLToPath(new URL(files.source, callerUrl));
     const bundle = process.env.OPTIONSCOPE_WORKER_BUNDLE === "off" ? null : devWorkerBundle(source);
     file = bundle ?? source;
-    if (!bundle) execArgv.push("--import", tsxLoader());
+    if (!bundle) execArgv.push("--import", resolvedHere("tsx/esm"));
   } else file = fileURLToPath(new URL(files.built, callerUrl));
   const env: NodeJS.ProcessEnv = { ...process.env, [WORKER_DATA_ENV]: serialize(workerData).toString("base64") };
   if (nice !== undefined) env[WORKER_NICE_ENV] = String(Math.trunc(nice));
@@ -132,19 +132,21 @@ function spawnSiblingProcess(callerUrl: string, files: SiblingWorkerFiles, worke
       // refused (or already gone): the child tries again
     }
   }
-  const exit = new Promise<number | undefined>((resolve) => child.once("exit", (code, signal) => resolve(code ?? (signal ? 1 : undefined))));
+  // A worker killed by a signal exits "1", as a thread that threw does.
+  const codeOf = (code: number | null, signal: NodeJS.Signals | null) => code ?? (signal ? 1 : 0);
+  const exit = new Promise<number | undefined>((resolve) => child.once("exit", (code, signal) => resolve(codeOf(code, signal))));
   const worker: SiblingWorker = {
     pid: child.pid,
     postMessage: (message) => {
       if (child.connected) child.send(message as never);
     },
     on(event, listener) {
-      if (event === "exit") child.on("exit", (code, signal) => (listener as (c: number) => void)(code ?? (signal ? 1 : 0)));
+      if (event === "exit") child.on("exit", (code, signal) => (listener as (c: number) => void)(codeOf(code, signal)));
       else child.on(event, listener as (v: unknown) => void);
       return worker;
     },
     once(event, listener) {
-      if (event === "exit") child.once("exit", (code, signal) => (listener as (c: number) => void)(code ?? (signal ? 1 : 0)));
+      if (event === "exit") child.once("exit", (code, signal) => (listener as (c: number) => void)(codeOf(code, signal)));
       else child.once(event, listener as (v: unknown) => void);
       return worker;
     },
@@ -164,15 +166,4 @@ function spawnSiblingProcess(callerUrl: string, files: SiblingWorkerFiles, worke
     },
   };
   return worker;
-}
-
-/** tsx's ESM hooks for `--import`, resolved from here (a worker process's working directory may be elsewhere). */
-function tsxLoader(): string {
-  try {
-    const resolve = (import.meta as ImportMeta & { resolve?: (s: string) => string }).resolve;
-    if (typeof resolve === "function") return resolve("tsx/esm");
-  } catch {
-    // keep the bare specifier
-  }
-  return "tsx/esm";
 }
