@@ -10,7 +10,7 @@ import { serialize } from "node:v8";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { devWorkerBundle } from "./workers/dev-worker-bundle";
-import { WORKER_DATA_ENV, WORKER_NICE_ENV } from "./workers/host-port";
+import { WORKER_DATA_ENV, WORKER_NICE_ENV } from "./workers/worker-env";
 
 /**
  * What a host uses of a worker, thread or process: the subset of `Worker` both give. Its module

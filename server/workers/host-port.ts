@@ -6,10 +6,7 @@ import { readdirSync } from "node:fs";
 import { setPriority } from "node:os";
 import { deserialize } from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
-
-/** Environment variables a worker process is started with (spawn-sibling-worker.ts sets them). */
-export const WORKER_DATA_ENV = "OPTIONSCOPE_WORKER_DATA";
-export const WORKER_NICE_ENV = "OPTIONSCOPE_WORKER_NICE";
+import { WORKER_DATA_ENV, WORKER_NICE_ENV } from "./worker-env";
 
 /** The host's channel, as a worker reads and answers it. */
 export interface HostPort {
@@ -18,7 +15,9 @@ export interface HostPort {
   postMessage(message: unknown): void;
 }
 
-const inProcess = parentPort === null && typeof process.send === "function";
+// Started by spawnSiblingWorker as a process: an IPC channel and our start data (a process forked
+// by anything else, a test runner's worker say, is left alone).
+const inProcess = parentPort === null && typeof process.send === "function" && process.env[WORKER_DATA_ENV] !== undefined;
 
 if (inProcess) {
   // A worker outlives nothing: when the host exits (even SIGKILLed) the channel closes.
