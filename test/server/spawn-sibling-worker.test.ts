@@ -2,7 +2,7 @@
 // server/workers/dev-worker-bundle.ts)
 // and gets the workerData, at the nice value asked for (this thread keeps its own); a missing
 // module surfaces as the worker's error (callers fall back).
-import { spawn } from "node:child_process";
+import { fork, spawn } from "node:child_process";
 import { getPriority } from "node:os";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -105,5 +105,15 @@ describe("spawnSiblingWorker", () => {
       }
     }
     expect(alive).toBe(false);
+  });
+
+  it("a process forked by anything else that imports the worker side is left alone (no exit on disconnect, no channel taken)", async () => {
+    const child = fork(fileURLToPath(new URL("./host-port-bystander.fixture.ts", import.meta.url)), [], { execArgv: ["--import", "tsx"], serialization: "advanced" });
+    const report = await new Promise((resolve, reject) => {
+      child.once("message", resolve);
+      child.once("exit", (code) => reject(new Error(`exited first (${code})`)));
+    });
+    expect(report).toEqual({ disconnectListeners: 0, refused: true });
+    await new Promise((resolve) => child.once("exit", resolve));
   });
 });
