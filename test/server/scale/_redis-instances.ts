@@ -60,6 +60,10 @@ export function useServeInstances(options: { now: string; count?: number; args?:
         // whole file): nothing here reads the daily store; a row a request needs is computed on
         // demand (docs/operations.md#daily-store).
         "--no-daily-fill",
+        // No worker processes either (four per instance to start): the routes compute on the
+        // loop, and what is tested here is the instances' shared state, not where a board is built.
+        "--compute-workers",
+        "0",
         ...(options.args ?? []),
       ];
       cluster.servers.push(await startServer(resolveServeConfig(argv, {}), io));

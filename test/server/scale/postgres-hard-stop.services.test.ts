@@ -46,6 +46,9 @@ beforeAll(async () => {
     "off",
     "--no-access-log",
     "--no-daily-fill",
+    // No worker processes: the routes compute on the loop; the store's outage is the subject.
+    "--compute-workers",
+    "0",
     "--data-dir",
     dataDir,
   ];

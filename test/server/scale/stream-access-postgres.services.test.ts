@@ -37,6 +37,9 @@ beforeAll(async () => {
       "off",
       "--no-access-log",
       "--no-daily-fill",
+      // No worker processes: the boards are built on the loop; access changes are the subject.
+      "--compute-workers",
+      "0",
       "--data-dir",
       dataDir,
     ];

@@ -41,6 +41,10 @@ const serveArgs = () => [
   // No background daily fill (a volatility year and 20 flow sessions, a core busy for the whole
   // file): nothing here reads the daily store (docs/operations.md#daily-store).
   "--no-daily-fill",
+  // No worker processes either (four per instance to start): the routes compute on the loop, and
+  // what is tested here is the instances' shared store, not where a board is built.
+  "--compute-workers",
+  "0",
   "--data-dir",
   dataDir,
 ];
