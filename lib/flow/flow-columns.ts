@@ -393,12 +393,12 @@ export function* scoreFlowColumnsSteps(
     candMask: new Int32Array(n),
     candIso: new Uint8Array(n),
     nCand: 0,
-    sweepOfCand: new Int32Array(0),
-    volume: new Float64Array(0),
-    ring: new Float64Array(0),
-    ringHead: new Int32Array(0),
-    ringLen: new Int32Array(0),
-    lastGroup: new Int32Array(0),
+    sweepOfCand: new Int32Array(0), // known once pass 1 has seen every print
+    volume: new Float64Array(cols.symbols.length),
+    ring: new Float64Array(nKeys * (FLOW_SCORE_PARAMS.repeatSaturation + 1)),
+    ringHead: new Int32Array(nKeys),
+    ringLen: new Int32Array(nKeys),
+    lastGroup: new Int32Array(nKeys).fill(-1),
   };
   for (let from = 0; from < n; from += printsPerPiece) {
     if (from > 0) yield;
@@ -408,15 +408,7 @@ export function* scoreFlowColumnsSteps(
   const sweepOfCand = new Int32Array(nCand);
   let nSweeps = 0;
   for (let k = 0; k < nCand; k++) sweepOfCand[k] = candIso[k] !== 0 || popcount(candMask[k]) >= 2 ? nSweeps++ : -1;
-  const R = FLOW_SCORE_PARAMS.repeatSaturation + 1;
-  Object.assign(run, {
-    sweepOfCand,
-    volume: new Float64Array(cols.symbols.length),
-    ring: new Float64Array(nKeys * R),
-    ringHead: new Int32Array(nKeys),
-    ringLen: new Int32Array(nKeys),
-    lastGroup: new Int32Array(nKeys).fill(-1),
-  });
+  run.sweepOfCand = sweepOfCand;
   for (let from = 0; from < n; from += printsPerPiece) {
     if (n > printsPerPiece) yield;
     scoreComponents(run, from, Math.min(n, from + printsPerPiece));
